@@ -1,0 +1,1 @@
+//! The memdbg starter application: a real Palm app exercising every memdbg feature.

@@ -1,0 +1,1 @@
+//! Differential test corpus: functions run both on the host and in the 68000 emulator.

@@ -1,0 +1,1 @@
+//! Palm resource (.prc) and record (.pdb) database files: reader and writer.

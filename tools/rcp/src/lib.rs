@@ -1,0 +1,1 @@
+//! PilRC-syntax resource compiler (.rcp to binary Palm resources) and resource parsers.

@@ -1,0 +1,1 @@
+//! The memdbg host tool: reads MemDbgDB and prints a leak report.
