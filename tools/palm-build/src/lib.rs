@@ -1,1 +1,249 @@
-//! Builds no_std Rust into a Palm OS PRC through a verified MC68000 pipeline.
+//! # palm-build: no_std Rust → MC68000 → a Palm OS PRC
+//!
+//! rustc's LLVM m68k backend miscompiles ordinary code (`../shared/TOOLCHAIN.md`
+//! lists the bugs), so 68k code is never taken from LLVM's object writer.
+//! Instead:
+//!
+//! 1. **cargo** (pinned nightly, `-Zbuild-std=core,alloc`, profile `palm`:
+//!    opt-level z, fat LTO, `panic = "immediate-abort"`) with the flags in
+//!    [`cargo::TARGET_RUSTFLAGS`] emits the whole program as assembly
+//!    (`--emit=asm`), plus compiler_builtins' assembly ([`cargo`]).
+//! 2. **IR check** ([`ircheck`]): fails the build, naming the function, when
+//!    code indexes a stack array with a variable offset — the one bug that
+//!    cannot be repaired after instruction selection.
+//! 3. **Repair** (crate `m68k-asm-repair`): rewrites the known miscompile
+//!    patterns in the assembly (CCR clobbered by moves, `and.l #,%aN`, 68020
+//!    multiplies).
+//! 4. **GNU as** `-m68000 --pcrel` (rejects anything a 68000 does not have),
+//!    with our own 68000 `memcpy`/`memmove`/`memset` (`rt/mem.s`).
+//! 5. **GNU ld** `-q --gc-sections` with `rt/palm.ld`: code at 0, entry first,
+//!    `.text` then `.rodata`.
+//! 6. **Verifier** ([`verify`]): no absolute relocations, no writable
+//!    sections, only 68000 instructions, ≤ 32 KB, entry at offset 0.
+//!
+//! The result is an [`Image`]: the ELF (kept for symbols and DWARF) and the
+//! bytes of code resource 1. [`prc`] packages an application image and its
+//! resources as a PRC.
+
+#![deny(missing_docs)]
+
+pub mod cargo;
+pub mod emu;
+pub mod ircheck;
+mod link;
+pub mod verify;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+pub use link::{Binutils, RUNTIME_ASM};
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Cargo.toml of the 68k crate. It must have a `staticlib` library target.
+    pub manifest_path: PathBuf,
+    /// cargo's target directory; `None` = the workspace's (from `cargo metadata`).
+    /// Outputs go to `<target_dir>/palm/`.
+    pub target_dir: Option<PathBuf>,
+    /// Application (entry at offset 0) or test library (every exported
+    /// `#[no_mangle]` function kept, no entry).
+    pub kind: ImageKind,
+    /// Cargo features to enable on the crate.
+    pub features: Vec<String>,
+    /// Suppress progress lines on stderr.
+    pub quiet: bool,
+    /// Diagnostic only: link LLVM's own object code (cargo's staticlib)
+    /// instead of the repaired, GNU-assembled code, and skip the IR check and
+    /// the verifier. The image is wrong on purpose: it shows what the
+    /// pipeline repairs (the differential corpus fails on it). Never ship it.
+    pub raw_llvm: bool,
+}
+
+/// The kind of image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageKind {
+    /// A Palm application: the entry `__palm_entry` (from
+    /// `m68k_palmos_sys::app_entry!`, section `.text.palm_entry`) at offset 0,
+    /// only what it reaches is kept.
+    App,
+    /// A library of `#[no_mangle] extern "C"` functions for tests: all of
+    /// the top crate's exported symbols are kept; there is no entry.
+    TestLib,
+}
+
+/// A linked, verified code 1 image.
+#[derive(Clone, Debug)]
+pub struct Image {
+    /// The linked ELF (relocations kept with `ld -q`; DWARF for symbolization).
+    pub elf: PathBuf,
+    /// The bytes of code resource 1: `.text` then `.rodata`, linked at 0.
+    pub code: Vec<u8>,
+    /// Every named symbol in the image → its offset from the start of code 1
+    /// (= its ELF address). Mangled names.
+    pub symbols: BTreeMap<String, u32>,
+    /// Offset of the entry (0 for applications, 0 for test libraries too).
+    pub entry: u32,
+    /// The package that was built.
+    pub package: cargo::Package,
+    /// What the repair pass changed, as one summary line per kind.
+    pub repairs: Vec<String>,
+    /// Verifier statistics.
+    pub verified: verify::Verified,
+}
+
+impl Image {
+    /// Offset of `symbol` (mangled or `#[no_mangle]` name).
+    ///
+    /// # Errors
+    /// The symbol is not in the image (e.g. removed by `--gc-sections`).
+    pub fn symbol(&self, symbol: &str) -> Result<u32> {
+        self.symbols
+            .get(symbol)
+            .copied()
+            .with_context(|| format!("symbol `{symbol}` is not in {}", self.elf.display()))
+    }
+}
+
+/// Builds `opts.manifest_path` into a verified code 1 image.
+///
+/// # Errors
+/// cargo fails; the IR check finds a stack array indexed with a variable
+/// offset (naming the function); the repair pass, GNU as or ld fail; or the
+/// verifier rejects the image (every violation listed).
+pub fn build_image(opts: &Options) -> Result<Image> {
+    let pkg = cargo::package(&opts.manifest_path)?;
+    let target_dir = opts
+        .target_dir
+        .clone()
+        .unwrap_or_else(|| pkg.target_dir.clone());
+    let out_dir = target_dir.join("palm");
+    // Builds of one crate with different features keep separate files.
+    let variant = if opts.features.is_empty() {
+        pkg.name.clone()
+    } else {
+        format!("{}+{}", pkg.name, opts.features.join("+"))
+    };
+    let work = out_dir.join("work").join(&variant);
+    let progress = |msg: &str| {
+        if !opts.quiet {
+            eprintln!("palm-build: {msg}");
+        }
+    };
+    progress(&format!(
+        "compiling {} for the 68000 ({})",
+        pkg.name,
+        cargo::TARGET
+    ));
+    let compiled = cargo::compile(&pkg, &opts.features, &target_dir, &work, opts.quiet)?;
+
+    // The IR dump exists only when rustc ran; remember its verdict for builds
+    // where cargo finds the crate fresh.
+    let verdict_file = work.join("ircheck.txt");
+    let findings = match &compiled.ir_dump {
+        Some(dump) => {
+            let findings = ircheck::scan_ir(dump);
+            let text: String = findings
+                .iter()
+                .map(|f| format!("{}\t{}\t{}\n", f.symbol, f.function, f.instruction))
+                .collect();
+            std::fs::write(&verdict_file, text)?;
+            findings
+        }
+        None => read_verdict(&verdict_file).with_context(|| {
+            format!(
+                "cargo found {} up to date but the IR check's result is missing; \
+                 run `cargo clean -p {}` and build again",
+                pkg.name, pkg.name
+            )
+        })?,
+    };
+
+    let binutils = Binutils::default();
+    if opts.raw_llvm {
+        let elf = out_dir.join(format!("{variant}.raw-llvm.elf"));
+        let archive = target_dir
+            .join(cargo::TARGET)
+            .join(cargo::PROFILE)
+            .join(format!("lib{}.a", pkg.lib_name));
+        progress("linking LLVM's own objects (raw, unrepaired, unverified)");
+        let linked = link::link_raw(&binutils, &compiled, &archive, &work, &elf, opts.kind)?;
+        return Ok(Image {
+            elf,
+            code: linked.code,
+            symbols: linked.symbols,
+            entry: 0,
+            package: pkg,
+            repairs: Vec::new(),
+            verified: verify::Verified {
+                text_bytes: 0,
+                rodata_bytes: 0,
+                instructions: 0,
+            },
+        });
+    }
+    let elf = out_dir.join(format!("{variant}.elf"));
+    progress("repairing, assembling and linking");
+    let linked = link::assemble_and_link(&binutils, &compiled, &work, &elf, opts.kind)?;
+
+    // Only functions that survive --gc-sections matter.
+    let bad: Vec<_> = findings
+        .iter()
+        .filter(|f| linked.symbols.contains_key(&f.symbol))
+        .collect();
+    if !bad.is_empty() {
+        let list: Vec<String> = bad.iter().map(|f| format!("  - {f}")).collect();
+        bail!(
+            "{} function(s) index a stack array with a variable offset:\n{}",
+            bad.len(),
+            list.join("\n")
+        );
+    }
+
+    let rules = match opts.kind {
+        ImageKind::App => verify::Rules::App,
+        ImageKind::TestLib => verify::Rules::TestLib,
+    };
+    let verified = verify::verify_elf(&elf, rules, &binutils.objdump)?;
+    progress(&format!(
+        "verified {}: {} bytes of code + {} bytes of rodata, {} instructions, all 68000",
+        elf.display(),
+        verified.text_bytes,
+        verified.rodata_bytes,
+        verified.instructions
+    ));
+    let entry = match opts.kind {
+        ImageKind::App => linked
+            .symbols
+            .get(verify::ENTRY_SYMBOL)
+            .copied()
+            .unwrap_or(0),
+        ImageKind::TestLib => 0,
+    };
+    Ok(Image {
+        elf,
+        code: linked.code,
+        symbols: linked.symbols,
+        entry,
+        package: pkg,
+        repairs: linked.repairs,
+        verified,
+    })
+}
+
+fn read_verdict(path: &Path) -> Result<Vec<ircheck::StackIndexFinding>> {
+    let text = std::fs::read_to_string(path)?;
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.splitn(3, '\t');
+            Some(ircheck::StackIndexFinding {
+                symbol: parts.next()?.to_string(),
+                function: parts.next()?.to_string(),
+                instruction: parts.next()?.to_string(),
+            })
+        })
+        .collect())
+}

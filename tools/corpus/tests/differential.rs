@@ -1,0 +1,537 @@
+//! The differential test: every corpus function, compiled by palm-build for
+//! the MC68000 and run in the emulator at two load addresses, must compute
+//! exactly what the same function computes on the host.
+//!
+//! Set `PALM_BUILD_RAW_LLVM=1` to run the corpus on LLVM's own object code
+//! instead (no repair pass, no GNU as, no own mem routines, no verifier): it
+//! fails, which is why the pipeline exists.
+
+use std::sync::OnceLock;
+
+use palm_build::emu::{Emu, TrapCall};
+use palm_build::{Image, ImageKind, Options};
+use pipeline_corpus as host;
+
+/// Load addresses: two, so that anything position-dependent shows.
+const BASES: [u32; 2] = [0x0001_0000, 0x0002_3456];
+/// Scratch memory for buffers passed to the functions.
+const DATA: u32 = 0x0006_0000;
+const RAM: u32 = 0x0010_0000;
+const MAX_INSTRUCTIONS: u64 = 50_000_000;
+
+fn image() -> &'static Image {
+    static IMAGE: OnceLock<Image> = OnceLock::new();
+    IMAGE.get_or_init(|| {
+        let raw = std::env::var_os("PALM_BUILD_RAW_LLVM").is_some();
+        palm_build::build_image(&Options {
+            manifest_path: concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml").into(),
+            target_dir: None,
+            kind: ImageKind::TestLib,
+            features: Vec::new(),
+            quiet: true,
+            raw_llvm: raw,
+        })
+        .unwrap_or_else(|e| panic!("building the corpus for the 68000 failed: {e:#}"))
+    })
+}
+
+/// The corpus loaded at one base address.
+struct M68k {
+    emu: Emu,
+    base: u32,
+}
+
+fn no_traps(t: &mut TrapCall<'_>) -> Result<(), String> {
+    Err(format!("unexpected trap 0x{:04x}", t.trap))
+}
+
+impl M68k {
+    fn new(base: u32) -> M68k {
+        let mut emu = Emu::new(RAM);
+        emu.load(base, &image().code);
+        M68k { emu, base }
+    }
+
+    /// Calls `name`; a fault becomes an `Err` naming the call.
+    fn try_call(&mut self, name: &str, args: &[u32]) -> Result<u32, String> {
+        let addr = self.base + image().symbol(name).map_err(|e| e.to_string())?;
+        self.emu
+            .call(addr, args, &mut no_traps, MAX_INSTRUCTIONS)
+            .map(|r| r.d0)
+            .map_err(|e| format!("{name}{args:x?} at base 0x{:x}: {e}", self.base))
+    }
+
+    fn write(&mut self, addr: u32, bytes: &[u8]) {
+        self.emu.load(addr, bytes);
+    }
+
+    fn read(&self, addr: u32, len: u32) -> Vec<u8> {
+        self.emu.ram.slice(addr, len).to_vec()
+    }
+
+    fn write_u32s(&mut self, addr: u32, values: &[u32]) {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_be_bytes()).collect();
+        self.write(addr, &bytes);
+    }
+
+    fn read_u32s(&self, addr: u32, n: u32) -> Vec<u32> {
+        self.read(addr, 4 * n)
+            .chunks(4)
+            .map(|c| u32::from_be_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+}
+
+/// Collects mismatches per corpus function so that one run reports every
+/// function that is wrong (with a few examples each), then fails.
+#[derive(Default)]
+struct Checker {
+    checked: std::collections::BTreeMap<String, (u32, u32, Vec<String>)>,
+}
+
+impl Checker {
+    /// Records one comparison of `function`: `got` (from the 68000) against `want` (host).
+    fn check<T: PartialEq + std::fmt::Debug>(
+        &mut self,
+        function: &str,
+        what: String,
+        got: Result<T, String>,
+        want: T,
+    ) {
+        let entry = self.checked.entry(function.to_string()).or_default();
+        entry.0 += 1;
+        let problem = match got {
+            Ok(g) if g == want => return,
+            Ok(g) => format!("{what}: 68000 gave {g:x?}, host {want:x?}"),
+            Err(e) => format!("{what}: {e}"),
+        };
+        entry.1 += 1;
+        if entry.2.len() < 3 {
+            entry.2.push(problem);
+        }
+    }
+
+    /// Panics with a per-function summary if anything differed.
+    fn finish(self) {
+        let mut report = String::new();
+        for (function, (checked, failed, examples)) in &self.checked {
+            if *failed > 0 {
+                report += &format!("\n  {function}: {failed} of {checked} calls differ");
+                for e in examples {
+                    report += &format!("\n      {e}");
+                }
+            }
+        }
+        assert!(
+            report.is_empty(),
+            "the 68000 build differs from the host:{report}"
+        );
+    }
+}
+
+/// Each test runs on every base address.
+fn machines() -> impl Iterator<Item = M68k> {
+    BASES.iter().map(|&b| M68k::new(b))
+}
+
+const EDGES: [u32; 24] = [
+    0,
+    1,
+    2,
+    3,
+    5,
+    7,
+    0x7F,
+    0x80,
+    0xFF,
+    0x100,
+    0x7FFF,
+    0x8000,
+    0xFFFF,
+    0x1_0000,
+    0x1_0001,
+    0x1234_5678,
+    0x7FFF_FFFF,
+    0x8000_0000,
+    0x8000_0001,
+    0xDEAD_BEEF,
+    0xFFFF_0000,
+    0xFFFF_FFF1,
+    0xFFFF_FFFE,
+    0xFFFF_FFFF,
+];
+
+/// A deterministic pseudo-random sequence (xorshift32).
+fn randoms(seed: u32, n: usize) -> Vec<u32> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        })
+        .collect()
+}
+
+fn operands() -> Vec<u32> {
+    let mut v = EDGES.to_vec();
+    v.extend(randoms(0xC0FFEE, 16));
+    v.extend(randoms(0xBEEF, 8).iter().map(|r| r & 0xFFFF));
+    v
+}
+
+#[test]
+fn u32_mul_div_rem_match_the_host() {
+    let ops = operands();
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for &a in &ops {
+            for &b in &ops {
+                let args = [a, b];
+                let what = format!("({a:#x}, {b:#x})");
+                c.check(
+                    "c_udiv",
+                    what.clone(),
+                    m.try_call("c_udiv", &args),
+                    host::c_udiv(a, b),
+                );
+                c.check(
+                    "c_urem",
+                    what.clone(),
+                    m.try_call("c_urem", &args),
+                    host::c_urem(a, b),
+                );
+                let sdiv = m.try_call("c_sdiv", &args).map(|v| v as i32);
+                c.check(
+                    "c_sdiv",
+                    what.clone(),
+                    sdiv,
+                    host::c_sdiv(a as i32, b as i32),
+                );
+                let srem = m.try_call("c_srem", &args).map(|v| v as i32);
+                c.check(
+                    "c_srem",
+                    what.clone(),
+                    srem,
+                    host::c_srem(a as i32, b as i32),
+                );
+                c.check(
+                    "c_mul",
+                    what.clone(),
+                    m.try_call("c_mul", &args),
+                    host::c_mul(a, b),
+                );
+                let got = m.try_call("c_checked_mul", &args);
+                c.check(
+                    "c_checked_mul",
+                    what.clone(),
+                    got,
+                    host::c_checked_mul(a, b),
+                );
+                let got = m.try_call("c_checked_smul", &args).map(|v| v as i32);
+                c.check(
+                    "c_checked_smul",
+                    what.clone(),
+                    got,
+                    host::c_checked_smul(a as i32, b as i32),
+                );
+                c.check(
+                    "c_mul_hi",
+                    what,
+                    m.try_call("c_mul_hi", &args),
+                    host::c_mul_hi(a, b),
+                );
+            }
+        }
+    }
+    c.finish();
+}
+
+#[test]
+fn u64_arithmetic_matches_the_host() {
+    let halves = [
+        0u32,
+        1,
+        3,
+        0x7FFF_FFFF,
+        0x8000_0000,
+        0xFFFF_FFFF,
+        0x1234_5678,
+        0xFFFF,
+    ];
+    let mut values = Vec::new();
+    for &hi in &halves {
+        for &lo in &halves[..5] {
+            values.push((hi, lo));
+        }
+    }
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for &(ahi, alo) in &values {
+            for &(bhi, blo) in &values {
+                m.write_u32s(DATA, &[0; 18]);
+                let got = m
+                    .try_call("c_u64_ops", &[ahi, alo, bhi, blo, DATA])
+                    .map(|_| m.read_u32s(DATA, 18));
+                let mut want = [0u32; 18];
+                // SAFETY: `want` has 18 slots.
+                unsafe { host::c_u64_ops(ahi, alo, bhi, blo, want.as_mut_ptr()) };
+                c.check(
+                    "c_u64_ops",
+                    format!("({ahi:#x}:{alo:#x}, {bhi:#x}:{blo:#x})"),
+                    got,
+                    want.to_vec(),
+                );
+            }
+        }
+    }
+    c.finish();
+}
+
+#[test]
+fn bit_and_narrow_operations_match_the_host() {
+    let ops = operands();
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for &a in &ops {
+            for &b in &ops {
+                let what = format!("({a:#x}, {b:#x})");
+                c.check(
+                    "c_bits",
+                    what.clone(),
+                    m.try_call("c_bits", &[a, b]),
+                    host::c_bits(a, b),
+                );
+                c.check(
+                    "c_narrow",
+                    what,
+                    m.try_call("c_narrow", &[a, b]),
+                    host::c_narrow(a, b),
+                );
+            }
+        }
+    }
+    c.finish();
+}
+
+#[test]
+fn register_pressure_loops_match_the_host() {
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for &seed in &[0, 1, 0xFFFF_FFFF, 0x8000_0000, 0x1234_5678, 0xCAFE_F00D] {
+            for n in [0, 1, 2, 7, 64, 1000] {
+                let got = m.try_call("c_pressure", &[seed, n]);
+                c.check(
+                    "c_pressure",
+                    format!("({seed:#x}, {n})"),
+                    got,
+                    host::c_pressure(seed, n),
+                );
+            }
+        }
+    }
+    c.finish();
+}
+
+#[test]
+fn compare_loops_and_sorting_match_the_host() {
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for (i, len) in [0u32, 1, 2, 5, 17, 100, 300].into_iter().enumerate() {
+            let mut data = randoms(0x5EED + i as u32, len as usize);
+            for (j, v) in data.iter_mut().enumerate() {
+                if j % 3 == 0 {
+                    *v &= 0xFF; // plenty of duplicates and small values
+                }
+            }
+            for (lo, hi) in [
+                (0, 0x7F),
+                (0x10, 0xFFFF_FFFF),
+                (0x8000_0000, 0xFFFF_FFFF),
+                (5, 4),
+            ] {
+                m.write_u32s(DATA, &data);
+                let got = m.try_call("c_count_between", &[DATA, len, lo, hi]);
+                // SAFETY: `data` holds `len` values.
+                let want = unsafe { host::c_count_between(data.as_ptr(), len, lo, hi) };
+                c.check(
+                    "c_count_between",
+                    format!("(len {len}, {lo:#x}..={hi:#x})"),
+                    got,
+                    want,
+                );
+            }
+            m.write_u32s(DATA, &data);
+            let got = m
+                .try_call("c_sort", &[DATA, len])
+                .map(|_| m.read_u32s(DATA, len));
+            let mut want = data.clone();
+            // SAFETY: `want` holds `len` values.
+            unsafe { host::c_sort(want.as_mut_ptr(), len) };
+            c.check("c_sort", format!("(len {len})"), got, want);
+        }
+    }
+    c.finish();
+}
+
+#[test]
+fn stack_arrays_jump_tables_and_tail_calls_match_the_host() {
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for n in [0, 1, 31, 32, 33, 200] {
+            for seed in [0, 0xFFFF_FFFF, 0x1234_5678] {
+                let got = m.try_call("c_stack_array", &[n, seed]);
+                c.check(
+                    "c_stack_array",
+                    format!("({n}, {seed:#x})"),
+                    got,
+                    host::c_stack_array(n, seed),
+                );
+            }
+        }
+        for x in 0..22 {
+            for y in [0, 1, 0x8000_0000, 0xFFFF_FFFF, 0x1234_5678] {
+                let got = m.try_call("c_jump_table", &[x, y]);
+                c.check(
+                    "c_jump_table",
+                    format!("({x}, {y:#x})"),
+                    got,
+                    host::c_jump_table(x, y),
+                );
+            }
+        }
+        for depth in 0..12 {
+            for x in [0, 1, 0xFFFF_FFFF] {
+                let got = m.try_call("c_tail", &[x, depth]);
+                c.check(
+                    "c_tail",
+                    format!("({x:#x}, {depth})"),
+                    got,
+                    host::c_tail(x, depth),
+                );
+            }
+        }
+    }
+    c.finish();
+}
+
+/// A recognisable source pattern for the mem routines.
+fn pattern(n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|i| (i as u8).wrapping_mul(37).wrapping_add(11))
+        .collect()
+}
+
+/// Bytes checked on each side of a destination, to catch stray writes.
+const GUARD: u32 = 8;
+
+#[test]
+fn memcpy_and_memset_match_the_host_at_every_alignment_and_length() {
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for dst_off in 0..4u32 {
+            for src_off in 0..4u32 {
+                for len in 0..=70u32 {
+                    let src = DATA + 0x1000 + src_off;
+                    let dst = DATA + GUARD + dst_off;
+                    let window = len + 2 * GUARD;
+                    m.write(dst - GUARD, &vec![0xEE; window as usize]);
+                    m.write(src, &pattern(len as usize));
+                    let got = m
+                        .try_call("c_memcpy", &[dst, src, len])
+                        .map(|_| m.read(dst - GUARD, window));
+                    let mut want = vec![0xEEu8; window as usize];
+                    want[GUARD as usize..(GUARD + len) as usize]
+                        .copy_from_slice(&pattern(len as usize));
+                    c.check(
+                        "c_memcpy",
+                        format!("(dst+{dst_off}, src+{src_off}, {len})"),
+                        got,
+                        want,
+                    );
+                }
+            }
+            for len in 0..=70u32 {
+                let dst = DATA + GUARD + dst_off;
+                let window = len + 2 * GUARD;
+                m.write(dst - GUARD, &vec![0xEE; window as usize]);
+                let got = m
+                    .try_call("c_memset", &[dst, 0x1A5, len])
+                    .map(|_| m.read(dst - GUARD, window));
+                let mut want = vec![0xEEu8; window as usize];
+                want[GUARD as usize..(GUARD + len) as usize].fill(0xA5);
+                c.check(
+                    "c_memset",
+                    format!("(dst+{dst_off}, 0xA5, {len})"),
+                    got,
+                    want,
+                );
+            }
+        }
+    }
+    c.finish();
+}
+
+#[test]
+fn memmove_matches_the_host_for_overlaps_in_both_directions() {
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for len in 0..=70u32 {
+            for shift in [-9i32, -4, -3, -1, 1, 2, 3, 4, 9] {
+                for base_off in 0..2u32 {
+                    let region = DATA + 0x100 + base_off;
+                    let total = len + 32;
+                    let initial = pattern(total as usize);
+                    m.write(region, &initial);
+                    let src = region + 16;
+                    let dst = src.wrapping_add_signed(shift);
+                    let got = m
+                        .try_call("c_memmove", &[dst, src, len])
+                        .map(|_| m.read(region, total));
+                    let mut want = initial.clone();
+                    let d = (16 + shift) as usize;
+                    want.copy_within(16..16 + len as usize, d);
+                    c.check(
+                        "c_memmove",
+                        format!("(len {len}, shift {shift}, base+{base_off})"),
+                        got,
+                        want,
+                    );
+                }
+            }
+        }
+    }
+    c.finish();
+}
+
+#[test]
+fn memcmp_matches_the_host() {
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for len in [0u32, 1, 2, 3, 4, 7, 8, 16, 33, 70] {
+            for diff_at in [None, Some(0u32), Some(len / 2), Some(len.saturating_sub(1))] {
+                for (a_off, b_off) in [(0u32, 0u32), (1, 0), (0, 3), (3, 1)] {
+                    let a = pattern(len as usize);
+                    let mut b = a.clone();
+                    if let Some(i) = diff_at.filter(|&i| i < len) {
+                        b[i as usize] = b[i as usize].wrapping_add(1);
+                    }
+                    let (pa, pb) = (DATA + a_off, DATA + 0x200 + b_off);
+                    m.write(pa, &a);
+                    m.write(pb, &b);
+                    let got = m.try_call("c_memcmp", &[pa, pb, len]);
+                    // SAFETY: both buffers hold `len` bytes.
+                    let want = unsafe { host::c_memcmp(a.as_ptr(), b.as_ptr(), len) };
+                    c.check(
+                        "c_memcmp",
+                        format!("(len {len}, diff {diff_at:?}, offsets {a_off}/{b_off})"),
+                        got,
+                        want,
+                    );
+                }
+            }
+        }
+    }
+    c.finish();
+}

@@ -1,0 +1,294 @@
+//! Stage 1: compile a no_std crate for the 68000 with cargo and collect the
+//! assembly the rest of the pipeline works on.
+//!
+//! - The top crate (a `staticlib`, built with whole-program LTO) is compiled
+//!   with `cargo rustc … -- --emit=asm=<file>,link`: its `.s` holds every
+//!   function of the program after LTO (core, alloc, palm-sys, memdbg, the app),
+//!   except compiler_builtins, which rustc never includes in LTO.
+//! - compiler_builtins gets `--emit=asm,link` through the workspace's
+//!   `[profile.palm.package.compiler_builtins] rustflags`; its `.s` is found
+//!   next to its rlib (from cargo's JSON artifact messages).
+//! - The top crate also gets `-C llvm-args=-print-after=codegenprepare`: the IR
+//!   just before instruction selection, which [`crate::ircheck`] scans.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, anyhow, bail};
+use serde_json::Value;
+
+/// The rustc flags every 68k crate is built with, and why (see
+/// `../shared/TOOLCHAIN.md`, "Flags that give a Palm-compatible image").
+pub const TARGET_RUSTFLAGS: &[&str] = &[
+    // DragonBall is a 68000-class core; the target's default is the 68010.
+    "-Ctarget-cpu=M68000",
+    // Every code and rodata reference PC-relative (d16(pc)), no GOT.
+    "-Crelocation-model=pic",
+    "-Ccode-model=small",
+    // A5 is the app's globals pointer on Palm OS: never written.
+    "-Ctarget-feature=+reserve-a5",
+    // `link.w %a6` in every function: the A6 chain memdbg walks for call stacks.
+    "-Cforce-frame-pointers=yes",
+];
+
+/// The rustc target triple for 68k code.
+pub const TARGET: &str = "m68k-unknown-none-elf";
+
+/// The cargo profile for 68k code (defined in the workspace Cargo.toml).
+pub const PROFILE: &str = "palm";
+
+/// What cargo produced for one build.
+#[derive(Debug)]
+pub struct Compiled {
+    /// The top crate's whole-program assembly.
+    pub top_asm: PathBuf,
+    /// compiler_builtins' assembly.
+    pub builtins_asm: PathBuf,
+    /// The IR dump rustc printed for the top crate, or `None` when cargo found
+    /// the crate up to date and did not run rustc.
+    pub ir_dump: Option<String>,
+}
+
+/// Package facts from `cargo metadata`.
+#[derive(Debug, Clone)]
+pub struct Package {
+    /// Package name (`starter-app`).
+    pub name: String,
+    /// Package version (`0.1.0`).
+    pub version: String,
+    /// Library target name with `-` replaced by `_` (`starter_app`).
+    pub lib_name: String,
+    /// Directory holding the package's Cargo.toml.
+    pub dir: PathBuf,
+    /// The workspace root (where rust-toolchain.toml pins the toolchain).
+    pub workspace_root: PathBuf,
+    /// cargo's target directory.
+    pub target_dir: PathBuf,
+    /// `[package.metadata.palm]` as JSON (`Value::Null` when absent).
+    pub palm_metadata: Value,
+}
+
+/// Reads the package whose manifest is `manifest_path` with `cargo metadata`.
+///
+/// # Errors
+/// cargo fails, or the manifest has no library target.
+pub fn package(manifest_path: &Path) -> Result<Package> {
+    let manifest_path = manifest_path
+        .canonicalize()
+        .with_context(|| format!("{}: no such manifest", manifest_path.display()))?;
+    let dir = manifest_path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let out = Command::new("cargo")
+        .current_dir(&dir)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--manifest-path",
+        ])
+        .arg(&manifest_path)
+        .stderr(Stdio::inherit())
+        .output()
+        .context("running cargo metadata")?;
+    if !out.status.success() {
+        bail!("cargo metadata failed for {}", manifest_path.display());
+    }
+    let meta: Value = serde_json::from_slice(&out.stdout).context("parsing cargo metadata")?;
+    let pkg = meta["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["manifest_path"].as_str().map(Path::new) == Some(manifest_path.as_path()))
+        .ok_or_else(|| anyhow!("{}: not found in cargo metadata", manifest_path.display()))?;
+    let lib = pkg["targets"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "staticlib"))
+        })
+        .ok_or_else(|| {
+            anyhow!(
+                "{}: the 68k crate must have a library target with crate-type \"staticlib\"",
+                manifest_path.display()
+            )
+        })?;
+    let field = |v: &Value, what: &str| -> Result<String> {
+        v.as_str()
+            .map(str::to_string)
+            .ok_or_else(|| anyhow!("cargo metadata: missing {what}"))
+    };
+    Ok(Package {
+        name: field(&pkg["name"], "package name")?,
+        version: field(&pkg["version"], "package version")?,
+        lib_name: field(&lib["name"], "lib name")?.replace('-', "_"),
+        dir,
+        workspace_root: PathBuf::from(field(&meta["workspace_root"], "workspace_root")?),
+        target_dir: PathBuf::from(field(&meta["target_directory"], "target_directory")?),
+        palm_metadata: pkg["metadata"]["palm"].clone(),
+    })
+}
+
+/// Compiles `pkg` (with cargo `features`) for the 68000 and returns its assembly. `work` receives the
+/// top crate's `.s`; `target_dir` is cargo's target directory.
+///
+/// # Errors
+/// cargo fails (its diagnostics are printed), or an expected `.s` is missing.
+pub fn compile(
+    pkg: &Package,
+    features: &[String],
+    target_dir: &Path,
+    work: &Path,
+    quiet: bool,
+) -> Result<Compiled> {
+    std::fs::create_dir_all(work)?;
+    let top_asm = work.join(format!("{}.s", pkg.lib_name));
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(&pkg.workspace_root)
+        .args([
+            "rustc",
+            "-p",
+            &pkg.name,
+            "--lib",
+            "--profile",
+            PROFILE,
+            "--target",
+            TARGET,
+        ])
+        .args([
+            "-Zbuild-std=core,alloc",
+            "--message-format=json-render-diagnostics",
+        ])
+        .args(if features.is_empty() {
+            vec![]
+        } else {
+            vec!["--features".to_string(), features.join(",")]
+        })
+        .arg("--target-dir")
+        .arg(target_dir)
+        .arg("--")
+        .arg(format!("--emit=asm={},link", top_asm.display()))
+        .args(["-C", "llvm-args=-print-after=codegenprepare"])
+        .env("CARGO_ENCODED_RUSTFLAGS", TARGET_RUSTFLAGS.join("\x1f"))
+        .env_remove("RUSTFLAGS")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let out = cmd
+        .output()
+        .context("running cargo (is it installed? run ci/setup)")?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Separate cargo/rustc messages from the IR dump for display.
+    let (messages, ir) = split_ir(&stderr);
+    if !out.status.success() {
+        eprint!("{messages}");
+        bail!("cargo failed to build {} for {TARGET}", pkg.name);
+    }
+    if !quiet {
+        for line in messages
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("Compiling"))
+        {
+            if line.contains("warning") || line.contains("error") {
+                eprintln!("{line}");
+            }
+        }
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut builtins_dir = None;
+    let mut top_fresh = None;
+    for line in stdout.lines() {
+        let Ok(msg) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if msg["reason"] != "compiler-artifact" {
+            continue;
+        }
+        let name = msg["target"]["name"].as_str().unwrap_or("");
+        if name == "compiler_builtins" {
+            builtins_dir = msg["filenames"][0]
+                .as_str()
+                .and_then(|f| Path::new(f).parent().map(Path::to_path_buf));
+        } else if msg["package_id"]
+            .as_str()
+            .is_some_and(|id| id.contains(&*pkg.dir.to_string_lossy()))
+            || name.replace('-', "_") == pkg.lib_name
+        {
+            top_fresh = msg["fresh"].as_bool();
+        }
+    }
+    let builtins_dir =
+        builtins_dir.ok_or_else(|| anyhow!("cargo did not report compiler_builtins"))?;
+    let builtins_asm = std::fs::read_dir(&builtins_dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            p.extension().is_some_and(|e| e == "s")
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("compiler_builtins-"))
+        })
+        .ok_or_else(|| {
+            anyhow!(
+                "no compiler_builtins .s in {}: the workspace Cargo.toml needs \
+                 [profile.palm.package.compiler_builtins] rustflags = [\"--emit=asm,link\"]",
+                builtins_dir.display()
+            )
+        })?;
+    if !top_asm.exists() {
+        bail!("rustc did not write {}", top_asm.display());
+    }
+    let ir_dump = match top_fresh {
+        Some(true) => None,
+        _ => Some(ir),
+    };
+    Ok(Compiled {
+        top_asm,
+        builtins_asm,
+        ir_dump,
+    })
+}
+
+/// Splits rustc's stderr into (ordinary messages, IR dump text).
+fn split_ir(stderr: &str) -> (String, String) {
+    let mut messages = String::new();
+    let mut ir = String::new();
+    let mut in_function = false;
+    for line in stderr.lines() {
+        let is_ir = in_function
+            || line.starts_with("*** IR Dump")
+            || line.starts_with("; Function Attrs")
+            || line.starts_with("define ");
+        if line.starts_with("define ") {
+            in_function = true;
+        }
+        if is_ir {
+            ir.push_str(line);
+            ir.push('\n');
+        } else {
+            messages.push_str(line);
+            messages.push('\n');
+        }
+        if in_function && line == "}" {
+            in_function = false;
+        }
+    }
+    (messages, ir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_ir_from_messages() {
+        let stderr = "   Compiling x v0.1.0\n*** IR Dump After CodeGen Prepare (codegenprepare) ***\n\
+                      ; Function Attrs: nounwind\ndefine void @f() {\n  ret void\n}\nwarning: unused\n";
+        let (messages, ir) = split_ir(stderr);
+        assert_eq!(messages, "   Compiling x v0.1.0\nwarning: unused\n");
+        assert!(ir.starts_with("*** IR Dump"));
+        assert!(ir.ends_with("}\n"));
+    }
+}

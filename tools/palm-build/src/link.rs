@@ -1,0 +1,256 @@
+//! Stages 3–5: repair the assembly, assemble it with GNU as for the 68000,
+//! link it with GNU ld and extract the code 1 bytes.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
+
+use crate::ImageKind;
+use crate::cargo::Compiled;
+
+/// Our 68000 `memcpy`/`memmove`/`memset` (strong symbols that replace
+/// compiler_builtins' miscompiled weak ones), assembled into every image.
+pub const RUNTIME_ASM: &str = include_str!("../rt/mem.s");
+
+/// The linker script: code 1 linked at 0, the entry first, `.text` then `.rodata`.
+const LINKER_SCRIPT: &str = include_str!("../rt/palm.ld");
+
+/// Names of the GNU binutils for m68k (Debian's `binutils-m68k-linux-gnu`).
+#[derive(Clone, Debug)]
+pub struct Binutils {
+    /// GNU as.
+    pub assembler: String,
+    /// GNU ld.
+    pub linker: String,
+    /// GNU objdump.
+    pub objdump: String,
+}
+
+impl Default for Binutils {
+    fn default() -> Self {
+        Binutils {
+            assembler: "m68k-linux-gnu-as".into(),
+            linker: "m68k-linux-gnu-ld".into(),
+            objdump: "m68k-linux-gnu-objdump".into(),
+        }
+    }
+}
+
+/// The linked result before verification.
+pub(crate) struct Linked {
+    pub code: Vec<u8>,
+    pub symbols: BTreeMap<String, u32>,
+    pub repairs: Vec<String>,
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<()> {
+    let out = cmd.output().with_context(|| {
+        format!("cannot run {what} (run ci/setup to install binutils-m68k-linux-gnu)")
+    })?;
+    if !out.status.success() {
+        bail!(
+            "{what} failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(())
+}
+
+/// Repairs `asm_path` into `work/<stem>.fixed.s`; returns the new path and
+/// what was repaired, counted by kind.
+fn repair(asm_path: &Path, work: &Path, counts: &mut BTreeMap<String, usize>) -> Result<PathBuf> {
+    let text = std::fs::read_to_string(asm_path)
+        .with_context(|| format!("reading {}", asm_path.display()))?;
+    let name = asm_path.display().to_string();
+    let repaired =
+        temp_repair::repair(&text, &name).with_context(|| format!("repairing {name}"))?;
+    for fix in &repaired.fixes {
+        *counts.entry(fix.kind.to_string()).or_default() += 1;
+    }
+    let stem = asm_path.file_stem().unwrap_or_default().to_string_lossy();
+    let out = work.join(format!("{stem}.fixed.s"));
+    std::fs::write(&out, repaired.text)?;
+    Ok(out)
+}
+
+fn assemble(binutils: &Binutils, source: &Path, object: &Path) -> Result<()> {
+    run(
+        Command::new(&binutils.assembler)
+            // --gdwarf-5: LLVM writes DWARF 5 `.file N "dir" "name"` directives,
+            // which GNU as 2.40 accepts only in DWARF 5 mode.
+            .args(["-m68000", "--pcrel", "--gdwarf-5", "-o"])
+            .arg(object)
+            .arg(source),
+        &format!("{} {}", binutils.assembler, source.display()),
+    )
+}
+
+/// Global symbols defined in an assembly file (`.globl name` lines).
+fn globals(asm: &str) -> Vec<String> {
+    asm.lines()
+        .filter_map(|l| l.trim().strip_prefix(".globl"))
+        .map(|n| n.trim().trim_matches('"').to_string())
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
+pub(crate) fn assemble_and_link(
+    binutils: &Binutils,
+    compiled: &Compiled,
+    work: &Path,
+    elf: &Path,
+    kind: ImageKind,
+) -> Result<Linked> {
+    let mut counts = BTreeMap::new();
+    let top_fixed = repair(&compiled.top_asm, work, &mut counts)?;
+    let builtins_fixed = repair(&compiled.builtins_asm, work, &mut counts)?;
+    let runtime = work.join("palm_runtime.s");
+    std::fs::write(&runtime, RUNTIME_ASM)?;
+    let repair_runtime = work.join("repair_runtime.s");
+    std::fs::write(&repair_runtime, temp_repair::RUNTIME_ASM)?;
+    let mut objects = Vec::new();
+    for source in [&top_fixed, &builtins_fixed, &runtime, &repair_runtime] {
+        let object = source.with_extension("o");
+        assemble(binutils, source, &object)?;
+        objects.push(object);
+    }
+
+    link(binutils, compiled, work, elf, kind, &objects)?;
+    let mut linked = read_image(elf)?;
+    linked.repairs = counts
+        .into_iter()
+        .map(|(kind, n)| format!("{n} × {kind}"))
+        .collect();
+    Ok(linked)
+}
+
+/// Links LLVM's own object code from cargo's staticlib `archive`, unrepaired
+/// (see [`crate::Options::raw_llvm`]).
+pub(crate) fn link_raw(
+    binutils: &Binutils,
+    compiled: &Compiled,
+    archive: &Path,
+    work: &Path,
+    elf: &Path,
+    kind: ImageKind,
+) -> Result<Linked> {
+    link(
+        binutils,
+        compiled,
+        work,
+        elf,
+        kind,
+        &[archive.to_path_buf()],
+    )?;
+    read_image(elf)
+}
+
+fn link(
+    binutils: &Binutils,
+    compiled: &Compiled,
+    work: &Path,
+    elf: &Path,
+    kind: ImageKind,
+    inputs: &[PathBuf],
+) -> Result<()> {
+    let script = work.join("palm.ld");
+    std::fs::write(&script, LINKER_SCRIPT)?;
+    let mut ld = Command::new(&binutils.linker);
+    ld.args(["-q", "--gc-sections", "-T"])
+        .arg(&script)
+        .arg("-o")
+        .arg(elf);
+    match kind {
+        ImageKind::App => {
+            ld.args(["-e", crate::verify::ENTRY_SYMBOL]);
+        }
+        ImageKind::TestLib => {
+            ld.args(["-e", "0"]);
+            let top = std::fs::read_to_string(&compiled.top_asm)?;
+            for sym in globals(&top) {
+                ld.arg(format!("--undefined={sym}"));
+            }
+        }
+    }
+    ld.args(inputs);
+    run(&mut ld, &binutils.linker)
+}
+
+/// Reads the code 1 bytes and the symbols of a linked ELF.
+fn read_image(elf: &Path) -> Result<Linked> {
+    let data = std::fs::read(elf)?;
+    let file = object::File::parse(&*data).with_context(|| format!("parsing {}", elf.display()))?;
+    let mut end = 0u64;
+    for name in [".text", ".rodata"] {
+        if let Some(s) = file.section_by_name(name) {
+            end = end.max(s.address() + s.size());
+        }
+    }
+    let mut code = vec![0u8; usize::try_from(end)?];
+    for name in [".text", ".rodata"] {
+        if let Some(s) = file.section_by_name(name) {
+            let bytes = s.data()?;
+            let start = usize::try_from(s.address())?;
+            code[start..start + bytes.len()].copy_from_slice(bytes);
+        }
+    }
+    let mut symbols = BTreeMap::new();
+    for sym in file.symbols() {
+        if matches!(sym.kind(), SymbolKind::Section | SymbolKind::File) || !sym.is_definition() {
+            continue;
+        }
+        if let Ok(name) = sym.name()
+            && !name.is_empty()
+            && !name.starts_with(".L")
+        {
+            symbols.insert(name.to_string(), u32::try_from(sym.address())?);
+        }
+    }
+    Ok(Linked {
+        code,
+        symbols,
+        repairs: Vec::new(),
+    })
+}
+
+// TEMPORARY until m68k-asm-repair lands: only the and.l-to-address-register fix.
+mod temp_repair {
+    pub const RUNTIME_ASM: &str = "";
+    pub struct Fix {
+        pub kind: &'static str,
+    }
+    pub struct Repaired {
+        pub text: String,
+        pub fixes: Vec<Fix>,
+    }
+    pub fn repair(text: &str, _name: &str) -> anyhow::Result<Repaired> {
+        let mut out = String::new();
+        let mut fixes = Vec::new();
+        for line in text.lines() {
+            let t = line.trim();
+            if t == ";APP" || t == ";NO_APP" {
+                continue;
+            }
+            if let Some(rest) = t.strip_prefix("and.l\t#")
+                && let Some((imm, reg)) = rest.split_once(", %a")
+            {
+                {
+                    out.push_str(&format!(
+                        "\texg\t%d0, %a{reg}\n\tand.l\t#{imm}, %d0\n\texg\t%d0, %a{reg}\n"
+                    ));
+                    fixes.push(Fix {
+                        kind: "and.l to address register",
+                    });
+                    continue;
+                }
+            }
+            out.push_str(&line.replace("@PLT,", ","));
+            out.push('\n');
+        }
+        Ok(Repaired { text: out, fixes })
+    }
+}

@@ -1,0 +1,95 @@
+//! `palm-build`: the command-line front end of the 68k pipeline.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use palm_build::{ImageKind, Options, verify};
+
+#[derive(Parser)]
+#[command(version, about = "Build no_std Rust into Palm OS 68k images and PRCs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compile, repair, assemble, link and verify a 68k crate; print the image summary.
+    Image {
+        /// Cargo.toml of the crate (a staticlib).
+        #[arg(long, default_value = "Cargo.toml")]
+        manifest_path: PathBuf,
+        /// Build a test library (keep every exported function; no entry point).
+        #[arg(long)]
+        test_lib: bool,
+        /// cargo target directory (default: the workspace's).
+        #[arg(long)]
+        target_dir: Option<PathBuf>,
+    },
+    /// Check a linked ELF against the Palm code 1 rules.
+    Verify {
+        /// The ELF (linked with `ld -q` so relocations are kept).
+        elf: PathBuf,
+        /// Do not require an entry point at offset 0.
+        #[arg(long)]
+        test_lib: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Image {
+            manifest_path,
+            test_lib,
+            target_dir,
+        } => palm_build::build_image(&Options {
+            manifest_path,
+            target_dir,
+            kind: if test_lib {
+                ImageKind::TestLib
+            } else {
+                ImageKind::App
+            },
+            features: Vec::new(),
+            quiet: false,
+            raw_llvm: false,
+        })
+        .map(|image| {
+            println!(
+                "{}: {} bytes of code 1",
+                image.elf.display(),
+                image.code.len()
+            );
+            for line in &image.repairs {
+                println!("repaired: {line}");
+            }
+        }),
+        Command::Verify { elf, test_lib } => {
+            let rules = if test_lib {
+                verify::Rules::TestLib
+            } else {
+                verify::Rules::App
+            };
+            verify::verify_elf(&elf, rules, &palm_build::Binutils::default().objdump)
+                .map(|v| {
+                    println!(
+                        "{}: ok ({} bytes code, {} bytes rodata, {} instructions)",
+                        elf.display(),
+                        v.text_bytes,
+                        v.rodata_bytes,
+                        v.instructions
+                    );
+                })
+                .map_err(anyhow::Error::from)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("palm-build: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,571 @@
+//! Post-link verifier: the rules a linked image must follow to be a valid,
+//! position-independent Palm OS `code` 1 resource for a 68000.
+//!
+//! Each rule exists because the real OS (or the real CPU) would fail on it:
+//! - **No absolute relocations** (R_68K_32/16/8, GOT/PLT-offset forms) in
+//!   `.text`/`.rodata`: code 1 runs in place at an address the OS chooses, in
+//!   the storage heap (PALM_FACTS §1.6), and nothing relocates it.
+//! - **No writable sections** (`.data`, `.bss`, `.data.rel.ro`, `.got`, or any
+//!   other allocatable section): the image has no A5 globals (data 0 is the
+//!   empty form), and a write into code 1 is a bus error on a device because
+//!   storage memory is write-protected (PALM_FACTS §5.4).
+//! - **Only 68000 instructions**: DragonBall CPUs are 68000-class; a 68020
+//!   form such as `bra.l`, `mulu.l` or a scaled index is an address error or
+//!   an illegal instruction, or (the scale of an index) silently ignored.
+//! - **Code + rodata ≤ 32 KB**: every code and rodata reference is a 16-bit
+//!   PC-relative displacement (small code model).
+//! - **Entry at offset 0** for applications: the OS jumps to the first byte of
+//!   code 1 (PALM_FACTS §1.6).
+//!
+//! The disassembly uses GNU objdump in 68000 mode (`-m m68k:68000`), which
+//! prints any opcode a 68000 does not have as `.short`.
+
+use std::fmt;
+use std::path::Path;
+use std::process::Command;
+
+use object::elf;
+use object::read::elf::{ElfFile32, FileHeader};
+use object::{
+    BigEndian, Object, ObjectSection, ObjectSymbol, RelocationFlags, SectionFlags, SymbolKind,
+};
+
+/// Largest code 1 image (`.text` + `.rodata`) in bytes: the reach of a
+/// 16-bit PC-relative displacement.
+pub const MAX_IMAGE_BYTES: u64 = 32 * 1024;
+
+/// The symbol an application's entry must have; it must sit at offset 0.
+pub const ENTRY_SYMBOL: &str = "__palm_entry";
+
+/// What kind of image is being verified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// An application's code 1: everything, including the entry at offset 0.
+    App,
+    /// A test library image (no entry point): everything but the entry rule.
+    TestLib,
+}
+
+/// One violated rule, with the symbol, section and offset it concerns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Which rule.
+    pub kind: ViolationKind,
+    /// A full, human-readable message naming symbol/section/offset.
+    pub message: String,
+}
+
+/// The rule a [`Violation`] breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViolationKind {
+    /// An absolute (or GOT-based) relocation in code or rodata.
+    AbsoluteRelocation,
+    /// A non-empty writable or unexpected allocatable section.
+    WritableSection,
+    /// An instruction a 68000 does not have.
+    Not68000,
+    /// `.text` + `.rodata` over [`MAX_IMAGE_BYTES`].
+    TooLarge,
+    /// The entry is missing or not at offset 0.
+    Entry,
+    /// The file is not a usable m68k ELF (message says why).
+    BadElf,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// All violations found in one image.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    /// The ELF file checked.
+    pub file: String,
+    /// Every violation, in a stable order (sections, relocations, size, entry, instructions).
+    pub violations: Vec<Violation>,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{}: {} problem(s) make this image invalid as Palm OS code 1:",
+            self.file,
+            self.violations.len()
+        )?;
+        for v in &self.violations {
+            writeln!(f, "  - {v}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Summary of a verified image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verified {
+    /// Bytes of `.text`.
+    pub text_bytes: u64,
+    /// Bytes of `.rodata`.
+    pub rodata_bytes: u64,
+    /// Instructions disassembled and checked.
+    pub instructions: usize,
+}
+
+/// Verifies a linked ELF (linked with `ld -q`, so relocations are kept) against
+/// the Palm code 1 rules above. `objdump` is the path or name of GNU objdump
+/// for m68k (`m68k-linux-gnu-objdump`).
+///
+/// # Errors
+/// A [`VerifyError`] listing every violation; unreadable files give one
+/// [`ViolationKind::BadElf`] violation.
+pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, VerifyError> {
+    let file = path.display().to_string();
+    let fail = |kind, message: String| VerifyError {
+        file: file.clone(),
+        violations: vec![Violation { kind, message }],
+    };
+    let data = std::fs::read(path).map_err(|e| fail(ViolationKind::BadElf, e.to_string()))?;
+    let elf = ElfFile32::<BigEndian>::parse(&*data).map_err(|e| {
+        fail(
+            ViolationKind::BadElf,
+            format!("not a 32-bit big-endian ELF: {e}"),
+        )
+    })?;
+    if elf.elf_header().e_machine(BigEndian) != elf::EM_68K {
+        return Err(fail(ViolationKind::BadElf, "not an m68k ELF".into()));
+    }
+    let mut violations = check_sections(&elf);
+    violations.extend(check_relocations(&elf));
+    let text_bytes = section_size(&elf, ".text");
+    let rodata_bytes = section_size(&elf, ".rodata");
+    let image_end = image_end(&elf);
+    if image_end > MAX_IMAGE_BYTES {
+        violations.push(Violation {
+            kind: ViolationKind::TooLarge,
+            message: format!(
+                "code 1 is {image_end} bytes (.text {text_bytes} + .rodata {rodata_bytes}), over the \
+                 {MAX_IMAGE_BYTES}-byte limit of 16-bit PC-relative addressing; largest symbols: {}",
+                largest_symbols(&elf, 5)
+            ),
+        });
+    }
+    if rules == Rules::App {
+        violations.extend(check_entry(&elf));
+    }
+    let (instructions, insn_violations) = match check_instructions(path, &elf, objdump) {
+        Ok(r) => r,
+        Err(message) => (
+            0,
+            vec![Violation {
+                kind: ViolationKind::BadElf,
+                message,
+            }],
+        ),
+    };
+    violations.extend(insn_violations);
+    if violations.is_empty() {
+        Ok(Verified {
+            text_bytes,
+            rodata_bytes,
+            instructions,
+        })
+    } else {
+        Err(VerifyError { file, violations })
+    }
+}
+
+fn section_size(elf: &ElfFile32<BigEndian>, name: &str) -> u64 {
+    elf.section_by_name(name).map_or(0, |s| s.size())
+}
+
+/// End of the loaded image: the highest end address of `.text`/`.rodata`.
+fn image_end(elf: &ElfFile32<BigEndian>) -> u64 {
+    [".text", ".rodata"]
+        .iter()
+        .filter_map(|n| elf.section_by_name(n))
+        .map(|s| s.address() + s.size())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Demangled name of `sym`.
+fn sym_name(name: &str) -> String {
+    crate::ircheck::demangle(name)
+}
+
+/// The function (or other symbol) containing `address` in section `index`.
+fn containing_symbol(
+    elf: &ElfFile32<BigEndian>,
+    section: object::SectionIndex,
+    address: u64,
+) -> String {
+    let mut best: Option<(u64, String)> = None;
+    for sym in elf.symbols() {
+        if sym.section_index() != Some(section) || sym.kind() == SymbolKind::Section {
+            continue;
+        }
+        let Ok(name) = sym.name() else { continue };
+        if name.is_empty() || name.starts_with(".L") {
+            continue;
+        }
+        let start = sym.address();
+        let inside = start <= address && (address < start + sym.size().max(1));
+        if inside && best.as_ref().is_none_or(|(s, _)| start >= *s) {
+            best = Some((start, sym_name(name)));
+        }
+    }
+    match best {
+        Some((start, name)) => format!("{name}+0x{:x}", address - start),
+        None => "<no symbol>".to_string(),
+    }
+}
+
+fn check_sections(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    for section in elf.sections() {
+        let name = section.name().unwrap_or("<bad name>");
+        let SectionFlags::Elf { sh_flags, .. } = section.flags() else {
+            continue;
+        };
+        if sh_flags.0 & elf::SHF_ALLOC.0 == 0 || section.size() == 0 {
+            continue;
+        }
+        if name == ".text" || name == ".rodata" {
+            continue;
+        }
+        let symbols: Vec<String> = elf
+            .symbols()
+            .filter(|s| {
+                s.section_index() == Some(section.index()) && s.kind() != SymbolKind::Section
+            })
+            .filter_map(|s| s.name().ok().filter(|n| !n.is_empty()).map(sym_name))
+            .collect();
+        let what = match name {
+            ".data" | ".bss" => {
+                "a writable static (`static mut`, an atomic, or interior mutability)"
+            }
+            ".data.rel.ro" => {
+                "a static holding pointers (e.g. `&str`, a fn-pointer table, a `dyn` vtable) that needs absolute relocation"
+            }
+            ".got" => {
+                "a GOT (a non-PC-relative reference; build with -C relocation-model=pic -C code-model=small)"
+            }
+            _ => "an allocatable section code 1 cannot hold",
+        };
+        out.push(Violation {
+            kind: ViolationKind::WritableSection,
+            message: format!(
+                "section {name} is not empty ({} bytes): {what}; symbols: {}. Palm code 1 has no \
+                 writable memory: keep state in a chunk (MemPtrNew) found through FtrGet",
+                section.size(),
+                if symbols.is_empty() {
+                    "<none>".to_string()
+                } else {
+                    symbols.join(", ")
+                }
+            ),
+        });
+    }
+    out
+}
+
+fn check_relocations(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    for section in elf.sections() {
+        let name = section.name().unwrap_or("");
+        if name != ".text" && name != ".rodata" {
+            continue;
+        }
+        for (offset, reloc) in section.relocations() {
+            let RelocationFlags::Elf { r_type } = reloc.flags() else {
+                continue;
+            };
+            let r = r_type.0;
+            let pc_relative = [
+                elf::R_68K_NONE,
+                elf::R_68K_PC8,
+                elf::R_68K_PC16,
+                elf::R_68K_PC32,
+                elf::R_68K_PLT8,
+                elf::R_68K_PLT16,
+                elf::R_68K_PLT32,
+            ]
+            .iter()
+            .any(|t| t.0 == r);
+            if pc_relative {
+                continue;
+            }
+            let target = match reloc.target() {
+                object::RelocationTarget::Symbol(i) => elf
+                    .symbol_by_index(i)
+                    .ok()
+                    .and_then(|s| s.name().ok().map(sym_name))
+                    .unwrap_or_else(|| format!("symbol #{}", i.0)),
+                _ => "<absolute>".to_string(),
+            };
+            out.push(Violation {
+                kind: ViolationKind::AbsoluteRelocation,
+                message: format!(
+                    "absolute relocation {} to `{target}` at {name}+0x{offset:x} (in {}): code 1 runs \
+                     in place at an unknown address, so every reference must be PC-relative",
+                    reloc_type_name(r),
+                    containing_symbol(elf, section.index(), offset)
+                ),
+            });
+        }
+    }
+    out
+}
+
+fn reloc_type_name(r: u32) -> String {
+    let names = [
+        (1, "R_68K_32"),
+        (2, "R_68K_16"),
+        (3, "R_68K_8"),
+        (7, "R_68K_GOT32"),
+        (8, "R_68K_GOT16"),
+        (9, "R_68K_GOT8"),
+        (10, "R_68K_GOT32O"),
+        (11, "R_68K_GOT16O"),
+        (12, "R_68K_GOT8O"),
+        (16, "R_68K_PLT32O"),
+        (17, "R_68K_PLT16O"),
+        (18, "R_68K_PLT8O"),
+        (22, "R_68K_RELATIVE"),
+    ];
+    names
+        .iter()
+        .find(|(n, _)| *n == r)
+        .map_or_else(|| format!("type {r}"), |(_, s)| (*s).to_string())
+}
+
+fn check_entry(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
+    let entry_sym = elf
+        .symbols()
+        .find(|s| s.name() == Ok(ENTRY_SYMBOL) && s.is_definition());
+    match entry_sym {
+        None => vec![Violation {
+            kind: ViolationKind::Entry,
+            message: format!(
+                "no `{ENTRY_SYMBOL}` symbol: an application needs the entry defined by \
+                 `m68k_palmos_sys::app_entry!` (the OS starts code 1 at offset 0)"
+            ),
+        }],
+        Some(s) if s.address() != 0 || elf.entry() != 0 => vec![Violation {
+            kind: ViolationKind::Entry,
+            message: format!(
+                "entry `{ENTRY_SYMBOL}` is at offset 0x{:x} (ELF entry 0x{:x}), not 0: the OS \
+                 starts code 1 at its first byte; put it in section .text.palm_entry",
+                s.address(),
+                elf.entry()
+            ),
+        }],
+        Some(_) => Vec::new(),
+    }
+}
+
+fn largest_symbols(elf: &ElfFile32<BigEndian>, n: usize) -> String {
+    let mut funcs: Vec<(u64, String)> = elf
+        .symbols()
+        .filter(|s| matches!(s.kind(), SymbolKind::Text | SymbolKind::Data) && s.size() > 0)
+        .filter_map(|s| s.name().ok().map(|name| (s.size(), sym_name(name))))
+        .collect();
+    funcs.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    funcs
+        .iter()
+        .take(n)
+        .map(|(size, name)| format!("{name} ({size} bytes)"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One disassembled line of objdump output.
+#[derive(Debug, PartialEq, Eq)]
+struct Insn<'a> {
+    address: u64,
+    /// Mnemonic and operands as objdump prints them (MIT syntax).
+    text: &'a str,
+}
+
+/// Parses `objdump -d` output into (function label, instructions) groups.
+fn parse_objdump(out: &str) -> Vec<Insn<'_>> {
+    let mut insns = Vec::new();
+    for line in out.lines() {
+        // "   c:\t2230 0c00      \tmovel %a0@(0,%d0:l:4),%d1"
+        let mut parts = line.splitn(3, '\t');
+        let (Some(addr), Some(_bytes), Some(text)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue; // labels, headers and continuation lines without a mnemonic
+        };
+        let Some(addr) = addr.trim().strip_suffix(':') else {
+            continue;
+        };
+        let Ok(address) = u64::from_str_radix(addr, 16) else {
+            continue;
+        };
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        insns.push(Insn { address, text });
+    }
+    insns
+}
+
+/// Why a disassembled 68000-mode line is not a 68000 instruction, if it is not.
+fn not_68000(prev: Option<&Insn<'_>>, insn: &Insn<'_>) -> Option<String> {
+    let (mnemonic, operands) = insn
+        .text
+        .split_once(' ')
+        .map_or((insn.text, ""), |(m, o)| (m, o.trim()));
+    if mnemonic == ".short" {
+        // The trap word after `trap #15` is data the trap dispatcher reads.
+        let is_trap_word =
+            prev.is_some_and(|p| p.text == "trap #15") && operands.starts_with("0xa");
+        if is_trap_word {
+            return None;
+        }
+        let word = u16::from_str_radix(operands.trim_start_matches("0x"), 16).unwrap_or(0);
+        let hint = match word {
+            0x4c00..=0x4c7f => " (68020 32-bit MULU.L/MULS.L/DIVU.L/DIVS.L)",
+            0x49c0..=0x49c7 => " (68020 EXTB.L)",
+            0x42c0..=0x42ff => " (68010 MOVE from CCR)",
+            0x4e74 => " (68010 RTD)",
+            0x4808..=0x480f => " (68020 LINK.L)",
+            _ => "",
+        };
+        return Some(format!(
+            "opcode 0x{word:04x}{hint} is not a 68000 instruction"
+        ));
+    }
+    // Scaled index registers (`%d0:l:4`) are 68020+; a 68000 ignores the scale.
+    if [":2)", ":4)", ":8)", ":2,", ":4,", ":8,"]
+        .iter()
+        .any(|s| operands.contains(s))
+    {
+        return Some(format!(
+            "`{}` uses a scaled index, which a 68000 ignores (68020+ addressing)",
+            insn.text
+        ));
+    }
+    // A byte branch with displacement 0xFF is the 68020 32-bit form (bra.l,
+    // bsr.l, bcc.l); on a 68000 it branches to an odd address (address error).
+    if mnemonic.starts_with('b')
+        && mnemonic.ends_with('s')
+        && let Some(target) = operands.split_whitespace().next()
+        && let Ok(t) = u64::from_str_radix(target, 16)
+        && t % 2 == 1
+    {
+        return Some(format!(
+            "`{}` branches to an odd address: the 68020 32-bit branch form (bra.l/bsr.l/bcc.l)",
+            insn.text
+        ));
+    }
+    None
+}
+
+fn check_instructions(
+    path: &Path,
+    elf: &ElfFile32<BigEndian>,
+    objdump: &str,
+) -> Result<(usize, Vec<Violation>), String> {
+    let output = Command::new(objdump)
+        .args(["-d", "-m", "m68k:68000", "-j", ".text"])
+        .arg(path)
+        .output()
+        .map_err(|e| format!("cannot run {objdump} (run ci/setup): {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{objdump} failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let insns = parse_objdump(&text);
+    let text_index = elf.section_by_name(".text").map(|s| s.index());
+    let mut violations = Vec::new();
+    let mut prev: Option<&Insn<'_>> = None;
+    let mut reported_in: Option<String> = None;
+    for insn in &insns {
+        if let Some(why) = not_68000(prev, insn) {
+            let place = text_index
+                .map(|i| containing_symbol(elf, i, insn.address))
+                .unwrap_or_default();
+            // One report per function: after an invalid word the linear
+            // disassembly is out of step until the next function.
+            let function = place.split('+').next().unwrap_or("").to_string();
+            if reported_in.as_deref() != Some(function.as_str()) {
+                violations.push(Violation {
+                    kind: ViolationKind::Not68000,
+                    message: format!("{why} at .text+0x{:x} (in {place})", insn.address),
+                });
+                reported_in = Some(function);
+            }
+        }
+        prev = Some(insn);
+    }
+    Ok((insns.len(), violations))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn insn(address: u64, text: &str) -> Insn<'_> {
+        Insn { address, text }
+    }
+
+    #[test]
+    fn parses_objdump_lines() {
+        let out = "\n00000000 <f>:\n   0:\t4c01 0000      \tmulul %d1,%d0\n   4:\t60ff ffff fffa \tbral 0 <f>\n\
+                   \n   c:\t2230 0c00      \tmovel %a0@(0,%d0:l:4),%d1\n  10:\t480e ffff fff8 \n";
+        let insns = parse_objdump(out);
+        assert_eq!(
+            insns,
+            vec![
+                insn(0, "mulul %d1,%d0"),
+                insn(4, "bral 0 <f>"),
+                insn(0xc, "movel %a0@(0,%d0:l:4),%d1")
+            ]
+        );
+    }
+
+    #[test]
+    fn flags_68020_forms() {
+        assert!(
+            not_68000(None, &insn(0, ".short 0x4c01"))
+                .unwrap()
+                .contains("MULU.L")
+        );
+        assert!(
+            not_68000(None, &insn(0, "movel %a0@(0,%d0:l:4),%d1"))
+                .unwrap()
+                .contains("scaled")
+        );
+        assert!(
+            not_68000(None, &insn(0, "bras 27 <f+0x27>"))
+                .unwrap()
+                .contains("odd")
+        );
+        assert!(
+            not_68000(None, &insn(0, ".short 0x42c0"))
+                .unwrap()
+                .contains("CCR")
+        );
+    }
+
+    #[test]
+    fn accepts_68000_forms_and_trap_words() {
+        let trap = insn(0, "trap #15");
+        assert_eq!(not_68000(Some(&trap), &insn(2, ".short 0xa013")), None);
+        assert_eq!(not_68000(None, &insn(0, "movel %a0@(0,%d0:l),%d1")), None);
+        assert_eq!(not_68000(None, &insn(0, "bras 26 <f+0x26>")), None);
+        assert_eq!(not_68000(None, &insn(0, "mulu %d1,%d0")), None);
+        // A line-A word anywhere else is not an instruction.
+        assert!(not_68000(None, &insn(2, ".short 0xa013")).is_some());
+    }
+}

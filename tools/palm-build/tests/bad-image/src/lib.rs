@@ -1,0 +1,95 @@
+//! Crafted bad inputs for palm-build's tests: every cargo feature adds one
+//! function that breaks one rule of Palm code 1. Built only by
+//! `tools/palm-build/tests/rejects.rs` (for the 68000), never for the host.
+
+#![no_std]
+#![feature(asm_experimental_arch)]
+#![allow(missing_docs)]
+
+/// Always present, so the image is never empty.
+#[unsafe(no_mangle)]
+pub extern "C" fn ok_function(x: u32) -> u32 {
+    x.wrapping_mul(3)
+}
+
+/// An absolute 32-bit reference in code (R_68K_32 in .text).
+#[cfg(feature = "absolute-relocation")]
+#[unsafe(no_mangle)]
+pub extern "C" fn absolute_reference() -> u32 {
+    let address: u32;
+    // SAFETY: loads a constant; no memory access.
+    unsafe { core::arch::asm!("move.l #ok_function, {0}", out(reg_data) address) };
+    address
+}
+
+/// A static table of `&str`: pointers that need absolute relocation (.data.rel.ro).
+#[cfg(feature = "pointer-table")]
+#[unsafe(no_mangle)]
+pub extern "C" fn pointer_table(i: u32) -> u32 {
+    static NAMES: [&str; 3] = ["pointer", "handle", "chunk"];
+    NAMES[(i % 3) as usize].len() as u32
+}
+
+/// A writable static: there is no writable memory in code 1.
+#[cfg(feature = "static-mut")]
+#[unsafe(no_mangle)]
+pub extern "C" fn bump_counter() -> u32 {
+    static mut COUNTER: u32 = 0;
+    // SAFETY: single-threaded test code; the point is that it must not link.
+    unsafe {
+        COUNTER += 1;
+        COUNTER
+    }
+}
+
+/// A 68020 `bra.l` (0x60FF + 32-bit displacement), written as data so that
+/// GNU as accepts it: the verifier must find it.
+#[cfg(feature = "bra-l")]
+#[unsafe(no_mangle)]
+pub extern "C" fn long_branch() -> u32 {
+    // SAFETY: never executed by the tests; it only has to be linked.
+    unsafe {
+        core::arch::asm!(
+            ".short 0x60ff, 0x0000, 0x0002",
+            "nop",
+            options(nomem, nostack)
+        )
+    };
+    7
+}
+
+/// 40 000 bytes of rodata: over the 32 KB a 16-bit PC displacement reaches.
+#[cfg(feature = "too-large")]
+#[unsafe(no_mangle)]
+pub extern "C" fn big_table(i: u32) -> u8 {
+    static BIG: [u8; 40_000] = {
+        let mut t = [0u8; 40_000];
+        let mut i = 0;
+        while i < t.len() {
+            t[i] = (i * 7) as u8;
+            i += 1;
+        }
+        t
+    };
+    BIG[(i as usize) % BIG.len()]
+}
+
+/// A local array indexed with a variable offset (LLVM bug: the index is dropped).
+#[cfg(feature = "stack-index")]
+#[unsafe(no_mangle)]
+pub extern "C" fn stack_index(i: u32, v: u8) -> u8 {
+    let mut buf = [0u8; 16];
+    buf[(i & 15) as usize] = v;
+    buf[3] ^ buf[((i + 1) & 15) as usize]
+}
+
+#[unsafe(no_mangle)]
+extern "C" fn abort() -> ! {
+    // SAFETY: ILLEGAL (0x4AFC) traps to the illegal-instruction vector.
+    unsafe { core::arch::asm!(".short 0x4afc", options(noreturn)) }
+}
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    abort()
+}

@@ -1,0 +1,89 @@
+//! Crafted bad inputs (the `palm-build-bad-image` crate, one cargo feature per
+//! broken rule) built through the real pipeline: each must be rejected with
+//! a message that names the rule and the symbol.
+
+use palm_build::{ImageKind, Options};
+
+fn build(feature: &str) -> Result<palm_build::Image, String> {
+    palm_build::build_image(&Options {
+        manifest_path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bad-image/Cargo.toml").into(),
+        target_dir: None,
+        kind: ImageKind::TestLib,
+        features: if feature.is_empty() {
+            vec![]
+        } else {
+            vec![feature.to_string()]
+        },
+        quiet: true,
+        raw_llvm: false,
+    })
+    .map_err(|e| format!("{e:#}"))
+}
+
+fn rejected(feature: &str) -> String {
+    match build(feature) {
+        Ok(image) => panic!("feature {feature}: accepted {}", image.elf.display()),
+        Err(message) => message,
+    }
+}
+
+#[test]
+fn the_clean_image_passes() {
+    let image = build("").expect("the image without bad features must build");
+    assert!(image.symbols.contains_key("ok_function"));
+    assert!(image.verified.instructions > 0);
+}
+
+#[test]
+fn absolute_relocation_in_code_is_rejected_naming_function_and_target() {
+    let msg = rejected("absolute-relocation");
+    assert!(
+        msg.contains("absolute relocation R_68K_32 to `ok_function`"),
+        "{msg}"
+    );
+    assert!(msg.contains("(in absolute_reference+0x"), "{msg}");
+}
+
+#[test]
+fn static_pointer_table_is_rejected_naming_section_and_symbol() {
+    let msg = rejected("pointer-table");
+    assert!(msg.contains("section .data.rel.ro is not empty"), "{msg}");
+    assert!(msg.contains("pointer_table::NAMES"), "{msg}");
+}
+
+#[test]
+fn static_mut_is_rejected_naming_the_static() {
+    let msg = rejected("static-mut");
+    assert!(
+        msg.contains("section .bss is not empty") || msg.contains("section .data is not empty"),
+        "{msg}"
+    );
+    assert!(msg.contains("bump_counter::COUNTER"), "{msg}");
+}
+
+#[test]
+fn bra_l_is_rejected_naming_the_function() {
+    let msg = rejected("bra-l");
+    assert!(msg.contains("68020 32-bit branch form"), "{msg}");
+    assert!(msg.contains("(in long_branch+0x"), "{msg}");
+}
+
+#[test]
+fn image_over_32_kb_is_rejected_with_its_size() {
+    let msg = rejected("too-large");
+    assert!(msg.contains("over the 32768-byte limit"), "{msg}");
+    assert!(
+        msg.contains("big_table::BIG") || msg.contains("relocation truncated"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn stack_array_with_variable_index_is_rejected_naming_the_function() {
+    let msg = rejected("stack-index");
+    assert!(
+        msg.contains("`stack_index` indexes a stack array with a variable offset"),
+        "{msg}"
+    );
+    assert!(msg.contains("core::hint::black_box"), "{msg}");
+}
