@@ -1,1 +1,264 @@
-//! PilRC-syntax resource compiler (.rcp to binary Palm resources) and resource parsers.
+//! `palm-rcp`: a resource compiler for `.rcp` files in PilRC syntax, and
+//! parsers of the binary Palm OS resources it produces.
+//!
+//! ```
+//! let rcp = r#"
+//!     #define MainForm 1000
+//!     FORM ID MainForm AT (0 0 160 160)
+//!     BEGIN
+//!         TITLE "Hello"
+//!         BUTTON "OK" ID 1001 AT (CENTER 140 AUTO AUTO)
+//!     END
+//!     VERSION "1.0"
+//! "#;
+//! let resources = palm_rcp::compile_str(rcp, "hello.rcp".as_ref(), &palm_rcp::NoIncludes)?;
+//! assert_eq!(resources[0].kind, *b"tFRM");
+//! let form = palm_rcp::form::Form::parse(&resources[0].data)?;
+//! assert_eq!(form.title(), Some(&b"Hello"[..]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Resources
+//!
+//! | statement | resource | model / parser |
+//! |---|---|---|
+//! | `FORM ID n AT (x y w h) [flags] BEGIN objects END` | `tFRM` n | [`form::Form`] |
+//! | `MENU ID n BEGIN PULLDOWN "title" BEGIN items END ... END` | `MBAR` n | [`menu::MenuBar`] |
+//! | `ALERT ID n [type] [HELPID h] [DEFAULTBUTTON i] BEGIN TITLE "t" MESSAGE "m" BUTTONS "OK" ... END` | `Talt` n | [`alert::Alert`] |
+//! | `STRING ID n "text"` | `tSTR` n | [`strings::parse_text`] |
+//! | `VERSION [ID n] "1.0"` | `tver` n (default 1) | [`strings::parse_text`] |
+//! | `APPLICATIONICONNAME ID n "name"` | `tAIN` n | [`strings::parse_text`] |
+//! | `APPLICATION ID n "CRID"` | `APPL` n | [`strings::parse_application`] |
+//!
+//! The keyword `ID` is optional before an ID, as in PilRC. Keywords are
+//! case-insensitive; symbols are case-sensitive.
+//!
+//! **Form flags**: `USABLE`/`NONUSABLE`, `MODAL`, `SAVEBEHIND`/`NOSAVEBEHIND`,
+//! `FRAME`/`NOFRAME`/`BOLDFRAME`/`RECTFRAME`, `HELPID n`, `MENUID n`,
+//! `DEFAULTBTNID n` (alias `DEFAULTBUTTON`), `ENABLED`/`DISABLED` (accepted,
+//! no effect, as in PilRC). Defaults as PilRC: usable, save-behind, frame width
+//! 1; `MODAL` sets the dialog frame.
+//!
+//! **Form objects** (in list order):
+//! - `TITLE "text"`
+//! - `BUTTON`, `REPEATBUTTON`, `PUSHBUTTON`, `CHECKBOX`, `SELECTORTRIGGER`:
+//!   `"label" ID n AT (x y w h)` then `USABLE`/`NONUSABLE`, `ENABLED`/`DISABLED`,
+//!   `LEFTANCHOR`/`RIGHTANCHOR`, `FONT f`; buttons also `FRAME`/`NOFRAME`/
+//!   `BOLDFRAME`/`RECTFRAME`; push buttons and check boxes `GROUP g`; check boxes
+//!   `CHECKED` (alias `ON`).
+//! - `LABEL "text" ID n AT (x y) [USABLE|NONUSABLE] [FONT f]`
+//! - `FIELD ID n AT (x y w h)` then `USABLE`/`NONUSABLE`, `EDITABLE`/`NONEDITABLE`,
+//!   `UNDERLINED`, `SINGLELINE`/`MULTIPLELINES`, `DYNAMICSIZE`, `MAXCHARS n`,
+//!   `LEFTALIGN`/`RIGHTALIGN`, `FONT f`, `AUTOSHIFT`, `HASSCROLLBAR`, `NUMERIC`.
+//!   Defaults as PilRC: usable, editable, single line, `MAXCHARS 0`.
+//! - `GRAFFITISTATEINDICATOR AT (x y)`; `NOGRAFFITISTATEINDICATOR` is accepted.
+//!
+//! **Menus**: `MENUITEM "text" ID n ["K"]` (a one-character shortcut, upper-cased)
+//! or `MENUITEM SEPARATOR [ID n]`. A trailing `...` becomes the Palm ellipsis
+//! (0x85) in menu items and `STRING`s, as in PilRC. Pull-down bounds are
+//! computed as PilRC does, from `boldFont` widths.
+//!
+//! **Alerts**: `INFORMATION` (default), `CONFIRMATION`, `WARNING`, `ERROR`;
+//! `DEFAULTBUTTON` is a button index; at least one button is required.
+//!
+//! # Coordinates
+//!
+//! Each of `AT (x y w h)` / `AT (x y)` is a constant expression or:
+//! - `AUTO` (width or height): the label's width in its font plus PilRC's
+//!   margins (buttons 12, push buttons and selector triggers 6, check boxes 18),
+//!   or the font height + 1. Widths are built in for fonts 0-2, heights for 0-7.
+//! - `CENTER` (position): centred in the form; `CENTER@v`: centred on `v`.
+//! - `RIGHT@v` / `BOTTOM@v` (position): right or bottom edge at `v`.
+//!
+//! Expressions are numbers (decimal, `0x` hex, `'ABCD'` character constants),
+//! `#define`d symbols, `PREVLEFT`, `PREVRIGHT`, `PREVTOP`, `PREVBOTTOM`,
+//! `PREVWIDTH`, `PREVHEIGHT` (the previous object of the same form),
+//! parentheses, unary `-` and `+ - * /`. Mixing `+`/`-` with `*`/`/` without
+//! parentheses is an error, because PilRC evaluates left to right. `AUTO` and
+//! `CENTER` are not allowed in `FORM` bounds, and `PREV*` needs a previous
+//! object in the form (PilRC would silently use the previous form's).
+//!
+//! # Preprocessor
+//!
+//! `#define NAME value` (number, expression or string), `#undef`, `#ifdef`,
+//! `#ifndef`, `#else`, `#endif`, `#error`, and `#include "file"`: a file whose
+//! extension starts with `r` is more `.rcp` source, any other is a C header of
+//! which only the directives count. `#include <...>` is skipped. `#if` and
+//! `#elif` are errors. Strings are joined with `+` or `\`; a string symbol can
+//! stand for a string. Source files are UTF-8 (or Latin-1 bytes), mapped to the
+//! Palm character set ([`charset`]). Comments are `//` and `/* */`.
+//!
+//! # Errors
+//!
+//! Every compile error is an [`RcpError`] naming file, line and column. Other
+//! PilRC constructs (bitmaps, icons, lists, tables, ...) are reported as not
+//! supported. Neither the compiler nor the binary parsers panic on any input.
+//!
+//! # Binary layouts
+//!
+//! Each resource module documents its 68k layout and the SDK header and PilRC
+//! function it follows: [`form`], [`menu`], [`alert`], [`strings`].
+
+#![deny(missing_docs)]
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub mod alert;
+mod bytes;
+pub mod charset;
+mod compile;
+mod error;
+mod expr;
+mod fonts;
+pub mod form;
+mod geom;
+mod lex;
+pub mod menu;
+mod pp;
+pub mod strings;
+
+pub use error::{EncodeError, ParseError, RcpError};
+pub use geom::{Point, Rect};
+
+/// One compiled resource: its four-character type, its ID, and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource {
+    /// Resource type, e.g. `*b"tFRM"`.
+    pub kind: [u8; 4],
+    /// Resource ID.
+    pub id: u16,
+    /// The resource's bytes, exactly as the OS reads them.
+    pub data: Vec<u8>,
+}
+
+impl Resource {
+    /// The file name PilRC gives the resource: type, ID in 4 lower-case hex
+    /// digits, `.bin` (`tFRM03e8.bin`).
+    pub fn file_name(&self) -> String {
+        format!("{}{:04x}.bin", String::from_utf8_lossy(&self.kind), self.id)
+    }
+}
+
+/// Finds and reads the files named by `#include`.
+pub trait IncludeResolver {
+    /// Reads the file `name` (as written in `#include "name"`) included by the
+    /// file at `from` (as named in errors). Returns the path to show for the
+    /// included file and its bytes.
+    fn resolve(&self, from: &Path, name: &str) -> io::Result<(PathBuf, Vec<u8>)>;
+}
+
+/// Reads included files from the file system: first next to the including
+/// file, then in each of `search_dirs` in order (PilRC's `-I`).
+#[derive(Debug, Clone, Default)]
+pub struct FsIncludes {
+    /// Directories searched after the including file's own.
+    pub search_dirs: Vec<PathBuf>,
+}
+
+impl IncludeResolver for FsIncludes {
+    fn resolve(&self, from: &Path, name: &str) -> io::Result<(PathBuf, Vec<u8>)> {
+        let own_dir = from.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut first_error = None;
+        for dir in std::iter::once(&own_dir).chain(&self.search_dirs) {
+            let path = dir.join(name);
+            match std::fs::read(&path) {
+                Ok(bytes) => return Ok((path, bytes)),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        Err(first_error.unwrap_or_else(|| io::Error::from(io::ErrorKind::NotFound)))
+    }
+}
+
+/// Included files held in memory, by name (for tests and for tools that
+/// generate headers).
+#[derive(Debug, Clone, Default)]
+pub struct MemoryIncludes {
+    files: BTreeMap<String, Vec<u8>>,
+}
+
+impl MemoryIncludes {
+    /// No files.
+    pub fn new() -> MemoryIncludes {
+        MemoryIncludes::default()
+    }
+
+    /// Adds the file `name` with `text`.
+    pub fn with(mut self, name: &str, text: &str) -> MemoryIncludes {
+        self.files.insert(name.to_owned(), text.as_bytes().to_vec());
+        self
+    }
+}
+
+impl IncludeResolver for MemoryIncludes {
+    fn resolve(&self, _from: &Path, name: &str) -> io::Result<(PathBuf, Vec<u8>)> {
+        self.files
+            .get(name)
+            .map(|b| (PathBuf::from(name), b.clone()))
+            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no such include file"))
+    }
+}
+
+/// Refuses every `#include`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoIncludes;
+
+impl IncludeResolver for NoIncludes {
+    fn resolve(&self, _from: &Path, _name: &str) -> io::Result<(PathBuf, Vec<u8>)> {
+        Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            "#include is not available here",
+        ))
+    }
+}
+
+/// Compiles `.rcp` source `text`; `path` names it in errors and is where
+/// relative `#include`s start from.
+pub fn compile_str(
+    text: &str,
+    path: &Path,
+    includes: &dyn IncludeResolver,
+) -> Result<Vec<Resource>, RcpError> {
+    let name = path.display().to_string();
+    let mut src = match pp::Source::new(text, name, path.to_path_buf(), includes) {
+        Ok(src) => src,
+        Err((files, d)) => {
+            return Err(RcpError {
+                file: files[0].name.clone(),
+                line: d.pos.line,
+                column: d.pos.col,
+                message: d.msg,
+            });
+        }
+    };
+    compile::compile(&mut src).map_err(|d| RcpError {
+        file: src.file_name(d.pos).to_owned(),
+        line: d.pos.line,
+        column: d.pos.col,
+        message: d.msg,
+    })
+}
+
+/// Compiles the `.rcp` file at `path`, with includes found next to it.
+pub fn compile_file(path: impl AsRef<Path>) -> Result<Vec<Resource>, RcpError> {
+    compile_file_with(path.as_ref(), &FsIncludes::default())
+}
+
+/// Compiles the `.rcp` file at `path` with `includes` resolving `#include`s.
+/// A file that cannot be read is an error at its line 1, column 1.
+pub fn compile_file_with(
+    path: &Path,
+    includes: &dyn IncludeResolver,
+) -> Result<Vec<Resource>, RcpError> {
+    let bytes = std::fs::read(path).map_err(|e| RcpError {
+        file: path.display().to_string(),
+        line: 1,
+        column: 1,
+        message: format!("cannot read file: {e}"),
+    })?;
+    compile_str(&charset::source_text(&bytes), path, includes)
+}

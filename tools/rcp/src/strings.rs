@@ -1,0 +1,116 @@
+//! The one-string resources `tSTR`, `tver`, `tAIN`, and `APPL`.
+//!
+//! Types and well-known IDs from the Palm OS 3.5 SDK (`jichu4n/palm-os-sdk`,
+//! `sdk-3.5/include/Core/UI/UIResources.h`: `strRsc` `tSTR`, `verRsc` `tver`
+//! with `appVersionID` 1, `ainRsc` `tAIN` with `ainID` 1000). Contents as PilRC
+//! writes them for 68k (`jichu4n/pilrc:pilrc.c` `ParseDumpString`,
+//! `ParseDumpVersion`, `ParseDumpApplicationIconName`, `ParseDumpApplication`):
+//!
+//! | type | content |
+//! |---|---|
+//! | `tSTR` | the text and its NUL |
+//! | `tver` | the version text and its NUL |
+//! | `tAIN` | the launcher name and its NUL, padded with a 0 to an even length |
+//! | `APPL` | exactly the four creator bytes, no NUL |
+
+use crate::bytes::{Reader, Writer, check_text};
+use crate::error::{EncodeError, ParseError};
+
+/// `appVersionID`: the ID of the `tver` the launcher shows.
+pub const APP_VERSION_ID: u16 = 1;
+/// `ainID`: the ID of the `tAIN` the launcher shows.
+pub const AIN_ID: u16 = 1000;
+
+/// Which one-string resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextKind {
+    /// `tSTR`: a string (`STRING`).
+    String,
+    /// `tver`: the application version (`VERSION`).
+    Version,
+    /// `tAIN`: the name the launcher shows (`APPLICATIONICONNAME`).
+    IconName,
+}
+
+impl TextKind {
+    /// The resource type.
+    pub fn resource_type(self) -> [u8; 4] {
+        match self {
+            TextKind::String => *b"tSTR",
+            TextKind::Version => *b"tver",
+            TextKind::IconName => *b"tAIN",
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            TextKind::String => "tSTR",
+            TextKind::Version => "tver",
+            TextKind::IconName => "tAIN",
+        }
+    }
+}
+
+/// Encodes a `tSTR`, `tver` or `tAIN` holding `text` (Palm characters).
+/// Fails when `text` contains a NUL byte.
+pub fn encode_text(kind: TextKind, text: &[u8]) -> Result<Vec<u8>, EncodeError> {
+    check_text(text, kind.name())?;
+    let mut w = Writer::default();
+    w.cstr(text);
+    if kind == TextKind::IconName {
+        w.pad_even();
+    }
+    Ok(w.out)
+}
+
+/// The text of a `tSTR`, `tver` or `tAIN`: the bytes before the first NUL.
+/// A resource without a NUL is a [`ParseError`].
+pub fn parse_text(kind: TextKind, data: &[u8]) -> Result<Vec<u8>, ParseError> {
+    Ok(Reader::new(data, kind.name())
+        .cstr(0, "text has no terminating NUL")?
+        .to_vec())
+}
+
+/// Encodes an `APPL` resource: the four creator bytes.
+pub fn encode_application(creator: [u8; 4]) -> Vec<u8> {
+    creator.to_vec()
+}
+
+/// The creator of an `APPL` resource, which must be exactly 4 bytes long.
+pub fn parse_application(data: &[u8]) -> Result<[u8; 4], ParseError> {
+    <[u8; 4]>::try_from(data).map_err(|_| ParseError {
+        resource: "APPL",
+        offset: data.len().min(4),
+        message: "an APPL resource is exactly 4 bytes",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts() {
+        assert_eq!(encode_text(TextKind::Version, b"1.0").unwrap(), b"1.0\0");
+        assert_eq!(
+            encode_text(TextKind::IconName, b"memdbg").unwrap(),
+            b"memdbg\0\0"
+        );
+        assert_eq!(encode_text(TextKind::IconName, b"abc").unwrap(), b"abc\0");
+        assert!(encode_text(TextKind::String, b"a\0").is_err());
+        assert_eq!(
+            parse_text(TextKind::IconName, b"memdbg\0\0").unwrap(),
+            b"memdbg"
+        );
+        assert!(parse_text(TextKind::String, b"abc").is_err());
+        assert_eq!(TextKind::Version.resource_type(), *b"tver");
+    }
+
+    #[test]
+    fn application() {
+        assert_eq!(parse_application(b"MDBG"), Ok(*b"MDBG"));
+        assert!(parse_application(b"MDB").is_err());
+        assert!(parse_application(b"MDBGX").is_err());
+        assert_eq!(encode_application(*b"MDBG"), b"MDBG");
+    }
+}
