@@ -1,6 +1,8 @@
 //! Exact-byte tests of the reader and writer on small hand-computed files,
 //! what the reader tolerates, and every error with its message.
 
+mod common;
+
 use palm_prc::{
     Block, Content, Database, FourCC, Header, ReadError, Record, Resource, WriteError, hdr_attr,
     layout, rec_attr,
@@ -141,6 +143,12 @@ fn reads_the_hand_computed_pdb() {
     assert_eq!(records[0].attributes & rec_attr::CATEGORY_MASK, 3);
     assert_eq!(records[1].unique_id, 0xAB_CDEF);
     assert_eq!(records[1].data, []);
+}
+
+#[test]
+fn fuzz_seeds_are_the_hand_computed_files() {
+    common::check_seed("tiny.prc", TINY_PRC);
+    common::check_seed("tiny.pdb", TINY_PDB);
 }
 
 #[test]

@@ -8,6 +8,8 @@
 //!
 //! Missing perl or Palm::PDB fails the tests (it does not skip them).
 
+mod common;
+
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
@@ -213,6 +215,7 @@ fn our_pdb() -> Database {
 fn palm_pdb_reads_our_prc_like_we_do() {
     let dir = tempfile::tempdir().unwrap();
     let bytes = our_prc().to_bytes().unwrap();
+    common::check_seed("ours.prc", &bytes);
     let path = write_file(dir.path(), "ours.prc", &bytes);
     let theirs = perl(&[&script("dump.pl"), &path]);
     assert_eq!(theirs, render(&bytes));
@@ -245,6 +248,7 @@ fn palm_pdb_reads_our_prc_like_we_do() {
 fn palm_pdb_reads_our_pdb_like_we_do() {
     let dir = tempfile::tempdir().unwrap();
     let bytes = our_pdb().to_bytes().unwrap();
+    common::check_seed("ours.pdb", &bytes);
     let path = write_file(dir.path(), "ours.pdb", &bytes);
     let theirs = perl(&[&script("dump.pl"), &path]);
     assert_eq!(theirs, render(&bytes));
@@ -281,6 +285,7 @@ fn perl_written() -> (Vec<u8>, Vec<u8>) {
 #[test]
 fn we_read_a_prc_written_by_palm_pdb() {
     let (bytes, _) = perl_written();
+    common::check_seed("perl.prc", &bytes);
     let mut header = Header::new("Perl PRC", app::APPL, FourCC::new(*b"PlWr"));
     header.attributes = hdr_attr::RES_DB | hdr_attr::BACKUP;
     header.version = 2;
@@ -306,6 +311,7 @@ fn we_read_a_prc_written_by_palm_pdb() {
 #[test]
 fn we_read_a_pdb_written_by_palm_pdb() {
     let (_, bytes) = perl_written();
+    common::check_seed("perl.pdb", &bytes);
     let mut header = Header::new("Perl PDB", FourCC::new(*b"DATA"), FourCC::new(*b"PlWr"));
     header.attributes = hdr_attr::BACKUP | hdr_attr::OK_TO_INSTALL_NEWER;
     header.version = 1;
