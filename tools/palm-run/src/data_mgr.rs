@@ -1,0 +1,1059 @@
+//! Data Manager (`System/DataMgr.h`, PALM_FACTS §4.2) on the storage heap.
+//!
+//! Each database has a header chunk in the storage heap (its LocalID is that
+//! chunk's address, card 0 starting at address 0) holding the 78-byte
+//! `DatabaseHdrType` fields; its records and resources are movable chunks of
+//! the storage heap (owner 2, records, from `DataPrv.h`, PALM_FACTS §5.1), so
+//! their bytes are write-protected from 68k code and change only through
+//! DmWrite/DmSet/DmStrCopy. A `DmOpenRef` is a small system chunk in the
+//! dynamic heap. The entry lists are kept natively.
+#![allow(non_snake_case)]
+
+use palm_prc::{Content, Database as PrcDatabase, FourCC, Header, Record, Resource};
+
+use crate::heap::{CHUNK_HEADER_SIZE, Placement};
+use crate::machine::{Call, Machine, Stop, StopKind};
+use crate::mem_mgr::{self, Lookup};
+
+/// `dmErrMemError`.
+pub const DM_ERR_MEM_ERROR: u32 = 0x0201;
+/// `dmErrIndexOutOfRange`.
+pub const DM_ERR_INDEX_OUT_OF_RANGE: u32 = 0x0202;
+/// `dmErrInvalidParam`.
+pub const DM_ERR_INVALID_PARAM: u32 = 0x0203;
+/// `dmErrReadOnly`.
+pub const DM_ERR_READ_ONLY: u32 = 0x0204;
+/// `dmErrDatabaseOpen`.
+pub const DM_ERR_DATABASE_OPEN: u32 = 0x0205;
+/// `dmErrCantOpen`.
+pub const DM_ERR_CANT_OPEN: u32 = 0x0206;
+/// `dmErrCantFind`.
+pub const DM_ERR_CANT_FIND: u32 = 0x0207;
+/// `dmErrNotRecordDB`.
+pub const DM_ERR_NOT_RECORD_DB: u32 = 0x020C;
+/// `dmErrRecordBusy`.
+pub const DM_ERR_RECORD_BUSY: u32 = 0x020F;
+/// `dmErrWriteOutOfBounds`.
+pub const DM_ERR_WRITE_OUT_OF_BOUNDS: u32 = 0x0214;
+/// `dmErrUniqueIDNotFound`.
+pub const DM_ERR_UNIQUE_ID_NOT_FOUND: u32 = 0x0218;
+/// `dmErrAlreadyExists`.
+pub const DM_ERR_ALREADY_EXISTS: u32 = 0x0219;
+/// `dmErrInvalidDatabaseName`.
+pub const DM_ERR_INVALID_DATABASE_NAME: u32 = 0x021A;
+/// Storage-heap owner of Data Manager structures (`DataPrv.h`).
+pub const OWNER_DM_MANAGER: u8 = 1;
+/// Storage-heap owner of records and resources (`DataPrv.h`).
+pub const OWNER_DM_RECORDS: u8 = 2;
+/// `dmModeWrite`.
+pub const MODE_WRITE: u16 = 0x0002;
+/// Record attribute: delete.
+pub const REC_DELETE: u8 = 0x80;
+/// Record attribute: dirty.
+pub const REC_DIRTY: u8 = 0x40;
+/// Record attribute: busy.
+pub const REC_BUSY: u8 = 0x20;
+/// Header attribute: resource database.
+pub const HDR_RES_DB: u16 = 0x0001;
+/// Header attribute: open (cleared on export, as CloudpilotEmu's exporter does).
+pub const HDR_OPEN: u16 = 0x8000;
+/// Size of a `DmOpenRef` chunk (our layout: LocalID u32, mode u16, pad).
+const OPEN_REF_SIZE: u32 = 8;
+/// Size of a database header chunk (`DatabaseHdrType` up to the record list).
+const HEADER_CHUNK_SIZE: u32 = 78;
+
+/// A record entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecEntry {
+    /// Attribute byte (delete/dirty/busy/secret, category).
+    pub attributes: u8,
+    /// 24-bit unique ID.
+    pub unique_id: u32,
+    /// Handle of the record chunk (0 for a deleted record without data).
+    pub handle: u32,
+}
+
+/// A resource entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResEntry {
+    /// Resource type.
+    pub kind: u32,
+    /// Resource ID.
+    pub id: u16,
+    /// Handle of the resource chunk.
+    pub handle: u32,
+}
+
+/// A database in storage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Db {
+    /// LocalID (address of the header chunk).
+    pub id: u32,
+    /// Header fields (name, attributes, dates, type, creator, seed).
+    pub header: Header,
+    /// AppInfo chunk handle (0 = none).
+    pub app_info: u32,
+    /// SortInfo chunk handle (0 = none).
+    pub sort_info: u32,
+    /// Records (record DB) — empty for resource DBs.
+    pub records: Vec<RecEntry>,
+    /// Resources (resource DB) — empty for record DBs.
+    pub resources: Vec<ResEntry>,
+}
+
+impl Db {
+    /// Whether this is a resource database.
+    pub fn is_res_db(&self) -> bool {
+        self.header.attributes & HDR_RES_DB != 0
+    }
+}
+
+/// An open database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenDb {
+    /// The `DmOpenRef` (68k address of its chunk).
+    pub dbp: u32,
+    /// LocalID of the database.
+    pub db: u32,
+    /// Open mode.
+    pub mode: u16,
+    /// Owner ID of the opener (0 = the OS).
+    pub opener: u8,
+}
+
+/// Data Manager state.
+#[derive(Debug, Clone, Default)]
+pub struct DataMgr {
+    /// All databases, in creation order.
+    pub dbs: Vec<Db>,
+    /// Open databases, oldest first.
+    pub open: Vec<OpenDb>,
+    /// `DmGetLastErr`.
+    pub last_err: u16,
+}
+
+impl DataMgr {
+    /// The database with LocalID `id`.
+    pub fn db(&self, id: u32) -> Option<&Db> {
+        self.dbs.iter().find(|d| d.id == id)
+    }
+    fn db_mut(&mut self, id: u32) -> Option<&mut Db> {
+        self.dbs.iter_mut().find(|d| d.id == id)
+    }
+    /// The database named `name`.
+    pub fn find(&self, name: &[u8]) -> Option<&Db> {
+        self.dbs.iter().find(|d| d.header.name == name)
+    }
+    fn open_of(&self, dbp: u32) -> Option<&OpenDb> {
+        self.open.iter().find(|o| o.dbp == dbp)
+    }
+}
+
+fn heap_err(m: &Machine, call: &Call, e: crate::heap::HeapError) -> Stop {
+    m.stop_in(
+        call,
+        StopKind::DebugCheck(format!("{}: {e}", call.info.name)),
+    )
+}
+
+/// Allocate a storage chunk holding `data`; returns the handle (0 if full).
+fn new_storage_handle(m: &mut Machine, call: &Call, data: &[u8]) -> Result<u32, Stop> {
+    let heap = m.os.mem.storage;
+    let h = mem_mgr::allocate(
+        m,
+        call,
+        heap,
+        data.len() as u32,
+        OWNER_DM_RECORDS,
+        true,
+        Placement::Start,
+    )?;
+    if h != 0 {
+        let body = m.mem.read_u32(h).map_err(|f| m.fault_in(call, f))?;
+        m.mem
+            .os_write_bytes(body, data)
+            .map_err(|f| m.fault_in(call, f))?;
+    }
+    Ok(h)
+}
+
+fn free_handle(m: &mut Machine, call: &Call, h: u32) -> Result<(), Stop> {
+    if h == 0 {
+        return Ok(());
+    }
+    if let Lookup::Chunk(heap, c) = mem_mgr::lookup_handle(m, call, h)? {
+        mem_mgr::free(m, call, heap, c)?;
+    }
+    Ok(())
+}
+
+/// Bytes of the chunk of handle `h`.
+pub fn handle_bytes(m: &Machine, h: u32) -> Option<Vec<u8>> {
+    let body = m.mem.read_u32(h).ok()?;
+    let heap = m.os.mem.heap_of(body)?;
+    let c = heap.chunk_at_body(&m.mem, body).ok()??;
+    m.mem.read_bytes(body, c.header.data_size()).ok()
+}
+
+fn write_header_chunk(m: &mut Machine, db: &Db) {
+    let mut b = vec![0u8; HEADER_CHUNK_SIZE as usize];
+    b[..db.header.name.len().min(31)]
+        .copy_from_slice(&db.header.name[..db.header.name.len().min(31)]);
+    let h = &db.header;
+    b[0x20..0x22].copy_from_slice(&h.attributes.to_be_bytes());
+    b[0x22..0x24].copy_from_slice(&h.version.to_be_bytes());
+    b[0x24..0x28].copy_from_slice(&h.creation_date.to_be_bytes());
+    b[0x28..0x2C].copy_from_slice(&h.modification_date.to_be_bytes());
+    b[0x2C..0x30].copy_from_slice(&h.last_backup_date.to_be_bytes());
+    b[0x30..0x34].copy_from_slice(&h.modification_number.to_be_bytes());
+    b[0x34..0x38]
+        .copy_from_slice(&(if db.app_info != 0 { db.app_info | 1 } else { 0 }).to_be_bytes());
+    b[0x38..0x3C].copy_from_slice(
+        &(if db.sort_info != 0 {
+            db.sort_info | 1
+        } else {
+            0
+        })
+        .to_be_bytes(),
+    );
+    b[0x3C..0x40].copy_from_slice(&h.kind.0);
+    b[0x40..0x44].copy_from_slice(&h.creator.0);
+    b[0x44..0x48].copy_from_slice(&h.unique_id_seed.to_be_bytes());
+    let _ = m.mem.os_write_bytes(db.id, &b);
+}
+
+fn create(m: &mut Machine, call: &Call, header: Header) -> Result<Result<u32, u32>, Stop> {
+    if header.name.is_empty() || header.name.len() > 31 {
+        return Ok(Err(DM_ERR_INVALID_DATABASE_NAME));
+    }
+    if m.os.dm.find(&header.name).is_some() {
+        return Ok(Err(DM_ERR_ALREADY_EXISTS));
+    }
+    let heap = m.os.mem.storage;
+    let id = mem_mgr::allocate(
+        m,
+        call,
+        heap,
+        HEADER_CHUNK_SIZE,
+        OWNER_DM_MANAGER,
+        false,
+        Placement::Start,
+    )?;
+    if id == 0 {
+        return Ok(Err(DM_ERR_MEM_ERROR));
+    }
+    let db = Db {
+        id,
+        header,
+        app_info: 0,
+        sort_info: 0,
+        records: Vec::new(),
+        resources: Vec::new(),
+    };
+    write_header_chunk(m, &db);
+    m.os.dm.dbs.push(db);
+    Ok(Ok(id))
+}
+
+/// Install a parsed .prc/.pdb into storage, as HotSync or an emulator's
+/// install does. Returns the LocalID, or an error message naming the problem.
+pub fn install(m: &mut Machine, file: &PrcDatabase) -> Result<u32, String> {
+    let call = internal_call(0xA041);
+    let mut header = file.header.clone();
+    header.attributes &= !HDR_OPEN;
+    let name = String::from_utf8_lossy(&header.name).into_owned();
+    let id = match create(m, &call, header).map_err(|s| s.kind.to_string())? {
+        Ok(id) => id,
+        Err(DM_ERR_ALREADY_EXISTS) => {
+            return Err(format!("database \"{name}\" is already installed"));
+        }
+        Err(_) => {
+            return Err(format!(
+                "database \"{name}\" cannot be created (bad name or storage full)"
+            ));
+        }
+    };
+    let full = || format!("storage heap full while installing \"{name}\"");
+    let add = |m: &mut Machine, data: &[u8]| -> Result<u32, String> {
+        match new_storage_handle(m, &call, data) {
+            Ok(0) | Err(_) => Err(full()),
+            Ok(h) => Ok(h),
+        }
+    };
+    let app_info = file
+        .app_info
+        .as_ref()
+        .map(|d| add(m, d))
+        .transpose()?
+        .unwrap_or(0);
+    let sort_info = file
+        .sort_info
+        .as_ref()
+        .map(|d| add(m, d))
+        .transpose()?
+        .unwrap_or(0);
+    let mut records = Vec::new();
+    let mut resources = Vec::new();
+    match &file.content {
+        Content::Resources(rs) => {
+            for r in rs {
+                resources.push(ResEntry {
+                    kind: u32::from_be_bytes(r.kind.0),
+                    id: r.id,
+                    handle: add(m, &r.data)?,
+                });
+            }
+        }
+        Content::Records(rs) => {
+            for r in rs {
+                records.push(RecEntry {
+                    attributes: r.attributes & !(REC_BUSY),
+                    unique_id: r.unique_id & 0xFF_FFFF,
+                    handle: add(m, &r.data)?,
+                });
+            }
+        }
+    }
+    let db = m.os.dm.db_mut(id).expect("just created");
+    db.app_info = app_info;
+    db.sort_info = sort_info;
+    db.records = records;
+    db.resources = resources;
+    let db = db.clone();
+    write_header_chunk(m, &db);
+    Ok(id)
+}
+
+/// The database named `name` as a .prc/.pdb model (for `--export`): the
+/// header (open bit cleared, as CloudpilotEmu's exporter does), AppInfo,
+/// SortInfo and the entries' bytes read from storage.
+pub fn export(m: &Machine, name: &[u8]) -> Option<PrcDatabase> {
+    let db = m.os.dm.find(name)?;
+    let mut header = db.header.clone();
+    header.attributes &= !HDR_OPEN;
+    let blob = |h: u32| if h == 0 { None } else { handle_bytes(m, h) };
+    let content = if db.is_res_db() {
+        Content::Resources(
+            db.resources
+                .iter()
+                .map(|r| Resource {
+                    kind: FourCC(r.kind.to_be_bytes()),
+                    id: r.id,
+                    data: handle_bytes(m, r.handle).unwrap_or_default(),
+                })
+                .collect(),
+        )
+    } else {
+        Content::Records(
+            db.records
+                .iter()
+                .map(|r| Record {
+                    attributes: r.attributes & !REC_BUSY,
+                    unique_id: r.unique_id,
+                    data: blob(r.handle).unwrap_or_default(),
+                })
+                .collect(),
+        )
+    };
+    Some(PrcDatabase {
+        header,
+        app_info: blob(db.app_info),
+        sort_info: blob(db.sort_info),
+        content,
+    })
+}
+
+/// A call record for OS-internal use of the Data Manager (install, launch).
+pub fn internal_call(trap: u16) -> Call {
+    Call {
+        trap,
+        info: crate::table::trap_info(trap).expect("trap in table"),
+        args: Vec::new(),
+        args_at: 0,
+        caller: 0,
+    }
+}
+
+fn set_err(m: &mut Machine, e: u32) -> u32 {
+    m.os.dm.last_err = e as u16;
+    e
+}
+
+fn name_arg(m: &Machine, call: &Call, p: u32) -> Result<Vec<u8>, Stop> {
+    m.mem.read_cstr(p, 64).map_err(|f| m.fault_in(call, f))
+}
+
+/// `Err DmCreateDatabase(UInt16 cardNo, const Char *nameP, UInt32 creator,
+/// UInt32 type, Boolean resDB)`.
+pub fn DmCreateDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let name = name_arg(m, call, call.u32(1))?;
+    let mut h = Header::new(
+        name,
+        FourCC(call.u32(3).to_be_bytes()),
+        FourCC(call.u32(2).to_be_bytes()),
+    );
+    if call.u8(4) != 0 {
+        h.attributes |= HDR_RES_DB;
+    }
+    h.creation_date = crate::sys::TimGetSeconds(m, call)?;
+    h.modification_date = h.creation_date;
+    match create(m, call, h)? {
+        Ok(_) => Ok(0),
+        Err(e) => Ok(set_err(m, e)),
+    }
+}
+
+/// Free a database's chunks and forget it.
+fn delete(m: &mut Machine, call: &Call, id: u32) -> Result<(), Stop> {
+    let Some(db) = m.os.dm.db(id).cloned() else {
+        return Ok(());
+    };
+    for h in db
+        .records
+        .iter()
+        .map(|r| r.handle)
+        .chain(db.resources.iter().map(|r| r.handle))
+        .chain([db.app_info, db.sort_info])
+    {
+        free_handle(m, call, h)?;
+    }
+    if let Lookup::Chunk(heap, c) = mem_mgr::lookup_ptr(m, call, id)? {
+        mem_mgr::free(m, call, heap, c)?;
+    }
+    m.os.dm.dbs.retain(|d| d.id != id);
+    Ok(())
+}
+
+/// `Err DmDeleteDatabase(UInt16 cardNo, LocalID dbID)`.
+pub fn DmDeleteDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let id = call.u32(1);
+    if m.os.dm.db(id).is_none() {
+        return Ok(set_err(m, DM_ERR_CANT_FIND));
+    }
+    if m.os.dm.open.iter().any(|o| o.db == id) {
+        return Ok(set_err(m, DM_ERR_DATABASE_OPEN));
+    }
+    delete(m, call, id)?;
+    Ok(0)
+}
+
+/// `LocalID DmFindDatabase(UInt16 cardNo, const Char *nameP)`: 0 if not found.
+pub fn DmFindDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let name = name_arg(m, call, call.u32(1))?;
+    match m.os.dm.find(&name) {
+        Some(d) => Ok(d.id),
+        None => {
+            set_err(m, DM_ERR_CANT_FIND);
+            Ok(0)
+        }
+    }
+}
+
+/// Open database `id` with `mode` on behalf of owner `opener`; returns the DmOpenRef.
+pub fn open(m: &mut Machine, call: &Call, id: u32, mode: u16, opener: u8) -> Result<u32, Stop> {
+    if m.os.dm.db(id).is_none() {
+        set_err(m, DM_ERR_CANT_FIND);
+        return Ok(0);
+    }
+    let heap = m.os.mem.dynamic;
+    let dbp = mem_mgr::allocate(m, call, heap, OPEN_REF_SIZE, 0, false, Placement::Start)?;
+    if dbp == 0 {
+        set_err(m, DM_ERR_MEM_ERROR);
+        return Ok(0);
+    }
+    m.mem
+        .os_write_u32(dbp, id)
+        .and_then(|_| m.mem.os_write_u16(dbp + 4, mode))
+        .map_err(|f| m.fault_in(call, f))?;
+    m.os.dm.open.push(OpenDb {
+        dbp,
+        db: id,
+        mode,
+        opener,
+    });
+    if let Some(db) = m.os.dm.db_mut(id) {
+        db.header.attributes |= HDR_OPEN;
+    }
+    Ok(dbp)
+}
+
+/// `DmOpenRef DmOpenDatabase(UInt16 cardNo, LocalID dbID, UInt16 mode)`.
+pub fn DmOpenDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let o = m.os.sys.cur_owner;
+    open(m, call, call.u32(1), call.u16(2), o)
+}
+
+/// `DmOpenRef DmOpenDatabaseByTypeCreator(UInt32 type, UInt32 creator, UInt16 mode)`.
+pub fn DmOpenDatabaseByTypeCreator(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (t, c) = (call.u32(0).to_be_bytes(), call.u32(1).to_be_bytes());
+    let found =
+        m.os.dm
+            .dbs
+            .iter()
+            .rev()
+            .find(|d| d.header.kind.0 == t && d.header.creator.0 == c)
+            .map(|d| d.id);
+    match found {
+        Some(id) => {
+            let o = m.os.sys.cur_owner;
+            open(m, call, id, call.u16(2), o)
+        }
+        None => {
+            set_err(m, DM_ERR_CANT_FIND);
+            Ok(0)
+        }
+    }
+}
+
+/// Close an open database (frees its DmOpenRef chunk).
+pub fn close(m: &mut Machine, call: &Call, dbp: u32) -> Result<bool, Stop> {
+    let Some(pos) = m.os.dm.open.iter().position(|o| o.dbp == dbp) else {
+        return Ok(false);
+    };
+    let o = m.os.dm.open.remove(pos);
+    if !m.os.dm.open.iter().any(|x| x.db == o.db)
+        && let Some(db) = m.os.dm.db_mut(o.db)
+    {
+        db.header.attributes &= !HDR_OPEN;
+        for r in &mut db.records {
+            r.attributes &= !REC_BUSY;
+        }
+    }
+    if let Lookup::Chunk(heap, c) = mem_mgr::lookup_ptr(m, call, dbp)? {
+        mem_mgr::free(m, call, heap, c)?;
+    }
+    Ok(true)
+}
+
+/// `Err DmCloseDatabase(DmOpenRef dbP)`.
+pub fn DmCloseDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    if close(m, call, call.u32(0))? {
+        Ok(0)
+    } else {
+        Ok(set_err(m, DM_ERR_INVALID_PARAM))
+    }
+}
+
+/// `DmOpenRef DmNextOpenDatabase(DmOpenRef currentP)`: most recent first.
+pub fn DmNextOpenDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let cur = call.u32(0);
+    let list: Vec<u32> = m.os.dm.open.iter().rev().map(|o| o.dbp).collect();
+    if cur == 0 {
+        return Ok(list.first().copied().unwrap_or(0));
+    }
+    let i = list.iter().position(|&x| x == cur);
+    Ok(i.and_then(|i| list.get(i + 1)).copied().unwrap_or(0))
+}
+
+/// `Err DmOpenDatabaseInfo(DmOpenRef, LocalID*, UInt16 *openCount, UInt16
+/// *mode, UInt16 *cardNo, Boolean *resDB)`.
+pub fn DmOpenDatabaseInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(o) = m.os.dm.open_of(call.u32(0)).cloned() else {
+        return Ok(set_err(m, DM_ERR_INVALID_PARAM));
+    };
+    let count = m.os.dm.open.iter().filter(|x| x.db == o.db).count() as u16;
+    let res = m.os.dm.db(o.db).is_some_and(Db::is_res_db);
+    let w =
+        |m: &mut Machine,
+         p: u32,
+         f: &dyn Fn(&mut crate::memory::Memory, u32) -> Result<(), crate::memory::Fault>| {
+            if p != 0 {
+                f(&mut m.mem, p).map_err(|e| m.fault_in(call, e))
+            } else {
+                Ok(())
+            }
+        };
+    w(m, call.u32(1), &|mem, p| mem.write_u32(p, o.db))?;
+    w(m, call.u32(2), &|mem, p| mem.write_u16(p, count))?;
+    w(m, call.u32(3), &|mem, p| mem.write_u16(p, o.mode))?;
+    w(m, call.u32(4), &|mem, p| mem.write_u16(p, 0))?;
+    w(m, call.u32(5), &|mem, p| mem.write_u8(p, u8::from(res)))?;
+    Ok(0)
+}
+
+/// `Err DmGetLastErr(void)`.
+pub fn DmGetLastErr(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(u32::from(m.os.dm.last_err))
+}
+
+/// `Err DmDatabaseInfo(UInt16 cardNo, LocalID dbID, Char *nameP, …, UInt32
+/// *creatorP)`: each non-NULL pointer gets its field.
+pub fn DmDatabaseInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(db) = m.os.dm.db(call.u32(1)).cloned() else {
+        return Ok(set_err(m, DM_ERR_CANT_FIND));
+    };
+    let h = &db.header;
+    let mut name = h.name.clone();
+    name.push(0);
+    let app = if db.app_info != 0 { db.app_info | 1 } else { 0 };
+    let sort = if db.sort_info != 0 {
+        db.sort_info | 1
+    } else {
+        0
+    };
+    let fields: [(usize, Vec<u8>); 11] = [
+        (2, name),
+        (3, h.attributes.to_be_bytes().to_vec()),
+        (4, h.version.to_be_bytes().to_vec()),
+        (5, h.creation_date.to_be_bytes().to_vec()),
+        (6, h.modification_date.to_be_bytes().to_vec()),
+        (7, h.last_backup_date.to_be_bytes().to_vec()),
+        (8, h.modification_number.to_be_bytes().to_vec()),
+        (9, app.to_be_bytes().to_vec()),
+        (10, sort.to_be_bytes().to_vec()),
+        (11, h.kind.0.to_vec()),
+        (12, h.creator.0.to_vec()),
+    ];
+    for (i, bytes) in fields {
+        let p = call.u32(i);
+        if p != 0 {
+            m.mem
+                .write_bytes(p, &bytes)
+                .map_err(|f| m.fault_in(call, f))?;
+        }
+    }
+    Ok(0)
+}
+
+/// `Err DmSetDatabaseInfo(UInt16 cardNo, LocalID dbID, Char *nameP, …)`:
+/// each non-NULL pointer supplies a new value (the app info / sort info IDs
+/// are not changed here).
+pub fn DmSetDatabaseInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let id = call.u32(1);
+    let Some(mut db) = m.os.dm.db(id).cloned() else {
+        return Ok(set_err(m, DM_ERR_CANT_FIND));
+    };
+    let rd16 = |m: &Machine, i: usize| -> Result<Option<u16>, Stop> {
+        let p = call.u32(i);
+        if p == 0 {
+            return Ok(None);
+        }
+        m.mem.read_u16(p).map(Some).map_err(|f| m.fault_in(call, f))
+    };
+    let rd32 = |m: &Machine, i: usize| -> Result<Option<u32>, Stop> {
+        let p = call.u32(i);
+        if p == 0 {
+            return Ok(None);
+        }
+        m.mem.read_u32(p).map(Some).map_err(|f| m.fault_in(call, f))
+    };
+    if call.u32(2) != 0 {
+        let name = name_arg(m, call, call.u32(2))?;
+        if name.is_empty() || name.len() > 31 {
+            return Ok(set_err(m, DM_ERR_INVALID_DATABASE_NAME));
+        }
+        if m.os
+            .dm
+            .dbs
+            .iter()
+            .any(|d| d.id != id && d.header.name == name)
+        {
+            return Ok(set_err(m, DM_ERR_ALREADY_EXISTS));
+        }
+        db.header.name = name;
+    }
+    let h = &mut db.header;
+    if let Some(v) = rd16(m, 3)? {
+        h.attributes = (v & !HDR_OPEN) | (h.attributes & HDR_OPEN);
+    }
+    if let Some(v) = rd16(m, 4)? {
+        h.version = v;
+    }
+    if let Some(v) = rd32(m, 5)? {
+        h.creation_date = v;
+    }
+    if let Some(v) = rd32(m, 6)? {
+        h.modification_date = v;
+    }
+    if let Some(v) = rd32(m, 7)? {
+        h.last_backup_date = v;
+    }
+    if let Some(v) = rd32(m, 8)? {
+        h.modification_number = v;
+    }
+    if let Some(v) = rd32(m, 11)? {
+        h.kind = FourCC(v.to_be_bytes());
+    }
+    if let Some(v) = rd32(m, 12)? {
+        h.creator = FourCC(v.to_be_bytes());
+    }
+    write_header_chunk(m, &db);
+    *m.os.dm.db_mut(id).expect("exists") = db;
+    Ok(0)
+}
+
+/// The open record database behind `dbp`, or the error code.
+fn open_records(m: &Machine, dbp: u32) -> Result<(OpenDb, Db), u32> {
+    let o = m.os.dm.open_of(dbp).cloned().ok_or(DM_ERR_INVALID_PARAM)?;
+    let db = m.os.dm.db(o.db).cloned().ok_or(DM_ERR_INVALID_PARAM)?;
+    Ok((o, db))
+}
+
+macro_rules! open_db {
+    ($m:expr, $call:expr, $fail:expr) => {
+        match open_records($m, $call.u32(0)) {
+            Ok(x) => x,
+            Err(e) => {
+                set_err($m, e);
+                return Ok($fail(e));
+            }
+        }
+    };
+}
+
+fn bump_mod(m: &mut Machine, id: u32) {
+    if let Some(db) = m.os.dm.db_mut(id) {
+        db.header.modification_number = db.header.modification_number.wrapping_add(1);
+    }
+}
+
+/// `MemHandle DmNewRecord(DmOpenRef dbP, UInt16 *atP, UInt32 size)`: a new
+/// busy, dirty record at `*atP` (clamped to the end; the index used is
+/// written back).
+pub fn DmNewRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (o, db) = open_db!(m, call, |_| 0);
+    if db.is_res_db() {
+        set_err(m, DM_ERR_NOT_RECORD_DB);
+        return Ok(0);
+    }
+    if o.mode & MODE_WRITE == 0 {
+        set_err(m, DM_ERR_READ_ONLY);
+        return Ok(0);
+    }
+    let at_p = call.u32(1);
+    let at = m.mem.read_u16(at_p).map_err(|f| m.fault_in(call, f))?;
+    let size = call.u32(2);
+    if size == 0 {
+        set_err(m, DM_ERR_INVALID_PARAM);
+        return Ok(0);
+    }
+    let heap = m.os.mem.storage;
+    let h = mem_mgr::allocate(
+        m,
+        call,
+        heap,
+        size,
+        OWNER_DM_RECORDS,
+        true,
+        Placement::Start,
+    )?;
+    if h == 0 {
+        set_err(m, DM_ERR_MEM_ERROR);
+        return Ok(0);
+    }
+    let dbm = m.os.dm.db_mut(db.id).expect("open db exists");
+    let idx = usize::from(at).min(dbm.records.len());
+    dbm.header.unique_id_seed = (dbm.header.unique_id_seed + 1) & 0xFF_FFFF;
+    let uid = dbm.header.unique_id_seed;
+    dbm.records.insert(
+        idx,
+        RecEntry {
+            attributes: REC_BUSY | REC_DIRTY,
+            unique_id: uid,
+            handle: h,
+        },
+    );
+    bump_mod(m, db.id);
+    m.mem
+        .write_u16(at_p, idx as u16)
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(h)
+}
+
+fn record_index(m: &mut Machine, db: &Db, index: u16) -> Result<usize, u32> {
+    let i = usize::from(index);
+    if i >= db.records.len() {
+        set_err(m, DM_ERR_INDEX_OUT_OF_RANGE);
+        return Err(DM_ERR_INDEX_OUT_OF_RANGE);
+    }
+    Ok(i)
+}
+
+/// `Err DmReleaseRecord(DmOpenRef dbP, UInt16 index, Boolean dirty)`.
+pub fn DmReleaseRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |e| e);
+    let i = match record_index(m, &db, call.u16(1)) {
+        Ok(i) => i,
+        Err(e) => return Ok(e),
+    };
+    let r = &mut m.os.dm.db_mut(db.id).expect("exists").records[i];
+    r.attributes &= !REC_BUSY;
+    if call.u8(2) != 0 {
+        r.attributes |= REC_DIRTY;
+    }
+    Ok(0)
+}
+
+/// `Err DmRemoveRecord(DmOpenRef dbP, UInt16 index)`: frees the chunk and the entry.
+pub fn DmRemoveRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (o, db) = open_db!(m, call, |e| e);
+    if o.mode & MODE_WRITE == 0 {
+        return Ok(set_err(m, DM_ERR_READ_ONLY));
+    }
+    let i = match record_index(m, &db, call.u16(1)) {
+        Ok(i) => i,
+        Err(e) => return Ok(e),
+    };
+    free_handle(m, call, db.records[i].handle)?;
+    m.os.dm.db_mut(db.id).expect("exists").records.remove(i);
+    bump_mod(m, db.id);
+    Ok(0)
+}
+
+/// `Err DmDeleteRecord(DmOpenRef dbP, UInt16 index)`: frees the chunk, keeps
+/// the entry with the delete bit.
+pub fn DmDeleteRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (o, db) = open_db!(m, call, |e| e);
+    if o.mode & MODE_WRITE == 0 {
+        return Ok(set_err(m, DM_ERR_READ_ONLY));
+    }
+    let i = match record_index(m, &db, call.u16(1)) {
+        Ok(i) => i,
+        Err(e) => return Ok(e),
+    };
+    free_handle(m, call, db.records[i].handle)?;
+    let r = &mut m.os.dm.db_mut(db.id).expect("exists").records[i];
+    r.handle = 0;
+    r.attributes = (r.attributes | REC_DELETE | REC_DIRTY) & !REC_BUSY;
+    bump_mod(m, db.id);
+    Ok(0)
+}
+
+/// `UInt16 DmNumRecords(DmOpenRef dbP)`.
+pub fn DmNumRecords(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |_| 0);
+    Ok(db.records.len() as u32)
+}
+
+/// `UInt16 DmNumResources(DmOpenRef dbP)`.
+pub fn DmNumResources(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |_| 0);
+    Ok(db.resources.len() as u32)
+}
+
+/// `MemHandle DmGetRecord(DmOpenRef dbP, UInt16 index)`: marks it busy.
+pub fn DmGetRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (o, db) = open_db!(m, call, |_| 0);
+    if o.mode & MODE_WRITE == 0 {
+        set_err(m, DM_ERR_READ_ONLY);
+        return Ok(0);
+    }
+    let Ok(i) = record_index(m, &db, call.u16(1)) else {
+        return Ok(0);
+    };
+    let r = &mut m.os.dm.db_mut(db.id).expect("exists").records[i];
+    if r.attributes & REC_BUSY != 0 {
+        m.os.dm.last_err = DM_ERR_RECORD_BUSY as u16;
+        return mem_mgr::invalid(
+            m,
+            call,
+            "record is busy (DmGetRecord twice without DmReleaseRecord)",
+            0,
+        )
+        .map(|_| 0);
+    }
+    r.attributes |= REC_BUSY;
+    Ok(r.handle)
+}
+
+/// `MemHandle DmQueryRecord(DmOpenRef dbP, UInt16 index)`: read-only, not busy.
+pub fn DmQueryRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |_| 0);
+    let Ok(i) = record_index(m, &db, call.u16(1)) else {
+        return Ok(0);
+    };
+    Ok(db.records[i].handle)
+}
+
+/// `MemHandle DmResizeRecord(DmOpenRef dbP, UInt16 index, UInt32 newSize)`:
+/// the record may move; returns its handle (0 on failure).
+pub fn DmResizeRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |_| 0);
+    let Ok(i) = record_index(m, &db, call.u16(1)) else {
+        return Ok(0);
+    };
+    let h = db.records[i].handle;
+    let Lookup::Chunk(heap, c) = mem_mgr::lookup_handle(m, call, h)? else {
+        set_err(m, DM_ERR_INVALID_PARAM);
+        return Ok(0);
+    };
+    match heap.resize(&mut m.mem, c, call.u32(2)) {
+        Ok(_) => Ok(h),
+        Err(crate::heap::HeapError::NotEnoughSpace) => {
+            set_err(m, DM_ERR_MEM_ERROR);
+            Ok(0)
+        }
+        Err(e) => Err(heap_err(m, call, e)),
+    }
+}
+
+/// `Err DmFindRecordByID(DmOpenRef dbP, UInt32 uniqueID, UInt16 *indexP)`.
+pub fn DmFindRecordByID(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |e| e);
+    match db.records.iter().position(|r| r.unique_id == call.u32(1)) {
+        Some(i) => {
+            m.mem
+                .write_u16(call.u32(2), i as u16)
+                .map_err(|f| m.fault_in(call, f))?;
+            Ok(0)
+        }
+        None => Ok(set_err(m, DM_ERR_UNIQUE_ID_NOT_FOUND)),
+    }
+}
+
+/// `Err DmRecordInfo(DmOpenRef dbP, UInt16 index, UInt16 *attrP, UInt32
+/// *uniqueIDP, LocalID *chunkIDP)`.
+pub fn DmRecordInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |e| e);
+    let i = match record_index(m, &db, call.u16(1)) {
+        Ok(i) => i,
+        Err(e) => return Ok(e),
+    };
+    let r = db.records[i].clone();
+    let res = (|| {
+        if call.u32(2) != 0 {
+            m.mem.write_u16(call.u32(2), u16::from(r.attributes))?;
+        }
+        if call.u32(3) != 0 {
+            m.mem.write_u32(call.u32(3), r.unique_id)?;
+        }
+        if call.u32(4) != 0 {
+            m.mem
+                .write_u32(call.u32(4), if r.handle != 0 { r.handle | 1 } else { 0 })?;
+        }
+        Ok(())
+    })();
+    res.map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// The chunk `record_p` points into, for DmWrite/DmSet/DmStrCopy, with the
+/// debug-ROM check of `offset + bytes` against its size.
+fn write_target(
+    m: &mut Machine,
+    call: &Call,
+    p: u32,
+    offset: u32,
+    bytes: u32,
+) -> Result<Result<u32, u32>, Stop> {
+    let l = mem_mgr::lookup_ptr(m, call, p)?;
+    let Lookup::Chunk(_, c) = l else {
+        return Ok(Err(mem_mgr::invalid(
+            m,
+            call,
+            "recordP is not the start of a chunk (DmWriteCheck)",
+            DM_ERR_INVALID_PARAM,
+        )?));
+    };
+    let size = c.header.data_size();
+    match offset.checked_add(bytes) {
+        Some(end) if end <= size => Ok(Ok(c.addr + CHUNK_HEADER_SIZE + offset)),
+        _ => Ok(Err(mem_mgr::invalid(
+            m,
+            call,
+            &format!("write out of bounds: offset {offset} + {bytes} bytes > chunk size {size}"),
+            DM_ERR_WRITE_OUT_OF_BOUNDS,
+        )?)),
+    }
+}
+
+/// `Err DmWrite(void *recordP, UInt32 offset, const void *srcP, UInt32 bytes)`.
+pub fn DmWrite(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (p, off, src, n) = (call.u32(0), call.u32(1), call.u32(2), call.u32(3));
+    let dst = match write_target(m, call, p, off, n)? {
+        Ok(d) => d,
+        Err(e) => return Ok(e),
+    };
+    let data = m.mem.read_bytes(src, n).map_err(|f| m.fault_in(call, f))?;
+    m.mem
+        .os_write_bytes(dst, &data)
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// `Err DmSet(void *recordP, UInt32 offset, UInt32 bytes, UInt8 value)`.
+pub fn DmSet(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (p, off, n, v) = (call.u32(0), call.u32(1), call.u32(2), call.u8(3));
+    let dst = match write_target(m, call, p, off, n)? {
+        Ok(d) => d,
+        Err(e) => return Ok(e),
+    };
+    m.mem.os_fill(dst, n, v).map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// `Err DmStrCopy(void *recordP, UInt32 offset, const Char *srcP)`.
+pub fn DmStrCopy(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let mut s = m
+        .mem
+        .read_cstr(call.u32(2), 0x1_0000)
+        .map_err(|f| m.fault_in(call, f))?;
+    s.push(0);
+    let dst = match write_target(m, call, call.u32(0), call.u32(1), s.len() as u32)? {
+        Ok(d) => d,
+        Err(e) => return Ok(e),
+    };
+    m.mem
+        .os_write_bytes(dst, &s)
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+fn find_resource(m: &Machine, kind: u32, id: u16, only_latest: bool) -> u32 {
+    let open: Vec<u32> = m.os.dm.open.iter().rev().map(|o| o.db).collect();
+    for (n, dbid) in open.iter().enumerate() {
+        if only_latest && n > 0 {
+            break;
+        }
+        if let Some(db) = m.os.dm.db(*dbid)
+            && let Some(r) = db.resources.iter().find(|r| r.kind == kind && r.id == id)
+        {
+            return r.handle;
+        }
+    }
+    0
+}
+
+/// `MemHandle DmGetResource(DmResType type, DmResID resID)`: searches open
+/// resource databases, most recently opened first.
+pub fn DmGetResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(find_resource(m, call.u32(0), call.u16(1), false))
+}
+
+/// `MemHandle DmGet1Resource(DmResType type, DmResID resID)`: the most
+/// recently opened resource database only.
+pub fn DmGet1Resource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(find_resource(m, call.u32(0), call.u16(1), true))
+}
+
+/// `Err DmReleaseResource(MemHandle resourceH)`.
+pub fn DmReleaseResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    match mem_mgr::lookup_handle(m, call, call.u32(0))? {
+        Lookup::Chunk(..) => Ok(0),
+        Lookup::Invalid(why) => mem_mgr::invalid(m, call, why, DM_ERR_INVALID_PARAM),
+    }
+}
+
+/// Resource bytes of type `kind`, id `id` from database `db` (native use).
+pub fn resource_bytes(m: &Machine, db: u32, kind: &[u8; 4], id: u16) -> Option<Vec<u8>> {
+    let h = resource_handle(m, db, kind, id)?;
+    handle_bytes(m, h)
+}
+
+/// Handle of resource (`kind`, `id`) of database `db`.
+pub fn resource_handle(m: &Machine, db: u32, kind: &[u8; 4], id: u16) -> Option<u32> {
+    let k = u32::from_be_bytes(*kind);
+    m.os.dm
+        .db(db)?
+        .resources
+        .iter()
+        .find(|r| r.kind == k && r.id == id)
+        .map(|r| r.handle)
+}
+
+/// Resource bytes of (`kind`, `id`) found through the open resource
+/// databases (as DmGetResource would).
+pub fn open_resource_bytes(m: &Machine, kind: &[u8; 4], id: u16) -> Option<Vec<u8>> {
+    let h = find_resource(m, u32::from_be_bytes(*kind), id, false);
+    if h == 0 { None } else { handle_bytes(m, h) }
+}

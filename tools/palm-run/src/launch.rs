@@ -1,0 +1,331 @@
+//! Installing databases and launching an app as a device does, then the
+//! debug-ROM checks at exit (PALM_FACTS §1.6, §2, §5.5, §5.6).
+//!
+//! Launch: the app's database is opened, `code` 1 is locked and runs in
+//! place at its storage address, a `SysAppInfoType` (launch code 0 =
+//! sysAppLaunchCmdNormalLaunch, flags NewGlobals | UIApp, the app's owner ID)
+//! and a stack chunk (`pref` 0's stackSize, else 4096 bytes, prc-tools'
+//! default) are allocated as system chunks, and the entry at code 1 offset 0
+//! is called as a subroutine with (cmd, cmdPBP, launchFlags) in Palm layout
+//! (harmless for crt0-style entries, which ask SysAppStartup instead). The
+//! result is D0.
+//!
+//! Exit: databases the app left open are closed; chunks of the dynamic heap
+//! still owned by the app are listed (POSE's wording, PALM_FACTS §5.6) and
+//! freed as the OS does (PALM_FACTS §5.5); the dispatch table is compared
+//! with its state before launch.
+
+use palm_prc::Database;
+
+use crate::data_mgr;
+use crate::heap::{CHUNK_HEADER_SIZE, Placement};
+use crate::machine::{Arg68k, Machine, Stop};
+use crate::sys::{self, AppContext};
+
+/// Owner ID given to the launched app (our choice; owner 0 is the system and
+/// 15 the master pointer tables, PALM_FACTS §5.1).
+pub const APP_OWNER_ID: u8 = 1;
+/// Stack size when the app has no `pref` 0 (prc-tools' default, PALM_FACTS §1.6).
+pub const DEFAULT_STACK_SIZE: u32 = 4096;
+/// Launch flags of a normal launch: NewGlobals | UIApp (the exact value a
+/// ROM passes is UNVERIFIED, PALM_FACTS §2.2; apps test bits).
+pub const NORMAL_LAUNCH_FLAGS: u16 = sys::LAUNCH_FLAG_NEW_GLOBALS | sys::LAUNCH_FLAG_UI_APP;
+
+/// A chunk still owned by the app at exit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leak {
+    /// 68k address of the chunk body.
+    pub address: u32,
+    /// Requested size in bytes.
+    pub size: u32,
+    /// Handle (master pointer address) for a movable chunk, `None` for a
+    /// non-movable one.
+    pub handle: Option<u32>,
+}
+
+/// A dispatch table entry that differs from its state before launch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PatchLeft {
+    /// Trap word.
+    pub trap: u16,
+    /// Entry before launch.
+    pub before: u32,
+    /// Entry at exit.
+    pub after: u32,
+}
+
+/// What happened in a launch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The entry's result (D0) if the app returned.
+    pub result: Option<u32>,
+    /// Why the app was stopped, if it was.
+    pub stop: Option<Stop>,
+    /// Chunks still owned by the app at exit (freed since).
+    pub leaks: Vec<Leak>,
+    /// Dispatch table entries left changed.
+    pub patches_left: Vec<PatchLeft>,
+    /// Names of databases the app left open (closed since).
+    pub left_open: Vec<String>,
+}
+
+impl Outcome {
+    /// True when the app returned and every exit check passed.
+    pub fn clean(&self) -> bool {
+        self.stop.is_none() && self.leaks.is_empty() && self.patches_left.is_empty()
+    }
+}
+
+impl Machine {
+    /// Install a .prc or .pdb file image into storage. Errors are one line:
+    /// what is wrong and where (the PRC library names the offset).
+    pub fn install(&mut self, bytes: &[u8]) -> Result<u32, String> {
+        let db = Database::parse(bytes).map_err(|e| e.to_string())?;
+        data_mgr::install(self, &db)
+    }
+
+    /// The installed database `name` as a .pdb/.prc file image.
+    pub fn export(&self, name: &str) -> Result<Vec<u8>, String> {
+        let db = data_mgr::export(self, name.as_bytes())
+            .ok_or_else(|| format!("no database named \"{name}\""))?;
+        db.to_bytes()
+            .map_err(|e| format!("database \"{name}\": {e}"))
+    }
+
+    /// Queue a parsed event script for EvtGetEvent.
+    pub fn set_events(&mut self, events: Vec<crate::script::Scripted>) {
+        self.os.ui.script = events.into();
+    }
+
+    /// Launch the app database `name` with the normal launch code, run it
+    /// until it returns or is stopped, then run the exit checks. `Err` is for
+    /// bad input (no such database, not an app, no code 1).
+    pub fn launch(&mut self, name: &str) -> Result<Outcome, String> {
+        let db = self
+            .os
+            .dm
+            .find(name.as_bytes())
+            .cloned()
+            .ok_or_else(|| format!("no database named \"{name}\""))?;
+        if !db.is_res_db() {
+            return Err(format!(
+                "\"{name}\" is not a resource database (not an app)"
+            ));
+        }
+        let code1 = data_mgr::resource_handle(self, db.id, b"code", 1)
+            .ok_or_else(|| format!("\"{name}\" has no code 1 resource"))?;
+        let code0 = data_mgr::resource_bytes(self, db.id, b"code", 0);
+        let data0 = data_mgr::resource_bytes(self, db.id, b"data", 0);
+        let stack_size = data_mgr::resource_bytes(self, db.id, b"pref", 0)
+            .filter(|p| p.len() >= 6)
+            .map_or(DEFAULT_STACK_SIZE, |p| {
+                u32::from_be_bytes([p[2], p[3], p[4], p[5]])
+            })
+            .clamp(256, 0xF000)
+            & !3;
+        let call = data_mgr::internal_call(0xA049);
+        let setup = |m: &mut Machine| -> Result<(u32, u32, u32, u32), Stop> {
+            let dbp = data_mgr::open(m, &call, db.id, 1, 0)?;
+            let body = m.mem.read_u32(code1).map_err(|f| m.fault_in(&call, f))?;
+            // Lock code 1: it runs in place.
+            let heap = m.os.mem.storage;
+            if let Some(c) = heap.chunk_at_body(&m.mem, body).ok().flatten() {
+                let mut h = c.header;
+                h.lock_count = (h.lock_count + 1).min(crate::heap::MAX_LOCK_COUNT);
+                let _ = heap.write_header(&mut m.mem, c.addr, &h);
+            }
+            let dynh = m.os.mem.dynamic;
+            let info = crate::mem_mgr::allocate(
+                m,
+                &call,
+                dynh,
+                sys::SYS_APP_INFO_SIZE,
+                0,
+                false,
+                Placement::Start,
+            )?;
+            let stack =
+                crate::mem_mgr::allocate(m, &call, dynh, stack_size, 0, false, Placement::Start)?;
+            Ok((dbp, body, info, stack))
+        };
+        let (dbp, body, info, stack) = setup(self).map_err(|s| s.kind.to_string())?;
+        if info == 0 || stack == 0 {
+            return Err("dynamic heap too small to launch the app".into());
+        }
+        let flags = NORMAL_LAUNCH_FLAGS;
+        let mut ai = vec![0u8; sys::SYS_APP_INFO_SIZE as usize];
+        ai[6..8].copy_from_slice(&flags.to_be_bytes());
+        ai[12..16].copy_from_slice(&code1.to_be_bytes());
+        ai[16..20].copy_from_slice(&dbp.to_be_bytes());
+        ai[20..24].copy_from_slice(&stack.to_be_bytes());
+        ai[28..30].copy_from_slice(&u16::from(APP_OWNER_ID).to_be_bytes());
+        ai[44..48].copy_from_slice(&(stack + stack_size).to_be_bytes());
+        self.mem
+            .os_write_bytes(info, &ai)
+            .map_err(|f| f.to_string())?;
+        let _ = self.mem.os_fill(stack, stack_size, 0);
+        self.os.sys.code1_base = Some(body);
+        self.os.sys.stack = Some((stack, stack + stack_size));
+        self.os.sys.app = Some(AppContext {
+            app_info: info,
+            db_id: db.id,
+            code0,
+            data0,
+            globals: 0,
+        });
+        let before = sys::dispatch_snapshot(self);
+        self.os.sys.cur_owner = APP_OWNER_ID;
+        self.cpu.set_a(7, stack + stack_size);
+        self.cpu.set_a(5, 0);
+        let r = self.call_68k(body, &[Arg68k::U16(0), Arg68k::U32(0), Arg68k::U16(flags)]);
+        self.os.sys.cur_owner = 0;
+        let (result, stop) = match r {
+            Ok((d0, _)) => (Some(d0), None),
+            Err(s) => (None, Some(s)),
+        };
+        if let Some(s) = &stop {
+            let text = self.stop_report(s);
+            for l in text {
+                self.print(l);
+            }
+        }
+        let mut out = Outcome {
+            result,
+            stop,
+            leaks: Vec::new(),
+            patches_left: Vec::new(),
+            left_open: Vec::new(),
+        };
+        self.exit_checks(&before, &mut out);
+        // Tear down the launch.
+        let _ = data_mgr::close(self, &call, dbp);
+        let heap = self.os.mem.dynamic;
+        for p in [info, stack] {
+            if let Ok(Some(c)) = heap.chunk_at_body(&self.mem, p) {
+                let _ = heap.free_chunk(&mut self.mem, c);
+            }
+        }
+        let sh = self.os.mem.storage;
+        if let Ok(Some(c)) = sh.chunk_at_body(&self.mem, body) {
+            let mut h = c.header;
+            h.lock_count = h.lock_count.saturating_sub(1);
+            let _ = sh.write_header(&mut self.mem, c.addr, &h);
+        }
+        self.os.sys.app = None;
+        self.os.sys.stack = None;
+        Ok(out)
+    }
+
+    fn exit_checks(&mut self, before: &[u32], out: &mut Outcome) {
+        let call = data_mgr::internal_call(0xA04A);
+        // Databases the app left open.
+        let left: Vec<data_mgr::OpenDb> = self
+            .os
+            .dm
+            .open
+            .iter()
+            .filter(|o| o.opener == APP_OWNER_ID)
+            .cloned()
+            .collect();
+        for o in left {
+            let name = self
+                .os
+                .dm
+                .db(o.db)
+                .map(|d| String::from_utf8_lossy(&d.header.name).into_owned())
+                .unwrap_or_default();
+            self.print(format!(
+                "palm-run: database \"{name}\" left open by the app; closed"
+            ));
+            out.left_open.push(name);
+            let _ = data_mgr::close(self, &call, o.dbp);
+        }
+        // Owner sweep of the dynamic heap.
+        let heap = self.os.mem.dynamic;
+        match heap.walk(&self.mem) {
+            Ok(chunks) => {
+                let leaks: Vec<_> = chunks
+                    .into_iter()
+                    .filter(|c| !c.header.free && c.header.owner == APP_OWNER_ID)
+                    .collect();
+                if !leaks.is_empty() {
+                    self.print("WARNING: Memory Leaks".into());
+                    self.print("WARNING: Begin Memory Leak Dump".into());
+                }
+                for c in &leaks {
+                    let movable = c.header.movable();
+                    let leak = Leak {
+                        address: c.addr + CHUNK_HEADER_SIZE,
+                        size: c.header.data_size(),
+                        handle: movable.then(|| c.master_pointer()),
+                    };
+                    self.print(format!(
+                        "{} chunk leaked at 0x{:08X}, size = {}{}",
+                        if movable {
+                            "Relocatable"
+                        } else {
+                            "Non-relocatable"
+                        },
+                        leak.address,
+                        leak.size,
+                        leak.handle
+                            .map_or(String::new(), |h| format!(" (handle 0x{h:08X})"))
+                    ));
+                    out.leaks.push(leak);
+                }
+                if !leaks.is_empty() {
+                    self.print("WARNING: End Memory Leak Dump".into());
+                }
+                for c in leaks.iter().rev() {
+                    if let Ok(Some(c)) = heap.chunk_at(&self.mem, c.addr) {
+                        let _ = heap.free_chunk(&mut self.mem, c);
+                    }
+                }
+            }
+            Err(e) => self.report(format!("dynamic heap check at exit: {e}")),
+        }
+        // Dispatch table against its state before launch.
+        let after = sys::dispatch_snapshot(self);
+        for (i, (b, a)) in before.iter().zip(&after).enumerate() {
+            if b != a {
+                let trap = 0xA000 | i as u16;
+                let name = crate::table::trap_info(trap).map_or("?", |t| t.name);
+                self.print(format!(
+                    "palm-run: trap 0x{trap:04X} {name} left patched: 0x{a:08X} (was 0x{b:08X})"
+                ));
+                out.patches_left.push(PatchLeft {
+                    trap,
+                    before: *b,
+                    after: *a,
+                });
+            }
+        }
+    }
+
+    /// The lines of a stop report: what, where (with symbol), the caller,
+    /// and the last traps.
+    pub fn stop_report(&self, s: &Stop) -> Vec<String> {
+        let mut v = vec![
+            format!("palm-run: app stopped: {}", s.kind),
+            format!("  at PC {}", self.describe(s.pc)),
+        ];
+        if let Some(c) = s.caller
+            && c != s.pc
+        {
+            v.push(format!("  called from {}", self.describe(c)));
+        }
+        let hist: Vec<_> = self.trap_history().copied().collect();
+        if !hist.is_empty() {
+            v.push("  last traps (oldest first):".into());
+            for t in hist {
+                let name = crate::table::trap_info(t.trap).map_or("?", |i| i.name);
+                v.push(format!(
+                    "    0x{:04X} {name} from {}",
+                    t.trap,
+                    self.describe(t.caller)
+                ));
+            }
+        }
+        v
+    }
+}

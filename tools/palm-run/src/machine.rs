@@ -1,0 +1,843 @@
+//! The machine: the 68000 core, the address space, the ROM stubs, trap
+//! dispatch through the dispatch table in emulated memory, native → 68k calls
+//! (nested), fault reports, statistics and instruction profiling.
+//!
+//! How control reaches the OS (PALM_FACTS §3.1, §3.4):
+//!
+//! * `TRAP #15` + trap word: the dispatcher reads the trap's entry from the
+//!   dispatch table at `*(0x0122)`. If the entry is still the ROM entry point
+//!   of that trap, the native handler runs with the arguments at SP (no
+//!   return address: the caller's own frame). Otherwise (an app patched it
+//!   with SysSetTrapAddress) the return address (after the trap word) is
+//!   pushed and the patch is entered with a plain JSR frame, as PumpkinOS
+//!   and the `SYS_TRAP_FAST` form do.
+//! * A JSR to a ROM entry point (a patch chaining to the saved original, the
+//!   "fast" trap form, or the OS calling through the table): the ROM word is
+//!   an A-line opcode; the native handler runs with the return address at SP
+//!   and the arguments from SP+4, then returns like RTS.
+//! * Native code calls 68k code (form event handlers, patched traps called
+//!   from inside the OS) with [`Machine::call_68k`]: Palm-layout arguments,
+//!   a return address pointing at the ROM return stub, and a nested run loop
+//!   that ends when that stub is reached with the expected SP.
+//!
+//! Every exception vector points at a ROM stub; reaching one stops the app
+//! with a report (bus error, address error, divide by zero, …).
+
+use std::collections::VecDeque;
+
+use m68k::{BatchExit, CpuCore, CpuType};
+
+use crate::memory::{Fault, Memory, ROM_BASE, SYS_DISPATCH_TABLE_P};
+use crate::table::{self, ArgKind, RetKind, TrapInfo};
+
+/// ROM address of the exception vector stubs (one 2-byte word per vector).
+pub const ROM_VECTOR_STUBS: u32 = ROM_BASE;
+/// ROM address of the return stub that ends a native → 68k call.
+pub const ROM_RETURN_STUB: u32 = ROM_BASE + 0x0400;
+/// ROM address of the trap entry points: entry for trap `0xAnnn` is at
+/// `ROM_TRAP_ENTRIES + 2 × 0xnnn` and holds the trap word itself (an A-line
+/// opcode, which the machine intercepts).
+pub const ROM_TRAP_ENTRIES: u32 = ROM_BASE + 0x1000;
+/// Number of trap dispatch table entries (system traps 0xA000–0xA7FF;
+/// library traps start at `sysLibTrapBase` 0xA800, PALM_FACTS §3.1).
+pub const DISPATCH_TABLE_ENTRIES: u32 = 0x800;
+/// How many traps the fault report lists.
+pub const TRAP_HISTORY: usize = 16;
+/// 68k instructions per system tick for TimGetTicks (our deterministic model:
+/// about 2 MIPS at 100 ticks per second).
+pub const INSTRUCTIONS_PER_TICK: u64 = 20_000;
+
+/// The ROM entry point of trap `trap` (0xA000–0xA7FF).
+pub fn rom_entry(trap: u16) -> u32 {
+    ROM_TRAP_ENTRIES + 2 * u32::from(trap & 0x0FFF)
+}
+
+/// What stopped the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopKind {
+    /// A bus error: an access to unmapped memory, storage, low memory or ROM.
+    BusError(Fault),
+    /// A word or long access at an odd address (or an odd PC).
+    AddressError {
+        /// The access address.
+        address: u32,
+        /// True for a write.
+        write: bool,
+    },
+    /// An exception other than bus/address error (vector number and name).
+    Exception {
+        /// Vector number.
+        vector: u8,
+        /// Its name (e.g. "divide by zero").
+        name: &'static str,
+    },
+    /// An illegal instruction (including A-line/F-line words outside ROM).
+    IllegalInstruction {
+        /// The opcode.
+        opcode: u16,
+    },
+    /// A TRAP #n other than #15.
+    UnexpectedTrap {
+        /// n.
+        n: u8,
+    },
+    /// The CPU halted (double fault: an exception frame could not be written).
+    DoubleFault,
+    /// A trap that has no entry in the trap table, or one without a handler.
+    UnknownTrap {
+        /// The trap word.
+        trap: u16,
+        /// Its name from the trap table, if it has one.
+        name: Option<&'static str>,
+    },
+    /// The instruction budget (`--max-instructions`) ran out.
+    InstructionLimit(u64),
+    /// The app's stack pointer went below its stack chunk.
+    StackOverflow {
+        /// SP at the check.
+        sp: u32,
+        /// Lowest valid stack address.
+        bottom: u32,
+    },
+    /// A debug-ROM check failed fatally (invalid free, heap corruption, …).
+    DebugCheck(String),
+    /// SysFatalAlert / ErrDisplayFileLineMsg answered with "Reset".
+    FatalAlert(String),
+    /// The app did not exit after appStopEvent.
+    NoExit,
+    /// A native → 68k call returned with an unexpected stack pointer.
+    StackMismatch {
+        /// SP expected at the return stub.
+        expected: u32,
+        /// SP found.
+        found: u32,
+    },
+}
+
+/// The app was stopped: why, where, and what it was doing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stop {
+    /// Why.
+    pub kind: StopKind,
+    /// 68k address of the instruction (or the trap call) that stopped it.
+    pub pc: u32,
+    /// 68k address of the caller when the stop happened inside an OS call.
+    pub caller: Option<u32>,
+}
+
+impl std::fmt::Display for StopKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StopKind::BusError(x) => write!(f, "bus error: {x}"),
+            StopKind::AddressError { address, write } => write!(
+                f,
+                "address error: {} at odd address 0x{address:08X}",
+                if *write { "write" } else { "read" }
+            ),
+            StopKind::Exception { vector, name } => write!(f, "exception {vector} ({name})"),
+            StopKind::IllegalInstruction { opcode } => {
+                write!(f, "illegal instruction 0x{opcode:04X}")
+            }
+            StopKind::UnexpectedTrap { n } => write!(f, "unexpected TRAP #{n}"),
+            StopKind::DoubleFault => write!(f, "double fault: the CPU halted"),
+            StopKind::UnknownTrap { trap, name } => match name {
+                Some(n) => write!(f, "unimplemented trap 0x{trap:04X} {n}"),
+                None => write!(f, "unknown trap 0x{trap:04X} (not in the trap table)"),
+            },
+            StopKind::InstructionLimit(n) => write!(f, "instruction limit of {n} reached"),
+            StopKind::StackOverflow { sp, bottom } => write!(
+                f,
+                "stack overflow: SP 0x{sp:08X} is below the stack chunk (bottom 0x{bottom:08X})"
+            ),
+            StopKind::DebugCheck(m) => write!(f, "debug ROM check: {m}"),
+            StopKind::FatalAlert(m) => write!(f, "fatal alert (reset): {m}"),
+            StopKind::NoExit => write!(f, "the app did not exit after appStopEvent"),
+            StopKind::StackMismatch { expected, found } => write!(
+                f,
+                "68k callback returned with SP 0x{found:08X}, expected 0x{expected:08X}"
+            ),
+        }
+    }
+}
+
+/// A decoded OS call: the trap, its arguments, and where it came from.
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// The trap word (0xAxxx).
+    pub trap: u16,
+    /// Its trap-table entry.
+    pub info: &'static TrapInfo,
+    /// Argument values in table order (U8 and U16 zero-extended).
+    pub args: Vec<u32>,
+    /// 68k address of the first argument.
+    pub args_at: u32,
+    /// 68k address of the call: the TRAP instruction, or for a JSR to a ROM
+    /// entry point the return address.
+    pub caller: u32,
+}
+
+impl Call {
+    /// Argument `i` as a byte.
+    pub fn u8(&self, i: usize) -> u8 {
+        self.args[i] as u8
+    }
+    /// Argument `i` as a 16-bit value.
+    pub fn u16(&self, i: usize) -> u16 {
+        self.args[i] as u16
+    }
+    /// Argument `i` as a signed 16-bit value.
+    pub fn i16(&self, i: usize) -> i16 {
+        self.args[i] as u16 as i16
+    }
+    /// Argument `i` as a 32-bit value (or pointer).
+    pub fn u32(&self, i: usize) -> u32 {
+        self.args[i]
+    }
+    /// 68k address just past the fixed arguments (variadic arguments start here).
+    pub fn varargs_at(&self) -> u32 {
+        self.args_at
+            + self
+                .info
+                .args
+                .iter()
+                .map(|a| arg_bytes(a.kind))
+                .sum::<u32>()
+    }
+}
+
+/// Stack bytes of an argument kind (PALM_FACTS §3.2).
+pub fn arg_bytes(kind: ArgKind) -> u32 {
+    match kind {
+        ArgKind::U8 | ArgKind::U16 => 2,
+        ArgKind::U32 | ArgKind::Ptr => 4,
+    }
+}
+
+/// A native trap implementation: returns the value for D0 (or A0 for pointer
+/// results, per the trap table).
+pub type Handler = fn(&mut Machine, &Call) -> Result<u32, Stop>;
+
+/// One trap call remembered for fault reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrapRecord {
+    /// Trap word.
+    pub trap: u16,
+    /// Caller address (see [`Call::caller`]).
+    pub caller: u32,
+}
+
+/// Counters of a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// 68k instructions executed, all code.
+    pub instructions: u64,
+    /// Instructions executed at ROM addresses (entry stubs and the return stub).
+    pub rom_instructions: u64,
+    /// Dispatches through the trap dispatch table (TRAP #15 and OS-internal
+    /// calls), per trap word.
+    pub trap_calls: std::collections::BTreeMap<u16, u64>,
+    /// Native handler runs per trap word.
+    pub native_calls: std::collections::BTreeMap<u16, u64>,
+}
+
+/// Exact instruction and OS-call counts inside 68k address ranges (enables
+/// single-step execution while active).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// The ranges `[start, end)`.
+    pub ranges: Vec<(u32, u32)>,
+    /// Instructions executed with PC in each range.
+    pub instructions: Vec<u64>,
+    /// OS calls (trap dispatches and native entries) made from each range.
+    pub os_calls: Vec<u64>,
+}
+
+impl Profile {
+    fn range_of(&self, pc: u32) -> Option<usize> {
+        self.ranges.iter().position(|&(s, e)| pc >= s && pc < e)
+    }
+}
+
+/// Policy for alerts that would show a Reset button on a device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlertResponse {
+    /// Record and continue (the debug ROM's "continue" choice). Default.
+    Continue,
+    /// Record and stop the app (the user pressed Reset).
+    Reset,
+}
+
+/// The CPU, memory and trap dispatch. OS state lives in [`crate::os::Os`].
+pub struct Machine {
+    /// The 68000 core.
+    pub cpu: CpuCore,
+    /// The address space.
+    pub mem: Memory,
+    /// OS state (managers).
+    pub os: crate::os::Os,
+    /// Counters.
+    pub stats: Stats,
+    /// Instruction budget for the whole run.
+    pub max_instructions: u64,
+    /// Print each OS call as it is made (`--trace-traps`).
+    pub trace_traps: bool,
+    /// Echo output lines to stdout/stderr as they are produced.
+    pub echo: bool,
+    /// How fatal alerts are answered.
+    pub alert_response: AlertResponse,
+    /// Whether invalid Memory Manager calls stop the app (as a debug ROM's
+    /// fatal alert does) or only get reported and return an error code.
+    pub fatal_mem_errors: bool,
+    /// Everything the run printed (DbgMessage, alerts, reports), in order.
+    pub output: Vec<String>,
+    /// Debug-ROM reports (invalid frees, unlocks, storage writes, …).
+    pub reports: Vec<String>,
+    handlers: Vec<Option<Handler>>,
+    history: VecDeque<TrapRecord>,
+    profile: Option<Profile>,
+    symbols: Option<crate::symbols::Symbols>,
+    idle_ticks: u64,
+}
+
+impl Machine {
+    /// A machine with RAM of `ram_size` bytes, the given dynamic heap size,
+    /// the ROM stubs, vectors and an empty dispatch table installed.
+    pub fn new(ram_size: u32, dynamic_heap_size: u32) -> Result<Machine, crate::os::SetupError> {
+        let storage_start = crate::memory::DYNAMIC_HEAP_START + dynamic_heap_size;
+        let mut mem = Memory::new(ram_size, storage_start);
+        // ROM: vector stubs, return stub, trap entries.
+        for v in 0..256u32 {
+            mem.rom_write_u16(ROM_VECTOR_STUBS + 2 * v, 0xA000);
+        }
+        mem.rom_write_u16(ROM_RETURN_STUB, 0xA000);
+        for i in 0..DISPATCH_TABLE_ENTRIES {
+            mem.rom_write_u16(ROM_TRAP_ENTRIES + 2 * i, 0xA000 | i as u16);
+        }
+        for v in 0..64u32 {
+            mem.os_write_u32(4 * v, ROM_VECTOR_STUBS + 2 * v)
+                .map_err(crate::os::SetupError::Fault)?;
+        }
+        let mut cpu = CpuCore::new();
+        cpu.set_cpu_type(CpuType::M68000);
+        cpu.address_mask = 0xFFFF_FFFF;
+        cpu.set_sr(0x2700);
+        let os = crate::os::Os::new(&mut mem, storage_start, ram_size)?;
+        let mut m = Machine {
+            cpu,
+            mem,
+            os,
+            stats: Stats::default(),
+            max_instructions: 1_000_000_000,
+            trace_traps: false,
+            echo: false,
+            alert_response: AlertResponse::Continue,
+            fatal_mem_errors: true,
+            output: Vec::new(),
+            reports: Vec::new(),
+            handlers: vec![None; DISPATCH_TABLE_ENTRIES as usize],
+            history: VecDeque::new(),
+            profile: None,
+            symbols: None,
+            idle_ticks: 0,
+        };
+        for &(name, h) in crate::traps::HANDLERS {
+            if let Some(info) = table::TRAPS.iter().find(|t| t.name == name) {
+                m.handlers[(info.trap & 0x7FF) as usize] = Some(h);
+            }
+        }
+        crate::sys::install_dispatch_table(&mut m)?;
+        Ok(m)
+    }
+
+    /// Load symbols for reports (addresses are ELF addresses; `base` is the
+    /// 68k address at which the ELF's address 0 runs, i.e. code 1's body).
+    pub fn set_symbols(&mut self, symbols: crate::symbols::Symbols) {
+        self.symbols = Some(symbols);
+    }
+
+    /// Describe a 68k address: `0x0001234A <func+0x1A>` when symbols know it.
+    pub fn describe(&self, addr: u32) -> String {
+        let base = self.os.sys.code1_base;
+        match (&self.symbols, base) {
+            (Some(s), Some(b)) if addr >= b => match s.lookup(addr - b) {
+                Some((name, off)) => format!("0x{addr:08X} <{name}+0x{off:X}>"),
+                None => format!("0x{addr:08X}"),
+            },
+            _ => format!("0x{addr:08X}"),
+        }
+    }
+
+    /// Start exact per-range counting (single-step execution from now on).
+    pub fn start_profile(&mut self, ranges: &[(u32, u32)]) {
+        self.profile = Some(Profile {
+            ranges: ranges.to_vec(),
+            instructions: vec![0; ranges.len()],
+            os_calls: vec![0; ranges.len()],
+        });
+    }
+
+    /// Stop per-range counting and return the counts.
+    pub fn take_profile(&mut self) -> Option<Profile> {
+        self.profile.take()
+    }
+
+    /// Current profile counts, if profiling.
+    pub fn profile(&self) -> Option<&Profile> {
+        self.profile.as_ref()
+    }
+
+    /// Deterministic system ticks: instructions executed / [`INSTRUCTIONS_PER_TICK`]
+    /// plus ticks spent waiting for events.
+    pub fn ticks(&self) -> u64 {
+        self.stats.instructions / INSTRUCTIONS_PER_TICK + self.idle_ticks
+    }
+
+    /// Let `n` ticks pass without executing code (EvtGetEvent waits, SysTaskDelay).
+    pub fn idle(&mut self, n: u64) {
+        self.idle_ticks += n;
+    }
+
+    /// The last trap calls, oldest first.
+    pub fn trap_history(&self) -> impl Iterator<Item = &TrapRecord> {
+        self.history.iter()
+    }
+
+    /// Append a line to the run's output (and echo it if enabled).
+    pub fn print(&mut self, line: String) {
+        if self.echo {
+            println!("{line}");
+        }
+        self.output.push(line);
+    }
+
+    /// Record a debug-ROM report (also printed).
+    pub fn report(&mut self, line: String) {
+        self.print(format!("palm-run: {line}"));
+        self.reports.push(line);
+    }
+
+    /// Build a [`Stop`] at the current PC.
+    pub fn stop(&self, kind: StopKind) -> Stop {
+        Stop {
+            kind,
+            pc: self.cpu.ppc,
+            caller: None,
+        }
+    }
+
+    /// Build a [`Stop`] for a failure inside the OS call `call`.
+    pub fn stop_in(&self, call: &Call, kind: StopKind) -> Stop {
+        Stop {
+            kind,
+            pc: call.caller,
+            caller: Some(call.caller),
+        }
+    }
+
+    /// A memory fault inside an OS call: a device would bus-error inside the ROM.
+    pub fn fault_in(&self, call: &Call, f: Fault) -> Stop {
+        let kind = if f.kind == crate::memory::FaultKind::Misaligned {
+            StopKind::AddressError {
+                address: f.address,
+                write: f.write,
+            }
+        } else {
+            StopKind::BusError(f)
+        };
+        self.stop_in(call, kind)
+    }
+
+    /// Read a long from the stack or memory as part of dispatch.
+    fn read_u32_at(&self, a: u32) -> Result<u32, Stop> {
+        self.mem
+            .read_u32(a)
+            .map_err(|f| self.stop(StopKind::BusError(f)))
+    }
+
+    fn push_u32(&mut self, v: u32) -> Result<(), Stop> {
+        let sp = self.cpu.a(7).wrapping_sub(4);
+        self.mem
+            .os_write_u32(sp, v)
+            .map_err(|f| self.stop(StopKind::BusError(f)))?;
+        self.cpu.set_a(7, sp);
+        Ok(())
+    }
+
+    fn push_u16(&mut self, v: u16) -> Result<(), Stop> {
+        let sp = self.cpu.a(7).wrapping_sub(2);
+        self.mem
+            .os_write_u16(sp, v)
+            .map_err(|f| self.stop(StopKind::BusError(f)))?;
+        self.cpu.set_a(7, sp);
+        Ok(())
+    }
+
+    /// Set the PC (after a native return or call) and drop prefetched words.
+    pub fn jump(&mut self, pc: u32) {
+        self.cpu.pc = pc;
+        self.cpu.invalidate_prefetch();
+    }
+
+    /// Address of the trap dispatch table (read from `sysDispatchTableP`).
+    pub fn dispatch_table(&self) -> u32 {
+        self.mem.read_u32(SYS_DISPATCH_TABLE_P).unwrap_or(0)
+    }
+
+    /// The dispatch table entry of `trap`.
+    pub fn trap_address(&self, trap: u16) -> Option<u32> {
+        let idx = u32::from(trap & 0x0FFF);
+        if !(0xA000..0xA800).contains(&trap) {
+            return None;
+        }
+        self.mem.read_u32(self.dispatch_table() + 4 * idx).ok()
+    }
+
+    /// Run 68k code until the return stub is reached with SP == `until_sp`.
+    pub fn run(&mut self, until_sp: u32) -> Result<(), Stop> {
+        loop {
+            let left = self
+                .max_instructions
+                .saturating_sub(self.stats.instructions);
+            if left == 0 {
+                return Err(self.stop(StopKind::InstructionLimit(self.max_instructions)));
+            }
+            let pc_before = self.cpu.pc;
+            let r = if self.profile.is_some() {
+                self.cpu.run_batch(&mut self.mem, 1, &[])
+            } else {
+                self.cpu
+                    .run_batch(&mut self.mem, left.min(50_000_000) as u32, &[])
+            };
+            self.stats.instructions += u64::from(r.instructions);
+            if r.instructions == 1
+                && let Some(p) = self.profile.as_mut()
+                && let Some(i) = p.range_of(pc_before)
+            {
+                p.instructions[i] += 1;
+            }
+            match r.exit {
+                BatchExit::BudgetExhausted
+                | BatchExit::BoundaryRequested
+                | BatchExit::WatchedPc { .. } => {}
+                BatchExit::AlineTrap { opcode } => {
+                    let at = self.cpu.ppc;
+                    self.count_one(at);
+                    if at == ROM_RETURN_STUB {
+                        let sp = self.cpu.a(7);
+                        if sp == until_sp {
+                            return Ok(());
+                        }
+                        return Err(self.stop(StopKind::StackMismatch {
+                            expected: until_sp,
+                            found: sp,
+                        }));
+                    } else if (ROM_TRAP_ENTRIES..ROM_TRAP_ENTRIES + 2 * DISPATCH_TABLE_ENTRIES)
+                        .contains(&at)
+                    {
+                        self.stats.rom_instructions += 1;
+                        self.enter_rom(opcode)?;
+                    } else if (ROM_VECTOR_STUBS..ROM_VECTOR_STUBS + 0x200).contains(&at) {
+                        return Err(self.exception((at - ROM_VECTOR_STUBS) as u8 / 2));
+                    } else {
+                        return Err(self.stop(StopKind::IllegalInstruction { opcode }));
+                    }
+                }
+                BatchExit::TrapInstruction { trap_num: 15 } => {
+                    let at = self.cpu.ppc;
+                    self.count_one(at);
+                    self.trap15(at)?;
+                }
+                BatchExit::TrapInstruction { trap_num } => {
+                    return Err(self.stop(StopKind::UnexpectedTrap { n: trap_num }));
+                }
+                BatchExit::FlineTrap { opcode } | BatchExit::IllegalInstruction { opcode } => {
+                    return Err(self.stop(StopKind::IllegalInstruction { opcode }));
+                }
+                BatchExit::Breakpoint { bp_num } => {
+                    return Err(self.stop(StopKind::IllegalInstruction {
+                        opcode: 0x4848 | u16::from(bp_num),
+                    }));
+                }
+                BatchExit::Stopped => {
+                    return Err(self.stop(if self.cpu.is_halted() {
+                        StopKind::DoubleFault
+                    } else {
+                        StopKind::IllegalInstruction { opcode: 0x4E72 }
+                    }));
+                }
+            }
+        }
+    }
+
+    /// Count an intercepted instruction (TRAP, A-line) that run_batch does not count.
+    fn count_one(&mut self, at: u32) {
+        self.stats.instructions += 1;
+        if let Some(p) = self.profile.as_mut()
+            && let Some(i) = p.range_of(at)
+        {
+            p.instructions[i] += 1;
+        }
+    }
+
+    /// The report for exception vector `v` reached through its ROM stub.
+    fn exception(&mut self, v: u8) -> Stop {
+        let sp = self.cpu.a(7);
+        let fault = self.mem.take_fault();
+        match v {
+            2 | 3 => {
+                // 68000 group-0 frame: status word, access address, IR, SR, PC.
+                let status = self.mem.read_u16(sp).unwrap_or(0);
+                let address = self.mem.read_u32(sp + 2).unwrap_or(0);
+                let pc = self.mem.read_u32(sp + 10).unwrap_or(0);
+                let write = status & 0x10 == 0;
+                let kind = if v == 2 {
+                    StopKind::BusError(fault.unwrap_or(Fault {
+                        address,
+                        size: 0,
+                        write,
+                        kind: crate::memory::FaultKind::Unmapped,
+                    }))
+                } else {
+                    StopKind::AddressError { address, write }
+                };
+                Stop {
+                    kind,
+                    pc,
+                    caller: None,
+                }
+            }
+            _ => {
+                // Group 1/2 frame: SR, PC (of the next instruction).
+                let pc = self.mem.read_u32(sp + 2).unwrap_or(0);
+                let name = match v {
+                    4 => "illegal instruction",
+                    5 => "divide by zero",
+                    6 => "CHK",
+                    7 => "TRAPV",
+                    8 => "privilege violation",
+                    9 => "trace",
+                    10 => "line 1010 emulator",
+                    11 => "line 1111 emulator",
+                    24..=31 => "interrupt",
+                    _ => "unexpected exception",
+                };
+                Stop {
+                    kind: StopKind::Exception { vector: v, name },
+                    pc,
+                    caller: None,
+                }
+            }
+        }
+    }
+
+    fn remember(&mut self, trap: u16, caller: u32) {
+        if self.history.len() == TRAP_HISTORY {
+            self.history.pop_front();
+        }
+        self.history.push_back(TrapRecord { trap, caller });
+    }
+
+    fn count_os_call(&mut self, caller: u32) {
+        if let Some(p) = self.profile.as_mut()
+            && let Some(i) = p.range_of(caller)
+        {
+            p.os_calls[i] += 1;
+        }
+    }
+
+    /// TRAP #15 at `at`: dispatch through the table.
+    fn trap15(&mut self, at: u32) -> Result<(), Stop> {
+        let word_at = self.cpu.pc;
+        let trap = self
+            .mem
+            .read_u16(word_at)
+            .map_err(|f| self.stop(StopKind::BusError(f)))?;
+        self.remember(trap, at);
+        self.count_os_call(at);
+        *self.stats.trap_calls.entry(trap).or_default() += 1;
+        let entry = match self.trap_address(trap) {
+            Some(e) => e,
+            None => {
+                return Err(self.stop(StopKind::UnknownTrap {
+                    trap,
+                    name: table::trap_info(trap).map(|t| t.name),
+                }));
+            }
+        };
+        if entry == rom_entry(trap) {
+            let sp = self.cpu.a(7);
+            let ret = self.native(trap, sp, at)?;
+            self.finish(trap, ret);
+            self.jump(word_at + 2);
+        } else {
+            self.push_u32(word_at + 2)?;
+            self.jump(entry);
+        }
+        Ok(())
+    }
+
+    /// A JSR reached the ROM entry of `trap`.
+    fn enter_rom(&mut self, trap: u16) -> Result<(), Stop> {
+        let sp = self.cpu.a(7);
+        let ret = self.read_u32_at(sp)?;
+        self.remember(trap, ret);
+        self.count_os_call(ret);
+        let value = self.native(trap, sp + 4, ret)?;
+        self.finish(trap, value);
+        self.cpu.set_a(7, sp + 4);
+        self.jump(ret);
+        Ok(())
+    }
+
+    /// Decode the arguments of `trap` at `args_at` and run its handler.
+    fn native(&mut self, trap: u16, args_at: u32, caller: u32) -> Result<u32, Stop> {
+        let info = table::trap_info(trap).ok_or(Stop {
+            kind: StopKind::UnknownTrap { trap, name: None },
+            pc: caller,
+            caller: Some(caller),
+        })?;
+        let handler = self.handlers[(trap & 0x7FF) as usize].ok_or(Stop {
+            kind: StopKind::UnknownTrap {
+                trap,
+                name: Some(info.name),
+            },
+            pc: caller,
+            caller: Some(caller),
+        })?;
+        self.os
+            .sys
+            .check_stack(self.cpu.a(7))
+            .map_err(|kind| Stop {
+                kind,
+                pc: caller,
+                caller: Some(caller),
+            })?;
+        let mut args = Vec::with_capacity(info.args.len());
+        let mut a = args_at;
+        for arg in info.args {
+            let v = match arg.kind {
+                ArgKind::U8 => self.mem.read_u8(a).map(u32::from),
+                ArgKind::U16 => self.mem.read_u16(a).map(u32::from),
+                ArgKind::U32 | ArgKind::Ptr => self.mem.read_u32(a),
+            }
+            .map_err(|f| Stop {
+                kind: StopKind::BusError(f),
+                pc: caller,
+                caller: Some(caller),
+            })?;
+            args.push(v);
+            a += arg_bytes(arg.kind);
+        }
+        let call = Call {
+            trap,
+            info,
+            args,
+            args_at,
+            caller,
+        };
+        *self.stats.native_calls.entry(trap).or_default() += 1;
+        let r = handler(self, &call)?;
+        if self.trace_traps {
+            let line = self.format_call(&call, r);
+            self.print(line);
+        }
+        Ok(r)
+    }
+
+    /// `Name(arg=value, …) -> result  [from caller]` for --trace-traps.
+    pub fn format_call(&self, call: &Call, r: u32) -> String {
+        let args: Vec<String> = call
+            .info
+            .args
+            .iter()
+            .zip(&call.args)
+            .map(|(a, v)| match a.kind {
+                ArgKind::U8 => format!("{}={v}", a.name),
+                ArgKind::U16 => format!("{}={v}", a.name),
+                ArgKind::U32 => format!("{}={v}", a.name),
+                ArgKind::Ptr => format!("{}=0x{v:08X}", a.name),
+            })
+            .collect();
+        let ret = match call.info.ret {
+            RetKind::Void => String::new(),
+            RetKind::Ptr => format!(" -> 0x{r:08X}"),
+            RetKind::I16 => format!(" -> {}", r as u16 as i16),
+            RetKind::U8 => format!(" -> {}", r as u8),
+            RetKind::U16 => format!(" -> {}", r as u16),
+            RetKind::U32 => format!(" -> {r}"),
+        };
+        format!(
+            "trap {}({}){ret}  [from {}]",
+            call.info.name,
+            args.join(", "),
+            self.describe(call.caller)
+        )
+    }
+
+    /// Put a handler's result where the trap table says, and clobber the
+    /// other scratch registers as a real trap may (D0–D2/A0–A1,
+    /// PALM_FACTS §3.3), so that glue relying on them is caught.
+    fn finish(&mut self, trap: u16, v: u32) {
+        const JUNK: u32 = 0x5A5A_5A5A;
+        let ret = table::trap_info(trap).map_or(RetKind::Void, |t| t.ret);
+        let (d0, a0) = match ret {
+            RetKind::Void => (JUNK, JUNK),
+            RetKind::U8 => ((JUNK & !0xFF) | (v & 0xFF), JUNK),
+            RetKind::U16 | RetKind::I16 => ((JUNK & !0xFFFF) | (v & 0xFFFF), JUNK),
+            RetKind::U32 => (v, JUNK),
+            RetKind::Ptr => (JUNK, v),
+        };
+        self.cpu.set_d(0, d0);
+        self.cpu.set_a(0, a0);
+        self.cpu.set_d(1, JUNK);
+        self.cpu.set_d(2, JUNK);
+        self.cpu.set_a(1, JUNK);
+    }
+
+    /// Call 68k code at `addr` with Palm-layout arguments (pushed right to
+    /// left) and a return into the ROM return stub; runs nested until it
+    /// returns. Registers other than D0/A0 are restored afterwards (the
+    /// caller's PC, SP, SR and all registers). Returns (D0, A0).
+    pub fn call_68k(&mut self, addr: u32, args: &[Arg68k]) -> Result<(u32, u32), Stop> {
+        let saved_regs = self.cpu.dar;
+        let saved_pc = self.cpu.pc;
+        let saved_ppc = self.cpu.ppc;
+        let saved_sr = self.cpu.get_sr();
+        for a in args.iter().rev() {
+            match *a {
+                Arg68k::U8(v) => self.push_u16(u16::from(v) << 8)?,
+                Arg68k::U16(v) => self.push_u16(v)?,
+                Arg68k::U32(v) => self.push_u32(v)?,
+            }
+        }
+        let until = self.cpu.a(7);
+        self.push_u32(ROM_RETURN_STUB)?;
+        self.jump(addr);
+        self.run(until)?;
+        let r = (self.cpu.d(0), self.cpu.a(0));
+        self.cpu.dar = saved_regs;
+        self.cpu.set_sr(saved_sr);
+        self.cpu.ppc = saved_ppc;
+        self.jump(saved_pc);
+        Ok(r)
+    }
+
+    /// Call trap `trap` through the current dispatch table, as OS code does
+    /// (so that a 68k patch of it runs). Returns (D0, A0).
+    pub fn call_trap(&mut self, trap: u16, args: &[Arg68k]) -> Result<(u32, u32), Stop> {
+        *self.stats.trap_calls.entry(trap).or_default() += 1;
+        let entry = self.trap_address(trap).unwrap_or(rom_entry(trap));
+        self.call_68k(entry, args)
+    }
+}
+
+/// An argument for [`Machine::call_68k`], pushed in Palm layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arg68k {
+    /// A byte in the high half of a 2-byte slot.
+    U8(u8),
+    /// A 2-byte value.
+    U16(u16),
+    /// A 4-byte value or pointer.
+    U32(u32),
+}

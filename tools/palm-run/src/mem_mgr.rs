@@ -1,0 +1,673 @@
+//! Memory Manager traps (`System/MemoryMgr.h`, PALM_FACTS §4.1, §5) over the
+//! heaps of [`crate::heap`]. Invalid arguments are reported as a debug ROM
+//! would (with the caller's PC); when [`Machine::fatal_mem_errors`] is set (the
+//! default, like the debug ROM's fatal alert) the app is stopped, otherwise
+//! the call returns the error code a release ROM returns.
+#![allow(non_snake_case)]
+
+use std::collections::BTreeSet;
+
+use crate::heap::{Chunk, Heap, HeapError, MAX_CHUNK_ALLOC_SIZE, MAX_LOCK_COUNT, Placement};
+use crate::machine::{Call, Machine, Stop, StopKind};
+
+/// `memErrChunkLocked`.
+pub const MEM_ERR_CHUNK_LOCKED: u32 = 0x0101;
+/// `memErrNotEnoughSpace`.
+pub const MEM_ERR_NOT_ENOUGH_SPACE: u32 = 0x0102;
+/// `memErrInvalidParam`.
+pub const MEM_ERR_INVALID_PARAM: u32 = 0x0103;
+/// `memErrChunkNotLocked`.
+pub const MEM_ERR_CHUNK_NOT_LOCKED: u32 = 0x0104;
+/// `memNewChunkFlagPreLock`.
+pub const CHUNK_FLAG_PRE_LOCK: u16 = 0x0100;
+/// `memNewChunkFlagNonMovable`.
+pub const CHUNK_FLAG_NON_MOVABLE: u16 = 0x0200;
+/// `memNewChunkFlagAtEnd`.
+pub const CHUNK_FLAG_AT_END: u16 = 0x0800;
+/// `memNewChunkFlagAllowLarge` (private, `MemoryPrv.h`).
+pub const CHUNK_FLAG_ALLOW_LARGE: u16 = 0x1000;
+
+/// Memory Manager state.
+pub struct MemMgr {
+    /// The dynamic heap (ID 0).
+    pub dynamic: Heap,
+    /// The storage heap (ID 1).
+    pub storage: Heap,
+    /// Flags set with MemSetDebugMode.
+    pub debug_mode: u16,
+    /// Depth of MemSemaphoreReserve calls not yet released, and how many
+    /// of them asked for write access.
+    pub semaphore: (u32, u32),
+    /// Bodies freed and not reallocated since (to tell a double free from a
+    /// pointer that never was a chunk).
+    freed: BTreeSet<u32>,
+}
+
+impl MemMgr {
+    /// State for two fresh heaps.
+    pub fn new(dynamic: Heap, storage: Heap) -> MemMgr {
+        MemMgr {
+            dynamic,
+            storage,
+            debug_mode: 0,
+            semaphore: (0, 0),
+            freed: BTreeSet::new(),
+        }
+    }
+
+    /// The heap with ID `id`.
+    pub fn heap(&self, id: u16) -> Option<Heap> {
+        match id {
+            0 => Some(self.dynamic),
+            1 => Some(self.storage),
+            _ => None,
+        }
+    }
+
+    /// The heap containing address `a`.
+    pub fn heap_of(&self, a: u32) -> Option<Heap> {
+        [self.dynamic, self.storage]
+            .into_iter()
+            .find(|h| h.contains(a))
+    }
+}
+
+/// What a pointer or handle argument turned out to be.
+pub enum Lookup {
+    /// A live chunk.
+    Chunk(Heap, Chunk),
+    /// Not a chunk (with the reason).
+    Invalid(&'static str),
+}
+
+fn heap_stop(m: &Machine, call: &Call, e: HeapError) -> Stop {
+    match e {
+        HeapError::Fault(f) => m.fault_in(call, f),
+        other => m.stop_in(
+            call,
+            StopKind::DebugCheck(format!("{}: {other}", call.info.name)),
+        ),
+    }
+}
+
+/// Find the live chunk whose body is `p`.
+pub fn lookup_ptr(m: &Machine, call: &Call, p: u32) -> Result<Lookup, Stop> {
+    if p == 0 {
+        return Ok(Lookup::Invalid("NULL pointer"));
+    }
+    if p & 1 != 0 {
+        return Ok(Lookup::Invalid("odd pointer"));
+    }
+    let Some(heap) = m.os.mem.heap_of(p) else {
+        return Ok(Lookup::Invalid("pointer is not in any heap"));
+    };
+    match heap
+        .chunk_at_body(&m.mem, p)
+        .map_err(|e| heap_stop(m, call, e))?
+    {
+        Some(c) => Ok(Lookup::Chunk(heap, c)),
+        None if m.os.mem.freed.contains(&p) => Ok(Lookup::Invalid("chunk already freed")),
+        None => Ok(Lookup::Invalid("pointer is not the start of a chunk")),
+    }
+}
+
+/// Find the live movable chunk of handle `h`.
+pub fn lookup_handle(m: &Machine, call: &Call, h: u32) -> Result<Lookup, Stop> {
+    if h == 0 {
+        return Ok(Lookup::Invalid("NULL handle"));
+    }
+    let Some(heap) = m.os.mem.heap_of(h) else {
+        return Ok(Lookup::Invalid("handle is not in any heap"));
+    };
+    if !heap
+        .is_master_pointer(&m.mem, h)
+        .map_err(|e| heap_stop(m, call, e))?
+    {
+        return Ok(Lookup::Invalid(
+            "not a handle (no such master pointer; freed already?)",
+        ));
+    }
+    let body = m.mem.read_u32(h).map_err(|f| m.fault_in(call, f))?;
+    match heap
+        .chunk_at_body(&m.mem, body)
+        .map_err(|e| heap_stop(m, call, e))?
+    {
+        Some(c) if c.header.movable() && c.master_pointer() == h => Ok(Lookup::Chunk(heap, c)),
+        _ => Ok(Lookup::Invalid(
+            "master pointer does not point at a movable chunk",
+        )),
+    }
+}
+
+/// Report an invalid Memory Manager call as a debug ROM would; stop the app if
+/// memory errors are fatal, else return `code`.
+pub fn invalid(m: &mut Machine, call: &Call, what: &str, code: u32) -> Result<u32, Stop> {
+    let args: Vec<String> = call.args.iter().map(|a| format!("0x{a:08X}")).collect();
+    let msg = format!(
+        "{}({}): {what}, called from {}",
+        call.info.name,
+        args.join(", "),
+        m.describe(call.caller)
+    );
+    if m.fatal_mem_errors {
+        return Err(m.stop_in(call, StopKind::DebugCheck(msg)));
+    }
+    m.report(msg);
+    Ok(code)
+}
+
+fn chunk_or_invalid(
+    m: &mut Machine,
+    call: &Call,
+    l: Lookup,
+) -> Result<Result<(Heap, Chunk), u32>, Stop> {
+    match l {
+        Lookup::Chunk(h, c) => Ok(Ok((h, c))),
+        Lookup::Invalid(why) => Ok(Err(invalid(m, call, why, MEM_ERR_INVALID_PARAM)?)),
+    }
+}
+
+macro_rules! chunk {
+    ($m:expr, $call:expr, $lookup:expr) => {
+        match chunk_or_invalid($m, $call, $lookup)? {
+            Ok(x) => x,
+            Err(code) => return Ok(code),
+        }
+    };
+}
+
+/// Allocate in heap `heap_id`: a non-movable chunk (`movable == false`,
+/// returns the body) or a movable one (returns the handle). Returns 0 when
+/// there is no space.
+pub fn allocate(
+    m: &mut Machine,
+    call: &Call,
+    heap: Heap,
+    size: u32,
+    owner: u8,
+    movable: bool,
+    placement: Placement,
+) -> Result<u32, Stop> {
+    let r = if movable {
+        heap.alloc_handle(&mut m.mem, size, owner)
+    } else {
+        heap.alloc_chunk(&mut m.mem, size, owner, None, placement)
+    };
+    match r {
+        Ok(x) => {
+            let body = if movable {
+                m.mem.read_u32(x).unwrap_or(0)
+            } else {
+                x
+            };
+            m.os.mem.freed.remove(&body);
+            Ok(x)
+        }
+        Err(HeapError::NotEnoughSpace) => Ok(0),
+        Err(e) => Err(heap_stop(m, call, e)),
+    }
+}
+
+/// Free a chunk (and its master pointer).
+pub fn free(m: &mut Machine, call: &Call, heap: Heap, c: Chunk) -> Result<(), Stop> {
+    heap.free_chunk(&mut m.mem, c)
+        .map_err(|e| heap_stop(m, call, e))?;
+    m.os.mem.freed.insert(c.body());
+    Ok(())
+}
+
+fn owner(m: &Machine) -> u8 {
+    m.os.sys.cur_owner
+}
+
+fn size_ok(size: u32, attr: u16) -> bool {
+    size <= MAX_CHUNK_ALLOC_SIZE || attr & CHUNK_FLAG_ALLOW_LARGE != 0
+}
+
+/// `MemPtr MemPtrNew(UInt32 size)`: a non-movable chunk owned by the current app.
+pub fn MemPtrNew(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let size = call.u32(0);
+    if !size_ok(size, 0) {
+        return Ok(0);
+    }
+    let heap = m.os.mem.dynamic;
+    let o = owner(m);
+    allocate(m, call, heap, size, o, false, Placement::Start)
+}
+
+/// `MemHandle MemHandleNew(UInt32 size)`: a movable chunk owned by the current app.
+pub fn MemHandleNew(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let size = call.u32(0);
+    if !size_ok(size, 0) {
+        return Ok(0);
+    }
+    let heap = m.os.mem.dynamic;
+    let o = owner(m);
+    allocate(m, call, heap, size, o, true, Placement::Start)
+}
+
+/// `MemPtr MemChunkNew(UInt16 heapID, UInt32 size, UInt16 attr)`: `attr` is
+/// the `memNewChunkFlag…` bits OR'ed with the owner ID in the low 4 bits
+/// (Palm OS Reference, MemChunkNew). Returns a pointer for non-movable or
+/// pre-locked chunks, else a handle (PALM_FACTS §4.1).
+pub fn MemChunkNew(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (heap_id, size, attr) = (call.u16(0), call.u32(1), call.u16(2));
+    let Some(heap) = m.os.mem.heap(heap_id) else {
+        return Ok(0);
+    };
+    if !size_ok(size, attr) {
+        return Ok(0);
+    }
+    let o = (attr & 0xF) as u8;
+    let placement = if attr & CHUNK_FLAG_AT_END != 0 {
+        Placement::End
+    } else {
+        Placement::Start
+    };
+    if attr & CHUNK_FLAG_NON_MOVABLE != 0 {
+        return allocate(m, call, heap, size, o, false, placement);
+    }
+    let h = allocate(m, call, heap, size, o, true, placement)?;
+    if h != 0 && attr & CHUNK_FLAG_PRE_LOCK != 0 {
+        let body = m.mem.read_u32(h).map_err(|f| m.fault_in(call, f))?;
+        let c = heap
+            .chunk_at_body(&m.mem, body)
+            .map_err(|e| heap_stop(m, call, e))?
+            .expect("just allocated");
+        let mut hd = c.header;
+        hd.lock_count = 1;
+        heap.write_header(&mut m.mem, c.addr, &hd)
+            .map_err(|e| heap_stop(m, call, e))?;
+        return Ok(body);
+    }
+    Ok(h)
+}
+
+/// `Err MemChunkFree(MemPtr chunkDataP)` (MemPtrFree is a macro for it). A
+/// locked movable chunk may be freed through its pointer.
+pub fn MemChunkFree(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_ptr(m, call, call.u32(0))?;
+    let (heap, c) = chunk!(m, call, l);
+    free(m, call, heap, c)?;
+    Ok(0)
+}
+
+/// `Err MemHandleFree(MemHandle h)`.
+pub fn MemHandleFree(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_handle(m, call, call.u32(0))?;
+    let (heap, c) = chunk!(m, call, l);
+    free(m, call, heap, c)?;
+    Ok(0)
+}
+
+fn set_lock(m: &mut Machine, call: &Call, heap: Heap, c: Chunk, lock: u8) -> Result<(), Stop> {
+    let mut h = c.header;
+    h.lock_count = lock;
+    heap.write_header(&mut m.mem, c.addr, &h)
+        .map_err(|e| heap_stop(m, call, e))
+}
+
+/// `MemPtr MemHandleLock(MemHandle h)`.
+pub fn MemHandleLock(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_handle(m, call, call.u32(0))?;
+    let (heap, c) = match l {
+        Lookup::Chunk(h, c) => (h, c),
+        Lookup::Invalid(why) => return invalid(m, call, why, 0).map(|_| 0),
+    };
+    if c.header.lock_count >= MAX_LOCK_COUNT {
+        return invalid(m, call, "chunk overlocked", 0).map(|_| 0);
+    }
+    set_lock(m, call, heap, c, c.header.lock_count + 1)?;
+    Ok(c.body())
+}
+
+/// `Err MemHandleUnlock(MemHandle h)`.
+pub fn MemHandleUnlock(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_handle(m, call, call.u32(0))?;
+    let (heap, c) = chunk!(m, call, l);
+    if c.header.lock_count == 0 {
+        return invalid(
+            m,
+            call,
+            "unlocking a handle that is not locked",
+            MEM_ERR_CHUNK_NOT_LOCKED,
+        );
+    }
+    set_lock(m, call, heap, c, c.header.lock_count - 1)?;
+    Ok(0)
+}
+
+/// `Err MemPtrUnlock(MemPtr p)`: unlock the movable chunk `p` points at.
+pub fn MemPtrUnlock(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_ptr(m, call, call.u32(0))?;
+    let (heap, c) = chunk!(m, call, l);
+    if !c.header.movable() {
+        return invalid(m, call, "chunk is not movable", MEM_ERR_INVALID_PARAM);
+    }
+    if c.header.lock_count == 0 {
+        return invalid(
+            m,
+            call,
+            "unlocking a chunk that is not locked",
+            MEM_ERR_CHUNK_NOT_LOCKED,
+        );
+    }
+    set_lock(m, call, heap, c, c.header.lock_count - 1)?;
+    Ok(0)
+}
+
+fn resize(m: &mut Machine, call: &Call, heap: Heap, c: Chunk, size: u32) -> Result<u32, Stop> {
+    if !size_ok(size, 0) {
+        return Ok(MEM_ERR_INVALID_PARAM);
+    }
+    let must_stay = !c.header.movable() || c.header.lock_count != 0;
+    match heap.resize(&mut m.mem, c, size) {
+        Ok(_) => Ok(0),
+        Err(HeapError::NotEnoughSpace) if must_stay && c.header.movable() => {
+            Ok(MEM_ERR_CHUNK_LOCKED)
+        }
+        Err(HeapError::NotEnoughSpace) => Ok(MEM_ERR_NOT_ENOUGH_SPACE),
+        Err(e) => Err(heap_stop(m, call, e)),
+    }
+}
+
+/// `Err MemHandleResize(MemHandle h, UInt32 newSize)`: in place if the next
+/// chunk is free, else the unlocked chunk moves (the handle stays valid).
+pub fn MemHandleResize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_handle(m, call, call.u32(0))?;
+    let (heap, c) = chunk!(m, call, l);
+    resize(m, call, heap, c, call.u32(1))
+}
+
+/// `Err MemPtrResize(MemPtr p, UInt32 newSize)`: in place only.
+pub fn MemPtrResize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_ptr(m, call, call.u32(0))?;
+    let (heap, c) = chunk!(m, call, l);
+    resize(m, call, heap, c, call.u32(1))
+}
+
+/// `UInt32 MemPtrSize(MemPtr p)`: the requested size.
+pub fn MemPtrSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_ptr(m, call, call.u32(0))?;
+    let (_, c) = chunk!(m, call, l);
+    Ok(c.header.data_size())
+}
+
+/// `UInt32 MemHandleSize(MemHandle h)`.
+pub fn MemHandleSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_handle(m, call, call.u32(0))?;
+    let (_, c) = chunk!(m, call, l);
+    Ok(c.header.data_size())
+}
+
+/// `MemHandle MemPtrRecoverHandle(MemPtr p)`: body − 2·hOffset − 8
+/// (PALM_FACTS §5.1); NULL for a non-movable chunk.
+pub fn MemPtrRecoverHandle(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_ptr(m, call, call.u32(0))?;
+    match l {
+        Lookup::Chunk(_, c) if c.header.movable() => Ok(c.master_pointer()),
+        Lookup::Chunk(..) => Ok(0),
+        Lookup::Invalid(why) => invalid(m, call, why, 0).map(|_| 0),
+    }
+}
+
+/// `UInt16 MemHandleLockCount(MemHandle h)`.
+pub fn MemHandleLockCount(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_handle(m, call, call.u32(0))?;
+    let (_, c) = chunk!(m, call, l);
+    Ok(u32::from(c.header.lock_count))
+}
+
+/// `UInt16 MemPtrOwner(MemPtr p)`.
+pub fn MemPtrOwner(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_ptr(m, call, call.u32(0))?;
+    let (_, c) = chunk!(m, call, l);
+    Ok(u32::from(c.header.owner))
+}
+
+/// `UInt16 MemHandleOwner(MemHandle h)`.
+pub fn MemHandleOwner(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_handle(m, call, call.u32(0))?;
+    let (_, c) = chunk!(m, call, l);
+    Ok(u32::from(c.header.owner))
+}
+
+fn set_owner(m: &mut Machine, call: &Call, heap: Heap, c: Chunk, o: u16) -> Result<u32, Stop> {
+    if o > 15 {
+        return invalid(m, call, "owner ID above 15", MEM_ERR_INVALID_PARAM);
+    }
+    let mut h = c.header;
+    h.owner = o as u8;
+    heap.write_header(&mut m.mem, c.addr, &h)
+        .map_err(|e| heap_stop(m, call, e))?;
+    Ok(0)
+}
+
+/// `Err MemPtrSetOwner(MemPtr p, UInt16 owner)`.
+pub fn MemPtrSetOwner(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_ptr(m, call, call.u32(0))?;
+    let (heap, c) = chunk!(m, call, l);
+    set_owner(m, call, heap, c, call.u16(1))
+}
+
+/// `Err MemHandleSetOwner(MemHandle h, UInt16 owner)`.
+pub fn MemHandleSetOwner(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_handle(m, call, call.u32(0))?;
+    let (heap, c) = chunk!(m, call, l);
+    set_owner(m, call, heap, c, call.u16(1))
+}
+
+/// `Err MemPtrResetLock(MemPtr p)`.
+pub fn MemPtrResetLock(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_ptr(m, call, call.u32(0))?;
+    let (heap, c) = chunk!(m, call, l);
+    if c.header.movable() {
+        set_lock(m, call, heap, c, 0)?;
+    }
+    Ok(0)
+}
+
+/// `Err MemHandleResetLock(MemHandle h)`.
+pub fn MemHandleResetLock(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let l = lookup_handle(m, call, call.u32(0))?;
+    let (heap, c) = chunk!(m, call, l);
+    set_lock(m, call, heap, c, 0)?;
+    Ok(0)
+}
+
+/// `Err MemHeapFreeBytes(UInt16 heapID, UInt32 *freeP, UInt32 *maxP)`: total
+/// free bytes and the largest free chunk, chunk headers not counted.
+pub fn MemHeapFreeBytes(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(heap) = m.os.mem.heap(call.u16(0)) else {
+        return Ok(MEM_ERR_INVALID_PARAM);
+    };
+    let (free, max) = heap.free_bytes(&m.mem).map_err(|e| heap_stop(m, call, e))?;
+    m.mem
+        .write_u32(call.u32(1), free)
+        .and_then(|_| m.mem.write_u32(call.u32(2), max))
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// `Err MemHeapFreeByOwnerID(UInt16 heapID, UInt16 ownerID)`: free every
+/// chunk of that owner.
+pub fn MemHeapFreeByOwnerID(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(heap) = m.os.mem.heap(call.u16(0)) else {
+        return Ok(MEM_ERR_INVALID_PARAM);
+    };
+    free_by_owner(m, call, heap, call.u16(1) as u8)?;
+    Ok(0)
+}
+
+/// Free all chunks of `owner` in `heap`; returns them as they were.
+pub fn free_by_owner(
+    m: &mut Machine,
+    call: &Call,
+    heap: Heap,
+    owner: u8,
+) -> Result<Vec<Chunk>, Stop> {
+    let victims: Vec<Chunk> = heap
+        .walk(&m.mem)
+        .map_err(|e| heap_stop(m, call, e))?
+        .into_iter()
+        .filter(|c| !c.header.free && c.header.owner == owner)
+        .collect();
+    for c in &victims {
+        // Re-find: freeing may have coalesced neighbours, never moved chunks.
+        free(m, call, heap, *c)?;
+    }
+    Ok(victims)
+}
+
+/// `UInt16 MemNumHeaps(UInt16 cardNo)`: 2 (dynamic and storage).
+pub fn MemNumHeaps(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(2)
+}
+
+/// `UInt16 MemHeapID(UInt16 cardNo, UInt16 heapIndex)`.
+pub fn MemHeapID(_m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(if call.u16(1) < 2 {
+        u32::from(call.u16(1))
+    } else {
+        0xFFFF
+    })
+}
+
+/// `UInt16 MemPtrHeapID(MemPtr p)`.
+pub fn MemPtrHeapID(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(m.os
+        .mem
+        .heap_of(call.u32(0))
+        .map_or(0xFFFF, |h| u32::from(h.id)))
+}
+
+/// `UInt16 MemHandleHeapID(MemHandle h)`.
+pub fn MemHandleHeapID(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    MemPtrHeapID(m, call)
+}
+
+/// `UInt32 MemHeapSize(UInt16 heapID)`.
+pub fn MemHeapSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(m.os.mem.heap(call.u16(0)).map_or(0, |h| h.size))
+}
+
+/// `Boolean MemHeapDynamic(UInt16 heapID)`.
+pub fn MemHeapDynamic(_m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(u32::from(call.u16(0) == 0))
+}
+
+/// `Err MemHeapCheck(UInt16 heapID)`: walk the heap; corruption stops the app.
+pub fn MemHeapCheck(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(heap) = m.os.mem.heap(call.u16(0)) else {
+        return Ok(MEM_ERR_INVALID_PARAM);
+    };
+    heap.walk(&m.mem).map_err(|e| heap_stop(m, call, e))?;
+    Ok(0)
+}
+
+/// `LocalID MemHandleToLocalID(MemHandle h)`: card-relative offset of the
+/// master pointer with bit 0 set (card 0 starts at address 0).
+pub fn MemHandleToLocalID(_m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(call.u32(0) | 1)
+}
+
+/// `MemPtr MemLocalIDToLockedPtr(LocalID local, UInt16 cardNo)`.
+pub fn MemLocalIDToLockedPtr(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let local = call.u32(0);
+    if local & 1 == 0 {
+        return Ok(local);
+    }
+    let h = local & !1;
+    let l = lookup_handle(m, call, h)?;
+    let (heap, c) = match l {
+        Lookup::Chunk(h, c) => (h, c),
+        Lookup::Invalid(why) => return invalid(m, call, why, 0).map(|_| 0),
+    };
+    set_lock(
+        m,
+        call,
+        heap,
+        c,
+        (c.header.lock_count + 1).min(MAX_LOCK_COUNT),
+    )?;
+    Ok(c.body())
+}
+
+/// `Err MemSetDebugMode(UInt16 flags)`.
+pub fn MemSetDebugMode(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    m.os.mem.debug_mode = call.u16(0);
+    Ok(0)
+}
+
+/// `UInt16 MemDebugMode(void)`.
+pub fn MemDebugMode(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(u32::from(m.os.mem.debug_mode))
+}
+
+/// `Err MemSet(void *dstP, Int32 numBytes, UInt8 value)`: writes with the
+/// 68k protection rules (storage is refused as on a device).
+pub fn MemSet(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (dst, n, v) = (call.u32(0), call.u32(1) as i32, call.u8(2));
+    if n > 0 {
+        m.mem
+            .write_bytes(dst, &vec![v; n as usize])
+            .map_err(|f| m.fault_in(call, f))?;
+    }
+    Ok(0)
+}
+
+/// `Err MemMove(void *dstP, const void *sP, Int32 numBytes)` (overlap allowed).
+pub fn MemMove(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (dst, src, n) = (call.u32(0), call.u32(1), call.u32(2) as i32);
+    if n > 0 {
+        let data = m
+            .mem
+            .read_bytes(src, n as u32)
+            .map_err(|f| m.fault_in(call, f))?;
+        m.mem
+            .write_bytes(dst, &data)
+            .map_err(|f| m.fault_in(call, f))?;
+    }
+    Ok(0)
+}
+
+/// `Int16 MemCmp(const void *s1, const void *s2, Int32 numBytes)`: sign of the
+/// first differing byte (unsigned compare).
+pub fn MemCmp(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let n = (call.u32(2) as i32).max(0) as u32;
+    let a = m
+        .mem
+        .read_bytes(call.u32(0), n)
+        .map_err(|f| m.fault_in(call, f))?;
+    let b = m
+        .mem
+        .read_bytes(call.u32(1), n)
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(match a.cmp(&b) {
+        std::cmp::Ordering::Less => 0xFFFF,
+        std::cmp::Ordering::Equal => 0,
+        std::cmp::Ordering::Greater => 1,
+    })
+}
+
+/// `Err MemSemaphoreReserve(Boolean writeAccess)`: with write access the
+/// storage write protection is lifted until the matching release.
+pub fn MemSemaphoreReserve(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (depth, writes) = m.os.mem.semaphore;
+    let w = u32::from(call.u8(0) != 0);
+    m.os.mem.semaphore = (depth + 1, writes + w);
+    m.mem.set_storage_unlocked(writes + w > 0);
+    Ok(0)
+}
+
+/// `Err MemSemaphoreRelease(Boolean writeAccess)`.
+pub fn MemSemaphoreRelease(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (depth, writes) = m.os.mem.semaphore;
+    if depth == 0 {
+        return invalid(m, call, "semaphore not reserved", MEM_ERR_INVALID_PARAM);
+    }
+    let w = u32::from(call.u8(0) != 0).min(writes);
+    m.os.mem.semaphore = (depth - 1, writes - w);
+    m.mem.set_storage_unlocked(writes - w > 0);
+    Ok(0)
+}

@@ -1,0 +1,418 @@
+//! System Manager, Error Manager, Debug, Time and Sound traps, the dispatch
+//! table, and the A5 world built by SysAppStartup (PALM_FACTS §1.6, §2, §3.4, §4.3).
+#![allow(non_snake_case)]
+
+use crate::heap::Placement;
+use crate::machine::{
+    AlertResponse, Call, DISPATCH_TABLE_ENTRIES, Machine, Stop, StopKind, rom_entry,
+};
+use crate::memory::SYS_DISPATCH_TABLE_P;
+use crate::os::SetupError;
+
+/// `sysErrParamErr`.
+pub const SYS_ERR_PARAM: u32 = 0x0502;
+/// `sysAppLaunchFlagNewGlobals` (PALM_FACTS §2.3).
+pub const LAUNCH_FLAG_NEW_GLOBALS: u16 = 0x04;
+/// `sysAppLaunchFlagUIApp`.
+pub const LAUNCH_FLAG_UI_APP: u16 = 0x08;
+/// `sysAppLaunchFlagDataRelocated`: set by our SysAppStartup after it applied
+/// the `data` 0 relocation tables (PALM_FACTS §1.6 item 6).
+pub const LAUNCH_FLAG_DATA_RELOCATED: u16 = 0x80;
+/// Size of `SysAppInfoType` in bytes (PALM_FACTS §2.4).
+pub const SYS_APP_INFO_SIZE: u32 = 60;
+/// Offset of `launchFlags` in `SysAppInfoType`.
+pub const APP_INFO_LAUNCH_FLAGS: u32 = 6;
+/// Offset of `memOwnerID` in `SysAppInfoType`.
+pub const APP_INFO_OWNER_ID: u32 = 28;
+/// `fatalDoNothing`: SysFatalAlert's answer when the user continues.
+pub const FATAL_DO_NOTHING: u32 = 0xFFFF;
+
+/// The running app, as set up by the launcher.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AppContext {
+    /// 68k address of its `SysAppInfoType`.
+    pub app_info: u32,
+    /// LocalID of its database.
+    pub db_id: u32,
+    /// `code` 0 resource bytes (A5-world sizes), if any.
+    pub code0: Option<Vec<u8>>,
+    /// `data` 0 resource bytes, if any.
+    pub data0: Option<Vec<u8>>,
+    /// Globals chunk allocated by SysAppStartup (0 if none).
+    pub globals: u32,
+}
+
+/// System state.
+#[derive(Debug, Clone, Default)]
+pub struct SysState {
+    /// Owner ID stamped on new chunks (the app's while it runs, else 0).
+    pub cur_owner: u8,
+    /// 68k address where code 1's first byte runs (ELF address 0).
+    pub code1_base: Option<u32>,
+    /// The app being run.
+    pub app: Option<AppContext>,
+    /// The app stack `[bottom, top)`.
+    pub stack: Option<(u32, u32)>,
+    /// SysAppStartup / SysAppExit calls seen.
+    pub startups: u32,
+    /// SysAppExit calls seen.
+    pub exits: u32,
+    /// DbgMessage texts.
+    pub dbg_messages: Vec<String>,
+    /// ErrDisplayFileLineMsg calls: (file, line, message).
+    pub err_displays: Vec<(String, u16, String)>,
+    /// SysFatalAlert messages.
+    pub fatal_alerts: Vec<String>,
+    /// SndPlaySystemSound beep IDs played.
+    pub sounds: Vec<u8>,
+    /// SysRandom state.
+    pub random_seed: u32,
+}
+
+impl SysState {
+    /// Check SP against the app's stack chunk.
+    pub fn check_stack(&self, sp: u32) -> Result<(), StopKind> {
+        match self.stack {
+            Some((bottom, top)) if sp < bottom && sp + 0x1_0000 > bottom && sp < top => {
+                Err(StopKind::StackOverflow { sp, bottom })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Allocate the dispatch table (a system chunk in the dynamic heap, one long
+/// per trap, each pointing at its ROM entry) and store its address at
+/// `sysDispatchTableP` (0x0122).
+pub fn install_dispatch_table(m: &mut Machine) -> Result<(), SetupError> {
+    let heap = m.os.mem.dynamic;
+    let table = heap
+        .alloc_chunk(
+            &mut m.mem,
+            4 * DISPATCH_TABLE_ENTRIES,
+            0,
+            None,
+            Placement::Start,
+        )
+        .map_err(SetupError::Heap)?;
+    for i in 0..DISPATCH_TABLE_ENTRIES {
+        m.mem
+            .os_write_u32(table + 4 * i, rom_entry(0xA000 | i as u16))
+            .map_err(SetupError::Fault)?;
+    }
+    m.mem
+        .os_write_u32(SYS_DISPATCH_TABLE_P, table)
+        .map_err(SetupError::Fault)
+}
+
+/// A copy of the dispatch table.
+pub fn dispatch_snapshot(m: &Machine) -> Vec<u32> {
+    let t = m.dispatch_table();
+    (0..DISPATCH_TABLE_ENTRIES)
+        .map(|i| m.mem.read_u32(t + 4 * i).unwrap_or(0))
+        .collect()
+}
+
+/// `void *SysGetTrapAddress(UInt16 trapNum)`.
+pub fn SysGetTrapAddress(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(m.trap_address(call.u16(0)).unwrap_or(0))
+}
+
+/// `Err SysSetTrapAddress(UInt16 trapNum, void *procP)`: writes the real
+/// dispatch table entry.
+pub fn SysSetTrapAddress(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let trap = call.u16(0);
+    if !(0xA000..0xA800).contains(&trap) {
+        return Ok(SYS_ERR_PARAM);
+    }
+    let at = m.dispatch_table() + 4 * u32::from(trap & 0x0FFF);
+    m.mem
+        .os_write_u32(at, call.u32(1))
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// Decode `data` 0 into the globals (A5 at `a5`) and apply its relocation
+/// tables (PALM_FACTS §1.6): three compressed blocks, then xref tables
+/// (table 1 based on A5, table 2 on code 1's start).
+pub fn load_data0(m: &mut Machine, data: &[u8], a5: u32, code1: u32) -> Result<(), String> {
+    let mut p = 4usize;
+    let byte = |p: &mut usize| -> Result<u8, String> {
+        let b = *data
+            .get(*p)
+            .ok_or_else(|| format!("data 0 truncated at offset {}", *p))?;
+        *p += 1;
+        Ok(b)
+    };
+    let long = |p: &mut usize| -> Result<u32, String> {
+        let s = data
+            .get(*p..*p + 4)
+            .ok_or_else(|| format!("data 0 truncated at offset {}", *p))?;
+        *p += 4;
+        Ok(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
+    };
+    for _ in 0..3 {
+        let mut dst = a5.wrapping_add(long(&mut p)?);
+        let mut out = |bytes: &[u8], dst: &mut u32| -> Result<(), String> {
+            m.mem
+                .os_write_bytes(*dst, bytes)
+                .map_err(|f| format!("data 0 writes outside the globals: {f}"))?;
+            *dst = dst.wrapping_add(bytes.len() as u32);
+            Ok(())
+        };
+        loop {
+            let op = byte(&mut p)?;
+            match op {
+                0 => break,
+                0x80..=0xFF => {
+                    let n = usize::from(op & 0x7F) + 1;
+                    let s = data
+                        .get(p..p + n)
+                        .ok_or_else(|| format!("data 0 literal truncated at offset {p}"))?;
+                    p += n;
+                    out(s, &mut dst)?;
+                }
+                0x40..=0x7F => out(&vec![0; usize::from(op & 0x3F) + 1], &mut dst)?,
+                0x20..=0x3F => {
+                    let b = byte(&mut p)?;
+                    out(&vec![b; usize::from(op & 0x1F) + 2], &mut dst)?;
+                }
+                0x10..=0x1F => out(&vec![0xFF; usize::from(op & 0x0F) + 1], &mut dst)?,
+                1 => {
+                    let (a, b) = (byte(&mut p)?, byte(&mut p)?);
+                    out(&[0, 0, 0, 0, 0xFF, 0xFF, a, b], &mut dst)?;
+                }
+                2 => {
+                    let (a, b, c) = (byte(&mut p)?, byte(&mut p)?, byte(&mut p)?);
+                    out(&[0, 0, 0, 0, 0xFF, a, b, c], &mut dst)?;
+                }
+                3 => {
+                    let (a, b, c) = (byte(&mut p)?, byte(&mut p)?, byte(&mut p)?);
+                    out(&[0xA9, 0xF0, 0, 0, a, b, 0, c], &mut dst)?;
+                }
+                4 => {
+                    let (a, b, c, d) = (byte(&mut p)?, byte(&mut p)?, byte(&mut p)?, byte(&mut p)?);
+                    out(&[0xA9, 0xF0, 0, a, b, c, 0, d], &mut dst)?;
+                }
+                _ => {
+                    return Err(format!(
+                        "data 0: unknown opcode 0x{op:02X} at offset {}",
+                        p - 1
+                    ));
+                }
+            }
+        }
+    }
+    // Relocation tables: table 1 (base A5), table 2 (base code 1); others are
+    // ignored. Stop at the end of the resource.
+    for base in [a5, code1] {
+        if p + 4 > data.len() {
+            break;
+        }
+        let count = long(&mut p)?;
+        let mut pos = a5;
+        for _ in 0..count {
+            let b = byte(&mut p)?;
+            let delta = if b & 0x80 != 0 {
+                u32::from(b & 0x7F)
+            } else if b & 0x40 != 0 {
+                (u32::from(b & 0x3F) << 8) | u32::from(byte(&mut p)?)
+            } else {
+                let rest = [byte(&mut p)?, byte(&mut p)?, byte(&mut p)?];
+                (u32::from(b & 0x3F) << 24)
+                    | (u32::from(rest[0]) << 16)
+                    | (u32::from(rest[1]) << 8)
+                    | u32::from(rest[2])
+            };
+            pos = pos.wrapping_add(2 * delta);
+            let v = m
+                .mem
+                .read_u32(pos)
+                .map_err(|f| format!("data 0 relocation outside the globals: {f}"))?;
+            m.mem
+                .os_write_u32(pos, v.wrapping_add(base))
+                .map_err(|f| format!("data 0 relocation outside the globals: {f}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `Err SysAppStartup(SysAppInfoPtr *appInfoPP, MemPtr *prevGlobalsP, MemPtr
+/// *globalsPtrP)`: with NewGlobals, allocate the globals (`code` 0's
+/// below + above bytes, zeroed, A5 = start + below), decode `data` 0, set A5;
+/// hand back the app info, the previous A5 and the globals chunk.
+pub fn SysAppStartup(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(app) = m.os.sys.app.clone() else {
+        return Ok(SYS_ERR_PARAM);
+    };
+    m.os.sys.startups += 1;
+    let flags = m
+        .mem
+        .read_u16(app.app_info + APP_INFO_LAUNCH_FLAGS)
+        .map_err(|f| m.fault_in(call, f))?;
+    let prev_a5 = m.cpu.a(5);
+    let mut globals = 0;
+    if flags & LAUNCH_FLAG_NEW_GLOBALS != 0 {
+        let (above, below) = match &app.code0 {
+            Some(c) if c.len() >= 8 => (
+                u32::from_be_bytes([c[0], c[1], c[2], c[3]]),
+                u32::from_be_bytes([c[4], c[5], c[6], c[7]]),
+            ),
+            _ => (0, 0),
+        };
+        let size = (above + below).max(4);
+        let heap = m.os.mem.dynamic;
+        globals = crate::mem_mgr::allocate(m, call, heap, size, 0, false, Placement::Start)?;
+        if globals == 0 {
+            return Ok(crate::mem_mgr::MEM_ERR_NOT_ENOUGH_SPACE);
+        }
+        m.mem
+            .os_fill(globals, size, 0)
+            .map_err(|f| m.fault_in(call, f))?;
+        let a5 = globals + below;
+        if let Some(d) = &app.data0 {
+            let code1 = m.os.sys.code1_base.unwrap_or(0);
+            if let Err(e) = load_data0(m, d, a5, code1) {
+                return Err(m.stop_in(call, StopKind::DebugCheck(format!("SysAppStartup: {e}"))));
+            }
+        }
+        m.mem
+            .os_write_u16(
+                app.app_info + APP_INFO_LAUNCH_FLAGS,
+                flags | LAUNCH_FLAG_DATA_RELOCATED,
+            )
+            .map_err(|f| m.fault_in(call, f))?;
+        m.mem
+            .os_write_u32(app.app_info + 40, a5)
+            .map_err(|f| m.fault_in(call, f))?;
+        m.mem
+            .os_write_u32(app.app_info + 24, globals)
+            .map_err(|f| m.fault_in(call, f))?;
+        m.cpu.set_a(5, a5);
+        if let Some(a) = m.os.sys.app.as_mut() {
+            a.globals = globals;
+        }
+    }
+    m.mem
+        .write_u32(call.u32(0), app.app_info)
+        .and_then(|_| m.mem.write_u32(call.u32(1), prev_a5))
+        .and_then(|_| m.mem.write_u32(call.u32(2), globals))
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// `Err SysAppExit(SysAppInfoPtr appInfoP, MemPtr prevGlobalsP, MemPtr
+/// globalsP)`: restore A5 and free the globals.
+pub fn SysAppExit(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    m.os.sys.exits += 1;
+    m.cpu.set_a(5, call.u32(1));
+    let g = call.u32(2);
+    if g != 0 {
+        let heap = m.os.mem.dynamic;
+        if let Some(c) = heap
+            .chunk_at_body(&m.mem, g)
+            .map_err(|e| m.stop_in(call, StopKind::DebugCheck(format!("SysAppExit: {e}"))))?
+        {
+            crate::mem_mgr::free(m, call, heap, c)?;
+        }
+        if let Some(a) = m.os.sys.app.as_mut() {
+            a.globals = 0;
+        }
+    }
+    Ok(0)
+}
+
+/// `Err SysCurAppDatabase(UInt16 *cardNoP, LocalID *dbIDP)`.
+pub fn SysCurAppDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(db) = m.os.sys.app.as_ref().map(|a| a.db_id) else {
+        return Ok(SYS_ERR_PARAM);
+    };
+    m.mem
+        .write_u16(call.u32(0), 0)
+        .and_then(|_| m.mem.write_u32(call.u32(1), db))
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+fn cstr(m: &Machine, call: &Call, p: u32) -> Result<String, Stop> {
+    if p == 0 {
+        return Ok("(NULL)".into());
+    }
+    let b = m.mem.read_cstr(p, 4096).map_err(|f| m.fault_in(call, f))?;
+    Ok(String::from_utf8_lossy(&b).into_owned())
+}
+
+/// `void ErrDisplayFileLineMsg(const Char *filename, UInt16 lineNo, const Char
+/// *msg)`: recorded and printed as the fatal alert shows it ("file, Line:n,
+/// msg"); with [`AlertResponse::Reset`] the app ends.
+pub fn ErrDisplayFileLineMsg(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let file = cstr(m, call, call.u32(0))?;
+    let line = call.u16(1);
+    let msg = cstr(m, call, call.u32(2))?;
+    let text = format!("{file}, Line:{line}, {msg}");
+    m.print(format!("Fatal Alert: {text}"));
+    m.os.sys.err_displays.push((file, line, msg));
+    if m.alert_response == AlertResponse::Reset {
+        return Err(m.stop_in(call, StopKind::FatalAlert(text)));
+    }
+    Ok(0)
+}
+
+/// `UInt16 SysFatalAlert(const Char *msg)`: fatalDoNothing (continue) or, with
+/// [`AlertResponse::Reset`], the app ends.
+pub fn SysFatalAlert(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let msg = cstr(m, call, call.u32(0))?;
+    m.print(format!("Fatal Alert: {msg}"));
+    m.os.sys.fatal_alerts.push(msg.clone());
+    if m.alert_response == AlertResponse::Reset {
+        return Err(m.stop_in(call, StopKind::FatalAlert(msg)));
+    }
+    Ok(FATAL_DO_NOTHING)
+}
+
+/// `void DbgMessage(const Char *aStr)`: printed as `DbgMessage: <text>`, as
+/// CloudpilotEmu does (PALM_FACTS §7.2).
+pub fn DbgMessage(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let s = cstr(m, call, call.u32(0))?;
+    m.print(format!("DbgMessage: {s}"));
+    m.os.sys.dbg_messages.push(s);
+    Ok(0)
+}
+
+/// `UInt32 TimGetTicks(void)`: deterministic ([`Machine::ticks`]).
+pub fn TimGetTicks(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(m.ticks() as u32)
+}
+
+/// `UInt32 TimGetSeconds(void)`: a fixed date (2001-07-01 00:00:00, the month
+/// of the Dr. Dobb's article, as seconds since 1904) plus ticks / 100.
+pub fn TimGetSeconds(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    const BASE: u32 = 3_076_963_200;
+    Ok(BASE + (m.ticks() / 100) as u32)
+}
+
+/// `Err SysTaskDelay(Int32 delay)`: ticks pass, no code runs.
+pub fn SysTaskDelay(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    m.idle(u64::from((call.u32(0) as i32).max(0) as u32));
+    Ok(0)
+}
+
+/// `Int16 SysRandom(Int32 newSeed)`: a deterministic LCG in 0..=0x7FFF.
+pub fn SysRandom(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    if call.u32(0) != 0 {
+        m.os.sys.random_seed = call.u32(0);
+    }
+    let s =
+        m.os.sys
+            .random_seed
+            .wrapping_mul(1_103_515_245)
+            .wrapping_add(12345);
+    m.os.sys.random_seed = s;
+    Ok((s >> 16) & 0x7FFF)
+}
+
+/// `void SndPlaySystemSound(SndSysBeepType beepID)`: recorded (1-byte argument).
+pub fn SndPlaySystemSound(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    m.os.sys.sounds.push(call.u8(0));
+    Ok(0)
+}
