@@ -1,5 +1,6 @@
-//! Palm dates: unsigned seconds since 1904-01-01 00:00:00 (local time on the
-//! device; files carry no time zone).
+//! Palm dates: unsigned 32-bit seconds since 1904-01-01 00:00:00. Files carry
+//! no time zone; these conversions treat both epochs alike (as UTC), as
+//! Palm::PDB (libpalm-perl) does.
 //!
 //! Source: PALM_FACTS §1.3 (`prc-tools-remix:prc-tools-2.3/tools/pfdtime.c`:
 //! "For Palm OS, this is 1904-01-01").

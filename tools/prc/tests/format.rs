@@ -152,6 +152,30 @@ fn fuzz_seeds_are_the_hand_computed_files() {
 }
 
 #[test]
+fn header_fields_sit_at_the_layout_offsets() {
+    let field = |at: usize, len: usize| &TINY_PDB[at..at + len];
+    assert_eq!(field(0, layout::NAME_FIELD_SIZE)[..7], *b"TinyDB\0");
+    assert_eq!(field(layout::ATTRIBUTES_OFFSET, 2), [0x00, 0x08]);
+    assert_eq!(field(layout::VERSION_OFFSET, 2), [0x00, 0x00]);
+    assert_eq!(field(layout::CREATION_DATE_OFFSET, 4), [0, 0, 0, 1]);
+    assert_eq!(field(layout::MODIFICATION_DATE_OFFSET, 4), [0, 0, 0, 2]);
+    assert_eq!(field(layout::LAST_BACKUP_DATE_OFFSET, 4), [0, 0, 0, 3]);
+    assert_eq!(field(layout::MODIFICATION_NUMBER_OFFSET, 4), [0, 0, 0, 0]);
+    assert_eq!(field(layout::APP_INFO_ID_OFFSET, 4), [0, 0, 0, 0x60]);
+    assert_eq!(field(layout::SORT_INFO_ID_OFFSET, 4), [0, 0, 0, 0x64]);
+    assert_eq!(field(layout::TYPE_OFFSET, 4), *b"DATA");
+    assert_eq!(field(layout::CREATOR_OFFSET, 4), *b"MDbg");
+    assert_eq!(
+        field(layout::UNIQUE_ID_SEED_OFFSET, 4),
+        [0x00, 0x12, 0x30, 0x00]
+    );
+    assert_eq!(field(layout::NEXT_RECORD_LIST_ID_OFFSET, 4), [0, 0, 0, 0]);
+    assert_eq!(field(layout::NUM_RECORDS_OFFSET, 2), [0, 2]);
+    assert_eq!(layout::NUM_RECORDS_OFFSET + 2, layout::HEADER_SIZE);
+    assert_eq!(layout::MAX_NAME_LEN, 31);
+}
+
+#[test]
 fn empty_databases() {
     let header = Header::new("E", FourCC::new(*b"DATA"), FourCC::new(*b"MDbg"));
     let pdb = Database::new_records(header.clone(), vec![]);
