@@ -15,7 +15,9 @@
 //!
 //! Accepted and kept: empty names, empty blocks and entries (equal offsets),
 //! duplicate resource type+ID, duplicate or zero record unique IDs, any
-//! attribute bits (including [`crate::hdr_attr::OPEN`]), any dates.
+//! attribute bits (including [`crate::hdr_attr::OPEN`]), any dates. The
+//! writer refuses two of these (empty names, duplicate resources), see
+//! [`crate::WriteError`].
 //!
 //! Rejected, each with a [`ReadError`] naming the offset:
 //! - a file shorter than the 78-byte header;
