@@ -461,8 +461,9 @@ impl Compiler<'_, '_> {
             .is_some_and(|t| t.is_punct('+') || t.is_punct('\\'))
         {
             let op = self.next("a string")?;
-            let piece = self.next(&format!("a string after {}", op.describe()))?;
-            out.extend(self.string_piece(piece, "a string")?);
+            let what = format!("a string after {}", op.describe());
+            let piece = self.next(&what)?;
+            out.extend(self.string_piece(piece, &what)?);
         }
         Ok((out, pos))
     }

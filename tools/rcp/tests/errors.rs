@@ -1,0 +1,262 @@
+//! Malformed `.rcp` inputs: each gives one error naming file, line and column.
+
+use palm_rcp::{MemoryIncludes, NoIncludes, compile_file, compile_str};
+
+fn error(src: &str) -> String {
+    match compile_str(src, "StarterApp.rcp".as_ref(), &NoIncludes) {
+        Ok(r) => panic!("expected an error, compiled {} resources", r.len()),
+        Err(e) => e.to_string(),
+    }
+}
+
+const FORM: &str = "FORM ID 1000 AT (0 0 160 160)\nBEGIN\n";
+
+#[test]
+fn malformed_forms() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "    BUTTON \"OK\" AT (1 1 20 12)\nEND",
+            "StarterApp.rcp:3:17: expected ID after BUTTON \"OK\", found AT",
+        ),
+        (
+            "    BUTTON \"OK\" ID 1 (1 1 20 12)\nEND",
+            "StarterApp.rcp:3:22: expected AT after BUTTON \"OK\", found '('",
+        ),
+        (
+            "    BUTTON \"OK\" ID 1 AT (1 1 20)\nEND",
+            "StarterApp.rcp:3:32: expected the height in AT (left top width height), found ')'",
+        ),
+        (
+            "    BUTTON ID 1 AT (1 1 20 12)\nEND",
+            "StarterApp.rcp:3:12: expected the label after BUTTON, found ID",
+        ),
+        (
+            "  TITLE \"x\"\n",
+            "StarterApp.rcp:4:1: expected END of FORM 1000, found the end of the file",
+        ),
+        (
+            "  LIST \"a\" ID 5 AT (0 0 10 10)\nEND",
+            "StarterApp.rcp:3:3: LIST is not supported by this compiler (supported form objects: \
+             TITLE, BUTTON, PUSHBUTTON, CHECKBOX, REPEATBUTTON, SELECTORTRIGGER, LABEL, FIELD, \
+             GRAFFITISTATEINDICATOR)",
+        ),
+        (
+            "  FIELD ID 5 AT (1 1 10 10) EDITABLE FRAME\nEND",
+            "StarterApp.rcp:3:38: FRAME is not allowed on FIELD 5",
+        ),
+        (
+            "  BUTTON \"b\" ID 5 AT (1 1 10 10) GRAPHICAL\nEND",
+            "StarterApp.rcp:3:34: GRAPHICAL is not supported by this compiler",
+        ),
+        (
+            "  FIELD ID 5 AT (1 1 10 10) MAXCHARS\nEND",
+            "StarterApp.rcp:4:1: expected a value after MAXCHARS, found END",
+        ),
+        (
+            "  FIELD ID 5 AT (1 1 10 10) MAXCHARS 70000\nEND",
+            "StarterApp.rcp:3:38: MAXCHARS 70000 is out of range (0..=65535)",
+        ),
+        (
+            "  hello\nEND",
+            "StarterApp.rcp:3:3: expected a form object (TITLE, BUTTON, PUSHBUTTON, CHECKBOX, \
+             REPEATBUTTON, SELECTORTRIGGER, LABEL, FIELD, GRAFFITISTATEINDICATOR) or END, found hello",
+        ),
+        (
+            "  BUTTON \"b\" ID 5 AT (PREVRIGHT 1 10 10)\nEND",
+            "StarterApp.rcp:3:23: PREV* needs a previous object with bounds in this form",
+        ),
+        (
+            "  BUTTON \"b\" ID 5 AT (1 1 CENTER 10)\nEND",
+            "StarterApp.rcp:3:27: CENTER, RIGHT@ and BOTTOM@ give a position, not a width or height",
+        ),
+        (
+            "  BUTTON \"b\" ID 5 AT (AUTO 1 10 10)\nEND",
+            "StarterApp.rcp:3:23: AUTO gives a width or height, not a position",
+        ),
+        (
+            "  BUTTON \"b\" ID 5 AT (1 1 AUTO 10) FONT 3\nEND",
+            "StarterApp.rcp:3:27: AUTO width needs the character widths of font 3; only fonts 0, \
+             1 and 2 are built in",
+        ),
+        (
+            "  BUTTON \"b\" ID 5 AT (1 + 2 * 3 1 10 10)\nEND",
+            "StarterApp.rcp:3:29: mixing + or - with * or / needs parentheses (PilRC evaluates \
+             left to right)",
+        ),
+        (
+            "  BUTTON \"b\" ID 5 AT (1 1 10 10 / 0)\nEND",
+            "StarterApp.rcp:3:33: division by zero",
+        ),
+        (
+            "  BUTTON \"b\" ID 5 AT (40000 1 10 10)\nEND",
+            "StarterApp.rcp:3:23: coordinate 40000 is out of range (-32768..=32767)",
+        ),
+        (
+            "  LABEL \"x\" ID 5 AT (RIGHT 1)\nEND",
+            "StarterApp.rcp:3:28: expected '@' after RIGHT, found 1",
+        ),
+    ];
+    for (body, expected) in cases {
+        assert_eq!(
+            &error(&format!("{FORM}{body}")),
+            expected,
+            "source:\n{body}"
+        );
+    }
+}
+
+#[test]
+fn malformed_resources() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "FORM ID MainForm AT (0 0 160 160) BEGIN END",
+            "StarterApp.rcp:1:9: undefined symbol MainForm",
+        ),
+        (
+            "FORM ID 1 AT (CENTER 0 160 160) BEGIN END",
+            "StarterApp.rcp:1:15: CENTER needs a form to center in; use CENTER@x",
+        ),
+        (
+            "FORM ID 1 AT (0 0 AUTO 160) BEGIN END",
+            "StarterApp.rcp:1:19: AUTO is not supported in FORM bounds",
+        ),
+        (
+            "FORM ID 1 AT (0 0 160 160) MAXCHARS 3 BEGIN END",
+            "StarterApp.rcp:1:28: MAXCHARS is not allowed on FORM 1",
+        ),
+        (
+            "FORM ID 1 AT (0 0 160 160)\nTITLE \"x\"",
+            "StarterApp.rcp:2:1: expected BEGIN after FORM 1, found TITLE",
+        ),
+        (
+            "STRING ID 1 \"a\"\n\nSTRING ID 1 \"b\"",
+            "StarterApp.rcp:3:1: duplicate tSTR resource ID 1 (first defined at StarterApp.rcp:1)",
+        ),
+        (
+            "STRING ID 70000 \"x\"",
+            "StarterApp.rcp:1:11: ID 70000 is out of range (0..=65535)",
+        ),
+        (
+            "STRING ID 1 \"unterminated\n",
+            "StarterApp.rcp:1:13: unterminated string",
+        ),
+        (
+            "STRING ID 1 \"a\" + 5",
+            "StarterApp.rcp:1:19: expected a string after '+', found 5",
+        ),
+        (
+            "#define N 5\nSTRING ID 1 N",
+            "StarterApp.rcp:2:13: symbol N is a number, the text of STRING 1 is needed here",
+        ),
+        (
+            "STRING ID 1 FILE \"x.txt\"",
+            "StarterApp.rcp:1:13: STRING ... FILE is not supported; put the text in the .rcp",
+        ),
+        (
+            "VERSION",
+            "StarterApp.rcp:1:8: expected ID after VERSION, found the end of the input",
+        ),
+        (
+            "APPLICATION ID 1 \"ABC\"",
+            "StarterApp.rcp:1:18: the APPLICATION creator must be exactly 4 characters",
+        ),
+        (
+            "MENU ID 1 BEGIN PULLDOWN \"a\" BEGIN MENUITEM \"b\" ID 2 \"xy\" END END",
+            "StarterApp.rcp:1:54: a menu shortcut must be exactly 1 character",
+        ),
+        (
+            "MENU ID 1 BEGIN MENUITEM \"b\" ID 2 END",
+            "StarterApp.rcp:1:17: expected PULLDOWN or END in MENU 1, found MENUITEM",
+        ),
+        (
+            "MENU ID 1 BEGIN PULLDOWN \"a\" BEGIN TITLE \"x\" END END",
+            "StarterApp.rcp:1:36: expected MENUITEM or END in PULLDOWN \"a\", found TITLE",
+        ),
+        (
+            "ALERT ID 1 BEGIN MESSAGE \"m\" END",
+            "StarterApp.rcp:1:30: ALERT 1 needs at least one button (BUTTONS \"OK\")",
+        ),
+        (
+            "ALERT ID 1 DEFAULTBUTTON 2 BEGIN BUTTONS \"OK\" \"No\" END",
+            "StarterApp.rcp:1:26: DEFAULTBUTTON 2 is not a button index of ALERT 1 (0..=1)",
+        ),
+        (
+            "ALERT ID 1 BEGIN TITLE \"a\" TITLE \"b\" BUTTONS \"OK\" END",
+            "StarterApp.rcp:1:28: TITLE given twice in ALERT 1",
+        ),
+        (
+            "ALERT ID 1 MODAL BEGIN END",
+            "StarterApp.rcp:1:12: MODAL is not allowed on ALERT 1",
+        ),
+        (
+            "BITMAP ID 1 \"x.bmp\"",
+            "StarterApp.rcp:1:1: BITMAP resources are not supported by this compiler (supported: \
+             FORM, MENU, ALERT, STRING, VERSION, APPLICATIONICONNAME, APPLICATION)",
+        ),
+        (
+            "\n  hello",
+            "StarterApp.rcp:2:3: expected a resource (FORM, MENU, ALERT, STRING, VERSION, \
+             APPLICATIONICONNAME, APPLICATION), found hello",
+        ),
+        (
+            "STRING 1 \"\u{3c0}\"",
+            "StarterApp.rcp:1:11: character '\u{3c0}' (U+03C0) is not in the Palm character set \
+             (Windows-1252)",
+        ),
+        (
+            "/* comment\n never closed",
+            "StarterApp.rcp:1:1: unterminated /* comment",
+        ),
+        (
+            "#if DEBUG\n#endif",
+            "StarterApp.rcp:1:1: #if is not supported; use #ifdef or #ifndef",
+        ),
+        (
+            "#ifdef DEBUG\nSTRING 1 \"a\"\n",
+            "StarterApp.rcp:1:1: #ifdef/#ifndef without #endif",
+        ),
+        (
+            "STRING 1 \"a\" $",
+            "StarterApp.rcp:1:14: expected a resource (FORM, MENU, ALERT, STRING, VERSION, \
+             APPLICATIONICONNAME, APPLICATION), found '$'",
+        ),
+    ];
+    for (src, expected) in cases {
+        assert_eq!(&error(src), expected, "source:\n{src}");
+    }
+}
+
+#[test]
+fn errors_in_included_files_name_that_file() {
+    let includes = MemoryIncludes::new()
+        .with("ids.h", "#define Good 1\n#define Bad BadValue(3)\n")
+        .with(
+            "part.rcp",
+            "\nSTRING ID Good \"ok\"\nSTRING ID Bad \"no\"\n",
+        );
+    let e = compile_str(
+        "#include \"ids.h\"\n#include \"part.rcp\"\n",
+        "main.rcp".as_ref(),
+        &includes,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "part.rcp:3:11: symbol Bad is #defined with a value this compiler cannot evaluate"
+    );
+    let e = compile_str("\n #include \"nope.h\"", "main.rcp".as_ref(), &includes).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "main.rcp:2:11: cannot read include file \"nope.h\": no such include file"
+    );
+}
+
+#[test]
+fn unreadable_file() {
+    let e = compile_file("/nonexistent/dir/App.rcp").unwrap_err();
+    assert_eq!(
+        (e.file.as_str(), e.line, e.column),
+        ("/nonexistent/dir/App.rcp", 1, 1)
+    );
+    assert!(e.message.starts_with("cannot read file: "), "{}", e.message);
+}
