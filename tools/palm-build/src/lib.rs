@@ -31,6 +31,7 @@ pub mod cargo;
 pub mod emu;
 pub mod ircheck;
 mod link;
+pub mod prc;
 pub mod verify;
 
 use std::collections::BTreeMap;
@@ -186,12 +187,16 @@ pub fn build_image(opts: &Options) -> Result<Image> {
     }
     let elf = out_dir.join(format!("{variant}.elf"));
     progress("repairing, assembling and linking");
-    let linked = link::assemble_and_link(&binutils, &compiled, &work, &elf, opts.kind)?;
-
-    // Only functions that survive --gc-sections matter.
+    let linked = link::assemble_and_link(&binutils, &compiled, &work, &elf, opts.kind);
+    // Only functions that survive --gc-sections matter; if linking failed,
+    // every finding is reported (it may be the cause).
     let bad: Vec<_> = findings
         .iter()
-        .filter(|f| linked.symbols.contains_key(&f.symbol))
+        .filter(|f| {
+            linked
+                .as_ref()
+                .map_or(true, |l| l.symbols.contains_key(&f.symbol))
+        })
         .collect();
     if !bad.is_empty() {
         let list: Vec<String> = bad.iter().map(|f| format!("  - {f}")).collect();
@@ -201,6 +206,7 @@ pub fn build_image(opts: &Options) -> Result<Image> {
             list.join("\n")
         );
     }
+    let linked = linked?;
 
     let rules = match opts.kind {
         ImageKind::App => verify::Rules::App,
@@ -230,6 +236,72 @@ pub fn build_image(opts: &Options) -> Result<Image> {
         package: pkg,
         repairs: linked.repairs,
         verified,
+    })
+}
+
+/// A built application: the PRC and the ELF kept beside it for symbols.
+#[derive(Clone, Debug)]
+pub struct App {
+    /// `<target>/palm/<Name>.prc`.
+    pub prc: PathBuf,
+    /// `<target>/palm/<Name>.elf` (a copy of the image's ELF).
+    pub elf: PathBuf,
+    /// The image in code 1.
+    pub image: Image,
+    /// The settings from `[package.metadata.palm]`.
+    pub meta: prc::AppMeta,
+    /// Number of resources in the PRC.
+    pub resources: usize,
+}
+
+/// Builds an application crate into `<target>/palm/<Name>.prc` (+ `.elf`):
+/// [`build_image`] with [`ImageKind::App`], its `.rcp` resources compiled,
+/// packaged by [`prc::build_prc`]. The creation date is `SOURCE_DATE_EPOCH`
+/// when set (reproducible builds), else now.
+///
+/// # Errors
+/// Any error of [`build_image`], the metadata, the resource compiler or the writer.
+pub fn build_app(opts: &Options) -> Result<App> {
+    let image = build_image(&Options {
+        kind: ImageKind::App,
+        ..opts.clone()
+    })?;
+    let meta = prc::AppMeta::from_package(&image.package)?;
+    let resources = prc::compile_resources(&meta)?;
+    let unix_now = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
+        });
+    let palm_date = palm_prc::unix_to_palm(unix_now).unwrap_or(u32::MAX);
+    let count = resources.len() + 6;
+    let bytes = prc::build_prc(&image, &meta, resources, palm_date)?;
+    let out_dir = image.elf.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let prc_path = out_dir.join(format!("{}.prc", meta.name));
+    let elf_path = out_dir.join(format!("{}.elf", meta.name));
+    std::fs::write(&prc_path, &bytes).with_context(|| format!("writing {}", prc_path.display()))?;
+    if elf_path != image.elf {
+        std::fs::copy(&image.elf, &elf_path)
+            .with_context(|| format!("writing {}", elf_path.display()))?;
+    }
+    if !opts.quiet {
+        eprintln!(
+            "palm-build: wrote {} ({} bytes: code 1 is {} bytes, {} resources)",
+            prc_path.display(),
+            bytes.len(),
+            image.code.len(),
+            count
+        );
+    }
+    Ok(App {
+        prc: prc_path,
+        elf: elf_path,
+        image,
+        meta,
+        resources: count,
     })
 }
 

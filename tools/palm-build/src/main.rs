@@ -15,6 +15,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Build an application crate into <target>/palm/<Name>.prc and <Name>.elf.
+    App {
+        /// Cargo.toml of the application crate (a staticlib with [package.metadata.palm]).
+        #[arg(long, default_value = "Cargo.toml")]
+        manifest_path: PathBuf,
+        /// cargo target directory (default: the workspace's).
+        #[arg(long)]
+        target_dir: Option<PathBuf>,
+    },
     /// Compile, repair, assemble, link and verify a 68k crate; print the image summary.
     Image {
         /// Cargo.toml of the crate (a staticlib).
@@ -40,6 +49,23 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::App {
+            manifest_path,
+            target_dir,
+        } => palm_build::build_app(&Options {
+            manifest_path,
+            target_dir,
+            kind: ImageKind::App,
+            features: Vec::new(),
+            quiet: false,
+            raw_llvm: false,
+        })
+        .map(|app| {
+            println!("{}", app.prc.display());
+            for line in &app.image.repairs {
+                println!("repaired: {line}");
+            }
+        }),
         Command::Image {
             manifest_path,
             test_lib,

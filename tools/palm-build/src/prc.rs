@@ -1,0 +1,196 @@
+//! Stage 7: package an application image and its resources as a PRC.
+//!
+//! The resources a 68k application needs, as prc-tools' build-prc emits them
+//! (PALM_FACTS §1.6): `code` 0 (the A5-world descriptor), `code` 1 (the
+//! image, entry at offset 0), `data` 0 (the empty form: no globals), `pref` 0
+//! (priority, stack size, heap space), `tAIN` 1000 (launcher name) and
+//! `tver` 1 (version string), plus the app's own UI resources (compiled from
+//! `.rcp` by the caller). prc-tools' `rloc` 0 is not needed: there is
+//! nothing to relocate.
+//!
+//! Settings come from the crate's Cargo.toml:
+//!
+//! ```toml
+//! [package.metadata.palm]
+//! name = "StarterApp"        # database name (≤ 31 bytes); default: the package name
+//! creator = "MDst"           # creator ID: four ASCII characters (required)
+//! launcher-name = "memdbg"   # tAIN 1000; default: `name` (a .rcp APPLICATIONICONNAME wins)
+//! version = "1.0"            # tver 1; default: the package version (a .rcp VERSION wins)
+//! stack-size = 4096          # pref 0 stack size in bytes (default 4096, as build-prc)
+//! resources = ["../rsrc/StarterApp.rcp"]   # .rcp files, relative to the crate
+//! ```
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow, bail};
+use palm_prc::{Database, FourCC, Header, Resource, app, hdr_attr};
+use serde_json::Value;
+
+use crate::Image;
+use crate::cargo::Package;
+
+/// The application settings from `[package.metadata.palm]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppMeta {
+    /// Database name (what `DmFindDatabase` and emulators' "launch" use).
+    pub name: String,
+    /// Creator ID.
+    pub creator: FourCC,
+    /// Launcher name (`tAIN` 1000).
+    pub launcher_name: String,
+    /// Version string (`tver` 1).
+    pub version: String,
+    /// Stack size in bytes (`pref` 0).
+    pub stack_size: u32,
+    /// `.rcp` files to compile, as absolute paths.
+    pub resources: Vec<PathBuf>,
+}
+
+impl AppMeta {
+    /// Reads the settings of `pkg`.
+    ///
+    /// # Errors
+    /// A missing or malformed `creator`, a name over 31 bytes, a field of the
+    /// wrong type.
+    pub fn from_package(pkg: &Package) -> Result<AppMeta> {
+        let m = &pkg.palm_metadata;
+        let text = |key: &str| -> Result<Option<String>> {
+            match &m[key] {
+                Value::Null => Ok(None),
+                Value::String(s) => Ok(Some(s.clone())),
+                other => bail!("[package.metadata.palm] {key} must be a string, not {other}"),
+            }
+        };
+        let name = text("name")?.unwrap_or_else(|| pkg.name.clone());
+        if name.is_empty() || name.len() > 31 || !name.is_ascii() {
+            bail!("[package.metadata.palm] name {name:?}: a database name is 1–31 ASCII bytes");
+        }
+        let creator_text = text("creator")?.ok_or_else(|| {
+            anyhow!(
+                "{}: [package.metadata.palm] needs creator = \"XXXX\" (the app's unique creator ID)",
+                pkg.dir.join("Cargo.toml").display()
+            )
+        })?;
+        let creator: FourCC = creator_text
+            .parse()
+            .map_err(|e| anyhow!("[package.metadata.palm] creator {creator_text:?}: {e}"))?;
+        let stack_size = match &m["stack-size"] {
+            Value::Null => app::PREF0_DEFAULT_STACK_SIZE,
+            v => v
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| (1024..=65536).contains(&n) && n % 2 == 0)
+                .ok_or_else(|| anyhow!("[package.metadata.palm] stack-size must be an even number of bytes, 1024–65536"))?,
+        };
+        let resources = match &m["resources"] {
+            Value::Null => Vec::new(),
+            Value::Array(items) => items
+                .iter()
+                .map(|v| {
+                    v.as_str().map(|p| pkg.dir.join(p)).ok_or_else(|| {
+                        anyhow!("[package.metadata.palm] resources must be file names")
+                    })
+                })
+                .collect::<Result<_>>()?,
+            other => bail!("[package.metadata.palm] resources must be a list, not {other}"),
+        };
+        Ok(AppMeta {
+            launcher_name: text("launcher-name")?.unwrap_or_else(|| name.clone()),
+            version: text("version")?.unwrap_or_else(|| pkg.version.clone()),
+            name,
+            creator,
+            stack_size,
+            resources,
+        })
+    }
+}
+
+/// Compiles the `.rcp` files of `meta` into resources.
+///
+/// # Errors
+/// A resource compiler error (file, line and column).
+pub fn compile_resources(meta: &AppMeta) -> Result<Vec<Resource>> {
+    let mut out = Vec::new();
+    for path in &meta.resources {
+        let compiled = palm_rcp::compile_file(path).map_err(|e| anyhow!("{e}"))?;
+        out.extend(compiled.into_iter().map(|r| Resource {
+            kind: FourCC::new(r.kind),
+            id: r.id,
+            data: r.data,
+        }));
+    }
+    Ok(out)
+}
+
+/// Builds the PRC of an application `image` with its UI `resources`.
+/// `creation_date` is in seconds since 1904-01-01 (Palm epoch).
+///
+/// # Errors
+/// The image is not an application (entry not at 0), two resources share a
+/// type and ID, or the PRC writer refuses a field.
+pub fn build_prc(
+    image: &Image,
+    meta: &AppMeta,
+    resources: Vec<Resource>,
+    creation_date: u32,
+) -> Result<Vec<u8>> {
+    if image.entry != 0 {
+        bail!("{}: the entry is not at offset 0", image.elf.display());
+    }
+    let has = |kind: FourCC, id: u16| resources.iter().any(|r| r.kind == kind && r.id == id);
+    let mut all = vec![
+        // No globals: 0 bytes below A5, the 40-byte reserved area above it.
+        Resource {
+            kind: app::CODE,
+            id: 0,
+            data: app::code0(app::CODE0_ABOVE_A5, 0),
+        },
+        Resource {
+            kind: app::CODE,
+            id: 1,
+            data: image.code.clone(),
+        },
+        Resource {
+            kind: app::DATA,
+            id: 0,
+            data: app::data0_no_globals(),
+        },
+        Resource {
+            kind: app::PREF,
+            id: 0,
+            data: app::pref0(
+                app::PREF0_DEFAULT_PRIORITY,
+                meta.stack_size,
+                app::PREF0_DEFAULT_MIN_HEAP,
+            ),
+        },
+    ];
+    if !has(app::TAIN, app::AIN_ID) {
+        all.push(Resource {
+            kind: app::TAIN,
+            id: app::AIN_ID,
+            data: app::tain(&meta.launcher_name)?,
+        });
+    }
+    if !has(app::TVER, app::APP_VERSION_ID) {
+        all.push(Resource {
+            kind: app::TVER,
+            id: app::APP_VERSION_ID,
+            data: app::tver(&meta.version)?,
+        });
+    }
+    for r in resources {
+        if all.iter().any(|a| a.kind == r.kind && a.id == r.id) {
+            bail!("resource {} {} is defined twice", r.kind, r.id);
+        }
+        all.push(r);
+    }
+    let mut header = Header::new(meta.name.as_bytes(), app::APPL, meta.creator);
+    header.attributes = hdr_attr::BACKUP;
+    header.version = 1;
+    header.creation_date = creation_date;
+    header.modification_date = creation_date;
+    Database::new_resources(header, all)
+        .to_bytes()
+        .context("writing the PRC")
+}
