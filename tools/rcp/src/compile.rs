@@ -307,6 +307,7 @@ impl Coord {
                 )
             })
         };
+        let overflow = |p| Diag::new(p, "arithmetic overflow");
         match self {
             Coord::Value(v, _) => Ok(v),
             Coord::Auto(p) => Err(Diag::new(p, "AUTO gives a width or height, not a position")),
@@ -314,10 +315,18 @@ impl Coord {
                 let across = across.ok_or_else(|| {
                     Diag::new(p, "CENTER needs a form to center in; use CENTER@x")
                 })?;
-                Ok((across - need(p)?) / 2)
+                Ok(across.checked_sub(need(p)?).ok_or_else(|| overflow(p))? / 2)
             }
-            Coord::CenterAt(v, p) => Ok((2 * v - need(p)?) / 2),
-            Coord::RightAt(v, p) | Coord::BottomAt(v, p) => Ok(v - need(p)?),
+            Coord::CenterAt(v, p) => {
+                let extent = need(p)?;
+                v.checked_mul(2)
+                    .and_then(|v2| v2.checked_sub(extent))
+                    .map(|d| d / 2)
+                    .ok_or_else(|| overflow(p))
+            }
+            Coord::RightAt(v, p) | Coord::BottomAt(v, p) => {
+                v.checked_sub(need(p)?).ok_or_else(|| overflow(p))
+            }
         }
     }
 }
@@ -820,38 +829,49 @@ impl Compiler<'_, '_> {
         let width = spec[2].extent(|p| auto_width(text, font, margin, p))?;
         let height = spec[3].extent(|p| auto_height(font, p))?;
         let (fw, fh) = self.form_size.unzip();
-        let x = spec[0].origin(Some(width), fw)?;
-        let y = spec[1].origin(Some(height), fh)?;
-        self.prev = Some(Prev {
-            x,
-            y,
-            width: Some(width),
-            height,
-        });
-        Ok(Rect {
-            x: to_i16(x, spec[0].pos(), "coordinate")?,
-            y: to_i16(y, spec[1].pos(), "coordinate")?,
+        let rect = Rect {
+            x: to_i16(
+                spec[0].origin(Some(width), fw)?,
+                spec[0].pos(),
+                "coordinate",
+            )?,
+            y: to_i16(
+                spec[1].origin(Some(height), fh)?,
+                spec[1].pos(),
+                "coordinate",
+            )?,
             width: to_i16(width, spec[2].pos(), "width")?,
             height: to_i16(height, spec[3].pos(), "height")?,
-        })
+        };
+        self.prev = Some(Prev {
+            x: rect.x.into(),
+            y: rect.y.into(),
+            width: Some(rect.width.into()),
+            height: rect.height.into(),
+        });
+        Ok(rect)
     }
 
     /// Resolves a position of an object `size` pixels large (`None` where
-    /// unknown), sets `PREV*` to its rectangle.
+    /// unknown; the sizes come from fonts, so they are small), sets `PREV*`
+    /// to its rectangle.
     fn resolve_point(&mut self, spec: [Coord; 2], size: (Option<i64>, i64)) -> Result<Point, Diag> {
         let (fw, fh) = self.form_size.unzip();
-        let x = spec[0].origin(size.0, fw)?;
-        let y = spec[1].origin(Some(size.1), fh)?;
+        let point = Point {
+            x: to_i16(spec[0].origin(size.0, fw)?, spec[0].pos(), "coordinate")?,
+            y: to_i16(
+                spec[1].origin(Some(size.1), fh)?,
+                spec[1].pos(),
+                "coordinate",
+            )?,
+        };
         self.prev = Some(Prev {
-            x,
-            y,
+            x: point.x.into(),
+            y: point.y.into(),
             width: size.0,
             height: size.1,
         });
-        Ok(Point {
-            x: to_i16(x, spec[0].pos(), "coordinate")?,
-            y: to_i16(y, spec[1].pos(), "coordinate")?,
-        })
+        Ok(point)
     }
 
     fn form_object(&mut self, t: Token) -> Result<Option<FormObject>, Diag> {

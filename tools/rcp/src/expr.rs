@@ -198,10 +198,18 @@ impl Cursor for SliceCursor<'_> {
     }
 }
 
+/// Deepest nesting of parentheses and unary minus accepted (the parser
+/// recurses; this keeps hostile input from exhausting the stack).
+const MAX_NESTING: u32 = 100;
+
 /// Parses an expression; `what` names the expected value in errors
 /// ("expected {what}, found ...").
 pub(crate) fn parse(cur: &mut impl Cursor, what: &str) -> Result<Expr, Diag> {
-    let mut left = factor(cur, what)?;
+    nested(cur, what, 0)
+}
+
+fn nested(cur: &mut impl Cursor, what: &str, depth: u32) -> Result<Expr, Diag> {
+    let mut left = factor(cur, what, depth)?;
     let mut additive: Option<bool> = None;
     loop {
         let (op, pos) = match cur.peek()? {
@@ -223,22 +231,25 @@ pub(crate) fn parse(cur: &mut impl Cursor, what: &str) -> Result<Expr, Diag> {
         }
         additive = Some(is_additive);
         cur.next()?;
-        let right = factor(cur, "a number after the operator")?;
+        let right = factor(cur, "a number after the operator", depth)?;
         left = Expr::Bin(op, Box::new(left), Box::new(right), pos);
     }
 }
 
-fn factor(cur: &mut impl Cursor, what: &str) -> Result<Expr, Diag> {
+fn factor(cur: &mut impl Cursor, what: &str, depth: u32) -> Result<Expr, Diag> {
     let Some(t) = cur.next()? else {
         return Err(Diag::new(
             cur.end_pos(),
             format!("expected {what}, found the end of the input"),
         ));
     };
+    if depth >= MAX_NESTING && (t.is_punct('(') || t.is_punct('-')) {
+        return Err(Diag::new(t.pos, "expression nested too deeply"));
+    }
     match &t.tok {
         Tok::Num(n) => Ok(Expr::Num(*n)),
         Tok::Punct('(') => {
-            let inner = parse(cur, what)?;
+            let inner = nested(cur, what, depth + 1)?;
             match cur.next()? {
                 Some(c) if c.is_punct(')') => Ok(inner),
                 Some(c) => Err(Diag::new(
@@ -251,7 +262,7 @@ fn factor(cur: &mut impl Cursor, what: &str) -> Result<Expr, Diag> {
                 )),
             }
         }
-        Tok::Punct('-') => Ok(Expr::Neg(Box::new(factor(cur, what)?), t.pos)),
+        Tok::Punct('-') => Ok(Expr::Neg(Box::new(factor(cur, what, depth + 1)?), t.pos)),
         Tok::Ident(word) => {
             let prev = [
                 ("PREVLEFT", PrevKind::Left),
@@ -307,6 +318,7 @@ pub(crate) fn eval(e: &Expr, symbols: &Symbols, prev: Option<&Prev>) -> Result<i
                     )
                 })
             };
+            // The previous object's values are 16-bit coordinates: no overflow.
             Ok(match kind {
                 PrevKind::Left => p.x,
                 PrevKind::Right => p.x + width()?,

@@ -92,6 +92,15 @@ fn malformed_forms() {
             "StarterApp.rcp:3:23: coordinate 40000 is out of range (-32768..=32767)",
         ),
         (
+            "  BUTTON \"b\" ID 5 AT (CENTER@4294967295 * 2147483648 1 10 10)\nEND",
+            "StarterApp.rcp:3:23: arithmetic overflow",
+        ),
+        (
+            "  BUTTON \"b\" ID 5 AT (1 1 10 10 + (((((((((((((((((((((((((((((((((((((((((((((((((((\
+             ((((((((((((((((((((((((((((((((((((((((((((((((((((1)\nEND",
+            "StarterApp.rcp:3:135: expression nested too deeply",
+        ),
+        (
             "  LABEL \"x\" ID 5 AT (RIGHT 1)\nEND",
             "StarterApp.rcp:3:28: expected '@' after RIGHT, found 1",
         ),
