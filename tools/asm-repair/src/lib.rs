@@ -1,1 +1,527 @@
-//! Repairs known LLVM m68k miscompilations in rustc --emit=asm output for the MC68000.
+//! Repairs known LLVM m68k miscompilations in `rustc --emit=asm` output for
+//! the MC68000, so that GNU as (`m68k-linux-gnu-as -m68000 --pcrel`) accepts
+//! the text and the program does what LLVM meant.
+//!
+//! The build runs `rustc --emit=asm` → [`repair`] → GNU as → GNU ld. The
+//! pass is called on the whole-program (post-LTO) `.s` of the app and on
+//! `compiler_builtins`' `.s` (not part of LTO). Unchanged lines are copied
+//! byte for byte; every rewritten instruction is preceded by a
+//! `| asm-repair[kind]: <original>` comment, so the output diffs cleanly
+//! against the input. Helper routines that rewrites call are in
+//! [`RUNTIME_ASM`], which the driver assembles and links once.
+//!
+//! # How it works
+//!
+//! Each line is parsed (labels, directives, instructions with size suffix
+//! and operands). Functions are split into basic blocks (labels, `Bcc`,
+//! `BRA`, `DBcc`, `JMP`, `JSR`/`BSR`, `RTS`; a computed `jmp` of a jump table
+//! gets every address-taken label of its function as successor). A backward
+//! dataflow computes, after every instruction, which of X, N, Z, V, C are
+//! still going to be read: `Bcc`/`Scc`/`DBcc` read their condition's flags,
+//! `ADDX`/`SUBX`/`NEGX`/`ROXL`/`ROXR` read X (and let Z flow through), calls
+//! and traps clobber everything, `rts` and tail calls end liveness.
+//!
+//! # Bugs handled (numbers from `TOOLCHAIN.md`)
+//!
+//! 1. **CCR clobbered by register-allocator copies** (llvm-project #152816;
+//!    upstream fix PR #168485 is not in the pinned LLVM 23.1.4). A `move`/
+//!    `moveq` (data-register or memory destination; `movea`, `lea`, `movem`,
+//!    `exg`, `pea` never touch CCR) after which N, Z, V or C is live is
+//!    replaced by a flag-neutral equivalent. LLVM never relies on the flags
+//!    of a MOVE (its compares are `cmpi`/`cmp`, and copies are modelled as
+//!    not touching CCR), so a live flag after a MOVE always means the MOVE
+//!    destroyed it. Moves inside inline asm (`;APP` … `;NO_APP`) are left as
+//!    written. Forms:
+//!    - `move.l %rN,<mem>` → `movem.l %rN,<mem>` (for `(An)`, `-(An)`,
+//!      `(d,An)`, `(d,An,Xn)`, absolute);
+//!    - `move.l <mem>,%dN` → `movem.l <mem>,%dN` (for `(An)`, `(An)+`,
+//!      `(d,An)`, `(d,An,Xn)`, `(d,%pc)`, `(d,%pc,Xn)`, absolute). Note that
+//!      the 68000 MOVEM load reads one extra word past the slot; harmless in RAM;
+//!    - anything else (register to register, immediates, `moveq`, byte and
+//!      word moves — MOVEM.W would sign-extend the whole register, so it is not
+//!      equivalent — memory to memory):
+//!      `move.w %sr,-(%sp)` / the move with every `%sp`-relative displacement
+//!      raised by 2 / `move.w (%sp)+,%ccr`. MOVE from SR is unprivileged on the
+//!      68000. A push `move.x <src>,-(%sp)` becomes `subq.l #n,%sp` first
+//!      (ADDQ/SUBQ to an address register leave CCR alone) and writes to
+//!      `(2,%sp)`; a pop `move.x (%sp)+,<dst>` reads `(2,%sp)` and ends with
+//!      `addq.l #n,%sp`; a copy of `%sp` itself is corrected with an
+//!      `addq` inside the saved region.
+//! 3. **`bra.l`/`bsr.l`/`bcc.l`** (68020 32-bit displacements): LLVM's asm
+//!    prints unsized branches that GNU as relaxes correctly; an explicit
+//!    `.l` (inline asm) is dropped. `link.l` with a 16-bit displacement
+//!    becomes `link.w`.
+//! 5. **Address register as a data operand** (`and.l #65535,%a2`; LLVM's own
+//!    assembler silently encodes it as `and.l #65535,%d2`): `exg %dK,%aN` /
+//!    the instruction on `%dK` / `exg %dK,%aN`, with `%dK` a data register the
+//!    instruction does not mention. Every other register keeps its value and
+//!    the flags are those of the operation. The same handles `or`, `eor`,
+//!    `cmpi`/`tst` on an address register, byte moves from one, and any other
+//!    data-only instruction given an address register (not `%sp`: an interrupt
+//!    would run on a swapped-out stack).
+//! 6. **`mulu.l`/`muls.l` at `-C target-cpu=M68000`** (found here, not in
+//!    `TOOLCHAIN.md`: LLVM lowers `u32/i32::checked_mul`, `overflowing_mul`,
+//!    `saturating_mul` and `Layout`/`RawVec` capacity checks to the 68020
+//!    32×32 multiply and its V flag): `move.l <ea>,-(%sp)` / `move.l %dN,-(%sp)`
+//!    / `jsr (__asm_repair_mulu32,%pc)` (or `…muls32`) / `movem.l (%sp)+,%dN` /
+//!    `addq.l #4,%sp`. The helper returns the low 32 bits of the product and
+//!    sets N, Z, V, C exactly as the 68020 does, keeping X.
+//! -  **`extb.l %dN`** (68020) → `ext.w %dN` / `ext.l %dN` (same result and flags).
+//! -  **LLVM-syntax comments**: LLVM writes `;APP`/`;NO_APP` around inline asm,
+//!    but `;` separates statements for GNU as on m68k; they become `|` comments.
+//! -  **DWARF 5 `.file N "dir" "name"`** (emitted with `debug = 2`; GNU as 2.40
+//!    rejects it without `--gdwarf-5`) → `.file N "dir/name"`.
+//!
+//! # Not repaired (errors naming the function and line)
+//!
+//! - **Bug 2, stack-array index dropped** (llvm-project #200984): the index
+//!   is lost before the assembly is printed; nothing here can see it. It is
+//!   caught by palm-build's check of the final LLVM IR.
+//! - **Bug 4** (`compiler_builtins` misaligned `memcpy`) is an instance of
+//!   bug 2; palm-build links its own 68000 `memcpy`/`memmove`/`memset`.
+//! - **Checked/overflowing multiply of `u8`/`u16`/`i8`/`i16`** (found here,
+//!   not repairable in the assembly): LLVM lowers `llvm.umul.with.overflow.i16`
+//!   (and i8, and the signed forms) to a 16×16 `mulu`/`muls` and drops the
+//!   overflow check, so `300u16.checked_mul(300)` is `Some(24464)`. The
+//!   assembly has no trace of the check; avoid these (widen to `u32` and
+//!   compare) or detect the intrinsics in the IR.
+//! - Stack frames or displacements over 32 KB (`link.w` with a larger
+//!   frame, which GNU as would silently truncate; `(d32,An)`), scaled
+//!   indexes, 64-bit `mulu.l`/`muls.l`, `divu.l`/`divs.l`/`divul.l`,
+//!   bit-field, `cas`, `rtd`, floating-point and other 68010+ instructions,
+//!   out-of-range immediates, and mnemonics that are not MC68000 at all.
+//!
+//! Debug info: the stack words pushed by a rewrite are not described in
+//! `.cfi_*` directives. Functions have a frame pointer (`-C
+//! force-frame-pointers=yes`), so the CFA is `%a6`-based wherever code after
+//! `link` is rewritten.
+#![deny(missing_docs)]
+
+mod cfg;
+mod isa;
+mod parse;
+mod rewrite;
+
+use std::fmt;
+
+use isa::Needs;
+use parse::{Line, Stmt};
+
+/// 68000 assembly (GNU as syntax) of the helper routines that rewritten code
+/// calls: `__asm_repair_mulu32` and `__asm_repair_muls32`. Assemble it with
+/// `m68k-linux-gnu-as -m68000 --pcrel` and link it into every program whose
+/// repaired assembly calls them. Position-independent; each routine
+/// preserves every register and sets only CCR and its result slot.
+pub const RUNTIME_ASM: &str = include_str!("../rt/repair_rt.s");
+
+/// Symbols defined by [`RUNTIME_ASM`].
+pub const RUNTIME_SYMBOLS: &[&str] = &[rewrite::MULU32, rewrite::MULS32];
+
+/// What kind of repair a [`Fix`] made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FixKind {
+    /// A `move`/`moveq` that destroyed live condition codes made
+    /// flag-neutral (bug 1, llvm-project #152816).
+    CcrMove,
+    /// An address register used where the 68000 only has a data-register
+    /// form, e.g. `and.l #imm,%aN` (bug 5), routed through `exg`.
+    AddressRegister,
+    /// A 68020 `mulu.l`/`muls.l` replaced by a call to a 68000 helper.
+    MulLong,
+    /// A 68020 `extb.l` replaced by `ext.w` + `ext.l`.
+    Extb,
+    /// A 68020 `.l` branch or `link.l` replaced by its 68000 form (bug 3).
+    LongForm,
+    /// An LLVM `;` comment turned into a GNU as `|` comment.
+    Comment,
+    /// A DWARF 5 `.file N "dir" "name"` turned into `.file N "dir/name"`.
+    DwarfFile,
+}
+
+impl FixKind {
+    /// Short tag used in the `| asm-repair[tag]` comments and logs.
+    pub fn tag(self) -> &'static str {
+        match self {
+            FixKind::CcrMove => "ccr-move",
+            FixKind::AddressRegister => "address-register",
+            FixKind::MulLong => "mul-long",
+            FixKind::Extb => "extb",
+            FixKind::LongForm => "long-form",
+            FixKind::Comment => "comment",
+            FixKind::DwarfFile => "dwarf-file",
+        }
+    }
+
+    /// What the summary line calls `n` repairs of this kind.
+    fn describe(self, n: usize) -> String {
+        let s = if n == 1 { "" } else { "s" };
+        match self {
+            FixKind::CcrMove => format!("{n} CCR-clobbering move{s}"),
+            FixKind::AddressRegister => {
+                format!("{n} address-register operand{s} (and/or/eor/cmpi/tst on %aN)")
+            }
+            FixKind::MulLong => format!("{n} mulu.l/muls.l"),
+            FixKind::Extb => format!("{n} extb.l"),
+            FixKind::LongForm => format!("{n} 68020 long branch/link form{s}"),
+            FixKind::Comment => format!("{n} ';' comment{s}"),
+            FixKind::DwarfFile => format!("{n} DWARF 5 .file directive{s}"),
+        }
+    }
+}
+
+impl fmt::Display for FixKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.tag())
+    }
+}
+
+/// One repaired line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// 1-based line number in the input.
+    pub line: usize,
+    /// Demangled name of the enclosing function (empty outside functions).
+    pub function: String,
+    /// What was repaired.
+    pub kind: FixKind,
+    /// The input line.
+    pub before: String,
+    /// The replacement lines, joined with `\n`.
+    pub after: String,
+}
+
+/// The repaired assembly and what was changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repaired {
+    /// The assembly to give to GNU as.
+    pub text: String,
+    /// Every repair, in input order.
+    pub fixes: Vec<Fix>,
+    /// For each output line (0-based), the 1-based input line it came from.
+    origins: Vec<usize>,
+}
+
+impl Repaired {
+    /// Number of fixes of `kind`.
+    pub fn count(&self, kind: FixKind) -> usize {
+        self.fixes.iter().filter(|f| f.kind == kind).count()
+    }
+
+    /// A one-line summary such as `repaired 37 CCR-clobbering moves, 3
+    /// address-register operands, 2 mulu.l/muls.l`.
+    pub fn summary(&self) -> String {
+        let mut kinds: Vec<FixKind> = self.fixes.iter().map(|f| f.kind).collect();
+        kinds.sort();
+        kinds.dedup();
+        if kinds.is_empty() {
+            return "repaired nothing".to_string();
+        }
+        let parts: Vec<String> = kinds.iter().map(|&k| k.describe(self.count(k))).collect();
+        format!("repaired {}", parts.join(", "))
+    }
+
+    /// The 1-based input line that produced 1-based output line `line` (to
+    /// translate GNU as error messages back to the compiler's output).
+    pub fn input_line(&self, line: usize) -> Option<usize> {
+        self.origins.get(line.checked_sub(1)?).copied()
+    }
+}
+
+/// One line the pass cannot repair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// 1-based input line.
+    pub line: usize,
+    /// Demangled name of the enclosing function (empty outside functions).
+    pub function: String,
+    /// The input line.
+    pub text: String,
+    /// Why it cannot be repaired.
+    pub reason: String,
+}
+
+/// The input has code the pass cannot make into correct MC68000 code.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", render_problems(.file, .problems))]
+pub struct RepairError {
+    /// The file name given to [`repair`].
+    pub file: String,
+    /// Every unrepairable line, in input order.
+    pub problems: Vec<Problem>,
+}
+
+fn render_problems(file: &str, problems: &[Problem]) -> String {
+    let mut s = format!(
+        "{file}: {} line(s) cannot be made into MC68000 code",
+        problems.len()
+    );
+    for p in problems {
+        let func = if p.function.is_empty() {
+            "(outside any function)".to_string()
+        } else {
+            format!("in `{}`", p.function)
+        };
+        s.push_str(&format!(
+            "\n  {file}:{}: {func}: {}\n      {}",
+            p.line,
+            p.reason,
+            p.text.trim()
+        ));
+    }
+    s
+}
+
+fn demangle(name: &str) -> String {
+    if name.is_empty() {
+        return String::new();
+    }
+    format!("{:#}", rustc_demangle::demangle(name))
+}
+
+/// `.file N "dir" "name" [md5 …]` → `.file N "dir/name"`.
+fn dwarf5_file(args: &str) -> Option<String> {
+    let (num, rest) = args.split_once(|c: char| c.is_whitespace())?;
+    if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let strings = quoted_strings(rest.trim());
+    let [dir, name, ..] = strings.as_slice() else {
+        return None;
+    };
+    let path = if name.starts_with('/') || dir.is_empty() {
+        (*name).to_string()
+    } else {
+        format!("{}/{}", dir.trim_end_matches('/'), name)
+    };
+    Some(format!("\t.file\t{num} \"{path}\""))
+}
+
+/// The raw contents (escapes kept) of the leading quoted strings of `s`.
+fn quoted_strings(mut s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    while let Some(rest) = s.strip_prefix('"') {
+        let bytes = rest.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() && bytes[i] != b'"' {
+            if bytes[i] == b'\\' {
+                i += 1;
+            }
+            i += 1;
+        }
+        if i >= bytes.len() {
+            break;
+        }
+        out.push(&rest[..i]);
+        s = rest[i + 1..].trim_start();
+    }
+    out
+}
+
+fn is_ccr_move(insn: &parse::Insn) -> bool {
+    matches!(insn.mnemonic.as_str(), "move" | "moveq")
+        && isa::effects(insn).is_some_and(|e| e.defs == isa::NZVC && e.reads == 0)
+}
+
+/// Repairs `asm` (the text of one `.s` file from `rustc --emit=asm` for
+/// `m68k-unknown-none-elf`); `file_name` is used in messages only.
+///
+/// Returns the repaired text and the list of fixes, or every line that
+/// cannot be repaired (each naming its function, demangled, and line).
+pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
+    let lines = parse::parse_lines(asm);
+    let program = cfg::Program::build(&lines);
+    let mut replaced: Vec<Option<(FixKind, Vec<String>)>> = vec![None; lines.len()];
+    let mut problems = Vec::new();
+    let function_name = |li: usize| -> String {
+        program.line_function[li]
+            .map(|f| demangle(&program.functions[f].name))
+            .unwrap_or_default()
+    };
+    let problem = |li: usize, reason: String| Problem {
+        line: li + 1,
+        function: function_name(li),
+        text: lines[li].text.to_string(),
+        reason,
+    };
+
+    for f in &program.functions {
+        let live = program.live_after(f);
+        for (k, &li) in f.insns.iter().enumerate() {
+            let Stmt::Insn(insn) = &lines[li].stmt else {
+                continue;
+            };
+            let flags_live = live[k] & isa::NZVC != 0;
+            let result = match isa::needs(insn) {
+                Needs::Nothing => {
+                    if flags_live && !f.in_asm[k] && is_ccr_move(insn) {
+                        Some((FixKind::CcrMove, rewrite::ccr_neutral_move(insn)))
+                    } else {
+                        None
+                    }
+                }
+                Needs::AddrRegOperand => {
+                    if flags_live && !f.in_asm[k] && is_ccr_move(insn) {
+                        Some((
+                            FixKind::AddressRegister,
+                            Err("address-register byte move after which CCR is live".into()),
+                        ))
+                    } else {
+                        Some((FixKind::AddressRegister, rewrite::addr_reg_operand(insn)))
+                    }
+                }
+                Needs::MulLong { signed } => {
+                    Some((FixKind::MulLong, rewrite::mul_long(insn, signed)))
+                }
+                Needs::Extb => Some((FixKind::Extb, rewrite::extb(insn))),
+                Needs::LongBranch => Some((FixKind::LongForm, Ok(rewrite::drop_size(insn)))),
+                Needs::LinkLong => Some((FixKind::LongForm, Ok(rewrite::link_word(insn)))),
+                Needs::Unsupported(reason) => {
+                    problems.push(problem(li, reason));
+                    None
+                }
+            };
+            match result {
+                Some((kind, Ok(new))) => replaced[li] = Some((kind, new)),
+                Some((kind, Err(why))) => {
+                    problems.push(problem(
+                        li,
+                        format!("cannot repair ({}): {why}", kind.tag()),
+                    ));
+                }
+                None => {}
+            }
+        }
+    }
+
+    // Line-level fixes outside instructions.
+    for (li, line) in lines.iter().enumerate() {
+        if replaced[li].is_some() {
+            continue;
+        }
+        if let Stmt::Directive {
+            name: ".file",
+            args,
+        } = &line.stmt
+            && let Some(new) = dwarf5_file(args)
+        {
+            replaced[li] = Some((FixKind::DwarfFile, vec![new]));
+            continue;
+        }
+        if let Some(i) = line.semicolon {
+            let mut t = String::with_capacity(line.text.len());
+            t.push_str(&line.text[..i]);
+            t.push('|');
+            t.push_str(&line.text[i + 1..]);
+            replaced[li] = Some((FixKind::Comment, vec![t]));
+        }
+    }
+
+    if !problems.is_empty() {
+        problems.sort_by_key(|p| p.line);
+        return Err(RepairError {
+            file: file_name.to_string(),
+            problems,
+        });
+    }
+
+    let mut text = String::with_capacity(asm.len() + asm.len() / 16);
+    let mut origins = Vec::with_capacity(lines.len() + lines.len() / 16);
+    let mut fixes = Vec::new();
+    for (li, line) in lines.iter().enumerate() {
+        let mut emit = |s: &str| {
+            text.push_str(s);
+            text.push('\n');
+            origins.push(li + 1);
+        };
+        match replaced[li].take() {
+            None => emit(line.text),
+            Some((kind, new)) => {
+                let instruction = matches!(line.stmt, Stmt::Insn(_));
+                if instruction {
+                    if let Some(label) = line.label {
+                        emit(&format!("{label}:"));
+                    }
+                    emit(&format!(
+                        "\t| asm-repair[{}]: {}",
+                        kind.tag(),
+                        original_code(line)
+                    ));
+                }
+                for n in &new {
+                    emit(n);
+                }
+                fixes.push(Fix {
+                    line: li + 1,
+                    function: function_name(li),
+                    kind,
+                    before: line.text.to_string(),
+                    after: new.join("\n"),
+                });
+            }
+        }
+    }
+    Ok(Repaired {
+        text,
+        fixes,
+        origins,
+    })
+}
+
+/// The instruction part of a line, for the comment in front of its
+/// replacement.
+fn original_code<'a>(line: &Line<'a>) -> String {
+    let mut t = line.text;
+    if let Some(label) = line.label
+        && let Some(rest) = t.trim_start().strip_prefix(label)
+    {
+        t = rest.strip_prefix(':').unwrap_or(rest);
+    }
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dwarf5_file_directive() {
+        assert_eq!(
+            dwarf5_file(r#"2 "/root/src/alloc" "src/raw_vec/mod.rs""#).as_deref(),
+            Some("\t.file\t2 \"/root/src/alloc/src/raw_vec/mod.rs\"")
+        );
+        assert_eq!(
+            dwarf5_file(r#"3 "/x" "/abs/y.rs" md5 0x0123"#).as_deref(),
+            Some("\t.file\t3 \"/abs/y.rs\"")
+        );
+        assert_eq!(dwarf5_file(r#"1 "only.rs""#), None);
+        assert_eq!(dwarf5_file(r#""exp.cgu.0""#), None);
+        assert_eq!(dwarf5_file(r#"1 "unterminated"#), None);
+    }
+
+    #[test]
+    fn summary_and_origins() {
+        let src = "\t.text\nf:\n\tsub.l\t%d4, %d7\n\tmove.l\t%d6, %d5\n\tbpl\t.L7\n.L7:\n\trts\n";
+        let r = repair(src, "t.s").unwrap();
+        assert_eq!(r.summary(), "repaired 1 CCR-clobbering move");
+        assert_eq!(r.fixes[0].line, 4);
+        assert_eq!(r.fixes[0].function, "f");
+        // Lines 1-3 map to themselves, then comment + 3 lines from line 4.
+        assert_eq!(r.input_line(3), Some(3));
+        assert_eq!(r.input_line(4), Some(4));
+        assert_eq!(r.input_line(7), Some(4));
+        assert_eq!(r.input_line(8), Some(5));
+        assert_eq!(r.input_line(0), None);
+        assert_eq!(r.input_line(999), None);
+    }
+
+    #[test]
+    fn errors_name_the_demangled_function() {
+        let src = "\t.text\n_RNvCs1234_5hello5world:\n\tdivu.l\t%d1, %d0\n\trts\n";
+        let e = repair(src, "x.s").unwrap_err();
+        assert_eq!(e.problems.len(), 1);
+        assert_eq!(e.problems[0].line, 3);
+        assert_eq!(e.problems[0].function, "hello::world");
+        let msg = e.to_string();
+        assert!(msg.contains("x.s:3: in `hello::world`"), "{msg}");
+    }
+}

@@ -1,0 +1,415 @@
+//! The replacement sequences. Each function returns the new instruction lines
+//! (without the comment line that records the original), or why it cannot.
+
+use crate::parse::{Base, Expr, Insn, Operand, Reg, Size};
+
+const SAVE_CCR: &str = "\tmove.w\t%sr, -(%sp)";
+const RESTORE_CCR: &str = "\tmove.w\t(%sp)+, %ccr";
+
+/// Moves the operand's `%sp`-relative address by `delta` bytes (the stack
+/// pointer was lowered by `delta` before the instruction runs).
+fn adjust_sp(op: &Operand, delta: i64) -> Result<Operand, String> {
+    let bump = |disp: &Expr, lo: i64, hi: i64| -> Result<Expr, String> {
+        match disp.value {
+            Some(v) => {
+                let nv = v + delta;
+                if (lo..=hi).contains(&nv) {
+                    Ok(Expr::num(nv))
+                } else {
+                    Err(format!(
+                        "stack displacement {v} + {delta} no longer fits the addressing mode"
+                    ))
+                }
+            }
+            None => Ok(Expr::new(&format!("({})+{delta}", disp.text))),
+        }
+    };
+    Ok(match op {
+        Operand::Ind(7) => Operand::Disp {
+            disp: Expr::num(delta),
+            base: Base::A(7),
+        },
+        Operand::Disp {
+            disp,
+            base: Base::A(7),
+        } => Operand::Disp {
+            disp: bump(disp, -32768, 32767)?,
+            base: Base::A(7),
+        },
+        Operand::Index {
+            index: Reg::A(7), ..
+        } => return Err("%sp used as an index register".into()),
+        Operand::Index {
+            disp,
+            base: Base::A(7),
+            index,
+            suffix,
+            scale,
+        } => Operand::Index {
+            disp: bump(disp, -128, 127)?,
+            base: Base::A(7),
+            index: *index,
+            suffix: suffix.clone(),
+            scale: *scale,
+        },
+        Operand::PreDec(7) | Operand::PostInc(7) => {
+            return Err("unexpected stack push/pop operand".into());
+        }
+        Operand::Other(s) => return Err(format!("operand `{s}` not understood")),
+        other => other.clone(),
+    })
+}
+
+fn size_bytes_on_stack(size: Size) -> i64 {
+    // Byte pushes and pops through %sp move it by 2 to keep it even.
+    if size == Size::L { 4 } else { 2 }
+}
+
+/// Modes MOVEM accepts as a register-to-memory destination.
+fn movem_store_ok(op: &Operand) -> bool {
+    matches!(
+        op,
+        Operand::Ind(_)
+            | Operand::PreDec(_)
+            | Operand::Abs(_)
+            | Operand::Disp {
+                base: Base::A(_),
+                ..
+            }
+            | Operand::Index {
+                base: Base::A(_),
+                ..
+            }
+    )
+}
+
+/// Modes MOVEM accepts as a memory-to-register source.
+fn movem_load_ok(op: &Operand) -> bool {
+    matches!(
+        op,
+        Operand::Ind(_)
+            | Operand::PostInc(_)
+            | Operand::Abs(_)
+            | Operand::Disp { .. }
+            | Operand::Index { .. }
+    )
+}
+
+/// Flag-neutral replacement for a `move`/`moveq` after which N/Z/V/C are
+/// live (llvm-project #152816: register-allocator copies, spills and reloads
+/// placed between a flag-setting instruction and its reader).
+pub(crate) fn ccr_neutral_move(insn: &Insn) -> Result<Vec<String>, String> {
+    let ops = &insn.operands;
+    let [src, dst] = ops.as_slice() else {
+        return Err("move without two operands".into());
+    };
+    if insn.mnemonic == "moveq" {
+        return Ok(vec![SAVE_CCR.into(), insn.to_string(), RESTORE_CCR.into()]);
+    }
+    let size = insn.size.unwrap_or(Size::W);
+    if matches!(src, Operand::Other(_)) || matches!(dst, Operand::Other(_)) {
+        return Err("operand not understood".into());
+    }
+    if matches!(src, Operand::PreDec(7)) || matches!(dst, Operand::PostInc(7)) {
+        return Err("reads below or writes above the stack pointer".into());
+    }
+    if size == Size::L {
+        // MOVEM.L moves 32 bits and leaves CCR alone.
+        if let Operand::Reg(r) = src {
+            let self_push = matches!((r, dst), (Reg::A(a), Operand::PreDec(d)) if a == d);
+            if movem_store_ok(dst) && !self_push {
+                return Ok(vec![format!("\tmovem.l\t{src}, {dst}")]);
+            }
+        }
+        if let Operand::Reg(Reg::D(_)) = dst
+            && movem_load_ok(src)
+        {
+            return Ok(vec![format!("\tmovem.l\t{src}, {dst}")]);
+        }
+    }
+    // Save CCR on the stack around the move; every %sp-relative operand
+    // moves by the bytes pushed in front of it.
+    let mut out = Vec::new();
+    let mut post = Vec::new();
+    let (new_src, new_dst);
+    if matches!(dst, Operand::PreDec(7)) {
+        // Push: reserve the slot first, then save CCR below it.
+        let p = size_bytes_on_stack(size);
+        out.push(format!("\tsubq.l\t#{p}, %sp"));
+        out.push(SAVE_CCR.into());
+        new_src = adjust_sp(src, p + 2)?;
+        new_dst = Operand::Disp {
+            disp: Expr::num(2),
+            base: Base::A(7),
+        };
+    } else if matches!(src, Operand::PostInc(7)) {
+        // Pop: read the slot above the saved CCR, release it afterwards.
+        let p = size_bytes_on_stack(size);
+        out.push(SAVE_CCR.into());
+        new_src = Operand::Disp {
+            disp: Expr::num(2),
+            base: Base::A(7),
+        };
+        new_dst = adjust_sp(dst, 2 + p)?;
+        post.push(format!("\taddq.l\t#{p}, %sp"));
+    } else {
+        out.push(SAVE_CCR.into());
+        new_src = adjust_sp(src, 2)?;
+        new_dst = adjust_sp(dst, 2)?;
+    }
+    let body = Insn::new(&insn.mnemonic, insn.size, vec![new_src, new_dst.clone()]);
+    out.push(body.to_string());
+    if matches!(src, Operand::Reg(Reg::A(7))) {
+        // The copied stack pointer is lower by what we pushed; correct it
+        // (flags are restored right after).
+        let pushed = if matches!(dst, Operand::PreDec(7)) {
+            size_bytes_on_stack(size) + 2
+        } else {
+            2
+        };
+        out.push(
+            Insn::new(
+                "addq",
+                insn.size,
+                vec![Operand::Imm(Expr::num(pushed)), new_dst],
+            )
+            .to_string(),
+        );
+    }
+    out.push(RESTORE_CCR.into());
+    out.extend(post);
+    Ok(out)
+}
+
+/// Replacement for an instruction that uses an address register where the
+/// 68000 only has a data-register form (llvm bug 5, `and.l #imm,%aN`): swap
+/// the address register with a data register the instruction does not
+/// mention, run the data-register form, swap back. EXG leaves CCR alone, so
+/// the flags are those of the operation itself. Every other register keeps
+/// its value.
+pub(crate) fn addr_reg_operand(insn: &Insn) -> Result<Vec<String>, String> {
+    let mut areg = None;
+    for op in &insn.operands {
+        if let Operand::Reg(Reg::A(n)) = op {
+            match areg {
+                None => areg = Some(*n),
+                Some(a) if a == *n => {}
+                Some(_) => return Err("two different address registers".into()),
+            }
+        }
+    }
+    let Some(a) = areg else {
+        return Err("no address register operand".into());
+    };
+    if a == 7 {
+        return Err(
+            "the stack pointer cannot be swapped out (an interrupt would use the wrong stack)"
+                .into(),
+        );
+    }
+    // The address register must not also be used to form an address.
+    let used_elsewhere = insn
+        .operands
+        .iter()
+        .filter(|o| !matches!(o, Operand::Reg(_)))
+        .any(|o| o.reg_mask() & (1 << (8 + a)) != 0);
+    if used_elsewhere {
+        return Err(format!("%a{a} is also used in an address"));
+    }
+    let used = insn.reg_mask();
+    let Some(d) = (0..8u8).find(|d| used & (1 << d) == 0) else {
+        return Err("no free data register".into());
+    };
+    let ops = insn
+        .operands
+        .iter()
+        .map(|o| match o {
+            Operand::Reg(Reg::A(n)) if *n == a => Operand::Reg(Reg::D(d)),
+            other => other.clone(),
+        })
+        .collect();
+    let exg = format!("\texg\t%d{d}, {}", Reg::A(a));
+    Ok(vec![
+        exg.clone(),
+        Insn::new(&insn.mnemonic, insn.size, ops).to_string(),
+        exg,
+    ])
+}
+
+/// Helper routine names in `RUNTIME_ASM`.
+pub(crate) const MULU32: &str = "__asm_repair_mulu32";
+/// See [`MULU32`].
+pub(crate) const MULS32: &str = "__asm_repair_muls32";
+
+/// Replacement for the 68020 `mulu.l <ea>,%dN` / `muls.l <ea>,%dN` (32-bit
+/// result) that LLVM emits for `u32::checked_mul`/`i32::checked_mul` even at
+/// `-C target-cpu=M68000`: push both operands, call the 68000 helper, which
+/// overwrites the multiplicand slot with the product and sets N/Z/V/C like
+/// MULx.L (X kept); then pop with the flag-neutral MOVEM and ADDQ-to-%sp.
+pub(crate) fn mul_long(insn: &Insn, signed: bool) -> Result<Vec<String>, String> {
+    let [src, Operand::Reg(Reg::D(d))] = insn.operands.as_slice() else {
+        return Err("unexpected operands".into());
+    };
+    if matches!(
+        src,
+        Operand::PreDec(7) | Operand::PostInc(7) | Operand::Other(_)
+    ) {
+        return Err("unsupported source operand".into());
+    }
+    let helper = if signed { MULS32 } else { MULU32 };
+    Ok(vec![
+        format!("\tmove.l\t{src}, -(%sp)"),
+        format!("\tmove.l\t%d{d}, -(%sp)"),
+        format!("\tjsr\t({helper},%pc)"),
+        format!("\tmovem.l\t(%sp)+, %d{d}"),
+        "\taddq.l\t#4, %sp".into(),
+    ])
+}
+
+/// `extb.l %dN` (68020) → `ext.w %dN` + `ext.l %dN`: same register result,
+/// and the final EXT.L sets N/Z from the long and clears V/C like EXTB.L.
+pub(crate) fn extb(insn: &Insn) -> Result<Vec<String>, String> {
+    let [Operand::Reg(Reg::D(d))] = insn.operands.as_slice() else {
+        return Err("unexpected operands".into());
+    };
+    Ok(vec![format!("\text.w\t%d{d}"), format!("\text.l\t%d{d}")])
+}
+
+/// An explicit `.l` branch (68020 32-bit displacement, llvm bug 3) → the
+/// unsized mnemonic, which GNU as relaxes to `.s`/`.w`.
+pub(crate) fn drop_size(insn: &Insn) -> Vec<String> {
+    vec![Insn::new(&insn.mnemonic, None, insn.operands.clone()).to_string()]
+}
+
+/// `link.l` with a 16-bit displacement → `link.w`.
+pub(crate) fn link_word(insn: &Insn) -> Vec<String> {
+    vec![Insn::new("link", Some(Size::W), insn.operands.clone()).to_string()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_insn;
+
+    fn ccr(s: &str) -> Vec<String> {
+        ccr_neutral_move(&parse_insn(s)).expect(s)
+    }
+
+    #[test]
+    fn movem_forms() {
+        assert_eq!(ccr("move.l %d0, (8,%sp)"), ["\tmovem.l\t%d0, (8,%sp)"]);
+        assert_eq!(ccr("move.l (-36,%a6), %d3"), ["\tmovem.l\t(-36,%a6), %d3"]);
+        assert_eq!(ccr("move.l %a2, -(%sp)"), ["\tmovem.l\t%a2, -(%sp)"]);
+        assert_eq!(ccr("move.l (%sp)+, %d1"), ["\tmovem.l\t(%sp)+, %d1"]);
+    }
+
+    #[test]
+    fn save_restore_forms() {
+        assert_eq!(
+            ccr("move.l %d6, %d5"),
+            [SAVE_CCR, "\tmove.l\t%d6, %d5", RESTORE_CCR]
+        );
+        assert_eq!(
+            ccr("moveq #0, %d5"),
+            [SAVE_CCR, "\tmoveq\t#0, %d5", RESTORE_CCR]
+        );
+        assert_eq!(
+            ccr("move.l #0, (12,%sp)"),
+            [SAVE_CCR, "\tmove.l\t#0, (14,%sp)", RESTORE_CCR]
+        );
+        assert_eq!(
+            ccr("move.w (%sp), %d0"),
+            [SAVE_CCR, "\tmove.w\t(2,%sp), %d0", RESTORE_CCR]
+        );
+        assert_eq!(
+            ccr("move.b (3,%sp,%d1), (%sp)"),
+            [SAVE_CCR, "\tmove.b\t(5,%sp,%d1), (2,%sp)", RESTORE_CCR]
+        );
+        assert_eq!(
+            ccr("move.l (8,%a6), -(%sp)"),
+            [
+                "\tsubq.l\t#4, %sp",
+                SAVE_CCR,
+                "\tmove.l\t(8,%a6), (2,%sp)",
+                RESTORE_CCR
+            ]
+        );
+        assert_eq!(
+            ccr("move.l (4,%sp), -(%sp)"),
+            [
+                "\tsubq.l\t#4, %sp",
+                SAVE_CCR,
+                "\tmove.l\t(10,%sp), (2,%sp)",
+                RESTORE_CCR
+            ]
+        );
+        assert_eq!(
+            ccr("move.b %d0, -(%sp)"),
+            [
+                "\tsubq.l\t#2, %sp",
+                SAVE_CCR,
+                "\tmove.b\t%d0, (2,%sp)",
+                RESTORE_CCR
+            ]
+        );
+        assert_eq!(
+            ccr("move.w (%sp)+, (4,%sp)"),
+            [
+                SAVE_CCR,
+                "\tmove.w\t(2,%sp), (8,%sp)",
+                RESTORE_CCR,
+                "\taddq.l\t#2, %sp"
+            ]
+        );
+        assert_eq!(
+            ccr("move.l %sp, %d0"),
+            [
+                SAVE_CCR,
+                "\tmove.l\t%sp, %d0",
+                "\taddq.l\t#2, %d0",
+                RESTORE_CCR
+            ]
+        );
+        assert!(ccr_neutral_move(&parse_insn("move.l -(%sp), %d0")).is_err());
+        assert!(ccr_neutral_move(&parse_insn("move.l (32767,%sp), %d0")).is_ok());
+        assert!(ccr_neutral_move(&parse_insn("move.w (32767,%sp), %d0")).is_err());
+    }
+
+    #[test]
+    fn address_register_operands() {
+        let r = |s: &str| addr_reg_operand(&parse_insn(s));
+        assert_eq!(
+            r("and.l #65535, %a2").unwrap(),
+            ["\texg\t%d0, %a2", "\tand.l\t#65535, %d0", "\texg\t%d0, %a2"]
+        );
+        assert_eq!(
+            r("eor.l %d0, %a1").unwrap(),
+            ["\texg\t%d1, %a1", "\teor.l\t%d0, %d1", "\texg\t%d1, %a1"]
+        );
+        assert!(r("and.l (%a2), %a2").is_err());
+        assert!(r("and.l #-16, %sp").is_err());
+    }
+
+    #[test]
+    fn mul_and_misc() {
+        assert_eq!(
+            mul_long(&parse_insn("mulu.l %d1, %d0"), false).unwrap(),
+            [
+                "\tmove.l\t%d1, -(%sp)",
+                "\tmove.l\t%d0, -(%sp)",
+                "\tjsr\t(__asm_repair_mulu32,%pc)",
+                "\tmovem.l\t(%sp)+, %d0",
+                "\taddq.l\t#4, %sp"
+            ]
+        );
+        assert_eq!(
+            extb(&parse_insn("extb.l %d2")).unwrap(),
+            ["\text.w\t%d2", "\text.l\t%d2"]
+        );
+        assert_eq!(drop_size(&parse_insn("bra.l .L1")), ["\tbra\t.L1"]);
+        assert_eq!(
+            link_word(&parse_insn("link.l %a6, #-8")),
+            ["\tlink.w\t%a6, #-8"]
+        );
+    }
+}
