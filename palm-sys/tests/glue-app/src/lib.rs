@@ -10,6 +10,7 @@ extern crate alloc;
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
+use core::hint::black_box;
 use m68k_palmos_sys as palm_sys;
 use palm_sys::*;
 
@@ -192,54 +193,99 @@ pub extern "C" fn t_balance(db: u32) -> u32 {
 
 // ---- call-original (JSR) glue and trap-replacement trampolines -------------------
 
-/// Reports the arguments a trampoline body received through HostControl(0x7E57, ...):
-/// the handler sees them as 32-bit values, exactly as the body got them.
-fn report(a: u32, b: u32, c: u32, d: u32) {
-    #[repr(C)]
-    #[derive(Clone, Copy)]
-    struct R {
-        a: u32,
-        b: u32,
-        c: u32,
-        d: u32,
-    }
-    let r = R { a, b, c, d };
-    unsafe { HostControl(0x7E57, PalmVaList::new(&r)) };
+/// Reports a value through `HostControl(0x7E57, *v)`: the handler sees its bytes.
+///
+/// The trampoline bodies below report their narrow arguments in narrow fields on
+/// purpose: LLVM's m68k backend folds "load 8/16 bits, extend, store 32 bits" into a
+/// 32-bit memory-to-memory `move.l` from the narrow address (wrong value, or an address
+/// error for a byte at an odd address), so `x as u32` stored to memory is miscompiled
+/// whatever the caller passed. The trampolines' extension itself is checked by
+/// `t_ext_entry`, whose body takes the raw 32-bit slots.
+fn report<T: Copy>(v: &T) {
+    unsafe { HostControl(0x7E57, PalmVaList::new(v)) };
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct RrArgs {
+    db: DmOpenRef,
+    index: u16,
+    dirty: u8,
+    pad: u8,
 }
 
 extern "C" fn rr_body(db: DmOpenRef, index: u16, dirty: Boolean) -> Err {
-    report(db as u32, index as u32, dirty as u32, 0);
+    report(&RrArgs {
+        db,
+        index,
+        dirty,
+        pad: 0,
+    });
     index ^ 0x0F0F
 }
 trap_replacement!(DmReleaseRecord, pub t_rr_entry => rr_body);
 
 extern "C" fn free_body(p: MemPtr) -> Err {
-    report(p as u32, 0, 0, 0);
+    report(&p);
     0x0105
 }
 trap_replacement!(MemChunkFree, pub t_free_entry => free_body);
 
 extern "C" fn ptr_new_body(size: UInt32) -> MemPtr {
-    report(size, 0, 0, 0);
+    report(&size);
     (size + 0x100) as MemPtr
 }
 trap_replacement!(MemPtrNew, pub t_ptr_new_entry => ptr_new_body);
 
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct DrawArgs {
+    s: *const Char,
+    len: Int16,
+    x: Coord,
+    y: Coord,
+    pad: u16,
+}
+
 extern "C" fn draw_body(s: *const Char, len: Int16, x: Coord, y: Coord) {
-    report(
-        s as u32,
-        len as i32 as u32,
-        x as i32 as u32,
-        y as i32 as u32,
-    );
+    report(&DrawArgs {
+        s,
+        len,
+        x,
+        y,
+        pad: 0,
+    });
 }
 trap_replacement!(WinDrawChars, pub t_draw_entry => draw_body);
 
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct SetArgs {
+    rec: *mut c_void,
+    off: UInt32,
+    n: UInt32,
+    v: UInt8,
+    pad: u8,
+}
+
 extern "C" fn set_body(rec: *mut c_void, off: UInt32, n: UInt32, v: UInt8) -> Err {
-    report(rec as u32, off, n, v as u32);
+    report(&SetArgs {
+        rec,
+        off,
+        n,
+        v,
+        pad: 0,
+    });
     0x0214
 }
 trap_replacement!(DmSet, pub t_dm_set_entry => set_body);
+
+/// Receives the raw 32-bit slots the trampoline built for (I16, U16, I8, U8, Ptr).
+extern "C" fn ext_body(a: u32, b: u32, c: u32, d: u32, e: u32) -> u32 {
+    report(&[a, b, c, d, e]);
+    a ^ b ^ c ^ d ^ e
+}
+palm_callback!(pub t_ext_entry(I16, U16, I8, U8, Ptr) -> U32 => ext_body);
 
 /// JSR through `orig` with Palm-layout arguments (here `orig` is `t_rr_entry`).
 #[unsafe(no_mangle)]
@@ -299,6 +345,15 @@ pub extern "C" fn t_chain_db_info(orig: u32, base: u32) -> u32 {
     }
 }
 
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct DbiArgs {
+    cardNo: UInt16,
+    dbID: LocalID,
+    nameP: *mut Char,
+    span: u32,
+}
+
 extern "C" fn dbi_body(
     cardNo: UInt16,
     dbID: LocalID,
@@ -314,18 +369,19 @@ extern "C" fn dbi_body(
     typeP: *mut UInt32,
     creatorP: *mut UInt32,
 ) -> Err {
-    report(
-        cardNo as u32,
+    report(&DbiArgs {
+        cardNo,
         dbID,
-        nameP as u32,
-        creatorP as u32 - typeP as u32,
-    );
+        nameP,
+        span: creatorP as u32 - typeP as u32,
+    });
     0x0207
 }
 trap_replacement!(DmDatabaseInfo, pub t_dbi_entry => dbi_body);
 
 /// The address of trampoline `which` (0: DmReleaseRecord, 1: MemChunkFree,
-/// 2: MemPtrNew, 3: WinDrawChars, 4: DmSet, 5: DmDatabaseInfo, 6: form handler),
+/// 2: MemPtrNew, 3: WinDrawChars, 4: DmSet, 5: DmDatabaseInfo, 6: form handler,
+/// 7: the raw-slot callback),
 /// computed PC-relative by 68k code as an app would.
 #[unsafe(no_mangle)]
 pub extern "C" fn t_addr(which: u32) -> u32 {
@@ -336,6 +392,7 @@ pub extern "C" fn t_addr(which: u32) -> u32 {
         3 => t_draw_entry as usize as u32,
         4 => t_dm_set_entry as usize as u32,
         5 => t_dbi_entry as usize as u32,
+        7 => t_ext_entry as usize as u32,
         _ => t_form_handler as usize as u32,
     }
 }
@@ -356,28 +413,40 @@ form_event_handler!(pub t_form_handler => form_body);
 
 // ---- app entry ----------------------------------------------------------------------
 
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct MainArgs {
+    cmd: u16,
+    pbp: MemPtr,
+    flags: u16,
+}
+
 extern "C" fn pilot_main(cmd: u16, pbp: MemPtr, flags: u16) -> u32 {
-    report(cmd as u32, pbp as u32, flags as u32, 0);
+    report(&MainArgs { cmd, pbp, flags });
     0xC0DE_0000 | cmd as u32
 }
 app_entry!(pilot_main);
 
 // ---- allocator and abort -----------------------------------------------------------
 
-/// Box<u64> (align 4 > chunk alignment), Vec<u16> growth (realloc), drops.
+/// Box<u64> (align 4 > the chunks' 2): returns the Box's address, after freeing it.
 #[unsafe(no_mangle)]
-pub extern "C" fn t_alloc(n: u32) -> u32 {
-    let b = Box::new(0x1122_3344_5566_7788u64);
-    let addr = &*b as *const u64 as u32;
+pub extern "C" fn t_alloc_box() -> u32 {
+    let b = Box::new(black_box(0x1122_3344_5566_7788u64));
+    let addr = black_box(&*b as *const u64 as u32);
+    let check = black_box(*b) == 0x1122_3344_5566_7788;
+    drop(b);
+    if check { addr } else { 1 }
+}
+
+/// Vec<u16> growth (realloc through MemPtrResize, falling back to copy), then drop.
+#[unsafe(no_mangle)]
+pub extern "C" fn t_alloc_vec(n: u32) -> u32 {
     let mut v: Vec<u16> = Vec::new();
     for i in 0..n {
         v.push(i as u16);
     }
-    let sum: u32 = v.iter().map(|&x| x as u32).sum();
-    let hi = (*b >> 32) as u32;
-    drop(v);
-    drop(b);
-    (addr & 3) << 28 | (hi & 0x0FFF_0000) | (sum & 0xFFFF)
+    v.iter().map(|&x| x as u32).sum()
 }
 
 /// Panics (index out of bounds) → `jsr abort`.
