@@ -42,7 +42,12 @@
 //!    label, label text, title) follows the object's structure immediately,
 //!    NUL-terminated, and the next object starts at the next even offset.
 //!    PilRC sizes each slot as `sizeof(struct) + strlen(text) + 1` rounded up
-//!    to even (`CbFromLt`), and the loader points the text at `object + sizeof`.
+//!    to even (`CbFromLt`). An independent loader of real applications' forms,
+//!    the high-level-emulation `FrmInitForm` of
+//!    `meepingsnesroms/NewPalmEmu2017:NewPalmEmuQt/emucore/palmos/graphics/rawimagetools.cpp`
+//!    (`decompressform`, `load_FRMOBJ`), reads the same layout: list offsets
+//!    from the resource start, the text of a control at +20, of a label at
+//!    +14, of a title at +12.
 //!
 //! The 68k object structures (sizes in [`layout`]): `FieldType` 40 bytes,
 //! `ControlType` 20, `FormLabelType` 14, `FormTitleType` 12,

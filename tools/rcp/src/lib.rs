@@ -216,19 +216,22 @@ impl IncludeResolver for NoIncludes {
     }
 }
 
-/// Compiles `.rcp` source `text`; `path` names it in errors and is where
-/// relative `#include`s start from.
+/// Compiles `.rcp` source `text` into its resources, in source order; `path`
+/// names it in errors and is where relative `#include`s start from.
+///
+/// Errors: the first problem found, as an [`RcpError`] with the file, line
+/// and column of the offending token.
 pub fn compile_str(
     text: &str,
     path: &Path,
     includes: &dyn IncludeResolver,
 ) -> Result<Vec<Resource>, RcpError> {
     let name = path.display().to_string();
-    let mut src = match pp::Source::new(text, name, path.to_path_buf(), includes) {
+    let mut src = match pp::Source::new(text, name.clone(), path.to_path_buf(), includes) {
         Ok(src) => src,
-        Err((files, d)) => {
+        Err(d) => {
             return Err(RcpError {
-                file: files[0].name.clone(),
+                file: name,
                 line: d.pos.line,
                 column: d.pos.col,
                 message: d.msg,
@@ -243,7 +246,8 @@ pub fn compile_str(
     })
 }
 
-/// Compiles the `.rcp` file at `path`, with includes found next to it.
+/// Compiles the `.rcp` file at `path`, with includes found next to it (see
+/// [`compile_str`]; a file that cannot be read is an error at its 1:1).
 pub fn compile_file(path: impl AsRef<Path>) -> Result<Vec<Resource>, RcpError> {
     compile_file_with(path.as_ref(), &FsIncludes::default())
 }

@@ -80,25 +80,22 @@ impl<'r> Source<'r> {
         name: String,
         path: PathBuf,
         resolver: &'r dyn IncludeResolver,
-    ) -> Result<Source<'r>, (Vec<FileInfo>, Diag)> {
-        let files = vec![FileInfo { name, path }];
-        match lex(text, 0, false) {
-            Ok(tokens) => Ok(Source {
-                files,
-                symbols: Symbols::new(),
-                frames: vec![Frame {
-                    file: 0,
-                    tokens,
-                    at: 0,
-                    header: false,
-                    conds: Vec::new(),
-                }],
-                resolver,
-                peeked: None,
-                end: end_of(text, 0),
-            }),
-            Err(d) => Err((files, d)),
-        }
+    ) -> Result<Source<'r>, Diag> {
+        let tokens = lex(text, 0, false)?;
+        Ok(Source {
+            files: vec![FileInfo { name, path }],
+            symbols: Symbols::new(),
+            frames: vec![Frame {
+                file: 0,
+                tokens,
+                at: 0,
+                header: false,
+                conds: Vec::new(),
+            }],
+            resolver,
+            peeked: None,
+            end: end_of(text, 0),
+        })
     }
 
     /// The file name to show for `pos`.
@@ -422,8 +419,8 @@ mod tests {
     use crate::MemoryIncludes;
 
     fn tokens(main: &str, includes: &MemoryIncludes) -> Result<Vec<Tok>, String> {
-        let mut src = Source::new(main, "main.rcp".into(), "main.rcp".into(), includes)
-            .map_err(|(_, d)| d.msg)?;
+        let mut src =
+            Source::new(main, "main.rcp".into(), "main.rcp".into(), includes).map_err(|d| d.msg)?;
         let mut out = Vec::new();
         while let Some(t) = src
             .next()
@@ -483,7 +480,6 @@ mod tests {
             "m.rcp".into(),
             &inc,
         )
-        .map_err(|(_, d)| d)
         .unwrap();
         assert_eq!(
             src.next().unwrap().map(|t| t.tok),
