@@ -385,20 +385,31 @@ fn ellipsis(mut text: Vec<u8>) -> Vec<u8> {
 fn auto_height(font: u8, pos: Pos) -> Result<i64, Diag> {
     fonts::height(font)
         .map(|h| i64::from(h) + 1)
-        .ok_or_else(|| Diag::new(pos, format!("AUTO height needs the metrics of font {font}, which are not built in (fonts 0-7 are)")))
+        .ok_or_else(|| {
+            Diag::new(
+                pos,
+                format!("AUTO height needs the metrics of font {font}, which are not built in (fonts 0-7 are)"),
+            )
+        })
 }
 
 fn auto_width(text: &[u8], font: u8, margin: i64, pos: Pos) -> Result<i64, Diag> {
     fonts::text_width(text, font)
         .map(|w| i64::from(w) + margin)
-        .ok_or_else(|| Diag::new(pos, format!("AUTO width needs the character widths of font {font}; only fonts 0, 1 and 2 are built in")))
+        .ok_or_else(|| {
+            Diag::new(
+                pos,
+                format!("AUTO width needs the character widths of font {font}; only fonts 0, 1 and 2 are built in"),
+            )
+        })
+}
+
+/// An encoder's refusal as a compile error at `pos`.
+fn encode_error(pos: Pos, e: EncodeError) -> Diag {
+    Diag::new(pos, e.message)
 }
 
 impl Compiler<'_, '_> {
-    fn encode_error(&self, pos: Pos, e: EncodeError) -> Diag {
-        Diag::new(pos, e.message)
-    }
-
     fn next(&mut self, what: &str) -> Result<Token, Diag> {
         self.src.next()?.ok_or_else(|| {
             Diag::new(
@@ -707,7 +718,7 @@ impl Compiler<'_, '_> {
                     .map(|b| if b == b'\r' { b'\n' } else { b })
                     .collect();
                 let data = strings::encode_text(TextKind::String, &text)
-                    .map_err(|e| self.encode_error(pos, e))?;
+                    .map_err(|e| encode_error(pos, e))?;
                 self.push(*b"tSTR", id, data, t.pos)
             }
             "VERSION" => {
@@ -718,7 +729,7 @@ impl Compiler<'_, '_> {
                 };
                 let (text, pos) = self.string(&format!("the text of VERSION {id}"))?;
                 let data = strings::encode_text(TextKind::Version, &text)
-                    .map_err(|e| self.encode_error(pos, e))?;
+                    .map_err(|e| encode_error(pos, e))?;
                 self.push(*b"tver", id, data, t.pos)
             }
             "APPLICATIONICONNAME" => {
@@ -726,7 +737,7 @@ impl Compiler<'_, '_> {
                 let (text, pos) =
                     self.string(&format!("the name after APPLICATIONICONNAME {id}"))?;
                 let data = strings::encode_text(TextKind::IconName, &text)
-                    .map_err(|e| self.encode_error(pos, e))?;
+                    .map_err(|e| encode_error(pos, e))?;
                 self.push(*b"tAIN", id, data, t.pos)
             }
             "APPLICATION" => {
@@ -812,7 +823,7 @@ impl Compiler<'_, '_> {
             menu_id: item.menu_id,
             objects,
         };
-        let data = form.to_bytes().map_err(|e| self.encode_error(at, e))?;
+        let data = form.to_bytes().map_err(|e| encode_error(at, e))?;
         self.form_size = None;
         self.prev = None;
         self.push(*b"tFRM", id, data, at)
@@ -1020,7 +1031,7 @@ impl Compiler<'_, '_> {
         layout_menus(&mut pulldowns);
         let data = MenuBar { pulldowns }
             .to_bytes()
-            .map_err(|e| self.encode_error(at, e))?;
+            .map_err(|e| encode_error(at, e))?;
         self.push(*b"MBAR", id, data, at)
     }
 
@@ -1158,7 +1169,7 @@ impl Compiler<'_, '_> {
             message: message.unwrap_or_default(),
             buttons,
         };
-        let data = alert.to_bytes().map_err(|e| self.encode_error(at, e))?;
+        let data = alert.to_bytes().map_err(|e| encode_error(at, e))?;
         self.push(*b"Talt", id, data, at)
     }
 }
@@ -1194,4 +1205,28 @@ fn layout_menus(pulldowns: &mut [Pulldown]) {
 /// never come near it).
 fn clamp(v: i64) -> i16 {
     v.clamp(i64::from(i16::MIN), i64::from(i16::MAX)) as i16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::is_keyword;
+
+    #[test]
+    fn attribute_and_object_words_are_reserved() {
+        // A flag or object word in an expression is reported as a keyword,
+        // never looked up as a symbol.
+        let objects = FORM_OBJECTS.split(", ");
+        let resources = RESOURCES.split(", ");
+        for word in FLAGS.iter().copied().chain(objects).chain(resources) {
+            assert!(is_keyword(word), "{word} is missing from expr::KEYWORDS");
+        }
+    }
+
+    #[test]
+    fn ellipsis_only_at_the_end() {
+        assert_eq!(ellipsis(b"About...".to_vec()), b"About\x85");
+        assert_eq!(ellipsis(b"a...b".to_vec()), b"a...b");
+        assert_eq!(ellipsis(b"..".to_vec()), b"..");
+    }
 }
