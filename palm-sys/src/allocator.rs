@@ -1,9 +1,10 @@
 //! [`PalmAlloc`]: a `GlobalAlloc` over the Memory Manager's non-movable chunks, for
 //! `alloc` (`Box`, `Vec`) in 68k code.
 //!
-//! ```ignore
+//! ```no_run
 //! #[global_allocator]
-//! static ALLOC: palm_sys::PalmAlloc = palm_sys::PalmAlloc;
+//! static ALLOC: m68k_palmos_sys::PalmAlloc = m68k_palmos_sys::PalmAlloc;
+//! # fn main() {}
 //! ```
 //!
 //! - `alloc`: `MemPtrNew(size)` (a chunk in the dynamic heap, owned by the running app;
