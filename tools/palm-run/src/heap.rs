@@ -433,13 +433,13 @@ impl Heap {
         need: u32,
         placement: Placement,
     ) -> Result<Option<Chunk>, HeapError> {
-        let frees = self
+        let mut frees = self
             .walk(mem)?
             .into_iter()
             .filter(|c| c.header.free && c.header.size >= need);
         Ok(match placement {
-            Placement::Start => frees.into_iter().next(),
-            Placement::End => frees.into_iter().last(),
+            Placement::Start => frees.next(),
+            Placement::End => frees.next_back(),
         })
     }
 

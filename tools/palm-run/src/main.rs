@@ -1,1 +1,206 @@
-fn main() {}
+//! `palm-run`: run a Palm OS 68k app headless.
+//!
+//! ```text
+//! palm-run APP.prc [--install FILE.pdb]… [--events SCRIPT] [--export DBNAME=FILE.pdb]…
+//!          [--elf APP.elf] [--trace-traps] [--max-instructions N] [--stats-json FILE]
+//!          [--heap-size BYTES] [--ram-size BYTES] [--allow-leaks]
+//! palm-run bench [APP.prc]
+//! ```
+//!
+//! Exit status: 0 clean run; 1 the app faulted or an exit check failed (chunks
+//! still owned by the app, trap patches left installed); 2 bad input (with a
+//! one-line error).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use palm_run::{Config, Machine};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "palm-run",
+    about = "Run a Palm OS 68k application headless",
+    version
+)]
+struct Cli {
+    /// The application (.prc) to install and launch.
+    app: PathBuf,
+    /// Install this .prc/.pdb before launching (repeatable).
+    #[arg(long = "install", value_name = "FILE")]
+    install: Vec<PathBuf>,
+    /// Event script played by EvtGetEvent (see `palm_run::script`).
+    #[arg(long, value_name = "SCRIPT")]
+    events: Option<PathBuf>,
+    /// After the run, write database DBNAME to FILE (repeatable).
+    #[arg(long = "export", value_name = "DBNAME=FILE")]
+    export: Vec<String>,
+    /// The app's ELF, for symbols in reports.
+    #[arg(long, value_name = "APP.elf")]
+    elf: Option<PathBuf>,
+    /// Print every OS call with its arguments and result.
+    #[arg(long)]
+    trace_traps: bool,
+    /// Stop the app after this many 68k instructions.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    max_instructions: u64,
+    /// Write run statistics as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    stats_json: Option<PathBuf>,
+    /// Dynamic heap size in bytes (default 262144: a Palm OS 3.5 device with 4 MB).
+    #[arg(long, value_name = "BYTES", default_value_t = palm_run::memory::DEFAULT_DYNAMIC_HEAP_SIZE)]
+    heap_size: u32,
+    /// RAM size in bytes; the storage heap is what the dynamic heap leaves.
+    #[arg(long, value_name = "BYTES", default_value_t = palm_run::memory::DEFAULT_RAM_SIZE)]
+    ram_size: u32,
+    /// Report chunks the app leaves behind, but do not fail the run for them.
+    #[arg(long)]
+    allow_leaks: bool,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "palm-run bench",
+    about = "Emulated 68k instructions per second"
+)]
+struct BenchCli {
+    /// Also run this app (e.g. StarterApp.prc) with --events SCRIPT, if given.
+    app: Option<PathBuf>,
+    /// Event script for the app run.
+    #[arg(long, value_name = "SCRIPT")]
+    events: Option<PathBuf>,
+}
+
+fn bad_input(msg: String) -> ExitCode {
+    eprintln!("palm-run: error: {msg}");
+    ExitCode::from(2)
+}
+
+fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("bench") {
+        let cli = BenchCli::parse_from(args.iter().skip(1));
+        return match bench(&cli) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => bad_input(e),
+        };
+    }
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => bad_input(e),
+    }
+}
+
+fn bench(cli: &BenchCli) -> Result<(), String> {
+    let r = palm_run::bench::cpu_loop(20_000_000).map_err(|e| e.to_string())?;
+    println!(
+        "cpu loop: {} instructions in {:.3} s = {:.1} M instr/s",
+        r.instructions,
+        r.seconds,
+        r.per_second() / 1e6
+    );
+    if let Some(app) = &cli.app {
+        let bytes = read(app)?;
+        let script = match &cli.events {
+            Some(p) => Some(
+                String::from_utf8(read(p)?)
+                    .map_err(|_| format!("{}: not UTF-8 text", p.display()))?,
+            ),
+            None => None,
+        };
+        let r = palm_run::bench::app(&bytes, script.as_deref())
+            .map_err(|e| format!("{}: {e}", app.display()))?;
+        println!(
+            "{}: {} instructions in {:.3} s = {:.1} M instr/s",
+            app.display(),
+            r.instructions,
+            r.seconds,
+            r.per_second() / 1e6
+        );
+    }
+    Ok(())
+}
+
+fn run(cli: &Cli) -> Result<bool, String> {
+    let app = read(&cli.app)?;
+    let exports: Vec<(String, PathBuf)> = cli
+        .export
+        .iter()
+        .map(|e| match e.split_once('=') {
+            Some((n, f)) if !n.is_empty() && !f.is_empty() => Ok((n.to_string(), PathBuf::from(f))),
+            _ => Err(format!("--export {e}: expected DBNAME=FILE")),
+        })
+        .collect::<Result<_, _>>()?;
+    let script = match &cli.events {
+        Some(p) => {
+            let text = String::from_utf8(read(p)?)
+                .map_err(|_| format!("{}: not UTF-8 text", p.display()))?;
+            Some(palm_run::script::parse(&text).map_err(|e| format!("{}: {e}", p.display()))?)
+        }
+        None => None,
+    };
+    let symbols = match &cli.elf {
+        Some(p) => Some(
+            palm_run::symbols::Symbols::from_elf(&read(p)?)
+                .map_err(|e| format!("{}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let config = Config {
+        ram_size: cli.ram_size,
+        dynamic_heap_size: cli.heap_size,
+        max_instructions: cli.max_instructions,
+    };
+    let mut m = Machine::with_config(&config).map_err(|e| e.to_string())?;
+    m.echo = true;
+    m.trace_traps = cli.trace_traps;
+    if let Some(s) = symbols {
+        m.set_symbols(s);
+    }
+    for p in &cli.install {
+        let bytes = read(p)?;
+        m.install(&bytes)
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    let db = palm_prc::Database::parse(&app).map_err(|e| format!("{}: {e}", cli.app.display()))?;
+    if db.resource(palm_prc::FourCC::new(*b"code"), 1).is_none() {
+        return Err(format!(
+            "{}: not an application: no code 1 resource",
+            cli.app.display()
+        ));
+    }
+    let name = String::from_utf8_lossy(&db.header.name).into_owned();
+    m.install(&app)
+        .map_err(|e| format!("{}: {e}", cli.app.display()))?;
+    if let Some(s) = script {
+        m.set_events(s);
+    }
+    let out = m
+        .launch(&name)
+        .map_err(|e| format!("{}: {e}", cli.app.display()))?;
+    for (name, file) in &exports {
+        let bytes = m.export(name)?;
+        std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+    }
+    if let Some(p) = &cli.stats_json {
+        let json = palm_run::bench::stats_json(&m, &out);
+        std::fs::write(p, serde_json::to_string_pretty(&json).unwrap_or_default())
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    let ok = out.stop.is_none()
+        && out.patches_left.is_empty()
+        && (cli.allow_leaks || out.leaks.is_empty());
+    if let Some(r) = out.result {
+        eprintln!(
+            "palm-run: {name} returned {r} after {} instructions",
+            m.stats.instructions
+        );
+    }
+    Ok(ok)
+}

@@ -21,7 +21,7 @@ impl Symbols {
                 Some((
                     s.address() as u32,
                     s.size() as u32,
-                    rustc_demangle::demangle(name).to_string(),
+                    format!("{:#}", rustc_demangle::demangle(name)),
                 ))
             })
             .collect();

@@ -1,0 +1,400 @@
+//! palm-run's 68k test app. Feature ('PRtt', 0) selects the scenario; results are
+//! stored in features ('PRtt', n) for the host test to read (no globals: patches run
+//! in any context). Each scenario exercises one group of OS services; see
+//! tools/palm-run/tests/e2e.rs for the values asserted.
+#![no_std]
+#![feature(asm_experimental_arch)]
+#![allow(non_snake_case)]
+
+use core::ffi::c_void;
+use core::hint::black_box;
+use core::ptr::null_mut;
+
+use m68k_palmos_sys as palm_sys;
+use palm_sys::events::*;
+use palm_sys::dm::dmModeReadWrite;
+use palm_sys::traps::*;
+use palm_sys::*;
+
+const CRID: u32 = u32::from_be_bytes(*b"PRtt");
+
+#[inline(never)]
+fn get(n: u16) -> u32 {
+    let mut v = 0u32;
+    unsafe { FtrGet(CRID, n, &mut v) };
+    v
+}
+
+#[inline(never)]
+fn put(n: u16, v: u32) {
+    unsafe { FtrSet(CRID, n, v) };
+}
+
+#[inline(never)]
+fn free_bytes() -> (u32, u32) {
+    let mut f = 0u32;
+    let mut m = 0u32;
+    unsafe { MemHeapFreeBytes(0, &mut f, &mut m) };
+    (f, m)
+}
+
+/// 1: a sequence of allocations and a free; two chunks are left for the owner sweep.
+#[inline(never)]
+fn heap_sequence() {
+    let (f0, _) = free_bytes();
+    put(1, f0);
+    unsafe {
+        let p1 = MemPtrNew(10);
+        let h2 = MemHandleNew(20);
+        let p3 = MemPtrNew(30);
+        put(3, p1 as u32);
+        put(4, h2 as u32);
+        put(5, p3 as u32);
+        put(6, free_bytes().0);
+        MemChunkFree(p1);
+        let (f2, m2) = free_bytes();
+        put(7, f2);
+        put(8, m2);
+        put(9, MemPtrSize(p3));
+        put(10, MemHandleSize(h2));
+        put(11, MemPtrOwner(p3) as u32);
+        // The chunk headers as the app sees them in memory (8 bytes before the body).
+        let hdr = (p3 as *const u32).sub(2);
+        put(12, hdr.read());
+        put(13, hdr.add(1).read());
+        let b2 = MemHandleLock(h2) as *const u32;
+        MemHandleUnlock(h2);
+        put(14, b2.sub(2).read());
+        put(15, b2.sub(1).read());
+    }
+}
+
+/// 2: a handle that moves on resize, MemPtrRecoverHandle, lock counts, a locked
+/// handle that cannot move, MemPtrResize in place.
+#[inline(never)]
+fn resize() {
+    unsafe {
+        let h = MemHandleNew(16);
+        let blocker = MemPtrNew(16);
+        let before = MemHandleLock(h);
+        MemHandleUnlock(h);
+        put(1, MemHandleResize(h, 400) as u32);
+        let after = MemHandleLock(h);
+        put(2, before as u32);
+        put(3, after as u32);
+        put(4, MemHandleSize(h));
+        put(5, MemPtrRecoverHandle(after) as u32);
+        put(6, h as u32);
+        put(7, MemHandleLockCount(h) as u32);
+        // h3 fills the hole h left (24 bytes) and the blocker follows it.
+        let h3 = MemHandleNew(16);
+        MemHandleLock(h3);
+        put(8, MemHandleResize(h3, 400) as u32);
+        put(12, MemHandleLock(h3) as u32);
+        MemHandleUnlock(h3);
+        MemHandleUnlock(h3);
+        MemHandleFree(h3);
+        MemHandleUnlock(h);
+        MemHandleFree(h);
+        MemChunkFree(blocker);
+        let p = MemPtrNew(32);
+        put(9, MemPtrResize(p, 16) as u32);
+        put(10, MemPtrSize(p));
+        put(11, p as u32);
+        MemChunkFree(p);
+    }
+}
+
+extern "C" fn free_body(h: MemHandle) -> Err {
+    put(101, get(101) + 1);
+    put(102, h as u32);
+    unsafe { chain::MemHandleFree(get(100) as *mut c_void, h) }
+}
+trap_replacement!(MemHandleFree, pub free_entry => free_body);
+
+/// 3 (restore = true) and 4 (restore = false): a 68k patch of MemHandleFree sees the
+/// free FrmDeleteForm does for the field's text handle, and chains to the original.
+#[inline(never)]
+fn patch(restore: bool) {
+    unsafe {
+        let orig = SysGetTrapAddress(sysTrapMemHandleFree);
+        put(100, orig as u32);
+        SysSetTrapAddress(sysTrapMemHandleFree, free_entry as *mut c_void);
+        put(105, SysGetTrapAddress(sysTrapMemHandleFree) as u32);
+        let form = FrmInitForm(1000);
+        let idx = FrmGetObjectIndex(form, 1002);
+        let fld = FrmGetObjectPtr(form, idx) as *mut FieldType;
+        let h = MemHandleNew(8);
+        put(103, h as u32);
+        FldSetTextHandle(fld, h);
+        put(104, FldGetTextHandle(fld) as u32);
+        FrmDeleteForm(form);
+        if restore {
+            SysSetTrapAddress(sysTrapMemHandleFree, orig);
+        }
+    }
+}
+
+#[inline(never)]
+fn open_data() -> DmOpenRef {
+    unsafe {
+        DmCreateDatabase(0, c"RtData".as_ptr(), CRID, u32::from_be_bytes(*b"DATA"), 0);
+        let id = DmFindDatabase(0, c"RtData".as_ptr());
+        DmOpenDatabase(0, id, dmModeReadWrite)
+    }
+}
+
+/// 5: a direct write to a record (storage memory).
+#[inline(never)]
+fn storage_write() {
+    unsafe {
+        let db = open_data();
+        let mut at = 0u16;
+        let h = DmNewRecord(db, &mut at, 8);
+        let p = MemHandleLock(h) as *mut u8;
+        put(1, p as u32);
+        core::ptr::write_volatile(p, 1);
+    }
+}
+
+/// 6: a double free.
+#[inline(never)]
+fn double_free() {
+    unsafe {
+        let p = MemPtrNew(8);
+        put(1, p as u32);
+        MemChunkFree(p);
+        MemChunkFree(p);
+    }
+}
+
+/// 7: the Data Manager and the Feature Manager's storage memory.
+#[inline(never)]
+fn data_manager() {
+    unsafe {
+        let db = open_data();
+        let mut at = 0u16;
+        let h = DmNewRecord(db, &mut at, 6);
+        let p = MemHandleLock(h);
+        DmWrite(p, 0, c"hello".as_ptr().cast(), 6);
+        DmSet(p, 5, 1, b'!');
+        MemHandleUnlock(h);
+        DmReleaseRecord(db, 0, 1);
+        let mut at2 = 0u16;
+        let h2 = DmNewRecord(db, &mut at2, 4);
+        let p2 = MemHandleLock(h2);
+        DmWrite(p2, 0, c"abc".as_ptr().cast(), 4);
+        MemHandleUnlock(h2);
+        DmReleaseRecord(db, 0, 1);
+        put(1, DmNumRecords(db) as u32);
+        let mut uid = 0u32;
+        DmRecordInfo(db, 1, null_mut(), &mut uid, null_mut());
+        put(2, uid);
+        let mut idx = 0xFFFFu16;
+        put(3, DmFindRecordByID(db, uid, &mut idx) as u32);
+        put(4, idx as u32);
+        let r = DmGetResource(u32::from_be_bytes(*b"tver"), 1);
+        let v = MemHandleLock(r) as *const u8;
+        put(5, *v as u32);
+        MemHandleUnlock(r);
+        DmReleaseResource(r);
+        let mut fp: *mut c_void = null_mut();
+        put(6, FtrPtrNew(CRID, 200, 16, &mut fp) as u32);
+        DmWrite(fp, 0, c"feat".as_ptr().cast(), 5);
+        put(7, fp as u32);
+        let mut card = 9u16;
+        let mut dbid = 0u32;
+        SysCurAppDatabase(&mut card, &mut dbid);
+        put(8, dbid);
+        DmRemoveRecord(db, 1);
+        put(9, DmNumRecords(db) as u32);
+        DmCloseDatabase(db);
+        put(10, DmGetRecord(null_mut(), 0) as u32);
+    }
+}
+
+/// 8: DmWrite past the end of a record.
+#[inline(never)]
+fn dm_write_out_of_bounds() {
+    unsafe {
+        let db = open_data();
+        let mut at = 0u16;
+        let h = DmNewRecord(db, &mut at, 8);
+        let p = MemHandleLock(h);
+        DmWrite(p, 4, c"1234567".as_ptr().cast(), 8);
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Args {
+    d: i16,
+    ld: i32,
+    s: *const Char,
+    x: u16,
+}
+
+/// 9: the String Manager and DbgMessage.
+#[inline(never)]
+fn strings() {
+    unsafe {
+        let buf = MemPtrNew(64) as *mut Char;
+        let args = Args {
+            d: -12,
+            ld: 100_000,
+            s: c"abc".as_ptr(),
+            x: 0xBEEF,
+        };
+        let n = StrPrintF(buf, c"%d %ld %s %x".as_ptr(), PalmVaList::new(&args));
+        put(1, n as u32);
+        DbgMessage(buf);
+        StrIToA(buf, -4711);
+        DbgMessage(buf);
+        put(2, StrLen(buf) as u32);
+        let buf2 = MemPtrNew(16) as *mut Char;
+        StrCopy(buf2, buf);
+        DbgMessage(buf2);
+        MemChunkFree(buf.cast());
+        MemChunkFree(buf2.cast());
+    }
+}
+
+unsafe extern "C" fn form_handler(e: *mut EventType) -> bool {
+    unsafe {
+        match (*e).eType {
+            x if x == frmOpenEvent => {
+                FrmDrawForm(FrmGetActiveForm());
+                true
+            }
+            x if x == ctlSelectEvent => {
+                put(1, (*e).ctl_select().controlID as u32);
+                put(2, get(2) + 1);
+                DbgMessage(c"tapped".as_ptr());
+                let form = FrmGetActiveForm();
+                let fld = FrmGetObjectPtr(form, FrmGetObjectIndex(form, 1002)) as *mut FieldType;
+                let h = MemHandleNew(12);
+                put(3, h as u32);
+                // The field does not free a handle it is given a new one for.
+                let old = FldGetTextHandle(fld);
+                FldSetTextHandle(fld, h);
+                if !old.is_null() {
+                    MemHandleFree(old);
+                }
+                FrmCustomAlert(1100, c"42".as_ptr(), null_mut(), null_mut());
+                true
+            }
+            _ => false,
+        }
+    }
+}
+form_event_handler!(pub form_entry => form_handler);
+
+/// 10: an event loop with a form; scripted taps; appStopEvent; FrmCloseAllForms.
+#[inline(never)]
+fn event_loop() {
+    unsafe {
+        FrmGotoForm(1000);
+        let mut e: EventType = core::mem::zeroed();
+        loop {
+            EvtGetEvent(&mut e, -1);
+            let mut err = 0u16;
+            if SysHandleEvent(&mut e) != 0 || MenuHandleEvent(null_mut(), &mut e, &mut err) != 0 {
+                continue;
+            }
+            if e.eType == frmLoadEvent {
+                let form = FrmInitForm(e.form_id());
+                FrmSetActiveForm(form);
+                FrmSetEventHandler(form, form_entry);
+                continue;
+            }
+            FrmDispatchEvent(&mut e);
+            if e.eType == appStopEvent {
+                break;
+            }
+        }
+        FrmCloseAllForms();
+    }
+}
+
+/// 11: a trap the runner does not implement.
+#[inline(never)]
+fn unknown_trap() {
+    unsafe {
+        DmNumDatabases(0);
+    }
+}
+
+/// 12: a CPU-bound loop (the benchmark): feature 1 iterations.
+#[inline(never)]
+fn cpu_loop() -> u32 {
+    let n = get(1);
+    let mut a = 1u32;
+    let mut b = 0u32;
+    let mut i = 0u32;
+    while i < n {
+        a = black_box(a.wrapping_mul(33) ^ i);
+        b = b.wrapping_add(a >> 3);
+        i += 1;
+    }
+    put(2, b);
+    b
+}
+
+/// 13: alerts, sounds, ticks, the memory semaphore.
+#[inline(never)]
+fn misc() {
+    unsafe {
+        let t0 = TimGetTicks();
+        put(1, t0);
+        SndPlaySystemSound(sounds::sndError);
+        ErrDisplayFileLineMsg(c"runtest.rs".as_ptr(), 123, c"non-fatal note".as_ptr());
+        put(2, SysFatalAlert(c"fatal?".as_ptr()) as u32);
+        let db = open_data();
+        let mut at = 0u16;
+        let h = DmNewRecord(db, &mut at, 4);
+        let p = MemHandleLock(h) as *mut u8;
+        MemSemaphoreReserve(1);
+        core::ptr::write_volatile(p, 7);
+        MemSemaphoreRelease(1);
+        MemHandleUnlock(h);
+        DmReleaseRecord(db, 0, 1);
+        DmCloseDatabase(db);
+        put(3, TimGetTicks().wrapping_sub(t0));
+        FrmAlert(1100);
+    }
+}
+
+/// 14: unlocking a handle that is not locked.
+#[inline(never)]
+fn bad_unlock() {
+    unsafe {
+        let h = MemHandleNew(4);
+        put(1, h as u32);
+        MemHandleUnlock(h);
+    }
+}
+
+unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
+    if cmd != 0 {
+        return 0;
+    }
+    match get(0) {
+        1 => heap_sequence(),
+        2 => resize(),
+        3 => patch(true),
+        4 => patch(false),
+        5 => storage_write(),
+        6 => double_free(),
+        7 => data_manager(),
+        8 => dm_write_out_of_bounds(),
+        9 => strings(),
+        10 => event_loop(),
+        11 => unknown_trap(),
+        12 => return cpu_loop(),
+        13 => misc(),
+        14 => bad_unlock(),
+        _ => return 0xBAD,
+    }
+    0
+}
+app_entry!(pilot_main);

@@ -1,0 +1,472 @@
+//! End-to-end tests: `tests/apps/runtest` (a no_std Rust app built by our own
+//! pipeline, palm-build) runs in palm-run; each test selects a scenario with
+//! feature ('PRtt', 0) and asserts values read back from features, from
+//! emulated memory (chunk headers) and from the run's outcome.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use palm_run::heap::ChunkHeader;
+use palm_run::memory::FaultKind;
+use palm_run::{Config, Machine, Outcome, StopKind};
+
+const CRID: u32 = u32::from_be_bytes(*b"PRtt");
+
+struct Built {
+    prc: Vec<u8>,
+    elf: Vec<u8>,
+}
+
+fn app() -> &'static Built {
+    static APP: OnceLock<Built> = OnceLock::new();
+    APP.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| dir.join("../../target"));
+        let built = palm_build::build_app(&palm_build::Options {
+            manifest_path: dir.join("tests/apps/runtest/Cargo.toml"),
+            target_dir: Some(target_dir),
+            kind: palm_build::ImageKind::App,
+            features: Vec::new(),
+            quiet: true,
+            raw_llvm: false,
+        })
+        .unwrap_or_else(|e| panic!("building tests/apps/runtest failed: {e:#}"));
+        Built {
+            prc: std::fs::read(&built.prc).unwrap(),
+            elf: std::fs::read(&built.elf).unwrap(),
+        }
+    })
+}
+
+fn machine(scenario: u32) -> Machine {
+    let mut m = Machine::with_config(&Config::default()).unwrap();
+    m.install(&app().prc).unwrap();
+    m.set_symbols(palm_run::symbols::Symbols::from_elf(&app().elf).unwrap());
+    m.os.ftr.features.insert((CRID, 0), scenario);
+    m
+}
+
+fn run(scenario: u32) -> (Machine, Outcome) {
+    let mut m = machine(scenario);
+    let out = m.launch("RunTest").unwrap();
+    (m, out)
+}
+
+fn ftr(m: &Machine, n: u16) -> u32 {
+    *m.os
+        .ftr
+        .features
+        .get(&(CRID, n))
+        .unwrap_or_else(|| panic!("feature {n} not set"))
+}
+
+fn header(m: &Machine, body: u32) -> ChunkHeader {
+    ChunkHeader::decode(
+        m.mem.read_u32(body - 8).unwrap(),
+        m.mem.read_u32(body - 4).unwrap(),
+    )
+}
+
+#[test]
+fn heap_sequence_headers_free_bytes_and_owner_sweep() {
+    let (m, out) = run(1);
+    assert_eq!(out.stop, None);
+    assert_eq!(out.result, Some(0));
+    let (f0, p1, h2, p3) = (ftr(&m, 1), ftr(&m, 3), ftr(&m, 4), ftr(&m, 5));
+    // 10, 20, 30 bytes: chunks of 18, 28, 38 bytes, one after the other.
+    let b2 = out.leaks[0].address;
+    assert_eq!(b2, p1 + 18);
+    assert_eq!(p3, p1 + 18 + 28);
+    assert_eq!(ftr(&m, 6), f0 - 84);
+    // Freeing p1 gives back an 18-byte chunk: 10 usable bytes.
+    assert_eq!(ftr(&m, 7), f0 - 74);
+    assert_eq!(ftr(&m, 8), f0 - 84);
+    assert_eq!((ftr(&m, 9), ftr(&m, 10), ftr(&m, 11)), (30, 20, 1));
+    // p3's header bytes: size 38, sizeAdj 0, lock 15 (non-movable), owner 1,
+    // hOffset 0. The sweep freed it, so read it from the leak list instead.
+    assert_eq!(
+        out.leaks,
+        vec![
+            palm_run::Leak {
+                address: b2,
+                size: 20,
+                handle: Some(h2)
+            },
+            palm_run::Leak {
+                address: p3,
+                size: 30,
+                handle: None
+            },
+        ]
+    );
+    assert!(
+        m.output.iter().any(|l| l
+            == &format!("Relocatable chunk leaked at 0x{b2:08X}, size = 20 (handle 0x{h2:08X})"))
+    );
+    assert!(
+        m.output
+            .iter()
+            .any(|l| l == &format!("Non-relocatable chunk leaked at 0x{p3:08X}, size = 30"))
+    );
+    // After the sweep both chunks are free.
+    assert!(
+        header(&m, p3).free
+            || m.os
+                .mem
+                .dynamic
+                .chunk_at_body(&m.mem, p3)
+                .unwrap()
+                .is_none()
+    );
+    assert!(!out.clean());
+}
+
+#[test]
+fn chunk_header_bytes_of_live_chunks() {
+    let (m, out) = run(1);
+    let (h2, p3) = (ftr(&m, 4), ftr(&m, 5));
+    let b2 = out.leaks[0].address;
+    assert_eq!(out.leaks[1].address, p3);
+    // p3: size 8 + 30 = 0x26, sizeAdj 0; lock 15 (non-movable), owner 1, hOffset 0.
+    assert_eq!((ftr(&m, 12), ftr(&m, 13)), (0x0000_0026, 0xF100_0000));
+    // h2: size 8 + 20 = 0x1C; lock 0, owner 1, hOffset = (header - master pointer) / 2.
+    let h_offset = ((b2 - 8 - h2) / 2) & 0x00FF_FFFF;
+    assert_eq!(
+        (ftr(&m, 14), ftr(&m, 15)),
+        (0x0000_001C, 0x0100_0000 | h_offset)
+    );
+    assert_eq!(
+        ChunkHeader::decode(ftr(&m, 14), ftr(&m, 15)).h_offset as u32,
+        (b2 - 8 - h2) / 2
+    );
+    // After the owner sweep the dynamic heap has its launch-time free bytes back
+    // (the app's globals and stack are freed with the launch).
+    let (free_now, _) = m.os.mem.dynamic.free_bytes(&m.mem).unwrap();
+    assert!(free_now > ftr(&m, 1));
+}
+
+#[test]
+fn handle_moves_on_resize() {
+    let (m, out) = run(2);
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(ftr(&m, 1), 0, "MemHandleResize(h, 400)");
+    let (before, after, h) = (ftr(&m, 2), ftr(&m, 3), ftr(&m, 6));
+    assert_ne!(before, after, "the chunk moved");
+    // It moved past the 16-byte blocker (24-byte chunk) behind the old 24-byte chunk.
+    assert_eq!(after, before + 24 + 24);
+    assert_eq!(ftr(&m, 4), 400);
+    assert_eq!(ftr(&m, 5), h, "MemPtrRecoverHandle");
+    assert_eq!(ftr(&m, 7), 1, "lock count");
+    assert_eq!(
+        ftr(&m, 8),
+        0x0101,
+        "a locked handle cannot move: memErrChunkLocked"
+    );
+    assert_eq!(ftr(&m, 12), before, "h3 took the hole h left, and stayed");
+    assert_eq!((ftr(&m, 9), ftr(&m, 10)), (0, 16), "MemPtrResize in place");
+}
+
+#[test]
+fn patched_mem_handle_free_sees_frm_delete_form_and_table_is_restored() {
+    let (m, out) = run(3);
+    assert!(out.clean(), "{out:?}");
+    let h = ftr(&m, 103);
+    assert_eq!(ftr(&m, 104), h, "FldGetTextHandle");
+    assert_eq!(
+        ftr(&m, 101),
+        1,
+        "the patch ran once, for FrmDeleteForm's free"
+    );
+    assert_eq!(ftr(&m, 102), h, "with the field's handle");
+    assert_eq!(
+        ftr(&m, 100),
+        palm_run::machine::rom_entry(0xA02B),
+        "original = ROM entry"
+    );
+    assert_ne!(ftr(&m, 105), ftr(&m, 100));
+    // The original ran: the handle's master pointer is free again.
+    assert_eq!(m.mem.read_u32(h).unwrap(), 0);
+    assert_eq!(m.stats.native_calls.get(&0xA02B), Some(&1));
+    assert_eq!(
+        m.trap_address(0xA02B),
+        Some(palm_run::machine::rom_entry(0xA02B))
+    );
+}
+
+#[test]
+fn patch_left_installed_is_reported() {
+    let (m, out) = run(4);
+    assert_eq!(out.stop, None);
+    assert_eq!(out.patches_left.len(), 1);
+    let p = out.patches_left[0];
+    assert_eq!(p.trap, 0xA02B);
+    assert_eq!(p.before, palm_run::machine::rom_entry(0xA02B));
+    assert_eq!(p.after, ftr(&m, 105));
+    assert!(
+        m.output
+            .iter()
+            .any(|l| l.contains("0xA02B MemHandleFree left patched"))
+    );
+}
+
+#[test]
+fn direct_storage_write_is_a_bus_error() {
+    let (m, out) = run(5);
+    let stop = out.stop.expect("stopped");
+    let p = ftr(&m, 1);
+    match stop.kind {
+        StopKind::BusError(f) => {
+            assert_eq!(
+                (f.address, f.kind, f.write, f.size),
+                (p, FaultKind::StorageWrite, true, 1)
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let report = m.output.join("\n");
+    assert!(report.contains("which is in the storage heap"), "{report}");
+    assert!(
+        report.contains("storage_write"),
+        "symbol in report: {report}"
+    );
+    assert!(report.contains("MemHandleLock"), "last traps: {report}");
+}
+
+#[test]
+fn double_free_is_reported_with_caller() {
+    let (m, out) = run(6);
+    let stop = out.stop.expect("stopped");
+    let StopKind::DebugCheck(msg) = &stop.kind else {
+        panic!("{stop:?}")
+    };
+    let p = ftr(&m, 1);
+    assert!(
+        msg.starts_with(&format!(
+            "MemChunkFree(0x{p:08X}): chunk already freed, called from 0x"
+        )),
+        "{msg}"
+    );
+    assert!(msg.contains("double_free"), "{msg}");
+}
+
+#[test]
+fn double_free_non_fatal_returns_error() {
+    let mut m = machine(6);
+    m.fatal_mem_errors = false;
+    let out = m.launch("RunTest").unwrap();
+    assert_eq!(out.stop, None);
+    assert_eq!(m.reports.len(), 1);
+    assert!(m.reports[0].contains("chunk already freed"));
+}
+
+#[test]
+fn data_manager_and_export() {
+    let (m, out) = run(7);
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(ftr(&m, 1), 2);
+    let uid = ftr(&m, 2);
+    assert_eq!((ftr(&m, 3), ftr(&m, 4)), (0, 1));
+    assert_eq!(ftr(&m, 5), u32::from(b'1'), "tver 1 starts with '1'");
+    assert_eq!(ftr(&m, 6), 0);
+    let fp = ftr(&m, 7);
+    assert_eq!(m.mem.read_cstr(fp, 16).unwrap(), b"feat");
+    assert!(
+        fp >= m.mem.storage_start(),
+        "FtrPtrNew memory is in storage"
+    );
+    assert_eq!(ftr(&m, 8), m.os.dm.find(b"RunTest").unwrap().id);
+    assert_eq!(ftr(&m, 9), 1);
+    assert_eq!(ftr(&m, 10), 0, "DmGetRecord on a bad DmOpenRef");
+    let pdb = m.export("RtData").unwrap();
+    let db = palm_prc::Database::parse(&pdb).unwrap();
+    let recs = db.records().unwrap();
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].data, b"abc\0");
+    assert_eq!(recs[0].attributes & 0x40, 0x40, "dirty");
+    assert_ne!(recs[0].unique_id, uid);
+    assert_eq!(db.header.kind.0, *b"DATA");
+    assert_eq!(db.header.attributes & 0x8000, 0, "open bit cleared");
+}
+
+#[test]
+fn dm_write_out_of_bounds_is_reported() {
+    let (_, out) = run(8);
+    let stop = out.stop.expect("stopped");
+    let StopKind::DebugCheck(msg) = stop.kind else {
+        panic!()
+    };
+    assert!(
+        msg.contains("DmWrite")
+            && msg.contains("write out of bounds: offset 4 + 8 bytes > chunk size 8"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn strings_and_dbg_message() {
+    let (m, out) = run(9);
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(
+        m.os.sys.dbg_messages,
+        vec!["-12 100000 abc beef", "-4711", "-4711"]
+    );
+    assert_eq!(ftr(&m, 1), 19);
+    assert_eq!(ftr(&m, 2), 5);
+    assert!(
+        m.output
+            .contains(&"DbgMessage: -12 100000 abc beef".to_string())
+    );
+}
+
+#[test]
+fn event_loop_with_form_and_scripted_taps() {
+    let mut m = machine(10);
+    m.set_events(palm_run::script::parse("tap 1001\ntap 1001\n").unwrap());
+    let out = m.launch("RunTest").unwrap();
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(ftr(&m, 1), 1001);
+    assert_eq!(ftr(&m, 2), 2);
+    assert_eq!(m.os.sys.dbg_messages, vec!["tapped", "tapped"]);
+    assert_eq!(m.os.ui.forms_drawn, vec![1000]);
+    assert_eq!(
+        m.os.ui.alerts,
+        vec![
+            (1100, "Note: Value 42".to_string()),
+            (1100, "Note: Value 42".to_string())
+        ]
+    );
+    // The last field handle was freed by FrmCloseAllForms → FrmDeleteForm.
+    assert_eq!(m.mem.read_u32(ftr(&m, 3)).unwrap(), 0);
+    assert!(m.os.ui.forms.is_empty());
+}
+
+#[test]
+fn script_naming_a_missing_control_stops_the_app() {
+    let mut m = machine(10);
+    m.set_events(palm_run::script::parse("tap 4242\n").unwrap());
+    let out = m.launch("RunTest").unwrap();
+    let StopKind::DebugCheck(msg) = out.stop.unwrap().kind else {
+        panic!()
+    };
+    assert_eq!(
+        msg,
+        "event script line 1: the active form has no control with ID 4242"
+    );
+}
+
+#[test]
+fn unknown_trap_stops_naming_it() {
+    let (m, out) = run(11);
+    let stop = out.stop.expect("stopped");
+    assert_eq!(
+        stop.kind,
+        StopKind::UnknownTrap {
+            trap: 0xA043,
+            name: Some("DmNumDatabases")
+        }
+    );
+    let report = m.output.join("\n");
+    assert!(
+        report.contains("unimplemented trap 0xA043 DmNumDatabases"),
+        "{report}"
+    );
+    assert!(report.contains("unknown_trap"), "{report}");
+}
+
+#[test]
+fn cpu_loop_is_deterministic() {
+    let mut counts = Vec::new();
+    for _ in 0..2 {
+        let mut m = machine(12);
+        m.os.ftr.features.insert((CRID, 1), 1000);
+        let out = m.launch("RunTest").unwrap();
+        assert!(out.clean());
+        counts.push((m.stats.instructions, out.result, m.ticks()));
+    }
+    assert_eq!(counts[0], counts[1]);
+}
+
+#[test]
+fn misc_alerts_sounds_ticks_semaphore() {
+    let (m, out) = run(13);
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(m.os.sys.sounds, vec![3]);
+    assert_eq!(
+        m.os.sys.err_displays,
+        vec![("runtest.rs".to_string(), 123, "non-fatal note".to_string())]
+    );
+    assert_eq!(ftr(&m, 2), 0xFFFF, "fatalDoNothing");
+    assert!(
+        m.output
+            .contains(&"Fatal Alert: runtest.rs, Line:123, non-fatal note".to_string())
+    );
+    assert_eq!(m.os.ui.alerts, vec![(1100, "Note: Value ".to_string())]);
+    let pdb = palm_prc::Database::parse(&m.export("RtData").unwrap()).unwrap();
+    assert_eq!(pdb.records().unwrap()[0].data, [7, 0, 0, 0]);
+}
+
+#[test]
+fn fatal_alert_reset_ends_the_app() {
+    let mut m = machine(13);
+    m.alert_response = palm_run::machine::AlertResponse::Reset;
+    let out = m.launch("RunTest").unwrap();
+    assert_eq!(
+        out.stop.unwrap().kind,
+        StopKind::FatalAlert("runtest.rs, Line:123, non-fatal note".into())
+    );
+}
+
+#[test]
+fn unlocking_an_unlocked_handle_is_reported() {
+    let (m, out) = run(14);
+    let StopKind::DebugCheck(msg) = out.stop.unwrap().kind else {
+        panic!()
+    };
+    let h = ftr(&m, 1);
+    assert!(
+        msg.starts_with(&format!(
+            "MemHandleUnlock(0x{h:08X}): unlocking a handle that is not locked, called from 0x"
+        )),
+        "{msg}"
+    );
+}
+
+#[test]
+fn instruction_limit_stops_the_app() {
+    let mut m = machine(12);
+    m.os.ftr.features.insert((CRID, 1), 1_000_000);
+    m.max_instructions = 10_000;
+    let out = m.launch("RunTest").unwrap();
+    assert_eq!(out.stop.unwrap().kind, StopKind::InstructionLimit(10_000));
+}
+
+#[test]
+fn profile_counts_instructions_and_os_calls_in_a_function() {
+    let syms = palm_run::symbols::Symbols::from_elf(&app().elf).unwrap();
+    let (start, end) = syms
+        .range("palm_run_test_app::heap_sequence")
+        .expect("symbol");
+    let mut counts = Vec::new();
+    for _ in 0..2 {
+        let mut m = machine(1);
+        let base = {
+            // code 1's body: the launch puts it at its storage address.
+            let db = m.os.dm.find(b"RunTest").unwrap().id;
+            let h = palm_run::data_mgr::resource_handle(&m, db, b"code", 1).unwrap();
+            m.mem.read_u32(h).unwrap()
+        };
+        m.start_profile(&[(base + start, base + end)]);
+        let out = m.launch("RunTest").unwrap();
+        assert_eq!(out.stop, None);
+        let p = m.take_profile().unwrap();
+        counts.push((p.instructions[0], p.os_calls[0]));
+    }
+    assert_eq!(counts[0], counts[1], "deterministic");
+    // heap_sequence makes these OS calls itself (put/free_bytes are separate,
+    // never-inlined functions): MemPtrNew ×2, MemHandleNew, MemChunkFree,
+    // MemPtrSize, MemHandleSize, MemPtrOwner, MemHandleLock, MemHandleUnlock.
+    assert_eq!(counts[0].1, 9);
+    assert!(counts[0].0 > 50 && counts[0].0 < 2000, "{counts:?}");
+}
