@@ -10,7 +10,21 @@
 //! LLVM requires, a superset of Palm's D3–D7/A2–A6. A5 is never touched.
 //!
 //! On targets other than the 68k the macros still expand (so crates using them build
-//! and test on the host), to stubs that panic when called.
+//! and test on the host), to stubs that panic when called. On the 68k they expand to
+//! `naked_asm!`, so the crate using them needs
+//! `#![cfg_attr(target_arch = "m68k", feature(asm_experimental_arch))]` (rustc checks
+//! that feature where the asm is expanded; `allow_internal_unstable` does not lift it).
+//!
+//! # A compiler bug that bites callback bodies
+//! LLVM's m68k backend (LLVM 22/23, every toolchain in TOOLCHAIN.md) folds
+//! "load an 8- or 16-bit value, zero/sign-extend it, store 32 bits" into one
+//! memory-to-memory `move.l` *from the narrow value's address*. For a narrow argument
+//! read from its stack slot (`extern "C" fn f(x: u16, p: *mut u32) { *p = x as u32 }`)
+//! that stores `x << 16 | garbage` (for a `u8` at an odd address: an address error);
+//! the same happens for `*p = *q as u32` with `q: *const u16`. The trampolines pass
+//! correctly extended 32-bit slots (tested), but a body that widens a narrow argument
+//! straight into memory is miscompiled: keep narrow values narrow in stored structs, or
+//! compute with them in registers first. Reported to the pipeline (palm-build) owner.
 
 /// Defines an OS → Rust trampoline for an arbitrary Palm prototype.
 ///
