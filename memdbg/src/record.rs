@@ -1,0 +1,1309 @@
+//! The MemDbgDB record format: the one definition shared by the 68k library (which
+//! writes the ledger) and the host tools (which read it). No Palm calls; compiled for
+//! the 68k and for the host.
+//!
+//! # The database
+//! - Name [`DB_NAME`] (`"MemDbgDB"`), creator [`DB_CREATOR`] (`'MDbg'`), type
+//!   [`DB_TYPE`] (`'LEAK'`), a record database (not a resource database) in the
+//!   storage heap of card 0, deleted and created again by every `memdbg::start`.
+//! - Record 0 is the [`Header`]. Every other record starts with a one-byte
+//!   [`kind`](kind) and a one-byte format version ([`FORMAT_VERSION`]), then the fields
+//!   of its kind. Sizes are exact: a record of a known kind and version has exactly the
+//!   size of its struct ([`HEADER_SIZE`], [`ALLOC_RECORD_SIZE`], …).
+//! - After a clean `memdbg::stop` the database holds: the header, one allocation record
+//!   per leak (a tracked allocation never freed; kinds [`kind::POINTER`],
+//!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]), and event records
+//!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::SMALL_SITE`],
+//!   [`kind::LOW_HEAP`]) in the order they happened. Events are separate records (not
+//!   header sections) so that their number is not bounded by the header's size and a
+//!   crash loses none that were written.
+//! - While the app runs (or after it crashed before `stop`), the database also holds
+//!   reusable slots of kind [`kind::FREE_SLOT`] (a tracked block that was freed) and
+//!   the header has [`HeaderFlags::RUNNING`]; readers skip free slots.
+//!
+//! # Encoding
+//! Everything is big-endian (as the 68k stores it). Every struct here is `#[repr(C)]`
+//! of byte arrays only ([`U16Be`], [`U32Be`], `u8`, `[u8; N]`), alignment 2 at most and
+//! without padding (checked by `static_assertions` on sizes and offsets), so its bytes
+//! *are* the record on every host, whatever the host's byte order: [`AsBytes`] views a
+//! struct as bytes and [`AsBytes::read_from`] copies bytes into one. On the 68k a
+//! [`U32Be`] field is a single `move.l` (2-byte alignment is enough on the 68000).
+//!
+//! # Addresses and offsets
+//! 68k addresses (pointers, handles, code 1's base) are stored as the 68k saw them.
+//! Call-stack frames are return addresses stored as **offsets from the start of code
+//! resource 1** when they fall inside it (= ELF addresses, as palm-build links code 1
+//! at 0), else as raw 68k addresses; [`Stack::raw_mask`] tells which. The header
+//! records code 1's base and size.
+//!
+//! # Versioning
+//! [`FORMAT_VERSION`] changes whenever a layout or a meaning here changes. Readers
+//! reject records whose version byte they do not know.
+
+use core::mem::{offset_of, size_of};
+use static_assertions::const_assert_eq;
+
+/// Version of this format, stored in every record (byte 1).
+pub const FORMAT_VERSION: u8 = 1;
+
+/// The ledger database's name (`DmFindDatabase`, card 0). 8 bytes, well under
+/// Palm's 31-character limit (`dmDBNameLength` = 32 with the NUL, DataMgr.h;
+/// PALM_FACTS §1.1).
+pub const DB_NAME: &str = "MemDbgDB";
+/// [`DB_NAME`] NUL-terminated, as the Data Manager wants it.
+pub const DB_NAME_C: &core::ffi::CStr = c"MemDbgDB";
+/// The ledger database's creator: `'MDbg'`. Not all lowercase (Palm reserves
+/// all-lowercase codes). Also the Feature Manager creator under which the running
+/// detector keeps its state (feature number [`FEATURE_STATE`]).
+pub const DB_CREATOR: u32 = u32::from_be_bytes(*b"MDbg");
+/// The ledger database's type: `'LEAK'`.
+pub const DB_TYPE: u32 = u32::from_be_bytes(*b"LEAK");
+/// Feature number (creator [`DB_CREATOR`]) holding the address of the detector's
+/// state chunk while it runs (`FtrGet`/`FtrSet`, FeatureMgr.h).
+pub const FEATURE_STATE: u16 = 0;
+/// The header's magic, bytes 4..8 of record 0: `'MDbg'`.
+pub const HEADER_MAGIC: u32 = DB_CREATOR;
+
+/// Bytes of the file-name field: up to 31 bytes of the path and at least one NUL,
+/// so the field is always a C string (it is passed to `ErrDisplayFileLineMsg`).
+pub const FILE_NAME_LEN: usize = 32;
+/// Return addresses kept per call stack.
+pub const STACK_FRAMES: usize = 6;
+/// Guard bytes written after each guarded block.
+pub const GUARD_LEN: usize = 4;
+/// The guard pattern: 0xFD, the value debug heaps use for "no man's land"
+/// bytes around blocks. A guard is intact when all [`GUARD_LEN`] bytes hold it.
+pub const GUARD_BYTE: u8 = 0xFD;
+/// Blocks of 1 to this many bytes count as small allocations (heap statistics).
+pub const SMALL_ALLOC_MAX: u32 = 12;
+/// Byte written over new blocks with [`Options::FILL_NEW`] (POSE's "new" fill
+/// value, PHEM `EmPatchModuleMemMgr.cpp` FILL_BLOCKS; STYLE.md §4).
+pub const FILL_NEW_BYTE: u8 = 0x31;
+/// Byte written over the grown part of a block by a resize with
+/// [`Options::FILL_NEW`] (POSE's "resize" fill value).
+pub const FILL_RESIZE_BYTE: u8 = 0x33;
+/// Byte written over a tracked block just before it is freed, with
+/// [`Options::FILL_FREED`] (POSE's "free" fill value).
+pub const FILL_FREED_BYTE: u8 = 0x35;
+/// "Never sampled" value of the low-water fields of the header.
+pub const NOT_SAMPLED: u32 = u32::MAX;
+
+/// Record kinds: byte 0 of every record.
+pub mod kind {
+    /// A reusable slot: a tracked block that was freed. Present only while the app
+    /// runs or after a crash; readers skip it.
+    pub const FREE_SLOT: u8 = 0x00;
+    /// The [`Header`](super::Header) (record 0).
+    pub const HEADER: u8 = 0x01;
+    /// A live (at stop: leaked) non-movable chunk from `MemPtrNew`
+    /// ([`AllocRecord`](super::AllocRecord)).
+    pub const POINTER: u8 = 0x10;
+    /// A live movable chunk from `MemHandleNew`; the address is the handle.
+    pub const HANDLE: u8 = 0x11;
+    /// A live chunk from `MemChunkNew`; [`AllocFlags::HANDLE`](super::AllocFlags)
+    /// tells whether the address is a handle or a pointer.
+    pub const CHUNK: u8 = 0x12;
+    /// A live Rust `alloc` block (`Box`, `Vec`) from the detector's `GlobalAlloc`;
+    /// it has a call stack and no file/line.
+    pub const RUST: u8 = 0x13;
+    /// A damaged guard ([`OverrunRecord`](super::OverrunRecord)).
+    pub const OVERRUN: u8 = 0x20;
+    /// A block freed twice ([`DoubleFreeRecord`](super::DoubleFreeRecord)).
+    pub const DOUBLE_FREE: u8 = 0x21;
+    /// Small-allocation count of one call site
+    /// ([`SmallSiteRecord`](super::SmallSiteRecord)).
+    pub const SMALL_SITE: u8 = 0x22;
+    /// The dynamic heap's largest free chunk fell below the warning threshold
+    /// ([`LowHeapRecord`](super::LowHeapRecord)).
+    pub const LOW_HEAP: u8 = 0x23;
+
+    /// Whether `k` is one of the four allocation kinds.
+    pub const fn is_alloc(k: u8) -> bool {
+        matches!(k, POINTER | HANDLE | CHUNK | RUST)
+    }
+
+    /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
+    /// "overrun", "double free", "small-allocation site", "low heap", "header",
+    /// "free slot"), or "unknown".
+    pub const fn name(k: u8) -> &'static str {
+        match k {
+            FREE_SLOT => "free slot",
+            HEADER => "header",
+            POINTER => "pointer",
+            HANDLE => "handle",
+            CHUNK => "chunk",
+            RUST => "Rust alloc",
+            OVERRUN => "overrun",
+            DOUBLE_FREE => "double free",
+            SMALL_SITE => "small-allocation site",
+            LOW_HEAP => "low heap",
+            _ => "unknown",
+        }
+    }
+}
+
+/// A big-endian `u16` stored as 2 bytes, 2-byte aligned.
+#[repr(C, align(2))]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct U16Be(pub [u8; 2]);
+
+impl U16Be {
+    /// `v` in big-endian order.
+    #[inline(always)]
+    pub const fn new(v: u16) -> Self {
+        U16Be(v.to_be_bytes())
+    }
+    /// The value.
+    #[inline(always)]
+    pub const fn get(self) -> u16 {
+        u16::from_be_bytes(self.0)
+    }
+    /// Stores `v`.
+    #[inline(always)]
+    pub fn set(&mut self, v: u16) {
+        self.0 = v.to_be_bytes();
+    }
+}
+
+/// A big-endian `u32` stored as 4 bytes, 2-byte aligned (one `move.l` on the 68000).
+#[repr(C, align(2))]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct U32Be(pub [u8; 4]);
+
+impl U32Be {
+    /// `v` in big-endian order.
+    #[inline(always)]
+    pub const fn new(v: u32) -> Self {
+        U32Be(v.to_be_bytes())
+    }
+    /// The value.
+    #[inline(always)]
+    pub const fn get(self) -> u32 {
+        u32::from_be_bytes(self.0)
+    }
+    /// Stores `v`.
+    #[inline(always)]
+    pub fn set(&mut self, v: u32) {
+        self.0 = v.to_be_bytes();
+    }
+}
+
+/// Why bytes could not be decoded as a record. `offset` is relative to the start of
+/// the record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Byte offset inside the record of the field that is wrong (0 for the kind,
+    /// 1 for the version, the record's length for a truncated record).
+    pub offset: usize,
+    /// What was wrong, e.g. "truncated record", "unknown record kind".
+    pub what: &'static str,
+}
+
+impl core::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} at record offset {}", self.what, self.offset)
+    }
+}
+
+/// Plain-byte record structs: viewed as their exact bytes, and read from bytes.
+///
+/// # Safety
+/// Implementors are `#[repr(C)]`, contain only `u8`, byte arrays and the
+/// byte-array types of this module (so every bit pattern is valid), and have no
+/// padding (asserted with `static_assertions` next to each struct).
+pub unsafe trait AsBytes: Copy + Sized {
+    /// Size in bytes (equals `size_of::<Self>()`).
+    const SIZE: usize = size_of::<Self>();
+
+    /// The struct's bytes: exactly the record as stored.
+    #[inline(always)]
+    fn as_bytes(&self) -> &[u8] {
+        // SAFETY: `Self` is plain bytes without padding (trait contract), so all
+        // `SIZE` bytes are initialised; the slice borrows `self`.
+        unsafe { core::slice::from_raw_parts((self as *const Self).cast::<u8>(), Self::SIZE) }
+    }
+
+    /// Copies the first `SIZE` bytes of `bytes` into a struct.
+    ///
+    /// # Errors
+    /// `bytes` is shorter than `SIZE` ("truncated record", offset = its length).
+    fn read_from(bytes: &[u8]) -> Result<Self, DecodeError> {
+        if bytes.len() < Self::SIZE {
+            return Err(DecodeError {
+                offset: bytes.len(),
+                what: "truncated record",
+            });
+        }
+        // SAFETY: at least SIZE readable bytes; every bit pattern is a valid `Self`
+        // (trait contract); read_unaligned copes with any alignment of `bytes`.
+        Ok(unsafe { bytes.as_ptr().cast::<Self>().read_unaligned() })
+    }
+}
+
+bitflags::bitflags! {
+    /// Detector options (header bytes 12..16; `memdbg::Settings::options`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct Options: u32 {
+        /// Write [`GUARD_LEN`] guard bytes ([`GUARD_BYTE`]) after each block in the
+        /// dynamic heap and check them at free, resize and stop.
+        const GUARDS = 0x0001;
+        /// Record up to [`STACK_FRAMES`] return addresses per allocation (walking
+        /// the A6 frame chain), also for file/line wrappers, and per free site.
+        const CALL_STACKS = 0x0002;
+        /// Sample `MemHeapFreeBytes` after each tracked allocation (low-water marks,
+        /// the largest-free-chunk warning) and count small allocations per site.
+        const HEAP_STATS = 0x0004;
+        /// At stop, show up to `max_alerts` non-fatal `ErrDisplayFileLineMsg`
+        /// alerts, one per leak, naming the allocation's file and line.
+        const ALERTS_AT_EXIT = 0x0008;
+        /// At stop, one `DbgMessage` line per leak (CloudpilotEmu prints them).
+        const DBG_MESSAGES = 0x0010;
+        /// Fill new blocks with [`FILL_NEW_BYTE`] (and grown parts of resized
+        /// blocks with [`FILL_RESIZE_BYTE`]).
+        const FILL_NEW = 0x0020;
+        /// Fill tracked blocks with [`FILL_FREED_BYTE`] just before they are freed.
+        const FILL_FREED = 0x0040;
+        /// Patch `MemChunkFree` and `MemHandleFree` with `SysSetTrapAddress` so frees
+        /// done anywhere (the OS's too) are matched. Without it (or when the OS
+        /// refuses), only frees through the detector's own free functions are seen.
+        const PATCH_FREES = 0x0080;
+        /// Report overruns found at free/resize immediately with a non-fatal
+        /// `ErrDisplayFileLineMsg` (they are always recorded).
+        const ALERT_OVERRUNS = 0x0100;
+        /// Report double frees immediately with a non-fatal `ErrDisplayFileLineMsg`
+        /// (they are always recorded).
+        const ALERT_DOUBLE_FREES = 0x0200;
+    }
+}
+
+bitflags::bitflags! {
+    /// Run-level flags of the [`Header`] (bytes 8..12).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct HeaderFlags: u32 {
+        /// Some allocations were not recorded (the index was full or the storage heap
+        /// had no room for a record): the ledger may miss leaks. See
+        /// [`Counters::untracked`].
+        const INCOMPLETE = 0x0001;
+        /// `SysSetTrapAddress` refused to patch the free traps (Palm OS 5/PACE,
+        /// PumpkinOS): only frees through the detector's own functions were seen, so
+        /// blocks freed elsewhere (by the OS, or with a plain `MemPtrFree`) appear
+        /// as leaks.
+        const PATCHES_REFUSED = 0x0002;
+        /// `stop` has not run (yet): the app is running, crashed or was reset. The
+        /// allocation records are the blocks live at that moment; counters in the
+        /// header are those of `start`.
+        const RUNNING = 0x0004;
+        /// At stop, a patched trap no longer held the detector's entry (someone
+        /// patched it after us); the original was restored anyway.
+        const TRAPS_DISTURBED = 0x0008;
+        /// Code 1 could not be located: every frame is a raw 68k address.
+        const CODE_BASE_UNKNOWN = 0x0010;
+        /// The dynamic heap's largest free chunk fell below the warning threshold at
+        /// least once (a [`LowHeapRecord`] marks the first time).
+        const LOW_HEAP = 0x0020;
+    }
+}
+
+bitflags::bitflags! {
+    /// Flags of an [`AllocRecord`] (bytes 2..4).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct AllocFlags: u16 {
+        /// [`GUARD_LEN`] guard bytes follow the block; only such blocks are checked.
+        const GUARDED = 0x0001;
+        /// Resized at least once; `size` is the latest requested size.
+        const RESIZED = 0x0002;
+        /// The address is a handle (always for [`kind::HANDLE`]; for
+        /// [`kind::CHUNK`] when `MemChunkNew` returned a handle).
+        const HANDLE = 0x0004;
+        /// The file name lost leading path components (or leading bytes) to fit.
+        const FILE_TRUNCATED = 0x0008;
+        /// The guard was found damaged (an [`OverrunRecord`] has the details).
+        const OVERRUN = 0x0010;
+        /// The chunk is outside the dynamic heap (e.g. `MemChunkNew` on a storage
+        /// heap); it has no guard (storage memory is write-protected).
+        const NOT_DYNAMIC = 0x0020;
+    }
+}
+
+/// A file name as stored: the tail of a path, NUL-padded to [`FILE_NAME_LEN`] bytes.
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct FileName(pub [u8; FILE_NAME_LEN]);
+
+impl Default for FileName {
+    fn default() -> Self {
+        FileName([0; FILE_NAME_LEN])
+    }
+}
+
+impl FileName {
+    /// Where `path` is cut to fit in 31 bytes: 0 if it fits; else just after the
+    /// first `/` or `\` that leaves at most 31 bytes; else `len - 31` (a file name
+    /// longer than 31 bytes keeps its last 31 bytes).
+    pub const fn cut(path: &[u8]) -> usize {
+        let max = FILE_NAME_LEN - 1;
+        if path.len() <= max {
+            return 0;
+        }
+        let mut i = path.len() - max;
+        while i > 0 && i <= path.len() {
+            let c = path[i - 1];
+            if c == b'/' || c == b'\\' {
+                return i;
+            }
+            i += 1;
+            if i > path.len() {
+                break;
+            }
+        }
+        path.len() - max
+    }
+
+    /// The stored form of `path`: its tail from [`FileName::cut`], NUL-padded.
+    /// A NUL inside `path` ends the name there.
+    pub const fn new(path: &[u8]) -> FileName {
+        let start = Self::cut(path);
+        let mut out = [0u8; FILE_NAME_LEN];
+        let mut i = 0;
+        while start + i < path.len() && i < FILE_NAME_LEN - 1 {
+            if path[start + i] == 0 {
+                break;
+            }
+            out[i] = path[start + i];
+            i += 1;
+        }
+        FileName(out)
+    }
+
+    /// The name's bytes, up to the first NUL.
+    pub fn bytes(&self) -> &[u8] {
+        let n = self.0.iter().position(|&b| b == 0).unwrap_or(FILE_NAME_LEN);
+        &self.0[..n]
+    }
+}
+
+/// One frame of a [`Stack`], decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// A return address inside code 1, as an offset from its start (= ELF address).
+    Code(u32),
+    /// A return address outside code 1 (the OS, another code resource), as the
+    /// raw 68k address.
+    Raw(u32),
+}
+
+/// A call stack: up to [`STACK_FRAMES`] return addresses, innermost first. 26 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | count (0..=6) |
+/// | 1 | 1 | raw mask: bit *i* set = frame *i* is a raw 68k address |
+/// | 2 | 24 | frames: 6 × u32, unused ones 0 |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Stack {
+    /// Number of valid frames.
+    pub count: u8,
+    /// Bit *i* set: `frames[i]` is a raw address; clear: an offset into code 1.
+    pub raw_mask: u8,
+    /// Return addresses, innermost first.
+    pub frames: [U32Be; STACK_FRAMES],
+}
+const_assert_eq!(size_of::<Stack>(), 26);
+const_assert_eq!(offset_of!(Stack, frames), 2);
+
+impl Stack {
+    /// Frame `i` (`i < count`), decoded; `None` beyond `count`.
+    pub fn frame(&self, i: usize) -> Option<Frame> {
+        if i >= usize::from(self.count).min(STACK_FRAMES) {
+            return None;
+        }
+        let v = self.frames[i].get();
+        Some(if self.raw_mask & (1 << i) != 0 {
+            Frame::Raw(v)
+        } else {
+            Frame::Code(v)
+        })
+    }
+
+    /// The valid frames, innermost first.
+    pub fn iter(&self) -> impl Iterator<Item = Frame> + '_ {
+        (0..STACK_FRAMES).map_while(|i| self.frame(i))
+    }
+
+    fn check(&self, at: usize) -> Result<(), DecodeError> {
+        if usize::from(self.count) > STACK_FRAMES {
+            return Err(DecodeError {
+                offset: at,
+                what: "call stack frame count above 6",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// One tracked allocation: what a leak record holds (kinds [`kind::POINTER`],
+/// [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]), also embedded in event
+/// records. 82 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind |
+/// | 1 | 1 | version ([`FORMAT_VERSION`]) |
+/// | 2 | 2 | flags ([`AllocFlags`]) |
+/// | 4 | 4 | size: requested bytes (latest, after resizes) |
+/// | 8 | 4 | address: chunk start (pointer kinds) or handle |
+/// | 12 | 4 | sequence number: 1 for the run's first tracked allocation |
+/// | 16 | 4 | ticks (`TimGetTicks`) at allocation |
+/// | 20 | 2 | line (0 for Rust allocations) |
+/// | 22 | 2 | data offset: bytes from the chunk start to the block handed out (0 except over-aligned Rust allocations) |
+/// | 24 | 26 | call stack ([`Stack`]; empty without [`Options::CALL_STACKS`], except for Rust allocations) |
+/// | 50 | 32 | file ([`FileName`]; empty for Rust allocations) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct AllocRecord {
+    /// Record kind ([`kind`]).
+    pub kind: u8,
+    /// [`FORMAT_VERSION`].
+    pub version: u8,
+    /// [`AllocFlags`] bits.
+    pub flags: U16Be,
+    /// Requested size in bytes (the latest, after resizes); excludes guard bytes.
+    pub size: U32Be,
+    /// 68k address of the chunk start (pointers) or the handle.
+    pub address: U32Be,
+    /// Sequence number of the allocation in the run, from 1.
+    pub seq: U32Be,
+    /// `TimGetTicks` when allocated (system ticks since reset).
+    pub ticks: U32Be,
+    /// Source line of the wrapper call; 0 for Rust allocations.
+    pub line: U16Be,
+    /// Bytes from the chunk start to the block given to the program.
+    pub data_offset: U16Be,
+    /// Call stack at allocation.
+    pub stack: Stack,
+    /// Source file of the wrapper call; empty for Rust allocations.
+    pub file: FileName,
+}
+/// Size of an [`AllocRecord`] in bytes.
+pub const ALLOC_RECORD_SIZE: usize = 82;
+const_assert_eq!(size_of::<AllocRecord>(), ALLOC_RECORD_SIZE);
+const_assert_eq!(offset_of!(AllocRecord, flags), 2);
+const_assert_eq!(offset_of!(AllocRecord, size), 4);
+const_assert_eq!(offset_of!(AllocRecord, address), 8);
+const_assert_eq!(offset_of!(AllocRecord, seq), 12);
+const_assert_eq!(offset_of!(AllocRecord, ticks), 16);
+const_assert_eq!(offset_of!(AllocRecord, line), 20);
+const_assert_eq!(offset_of!(AllocRecord, data_offset), 22);
+const_assert_eq!(offset_of!(AllocRecord, stack), 24);
+const_assert_eq!(offset_of!(AllocRecord, file), 50);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for AllocRecord {}
+
+impl AllocRecord {
+    /// Offset of the kind byte (a free marks its slot by writing [`kind::FREE_SLOT`]
+    /// here).
+    pub const KIND_OFFSET: usize = 0;
+
+    /// The [`AllocFlags`] (unknown bits dropped).
+    pub fn alloc_flags(&self) -> AllocFlags {
+        AllocFlags::from_bits_truncate(self.flags.get())
+    }
+
+    /// Decodes an allocation record (one of the four allocation kinds).
+    ///
+    /// # Errors
+    /// Wrong length, version or kind, or a bad frame count.
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        exact(bytes, ALLOC_RECORD_SIZE)?;
+        let r = Self::read_from(bytes)?;
+        r.check(0)?;
+        Ok(r)
+    }
+
+    fn check(&self, at: usize) -> Result<(), DecodeError> {
+        if !kind::is_alloc(self.kind) {
+            return Err(DecodeError {
+                offset: at,
+                what: "not an allocation kind",
+            });
+        }
+        version(self.version, at + 1)?;
+        self.stack.check(at + offset_of!(AllocRecord, stack))
+    }
+}
+
+/// Run-level counters of the [`Header`] (bytes 76..152). All are counts of events
+/// except where a unit is given.
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Counters {
+    /// Tracked allocations (successful wrapper and `GlobalAlloc` allocations that
+    /// got a record).
+    pub allocations: U32Be,
+    /// Frees of tracked blocks (by the app or the OS).
+    pub frees: U32Be,
+    /// Of `frees`, those made by code outside the app's code 1 (e.g. `FrmDeleteForm`
+    /// freeing a field's text handle), seen through the trap patches.
+    pub os_frees: U32Be,
+    /// Frees, by the app's code, of chunks the detector never tracked (not errors).
+    pub unknown_frees: U32Be,
+    /// Double frees caught (and not passed to the OS).
+    pub double_frees: U32Be,
+    /// Damaged guards found (at free, resize or stop).
+    pub overruns: U32Be,
+    /// Allocations that succeeded but got no record (index full, or no room in the
+    /// storage heap); sets [`HeaderFlags::INCOMPLETE`].
+    pub untracked: U32Be,
+    /// Wrapper/`GlobalAlloc` allocations the OS refused (null returned, no record).
+    pub failed: U32Be,
+    /// Successful tracked resizes.
+    pub resizes: U32Be,
+    /// Tracked blocks still live at stop (= leak records).
+    pub leaks: U32Be,
+    /// Bytes in those blocks (requested sizes).
+    pub leaked_bytes: U32Be,
+    /// Peak of live tracked bytes (requested sizes).
+    pub peak_live_bytes: U32Be,
+    /// Peak number of live tracked blocks.
+    pub peak_live_count: U32Be,
+    /// Low-water of `MemHeapFreeBytes`' free total of the dynamic heap (bytes), or
+    /// [`NOT_SAMPLED`].
+    pub low_free: U32Be,
+    /// Low-water of the dynamic heap's largest free chunk (bytes), or
+    /// [`NOT_SAMPLED`].
+    pub low_largest_free: U32Be,
+    /// Tracked allocations of 1 to [`SMALL_ALLOC_MAX`] bytes.
+    pub small_allocs: U32Be,
+    /// Small allocations from sites beyond the per-site table (not in any
+    /// [`SmallSiteRecord`]).
+    pub small_unsited: U32Be,
+    /// `ErrDisplayFileLineMsg` alerts shown (overruns, double frees, leaks).
+    pub alerts: U32Be,
+    /// Frees by OS code of chunks never tracked (informational: the OS frees its
+    /// own chunks all the time).
+    pub os_unknown_frees: U32Be,
+}
+const_assert_eq!(size_of::<Counters>(), 76);
+
+/// Record 0: what the run was and what happened. 152 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::HEADER`] |
+/// | 1 | 1 | version |
+/// | 2 | 2 | header size (152) |
+/// | 4 | 4 | magic `'MDbg'` |
+/// | 8 | 4 | flags ([`HeaderFlags`]) |
+/// | 12 | 4 | options ([`Options`]) |
+/// | 16 | 2 | max alerts at stop |
+/// | 18 | 2 | capacity: most live allocations tracked at once |
+/// | 20 | 4 | largest-free-chunk warning threshold, bytes (0 = off) |
+/// | 24 | 4 | app creator |
+/// | 28 | 32 | app database name, NUL-padded |
+/// | 60 | 4 | code 1 base: 68k address of code resource 1's first byte (0 if unknown) |
+/// | 64 | 4 | code 1 size, bytes |
+/// | 68 | 4 | ticks at start |
+/// | 72 | 4 | ticks at stop (0 while running) |
+/// | 76 | 76 | [`Counters`]: allocations, frees, os_frees, unknown_frees, double_frees, overruns, untracked, failed, resizes, leaks, leaked_bytes, peak_live_bytes, peak_live_count, low_free, low_largest_free, small_allocs, small_unsited, alerts, os_unknown_frees (u32 each, in this order) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Header {
+    /// [`kind::HEADER`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`].
+    pub version: u8,
+    /// [`HEADER_SIZE`].
+    pub header_size: U16Be,
+    /// [`HEADER_MAGIC`].
+    pub magic: U32Be,
+    /// [`HeaderFlags`] bits.
+    pub flags: U32Be,
+    /// [`Options`] bits.
+    pub options: U32Be,
+    /// Most leak alerts shown at stop.
+    pub max_alerts: U16Be,
+    /// Most live allocations tracked at once (the index capacity).
+    pub capacity: U16Be,
+    /// Largest-free-chunk warning threshold in bytes (0: no warning).
+    pub low_heap_threshold: U32Be,
+    /// The app's creator code.
+    pub app_creator: U32Be,
+    /// The app's database name, NUL-padded.
+    pub app_name: [u8; 32],
+    /// 68k address of code 1's first byte (0 if unknown).
+    pub code_base: U32Be,
+    /// Size of code 1 in bytes (0 if unknown).
+    pub code_size: U32Be,
+    /// `TimGetTicks` at start.
+    pub start_ticks: U32Be,
+    /// `TimGetTicks` at stop; 0 while running.
+    pub stop_ticks: U32Be,
+    /// Counters.
+    pub counters: Counters,
+}
+/// Size of the [`Header`] in bytes.
+pub const HEADER_SIZE: usize = 152;
+const_assert_eq!(size_of::<Header>(), HEADER_SIZE);
+const_assert_eq!(offset_of!(Header, magic), 4);
+const_assert_eq!(offset_of!(Header, flags), 8);
+const_assert_eq!(offset_of!(Header, options), 12);
+const_assert_eq!(offset_of!(Header, max_alerts), 16);
+const_assert_eq!(offset_of!(Header, capacity), 18);
+const_assert_eq!(offset_of!(Header, low_heap_threshold), 20);
+const_assert_eq!(offset_of!(Header, app_creator), 24);
+const_assert_eq!(offset_of!(Header, app_name), 28);
+const_assert_eq!(offset_of!(Header, code_base), 60);
+const_assert_eq!(offset_of!(Header, code_size), 64);
+const_assert_eq!(offset_of!(Header, start_ticks), 68);
+const_assert_eq!(offset_of!(Header, stop_ticks), 72);
+const_assert_eq!(offset_of!(Header, counters), 76);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for Header {}
+
+impl Header {
+    /// The [`HeaderFlags`] (unknown bits dropped).
+    pub fn header_flags(&self) -> HeaderFlags {
+        HeaderFlags::from_bits_truncate(self.flags.get())
+    }
+
+    /// The [`Options`] (unknown bits dropped).
+    pub fn option_flags(&self) -> Options {
+        Options::from_bits_truncate(self.options.get())
+    }
+
+    /// The app name's bytes, up to the first NUL.
+    pub fn app_name_bytes(&self) -> &[u8] {
+        let n = self.app_name.iter().position(|&b| b == 0).unwrap_or(32);
+        &self.app_name[..n]
+    }
+
+    /// Decodes record 0.
+    ///
+    /// # Errors
+    /// Wrong length, kind, version, header size or magic.
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        // Check kind and version first: a newer header may have another size.
+        if bytes.is_empty() || bytes[0] != kind::HEADER {
+            return Err(DecodeError {
+                offset: 0,
+                what: "record 0 is not a MemDbgDB header",
+            });
+        }
+        if bytes.len() < 2 {
+            return Err(DecodeError {
+                offset: bytes.len(),
+                what: "truncated record",
+            });
+        }
+        version(bytes[1], 1)?;
+        exact(bytes, HEADER_SIZE)?;
+        let h = Self::read_from(bytes)?;
+        if usize::from(h.header_size.get()) != HEADER_SIZE {
+            return Err(DecodeError {
+                offset: offset_of!(Header, header_size),
+                what: "header size field is not 152",
+            });
+        }
+        if h.magic.get() != HEADER_MAGIC {
+            return Err(DecodeError {
+                offset: offset_of!(Header, magic),
+                what: "bad header magic (not 'MDbg')",
+            });
+        }
+        Ok(h)
+    }
+}
+
+/// When a damaged guard was found (byte 2..4 of an [`OverrunRecord`]).
+pub mod detected {
+    /// While the block was being freed (by the app or the OS).
+    pub const AT_FREE: u16 = 1;
+    /// While the block was being resized through a wrapper.
+    pub const AT_RESIZE: u16 = 2;
+    /// At `stop`, on a block still live (it is also a leak).
+    pub const AT_STOP: u16 = 3;
+}
+
+/// A damaged guard. 120 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::OVERRUN`] |
+/// | 1 | 1 | version |
+/// | 2 | 2 | when ([`detected`]) |
+/// | 4 | 4 | ticks when found |
+/// | 8 | 4 | the 4 guard bytes as found |
+/// | 12 | 26 | where it was found ([`Stack`]: the free's or resize's callers; empty at stop) |
+/// | 38 | 82 | the block's [`AllocRecord`] (its allocation site: file, line, stack) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct OverrunRecord {
+    /// [`kind::OVERRUN`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`].
+    pub version: u8,
+    /// When it was found ([`detected`]).
+    pub when: U16Be,
+    /// `TimGetTicks` when found.
+    pub ticks: U32Be,
+    /// The guard bytes as found (intact = all [`GUARD_BYTE`]).
+    pub guard: [u8; GUARD_LEN],
+    /// Where it was found.
+    pub site: Stack,
+    /// The damaged block's allocation.
+    pub alloc: AllocRecord,
+}
+/// Size of an [`OverrunRecord`] in bytes.
+pub const OVERRUN_RECORD_SIZE: usize = 120;
+const_assert_eq!(size_of::<OverrunRecord>(), OVERRUN_RECORD_SIZE);
+const_assert_eq!(offset_of!(OverrunRecord, guard), 8);
+const_assert_eq!(offset_of!(OverrunRecord, site), 12);
+const_assert_eq!(offset_of!(OverrunRecord, alloc), 38);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for OverrunRecord {}
+
+/// A block freed twice; the second free was not passed to the OS. 150 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::DOUBLE_FREE`] |
+/// | 1 | 1 | version |
+/// | 2 | 2 | reserved (0) |
+/// | 4 | 4 | the address freed twice (pointer or handle) |
+/// | 8 | 4 | ticks of the first free |
+/// | 12 | 4 | ticks of the second free |
+/// | 16 | 26 | first free's site ([`Stack`]) |
+/// | 42 | 26 | second free's site ([`Stack`]) |
+/// | 68 | 82 | the block's [`AllocRecord`] as it was before the first free (its kind byte is the allocation kind) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct DoubleFreeRecord {
+    /// [`kind::DOUBLE_FREE`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`].
+    pub version: u8,
+    /// Reserved, 0.
+    pub reserved: U16Be,
+    /// The address passed to both frees.
+    pub address: U32Be,
+    /// `TimGetTicks` at the first free.
+    pub first_ticks: U32Be,
+    /// `TimGetTicks` at the second free.
+    pub second_ticks: U32Be,
+    /// The first free's callers (innermost first: the return address after the
+    /// free call).
+    pub first: Stack,
+    /// The second free's callers.
+    pub second: Stack,
+    /// The block's allocation.
+    pub alloc: AllocRecord,
+}
+/// Size of a [`DoubleFreeRecord`] in bytes.
+pub const DOUBLE_FREE_RECORD_SIZE: usize = 150;
+const_assert_eq!(size_of::<DoubleFreeRecord>(), DOUBLE_FREE_RECORD_SIZE);
+const_assert_eq!(offset_of!(DoubleFreeRecord, address), 4);
+const_assert_eq!(offset_of!(DoubleFreeRecord, first), 16);
+const_assert_eq!(offset_of!(DoubleFreeRecord, second), 42);
+const_assert_eq!(offset_of!(DoubleFreeRecord, alloc), 68);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for DoubleFreeRecord {}
+
+/// Small allocations (1 to [`SMALL_ALLOC_MAX`] bytes) of one call site, written at
+/// stop with [`Options::HEAP_STATS`]. A site is a wrapper call (file and line) or,
+/// for Rust allocations, the innermost return address. 94 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::SMALL_SITE`] |
+/// | 1 | 1 | version |
+/// | 2 | 2 | reserved (0) |
+/// | 4 | 4 | count of small allocations at this site |
+/// | 8 | 4 | their total requested bytes |
+/// | 12 | 82 | the site's first small allocation ([`AllocRecord`]: file, line, stack, size) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct SmallSiteRecord {
+    /// [`kind::SMALL_SITE`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`].
+    pub version: u8,
+    /// Reserved, 0.
+    pub reserved: U16Be,
+    /// Small allocations made at the site.
+    pub count: U32Be,
+    /// Their total requested bytes.
+    pub bytes: U32Be,
+    /// The first one.
+    pub first: AllocRecord,
+}
+/// Size of a [`SmallSiteRecord`] in bytes.
+pub const SMALL_SITE_RECORD_SIZE: usize = 94;
+const_assert_eq!(size_of::<SmallSiteRecord>(), SMALL_SITE_RECORD_SIZE);
+const_assert_eq!(offset_of!(SmallSiteRecord, first), 12);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for SmallSiteRecord {}
+
+/// The dynamic heap's largest free chunk fell below the threshold (first time
+/// only). 98 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::LOW_HEAP`] |
+/// | 1 | 1 | version |
+/// | 2 | 2 | reserved (0) |
+/// | 4 | 4 | free bytes in the dynamic heap then |
+/// | 8 | 4 | largest free chunk then, bytes |
+/// | 12 | 4 | the threshold, bytes |
+/// | 16 | 82 | the allocation after which it was seen ([`AllocRecord`]) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct LowHeapRecord {
+    /// [`kind::LOW_HEAP`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`].
+    pub version: u8,
+    /// Reserved, 0.
+    pub reserved: U16Be,
+    /// Free bytes in the dynamic heap.
+    pub free: U32Be,
+    /// Largest free chunk in bytes.
+    pub largest: U32Be,
+    /// The warning threshold in bytes.
+    pub threshold: U32Be,
+    /// The allocation that was just made.
+    pub alloc: AllocRecord,
+}
+/// Size of a [`LowHeapRecord`] in bytes.
+pub const LOW_HEAP_RECORD_SIZE: usize = 98;
+const_assert_eq!(size_of::<LowHeapRecord>(), LOW_HEAP_RECORD_SIZE);
+const_assert_eq!(offset_of!(LowHeapRecord, alloc), 16);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for LowHeapRecord {}
+
+/// Any MemDbgDB record, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Record {
+    /// Record 0.
+    Header(Header),
+    /// A reusable slot (only in a ledger whose run did not stop).
+    FreeSlot,
+    /// A live (at stop: leaked) allocation.
+    Alloc(AllocRecord),
+    /// A damaged guard.
+    Overrun(OverrunRecord),
+    /// A double free.
+    DoubleFree(DoubleFreeRecord),
+    /// Small-allocation count of a site.
+    SmallSite(SmallSiteRecord),
+    /// Low largest-free-chunk warning.
+    LowHeap(LowHeapRecord),
+}
+
+impl Record {
+    /// Decodes one record by its kind byte. A free slot is accepted at any length of
+    /// at least 2 bytes (it is a reused allocation record).
+    ///
+    /// # Errors
+    /// Empty or truncated record, unknown kind or version, a wrong size for the kind,
+    /// a bad header, or an embedded allocation record that does not decode.
+    pub fn decode(bytes: &[u8]) -> Result<Record, DecodeError> {
+        let Some(&k) = bytes.first() else {
+            return Err(DecodeError {
+                offset: 0,
+                what: "empty record",
+            });
+        };
+        if k == kind::HEADER {
+            return Header::decode(bytes).map(Record::Header);
+        }
+        if bytes.len() < 2 {
+            return Err(DecodeError {
+                offset: bytes.len(),
+                what: "truncated record",
+            });
+        }
+        if k == kind::FREE_SLOT {
+            version(bytes[1], 1)?;
+            return Ok(Record::FreeSlot);
+        }
+        if kind::is_alloc(k) {
+            return AllocRecord::decode(bytes).map(Record::Alloc);
+        }
+        match k {
+            kind::OVERRUN => {
+                version(bytes[1], 1)?;
+                exact(bytes, OVERRUN_RECORD_SIZE)?;
+                let r = OverrunRecord::read_from(bytes)?;
+                if !(detected::AT_FREE..=detected::AT_STOP).contains(&r.when.get()) {
+                    return Err(DecodeError {
+                        offset: offset_of!(OverrunRecord, when),
+                        what: "unknown overrun detection point",
+                    });
+                }
+                r.site.check(offset_of!(OverrunRecord, site))?;
+                r.alloc.check(offset_of!(OverrunRecord, alloc))?;
+                Ok(Record::Overrun(r))
+            }
+            kind::DOUBLE_FREE => {
+                version(bytes[1], 1)?;
+                exact(bytes, DOUBLE_FREE_RECORD_SIZE)?;
+                let r = DoubleFreeRecord::read_from(bytes)?;
+                r.first.check(offset_of!(DoubleFreeRecord, first))?;
+                r.second.check(offset_of!(DoubleFreeRecord, second))?;
+                r.alloc.check(offset_of!(DoubleFreeRecord, alloc))?;
+                Ok(Record::DoubleFree(r))
+            }
+            kind::SMALL_SITE => {
+                version(bytes[1], 1)?;
+                exact(bytes, SMALL_SITE_RECORD_SIZE)?;
+                let r = SmallSiteRecord::read_from(bytes)?;
+                r.first.check(offset_of!(SmallSiteRecord, first))?;
+                Ok(Record::SmallSite(r))
+            }
+            kind::LOW_HEAP => {
+                version(bytes[1], 1)?;
+                exact(bytes, LOW_HEAP_RECORD_SIZE)?;
+                let r = LowHeapRecord::read_from(bytes)?;
+                r.alloc.check(offset_of!(LowHeapRecord, alloc))?;
+                Ok(Record::LowHeap(r))
+            }
+            _ => Err(DecodeError {
+                offset: 0,
+                what: "unknown record kind",
+            }),
+        }
+    }
+}
+
+fn version(v: u8, at: usize) -> Result<(), DecodeError> {
+    if v == FORMAT_VERSION {
+        Ok(())
+    } else {
+        Err(DecodeError {
+            offset: at,
+            what: "unknown record format version",
+        })
+    }
+}
+
+fn exact(bytes: &[u8], size: usize) -> Result<(), DecodeError> {
+    if bytes.len() < size {
+        Err(DecodeError {
+            offset: bytes.len(),
+            what: "truncated record",
+        })
+    } else if bytes.len() > size {
+        Err(DecodeError {
+            offset: size,
+            what: "record longer than its kind's size",
+        })
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample_stack() -> Stack {
+        let mut s = Stack {
+            count: 3,
+            raw_mask: 0b100,
+            ..Stack::default()
+        };
+        s.frames[0].set(0x0000_0124);
+        s.frames[1].set(0x0000_1A02);
+        s.frames[2].set(0x1000_2468);
+        s
+    }
+
+    fn sample_alloc() -> AllocRecord {
+        AllocRecord {
+            kind: kind::HANDLE,
+            version: FORMAT_VERSION,
+            flags: U16Be::new((AllocFlags::GUARDED | AllocFlags::HANDLE).bits()),
+            size: U32Be::new(16),
+            address: U32Be::new(0x0001_2344),
+            seq: U32Be::new(7),
+            ticks: U32Be::new(0x0102_0304),
+            line: U16Be::new(42),
+            data_offset: U16Be::new(0),
+            stack: sample_stack(),
+            file: FileName::new(b"src/leaks.rs"),
+        }
+    }
+
+    #[test]
+    fn alloc_record_exact_bytes() {
+        let r = sample_alloc();
+        let mut want = vec![
+            0x11, 1, 0x00, 0x05, // kind, version, flags
+            0, 0, 0, 16, // size
+            0x00, 0x01, 0x23, 0x44, // address
+            0, 0, 0, 7, // seq
+            1, 2, 3, 4, // ticks
+            0, 42, 0, 0, // line, data offset
+            3, 0b100, // stack count, raw mask
+            0, 0, 0x01, 0x24, 0, 0, 0x1A, 0x02, 0x10, 0x00, 0x24, 0x68,
+        ];
+        want.extend_from_slice(&[0; 12]); // frames 3..6
+        want.extend_from_slice(b"src/leaks.rs");
+        want.extend_from_slice(&[0; 20]);
+        assert_eq!(want.len(), ALLOC_RECORD_SIZE);
+        assert_eq!(r.as_bytes(), &want[..]);
+        assert_eq!(AllocRecord::decode(&want), Ok(r));
+        assert_eq!(Record::decode(&want), Ok(Record::Alloc(r)));
+    }
+
+    #[test]
+    fn stack_frames_decode() {
+        let s = sample_stack();
+        let frames: Vec<Frame> = s.iter().collect();
+        assert_eq!(
+            frames,
+            vec![
+                Frame::Code(0x124),
+                Frame::Code(0x1A02),
+                Frame::Raw(0x1000_2468)
+            ]
+        );
+        assert_eq!(s.frame(3), None);
+    }
+
+    #[test]
+    fn header_round_trip_and_layout() {
+        let mut h = Header {
+            kind: kind::HEADER,
+            version: FORMAT_VERSION,
+            header_size: U16Be::new(HEADER_SIZE as u16),
+            magic: U32Be::new(HEADER_MAGIC),
+            flags: U32Be::new((HeaderFlags::INCOMPLETE | HeaderFlags::PATCHES_REFUSED).bits()),
+            options: U32Be::new((Options::GUARDS | Options::PATCH_FREES).bits()),
+            max_alerts: U16Be::new(5),
+            capacity: U16Be::new(1000),
+            low_heap_threshold: U32Be::new(4096),
+            app_creator: U32Be::new(u32::from_be_bytes(*b"MDst")),
+            app_name: [0; 32],
+            code_base: U32Be::new(0x0004_0010),
+            code_size: U32Be::new(0x2000),
+            start_ticks: U32Be::new(100),
+            stop_ticks: U32Be::new(200),
+            counters: Counters::default(),
+        };
+        h.app_name[..10].copy_from_slice(b"MemDbgTest");
+        h.counters.allocations.set(3);
+        h.counters.os_unknown_frees.set(0xAABBCCDD);
+        let b = h.as_bytes();
+        assert_eq!(b.len(), HEADER_SIZE);
+        assert_eq!(
+            &b[..16],
+            &[
+                1, 1, 0, 152, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
+            ]
+        );
+        assert_eq!(
+            &b[16..28],
+            &[0, 5, 0x03, 0xE8, 0, 0, 0x10, 0, b'M', b'D', b's', b't']
+        );
+        assert_eq!(&b[28..38], b"MemDbgTest");
+        assert_eq!(
+            &b[60..76],
+            &[0, 4, 0, 0x10, 0, 0, 0x20, 0, 0, 0, 0, 100, 0, 0, 0, 200]
+        );
+        assert_eq!(&b[76..80], &[0, 0, 0, 3]);
+        assert_eq!(&b[148..152], &[0xAA, 0xBB, 0xCC, 0xDD]);
+        let back = Header::decode(b).unwrap();
+        assert_eq!(back, h);
+        assert_eq!(back.app_name_bytes(), b"MemDbgTest");
+        assert_eq!(
+            back.header_flags(),
+            HeaderFlags::INCOMPLETE | HeaderFlags::PATCHES_REFUSED
+        );
+        assert_eq!(back.option_flags(), Options::GUARDS | Options::PATCH_FREES);
+    }
+
+    #[test]
+    fn header_errors_name_the_field() {
+        let mut h = Header {
+            kind: kind::HEADER,
+            version: FORMAT_VERSION,
+            header_size: U16Be::new(HEADER_SIZE as u16),
+            magic: U32Be::new(HEADER_MAGIC),
+            ..Header::default()
+        };
+        let ok = h.as_bytes().to_vec();
+        assert!(Header::decode(&ok).is_ok());
+        assert_eq!(Header::decode(&ok[..100]).unwrap_err().offset, 100);
+        let mut bad = ok.clone();
+        bad[1] = 9;
+        assert_eq!(
+            Header::decode(&bad).unwrap_err(),
+            DecodeError {
+                offset: 1,
+                what: "unknown record format version"
+            }
+        );
+        h.magic.set(0);
+        assert_eq!(Header::decode(h.as_bytes()).unwrap_err().offset, 4);
+        let mut not_header = ok.clone();
+        not_header[0] = kind::POINTER;
+        assert_eq!(
+            Header::decode(&not_header).unwrap_err(),
+            DecodeError {
+                offset: 0,
+                what: "record 0 is not a MemDbgDB header"
+            }
+        );
+    }
+
+    #[test]
+    fn event_records_round_trip() {
+        let alloc = sample_alloc();
+        let o = OverrunRecord {
+            kind: kind::OVERRUN,
+            version: FORMAT_VERSION,
+            when: U16Be::new(detected::AT_FREE),
+            ticks: U32Be::new(9),
+            guard: [0x00, 0xFD, 0xFD, 0xFD],
+            site: sample_stack(),
+            alloc,
+        };
+        let b = o.as_bytes();
+        assert_eq!(b.len(), OVERRUN_RECORD_SIZE);
+        assert_eq!(&b[..12], &[0x20, 1, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
+        assert_eq!(&b[38..], alloc.as_bytes());
+        assert_eq!(Record::decode(b), Ok(Record::Overrun(o)));
+
+        let d = DoubleFreeRecord {
+            kind: kind::DOUBLE_FREE,
+            version: FORMAT_VERSION,
+            reserved: U16Be::new(0),
+            address: U32Be::new(0x12344),
+            first_ticks: U32Be::new(10),
+            second_ticks: U32Be::new(11),
+            first: sample_stack(),
+            second: Stack::default(),
+            alloc,
+        };
+        let b = d.as_bytes();
+        assert_eq!(b.len(), DOUBLE_FREE_RECORD_SIZE);
+        assert_eq!(&b[4..16], &[0, 1, 0x23, 0x44, 0, 0, 0, 10, 0, 0, 0, 11]);
+        assert_eq!(&b[42..68], &[0; 26]);
+        assert_eq!(Record::decode(b), Ok(Record::DoubleFree(d)));
+
+        let s = SmallSiteRecord {
+            kind: kind::SMALL_SITE,
+            version: FORMAT_VERSION,
+            reserved: U16Be::new(0),
+            count: U32Be::new(5),
+            bytes: U32Be::new(40),
+            first: alloc,
+        };
+        assert_eq!(
+            &s.as_bytes()[..12],
+            &[0x22, 1, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
+        );
+        assert_eq!(Record::decode(s.as_bytes()), Ok(Record::SmallSite(s)));
+
+        let l = LowHeapRecord {
+            kind: kind::LOW_HEAP,
+            version: FORMAT_VERSION,
+            reserved: U16Be::new(0),
+            free: U32Be::new(5000),
+            largest: U32Be::new(1000),
+            threshold: U32Be::new(2048),
+            alloc,
+        };
+        assert_eq!(
+            &l.as_bytes()[..16],
+            &[
+                0x23, 1, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
+            ]
+        );
+        assert_eq!(Record::decode(l.as_bytes()), Ok(Record::LowHeap(l)));
+    }
+
+    #[test]
+    fn decode_rejects_bad_records() {
+        let good = sample_alloc().as_bytes().to_vec();
+        assert_eq!(Record::decode(&[]).unwrap_err().what, "empty record");
+        assert_eq!(Record::decode(&[0x10]).unwrap_err().offset, 1);
+        assert_eq!(
+            Record::decode(&good[..81]).unwrap_err(),
+            DecodeError {
+                offset: 81,
+                what: "truncated record"
+            }
+        );
+        let mut long = good.clone();
+        long.push(0);
+        assert_eq!(Record::decode(&long).unwrap_err().offset, 82);
+        let mut k = good.clone();
+        k[0] = 0x55;
+        assert_eq!(Record::decode(&k).unwrap_err().what, "unknown record kind");
+        let mut v = good.clone();
+        v[1] = 2;
+        assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
+        let mut c = good.clone();
+        c[24] = 7;
+        assert_eq!(Record::decode(&c).unwrap_err().offset, 24);
+        // A freed slot keeps its old bytes but is only a free slot.
+        let mut f = good.clone();
+        f[0] = kind::FREE_SLOT;
+        assert_eq!(Record::decode(&f), Ok(Record::FreeSlot));
+        // Overrun with an unknown detection point.
+        let mut o = OverrunRecord {
+            kind: kind::OVERRUN,
+            version: FORMAT_VERSION,
+            when: U16Be::new(4),
+            alloc: sample_alloc(),
+            ..OverrunRecord::default()
+        };
+        assert_eq!(Record::decode(o.as_bytes()).unwrap_err().offset, 2);
+        // Embedded allocation with a bad kind: the offset points into the event.
+        o.when.set(detected::AT_STOP);
+        o.alloc.kind = kind::OVERRUN;
+        assert_eq!(Record::decode(o.as_bytes()).unwrap_err().offset, 38);
+    }
+
+    #[test]
+    fn file_names_keep_their_tail() {
+        assert_eq!(FileName::new(b"src/lib.rs").bytes(), b"src/lib.rs");
+        assert_eq!(FileName::cut(b"src/lib.rs"), 0);
+        // 35 bytes: drop whole leading components until it fits in 31.
+        let p = b"memdbg/tests/apps/ledger/src/lib.rs";
+        assert_eq!(FileName::new(p).bytes(), b"tests/apps/ledger/src/lib.rs");
+        assert!(FileName::cut(p) > 0);
+        // Exactly 31 bytes fit.
+        let p31 = b"abcdefghijklmnopqrstuvwxyz01234";
+        assert_eq!(FileName::new(p31).bytes(), p31);
+        // A 40-byte name without separators keeps its last 31 bytes.
+        let long = b"0123456789012345678901234567890123456789";
+        assert_eq!(FileName::new(long).bytes(), &long[9..]);
+        // The separator nearest the start that still fits wins.
+        let p2 = b"a/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb/c.rs";
+        assert_eq!(FileName::new(p2).bytes(), b"c.rs");
+        // Always NUL-terminated.
+        assert_eq!(FileName::new(long).0[31], 0);
+        // An embedded NUL ends the name (C strings from C callers).
+        assert_eq!(FileName::new(b"ab\0cd").bytes(), b"ab");
+    }
+
+    #[test]
+    fn kinds_have_names() {
+        assert_eq!(kind::name(kind::HANDLE), "handle");
+        assert_eq!(kind::name(kind::RUST), "Rust alloc");
+        assert_eq!(kind::name(0x99), "unknown");
+        assert!(kind::is_alloc(kind::CHUNK));
+        assert!(!kind::is_alloc(kind::OVERRUN));
+    }
+
+    #[test]
+    fn constants() {
+        assert_eq!(DB_CREATOR, 0x4D44_6267);
+        assert_eq!(DB_TYPE, 0x4C45_414B);
+        assert_eq!(DB_NAME_C.to_bytes(), DB_NAME.as_bytes());
+    }
+}
