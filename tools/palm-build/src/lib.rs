@@ -277,8 +277,7 @@ pub fn build_app(opts: &Options) -> Result<App> {
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
         });
     let palm_date = palm_prc::unix_to_palm(unix_now).unwrap_or(u32::MAX);
-    let count = resources.len() + 6;
-    let bytes = prc::build_prc(&image, &meta, resources, palm_date)?;
+    let (bytes, count) = prc::build_prc(&image, &meta, resources, palm_date)?;
     let out_dir = image.elf.parent().unwrap_or(Path::new(".")).to_path_buf();
     let prc_path = out_dir.join(format!("{}.prc", meta.name));
     let elf_path = out_dir.join(format!("{}.elf", meta.name));

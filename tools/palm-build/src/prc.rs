@@ -123,7 +123,8 @@ pub fn compile_resources(meta: &AppMeta) -> Result<Vec<Resource>> {
 }
 
 /// Builds the PRC of an application `image` with its UI `resources`.
-/// `creation_date` is in seconds since 1904-01-01 (Palm epoch).
+/// `creation_date` is in seconds since 1904-01-01 (Palm epoch). Returns the
+/// file's bytes and the number of resources in it.
 ///
 /// # Errors
 /// The image is not an application (entry not at 0), two resources share a
@@ -133,7 +134,7 @@ pub fn build_prc(
     meta: &AppMeta,
     resources: Vec<Resource>,
     creation_date: u32,
-) -> Result<Vec<u8>> {
+) -> Result<(Vec<u8>, usize)> {
     if image.entry != 0 {
         bail!("{}: the entry is not at offset 0", image.elf.display());
     }
@@ -190,7 +191,9 @@ pub fn build_prc(
     header.version = 1;
     header.creation_date = creation_date;
     header.modification_date = creation_date;
-    Database::new_resources(header, all)
+    let count = all.len();
+    let bytes = Database::new_resources(header, all)
         .to_bytes()
-        .context("writing the PRC")
+        .context("writing the PRC")?;
+    Ok((bytes, count))
 }
