@@ -26,12 +26,9 @@ fn image() -> &'static Image {
     static IMAGE: OnceLock<Image> = OnceLock::new();
     IMAGE.get_or_init(|| {
         let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| manifest.join("../target"));
         palm_build::build_image(&Options {
             manifest_path: manifest.join("tests/glue-app/Cargo.toml"),
-            target_dir: Some(target_dir),
+            target_dir: None,
             kind: ImageKind::TestLib,
             features: Vec::new(),
             quiet: true,
