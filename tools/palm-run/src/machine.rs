@@ -523,6 +523,7 @@ impl Machine {
                     let at = self.cpu.ppc;
                     self.count_one(at);
                     if at == ROM_RETURN_STUB {
+                        self.stats.rom_instructions += 1;
                         let sp = self.cpu.a(7);
                         if sp == until_sp {
                             return Ok(());
@@ -585,10 +586,12 @@ impl Machine {
         let fault = self.mem.take_fault();
         match v {
             2 | 3 => {
-                // 68000 group-0 frame: status word, access address, IR, SR, PC.
-                let status = self.mem.read_u16(sp).unwrap_or(0);
-                let address = self.mem.read_u32(sp + 2).unwrap_or(0);
-                let pc = self.mem.read_u32(sp + 10).unwrap_or(0);
+                // Group-0 frame as the m68k crate (0.15.1) writes it: it pushes
+                // the status word first and the PC last, so from SP up: PC,
+                // SR, IR, access address, status word (the CLI tests pin this).
+                let pc = self.mem.read_u32(sp).unwrap_or(0);
+                let address = self.mem.read_u32(sp + 8).unwrap_or(0);
+                let status = self.mem.read_u16(sp + 12).unwrap_or(0);
                 let write = status & 0x10 == 0;
                 let kind = if v == 2 {
                     StopKind::BusError(fault.unwrap_or(Fault {

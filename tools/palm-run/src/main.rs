@@ -3,7 +3,7 @@
 //! ```text
 //! palm-run APP.prc [--install FILE.pdb]… [--events SCRIPT] [--export DBNAME=FILE.pdb]…
 //!          [--elf APP.elf] [--trace-traps] [--max-instructions N] [--stats-json FILE]
-//!          [--heap-size BYTES] [--ram-size BYTES] [--allow-leaks]
+//!          [--heap-size BYTES] [--ram-size BYTES] [--allow-leaks] [--feature CRID:NUM=VALUE]…
 //! palm-run bench [APP.prc]
 //! ```
 //!
@@ -56,6 +56,24 @@ struct Cli {
     /// Report chunks the app leaves behind, but do not fail the run for them.
     #[arg(long)]
     allow_leaks: bool,
+    /// Register a feature before launch: CRID:NUM=VALUE (e.g. PRtt:0=7), repeatable.
+    #[arg(long = "feature", value_name = "CRID:NUM=VALUE")]
+    features: Vec<String>,
+}
+
+/// Parse `CRID:NUM=VALUE`.
+fn feature(s: &str) -> Result<(u32, u16, u32), String> {
+    let err = || format!("--feature {s}: expected CRID:NUM=VALUE (e.g. PRtt:0=7)");
+    let (crid, rest) = s.split_once(':').ok_or_else(err)?;
+    let (num, value) = rest.split_once('=').ok_or_else(err)?;
+    let crid: [u8; 4] = crid.as_bytes().try_into().map_err(|_| err())?;
+    let num = num.parse().map_err(|_| err())?;
+    let value = match value.strip_prefix("0x") {
+        Some(h) => u32::from_str_radix(h, 16),
+        None => value.parse(),
+    }
+    .map_err(|_| err())?;
+    Ok((u32::from_be_bytes(crid), num, value))
 }
 
 #[derive(Parser, Debug)]
@@ -145,6 +163,11 @@ fn run(cli: &Cli) -> Result<bool, String> {
         }
         None => None,
     };
+    let features: Vec<(u32, u16, u32)> = cli
+        .features
+        .iter()
+        .map(|f| feature(f))
+        .collect::<Result<_, _>>()?;
     let symbols = match &cli.elf {
         Some(p) => Some(
             palm_run::symbols::Symbols::from_elf(&read(p)?)
@@ -180,6 +203,9 @@ fn run(cli: &Cli) -> Result<bool, String> {
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
     if let Some(s) = script {
         m.set_events(s);
+    }
+    for (crid, num, value) in features {
+        m.os.ftr.features.insert((crid, num), value);
     }
     let out = m
         .launch(&name)

@@ -120,8 +120,10 @@ impl Ui {
         self.forms.iter().enumerate().find_map(|(fi, f)| {
             let n = f.model.objects.len() as u32;
             let first = f.ptr + FORM_HEADER;
-            (ptr >= first && ptr < first + OBJECT_SLOT * n && (ptr - first).is_multiple_of(OBJECT_SLOT))
-                .then(|| (fi, ((ptr - first) / OBJECT_SLOT) as usize))
+            (ptr >= first
+                && ptr < first + OBJECT_SLOT * n
+                && (ptr - first).is_multiple_of(OBJECT_SLOT))
+            .then(|| (fi, ((ptr - first) / OBJECT_SLOT) as usize))
         })
     }
 }
