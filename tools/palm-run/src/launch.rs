@@ -92,6 +92,14 @@ impl Machine {
             .map_err(|e| format!("database \"{name}\": {e}"))
     }
 
+    /// The 68k address of the first byte of code 1 of the installed app
+    /// `name` (where ELF address 0 runs: add it to symbol addresses).
+    pub fn code1_base(&self, name: &str) -> Option<u32> {
+        let db = self.os.dm.find(name.as_bytes())?;
+        let h = data_mgr::resource_handle(self, db.id, b"code", 1)?;
+        self.mem.read_u32(h).ok()
+    }
+
     /// Queue a parsed event script for EvtGetEvent.
     pub fn set_events(&mut self, events: Vec<crate::script::Scripted>) {
         self.os.ui.script = events.into();

@@ -288,6 +288,9 @@ pub struct Machine {
     /// Whether invalid Memory Manager calls stop the app (as a debug ROM's
     /// fatal alert does) or only get reported and return an error code.
     pub fatal_mem_errors: bool,
+    /// Refuse SysSetTrapAddress with `sysErrNotAllowed`, as Palm OS 5 does
+    /// for most traps (PALM_FACTS §3.4), so apps can test their fallback.
+    pub refuse_trap_patches: bool,
     /// Everything the run printed (DbgMessage, alerts, reports), in order.
     pub output: Vec<String>,
     /// Debug-ROM reports (invalid frees, unlocks, storage writes, …).
@@ -332,6 +335,7 @@ impl Machine {
             echo: false,
             alert_response: AlertResponse::Continue,
             fatal_mem_errors: true,
+            refuse_trap_patches: false,
             output: Vec::new(),
             reports: Vec::new(),
             handlers: vec![None; DISPATCH_TABLE_ENTRIES as usize],

@@ -3,8 +3,10 @@
 //! ```text
 //! palm-run APP.prc [--install FILE.pdb]… [--events SCRIPT] [--export DBNAME=FILE.pdb]…
 //!          [--elf APP.elf] [--trace-traps] [--max-instructions N] [--stats-json FILE]
-//!          [--heap-size BYTES] [--ram-size BYTES] [--allow-leaks] [--feature CRID:NUM=VALUE]…
-//! palm-run bench [APP.prc]
+//!          [--heap-size BYTES] [--ram-size BYTES] [--allow-leaks] [--refuse-trap-patches]
+//!          [--feature CRID:NUM=VALUE]…
+//! palm-run bench [APP.prc [--events SCRIPT]]
+//! palm-run traps
 //! ```
 //!
 //! Exit status: 0 clean run; 1 the app faulted or an exit check failed (chunks
@@ -56,6 +58,9 @@ struct Cli {
     /// Report chunks the app leaves behind, but do not fail the run for them.
     #[arg(long)]
     allow_leaks: bool,
+    /// Refuse SysSetTrapAddress (sysErrNotAllowed), as Palm OS 5 does.
+    #[arg(long)]
+    refuse_trap_patches: bool,
     /// Register a feature before launch: CRID:NUM=VALUE (e.g. PRtt:0=7), repeatable.
     #[arg(long = "feature", value_name = "CRID:NUM=VALUE")]
     features: Vec<String>,
@@ -100,6 +105,25 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("traps") && args.len() == 2 {
+        let s = palm_run::traps::scan();
+        println!(
+            "{} traps implemented, {} in the trap table without a handler (calling one stops the app naming it):",
+            s.valid.len(),
+            s.missing.len()
+        );
+        for name in &s.missing {
+            println!("  {name}");
+        }
+        for name in &s.invalid {
+            println!("error: handler {name} is not in the trap table");
+        }
+        return if s.invalid.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
+    }
     if args.get(1).map(String::as_str) == Some("bench") {
         let cli = BenchCli::parse_from(args.iter().skip(1));
         return match bench(&cli) {
@@ -183,6 +207,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let mut m = Machine::with_config(&config).map_err(|e| e.to_string())?;
     m.echo = true;
     m.trace_traps = cli.trace_traps;
+    m.refuse_trap_patches = cli.refuse_trap_patches;
     if let Some(s) = symbols {
         m.set_symbols(s);
     }

@@ -45,6 +45,17 @@ impl Symbols {
             .map(|s| (s.0, s.0 + s.1))
     }
 
+    /// The ELF address ranges of every function whose demangled name starts
+    /// with `prefix` (e.g. `"memdbg::"`), for [`crate::Machine::start_profile`]
+    /// after adding the code 1 base.
+    pub fn ranges_with_prefix(&self, prefix: &str) -> Vec<(u32, u32)> {
+        self.syms
+            .iter()
+            .filter(|s| s.2.starts_with(prefix) && s.1 > 0)
+            .map(|s| (s.0, s.0 + s.1))
+            .collect()
+    }
+
     /// All (ELF address, size, name) entries.
     pub fn iter(&self) -> impl Iterator<Item = &(u32, u32, String)> {
         self.syms.iter()

@@ -11,6 +11,8 @@ use crate::os::SetupError;
 
 /// `sysErrParamErr`.
 pub const SYS_ERR_PARAM: u32 = 0x0502;
+/// `sysErrNotAllowed`.
+pub const SYS_ERR_NOT_ALLOWED: u32 = 0x0505;
 /// `sysAppLaunchFlagNewGlobals` (PALM_FACTS §2.3).
 pub const LAUNCH_FLAG_NEW_GLOBALS: u16 = 0x04;
 /// `sysAppLaunchFlagUIApp`.
@@ -119,11 +121,15 @@ pub fn SysGetTrapAddress(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 }
 
 /// `Err SysSetTrapAddress(UInt16 trapNum, void *procP)`: writes the real
-/// dispatch table entry.
+/// dispatch table entry (or returns `sysErrNotAllowed` when
+/// [`Machine::refuse_trap_patches`] is set, like Palm OS 5).
 pub fn SysSetTrapAddress(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let trap = call.u16(0);
     if !(0xA000..0xA800).contains(&trap) {
         return Ok(SYS_ERR_PARAM);
+    }
+    if m.refuse_trap_patches {
+        return Ok(SYS_ERR_NOT_ALLOWED);
     }
     let at = m.dispatch_table() + 4 * u32::from(trap & 0x0FFF);
     m.mem

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 use palm_prc::{Database, FourCC, Header, Record, Resource, app};
 
@@ -58,7 +59,14 @@ fn prc(code: &[u8]) -> Vec<u8> {
     .unwrap()
 }
 
+/// Built once per test binary (palm-build's work files are per crate, so two
+/// concurrent builds of the same crate would collide).
 fn runtest_prc() -> PathBuf {
+    static PRC: OnceLock<PathBuf> = OnceLock::new();
+    PRC.get_or_init(build_runtest).clone()
+}
+
+fn build_runtest() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)

@@ -470,3 +470,46 @@ fn profile_counts_instructions_and_os_calls_in_a_function() {
     assert_eq!(counts[0].1, 9);
     assert!(counts[0].0 > 50 && counts[0].0 < 2000, "{counts:?}");
 }
+
+#[test]
+fn remaining_services() {
+    let (m, out) = run(15);
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(ftr(&m, 2), 0, "MemChunkNew owner from attr");
+    assert_eq!(ftr(&m, 3), 3);
+    assert_eq!(ftr(&m, 4), 5, "MemHandleSetOwner");
+    // Two 32-byte chunks (8 + 24) freed by owner, merged with the free space after them.
+    assert_eq!(ftr(&m, 5), 64);
+    assert_eq!(ftr(&m, 6), 0, "MemCmp equal");
+    assert_eq!(ftr(&m, 7), 0xFFFF_FFFF, "MemCmp less (Int16 -1)");
+    assert_eq!(ftr(&m, 8), 0x4141_4142, "MemSet + MemMove + a direct write");
+    assert_eq!((ftr(&m, 9), ftr(&m, 10), ftr(&m, 11)), (1, 1, 1));
+    assert_eq!((ftr(&m, 12), ftr(&m, 13)), (1, 3), "open count, mode");
+    assert_eq!(
+        (ftr(&m, 14), ftr(&m, 15)),
+        (7, u32::from_be_bytes(*b"INFO"))
+    );
+    assert_eq!(ftr(&m, 16), 1, "renamed by DmSetDatabaseInfo");
+    assert_eq!((ftr(&m, 17), ftr(&m, 18)), (0, 0), "deleted");
+    assert_eq!(ftr(&m, 19), 1, "DmGet1Resource");
+    assert_eq!((ftr(&m, 20), ftr(&m, 21), ftr(&m, 22)), (0, 0x0C02, 0));
+    assert_eq!((ftr(&m, 23), ftr(&m, 24)), (1, 0xFFFF));
+    assert_eq!(m.os.ui.drawn, vec!["ptr text", "drawn"]);
+    assert_eq!(m.os.sys.dbg_messages, vec!["0000BEEF"]);
+    assert!(m.os.dm.find(b"RtInfo2").is_none());
+}
+
+#[test]
+fn refused_trap_patches_leave_the_table_alone() {
+    let mut m = machine(3);
+    m.refuse_trap_patches = true;
+    let out = m.launch("RunTest").unwrap();
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(ftr(&m, 106), 0x0505, "sysErrNotAllowed");
+    assert_eq!(ftr(&m, 105), ftr(&m, 100), "still the ROM entry");
+    assert_eq!(
+        m.os.ftr.features.get(&(CRID, 101)),
+        None,
+        "the patch never ran"
+    );
+}

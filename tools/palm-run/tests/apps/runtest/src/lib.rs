@@ -119,7 +119,7 @@ fn patch(restore: bool) {
     unsafe {
         let orig = SysGetTrapAddress(sysTrapMemHandleFree);
         put(100, orig as u32);
-        SysSetTrapAddress(sysTrapMemHandleFree, free_entry as *mut c_void);
+        put(106, SysSetTrapAddress(sysTrapMemHandleFree, free_entry as *mut c_void) as u32);
         put(105, SysGetTrapAddress(sysTrapMemHandleFree) as u32);
         let form = FrmInitForm(1000);
         let idx = FrmGetObjectIndex(form, 1002);
@@ -374,6 +374,86 @@ fn bad_unlock() {
     }
 }
 
+/// 15: the remaining services: MemChunkNew, owners, MemHeapFreeByOwnerID,
+/// MemSet/MemMove/MemCmp, Data Manager info and lookups, features, fields,
+/// drawing, StrIToH.
+#[inline(never)]
+fn services() {
+    unsafe {
+        let p = MemChunkNew(0, 24, 0x0200);
+        put(1, p as u32);
+        put(2, MemPtrOwner(p) as u32);
+        let h = MemChunkNew(0, 24, 3) as MemHandle;
+        put(3, MemHandleOwner(h) as u32);
+        MemHandleSetOwner(h, 5);
+        put(4, MemHandleOwner(h) as u32);
+        MemPtrSetOwner(p, 5);
+        let f0 = free_bytes().0;
+        MemHeapFreeByOwnerID(0, 5);
+        put(5, free_bytes().0 - f0);
+        let a = MemPtrNew(8) as *mut u8;
+        let b = MemPtrNew(8) as *mut u8;
+        MemSet(a.cast(), 8, 0x41);
+        MemMove(b.cast(), a.cast(), 8);
+        put(6, MemCmp(a.cast(), b.cast(), 8) as i32 as u32);
+        *b.add(3) = 0x42;
+        put(7, MemCmp(a.cast(), b.cast(), 8) as i32 as u32);
+        put(8, (b as *const u32).read());
+        MemChunkFree(a.cast());
+        MemChunkFree(b.cast());
+        let info = u32::from_be_bytes(*b"INFO");
+        DmCreateDatabase(0, c"RtInfo".as_ptr(), CRID, info, 0);
+        let db = DmOpenDatabaseByTypeCreator(info, CRID, dmModeReadWrite);
+        put(9, (!db.is_null()) as u32);
+        let mut at = 0u16;
+        let rh = DmNewRecord(db, &mut at, 2);
+        DmReleaseRecord(db, 0, 0);
+        put(10, (DmGetRecord(db, 0) == rh) as u32);
+        put(11, (DmQueryRecord(db, 0) == rh) as u32);
+        DmReleaseRecord(db, 0, 0);
+        let mut id = 0u32;
+        let mut count = 0u16;
+        let mut mode = 0u16;
+        let mut card = 9u16;
+        let mut res = 9u8;
+        DmOpenDatabaseInfo(db, &mut id, &mut count, &mut mode, &mut card, &mut res);
+        put(12, count as u32);
+        put(13, mode as u32);
+        let mut ver = 7u16;
+        let n = null_mut();
+        DmSetDatabaseInfo(0, id, c"RtInfo2".as_ptr(), n, &mut ver, n.cast(), n.cast(), n.cast(), n.cast(), n.cast(), n.cast(), n.cast(), n.cast());
+        let mut ver2 = 0u16;
+        let mut ty = 0u32;
+        DmDatabaseInfo(0, id, n.cast(), n, &mut ver2, n.cast(), n.cast(), n.cast(), n.cast(), n.cast(), n.cast(), &mut ty, n.cast());
+        put(14, ver2 as u32);
+        put(15, ty);
+        put(16, (DmFindDatabase(0, c"RtInfo2".as_ptr()) == id) as u32);
+        DmCloseDatabase(db);
+        put(17, DmDeleteDatabase(0, id) as u32);
+        put(18, DmFindDatabase(0, c"RtInfo2".as_ptr()));
+        put(19, (!DmGet1Resource(u32::from_be_bytes(*b"tver"), 1).is_null()) as u32);
+        FtrSet(CRID, 300, 5);
+        put(20, FtrUnregister(CRID, 300) as u32);
+        let mut v = 0u32;
+        put(21, FtrGet(CRID, 300, &mut v) as u32);
+        let mut fp: *mut c_void = null_mut();
+        FtrPtrNew(CRID, 301, 8, &mut fp);
+        put(22, FtrPtrFree(CRID, 301) as u32);
+        let form = FrmInitForm(1000);
+        let fld = FrmGetObjectPtr(form, FrmGetObjectIndex(form, 1002)) as *mut FieldType;
+        FldSetTextPtr(fld, c"ptr text".as_ptr() as *mut Char);
+        FldDrawField(fld);
+        put(23, FldGetTextHandle(fld).is_null() as u32);
+        put(24, FrmGetObjectIndex(form, 4242) as u32);
+        FrmDeleteForm(form);
+        WinDrawChars(c"drawn".as_ptr(), 5, 1, 2);
+        let buf = MemPtrNew(12) as *mut Char;
+        StrIToH(buf, 0xBEEF);
+        DbgMessage(buf);
+        MemChunkFree(buf.cast());
+    }
+}
+
 unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
     if cmd != 0 {
         return 0;
@@ -393,6 +473,7 @@ unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
         12 => return cpu_loop(),
         13 => misc(),
         14 => bad_unlock(),
+        15 => services(),
         _ => return 0xBAD,
     }
     0
