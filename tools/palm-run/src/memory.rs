@@ -169,14 +169,23 @@ impl Memory {
         }
     }
 
-    fn check(&self, address: u32, len: u32, write: bool, os: bool) -> Result<(bool, usize), Fault> {
+    /// Check an access of `len` bytes; `word` marks a word/long access, which
+    /// must be at an even address (byte blocks need not be).
+    fn check(
+        &self,
+        address: u32,
+        len: u32,
+        write: bool,
+        os: bool,
+        word: bool,
+    ) -> Result<(bool, usize), Fault> {
         let fault = |kind| Fault {
             address,
             size: len,
             write,
             kind,
         };
-        if (len == 2 || len == 4) && address & 1 != 0 {
+        if word && address & 1 != 0 {
             return Err(fault(FaultKind::Misaligned));
         }
         let (ram, off) = self
@@ -207,14 +216,14 @@ impl Memory {
     }
 
     fn read_n<const N: usize>(&self, address: u32) -> Result<[u8; N], Fault> {
-        let (ram, off) = self.check(address, N as u32, false, true)?;
+        let (ram, off) = self.check(address, N as u32, false, true, N > 1)?;
         let mut b = [0; N];
         b.copy_from_slice(self.bytes(ram, off, N));
         Ok(b)
     }
 
-    fn write_n(&mut self, address: u32, data: &[u8], os: bool) -> Result<(), Fault> {
-        let (ram, off) = self.check(address, data.len() as u32, true, os)?;
+    fn write_n(&mut self, address: u32, data: &[u8], os: bool, word: bool) -> Result<(), Fault> {
+        let (ram, off) = self.check(address, data.len() as u32, true, os, word)?;
         debug_assert!(ram);
         self.ram[off..off + data.len()].copy_from_slice(data);
         Ok(())
@@ -240,7 +249,7 @@ impl Memory {
         if len == 0 {
             return Ok(Vec::new());
         }
-        let (ram, off) = self.check(address, len, false, true)?;
+        let (ram, off) = self.check(address, len, false, true, false)?;
         Ok(self.bytes(ram, off, len as usize).to_vec())
     }
 
@@ -259,17 +268,17 @@ impl Memory {
 
     /// Write a byte with the 68k protection rules (for pointers the app passed in).
     pub fn write_u8(&mut self, address: u32, v: u8) -> Result<(), Fault> {
-        self.write_n(address, &[v], false)
+        self.write_n(address, &[v], false, false)
     }
 
     /// Write a big-endian word with the 68k protection rules.
     pub fn write_u16(&mut self, address: u32, v: u16) -> Result<(), Fault> {
-        self.write_n(address, &v.to_be_bytes(), false)
+        self.write_n(address, &v.to_be_bytes(), false, true)
     }
 
     /// Write a big-endian long with the 68k protection rules.
     pub fn write_u32(&mut self, address: u32, v: u32) -> Result<(), Fault> {
-        self.write_n(address, &v.to_be_bytes(), false)
+        self.write_n(address, &v.to_be_bytes(), false, true)
     }
 
     /// Write bytes with the 68k protection rules.
@@ -277,22 +286,22 @@ impl Memory {
         if data.is_empty() {
             return Ok(());
         }
-        self.write_n(address, data, false)
+        self.write_n(address, data, false, false)
     }
 
     /// Write a byte as the OS (storage and low memory allowed, ROM not).
     pub fn os_write_u8(&mut self, address: u32, v: u8) -> Result<(), Fault> {
-        self.write_n(address, &[v], true)
+        self.write_n(address, &[v], true, false)
     }
 
     /// Write a big-endian word as the OS.
     pub fn os_write_u16(&mut self, address: u32, v: u16) -> Result<(), Fault> {
-        self.write_n(address, &v.to_be_bytes(), true)
+        self.write_n(address, &v.to_be_bytes(), true, true)
     }
 
     /// Write a big-endian long as the OS.
     pub fn os_write_u32(&mut self, address: u32, v: u32) -> Result<(), Fault> {
-        self.write_n(address, &v.to_be_bytes(), true)
+        self.write_n(address, &v.to_be_bytes(), true, true)
     }
 
     /// Write bytes as the OS.
@@ -300,7 +309,7 @@ impl Memory {
         if data.is_empty() {
             return Ok(());
         }
-        self.write_n(address, data, true)
+        self.write_n(address, data, true, false)
     }
 
     /// Fill `len` bytes with `value` as the OS.
@@ -308,7 +317,7 @@ impl Memory {
         if len == 0 {
             return Ok(());
         }
-        let (_, off) = self.check(address, len, true, true)?;
+        let (_, off) = self.check(address, len, true, true, false)?;
         self.ram[off..off + len as usize].fill(value);
         Ok(())
     }
@@ -318,8 +327,8 @@ impl Memory {
         if len == 0 {
             return Ok(());
         }
-        let (sram, soff) = self.check(src, len, false, true)?;
-        let (_, doff) = self.check(dst, len, true, true)?;
+        let (sram, soff) = self.check(src, len, false, true, false)?;
+        let (_, doff) = self.check(dst, len, true, true, false)?;
         if sram {
             self.ram.copy_within(soff..soff + len as usize, doff);
         } else {
@@ -353,14 +362,9 @@ impl Memory {
     }
 
     fn cpu_write(&mut self, address: u32, data: &[u8]) -> Result<(), BusFault> {
-        match self.check(address, data.len() as u32, true, false) {
+        match self.check(address, data.len() as u32, true, false, false) {
             Ok((_, off)) => {
                 self.ram[off..off + data.len()].copy_from_slice(data);
-                Ok(())
-            }
-            Err(f) if f.kind == FaultKind::Misaligned => {
-                // Not reachable from the CPU (it checks alignment first); keep
-                // the access harmless if it ever happens.
                 Ok(())
             }
             Err(f) => Err(self.bus_fault(f)),
@@ -471,6 +475,9 @@ mod tests {
             FaultKind::LowMemoryWrite
         );
         assert_eq!(m.read_u16(0x2001).unwrap_err().kind, FaultKind::Misaligned);
+        // Byte blocks may start anywhere, whatever their length.
+        assert_eq!(m.write_bytes(0x2001, &[1, 2]), Ok(()));
+        assert_eq!(m.read_bytes(0x2001, 4).unwrap(), [1, 2, 0, 0]);
         assert_eq!(m.read_u8(0x10000).unwrap_err().kind, FaultKind::Unmapped);
         assert_eq!(
             m.os_write_u8(ROM_BASE, 0).unwrap_err().kind,

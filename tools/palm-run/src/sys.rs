@@ -225,12 +225,15 @@ pub fn load_data0(m: &mut Machine, data: &[u8], a5: u32, code1: u32) -> Result<(
                 (u32::from(b & 0x3F) << 8) | u32::from(byte(&mut p)?)
             } else {
                 let rest = [byte(&mut p)?, byte(&mut p)?, byte(&mut p)?];
-                (u32::from(b & 0x3F) << 24)
+                // 30 bits, sign-extended: globals lie below A5, so the first
+                // position is usually a negative offset from it.
+                let v = (u32::from(b & 0x3F) << 24)
                     | (u32::from(rest[0]) << 16)
                     | (u32::from(rest[1]) << 8)
-                    | u32::from(rest[2])
+                    | u32::from(rest[2]);
+                (((v << 2) as i32) >> 2) as u32
             };
-            pos = pos.wrapping_add(2 * delta);
+            pos = pos.wrapping_add(delta.wrapping_mul(2));
             let v = m
                 .mem
                 .read_u32(pos)
@@ -421,4 +424,44 @@ pub fn SysRandom(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 pub fn SndPlaySystemSound(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     m.os.sys.sounds.push(call.u8(0));
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data0_blocks_and_relocations() {
+        let mut m = Machine::new(crate::memory::DEFAULT_RAM_SIZE, 0x10000).unwrap();
+        let a5 = 0x8000;
+        let code1 = 0x0012_0000;
+        let mut d = vec![0, 0, 0, 0];
+        // Block 1 at A5 - 16: 8 literal bytes, 3 zeros, 2 × 0x55, 1 × 0xFF.
+        d.extend_from_slice(&(-16i32).to_be_bytes());
+        d.extend_from_slice(&[0x87, 0, 0, 0, 4, 0, 0, 0, 8, 0x42, 0x20, 0x55, 0x10, 0]);
+        // Block 2 at A5 + 0: the 0x01 pattern; block 3 empty.
+        d.extend_from_slice(&0i32.to_be_bytes());
+        d.extend_from_slice(&[0x01, 0xAB, 0xCD, 0]);
+        d.extend_from_slice(&0i32.to_be_bytes());
+        d.push(0);
+        // Table 1 (base A5): A5 - 16 (30-bit form, -8 half-words).
+        d.extend_from_slice(&1u32.to_be_bytes());
+        d.extend_from_slice(&[0x3F, 0xFF, 0xFF, 0xF8]);
+        // Table 2 (base code 1): A5 - 12 (-6 half-words).
+        d.extend_from_slice(&1u32.to_be_bytes());
+        d.extend_from_slice(&[0x3F, 0xFF, 0xFF, 0xFA]);
+        load_data0(&mut m, &d, a5, code1).unwrap();
+        let at = |off: i32| m.mem.read_u32(a5.wrapping_add(off as u32)).unwrap();
+        assert_eq!(at(-16), a5 + 4, "data pointer relocated by A5");
+        assert_eq!(at(-12), code1 + 8, "code pointer relocated by code 1");
+        assert_eq!(
+            m.mem.read_bytes(a5 - 8, 8).unwrap(),
+            [0, 0, 0, 0x55, 0x55, 0xFF, 0, 0]
+        );
+        assert_eq!(
+            m.mem.read_bytes(a5, 8).unwrap(),
+            [0, 0, 0, 0, 0xFF, 0xFF, 0xAB, 0xCD]
+        );
+        assert!(load_data0(&mut m, &[0, 0, 0, 0, 0, 0, 0, 0, 0x85, 1], a5, code1).is_err());
+    }
 }
