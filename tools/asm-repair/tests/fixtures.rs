@@ -1,0 +1,295 @@
+//! The pass on real LLVM output (tests/fixtures/*.s, each with a header that
+//! says how it was produced): exactly which lines are rewritten and into
+//! what, which are left alone, and that GNU as `-m68000` rejects the
+//! original where it must and accepts every repaired fixture.
+
+mod common;
+
+use m68k_asm_repair::{Fix, FixKind, repair};
+
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/fixtures/{name}.s", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// (line, kind, before, after) of every fix.
+fn summary(fixes: &[Fix]) -> Vec<(usize, FixKind, String, String)> {
+    fixes
+        .iter()
+        .map(|f| (f.line, f.kind, f.before.clone(), f.after.clone()))
+        .collect()
+}
+
+fn fix(
+    line: usize,
+    kind: FixKind,
+    before: &str,
+    after: &[&str],
+) -> (usize, FixKind, String, String) {
+    (line, kind, before.to_string(), after.join("\n"))
+}
+
+const SAVE: &str = "\tmove.w\t%sr, -(%sp)";
+const RESTORE: &str = "\tmove.w\t(%sp)+, %ccr";
+
+fn gas(name: &str, src: &str) -> Result<(), String> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::assemble(dir.path(), name, src, "68000").map(|_| ())
+}
+
+#[test]
+fn u32_div_rem_copy_between_sub_and_bpl() {
+    let src = fixture("cb_u32_div_rem");
+    let r = repair(&src, "cb_u32_div_rem.s").expect("repairable");
+    let name = "compiler_builtins::int::specialized_div_rem::u32_div_rem";
+    assert_eq!(
+        summary(&r.fixes),
+        [fix(
+            134,
+            FixKind::CcrMove,
+            "\tmove.l\t%d6, %d5",
+            &[SAVE, "\tmove.l\t%d6, %d5", RESTORE]
+        )]
+    );
+    assert_eq!(r.fixes[0].function, name);
+    // The rewritten text: a comment with the original, then the sequence.
+    let out: Vec<&str> = r.text.lines().collect();
+    assert_eq!(
+        &out[132..138],
+        [
+            "\tsub.l\t%d4, %d7",
+            "\t| asm-repair[ccr-move]: move.l %d6, %d5",
+            SAVE,
+            "\tmove.l\t%d6, %d5",
+            RESTORE,
+            "\tbpl\t.LBB35_7",
+        ]
+    );
+    assert_eq!(r.input_line(134), Some(134));
+    assert_eq!(r.input_line(137), Some(134));
+    assert_eq!(r.input_line(138), Some(135));
+    // Everything else is copied byte for byte.
+    let mut back: Vec<&str> = Vec::new();
+    let mut skip = 0;
+    for (i, l) in out.iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        if i == 133 {
+            back.push(src.lines().nth(133).expect("line 134"));
+            skip = 3;
+            continue;
+        }
+        back.push(l);
+    }
+    assert_eq!(back, src.lines().collect::<Vec<_>>());
+    gas("u32_div_rem", &r.text).expect("gas accepts the repaired text");
+}
+
+/// The liveness decides: copies right after a flag-setting instruction are
+/// left alone when the flags are overwritten before anything reads them.
+#[test]
+fn liveness_leaves_copies_alone_when_ccr_is_dead() {
+    let src = fixture("cb_u32_div_rem");
+    let lines: Vec<&str> = src.lines().collect();
+    let r = repair(&src, "cb_u32_div_rem.s").expect("repairable");
+    let rewritten: Vec<usize> = r.fixes.iter().map(|f| f.line).collect();
+    // (line, text, why the flags are dead after it)
+    for (line, text) in [
+        (128, "\tmove.l\t%d3, %d5"), // after add.l #-1: and.l overwrites CCR next
+        (132, "\tmove.l\t%d2, %d7"), // after lsr.l: sub.l overwrites CCR next
+        (136, "\tmoveq\t#0, %d5"),   // after bpl: or.l at .LBB35_7 overwrites CCR
+        (143, "\tmove.l\t%d7, %d2"), // after bcc: the path to rts reads no flag
+        (144, "\tmove.l\t%d5, %d0"),
+        (147, "\tmove.l\t%d6, %d0"), // after a taken bcc: cmpi.l comes first
+    ] {
+        assert_eq!(lines[line - 1], text);
+        assert!(
+            !rewritten.contains(&line),
+            "line {line} must not be rewritten"
+        );
+    }
+    // ... and the one whose N is read by the next bpl is.
+    assert_eq!(lines[133], "\tmove.l\t%d6, %d5");
+    assert!(rewritten.contains(&134));
+}
+
+#[test]
+fn mulhc3_address_register_and_and_word_copies() {
+    let src = fixture("cb_mulhc3");
+    // GNU as refuses the original.
+    let err = gas("mulhc3_orig", &src).expect_err("gas must reject and.l to %a2");
+    assert!(err.contains("and.l #65535,%a2"), "{err}");
+    let r = repair(&src, "cb_mulhc3.s").expect("repairable");
+    assert_eq!(
+        summary(&r.fixes),
+        [
+            fix(
+                32,
+                FixKind::AddressRegister,
+                "\tand.l\t#65535, %a2",
+                &["\texg\t%d0, %a2", "\tand.l\t#65535, %d0", "\texg\t%d0, %a2"]
+            ),
+            fix(
+                45,
+                FixKind::AddressRegister,
+                "\tand.l\t#65535, %a3",
+                &["\texg\t%d0, %a3", "\tand.l\t#65535, %d0", "\texg\t%d0, %a3"]
+            ),
+            fix(
+                167,
+                FixKind::CcrMove,
+                "\tmove.w\t%d0, %d3",
+                &[SAVE, "\tmove.w\t%d0, %d3", RESTORE]
+            ),
+            fix(
+                243,
+                FixKind::CcrMove,
+                "\tmove.w\t%d0, %d6",
+                &[SAVE, "\tmove.w\t%d0, %d6", RESTORE]
+            ),
+        ]
+    );
+    assert!(
+        r.fixes
+            .iter()
+            .all(|f| f.function == "compiler_builtins::float::complex::mul::__rust_mulhc3")
+    );
+    assert_eq!(
+        r.summary(),
+        "repaired 2 CCR-clobbering moves, 2 address-register operands (and/or/eor/cmpi/tst on %aN)"
+    );
+    gas("mulhc3", &r.text).expect("gas accepts the repaired text");
+}
+
+#[test]
+fn median3_select_copies() {
+    let src = fixture("app_median3");
+    let r = repair(&src, "app_median3.s").expect("repairable");
+    assert_eq!(
+        summary(&r.fixes),
+        [
+            // sub.l %d2,%d0 / move.l %d1,%d0 / bhi: the copy kills C and Z.
+            fix(
+                24,
+                FixKind::CcrMove,
+                "\tmove.l\t%d1, %d0",
+                &[SAVE, "\tmove.l\t%d1, %d0", RESTORE]
+            ),
+            // Fall-through path into `bcs` at .LBB5_2: C is still live.
+            fix(
+                26,
+                FixKind::CcrMove,
+                "\tmove.l\t%d2, %d0",
+                &[SAVE, "\tmove.l\t%d2, %d0", RESTORE]
+            ),
+        ]
+    );
+    gas("median3", &r.text).expect("gas accepts the repaired text");
+}
+
+fn mul_call(src: &str, dst: &str, helper: &str) -> Vec<String> {
+    vec![
+        format!("\tmove.l\t{src}, -(%sp)"),
+        format!("\tmove.l\t{dst}, -(%sp)"),
+        format!("\tjsr\t({helper},%pc)"),
+        format!("\tmovem.l\t(%sp)+, {dst}"),
+        "\taddq.l\t#4, %sp".to_string(),
+    ]
+}
+
+#[test]
+fn checked_mul_becomes_helper_calls() {
+    for (name, line, before, src, dst, helper) in [
+        (
+            "app_cmul",
+            21,
+            "\tmulu.l\t%d1, %d0",
+            "%d1",
+            "%d0",
+            "__asm_repair_mulu32",
+        ),
+        (
+            "app_smul",
+            21,
+            "\tmuls.l\t%d1, %d0",
+            "%d1",
+            "%d0",
+            "__asm_repair_muls32",
+        ),
+        (
+            "app_omul",
+            22,
+            "\tmuls.l\t%d0, %d1",
+            "%d0",
+            "%d1",
+            "__asm_repair_muls32",
+        ),
+    ] {
+        let text = fixture(name);
+        let err = gas(&format!("{name}_orig"), &text).expect_err("gas must reject mulx.l");
+        assert!(err.contains("needs 68020"), "{err}");
+        let r = repair(&text, name).expect("repairable");
+        let after = mul_call(src, dst, helper);
+        let after: Vec<&str> = after.iter().map(String::as_str).collect();
+        assert_eq!(
+            summary(&r.fixes),
+            [fix(line, FixKind::MulLong, before, &after)],
+            "{name}"
+        );
+        gas(name, &r.text).expect("gas accepts the repaired text");
+    }
+}
+
+#[test]
+fn inline_asm_markers_become_gas_comments() {
+    let src = fixture("app_opaque_sum");
+    let err = gas("opaque_orig", &src).expect_err("gas reads ;APP as an instruction");
+    assert!(err.contains("Unknown operator"), "{err}");
+    let r = repair(&src, "app_opaque_sum.s").expect("repairable");
+    assert_eq!(
+        summary(&r.fixes),
+        [
+            fix(23, FixKind::Comment, "\t;APP", &["\t|APP"]),
+            fix(24, FixKind::Comment, "\t;NO_APP", &["\t|NO_APP"]),
+        ]
+    );
+    gas("opaque", &r.text).expect("gas accepts the repaired text");
+}
+
+#[test]
+fn jump_table_function_needs_nothing() {
+    let src = fixture("app_jump_table");
+    let r = repair(&src, "app_jump_table.s").expect("repairable");
+    assert_eq!(r.fixes, []);
+    assert_eq!(r.text, src);
+    assert_eq!(r.summary(), "repaired nothing");
+    gas("jump_table", &r.text).expect("gas accepts it");
+}
+
+#[test]
+fn debug_info_file_directives() {
+    let src = fixture("app_dbg_head");
+    let err = gas("dbg_orig", &src).expect_err("gas 2.40 rejects the DWARF 5 .file");
+    assert!(err.contains("junk at end of line"), "{err}");
+    let r = repair(&src, "app_dbg_head.s").expect("repairable");
+    let kinds: Vec<(usize, FixKind)> = r.fixes.iter().map(|f| (f.line, f.kind)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (20, FixKind::DwarfFile),
+            (108, FixKind::DwarfFile),
+            (110, FixKind::MulLong),
+            (112, FixKind::DwarfFile),
+        ]
+    );
+    assert_eq!(r.fixes[0].after, "\t.file\t1 \"/tmp/asmrep/e2e/app.rs\"");
+    assert!(
+        r.fixes[1]
+            .after
+            .ends_with("/library/core/src/num/uint_macros.rs\"")
+    );
+    assert_eq!(r.fixes[2].function, "cmul");
+    gas("dbg", &r.text).expect("gas accepts the repaired text");
+}
