@@ -422,7 +422,10 @@ impl Heap {
         Ok(())
     }
 
-    /// Total size of a chunk for a body of `req` bytes, and its sizeAdj.
+    /// Largest body a chunk header can describe (24-bit size field).
+    const MAX_BODY: u32 = 0x00FF_FFFF - CHUNK_HEADER_SIZE - 1;
+
+    /// Total size of a chunk for a body of `req` bytes (`req` ≤ [`Self::MAX_BODY`]).
     fn chunk_size_for(req: u32) -> u32 {
         CHUNK_HEADER_SIZE + ((req + 1) & !1)
     }
@@ -454,6 +457,9 @@ impl Heap {
         master: Option<u32>,
         placement: Placement,
     ) -> Result<u32, HeapError> {
+        if req > Self::MAX_BODY {
+            return Err(HeapError::NotEnoughSpace);
+        }
         let need = Self::chunk_size_for(req);
         let fit = match self.find_fit(mem, need, placement)? {
             Some(c) => c,
@@ -540,6 +546,9 @@ impl Heap {
     /// moves (the master pointer is updated) and anything else fails with
     /// `NotEnoughSpace`. Returns the (possibly new) chunk.
     pub fn resize(&self, mem: &mut Memory, chunk: Chunk, req: u32) -> Result<Chunk, HeapError> {
+        if req > Self::MAX_BODY {
+            return Err(HeapError::NotEnoughSpace);
+        }
         let need = Self::chunk_size_for(req);
         let cur = chunk.header.size;
         if need <= cur {

@@ -195,13 +195,8 @@ impl Call {
     }
     /// 68k address just past the fixed arguments (variadic arguments start here).
     pub fn varargs_at(&self) -> u32 {
-        self.args_at
-            + self
-                .info
-                .args
-                .iter()
-                .map(|a| arg_bytes(a.kind))
-                .sum::<u32>()
+        let fixed: u32 = self.info.args.iter().map(|a| arg_bytes(a.kind)).sum();
+        self.args_at.wrapping_add(fixed)
     }
 }
 
@@ -594,8 +589,8 @@ impl Machine {
                 // the status word first and the PC last, so from SP up: PC,
                 // SR, IR, access address, status word (the CLI tests pin this).
                 let pc = self.mem.read_u32(sp).unwrap_or(0);
-                let address = self.mem.read_u32(sp + 8).unwrap_or(0);
-                let status = self.mem.read_u16(sp + 12).unwrap_or(0);
+                let address = self.mem.read_u32(sp.wrapping_add(8)).unwrap_or(0);
+                let status = self.mem.read_u16(sp.wrapping_add(12)).unwrap_or(0);
                 let write = status & 0x10 == 0;
                 let kind = if v == 2 {
                     StopKind::BusError(fault.unwrap_or(Fault {
@@ -615,7 +610,7 @@ impl Machine {
             }
             _ => {
                 // Group 1/2 frame: SR, PC (of the next instruction).
-                let pc = self.mem.read_u32(sp + 2).unwrap_or(0);
+                let pc = self.mem.read_u32(sp.wrapping_add(2)).unwrap_or(0);
                 let name = match v {
                     4 => "illegal instruction",
                     5 => "divide by zero",
@@ -689,9 +684,9 @@ impl Machine {
         let ret = self.read_u32_at(sp)?;
         self.remember(trap, ret);
         self.count_os_call(ret);
-        let value = self.native(trap, sp + 4, ret)?;
+        let value = self.native(trap, sp.wrapping_add(4), ret)?;
         self.finish(trap, value);
-        self.cpu.set_a(7, sp + 4);
+        self.cpu.set_a(7, sp.wrapping_add(4));
         self.jump(ret);
         Ok(())
     }
@@ -733,7 +728,7 @@ impl Machine {
                 caller: Some(caller),
             })?;
             args.push(v);
-            a += arg_bytes(arg.kind);
+            a = a.wrapping_add(arg_bytes(arg.kind));
         }
         let call = Call {
             trap,

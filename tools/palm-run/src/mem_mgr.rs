@@ -610,7 +610,7 @@ pub fn MemSet(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let (dst, n, v) = (call.u32(0), call.u32(1) as i32, call.u8(2));
     if n > 0 {
         m.mem
-            .write_bytes(dst, &vec![v; n as usize])
+            .fill(dst, n as u32, v)
             .map_err(|f| m.fault_in(call, f))?;
     }
     Ok(0)

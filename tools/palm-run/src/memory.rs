@@ -312,6 +312,16 @@ impl Memory {
         self.write_n(address, data, true, false)
     }
 
+    /// Fill `len` bytes with `value` with the 68k protection rules.
+    pub fn fill(&mut self, address: u32, len: u32, value: u8) -> Result<(), Fault> {
+        if len == 0 {
+            return Ok(());
+        }
+        let (_, off) = self.check(address, len, true, false, false)?;
+        self.ram[off..off + len as usize].fill(value);
+        Ok(())
+    }
+
     /// Fill `len` bytes with `value` as the OS.
     pub fn os_fill(&mut self, address: u32, len: u32, value: u8) -> Result<(), Fault> {
         if len == 0 {

@@ -63,7 +63,7 @@ pub fn format(m: &Machine, call: &Call, fmt: &[u8], mut args_at: u32) -> Result<
         }
         let mut width = 0usize;
         while i < fmt.len() && fmt[i].is_ascii_digit() {
-            width = width * 10 + usize::from(fmt[i] - b'0');
+            width = (width * 10 + usize::from(fmt[i] - b'0')).min(4096);
             i += 1;
         }
         let mut long = false;

@@ -75,7 +75,9 @@ impl SysState {
     /// Check SP against the app's stack chunk.
     pub fn check_stack(&self, sp: u32) -> Result<(), StopKind> {
         match self.stack {
-            Some((bottom, top)) if sp < bottom && sp + 0x1_0000 > bottom && sp < top => {
+            Some((bottom, top))
+                if sp < bottom && sp.saturating_add(0x1_0000) > bottom && sp < top =>
+            {
                 Err(StopKind::StackOverflow { sp, bottom })
             }
             _ => Ok(()),

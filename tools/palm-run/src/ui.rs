@@ -389,8 +389,8 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
             Ok(true)
         }
         PEN_DOWN_EVENT => {
-            let x = i16::from_be_bytes([e[4], e[5]]) - form.model.bounds.x;
-            let y = i16::from_be_bytes([e[6], e[7]]) - form.model.bounds.y;
+            let x = i16::from_be_bytes([e[4], e[5]]).wrapping_sub(form.model.bounds.x);
+            let y = i16::from_be_bytes([e[6], e[7]]).wrapping_sub(form.model.bounds.y);
             let hit = form
                 .model
                 .objects
@@ -477,14 +477,14 @@ pub fn FrmCloseAllForms(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
             continue;
         }
         // The event lives on the 68k stack while the handler runs.
-        let sp = m.cpu.a(7) - EVENT_SIZE;
+        let sp = m.cpu.a(7).wrapping_sub(EVENT_SIZE);
         let e = event(FRM_CLOSE_EVENT, f.model.id);
         m.mem
             .os_write_bytes(sp, &e)
             .map_err(|x| m.fault_in(call, x))?;
         m.cpu.set_a(7, sp);
         let r = dispatch(m, call, &f, sp);
-        m.cpu.set_a(7, sp + EVENT_SIZE);
+        m.cpu.set_a(7, sp.wrapping_add(EVENT_SIZE));
         r?;
     }
     Ok(0)
