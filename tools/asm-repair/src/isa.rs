@@ -238,6 +238,14 @@ pub(crate) fn effects(insn: &Insn) -> Option<Effects> {
     Some(e)
 }
 
+/// True for a `move`/`moveq` that writes N/Z/V/C as a side effect of a
+/// copy (data-register or memory destination). LLVM never uses those flags,
+/// so the pass can make any of them flag-neutral (bug 1).
+pub(crate) fn is_ccr_move(insn: &Insn) -> bool {
+    matches!(insn.mnemonic.as_str(), "move" | "moveq")
+        && effects(insn).is_some_and(|e| e.defs == NZVC && e.reads == 0)
+}
+
 /// Mnemonics of 68010/68020+ instructions (and a 68000 `rtd` look-alike) that
 /// GNU as rejects at `-m68000`, with what they are.
 fn later_cpu(m: &str) -> Option<&'static str> {

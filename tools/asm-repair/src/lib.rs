@@ -132,6 +132,10 @@ pub enum FixKind {
     Extb,
     /// A 68020 `.l` branch or `link.l` replaced by its 68000 form (bug 3).
     LongForm,
+    /// `(sym@PLT,%pc)` written as `(sym,%pc)`: LLVM means a PC-relative
+    /// reference (its object writer emits R_68K_PLT16), GNU as reads `@PLT`
+    /// as a PLT-offset (R_68K_PLT16O) that ld cannot resolve statically.
+    Plt,
     /// An LLVM `;` comment turned into a GNU as `|` comment.
     Comment,
     /// A DWARF 5 `.file N "dir" "name"` turned into `.file N "dir/name"`.
@@ -147,6 +151,7 @@ impl FixKind {
             FixKind::MulLong => "mul-long",
             FixKind::Extb => "extb",
             FixKind::LongForm => "long-form",
+            FixKind::Plt => "plt",
             FixKind::Comment => "comment",
             FixKind::DwarfFile => "dwarf-file",
         }
@@ -163,9 +168,21 @@ impl FixKind {
             FixKind::MulLong => format!("{n} mulu.l/muls.l"),
             FixKind::Extb => format!("{n} extb.l"),
             FixKind::LongForm => format!("{n} 68020 long branch/link form{s}"),
+            FixKind::Plt => format!("{n} @PLT operand{s}"),
             FixKind::Comment => format!("{n} ';' comment{s}"),
             FixKind::DwarfFile => format!("{n} DWARF 5 .file directive{s}"),
         }
+    }
+}
+
+impl FixKind {
+    /// Whether the output keeps the original instruction in a comment
+    /// before its replacement (multi-line semantic rewrites).
+    fn annotated(self) -> bool {
+        matches!(
+            self,
+            FixKind::CcrMove | FixKind::AddressRegister | FixKind::MulLong | FixKind::Extb
+        )
     }
 }
 
@@ -278,6 +295,29 @@ fn demangle(name: &str) -> String {
     format!("{:#}", rustc_demangle::demangle(name))
 }
 
+/// `s` without `@PLT` suffixes (but `@PLTPC`, `@PLTOFF` stay), if it had any.
+fn strip_plt(s: &str) -> Option<String> {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    let mut changed = false;
+    while let Some(i) = rest.find("@PLT") {
+        let after = &rest[i + 4..];
+        let more = after
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        if more {
+            out.push_str("@PLT");
+        } else {
+            changed = true;
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
 /// `.file N "dir" "name" [md5 …]` → `.file N "dir/name"`.
 fn dwarf5_file(args: &str) -> Option<String> {
     let (num, rest) = args.split_once(|c: char| c.is_whitespace())?;
@@ -317,11 +357,6 @@ fn quoted_strings(mut s: &str) -> Vec<&str> {
     out
 }
 
-fn is_ccr_move(insn: &parse::Insn) -> bool {
-    matches!(insn.mnemonic.as_str(), "move" | "moveq")
-        && isa::effects(insn).is_some_and(|e| e.defs == isa::NZVC && e.reads == 0)
-}
-
 /// Repairs `asm` (the text of one `.s` file from `rustc --emit=asm` for
 /// `m68k-unknown-none-elf`); `file_name` is used in messages only.
 ///
@@ -353,14 +388,14 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
             let flags_live = live[k] & isa::NZVC != 0;
             let result = match isa::needs(insn) {
                 Needs::Nothing => {
-                    if flags_live && !f.in_asm[k] && is_ccr_move(insn) {
+                    if flags_live && !f.in_asm[k] && isa::is_ccr_move(insn) {
                         Some((FixKind::CcrMove, rewrite::ccr_neutral_move(insn)))
                     } else {
                         None
                     }
                 }
                 Needs::AddrRegOperand => {
-                    if flags_live && !f.in_asm[k] && is_ccr_move(insn) {
+                    if flags_live && !f.in_asm[k] && isa::is_ccr_move(insn) {
                         Some((
                             FixKind::AddressRegister,
                             Err("address-register byte move after which CCR is live".into()),
@@ -393,10 +428,21 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
         }
     }
 
-    // Line-level fixes outside instructions.
+    // Line-level fixes: `@PLT` operands, `.file`, `;` comments.
     for (li, line) in lines.iter().enumerate() {
-        if replaced[li].is_some() {
+        if let Some((_, new)) = replaced[li].as_mut() {
+            for n in new.iter_mut() {
+                if let Some(t) = strip_plt(n) {
+                    *n = t;
+                }
+            }
             continue;
+        }
+        if matches!(line.stmt, Stmt::Insn(_)) {
+            if let Some(t) = strip_plt(line.text) {
+                replaced[li] = Some((FixKind::Plt, vec![t]));
+                continue;
+            }
         }
         if let Stmt::Directive {
             name: ".file",
@@ -436,11 +482,15 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
         match replaced[li].take() {
             None => emit(line.text),
             Some((kind, new)) => {
-                let instruction = matches!(line.stmt, Stmt::Insn(_));
-                if instruction {
+                // Instruction rewrites are generated without the line's
+                // label; whole-line edits (`Plt`) keep it in their text.
+                let generated = matches!(line.stmt, Stmt::Insn(_)) && kind != FixKind::Plt;
+                if generated {
                     if let Some(label) = line.label {
                         emit(&format!("{label}:"));
                     }
+                }
+                if kind.annotated() {
                     emit(&format!(
                         "\t| asm-repair[{}]: {}",
                         kind.tag(),
@@ -499,6 +549,19 @@ mod tests {
     }
 
     #[test]
+    fn plt_suffix() {
+        assert_eq!(
+            strip_plt("\tjsr\t(__udivsi3@PLT,%pc)").as_deref(),
+            Some("\tjsr\t(__udivsi3,%pc)")
+        );
+        assert_eq!(strip_plt("\tjsr\t(f@PLTPC,%pc)"), None);
+        assert_eq!(strip_plt("\tbra\tf@PLT").as_deref(), Some("\tbra\tf"));
+        let r = repair("\t.text\nf:\n1:\tjsr\t(g@PLT,%pc)\n\trts\n", "t.s").unwrap();
+        assert_eq!(r.text, "\t.text\nf:\n1:\tjsr\t(g,%pc)\n\trts\n");
+        assert_eq!(r.summary(), "repaired 1 @PLT operand");
+    }
+
+    #[test]
     fn summary_and_origins() {
         let src = "\t.text\nf:\n\tsub.l\t%d4, %d7\n\tmove.l\t%d6, %d5\n\tbpl\t.L7\n.L7:\n\trts\n";
         let r = repair(src, "t.s").unwrap();
@@ -512,6 +575,17 @@ mod tests {
         assert_eq!(r.input_line(8), Some(5));
         assert_eq!(r.input_line(0), None);
         assert_eq!(r.input_line(999), None);
+    }
+
+    #[test]
+    fn every_copy_between_compare_and_branch_is_repaired() {
+        let src = "\t.text\nf:\n\tcmp.l\t%d1, %d0\n\tmove.l\t%d2, %d3\n\tmove.l\t%d4, (8,%sp)\n\tmoveq\t#0, %d5\n\tbhi\t.L1\n\tmove.l\t%d0, %d1\n.L1:\n\trts\n";
+        let r = repair(src, "t.s").unwrap();
+        let lines: Vec<usize> = r.fixes.iter().map(|f| f.line).collect();
+        assert_eq!(lines, [4, 5, 6]);
+        assert_eq!(r.fixes[1].after, "\tmovem.l\t%d4, (8,%sp)");
+        // The output needs no further repair.
+        assert_eq!(repair(&r.text, "t.s").unwrap().fixes, []);
     }
 
     #[test]

@@ -12,11 +12,23 @@ fn fixture(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// (line, kind, before, after) of every fix.
+/// (line, kind, before, after) of every fix except the `@PLT` operand
+/// edits, which `plt_lines` checks.
 fn summary(fixes: &[Fix]) -> Vec<(usize, FixKind, String, String)> {
     fixes
         .iter()
+        .filter(|f| f.kind != FixKind::Plt)
         .map(|f| (f.line, f.kind, f.before.clone(), f.after.clone()))
+        .collect()
+}
+
+/// Lines whose `(sym@PLT,%pc)` became `(sym,%pc)` (and nothing else).
+fn plt_lines(fixes: &[Fix]) -> Vec<usize> {
+    fixes
+        .iter()
+        .filter(|f| f.kind == FixKind::Plt)
+        .inspect(|f| assert_eq!(f.after, f.before.replace("@PLT,", ",")))
+        .map(|f| f.line)
         .collect()
 }
 
@@ -156,9 +168,18 @@ fn mulhc3_address_register_and_and_word_copies() {
             .iter()
             .all(|f| f.function == "compiler_builtins::float::complex::mul::__rust_mulhc3")
     );
+    let jsr_plt: Vec<usize> = src
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("@PLT,%pc)"))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(jsr_plt.len(), 66);
+    assert_eq!(plt_lines(&r.fixes), jsr_plt);
     assert_eq!(
         r.summary(),
-        "repaired 2 CCR-clobbering moves, 2 address-register operands (and/or/eor/cmpi/tst on %aN)"
+        "repaired 2 CCR-clobbering moves, 2 address-register operands (and/or/eor/cmpi/tst on \
+         %aN), 66 @PLT operands"
     );
     gas("mulhc3", &r.text).expect("gas accepts the repaired text");
 }
@@ -259,13 +280,43 @@ fn inline_asm_markers_become_gas_comments() {
 }
 
 #[test]
-fn jump_table_function_needs_nothing() {
+fn jump_table_function_needs_only_the_plt_edit() {
     let src = fixture("app_jump_table");
     let r = repair(&src, "app_jump_table.s").expect("repairable");
-    assert_eq!(r.fixes, []);
-    assert_eq!(r.text, src);
-    assert_eq!(r.summary(), "repaired nothing");
+    assert_eq!(summary(&r.fixes), []);
+    assert_eq!(plt_lines(&r.fixes), [37]);
+    assert_eq!(r.fixes[0].before, "\tjsr\t(__udivsi3@PLT,%pc)");
+    assert_eq!(r.text, src.replace("__udivsi3@PLT,", "__udivsi3,"));
+    assert_eq!(r.summary(), "repaired 1 @PLT operand");
     gas("jump_table", &r.text).expect("gas accepts it");
+}
+
+/// GNU as turns LLVM's `(sym@PLT,%pc)` into an R_68K_PLT16O (PLT offset)
+/// relocation, not the PC-relative R_68K_PLT16 that LLVM's own object writer
+/// emits; the repaired `(sym,%pc)` is a plain R_68K_PC16.
+#[test]
+fn plt_operand_relocations() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = fixture("app_jump_table");
+    let relocs = |name: &str, text: &str| {
+        let o = common::assemble(dir.path(), name, text, "68000").expect("gas");
+        let out = std::process::Command::new("m68k-linux-gnu-readelf")
+            .args(["-rW", o.to_str().expect("utf-8")])
+            .output()
+            .expect("m68k-linux-gnu-readelf: run ci/setup");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let raw = relocs("plt_raw", &src);
+    assert!(
+        raw.contains("R_68K_PLT16O") && raw.contains("__udivsi3"),
+        "{raw}"
+    );
+    let fixed = relocs("plt_fixed", &repair(&src, "t.s").expect("repairable").text);
+    assert!(!fixed.contains("PLT"), "{fixed}");
+    assert!(
+        fixed.contains("R_68K_PC16") && fixed.contains("__udivsi3"),
+        "{fixed}"
+    );
 }
 
 #[test]
