@@ -183,10 +183,11 @@ impl Program {
                     // for liveness they never define CCR. Treating them as
                     // defining it would hide the earlier of two copies in a
                     // row between a compare and its branch.
-                    if !in_asm && isa::is_ccr_move(insn) {
-                        if let Some(e) = eff.as_mut() {
-                            e.defs = 0;
-                        }
+                    if !in_asm
+                        && isa::is_ccr_move(insn)
+                        && let Some(e) = eff.as_mut()
+                    {
+                        e.defs = 0;
                     }
                     let is_branch = matches!(
                         eff.as_ref().map(|e| &e.flow),

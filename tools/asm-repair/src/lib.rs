@@ -438,11 +438,11 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
             }
             continue;
         }
-        if matches!(line.stmt, Stmt::Insn(_)) {
-            if let Some(t) = strip_plt(line.text) {
-                replaced[li] = Some((FixKind::Plt, vec![t]));
-                continue;
-            }
+        if matches!(line.stmt, Stmt::Insn(_))
+            && let Some(t) = strip_plt(line.text)
+        {
+            replaced[li] = Some((FixKind::Plt, vec![t]));
+            continue;
         }
         if let Stmt::Directive {
             name: ".file",
@@ -485,10 +485,8 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
                 // Instruction rewrites are generated without the line's
                 // label; whole-line edits (`Plt`) keep it in their text.
                 let generated = matches!(line.stmt, Stmt::Insn(_)) && kind != FixKind::Plt;
-                if generated {
-                    if let Some(label) = line.label {
-                        emit(&format!("{label}:"));
-                    }
+                if generated && let Some(label) = line.label {
+                    emit(&format!("{label}:"));
                 }
                 if kind.annotated() {
                     emit(&format!(
