@@ -27,8 +27,14 @@ pub(crate) struct Function {
     pub insns: Vec<usize>,
     /// Effects of each instruction (`None`: not an MC68000 mnemonic).
     pub effects: Vec<Option<Effects>>,
-    /// True for instructions between `;APP` and `;NO_APP` (inline asm).
-    pub in_asm: Vec<bool>,
+    /// True for the copies and constant materializations LLVM inserts after
+    /// instruction selection (register-allocator copies, spills, reloads,
+    /// rematerialized constants) whose flags it never uses, outside inline
+    /// asm: `move`/`moveq` to a data register or memory, and the `not.b` of
+    /// its `moveq #~K,%dN` + `not.b %dN` expansion of a constant 128..255.
+    /// Liveness treats them as not touching CCR; the pass makes those after
+    /// which N/Z/V/C are live flag-neutral.
+    pub copy_like: Vec<bool>,
     /// Label name → index into `insns` of the instruction it precedes.
     labels: HashMap<String, usize>,
     /// Numeric local labels (`1:`) in definition order.
@@ -120,6 +126,8 @@ impl Program {
         let mut current: Option<usize> = None;
         let mut in_code = false;
         let mut in_asm = false;
+        // The previous instruction, if no label came after it.
+        let mut previous_insn: Option<&crate::parse::Insn> = None;
         let mut section_stack: Vec<bool> = Vec::new();
         let mut previous = false;
 
@@ -128,6 +136,7 @@ impl Program {
                 in_asm = m;
             }
             if let Some(label) = line.label {
+                previous_insn = None;
                 if in_code && !is_local_label(label) {
                     functions.push(Function {
                         name: label.trim_matches('"').to_string(),
@@ -178,15 +187,15 @@ impl Program {
                         functions.len() - 1
                     });
                     let mut eff = isa::effects(insn);
-                    // Copies outside inline asm are either made flag-neutral
-                    // (when flags are live after them) or do not matter, so
-                    // for liveness they never define CCR. Treating them as
-                    // defining it would hide the earlier of two copies in a
-                    // row between a compare and its branch.
-                    if !in_asm
-                        && isa::is_ccr_move(insn)
-                        && let Some(e) = eff.as_mut()
-                    {
+                    // Copies are either made flag-neutral (when flags are
+                    // live after them) or do not matter, so for liveness they
+                    // never define CCR. Treating them as defining it would
+                    // hide the earlier of two copies in a row between a
+                    // compare and its branch.
+                    let copy_like = !in_asm
+                        && (isa::is_ccr_move(insn)
+                            || isa::is_byte_constant_not(previous_insn, insn));
+                    if copy_like && let Some(e) = eff.as_mut() {
                         e.defs = 0;
                     }
                     let is_branch = matches!(
@@ -207,7 +216,8 @@ impl Program {
                     let func = &mut functions[f];
                     func.insns.push(li);
                     func.effects.push(eff);
-                    func.in_asm.push(in_asm);
+                    func.copy_like.push(copy_like);
+                    previous_insn = Some(insn);
                 }
                 Stmt::Empty => {}
             }
@@ -376,6 +386,16 @@ mod tests {
             "\t.text\nf:\n\tsub.l\t%d1, %d0\n\t;APP\n\tmove.l\t%d2, %d3\n\t;NO_APP\n\tbcs\t.L1\n.L1:\n\trts\n",
         );
         assert_eq!(l, vec![0, C, 0, 0]);
+        // LLVM's expansion of a constant 128..255: moveq #~K + not.b.
+        let l = live(
+            "\t.text\nf:\n\tsub.l\t%d1, %d0\n\tmoveq\t#55, %d3\n\tnot.b\t%d3\n\tbcs\t.L1\n.L1:\n\trts\n",
+        );
+        assert_eq!(l, vec![C, C, C, 0, 0]);
+        // A not.b of something else is a real operation.
+        let l = live(
+            "\t.text\nf:\n\tsub.l\t%d1, %d0\n\tmoveq\t#55, %d2\n\tnot.b\t%d3\n\tbcs\t.L1\n.L1:\n\trts\n",
+        );
+        assert_eq!(l, vec![0, 0, C, 0, 0]);
     }
 
     #[test]

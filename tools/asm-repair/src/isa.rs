@@ -246,6 +246,26 @@ pub(crate) fn is_ccr_move(insn: &Insn) -> bool {
         && effects(insn).is_some_and(|e| e.defs == NZVC && e.reads == 0)
 }
 
+/// True for `not.b %dN` right after `moveq #K,%dN` (K in 0..=127): how LLVM
+/// expands its MOVI pseudo for a constant 128..255 (`moveq #~imm` then
+/// `not.b`). Like a copy it can be rematerialized between a compare and its
+/// branch, and its flags are never used.
+pub(crate) fn is_byte_constant_not(previous: Option<&Insn>, insn: &Insn) -> bool {
+    let (Some(prev), "not", Some(Size::B)) = (previous, insn.mnemonic.as_str(), insn.size) else {
+        return false;
+    };
+    match (
+        prev.mnemonic.as_str(),
+        prev.operands.as_slice(),
+        insn.operands.as_slice(),
+    ) {
+        ("moveq", [Operand::Imm(k), Operand::Reg(Reg::D(a))], [Operand::Reg(Reg::D(b))]) => {
+            a == b && k.value.is_some_and(|v| (0..=127).contains(&v))
+        }
+        _ => false,
+    }
+}
+
 /// Mnemonics of 68010/68020+ instructions (and a 68000 `rtd` look-alike) that
 /// GNU as rejects at `-m68000`, with what they are.
 fn later_cpu(m: &str) -> Option<&'static str> {

@@ -388,14 +388,14 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
             let flags_live = live[k] & isa::NZVC != 0;
             let result = match isa::needs(insn) {
                 Needs::Nothing => {
-                    if flags_live && !f.in_asm[k] && isa::is_ccr_move(insn) {
+                    if flags_live && f.copy_like[k] {
                         Some((FixKind::CcrMove, rewrite::ccr_neutral_move(insn)))
                     } else {
                         None
                     }
                 }
                 Needs::AddrRegOperand => {
-                    if flags_live && !f.in_asm[k] && isa::is_ccr_move(insn) {
+                    if flags_live && f.copy_like[k] {
                         Some((
                             FixKind::AddressRegister,
                             Err("address-register byte move after which CCR is live".into()),

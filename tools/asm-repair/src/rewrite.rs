@@ -95,17 +95,19 @@ fn movem_load_ok(op: &Operand) -> bool {
     )
 }
 
-/// Flag-neutral replacement for a `move`/`moveq` after which N/Z/V/C are
-/// live (llvm-project #152816: register-allocator copies, spills and reloads
-/// placed between a flag-setting instruction and its reader).
+/// Flag-neutral replacement for a `move`/`moveq` (or the `not.b %dN` of a
+/// byte-constant materialization) after which N/Z/V/C are live
+/// (llvm-project #152816: register-allocator copies, spills, reloads and
+/// rematerialized constants placed between a flag-setting instruction and
+/// its reader).
 pub(crate) fn ccr_neutral_move(insn: &Insn) -> Result<Vec<String>, String> {
     let ops = &insn.operands;
+    if insn.mnemonic == "moveq" || insn.mnemonic == "not" {
+        return Ok(vec![SAVE_CCR.into(), insn.to_string(), RESTORE_CCR.into()]);
+    }
     let [src, dst] = ops.as_slice() else {
         return Err("move without two operands".into());
     };
-    if insn.mnemonic == "moveq" {
-        return Ok(vec![SAVE_CCR.into(), insn.to_string(), RESTORE_CCR.into()]);
-    }
     let size = insn.size.unwrap_or(Size::W);
     if matches!(src, Operand::Other(_)) || matches!(dst, Operand::Other(_)) {
         return Err("operand not understood".into());

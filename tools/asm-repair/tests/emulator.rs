@@ -17,13 +17,19 @@ const DATA_END: u32 = 0x3_0000;
 const STACK: u32 = 0x4_0000;
 const STACK_END: u32 = 0x5_0000;
 
-/// The rewrite the pass makes of `insn` when N/Z/V/C are live after it.
-fn ccr_rewrite(insn: &str) -> String {
-    let src = format!("\t.text\nf:\n\t{insn}\n\tbcs\t.L1\n\tbvs\t.L1\n\tbmi\t.L1\n.L1:\n\trts\n");
-    let r = repair(&src, "form.s").unwrap_or_else(|e| panic!("{insn}: {e}"));
-    assert_eq!(r.fixes.len(), 1, "{insn}: {:?}", r.fixes);
-    assert_eq!(r.fixes[0].kind, FixKind::CcrMove, "{insn}");
-    r.fixes[0].after.clone()
+/// The rewrite the pass makes of `body` (one instruction per line) when
+/// N/Z/V/C are live after it: every line must be rewritten.
+fn ccr_rewrite(body: &str) -> String {
+    let src = format!("\t.text\nf:\n\t{body}\n\tbcs\t.L1\n\tbvs\t.L1\n\tbmi\t.L1\n.L1:\n\trts\n");
+    let r = repair(&src, "form.s").unwrap_or_else(|e| panic!("{body}: {e}"));
+    let n = body.lines().count();
+    assert_eq!(r.fixes.len(), n, "{body}: {:?}", r.fixes);
+    let mut out = Vec::new();
+    for (i, f) in r.fixes.iter().enumerate() {
+        assert_eq!((f.kind, f.line), (FixKind::CcrMove, 3 + i), "{body}");
+        out.push(f.after.clone());
+    }
+    out.join("\n")
 }
 
 /// The single rewrite the pass makes of `insn` with nothing live after it.
@@ -222,6 +228,8 @@ const CCR_FORMS: &[(&str, bool)] = &[
     ("move.l\t(data,%pc), %d0", false),
     ("move.w\t(data+6,%pc), (2,%sp)", false),
     ("move.l\t(data,%pc,%d1), %d6", true),
+    // LLVM's materialization of a constant 128..255.
+    ("moveq\t#55, %d3\n\tnot.b\t%d3", false),
 ];
 
 #[test]
