@@ -1057,3 +1057,475 @@ pub fn open_resource_bytes(m: &Machine, kind: &[u8; 4], id: u16) -> Option<Vec<u
     let h = find_resource(m, u32::from_be_bytes(*kind), id, false);
     if h == 0 { None } else { handle_bytes(m, h) }
 }
+
+/// `UInt16 DmNumDatabases(UInt16 cardNo)`.
+pub fn DmNumDatabases(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(m.os.dm.dbs.len() as u32)
+}
+
+/// `LocalID DmGetDatabase(UInt16 cardNo, UInt16 index)`: in creation order; 0 past the end.
+pub fn DmGetDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(m.os
+        .dm
+        .dbs
+        .get(usize::from(call.u16(1)))
+        .map_or(0, |d| d.id))
+}
+
+/// `Err DmDatabaseSize(UInt16 cardNo, LocalID dbID, UInt32 *numRecordsP,
+/// UInt32 *totalBytesP, UInt32 *dataBytesP)`: entries, data bytes, and data
+/// plus chunk headers and the 78-byte header as total.
+pub fn DmDatabaseSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(db) = m.os.dm.db(call.u32(1)).cloned() else {
+        return Ok(set_err(m, DM_ERR_CANT_FIND));
+    };
+    let handles: Vec<u32> = db
+        .records
+        .iter()
+        .map(|r| r.handle)
+        .chain(db.resources.iter().map(|r| r.handle))
+        .filter(|&h| h != 0)
+        .collect();
+    let data: u32 = handles
+        .iter()
+        .map(|&h| handle_bytes(m, h).map_or(0, |b| b.len() as u32))
+        .sum();
+    let n = (db.records.len() + db.resources.len()) as u32;
+    let total = data + HEADER_CHUNK_SIZE + CHUNK_HEADER_SIZE * handles.len() as u32;
+    for (i, v) in [(2, n), (3, total), (4, data)] {
+        if call.u32(i) != 0 {
+            m.mem
+                .write_u32(call.u32(i), v)
+                .map_err(|f| m.fault_in(call, f))?;
+        }
+    }
+    Ok(0)
+}
+
+/// `Err DmSetRecordInfo(DmOpenRef dbP, UInt16 index, UInt16 *attrP, UInt32 *uniqueIDP)`.
+pub fn DmSetRecordInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |e| e);
+    let i = match record_index(m, &db, call.u16(1)) {
+        Ok(i) => i,
+        Err(e) => return Ok(e),
+    };
+    let attr = if call.u32(2) != 0 {
+        Some(
+            m.mem
+                .read_u16(call.u32(2))
+                .map_err(|f| m.fault_in(call, f))?,
+        )
+    } else {
+        None
+    };
+    let uid = if call.u32(3) != 0 {
+        Some(
+            m.mem
+                .read_u32(call.u32(3))
+                .map_err(|f| m.fault_in(call, f))?,
+        )
+    } else {
+        None
+    };
+    let r = &mut m.os.dm.db_mut(db.id).expect("exists").records[i];
+    if let Some(a) = attr {
+        // The busy bit is the Data Manager's own (DataMgr.h: not settable).
+        r.attributes = (a as u8 & !REC_BUSY) | (r.attributes & REC_BUSY);
+    }
+    if let Some(u) = uid {
+        r.unique_id = u & 0xFF_FFFF;
+    }
+    Ok(0)
+}
+
+/// `MemHandle DmNewHandle(DmOpenRef dbP, UInt32 size)`: a movable chunk in
+/// the storage heap, not yet attached to a record.
+pub fn DmNewHandle(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, _db) = open_db!(m, call, |_| 0);
+    let heap = m.os.mem.storage;
+    let h = mem_mgr::allocate(
+        m,
+        call,
+        heap,
+        call.u32(1),
+        OWNER_DM_RECORDS,
+        true,
+        Placement::Start,
+    )?;
+    if h == 0 {
+        set_err(m, DM_ERR_MEM_ERROR);
+    }
+    Ok(h)
+}
+
+/// `Err DmAttachRecord(DmOpenRef dbP, UInt16 *atP, MemHandle newH, MemHandle
+/// *oldHP)`: insert (oldHP NULL) or replace (the old handle is handed back).
+pub fn DmAttachRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (o, db) = open_db!(m, call, |e| e);
+    if o.mode & MODE_WRITE == 0 {
+        return Ok(set_err(m, DM_ERR_READ_ONLY));
+    }
+    let at = m
+        .mem
+        .read_u16(call.u32(1))
+        .map_err(|f| m.fault_in(call, f))?;
+    let h = call.u32(2);
+    if !matches!(mem_mgr::lookup_handle(m, call, h)?, Lookup::Chunk(heap, _) if heap.id == 1) {
+        return Ok(set_err(m, DM_ERR_INVALID_PARAM));
+    }
+    let old_p = call.u32(3);
+    if old_p != 0 {
+        let i = match record_index(m, &db, at) {
+            Ok(i) => i,
+            Err(e) => return Ok(e),
+        };
+        let old = db.records[i].handle;
+        m.mem
+            .write_u32(old_p, old)
+            .map_err(|f| m.fault_in(call, f))?;
+        let r = &mut m.os.dm.db_mut(db.id).expect("exists").records[i];
+        r.handle = h;
+        r.attributes |= REC_DIRTY;
+    } else {
+        let dbm = m.os.dm.db_mut(db.id).expect("exists");
+        let idx = usize::from(at).min(dbm.records.len());
+        dbm.header.unique_id_seed = (dbm.header.unique_id_seed + 1) & 0xFF_FFFF;
+        let uid = dbm.header.unique_id_seed;
+        dbm.records.insert(
+            idx,
+            RecEntry {
+                attributes: REC_DIRTY,
+                unique_id: uid,
+                handle: h,
+            },
+        );
+        m.mem
+            .write_u16(call.u32(1), idx as u16)
+            .map_err(|f| m.fault_in(call, f))?;
+    }
+    bump_mod(m, db.id);
+    Ok(0)
+}
+
+/// `Err DmDetachRecord(DmOpenRef dbP, UInt16 index, MemHandle *oldHP)`: the
+/// entry goes; its handle is handed back (the caller owns it now).
+pub fn DmDetachRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (o, db) = open_db!(m, call, |e| e);
+    if o.mode & MODE_WRITE == 0 {
+        return Ok(set_err(m, DM_ERR_READ_ONLY));
+    }
+    let i = match record_index(m, &db, call.u16(1)) {
+        Ok(i) => i,
+        Err(e) => return Ok(e),
+    };
+    m.mem
+        .write_u32(call.u32(2), db.records[i].handle)
+        .map_err(|f| m.fault_in(call, f))?;
+    m.os.dm.db_mut(db.id).expect("exists").records.remove(i);
+    bump_mod(m, db.id);
+    Ok(0)
+}
+
+/// `Err DmMoveRecord(DmOpenRef dbP, UInt16 from, UInt16 to)`: `to` is the
+/// index before which the record goes.
+pub fn DmMoveRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |e| e);
+    let from = match record_index(m, &db, call.u16(1)) {
+        Ok(i) => i,
+        Err(e) => return Ok(e),
+    };
+    let to = usize::from(call.u16(2));
+    if to > db.records.len() {
+        return Ok(set_err(m, DM_ERR_INDEX_OUT_OF_RANGE));
+    }
+    let recs = &mut m.os.dm.db_mut(db.id).expect("exists").records;
+    let r = recs.remove(from);
+    let to = if to > from { to - 1 } else { to };
+    recs.insert(to.min(recs.len()), r);
+    Ok(0)
+}
+
+/// `UInt16 DmNumRecordsInCategory(DmOpenRef dbP, UInt16 category)`:
+/// non-deleted records of the category (dmAllCategories 0xFFFF: all).
+pub fn DmNumRecordsInCategory(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |_| 0);
+    let c = call.u16(1);
+    Ok(db
+        .records
+        .iter()
+        .filter(|r| {
+            r.attributes & REC_DELETE == 0 && (c == 0xFFFF || u16::from(r.attributes & 0x0F) == c)
+        })
+        .count() as u32)
+}
+
+/// `MemHandle DmQueryNextInCategory(DmOpenRef dbP, UInt16 *indexP, UInt16
+/// category)`: from `*indexP` on; the index found is written back.
+pub fn DmQueryNextInCategory(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |_| 0);
+    let start = m
+        .mem
+        .read_u16(call.u32(1))
+        .map_err(|f| m.fault_in(call, f))?;
+    let c = call.u16(2);
+    let found = db
+        .records
+        .iter()
+        .enumerate()
+        .skip(usize::from(start))
+        .find(|(_, r)| {
+            r.attributes & REC_DELETE == 0 && (c == 0xFFFF || u16::from(r.attributes & 0x0F) == c)
+        });
+    match found {
+        Some((i, r)) => {
+            m.mem
+                .write_u16(call.u32(1), i as u16)
+                .map_err(|f| m.fault_in(call, f))?;
+            Ok(r.handle)
+        }
+        None => {
+            set_err(m, DM_ERR_INDEX_OUT_OF_RANGE);
+            Ok(0)
+        }
+    }
+}
+
+/// `Err DmWriteCheck(void *recordP, UInt32 offset, UInt32 bytes)`.
+pub fn DmWriteCheck(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    match write_target(m, call, call.u32(0), call.u32(1), call.u32(2))? {
+        Ok(_) => Ok(0),
+        Err(e) => Ok(e),
+    }
+}
+
+/// `DmOpenRef DmNextOpenResDatabase(DmOpenRef dbP)`: resource databases,
+/// most recently opened first.
+pub fn DmNextOpenResDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let list: Vec<u32> =
+        m.os.dm
+            .open
+            .iter()
+            .rev()
+            .filter(|o| m.os.dm.db(o.db).is_some_and(Db::is_res_db))
+            .map(|o| o.dbp)
+            .collect();
+    let cur = call.u32(0);
+    if cur == 0 {
+        return Ok(list.first().copied().unwrap_or(0));
+    }
+    let i = list.iter().position(|&x| x == cur);
+    Ok(i.and_then(|i| list.get(i + 1)).copied().unwrap_or(0))
+}
+
+/// `Err DmGetNextDatabaseByTypeCreator(Boolean newSearch, DmSearchStatePtr
+/// stateInfoP, UInt32 type, UInt32 creator, Boolean onlyLatestVers, UInt16
+/// *cardNoP, LocalID *dbIDP)`: 0 = wildcard; the search position is kept in
+/// the first long of the state block.
+pub fn DmGetNextDatabaseByTypeCreator(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let state = call.u32(1);
+    let start = if call.u8(0) != 0 {
+        0
+    } else {
+        m.mem.read_u32(state).map_err(|f| m.fault_in(call, f))?
+    };
+    let (t, c) = (call.u32(2), call.u32(3));
+    let found =
+        m.os.dm
+            .dbs
+            .iter()
+            .enumerate()
+            .skip(start as usize)
+            .find(|(_, d)| {
+                (t == 0 || u32::from_be_bytes(d.header.kind.0) == t)
+                    && (c == 0 || u32::from_be_bytes(d.header.creator.0) == c)
+            });
+    let Some((i, d)) = found.map(|(i, d)| (i, d.id)) else {
+        return Ok(set_err(m, DM_ERR_CANT_FIND));
+    };
+    m.mem
+        .write_u32(state, i as u32 + 1)
+        .and_then(|_| m.mem.write_u16(call.u32(5), 0))
+        .and_then(|_| m.mem.write_u32(call.u32(6), d))
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// `UInt16 DmFindResourceType(DmOpenRef dbP, DmResType resType, UInt16
+/// typeIndex)`: index of the `typeIndex`-th resource of that type, or 0xFFFF.
+pub fn DmFindResourceType(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |_| 0xFFFF);
+    Ok(db
+        .resources
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.kind == call.u32(1))
+        .nth(usize::from(call.u16(2)))
+        .map_or(0xFFFF, |(i, _)| i as u32))
+}
+
+/// `UInt16 DmFindResource(DmOpenRef dbP, DmResType resType, DmResID resID,
+/// MemHandle resH)`: by handle if `resH` is not NULL, else by type and ID;
+/// 0xFFFF if absent.
+pub fn DmFindResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |_| 0xFFFF);
+    let h = call.u32(3);
+    Ok(db
+        .resources
+        .iter()
+        .position(|r| {
+            if h != 0 {
+                r.handle == h
+            } else {
+                r.kind == call.u32(1) && r.id == call.u16(2)
+            }
+        })
+        .map_or(0xFFFF, |i| i as u32))
+}
+
+/// `MemHandle DmGetResourceIndex(DmOpenRef dbP, UInt16 index)`.
+pub fn DmGetResourceIndex(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |_| 0);
+    Ok(db
+        .resources
+        .get(usize::from(call.u16(1)))
+        .map_or(0, |r| r.handle))
+}
+
+/// `Err DmResourceInfo(DmOpenRef dbP, UInt16 index, DmResType *resTypeP,
+/// DmResID *resIDP, LocalID *chunkLocalIDP)`.
+pub fn DmResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |e| e);
+    let Some(r) = db.resources.get(usize::from(call.u16(1))).cloned() else {
+        return Ok(set_err(m, DM_ERR_INDEX_OUT_OF_RANGE));
+    };
+    let res = (|| {
+        if call.u32(2) != 0 {
+            m.mem.write_u32(call.u32(2), r.kind)?;
+        }
+        if call.u32(3) != 0 {
+            m.mem.write_u16(call.u32(3), r.id)?;
+        }
+        if call.u32(4) != 0 {
+            m.mem.write_u32(call.u32(4), r.handle | 1)?;
+        }
+        Ok(())
+    })();
+    res.map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// `Err DmSetResourceInfo(DmOpenRef dbP, UInt16 index, DmResType *resTypeP, DmResID *resIDP)`.
+pub fn DmSetResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (_, db) = open_db!(m, call, |e| e);
+    let i = usize::from(call.u16(1));
+    if i >= db.resources.len() {
+        return Ok(set_err(m, DM_ERR_INDEX_OUT_OF_RANGE));
+    }
+    let kind = if call.u32(2) != 0 {
+        Some(
+            m.mem
+                .read_u32(call.u32(2))
+                .map_err(|f| m.fault_in(call, f))?,
+        )
+    } else {
+        None
+    };
+    let id = if call.u32(3) != 0 {
+        Some(
+            m.mem
+                .read_u16(call.u32(3))
+                .map_err(|f| m.fault_in(call, f))?,
+        )
+    } else {
+        None
+    };
+    let r = &mut m.os.dm.db_mut(db.id).expect("exists").resources[i];
+    if let Some(k) = kind {
+        r.kind = k;
+    }
+    if let Some(x) = id {
+        r.id = x;
+    }
+    Ok(0)
+}
+
+/// `MemHandle DmNewResource(DmOpenRef dbP, DmResType resType, DmResID resID, UInt32 size)`.
+pub fn DmNewResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (o, db) = open_db!(m, call, |_| 0);
+    if !db.is_res_db() {
+        set_err(m, 0x020D);
+        return Ok(0);
+    }
+    if o.mode & MODE_WRITE == 0 {
+        set_err(m, DM_ERR_READ_ONLY);
+        return Ok(0);
+    }
+    let heap = m.os.mem.storage;
+    let h = mem_mgr::allocate(
+        m,
+        call,
+        heap,
+        call.u32(3),
+        OWNER_DM_RECORDS,
+        true,
+        Placement::Start,
+    )?;
+    if h == 0 {
+        set_err(m, DM_ERR_MEM_ERROR);
+        return Ok(0);
+    }
+    m.os.dm
+        .db_mut(db.id)
+        .expect("exists")
+        .resources
+        .push(ResEntry {
+            kind: call.u32(1),
+            id: call.u16(2),
+            handle: h,
+        });
+    bump_mod(m, db.id);
+    Ok(h)
+}
+
+/// `Err DmRemoveResource(DmOpenRef dbP, UInt16 index)`.
+pub fn DmRemoveResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (o, db) = open_db!(m, call, |e| e);
+    if o.mode & MODE_WRITE == 0 {
+        return Ok(set_err(m, DM_ERR_READ_ONLY));
+    }
+    let i = usize::from(call.u16(1));
+    let Some(r) = db.resources.get(i).cloned() else {
+        return Ok(set_err(m, DM_ERR_INDEX_OUT_OF_RANGE));
+    };
+    free_handle(m, call, r.handle)?;
+    m.os.dm.db_mut(db.id).expect("exists").resources.remove(i);
+    bump_mod(m, db.id);
+    Ok(0)
+}
+
+/// `MemHandle DmResizeResource(MemHandle resourceH, UInt32 newSize)`: the
+/// chunk may move; the handle stays.
+pub fn DmResizeResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let h = call.u32(0);
+    let Lookup::Chunk(heap, c) = mem_mgr::lookup_handle(m, call, h)? else {
+        set_err(m, DM_ERR_INVALID_PARAM);
+        return Ok(0);
+    };
+    match heap.resize(&mut m.mem, c, call.u32(1)) {
+        Ok(_) => Ok(h),
+        Err(crate::heap::HeapError::NotEnoughSpace) => {
+            set_err(m, DM_ERR_MEM_ERROR);
+            Ok(0)
+        }
+        Err(e) => Err(heap_err(m, call, e)),
+    }
+}
+
+/// `Err DmDatabaseProtect(UInt16 cardNo, LocalID dbID, Boolean protect)`:
+/// accepted (protection only keeps a database from being deleted).
+pub fn DmDatabaseProtect(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    if m.os.dm.db(call.u32(1)).is_none() {
+        return Ok(set_err(m, DM_ERR_CANT_FIND));
+    }
+    Ok(0)
+}

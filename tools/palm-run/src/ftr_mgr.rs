@@ -97,3 +97,55 @@ pub fn FtrPtrFree(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     }
     Ok(0)
 }
+
+/// `Err FtrGetByIndex(UInt16 index, Boolean romTable, UInt32 *creatorP,
+/// UInt16 *numP, UInt32 *valueP)`: RAM features in (creator, number) order;
+/// the ROM table is empty.
+pub fn FtrGetByIndex(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    if call.u8(1) != 0 {
+        return Ok(FTR_ERR_NO_SUCH_FEATURE);
+    }
+    let Some((&(c, n), &v)) = m.os.ftr.features.iter().nth(usize::from(call.u16(0))) else {
+        return Ok(FTR_ERR_NO_SUCH_FEATURE);
+    };
+    m.mem
+        .write_u32(call.u32(2), c)
+        .and_then(|_| m.mem.write_u16(call.u32(3), n))
+        .and_then(|_| m.mem.write_u32(call.u32(4), v))
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// `Err FtrPtrResize(UInt32 creator, UInt16 featureNum, UInt32 newSize, void
+/// **newPtrP)`: the chunk may move; the feature's value follows it.
+pub fn FtrPtrResize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let key = (call.u32(0), call.u16(1));
+    let Some(p) = m.os.ftr.ptrs.get(&key).copied() else {
+        return Ok(FTR_ERR_NO_SUCH_FEATURE);
+    };
+    let Lookup::Chunk(heap, c) = mem_mgr::lookup_ptr(m, call, p)? else {
+        return Ok(FTR_ERR_INVALID_PARAM);
+    };
+    let new = call.u32(2);
+    let q = match heap.resize(&mut m.mem, c, new) {
+        Ok(c) => c.body(),
+        Err(_) => {
+            // Non-movable: allocate, copy, free.
+            let q = mem_mgr::allocate(m, call, heap, new, c.header.owner, false, Placement::Start)?;
+            if q == 0 {
+                return Ok(crate::mem_mgr::MEM_ERR_NOT_ENOUGH_SPACE);
+            }
+            m.mem
+                .os_move(q, p, c.header.data_size().min(new))
+                .map_err(|f| m.fault_in(call, f))?;
+            mem_mgr::free(m, call, heap, c)?;
+            q
+        }
+    };
+    m.mem
+        .write_u32(call.u32(3), q)
+        .map_err(|f| m.fault_in(call, f))?;
+    m.os.ftr.ptrs.insert(key, q);
+    m.os.ftr.features.insert(key, q);
+    Ok(0)
+}

@@ -24,6 +24,7 @@
 //! with a report (bus error, address error, divide by zero, …).
 
 use std::collections::VecDeque;
+use std::io::Write;
 
 use m68k::{BatchExit, CpuCore, CpuType};
 
@@ -404,7 +405,8 @@ impl Machine {
     /// Append a line to the run's output (and echo it if enabled).
     pub fn print(&mut self, line: String) {
         if self.echo {
-            println!("{line}");
+            // A closed stdout (e.g. piped into `head`) must not stop the run.
+            let _ = writeln!(std::io::stdout(), "{line}");
         }
         self.output.push(line);
     }

@@ -16,7 +16,23 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::io::Write;
+
 use clap::Parser;
+
+/// `println!` that ignores a closed stdout (`palm-run traps | head`).
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `eprintln!` that ignores a closed stderr.
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
 use palm_run::{Config, Machine};
 
 #[derive(Parser, Debug)]
@@ -95,7 +111,7 @@ struct BenchCli {
 }
 
 fn bad_input(msg: String) -> ExitCode {
-    eprintln!("palm-run: error: {msg}");
+    errln!("palm-run: error: {msg}");
     ExitCode::from(2)
 }
 
@@ -107,16 +123,16 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("traps") && args.len() == 2 {
         let s = palm_run::traps::scan();
-        println!(
+        outln!(
             "{} traps implemented, {} in the trap table without a handler (calling one stops the app naming it):",
             s.valid.len(),
             s.missing.len()
         );
         for name in &s.missing {
-            println!("  {name}");
+            outln!("  {name}");
         }
         for name in &s.invalid {
-            println!("error: handler {name} is not in the trap table");
+            outln!("error: handler {name} is not in the trap table");
         }
         return if s.invalid.is_empty() {
             ExitCode::SUCCESS
@@ -141,7 +157,7 @@ fn main() -> ExitCode {
 
 fn bench(cli: &BenchCli) -> Result<(), String> {
     let r = palm_run::bench::cpu_loop(20_000_000).map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "cpu loop: {} instructions in {:.3} s = {:.1} M instr/s",
         r.instructions,
         r.seconds,
@@ -158,7 +174,7 @@ fn bench(cli: &BenchCli) -> Result<(), String> {
         };
         let r = palm_run::bench::app(&bytes, script.as_deref())
             .map_err(|e| format!("{}: {e}", app.display()))?;
-        println!(
+        outln!(
             "{}: {} instructions in {:.3} s = {:.1} M instr/s",
             app.display(),
             r.instructions,
@@ -248,7 +264,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
         && out.patches_left.is_empty()
         && (cli.allow_leaks || out.leaks.is_empty());
     if let Some(r) = out.result {
-        eprintln!(
+        errln!(
             "palm-run: {name} returned {r} after {} instructions",
             m.stats.instructions
         );

@@ -671,3 +671,71 @@ pub fn MemSemaphoreRelease(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     m.mem.set_storage_unlocked(writes - w > 0);
     Ok(0)
 }
+
+/// `UInt16 MemNumRAMHeaps(UInt16 cardNo)`: 2 (dynamic and storage are both RAM).
+pub fn MemNumRAMHeaps(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(2)
+}
+
+/// `UInt16 MemHeapFlags(UInt16 heapID)`: the flags word of the heap header.
+pub fn MemHeapFlags(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(heap) = m.os.mem.heap(call.u16(0)) else {
+        return Ok(0);
+    };
+    Ok(u32::from(
+        m.mem
+            .read_u16(heap.start)
+            .map_err(|f| m.fault_in(call, f))?,
+    ))
+}
+
+/// `Err MemHeapCompact(UInt16 heapID)`: unlocked movable chunks slide down.
+pub fn MemHeapCompact(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(heap) = m.os.mem.heap(call.u16(0)) else {
+        return Ok(MEM_ERR_INVALID_PARAM);
+    };
+    heap.compact(&mut m.mem)
+        .map_err(|e| heap_stop(m, call, e))?;
+    Ok(0)
+}
+
+/// `LocalID MemPtrToLocalID(MemPtr p)`: the card-relative offset (card 0 is at 0).
+pub fn MemPtrToLocalID(_m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(call.u32(0))
+}
+
+/// `MemPtr MemLocalIDToGlobal(LocalID local, UInt16 cardNo)`: a pointer, or a
+/// handle for a LocalID with bit 0 set.
+pub fn MemLocalIDToGlobal(_m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(call.u32(0) & !1)
+}
+
+/// `Err MemCardInfo(UInt16 cardNo, Char *cardNameP, Char *manufNameP, UInt16
+/// *versionP, UInt32 *crDateP, UInt32 *romSizeP, UInt32 *ramSizeP, UInt32
+/// *freeBytesP)`: "palm-run" by "memdbg", version 1, RAM size and free
+/// storage bytes; each non-NULL pointer is filled.
+pub fn MemCardInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (free, _) =
+        m.os.mem
+            .storage
+            .free_bytes(&m.mem)
+            .map_err(|e| heap_stop(m, call, e))?;
+    let ram = m.mem.ram_size();
+    let fields: [(usize, Vec<u8>); 7] = [
+        (1, b"palm-run\0".to_vec()),
+        (2, b"memdbg\0".to_vec()),
+        (3, 1u16.to_be_bytes().to_vec()),
+        (4, 0u32.to_be_bytes().to_vec()),
+        (5, crate::memory::ROM_SIZE.to_be_bytes().to_vec()),
+        (6, ram.to_be_bytes().to_vec()),
+        (7, free.to_be_bytes().to_vec()),
+    ];
+    for (i, b) in fields {
+        if call.u32(i) != 0 {
+            m.mem
+                .write_bytes(call.u32(i), &b)
+                .map_err(|f| m.fault_in(call, f))?;
+        }
+    }
+    Ok(0)
+}

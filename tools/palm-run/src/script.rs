@@ -7,7 +7,8 @@
 //!                 # centre, then penUp; FrmHandleEvent turns the penDown on a
 //!                 # control into its ctlSelectEvent)
 //! pen 80 100      # penDown + penUp at screen coordinates
-//! key a           # keyDownEvent for a character (or a decimal char code: key 13)
+//! key a           # keyDownEvent for a character; also `key backspace` (8),
+//!                 # `key return` (10, chrLineFeed) or a code: `key 13`, `key 0x0A`
 //! menu 2001       # menuEvent with this item ID
 //! nil 5           # 5 nilEvents (1 if no count)
 //! stop            # appStopEvent (the script also ends with one)
@@ -75,6 +76,13 @@ pub fn parse(text: &str) -> Result<Vec<Scripted>, String> {
                     let c = w.chars().next().unwrap_or(' ');
                     u16::try_from(u32::from(c))
                         .map_err(|_| format!("line {line}: character out of range"))?
+                } else if *w == "backspace" {
+                    8
+                } else if *w == "return" {
+                    10
+                } else if let Some(h) = w.strip_prefix("0x") {
+                    u16::from_str_radix(h, 16)
+                        .map_err(|_| format!("line {line}: \"{w}\" is not a key"))?
                 } else {
                     u16_at(1)?
                 };
@@ -108,7 +116,7 @@ mod tests {
 
     #[test]
     fn parses_and_rejects() {
-        let s = parse("# start\ntap 1001\npen 10 -2 # x\nkey a\nkey 13\nmenu 5\nnil 2\nstop\n")
+        let s = parse("# start\ntap 1001\npen 10 -2 # x\nkey a\nkey 13\nmenu 5\nnil 2\nstop\nkey backspace\nkey 0x0A\n")
             .unwrap();
         let ev: Vec<_> = s.iter().map(|x| x.event.clone()).collect();
         assert_eq!(
@@ -121,7 +129,9 @@ mod tests {
                 ScriptEvent::Menu(5),
                 ScriptEvent::Nil,
                 ScriptEvent::Nil,
-                ScriptEvent::Stop
+                ScriptEvent::Stop,
+                ScriptEvent::Key(8),
+                ScriptEvent::Key(10),
             ]
         );
         assert_eq!(s[0].line, 2);

@@ -131,3 +131,120 @@ pub fn StrPrintF(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     write_str(m, call, call.u32(0), &s)?;
     Ok(s.len() as u32)
 }
+
+/// `Char *StrCat(Char *dst, const Char *src)`.
+pub fn StrCat(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let d = read_str(m, call, call.u32(0))?;
+    let s = read_str(m, call, call.u32(1))?;
+    write_str(m, call, call.u32(0).wrapping_add(d.len() as u32), &s)?;
+    Ok(call.u32(0))
+}
+
+/// `Char *StrNCat(Char *dst, const Char *src, Int16 n)`: `n` is the size of
+/// `dst` including the NUL.
+pub fn StrNCat(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let d = read_str(m, call, call.u32(0))?;
+    let s = read_str(m, call, call.u32(1))?;
+    let n = call.i16(2).max(0) as usize;
+    let room = n.saturating_sub(d.len() + 1);
+    write_str(
+        m,
+        call,
+        call.u32(0).wrapping_add(d.len() as u32),
+        &s[..s.len().min(room)],
+    )?;
+    Ok(call.u32(0))
+}
+
+/// `Char *StrNCopy(Char *dst, const Char *src, Int16 n)`: at most `n` bytes;
+/// shorter sources are padded with NULs, longer ones are not terminated.
+pub fn StrNCopy(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let n = call.i16(2).max(0) as usize;
+    let s = read_str(m, call, call.u32(1))?;
+    let mut out = s[..s.len().min(n)].to_vec();
+    out.resize(n, 0);
+    m.mem
+        .write_bytes(call.u32(0), &out)
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(call.u32(0))
+}
+
+fn sign(o: std::cmp::Ordering) -> u32 {
+    match o {
+        std::cmp::Ordering::Less => 0xFFFF,
+        std::cmp::Ordering::Equal => 0,
+        std::cmp::Ordering::Greater => 1,
+    }
+}
+
+/// `Int16 StrCompare(const Char *s1, const Char *s2)`: byte order.
+pub fn StrCompare(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let a = read_str(m, call, call.u32(0))?;
+    let b = read_str(m, call, call.u32(1))?;
+    Ok(sign(a.cmp(&b)))
+}
+
+/// `Int16 StrNCompare(const Char *s1, const Char *s2, Int32 n)`.
+pub fn StrNCompare(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let n = (call.u32(2) as i32).max(0) as usize;
+    let a = read_str(m, call, call.u32(0))?;
+    let b = read_str(m, call, call.u32(1))?;
+    Ok(sign(a[..a.len().min(n)].cmp(&b[..b.len().min(n)])))
+}
+
+/// `Int16 StrCaselessCompare(const Char *s1, const Char *s2)`: ASCII case folded.
+pub fn StrCaselessCompare(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let a = read_str(m, call, call.u32(0))?.to_ascii_lowercase();
+    let b = read_str(m, call, call.u32(1))?.to_ascii_lowercase();
+    Ok(sign(a.cmp(&b)))
+}
+
+/// `Char *StrChr(const Char *str, WChar chr)`: NULL if absent.
+pub fn StrChr(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let s = read_str(m, call, call.u32(0))?;
+    let c = call.u16(1);
+    Ok(match u8::try_from(c) {
+        Ok(0) => call.u32(0).wrapping_add(s.len() as u32),
+        Ok(c) => s
+            .iter()
+            .position(|&b| b == c)
+            .map_or(0, |i| call.u32(0).wrapping_add(i as u32)),
+        Err(_) => 0,
+    })
+}
+
+/// `Char *StrStr(const Char *str, const Char *token)`: NULL if absent.
+pub fn StrStr(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let s = read_str(m, call, call.u32(0))?;
+    let t = read_str(m, call, call.u32(1))?;
+    if t.is_empty() {
+        return Ok(call.u32(0));
+    }
+    Ok(s.windows(t.len())
+        .position(|w| w == t.as_slice())
+        .map_or(0, |i| call.u32(0).wrapping_add(i as u32)))
+}
+
+/// `Int32 StrAToI(const Char *str)`: optional sign, decimal digits.
+pub fn StrAToI(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let s = read_str(m, call, call.u32(0))?;
+    let (neg, digits) = match s.first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, &s[..]),
+    };
+    let mut v: i32 = 0;
+    for &d in digits.iter().take_while(|d| d.is_ascii_digit()) {
+        v = v.wrapping_mul(10).wrapping_add(i32::from(d - b'0'));
+    }
+    Ok(if neg { v.wrapping_neg() } else { v } as u32)
+}
+
+/// `Int16 StrVPrintF(Char *s, const Char *formatStr, _Palm_va_list arg)`: the
+/// arguments are read from the block `arg` points at.
+pub fn StrVPrintF(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let fmt = read_str(m, call, call.u32(1))?;
+    let s = format(m, call, &fmt, call.u32(2))?;
+    write_str(m, call, call.u32(0), &s)?;
+    Ok(s.len() as u32)
+}

@@ -69,6 +69,8 @@ pub struct SysState {
     pub sounds: Vec<u8>,
     /// SysRandom state.
     pub random_seed: u32,
+    /// Added to TimGetSeconds (TimSetSeconds).
+    pub seconds_offset: u32,
 }
 
 impl SysState {
@@ -399,7 +401,9 @@ pub fn TimGetTicks(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
 /// of the Dr. Dobb's article, as seconds since 1904) plus ticks / 100.
 pub fn TimGetSeconds(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
     const BASE: u32 = 3_076_963_200;
-    Ok(BASE + (m.ticks() / 100) as u32)
+    Ok(BASE
+        .wrapping_add((m.ticks() / 100) as u32)
+        .wrapping_add(m.os.sys.seconds_offset))
 }
 
 /// `Err SysTaskDelay(Int32 delay)`: ticks pass, no code runs.
@@ -425,6 +429,63 @@ pub fn SysRandom(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `void SndPlaySystemSound(SndSysBeepType beepID)`: recorded (1-byte argument).
 pub fn SndPlaySystemSound(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     m.os.sys.sounds.push(call.u8(0));
+    Ok(0)
+}
+
+/// `UInt16 SysTicksPerSecond(void)`: 100 (our tick model, [`crate::machine::INSTRUCTIONS_PER_TICK`]).
+pub fn SysTicksPerSecond(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(100)
+}
+
+/// `void TimSetSeconds(UInt32 seconds)`: later TimGetSeconds count from it.
+pub fn TimSetSeconds(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let now = TimGetSeconds(m, call)?;
+    m.os.sys.seconds_offset =
+        m.os.sys
+            .seconds_offset
+            .wrapping_add(call.u32(0).wrapping_sub(now));
+    Ok(0)
+}
+
+/// `Char *SysGetOSVersionString(void)`: "v. 3.5" in a new chunk owned by the
+/// caller (who frees it, as on a device).
+pub fn SysGetOSVersionString(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let s = b"v. 3.5\0";
+    let heap = m.os.mem.dynamic;
+    let owner = m.os.sys.cur_owner;
+    let p = crate::mem_mgr::allocate(
+        m,
+        call,
+        heap,
+        s.len() as u32,
+        owner,
+        false,
+        Placement::Start,
+    )?;
+    if p != 0 {
+        m.mem
+            .os_write_bytes(p, s)
+            .map_err(|f| m.fault_in(call, f))?;
+    }
+    Ok(p)
+}
+
+/// `void SysReset(void)`: the app ends (a soft reset).
+pub fn SysReset(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Err(m.stop_in(call, StopKind::FatalAlert("SysReset called".into())))
+}
+
+/// `Err SysUIAppSwitch(UInt16 cardNo, LocalID dbID, UInt16 cmd, MemPtr
+/// cmdPBP)`: only one app runs here, so the switch is an appStopEvent for
+/// the current app (recorded in the output).
+pub fn SysUIAppSwitch(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    m.print(format!(
+        "palm-run: SysUIAppSwitch to database 0x{:08X} (ends the app)",
+        call.u32(1)
+    ));
+    m.os.ui
+        .queue
+        .push_back(crate::ui::event(crate::ui::APP_STOP_EVENT, 0));
     Ok(0)
 }
 

@@ -9,13 +9,21 @@ use crate::machine::Handler;
 use crate::{data_mgr, ftr_mgr, mem_mgr, str_mgr, sys, table, ui};
 
 macro_rules! handlers {
-    ($($module:ident :: $name:ident),* $(,)?) => {
-        /// Every native handler, by SDK trap name.
-        pub static HANDLERS: &[(&str, Handler)] = &[$((stringify!($name), $module::$name as Handler)),*];
+    (
+        direct: [$($module:ident :: $name:ident),* $(,)?],
+        shared: [$($trap:ident => $smodule:ident :: $sname:ident),* $(,)?] $(,)?
+    ) => {
+        /// Every native handler, by SDK trap name: functions named as the trap,
+        /// then traps that share a handler (no-ops, aliases).
+        pub static HANDLERS: &[(&str, Handler)] = &[
+            $((stringify!($name), $module::$name as Handler),)*
+            $((stringify!($trap), $smodule::$sname as Handler),)*
+        ];
     };
 }
 
 handlers! {
+  direct: [
     mem_mgr::MemPtrNew, mem_mgr::MemHandleNew, mem_mgr::MemChunkNew, mem_mgr::MemChunkFree,
     mem_mgr::MemHandleFree, mem_mgr::MemHandleLock, mem_mgr::MemHandleUnlock, mem_mgr::MemPtrUnlock,
     mem_mgr::MemHandleResize, mem_mgr::MemPtrResize, mem_mgr::MemPtrSize, mem_mgr::MemHandleSize,
@@ -47,6 +55,43 @@ handlers! {
     ui::FrmDispatchEvent, ui::FrmCloseAllForms, ui::FrmGetObjectIndex, ui::FrmGetObjectPtr,
     ui::FrmAlert, ui::FrmCustomAlert, ui::FldSetTextHandle, ui::FldGetTextHandle, ui::FldSetTextPtr,
     ui::FldGetTextPtr, ui::FldDrawField, ui::WinDrawChars, ui::WinEraseRectangle,
+    ui::FldInsert, ui::FldDelete, ui::FldSetText, ui::FldGetTextLength, ui::FldGetMaxChars,
+    ui::FldSetMaxChars, ui::FldDirty, ui::FldSetDirty, ui::FldFreeMemory, ui::FldGetSelection,
+    ui::FldSetSelection, ui::FldSetInsPtPosition, ui::FldEraseField, ui::FldRecalculateField,
+    ui::FldHandleEvent, ui::FrmGetFocus, ui::FrmSetFocus, ui::FrmGetActiveFormID,
+    ui::FrmGetFormPtr, ui::FrmGetNumberOfObjects, ui::FrmGetObjectId, ui::FrmGetTitle,
+    ui::FrmSetTitle, ui::FrmCopyTitle, ui::FrmUpdateForm, ui::FrmPopupForm, ui::FrmReturnToForm,
+    ui::FrmDoDialog, ui::CtlGetValue, ui::CtlSetValue, ui::CtlGetLabel, ui::CtlSetLabel,
+    ui::CtlHitControl, ui::FrmGetControlValue, ui::FrmSetControlValue, ui::FrmHideObject,
+    ui::FrmShowObject, ui::FrmGetWindowHandle, ui::WinGetActiveWindow, ui::WinGetDrawWindow,
+    ui::WinSetDrawWindow, ui::WinSetActiveWindow, ui::WinGetDisplayExtent,
+    ui::WinDrawInvertedChars, ui::FntLineHeight, ui::FntCharsWidth, ui::MenuInit,
+    ui::MenuDispose, ui::MenuGetActiveMenu, ui::MenuSetActiveMenu, ui::MenuSetActiveMenuRscID,
+    ui::EvtEventAvail, ui::EvtCopyEvent,
+    str_mgr::StrCat, str_mgr::StrNCat, str_mgr::StrNCopy, str_mgr::StrCompare,
+    str_mgr::StrNCompare, str_mgr::StrCaselessCompare, str_mgr::StrChr, str_mgr::StrStr,
+    str_mgr::StrAToI, str_mgr::StrVPrintF,
+    sys::SysTicksPerSecond, sys::TimSetSeconds, sys::SysGetOSVersionString, sys::SysReset,
+    sys::SysUIAppSwitch,
+    data_mgr::DmNumDatabases, data_mgr::DmGetDatabase, data_mgr::DmDatabaseSize,
+    data_mgr::DmSetRecordInfo, data_mgr::DmNewHandle, data_mgr::DmAttachRecord,
+    data_mgr::DmDetachRecord, data_mgr::DmMoveRecord, data_mgr::DmNumRecordsInCategory,
+    data_mgr::DmQueryNextInCategory, data_mgr::DmWriteCheck, data_mgr::DmNextOpenResDatabase,
+    data_mgr::DmGetNextDatabaseByTypeCreator, data_mgr::DmFindResourceType,
+    data_mgr::DmFindResource, data_mgr::DmGetResourceIndex, data_mgr::DmResourceInfo,
+    data_mgr::DmSetResourceInfo, data_mgr::DmNewResource, data_mgr::DmRemoveResource,
+    data_mgr::DmResizeResource, data_mgr::DmDatabaseProtect,
+    mem_mgr::MemNumRAMHeaps, mem_mgr::MemHeapFlags, mem_mgr::MemHeapCompact,
+    mem_mgr::MemPtrToLocalID, mem_mgr::MemLocalIDToGlobal, mem_mgr::MemCardInfo,
+    ftr_mgr::FtrGetByIndex, ftr_mgr::FtrPtrResize,
+  ],
+  shared: [
+    WinEraseWindow => ui::no_op, WinDrawLine => ui::no_op, WinDrawRectangle => ui::no_op,
+    WinDrawRectangleFrame => ui::no_op, WinPushDrawState => ui::no_op,
+    WinPopDrawState => ui::no_op, MenuDrawMenu => ui::no_op, MenuEraseStatus => ui::no_op,
+    EvtResetAutoOffTimer => ui::no_op, EvtFlushPenQueue => ui::no_op,
+    WinEraseChars => ui::WinDrawInvertedChars,
+  ],
 }
 
 /// The result of checking [`HANDLERS`] against the trap table.

@@ -5,8 +5,9 @@
 //!
 //! A `FormType*` is a chunk in the dynamic heap owned by the app (our layout,
 //! opaque to apps that use the accessor traps): form ID at +0, then one
-//! 8-byte slot per object (object type byte at +0, ID at +2); an object
-//! pointer (`FrmGetObjectPtr`) is the address of its slot.
+//! 8-byte slot per object (object type byte at +0, ID at +2, pointer to its
+//! text at +4), then the title and label strings; an object pointer
+//! (`FrmGetObjectPtr`) is the address of its slot.
 //!
 //! FrmDeleteForm frees each field's text handle by calling MemHandleFree
 //! through the current dispatch table, then the form chunk through
@@ -61,13 +62,30 @@ pub fn event(e_type: u16, data0: u16) -> Event {
     e
 }
 
-/// A field's state.
+/// A field's (or control's) run-time state.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FieldState {
-    /// Text handle given with FldSetTextHandle (0: none).
+    /// Text handle (FldSetTextHandle/FldSetText, or allocated by FldInsert;
+    /// freed by FrmDeleteForm). 0: none.
     pub handle: u32,
-    /// Text pointer given with FldSetTextPtr (0: none).
+    /// Offset of the text in the handle's chunk (FldSetText).
+    pub offset: u32,
+    /// Text pointer given with FldSetTextPtr (0: none; not owned).
     pub text_ptr: u32,
+    /// Insertion point (characters from the start).
+    pub ins_pt: u16,
+    /// Selection start and end.
+    pub selection: (u16, u16),
+    /// FldDirty.
+    pub dirty: bool,
+    /// FldGetMaxChars (from the resource, FldSetMaxChars).
+    pub max_chars: u16,
+    /// Control value (CtlGetValue); for fields unused.
+    pub value: i16,
+    /// Label/title text pointer (controls, labels; the form title in slot `None`).
+    pub label: u32,
+    /// Hidden with FrmHideObject.
+    pub hidden: bool,
 }
 
 /// A live form.
@@ -79,8 +97,12 @@ pub struct LiveForm {
     pub model: Form,
     /// 68k address of the event handler (0: none).
     pub handler: u32,
-    /// Field state by object index.
+    /// Run-time state by object index.
     pub fields: Vec<FieldState>,
+    /// Title text pointer (in the form chunk unless FrmSetTitle changed it).
+    pub title: u32,
+    /// Index of the focused field, if any.
+    pub focus: Option<usize>,
 }
 
 impl LiveForm {
@@ -108,6 +130,10 @@ pub struct Ui {
     pub forms_drawn: Vec<u16>,
     /// Alerts shown: (alert ID, text).
     pub alerts: Vec<(u16, String)>,
+    /// Forms under popups (FrmPopupForm), innermost last.
+    pub popups: Vec<u32>,
+    /// Active menu bar (MenuInit / MenuSetActiveMenu), 0: none.
+    pub menu: u32,
 }
 
 impl Ui {
@@ -277,39 +303,63 @@ pub fn FrmInitForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         .ok_or_else(|| bad(m, call, format!("no tFRM resource {id}")))?;
     let model = Form::parse(&data).map_err(|e| bad(m, call, format!("tFRM {id}: {e}")))?;
     let n = model.objects.len() as u32;
+    let texts: Vec<Option<&[u8]>> = model
+        .objects
+        .iter()
+        .map(|o| match o {
+            FormObject::Title(t) => Some(t.text.as_slice()),
+            FormObject::Label(l) => Some(l.text.as_slice()),
+            FormObject::Control(c) => Some(c.label.as_slice()),
+            _ => None,
+        })
+        .collect();
+    let strings: u32 = texts
+        .iter()
+        .flatten()
+        .map(|t| (t.len() as u32 + 2) & !1)
+        .sum();
+    let size = FORM_HEADER + OBJECT_SLOT * n + strings;
     let heap = m.os.mem.dynamic;
     let owner = m.os.sys.cur_owner;
-    let ptr = crate::mem_mgr::allocate(
-        m,
-        call,
-        heap,
-        FORM_HEADER + OBJECT_SLOT * n,
-        owner,
-        false,
-        Placement::Start,
-    )?;
+    let ptr = crate::mem_mgr::allocate(m, call, heap, size, owner, false, Placement::Start)?;
     if ptr == 0 {
         return Err(bad(m, call, "out of memory".into()));
     }
-    m.mem
-        .os_fill(ptr, FORM_HEADER + OBJECT_SLOT * n, 0)
-        .map_err(|f| m.fault_in(call, f))?;
-    m.mem
-        .os_write_u16(ptr, id)
-        .map_err(|f| m.fault_in(call, f))?;
+    let mut fields = vec![FieldState::default(); model.objects.len()];
+    let mut title = 0;
+    let mut bytes = vec![0u8; size as usize];
+    bytes[0..2].copy_from_slice(&id.to_be_bytes());
+    let mut at = FORM_HEADER + OBJECT_SLOT * n;
     for (i, o) in model.objects.iter().enumerate() {
-        let slot = ptr + FORM_HEADER + OBJECT_SLOT * i as u32;
-        m.mem
-            .os_write_u8(slot, o.kind())
-            .and_then(|_| m.mem.os_write_u16(slot + 2, o.id().unwrap_or(0)))
-            .map_err(|f| m.fault_in(call, f))?;
+        let slot = (FORM_HEADER + OBJECT_SLOT * i as u32) as usize;
+        bytes[slot] = o.kind();
+        bytes[slot + 2..slot + 4].copy_from_slice(&o.id().unwrap_or(0).to_be_bytes());
+        if let Some(t) = texts[i] {
+            let text_ptr = ptr + at;
+            bytes[slot + 4..slot + 8].copy_from_slice(&text_ptr.to_be_bytes());
+            bytes[at as usize..at as usize + t.len()].copy_from_slice(t);
+            at += (t.len() as u32 + 2) & !1;
+            fields[i].label = text_ptr;
+            if matches!(o, FormObject::Title(_)) {
+                title = text_ptr;
+            }
+        }
+        match o {
+            FormObject::Field(f) => fields[i].max_chars = f.max_chars,
+            FormObject::Control(c) => fields[i].value = i16::from(c.attr.on),
+            _ => {}
+        }
     }
-    let fields = vec![FieldState::default(); model.objects.len()];
+    m.mem
+        .os_write_bytes(ptr, &bytes)
+        .map_err(|f| m.fault_in(call, f))?;
     m.os.ui.forms.push(LiveForm {
         ptr,
         model,
         handler: 0,
         fields,
+        title,
+        focus: None,
     });
     Ok(ptr)
 }
@@ -388,6 +438,17 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
             m.os.ui.forms_drawn.push(form.model.id);
             Ok(true)
         }
+        KEY_DOWN_EVENT => {
+            let fi = m.os.ui.forms.iter().position(|f| f.ptr == form.ptr);
+            match (fi, m.os.ui.form(form.ptr).and_then(|f| f.focus)) {
+                (Some(fi), Some(oi))
+                    if matches!(form.model.objects.get(oi), Some(FormObject::Field(_))) =>
+                {
+                    field_key(m, call, fi, oi, e)
+                }
+                _ => Ok(false),
+            }
+        }
         PEN_DOWN_EVENT => {
             let x = i16::from_be_bytes([e[4], e[5]]).wrapping_sub(form.model.bounds.x);
             let y = i16::from_be_bytes([e[6], e[7]]).wrapping_sub(form.model.bounds.y);
@@ -424,7 +485,8 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
 /// `Boolean FrmHandleEvent(FormType *formP, EventType *eventP)`: the default
 /// form behaviour: frmCloseEvent deletes the form, frmUpdateEvent redraws it,
 /// a penDown on a control posts its ctlSelectEvent (pen tracking through
-/// ctlEnter/ctlExit is not modelled).
+/// ctlEnter/ctlExit is not modelled), a penDown on a field focuses it, and a
+/// keyDown edits the focused field (FldHandleEvent).
 pub fn FrmHandleEvent(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let f = form_of(m, call, call.u32(0))?;
     let e = read_event(m, call, call.u32(1))?;
@@ -566,10 +628,11 @@ pub fn FrmCustomAlert(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// now owns the handle (FrmDeleteForm frees it); the old one is not freed.
 pub fn FldSetTextHandle(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let (fi, oi) = field_of(m, call, call.u32(0))?;
-    m.os.ui.forms[fi].fields[oi] = FieldState {
-        handle: call.u32(1),
-        text_ptr: 0,
-    };
+    let f = &mut m.os.ui.forms[fi].fields[oi];
+    f.handle = call.u32(1);
+    f.offset = 0;
+    f.text_ptr = 0;
+    f.ins_pt = 0;
     Ok(0)
 }
 
@@ -582,21 +645,18 @@ pub fn FldGetTextHandle(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `void FldSetTextPtr(FieldType *fldP, Char *textP)`: not owned by the field.
 pub fn FldSetTextPtr(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let (fi, oi) = field_of(m, call, call.u32(0))?;
-    m.os.ui.forms[fi].fields[oi] = FieldState {
-        handle: 0,
-        text_ptr: call.u32(1),
-    };
+    let f = &mut m.os.ui.forms[fi].fields[oi];
+    f.handle = 0;
+    f.offset = 0;
+    f.text_ptr = call.u32(1);
+    f.ins_pt = 0;
     Ok(0)
 }
 
 /// `Char *FldGetTextPtr(const FieldType *fldP)`.
 pub fn FldGetTextPtr(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let (fi, oi) = field_of(m, call, call.u32(0))?;
-    let fs = m.os.ui.forms[fi].fields[oi].clone();
-    if fs.handle != 0 {
-        return m.mem.read_u32(fs.handle).map_err(|f| m.fault_in(call, f));
-    }
-    Ok(fs.text_ptr)
+    text_ptr(m, call, fi, oi)
 }
 
 /// `void FldDrawField(FieldType *fldP)`: the text is recorded.
@@ -629,5 +689,647 @@ pub fn WinDrawChars(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 /// `void WinEraseRectangle(const RectangleType *rP, UInt16 cornerDiam)`.
 pub fn WinEraseRectangle(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// The field's text pointer (through its handle, plus the FldSetText offset).
+fn text_ptr(m: &Machine, call: &Call, fi: usize, oi: usize) -> Result<u32, Stop> {
+    let fs = &m.os.ui.forms[fi].fields[oi];
+    if fs.handle != 0 {
+        let p = m.mem.read_u32(fs.handle).map_err(|f| m.fault_in(call, f))?;
+        return Ok(p.wrapping_add(fs.offset));
+    }
+    Ok(fs.text_ptr)
+}
+
+/// The field's text bytes (without the NUL).
+fn field_text(m: &Machine, call: &Call, fi: usize, oi: usize) -> Result<Vec<u8>, Stop> {
+    let p = text_ptr(m, call, fi, oi)?;
+    if p == 0 {
+        return Ok(Vec::new());
+    }
+    m.mem
+        .read_cstr(p, 0x1_0000)
+        .map_err(|f| m.fault_in(call, f))
+}
+
+/// Replace the text of an editable field: a handle is allocated (MemHandleNew)
+/// or grown (MemHandleResize) through the dispatch table, as the OS does.
+fn set_field_text(
+    m: &mut Machine,
+    call: &Call,
+    fi: usize,
+    oi: usize,
+    text: &[u8],
+) -> Result<bool, Stop> {
+    let fs = m.os.ui.forms[fi].fields[oi].clone();
+    if fs.text_ptr != 0 {
+        return Ok(false);
+    }
+    let need = fs.offset + text.len() as u32 + 1;
+    let mut h = fs.handle;
+    if h == 0 {
+        let (_, a0) = m.call_trap(0xA01E, &[Arg68k::U32(need)])?;
+        if a0 == 0 {
+            return Ok(false);
+        }
+        h = a0;
+        m.os.ui.forms[fi].fields[oi].handle = h;
+    } else {
+        let size = match crate::mem_mgr::lookup_handle(m, call, h)? {
+            crate::mem_mgr::Lookup::Chunk(_, c) => c.header.data_size(),
+            crate::mem_mgr::Lookup::Invalid(why) => {
+                return Err(bad(
+                    m,
+                    call,
+                    format!("the field's text handle 0x{h:08X}: {why}"),
+                ));
+            }
+        };
+        if size < need {
+            let (d0, _) = m.call_trap(0xA033, &[Arg68k::U32(h), Arg68k::U32(need)])?;
+            if d0 & 0xFFFF != 0 {
+                return Ok(false);
+            }
+        }
+    }
+    let p = m.mem.read_u32(h).map_err(|f| m.fault_in(call, f))? + fs.offset;
+    let mut bytes = text.to_vec();
+    bytes.push(0);
+    m.mem
+        .os_write_bytes(p, &bytes)
+        .map_err(|f| m.fault_in(call, f))?;
+    let f = &mut m.os.ui.forms[fi].fields[oi];
+    f.dirty = true;
+    Ok(true)
+}
+
+/// Insert `chars` at the insertion point (limited by max chars).
+fn insert(m: &mut Machine, call: &Call, fi: usize, oi: usize, chars: &[u8]) -> Result<bool, Stop> {
+    let mut text = field_text(m, call, fi, oi)?;
+    let fs = m.os.ui.forms[fi].fields[oi].clone();
+    let room = if fs.max_chars == 0 {
+        chars.len()
+    } else {
+        usize::from(fs.max_chars).saturating_sub(text.len())
+    };
+    if room < chars.len() {
+        return Ok(false);
+    }
+    let at = usize::from(fs.ins_pt).min(text.len());
+    text.splice(at..at, chars.iter().copied());
+    if !set_field_text(m, call, fi, oi, &text)? {
+        return Ok(false);
+    }
+    m.os.ui.forms[fi].fields[oi].ins_pt = (at + chars.len()) as u16;
+    Ok(true)
+}
+
+/// `Boolean FldInsert(FieldType *fldP, const Char *insertChars, UInt16
+/// insertLen)`: a field without text gets a new handle (MemHandleNew through
+/// the dispatch table, owned by the app; FrmDeleteForm frees it).
+pub fn FldInsert(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    let chars = m
+        .mem
+        .read_bytes(call.u32(1), u32::from(call.u16(2)))
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(u32::from(insert(m, call, fi, oi, &chars)?))
+}
+
+/// `void FldDelete(FieldType *fldP, UInt16 start, UInt16 end)`.
+pub fn FldDelete(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    let mut text = field_text(m, call, fi, oi)?;
+    let end = usize::from(call.u16(2)).min(text.len());
+    let start = usize::from(call.u16(1)).min(end);
+    text.drain(start..end);
+    set_field_text(m, call, fi, oi, &text)?;
+    m.os.ui.forms[fi].fields[oi].ins_pt = start as u16;
+    Ok(0)
+}
+
+/// `void FldSetText(FieldType *fldP, MemHandle textHandle, UInt16 offset,
+/// UInt16 size)`: like FldSetTextHandle, with the text at `offset`.
+pub fn FldSetText(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    let f = &mut m.os.ui.forms[fi].fields[oi];
+    f.handle = call.u32(1);
+    f.offset = u32::from(call.u16(2));
+    f.text_ptr = 0;
+    f.ins_pt = 0;
+    Ok(0)
+}
+
+/// `UInt16 FldGetTextLength(const FieldType *fldP)`.
+pub fn FldGetTextLength(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    Ok(field_text(m, call, fi, oi)?.len() as u32)
+}
+
+/// `UInt16 FldGetMaxChars(const FieldType *fldP)`.
+pub fn FldGetMaxChars(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    Ok(u32::from(m.os.ui.forms[fi].fields[oi].max_chars))
+}
+
+/// `void FldSetMaxChars(FieldType *fldP, UInt16 maxChars)`.
+pub fn FldSetMaxChars(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    m.os.ui.forms[fi].fields[oi].max_chars = call.u16(1);
+    Ok(0)
+}
+
+/// `Boolean FldDirty(const FieldType *fldP)`.
+pub fn FldDirty(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    Ok(u32::from(m.os.ui.forms[fi].fields[oi].dirty))
+}
+
+/// `void FldSetDirty(FieldType *fldP, Boolean dirty)`.
+pub fn FldSetDirty(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    m.os.ui.forms[fi].fields[oi].dirty = call.u8(1) != 0;
+    Ok(0)
+}
+
+/// `void FldFreeMemory(FieldType *fldP)`: frees the text handle
+/// (MemHandleFree through the dispatch table).
+pub fn FldFreeMemory(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    let h = m.os.ui.forms[fi].fields[oi].handle;
+    if h != 0 {
+        m.call_trap(0xA02B, &[Arg68k::U32(h)])?;
+        let f = &mut m.os.ui.forms[fi].fields[oi];
+        f.handle = 0;
+        f.ins_pt = 0;
+    }
+    Ok(0)
+}
+
+/// `void FldGetSelection(const FieldType *fldP, UInt16 *startPosition, UInt16 *endPosition)`.
+pub fn FldGetSelection(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    let (a, b) = m.os.ui.forms[fi].fields[oi].selection;
+    m.mem
+        .write_u16(call.u32(1), a)
+        .and_then(|_| m.mem.write_u16(call.u32(2), b))
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// `void FldSetSelection(FieldType *fldP, UInt16 startPosition, UInt16 endPosition)`.
+pub fn FldSetSelection(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    m.os.ui.forms[fi].fields[oi].selection = (call.u16(1), call.u16(2));
+    Ok(0)
+}
+
+/// `void FldSetInsPtPosition(FieldType *fldP, UInt16 pos)`.
+pub fn FldSetInsPtPosition(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    m.os.ui.forms[fi].fields[oi].ins_pt = call.u16(1);
+    Ok(0)
+}
+
+/// `void FldEraseField(FieldType *fldP)`.
+pub fn FldEraseField(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    field_of(m, call, call.u32(0))?;
+    Ok(0)
+}
+
+/// `void FldRecalculateField(FieldType *fldP, Boolean redraw)`.
+pub fn FldRecalculateField(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    field_of(m, call, call.u32(0))?;
+    Ok(0)
+}
+
+/// A keyDown for field (`fi`, `oi`): backspace (8) deletes before the
+/// insertion point, other characters are inserted.
+fn field_key(m: &mut Machine, call: &Call, fi: usize, oi: usize, e: &Event) -> Result<bool, Stop> {
+    let chr = u16::from_be_bytes([e[8], e[9]]);
+    if chr == 8 {
+        let at = m.os.ui.forms[fi].fields[oi].ins_pt;
+        if at > 0 {
+            let mut text = field_text(m, call, fi, oi)?;
+            let at = usize::from(at).min(text.len());
+            if at > 0 {
+                text.remove(at - 1);
+                set_field_text(m, call, fi, oi, &text)?;
+                m.os.ui.forms[fi].fields[oi].ins_pt = (at - 1) as u16;
+            }
+        }
+        return Ok(true);
+    }
+    match u8::try_from(chr) {
+        Ok(c) if c >= 0x20 || c == b'\n' => insert(m, call, fi, oi, &[c]),
+        _ => Ok(false),
+    }
+}
+
+/// `Boolean FldHandleEvent(FieldType *fldP, EventType *eventP)`: keyDown
+/// edits the text; other events are not handled.
+pub fn FldHandleEvent(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = field_of(m, call, call.u32(0))?;
+    let e = read_event(m, call, call.u32(1))?;
+    if u16::from_be_bytes([e[0], e[1]]) != KEY_DOWN_EVENT {
+        return Ok(0);
+    }
+    Ok(u32::from(field_key(m, call, fi, oi, &e)?))
+}
+
+/// `UInt16 FrmGetFocus(const FormType *formP)`: noFocus (0xFFFF) if none.
+pub fn FrmGetFocus(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let f = form_of(m, call, call.u32(0))?;
+    Ok(f.focus.map_or(FRM_INVALID_OBJECT_ID, |i| i as u32))
+}
+
+/// `void FrmSetFocus(FormType *formP, UInt16 fieldIndex)`.
+pub fn FrmSetFocus(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let ptr = call.u32(0);
+    form_of(m, call, ptr)?;
+    let i = call.u16(1);
+    if let Some(f) = m.os.ui.forms.iter_mut().find(|f| f.ptr == ptr) {
+        f.focus = (usize::from(i) < f.model.objects.len()).then_some(usize::from(i));
+    }
+    Ok(0)
+}
+
+/// `UInt16 FrmGetActiveFormID(void)`: 0 if no form is active.
+pub fn FrmGetActiveFormID(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(m.os
+        .ui
+        .form(m.os.ui.active)
+        .map_or(0, |f| u32::from(f.model.id)))
+}
+
+/// `FormType *FrmGetFormPtr(UInt16 formId)`: the loaded form with that ID, or NULL.
+pub fn FrmGetFormPtr(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let id = call.u16(0);
+    Ok(m.os
+        .ui
+        .forms
+        .iter()
+        .rev()
+        .find(|f| f.model.id == id)
+        .map_or(0, |f| f.ptr))
+}
+
+/// `UInt16 FrmGetNumberOfObjects(const FormType *formP)`.
+pub fn FrmGetNumberOfObjects(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(form_of(m, call, call.u32(0))?.model.objects.len() as u32)
+}
+
+/// `UInt16 FrmGetObjectId(const FormType *formP, UInt16 objIndex)`.
+pub fn FrmGetObjectId(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let f = form_of(m, call, call.u32(0))?;
+    match f.model.objects.get(usize::from(call.u16(1))) {
+        Some(o) => Ok(u32::from(o.id().unwrap_or(0))),
+        None => Err(bad(
+            m,
+            call,
+            format!("object index {} out of range", call.u16(1)),
+        )),
+    }
+}
+
+/// `const Char *FrmGetTitle(const FormType *formP)`.
+pub fn FrmGetTitle(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(form_of(m, call, call.u32(0))?.title)
+}
+
+/// `void FrmSetTitle(FormType *formP, Char *newTitle)`: the form keeps the pointer.
+pub fn FrmSetTitle(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let ptr = call.u32(0);
+    form_of(m, call, ptr)?;
+    if let Some(f) = m.os.ui.forms.iter_mut().find(|f| f.ptr == ptr) {
+        f.title = call.u32(1);
+    }
+    Ok(0)
+}
+
+/// `void FrmCopyTitle(FormType *formP, const Char *newTitle)`: copied into the
+/// form's own title (at most the length of the resource's title).
+pub fn FrmCopyTitle(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let f = form_of(m, call, call.u32(0))?;
+    let room = f.model.title().map_or(0, <[u8]>::len);
+    let t = m
+        .mem
+        .read_cstr(call.u32(1), 256)
+        .map_err(|x| m.fault_in(call, x))?;
+    if f.title != 0 && room > 0 {
+        let mut b = t[..t.len().min(room)].to_vec();
+        b.push(0);
+        m.mem
+            .os_write_bytes(f.title, &b)
+            .map_err(|x| m.fault_in(call, x))?;
+    }
+    Ok(0)
+}
+
+/// `void FrmUpdateForm(UInt16 formId, UInt16 updateCode)`: queues frmUpdateEvent.
+pub fn FrmUpdateForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let mut e = event(FRM_UPDATE_EVENT, call.u16(0));
+    e[10..12].copy_from_slice(&call.u16(1).to_be_bytes());
+    m.os.ui.queue.push_back(e);
+    Ok(0)
+}
+
+/// `void FrmPopupForm(UInt16 formId)`: frmLoadEvent and frmOpenEvent for a
+/// form opened over the active one (which stays loaded).
+pub fn FrmPopupForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let cur = m.os.ui.active;
+    m.os.ui.popups.push(cur);
+    m.os.ui.queue.push_back(event(FRM_LOAD_EVENT, call.u16(0)));
+    m.os.ui.queue.push_back(event(FRM_OPEN_EVENT, call.u16(0)));
+    Ok(0)
+}
+
+/// `void FrmReturnToForm(UInt16 formId)`: erase and delete the active form
+/// and make `formId` (0: the form under the popup) active.
+pub fn FrmReturnToForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let cur = m.os.ui.active;
+    if cur != 0 {
+        delete_form(m, call, cur)?;
+    }
+    let under = m.os.ui.popups.pop().unwrap_or(0);
+    let id = call.u16(0);
+    m.os.ui.active = if id == 0 {
+        under
+    } else {
+        m.os.ui
+            .forms
+            .iter()
+            .rev()
+            .find(|f| f.model.id == id)
+            .map_or(0, |f| f.ptr)
+    };
+    Ok(0)
+}
+
+/// `UInt16 FrmDoDialog(FormType *formP)`: the dialog is active while queued
+/// and scripted events are played to it; the first control selected ends it
+/// and its ID is returned (the default button if the script ends).
+pub fn FrmDoDialog(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let f = form_of(m, call, call.u32(0))?;
+    let prev = m.os.ui.active;
+    m.os.ui.active = f.ptr;
+    let r = loop {
+        let e = if let Some(e) = m.os.ui.queue.pop_front() {
+            e
+        } else if let Some(s) = m.os.ui.script.pop_front() {
+            scripted_event(m, call, &s)?
+        } else {
+            break u32::from(f.model.default_button);
+        };
+        m.idle(1);
+        let t = u16::from_be_bytes([e[0], e[1]]);
+        if t == CTL_SELECT_EVENT {
+            break u32::from(u16::from_be_bytes([e[8], e[9]]));
+        }
+        if t == APP_STOP_EVENT {
+            m.os.ui.queue.push_front(e);
+            break u32::from(f.model.default_button);
+        }
+        form_event(m, call, &f, &e)?;
+    };
+    m.os.ui.active = prev;
+    Ok(r)
+}
+
+fn control_of(m: &Machine, call: &Call, ptr: u32) -> Result<(usize, usize), Stop> {
+    match m.os.ui.object(ptr) {
+        Some((fi, oi)) if matches!(m.os.ui.forms[fi].model.objects[oi], FormObject::Control(_)) => {
+            Ok((fi, oi))
+        }
+        _ => Err(bad(m, call, format!("0x{ptr:08X} is not a control"))),
+    }
+}
+
+/// `Int16 CtlGetValue(const ControlType *controlP)`.
+pub fn CtlGetValue(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = control_of(m, call, call.u32(0))?;
+    Ok(u32::from(m.os.ui.forms[fi].fields[oi].value as u16))
+}
+
+/// `void CtlSetValue(ControlType *controlP, Int16 newValue)`.
+pub fn CtlSetValue(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = control_of(m, call, call.u32(0))?;
+    m.os.ui.forms[fi].fields[oi].value = call.i16(1);
+    Ok(0)
+}
+
+/// `const Char *CtlGetLabel(const ControlType *controlP)`.
+pub fn CtlGetLabel(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = control_of(m, call, call.u32(0))?;
+    Ok(m.os.ui.forms[fi].fields[oi].label)
+}
+
+/// `void CtlSetLabel(ControlType *controlP, const Char *newLabel)`: the
+/// control keeps the pointer.
+pub fn CtlSetLabel(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = control_of(m, call, call.u32(0))?;
+    m.os.ui.forms[fi].fields[oi].label = call.u32(1);
+    Ok(0)
+}
+
+/// `void CtlHitControl(const ControlType *controlP)`: queues its ctlSelectEvent.
+pub fn CtlHitControl(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = control_of(m, call, call.u32(0))?;
+    let id = m.os.ui.forms[fi].model.objects[oi].id().unwrap_or(0);
+    let mut sel = event(CTL_SELECT_EVENT, id);
+    sel[10..14].copy_from_slice(&call.u32(0).to_be_bytes());
+    m.os.ui.queue.push_back(sel);
+    Ok(0)
+}
+
+fn control_by_id(m: &Machine, call: &Call, form: u32, id: u16) -> Result<(usize, usize), Stop> {
+    let f = form_of(m, call, form)?;
+    let fi =
+        m.os.ui
+            .forms
+            .iter()
+            .position(|x| x.ptr == form)
+            .unwrap_or(0);
+    match f.model.objects.iter().position(|o| o.id() == Some(id)) {
+        Some(oi) => Ok((fi, oi)),
+        None => Err(bad(m, call, format!("no object with ID {id}"))),
+    }
+}
+
+/// `Int16 FrmGetControlValue(const FormType *formP, UInt16 controlID)`
+/// (the SDK names the second argument an index; we accept the object index).
+pub fn FrmGetControlValue(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let f = form_of(m, call, call.u32(0))?;
+    let fi =
+        m.os.ui
+            .forms
+            .iter()
+            .position(|x| x.ptr == f.ptr)
+            .unwrap_or(0);
+    let oi = usize::from(call.u16(1));
+    match m.os.ui.forms[fi].fields.get(oi) {
+        Some(s) => Ok(u32::from(s.value as u16)),
+        None => control_by_id(m, call, f.ptr, call.u16(1))
+            .map(|(fi, oi)| u32::from(m.os.ui.forms[fi].fields[oi].value as u16)),
+    }
+}
+
+/// `void FrmSetControlValue(const FormType *formP, UInt16 controlID, Int16 newValue)`.
+pub fn FrmSetControlValue(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let f = form_of(m, call, call.u32(0))?;
+    let fi =
+        m.os.ui
+            .forms
+            .iter()
+            .position(|x| x.ptr == f.ptr)
+            .unwrap_or(0);
+    let oi = usize::from(call.u16(1));
+    if oi < m.os.ui.forms[fi].fields.len() {
+        m.os.ui.forms[fi].fields[oi].value = call.i16(2);
+    }
+    Ok(0)
+}
+
+/// `void FrmHideObject(FormType *formP, UInt16 objIndex)`.
+pub fn FrmHideObject(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    show(m, call, true)
+}
+
+/// `void FrmShowObject(FormType *formP, UInt16 objIndex)`.
+pub fn FrmShowObject(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    show(m, call, false)
+}
+
+fn show(m: &mut Machine, call: &Call, hidden: bool) -> Result<u32, Stop> {
+    let f = form_of(m, call, call.u32(0))?;
+    let fi =
+        m.os.ui
+            .forms
+            .iter()
+            .position(|x| x.ptr == f.ptr)
+            .unwrap_or(0);
+    if let Some(s) = m.os.ui.forms[fi].fields.get_mut(usize::from(call.u16(1))) {
+        s.hidden = hidden;
+    }
+    Ok(0)
+}
+
+/// `WinHandle FrmGetWindowHandle(const FormType *formP)`: the form pointer
+/// stands for its window.
+pub fn FrmGetWindowHandle(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(form_of(m, call, call.u32(0))?.ptr)
+}
+
+/// `WinHandle WinGetActiveWindow(void)`: the active form's window.
+pub fn WinGetActiveWindow(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(m.os.ui.active)
+}
+
+/// `WinHandle WinGetDrawWindow(void)`: the active form's window.
+pub fn WinGetDrawWindow(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(m.os.ui.active)
+}
+
+/// `WinHandle WinSetDrawWindow(WinHandle winHandle)`: returns the previous one.
+pub fn WinSetDrawWindow(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(m.os.ui.active)
+}
+
+/// `void WinSetActiveWindow(WinHandle winHandle)`.
+pub fn WinSetActiveWindow(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// `void WinGetDisplayExtent(Coord *extentX, Coord *extentY)`: 160 × 160.
+pub fn WinGetDisplayExtent(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    m.mem
+        .write_u16(call.u32(0), 160)
+        .and_then(|_| m.mem.write_u16(call.u32(1), 160))
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(0)
+}
+
+/// Drawing that leaves no text: `WinEraseWindow`, `WinDrawLine`,
+/// `WinDrawRectangle`, `WinDrawRectangleFrame`, `WinPushDrawState`,
+/// `WinPopDrawState`, `FrmEraseForm`-like no-ops, `MenuDrawMenu`,
+/// `MenuEraseStatus`, `EvtResetAutoOffTimer`, `EvtFlushPenQueue`.
+pub fn no_op(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// `void WinEraseChars(const Char *chars, Int16 len, Coord x, Coord y)` and
+/// `WinDrawInvertedChars`: recorded like WinDrawChars.
+pub fn WinDrawInvertedChars(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    WinDrawChars(m, call)
+}
+
+/// `Int16 FntLineHeight(void)`: 11 pixels (stdFont; our model).
+pub fn FntLineHeight(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(11)
+}
+
+/// `Int16 FntCharsWidth(const Char *chars, Int16 len)`: 5 pixels per
+/// character (our model of stdFont's average width).
+pub fn FntCharsWidth(_m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(u32::from((call.i16(1).max(0) as u16).saturating_mul(5)))
+}
+
+/// `MenuBarType *MenuInit(UInt16 resourceId)`: checks the `MBAR` resource
+/// parses; the menu bar is represented by a small system chunk.
+pub fn MenuInit(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let id = call.u16(0);
+    let data = crate::data_mgr::open_resource_bytes(m, b"MBAR", id)
+        .ok_or_else(|| bad(m, call, format!("no MBAR resource {id}")))?;
+    palm_rcp::menu::MenuBar::parse(&data).map_err(|e| bad(m, call, format!("MBAR {id}: {e}")))?;
+    let heap = m.os.mem.dynamic;
+    let owner = m.os.sys.cur_owner;
+    let p = crate::mem_mgr::allocate(m, call, heap, 4, owner, false, Placement::Start)?;
+    if p != 0 {
+        m.mem.os_write_u16(p, id).map_err(|f| m.fault_in(call, f))?;
+    }
+    Ok(p)
+}
+
+/// `void MenuDispose(MenuBarType *menuP)`: frees it (MemChunkFree through the
+/// dispatch table).
+pub fn MenuDispose(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    if call.u32(0) != 0 {
+        m.call_trap(0xA012, &[Arg68k::U32(call.u32(0))])?;
+        if m.os.ui.menu == call.u32(0) {
+            m.os.ui.menu = 0;
+        }
+    }
+    Ok(0)
+}
+
+/// `MenuBarType *MenuGetActiveMenu(void)`.
+pub fn MenuGetActiveMenu(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(m.os.ui.menu)
+}
+
+/// `MenuBarType *MenuSetActiveMenu(MenuBarType *menuP)`: returns the previous one.
+pub fn MenuSetActiveMenu(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(std::mem::replace(&mut m.os.ui.menu, call.u32(0)))
+}
+
+/// `void MenuSetActiveMenuRscID(UInt16 resourceId)`.
+pub fn MenuSetActiveMenuRscID(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(0)
+}
+
+/// `Boolean EvtEventAvail(void)`: queued or scripted events remain.
+pub fn EvtEventAvail(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(u32::from(
+        !m.os.ui.queue.is_empty() || !m.os.ui.script.is_empty(),
+    ))
+}
+
+/// `void EvtCopyEvent(const EventType *source, EventType *dest)`.
+pub fn EvtCopyEvent(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let e = read_event(m, call, call.u32(0))?;
+    m.mem
+        .write_bytes(call.u32(1), &e)
+        .map_err(|f| m.fault_in(call, f))?;
     Ok(0)
 }

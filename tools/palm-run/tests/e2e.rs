@@ -363,13 +363,13 @@ fn unknown_trap_stops_naming_it() {
     assert_eq!(
         stop.kind,
         StopKind::UnknownTrap {
-            trap: 0xA043,
-            name: Some("DmNumDatabases")
+            trap: 0xA3B0,
+            name: Some("DmOpenDBNoOverlay")
         }
     );
     let report = m.output.join("\n");
     assert!(
-        report.contains("unimplemented trap 0xA043 DmNumDatabases"),
+        report.contains("unimplemented trap 0xA3B0 DmOpenDBNoOverlay"),
         "{report}"
     );
     assert!(report.contains("unknown_trap"), "{report}");
@@ -512,4 +512,65 @@ fn refused_trap_patches_leave_the_table_alone() {
         None,
         "the patch never ran"
     );
+}
+
+#[test]
+fn field_editing_popup_and_return() {
+    let mut m = machine(16);
+    m.set_events(
+        palm_run::script::parse("key h\nkey x\nkey backspace\nkey i\ntap 1001\ntap 1201\n")
+            .unwrap(),
+    );
+    let out = m.launch("RunTest").unwrap();
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(
+        (ftr(&m, 20), ftr(&m, 21), ftr(&m, 22), ftr(&m, 23)),
+        (2, u32::from(b'h'), u32::from(b'i'), 1)
+    );
+    assert_eq!(
+        (ftr(&m, 10), ftr(&m, 11)),
+        (1200, 1000),
+        "FrmPopupForm / FrmReturnToForm"
+    );
+    // The field's handle was allocated by the OS (MemHandleNew through the table)
+    // and freed by FrmCloseAllForms: no leak, and both calls went through the table.
+    assert_eq!(m.stats.trap_calls.get(&0xA01E), Some(&1));
+    assert!(
+        m.stats.trap_calls.contains_key(&0xA033),
+        "grown with MemHandleResize"
+    );
+    assert_eq!(m.os.ui.forms_drawn, vec![1000, 1200]);
+}
+
+#[test]
+fn extra_services() {
+    let mut m = machine(17);
+    m.set_events(palm_run::script::parse("tap 1201\n").unwrap());
+    let out = m.launch("RunTest").unwrap();
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(m.os.sys.dbg_messages, vec!["abcdef", "v. 3.5"]);
+    assert_eq!(ftr(&m, 1), 0xFFFF_FFFF, "StrCompare(abcdef, abd) < 0");
+    assert_eq!((ftr(&m, 2), ftr(&m, 3)), (0, 0));
+    assert_eq!((ftr(&m, 4), ftr(&m, 5)), (2, 3), "StrChr, StrStr offsets");
+    assert_eq!(ftr(&m, 6), (-123i32) as u32);
+    assert_eq!(ftr(&m, 7), u32::from(b'c'), "StrNCopy does not terminate");
+    assert_eq!(ftr(&m, 8), 100);
+    assert_eq!(ftr(&m, 9), 1, "only RunTest before RtData is created");
+    assert_eq!(
+        (ftr(&m, 10), ftr(&m, 11)),
+        (0, m.os.dm.find(b"RunTest").unwrap().id)
+    );
+    assert_eq!(
+        (ftr(&m, 12), ftr(&m, 13)),
+        (0, 1),
+        "DmAttachRecord clamps the index"
+    );
+    assert_eq!((ftr(&m, 14), ftr(&m, 15), ftr(&m, 16)), (1, 1, 1));
+    assert_eq!((ftr(&m, 17), ftr(&m, 18)), (1, 3), "one 3-byte record left");
+    assert_eq!(ftr(&m, 20), 0, "FtrPtrResize");
+    assert_eq!(ftr(&m, 21), u32::from(b'a'), "contents kept");
+    assert_eq!(ftr(&m, 22), 0xC000, "Vers2 | Vers3");
+    assert_eq!(ftr(&m, 23), 0);
+    assert_eq!(ftr(&m, 24), 1201, "FrmDoDialog returns the button tapped");
+    assert_eq!(ftr(&m, 25), u32::from(b'D'), "FrmGetTitle");
 }

@@ -289,9 +289,10 @@ unsafe extern "C" fn form_handler(e: *mut EventType) -> bool {
 }
 form_event_handler!(pub form_entry => form_handler);
 
-/// 10: an event loop with a form; scripted taps; appStopEvent; FrmCloseAllForms.
+/// 10 and 16: an event loop with forms (the handler given); scripted events;
+/// appStopEvent; FrmCloseAllForms.
 #[inline(never)]
-fn event_loop() {
+fn event_loop(handler: FormEventHandlerType) {
     unsafe {
         FrmGotoForm(1000);
         let mut e: EventType = core::mem::zeroed();
@@ -304,13 +305,25 @@ fn event_loop() {
             if e.eType == frmLoadEvent {
                 let form = FrmInitForm(e.form_id());
                 FrmSetActiveForm(form);
-                FrmSetEventHandler(form, form_entry);
+                FrmSetEventHandler(form, handler);
                 continue;
             }
             FrmDispatchEvent(&mut e);
             if e.eType == appStopEvent {
                 break;
             }
+        }
+        // What the field holds at the end (scenario 16).
+        let form = FrmGetFormPtr(1000);
+        if !form.is_null() {
+            let fld = FrmGetObjectPtr(form, FrmGetObjectIndex(form, 1002)) as *mut FieldType;
+            let t = FldGetTextPtr(fld);
+            put(20, FldGetTextLength(fld) as u32);
+            if !t.is_null() {
+                put(21, (t as *const u8).read() as u32);
+                put(22, (t as *const u8).add(1).read() as u32);
+            }
+            put(23, FldDirty(fld) as u32);
         }
         FrmCloseAllForms();
     }
@@ -320,7 +333,7 @@ fn event_loop() {
 #[inline(never)]
 fn unknown_trap() {
     unsafe {
-        DmNumDatabases(0);
+        DmOpenDBNoOverlay(0, 0, 1);
     }
 }
 
@@ -454,6 +467,106 @@ fn services() {
     }
 }
 
+unsafe extern "C" fn edit_handler(e: *mut EventType) -> bool {
+    unsafe {
+        let form = FrmGetActiveForm();
+        match (*e).eType {
+            x if x == frmOpenEvent => {
+                FrmDrawForm(form);
+                if (*e).form_id() == 1000 {
+                    FrmSetFocus(form, FrmGetObjectIndex(form, 1002));
+                }
+                true
+            }
+            x if x == ctlSelectEvent => {
+                let id = (*e).ctl_select().controlID;
+                if id == 1001 {
+                    FrmPopupForm(1200);
+                } else if id == 1201 {
+                    put(10, FrmGetActiveFormID() as u32);
+                    FrmReturnToForm(0);
+                    put(11, FrmGetActiveFormID() as u32);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+}
+form_event_handler!(pub edit_entry => edit_handler);
+
+/// 17: more String, Data, Feature, Memory and System Manager calls, and a dialog.
+#[inline(never)]
+fn extras() {
+    unsafe {
+        let buf = MemPtrNew(32) as *mut Char;
+        StrCopy(buf, c"ab".as_ptr());
+        StrCat(buf, c"cd".as_ptr());
+        StrNCat(buf, c"efgh".as_ptr(), 7);
+        DbgMessage(buf);
+        put(1, StrCompare(buf, c"abd".as_ptr()) as i32 as u32);
+        put(2, StrCaselessCompare(c"ABC".as_ptr(), c"abc".as_ptr()) as u32);
+        put(3, StrNCompare(buf, c"abcX".as_ptr(), 3) as u32);
+        put(4, (StrChr(buf, b'c' as WChar) as u32).wrapping_sub(buf as u32));
+        put(5, (StrStr(buf, c"de".as_ptr()) as u32).wrapping_sub(buf as u32));
+        put(6, StrAToI(c"-123x".as_ptr()) as u32);
+        StrNCopy(buf, c"xyz".as_ptr(), 2);
+        put(7, (buf as *const u8).add(2).read() as u32);
+        MemChunkFree(buf.cast());
+        put(8, SysTicksPerSecond() as u32);
+        let v = SysGetOSVersionString();
+        DbgMessage(v);
+        MemChunkFree(v.cast());
+        put(9, DmNumDatabases(0) as u32);
+        let mut state: DmSearchStateType = core::mem::zeroed();
+        let mut card = 0u16;
+        let mut id = 0u32;
+        put(10, DmGetNextDatabaseByTypeCreator(1, &mut state, u32::from_be_bytes(*b"appl"), CRID, 0, &mut card, &mut id) as u32);
+        put(11, id);
+        let db = open_data();
+        let h = DmNewHandle(db, 3);
+        let mut at = 0u16;
+        put(12, DmAttachRecord(db, &mut at, h, null_mut()) as u32);
+        let mut at2 = 5u16;
+        let h2 = DmNewHandle(db, 5);
+        DmAttachRecord(db, &mut at2, h2, null_mut());
+        put(13, at2 as u32);
+        DmMoveRecord(db, 1, 0);
+        put(14, (DmQueryRecord(db, 0) == h2) as u32);
+        let mut attr = 0x0003u16;
+        DmSetRecordInfo(db, 0, &mut attr, null_mut());
+        put(15, DmNumRecordsInCategory(db, 3) as u32);
+        let mut old: MemHandle = null_mut();
+        DmDetachRecord(db, 0, &mut old);
+        put(16, (old == h2) as u32);
+        MemHandleFree(old);
+        let mut n = 0u32;
+        let mut data = 0u32;
+        DmDatabaseSize(0, DmFindDatabase(0, c"RtData".as_ptr()), &mut n, null_mut(), &mut data);
+        put(17, n);
+        put(18, data);
+        DmCloseDatabase(db);
+        let mut c = 0u32;
+        let mut num = 0u16;
+        let mut val = 0u32;
+        FtrGetByIndex(0, 0, &mut c, &mut num, &mut val);
+        put(19, num as u32);
+        let mut fp: *mut c_void = null_mut();
+        FtrPtrNew(CRID, 400, 4, &mut fp);
+        DmWrite(fp, 0, c"abc".as_ptr().cast(), 4);
+        let mut fp2: *mut c_void = null_mut();
+        put(20, FtrPtrResize(CRID, 400, 200, &mut fp2) as u32);
+        put(21, (fp2 as *const u8).read() as u32);
+        FtrPtrFree(CRID, 400);
+        put(22, MemHeapFlags(0) as u32);
+        put(23, MemHeapCompact(0) as u32);
+        let dlg = FrmInitForm(1200);
+        put(24, FrmDoDialog(dlg) as u32);
+        put(25, (FrmGetTitle(dlg) as *const u8).read() as u32);
+        FrmDeleteForm(dlg);
+    }
+}
+
 unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
     if cmd != 0 {
         return 0;
@@ -468,7 +581,9 @@ unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
         7 => data_manager(),
         8 => dm_write_out_of_bounds(),
         9 => strings(),
-        10 => event_loop(),
+        10 => event_loop(form_entry),
+        16 => event_loop(edit_entry),
+        17 => extras(),
         11 => unknown_trap(),
         12 => return cpu_loop(),
         13 => misc(),
