@@ -11,8 +11,8 @@ use core::hint::black_box;
 use core::ptr::null_mut;
 
 use m68k_palmos_sys as palm_sys;
-use palm_sys::events::*;
 use palm_sys::dm::dmModeReadWrite;
+use palm_sys::events::*;
 use palm_sys::traps::*;
 use palm_sys::*;
 
@@ -119,7 +119,10 @@ fn patch(restore: bool) {
     unsafe {
         let orig = SysGetTrapAddress(sysTrapMemHandleFree);
         put(100, orig as u32);
-        put(106, SysSetTrapAddress(sysTrapMemHandleFree, free_entry as *mut c_void) as u32);
+        put(
+            106,
+            SysSetTrapAddress(sysTrapMemHandleFree, free_entry as *mut c_void) as u32,
+        );
         put(105, SysGetTrapAddress(sysTrapMemHandleFree) as u32);
         let form = FrmInitForm(1000);
         let idx = FrmGetObjectIndex(form, 1002);
@@ -434,17 +437,48 @@ fn services() {
         put(13, mode as u32);
         let mut ver = 7u16;
         let n = null_mut();
-        DmSetDatabaseInfo(0, id, c"RtInfo2".as_ptr(), n, &mut ver, n.cast(), n.cast(), n.cast(), n.cast(), n.cast(), n.cast(), n.cast(), n.cast());
+        DmSetDatabaseInfo(
+            0,
+            id,
+            c"RtInfo2".as_ptr(),
+            n,
+            &mut ver,
+            n.cast(),
+            n.cast(),
+            n.cast(),
+            n.cast(),
+            n.cast(),
+            n.cast(),
+            n.cast(),
+            n.cast(),
+        );
         let mut ver2 = 0u16;
         let mut ty = 0u32;
-        DmDatabaseInfo(0, id, n.cast(), n, &mut ver2, n.cast(), n.cast(), n.cast(), n.cast(), n.cast(), n.cast(), &mut ty, n.cast());
+        DmDatabaseInfo(
+            0,
+            id,
+            n.cast(),
+            n,
+            &mut ver2,
+            n.cast(),
+            n.cast(),
+            n.cast(),
+            n.cast(),
+            n.cast(),
+            n.cast(),
+            &mut ty,
+            n.cast(),
+        );
         put(14, ver2 as u32);
         put(15, ty);
         put(16, (DmFindDatabase(0, c"RtInfo2".as_ptr()) == id) as u32);
         DmCloseDatabase(db);
         put(17, DmDeleteDatabase(0, id) as u32);
         put(18, DmFindDatabase(0, c"RtInfo2".as_ptr()));
-        put(19, (!DmGet1Resource(u32::from_be_bytes(*b"tver"), 1).is_null()) as u32);
+        put(
+            19,
+            (!DmGet1Resource(u32::from_be_bytes(*b"tver"), 1).is_null()) as u32,
+        );
         FtrSet(CRID, 300, 5);
         put(20, FtrUnregister(CRID, 300) as u32);
         let mut v = 0u32;
@@ -505,10 +539,19 @@ fn extras() {
         StrNCat(buf, c"efgh".as_ptr(), 7);
         DbgMessage(buf);
         put(1, StrCompare(buf, c"abd".as_ptr()) as i32 as u32);
-        put(2, StrCaselessCompare(c"ABC".as_ptr(), c"abc".as_ptr()) as u32);
+        put(
+            2,
+            StrCaselessCompare(c"ABC".as_ptr(), c"abc".as_ptr()) as u32,
+        );
         put(3, StrNCompare(buf, c"abcX".as_ptr(), 3) as u32);
-        put(4, (StrChr(buf, b'c' as WChar) as u32).wrapping_sub(buf as u32));
-        put(5, (StrStr(buf, c"de".as_ptr()) as u32).wrapping_sub(buf as u32));
+        put(
+            4,
+            (StrChr(buf, b'c' as WChar) as u32).wrapping_sub(buf as u32),
+        );
+        put(
+            5,
+            (StrStr(buf, c"de".as_ptr()) as u32).wrapping_sub(buf as u32),
+        );
         put(6, StrAToI(c"-123x".as_ptr()) as u32);
         StrNCopy(buf, c"xyz".as_ptr(), 2);
         put(7, (buf as *const u8).add(2).read() as u32);
@@ -521,7 +564,18 @@ fn extras() {
         let mut state: DmSearchStateType = core::mem::zeroed();
         let mut card = 0u16;
         let mut id = 0u32;
-        put(10, DmGetNextDatabaseByTypeCreator(1, &mut state, u32::from_be_bytes(*b"appl"), CRID, 0, &mut card, &mut id) as u32);
+        put(
+            10,
+            DmGetNextDatabaseByTypeCreator(
+                1,
+                &mut state,
+                u32::from_be_bytes(*b"appl"),
+                CRID,
+                0,
+                &mut card,
+                &mut id,
+            ) as u32,
+        );
         put(11, id);
         let db = open_data();
         let h = DmNewHandle(db, 3);
@@ -542,7 +596,13 @@ fn extras() {
         MemHandleFree(old);
         let mut n = 0u32;
         let mut data = 0u32;
-        DmDatabaseSize(0, DmFindDatabase(0, c"RtData".as_ptr()), &mut n, null_mut(), &mut data);
+        DmDatabaseSize(
+            0,
+            DmFindDatabase(0, c"RtData".as_ptr()),
+            &mut n,
+            null_mut(),
+            &mut data,
+        );
         put(17, n);
         put(18, data);
         DmCloseDatabase(db);
