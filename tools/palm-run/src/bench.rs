@@ -62,21 +62,34 @@ pub fn loop_prc(iterations: u32) -> Vec<u8> {
 
 /// Run the loop PRC with `iterations` and time it.
 pub fn cpu_loop(iterations: u32) -> Result<BenchResult, String> {
-    run(&loop_prc(iterations), "BenchLoop", None)
+    run(&loop_prc(iterations), "BenchLoop", None, &[])
 }
 
-/// Run an app (with an optional event script) and time it.
-pub fn app(prc: &[u8], script: Option<&str>) -> Result<BenchResult, String> {
+/// Run an app (with an optional event script and features registered
+/// before launch as (creator, number, value)) and time it.
+pub fn app(
+    prc: &[u8],
+    script: Option<&str>,
+    features: &[(u32, u16, u32)],
+) -> Result<BenchResult, String> {
     let db = Database::parse(prc).map_err(|e| e.to_string())?;
     let name = String::from_utf8_lossy(&db.header.name).into_owned();
-    run(prc, &name, script)
+    run(prc, &name, script, features)
 }
 
-fn run(prc: &[u8], name: &str, script: Option<&str>) -> Result<BenchResult, String> {
+fn run(
+    prc: &[u8],
+    name: &str,
+    script: Option<&str>,
+    features: &[(u32, u16, u32)],
+) -> Result<BenchResult, String> {
     let mut m = Machine::with_config(&Config::default()).map_err(|e| e.to_string())?;
     m.install(prc)?;
     if let Some(s) = script {
         m.set_events(crate::script::parse(s)?);
+    }
+    for &(c, n, v) in features {
+        m.os.ftr.features.insert((c, n), v);
     }
     let t = Instant::now();
     let out = m.launch(name)?;

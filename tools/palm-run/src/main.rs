@@ -5,7 +5,7 @@
 //!          [--elf APP.elf] [--trace-traps] [--max-instructions N] [--stats-json FILE]
 //!          [--heap-size BYTES] [--ram-size BYTES] [--allow-leaks] [--refuse-trap-patches]
 //!          [--feature CRID:NUM=VALUE]…
-//! palm-run bench [APP.prc [--events SCRIPT]]
+//! palm-run bench [APP.prc [--events SCRIPT] [--feature CRID:NUM=VALUE]…]
 //! palm-run traps
 //! ```
 //!
@@ -108,6 +108,9 @@ struct BenchCli {
     /// Event script for the app run.
     #[arg(long, value_name = "SCRIPT")]
     events: Option<PathBuf>,
+    /// Register a feature before launch: CRID:NUM=VALUE, repeatable.
+    #[arg(long = "feature", value_name = "CRID:NUM=VALUE")]
+    features: Vec<String>,
 }
 
 fn bad_input(msg: String) -> ExitCode {
@@ -172,7 +175,12 @@ fn bench(cli: &BenchCli) -> Result<(), String> {
             ),
             None => None,
         };
-        let r = palm_run::bench::app(&bytes, script.as_deref())
+        let features: Vec<(u32, u16, u32)> = cli
+            .features
+            .iter()
+            .map(|f| feature(f))
+            .collect::<Result<_, _>>()?;
+        let r = palm_run::bench::app(&bytes, script.as_deref(), &features)
             .map_err(|e| format!("{}: {e}", app.display()))?;
         outln!(
             "{}: {} instructions in {:.3} s = {:.1} M instr/s",
