@@ -113,3 +113,5 @@ __asm_repair_muls32:
 	movem.l	(%sp)+, %d0-%d6		| MOVEM does not touch CCR
 	rts
 	.size	__asm_repair_muls32, .-__asm_repair_muls32
+
+	.section	.note.GNU-stack,"",@progbits

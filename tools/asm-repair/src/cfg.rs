@@ -80,6 +80,13 @@ fn is_local_label(name: &str) -> bool {
     name.starts_with(".L") || name.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// `1b`/`1f`: a reference to a numeric local label.
+fn is_numeric_ref(name: &str) -> bool {
+    name.len() >= 2
+        && name.ends_with(['b', 'f'])
+        && name[..name.len() - 1].bytes().all(|b| b.is_ascii_digit())
+}
+
 fn is_numeric(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit())
 }
@@ -273,6 +280,10 @@ impl Program {
             .collect();
 
         let mut succs: Vec<Vec<usize>> = vec![Vec::new(); nb];
+        // Flags assumed live at a block's exit beyond its known successors:
+        // a branch to a local label this function does not define (which
+        // LLVM never emits) is treated as reading every flag.
+        let mut unknown = vec![0u8; nb];
         for (b, s) in succs.iter_mut().enumerate() {
             let last = block_end(b) - 1;
             let fall = if last + 1 < n {
@@ -280,7 +291,18 @@ impl Program {
             } else {
                 None
             };
-            let to = |t: &str| f.resolve(last, t).filter(|&p| p < n).map(|p| block_of[p]);
+            let mut to = |t: &str| match f.resolve(last, t) {
+                Some(p) if p < n => Some(block_of[p]),
+                // The label ends the function: nothing follows.
+                Some(_) => None,
+                None => {
+                    if is_local_label(t) || is_numeric_ref(t) {
+                        unknown[b] = isa::ALL;
+                    }
+                    // Otherwise a tail call: the callee clobbers CCR.
+                    None
+                }
+            };
             match f.effects[last].as_ref().map(|e| &e.flow) {
                 // Unknown instructions are reported as errors; keep going.
                 None | Some(Flow::Next | Flow::Call) => s.extend(fall),
@@ -306,7 +328,7 @@ impl Program {
         while changed {
             changed = false;
             for b in (0..nb).rev() {
-                let mut live = succs[b].iter().fold(0u8, |acc, &s| acc | live_in[s]);
+                let mut live = succs[b].iter().fold(unknown[b], |acc, &s| acc | live_in[s]);
                 for i in (starts[b]..block_end(b)).rev() {
                     live = transfer(i, live);
                 }
@@ -318,7 +340,7 @@ impl Program {
         }
         let mut after = vec![0u8; n];
         for b in 0..nb {
-            let mut live = succs[b].iter().fold(0u8, |acc, &s| acc | live_in[s]);
+            let mut live = succs[b].iter().fold(unknown[b], |acc, &s| acc | live_in[s]);
             for i in (starts[b]..block_end(b)).rev() {
                 after[i] = live;
                 live = transfer(i, live);
@@ -402,5 +424,10 @@ mod tests {
     fn tail_call_ends_liveness() {
         let l = live("\t.text\nf:\n\tcmpi.l\t#3, %d0\n\tmove.l\t%d1, %d2\n\tbra\tother_function\n");
         assert_eq!(l, vec![0, 0, 0]);
+        // An unknown local label: assume everything is read there.
+        let l = live("\t.text\nf:\n\tcmpi.l\t#3, %d0\n\tmove.l\t%d1, %d2\n\tbra\t.Lnowhere\n");
+        assert_eq!(l, vec![isa::ALL, isa::ALL, isa::ALL]);
+        let l = live("\t.text\nf:\n\tcmpi.l\t#3, %d0\n\tmove.l\t%d1, %d2\n\tbne\t1f\n\trts\n");
+        assert_eq!(l[1], isa::ALL);
     }
 }

@@ -5,91 +5,127 @@
 //! The build runs `rustc --emit=asm` → [`repair`] → GNU as → GNU ld. The
 //! pass is called on the whole-program (post-LTO) `.s` of the app and on
 //! `compiler_builtins`' `.s` (not part of LTO). Unchanged lines are copied
-//! byte for byte; every rewritten instruction is preceded by a
+//! byte for byte; every multi-line rewrite is preceded by a
 //! `| asm-repair[kind]: <original>` comment, so the output diffs cleanly
 //! against the input. Helper routines that rewrites call are in
 //! [`RUNTIME_ASM`], which the driver assembles and links once.
+//!
+//! ```no_run
+//! let asm = std::fs::read_to_string("app.s").unwrap();
+//! match m68k_asm_repair::repair(&asm, "app.s") {
+//!     Ok(r) => {
+//!         std::fs::write("app.fixed.s", &r.text).unwrap();
+//!         eprintln!("app.s: {}", r.summary()); // "repaired 37 CCR-clobbering moves, ..."
+//!         // A GNU as error at line N of app.fixed.s comes from
+//!         // r.input_line(N) of app.s.
+//!     }
+//!     Err(e) => panic!("{e}"), // every unrepairable line, with its function
+//! }
+//! ```
 //!
 //! # How it works
 //!
 //! Each line is parsed (labels, directives, instructions with size suffix
 //! and operands). Functions are split into basic blocks (labels, `Bcc`,
-//! `BRA`, `DBcc`, `JMP`, `JSR`/`BSR`, `RTS`; a computed `jmp` of a jump table
-//! gets every address-taken label of its function as successor). A backward
-//! dataflow computes, after every instruction, which of X, N, Z, V, C are
-//! still going to be read: `Bcc`/`Scc`/`DBcc` read their condition's flags,
-//! `ADDX`/`SUBX`/`NEGX`/`ROXL`/`ROXR` read X (and let Z flow through), calls
-//! and traps clobber everything, `rts` and tail calls end liveness.
+//! `BRA`, `DBcc`, `JMP`, `JSR`/`BSR`, `RTS`); a computed `jmp` (jump table)
+//! gets every address-taken label of its function as successor, a branch to
+//! another symbol is a tail call, a branch to an unknown local label is
+//! assumed to read every flag. A backward dataflow computes, after every
+//! instruction, which of X, N, Z, V, C are still going to be read:
+//! `Bcc`/`Scc`/`DBcc` read their condition's flags, `ADDX`/`SUBX`/`NEGX`/
+//! `ROXL`/`ROXR` read X (Z flows through them), shifts by a register count
+//! may leave X alone, calls and traps clobber everything, `rts` and tail
+//! calls end liveness. Copies (see bug 1) count as not touching CCR.
 //!
 //! # Bugs handled (numbers from `TOOLCHAIN.md`)
 //!
 //! 1. **CCR clobbered by register-allocator copies** (llvm-project #152816;
-//!    upstream fix PR #168485 is not in the pinned LLVM 23.1.4). A `move`/
-//!    `moveq` (data-register or memory destination; `movea`, `lea`, `movem`,
-//!    `exg`, `pea` never touch CCR) after which N, Z, V or C is live is
-//!    replaced by a flag-neutral equivalent. LLVM never relies on the flags
-//!    of a MOVE (its compares are `cmpi`/`cmp`, and copies are modelled as
-//!    not touching CCR), so a live flag after a MOVE always means the MOVE
-//!    destroyed it. Moves inside inline asm (`;APP` … `;NO_APP`) are left as
-//!    written. Forms:
-//!    - `move.l %rN,<mem>` → `movem.l %rN,<mem>` (for `(An)`, `-(An)`,
-//!      `(d,An)`, `(d,An,Xn)`, absolute);
-//!    - `move.l <mem>,%dN` → `movem.l <mem>,%dN` (for `(An)`, `(An)+`,
-//!      `(d,An)`, `(d,An,Xn)`, `(d,%pc)`, `(d,%pc,Xn)`, absolute). Note that
-//!      the 68000 MOVEM load reads one extra word past the slot; harmless in RAM;
-//!    - anything else (register to register, immediates, `moveq`, byte and
-//!      word moves — MOVEM.W would sign-extend the whole register, so it is not
-//!      equivalent — memory to memory):
-//!      `move.w %sr,-(%sp)` / the move with every `%sp`-relative displacement
-//!      raised by 2 / `move.w (%sp)+,%ccr`. MOVE from SR is unprivileged on the
-//!      68000. A push `move.x <src>,-(%sp)` becomes `subq.l #n,%sp` first
-//!      (ADDQ/SUBQ to an address register leave CCR alone) and writes to
+//!    upstream fix PR #168485 is not in the pinned LLVM 23.1.4). Copies,
+//!    spills, reloads and rematerialized constants that LLVM inserts after
+//!    instruction selection are `move`/`moveq` to a data register or memory
+//!    (`movea`, `lea`, `movem`, `exg`, `pea` never touch CCR), and the
+//!    `moveq #~K,%dN` + `not.b %dN` pair that materializes a constant
+//!    128..255. LLVM never uses their flags, so each one after which N, Z, V
+//!    or C is live destroyed a live flag, and is replaced by a flag-neutral
+//!    equivalent. Liveness treats all of them as transparent, so every copy
+//!    of a chain between a compare and its branch is found (treating them as
+//!    flag-setting would hide all but the last). Moves inside inline asm
+//!    (`;APP` … `;NO_APP`) are the author's and are left alone. Forms:
+//!    - `move.l %rN,<mem>` → `movem.l %rN,<mem>` (`(An)`, `-(An)`, `(d,An)`,
+//!      `(d,An,Xn)`, absolute; not `move.l %aN,-(%aN)`);
+//!    - `move.l <mem>,%dN` → `movem.l <mem>,%dN` (`(An)`, `(An)+`, `(d,An)`,
+//!      `(d,An,Xn)`, `(d,%pc)`, `(d,%pc,Xn)`, absolute). The 68000 MOVEM
+//!      load reads one extra word past the slot, harmless in RAM;
+//!    - anything else — register to register, immediates, `moveq`, `not.b`,
+//!      byte and word moves (MOVEM.W would sign-extend the whole register, so
+//!      it is not equivalent), memory to memory —
+//!      `move.w %sr,-(%sp)` / the instruction with every `%sp`-relative
+//!      displacement raised by 2 / `move.w (%sp)+,%ccr`. MOVE from SR is
+//!      unprivileged on the 68000, MOVE to CCR restores all five flags.
+//!      A push `move.x <src>,-(%sp)` becomes `subq.l #n,%sp` (ADDQ/SUBQ to an
+//!      address register leave CCR alone) then the saved-CCR form writing
 //!      `(2,%sp)`; a pop `move.x (%sp)+,<dst>` reads `(2,%sp)` and ends with
-//!      `addq.l #n,%sp`; a copy of `%sp` itself is corrected with an
-//!      `addq` inside the saved region.
+//!      `addq.l #n,%sp`; a copy of `%sp` itself gets an `addq` inside the
+//!      saved region to undo the push. Displacements that would leave their
+//!      8/16-bit range are errors.
 //! 3. **`bra.l`/`bsr.l`/`bcc.l`** (68020 32-bit displacements): LLVM's asm
 //!    prints unsized branches that GNU as relaxes correctly; an explicit
 //!    `.l` (inline asm) is dropped. `link.l` with a 16-bit displacement
 //!    becomes `link.w`.
 //! 5. **Address register as a data operand** (`and.l #65535,%a2`; LLVM's own
 //!    assembler silently encodes it as `and.l #65535,%d2`): `exg %dK,%aN` /
-//!    the instruction on `%dK` / `exg %dK,%aN`, with `%dK` a data register the
-//!    instruction does not mention. Every other register keeps its value and
-//!    the flags are those of the operation. The same handles `or`, `eor`,
-//!    `cmpi`/`tst` on an address register, byte moves from one, and any other
-//!    data-only instruction given an address register (not `%sp`: an interrupt
-//!    would run on a swapped-out stack).
+//!    the instruction on `%dK` / `exg %dK,%aN`, with `%dK` the lowest data
+//!    register the instruction does not mention. Every other register keeps
+//!    its value and the flags are those of the operation. The same handles
+//!    `or`, `eor`, `cmpi`/`tst` on an address register, byte moves from one,
+//!    and any other data-only instruction given one — but not `%sp` (an
+//!    interrupt would run on the swapped-in value) and not when the address
+//!    register also forms an address in the same instruction.
 //! 6. **`mulu.l`/`muls.l` at `-C target-cpu=M68000`** (found here, not in
-//!    `TOOLCHAIN.md`: LLVM lowers `u32/i32::checked_mul`, `overflowing_mul`,
-//!    `saturating_mul` and `Layout`/`RawVec` capacity checks to the 68020
-//!    32×32 multiply and its V flag): `move.l <ea>,-(%sp)` / `move.l %dN,-(%sp)`
-//!    / `jsr (__asm_repair_mulu32,%pc)` (or `…muls32`) / `movem.l (%sp)+,%dN` /
-//!    `addq.l #4,%sp`. The helper returns the low 32 bits of the product and
-//!    sets N, Z, V, C exactly as the 68020 does, keeping X.
-//! -  **`extb.l %dN`** (68020) → `ext.w %dN` / `ext.l %dN` (same result and flags).
-//! -  **LLVM-syntax comments**: LLVM writes `;APP`/`;NO_APP` around inline asm,
-//!    but `;` separates statements for GNU as on m68k; they become `|` comments.
-//! -  **DWARF 5 `.file N "dir" "name"`** (emitted with `debug = 2`; GNU as 2.40
-//!    rejects it without `--gdwarf-5`) → `.file N "dir/name"`.
+//!    `TOOLCHAIN.md`): LLVM lowers `u32`/`i32` `checked_mul`,
+//!    `overflowing_mul`, `saturating_mul` and `RawVec`/`Layout` capacity
+//!    checks (every `Vec` allocation) to the 68020 32×32 multiply and its V
+//!    flag. `mulu.l <ea>,%dN` → `move.l <ea>,-(%sp)` / `move.l %dN,-(%sp)` /
+//!    `jsr (__asm_repair_mulu32,%pc)` / `movem.l (%sp)+,%dN` / `addq.l
+//!    #4,%sp` (`muls.l`: `__asm_repair_muls32`). The helper leaves the low 32
+//!    bits of the product in the slot it was given the multiplicand in and
+//!    sets N, Z, V, C exactly as the 68020 does, keeping X; MOVEM and ADDQ to
+//!    `%sp` keep that CCR.
 //!
-//! # Not repaired (errors naming the function and line)
+//! Also repaired, because GNU as reads LLVM's text differently:
+//! - **`(sym@PLT,%pc)`** → `(sym,%pc)`: LLVM's object writer emits the
+//!   PC-relative R_68K_PLT16 for it, GNU as a PLT-offset R_68K_PLT16O on
+//!   which GNU ld 2.40 fails (BFD assertion in elf32-m68k.c) — the result is
+//!   a plain R_68K_PC16.
+//! - **`;` comments**: LLVM writes `;APP`/`;NO_APP` around inline asm, but
+//!   `;` separates statements for GNU as on m68k; they become `|` comments.
+//! - **DWARF 5 `.file N "dir" "name"`** (emitted with `debug = 2`; GNU as 2.40
+//!   rejects it without `--gdwarf-5`) → `.file N "dir/name"`.
+//! - **`extb.l %dN`** (68020) → `ext.w %dN` / `ext.l %dN` (same result and
+//!   flags; not seen from LLVM at M68000, cheap to support).
+//!
+//! # Not repaired (errors naming the function, demangled, and the line)
 //!
 //! - **Bug 2, stack-array index dropped** (llvm-project #200984): the index
-//!   is lost before the assembly is printed; nothing here can see it. It is
-//!   caught by palm-build's check of the final LLVM IR.
+//!   is lost during instruction selection, before the assembly is printed;
+//!   nothing here can see it. palm-build checks the final LLVM IR instead.
 //! - **Bug 4** (`compiler_builtins` misaligned `memcpy`) is an instance of
 //!   bug 2; palm-build links its own 68000 `memcpy`/`memmove`/`memset`.
-//! - **Checked/overflowing multiply of `u8`/`u16`/`i8`/`i16`** (found here,
-//!   not repairable in the assembly): LLVM lowers `llvm.umul.with.overflow.i16`
-//!   (and i8, and the signed forms) to a 16×16 `mulu`/`muls` and drops the
-//!   overflow check, so `300u16.checked_mul(300)` is `Some(24464)`. The
-//!   assembly has no trace of the check; avoid these (widen to `u32` and
-//!   compare) or detect the intrinsics in the IR.
-//! - Stack frames or displacements over 32 KB (`link.w` with a larger
-//!   frame, which GNU as would silently truncate; `(d32,An)`), scaled
-//!   indexes, 64-bit `mulu.l`/`muls.l`, `divu.l`/`divs.l`/`divul.l`,
-//!   bit-field, `cas`, `rtd`, floating-point and other 68010+ instructions,
-//!   out-of-range immediates, and mnemonics that are not MC68000 at all.
+//! - **Checked/overflowing multiply of `u8`/`u16`/`i8`/`i16`** (found here):
+//!   LLVM lowers `llvm.umul.with.overflow.i16` (i8, and the signed forms) to
+//!   a 16×16 `mulu`/`muls` and drops the overflow check entirely, so
+//!   `300u16.checked_mul(300)` is `Some(24464)`. The assembly has no trace of
+//!   the check, so this pass cannot see it (no error either): widen to `u32`
+//!   and compare, or reject the intrinsics in the IR check.
+//! - What GNU as would silently get wrong: `link.w` with a frame over 32 KB
+//!   (truncated), `trap #n` with n > 15 (becomes `trap #0`), immediates that
+//!   do not fit the operation size.
+//! - What a 68000 does not have and has no rewrite here: displacements over
+//!   16 bits (`(d32,An)`, frames over 32 KB), 8-bit index displacements out
+//!   of range, scaled indexes, 64-bit `mulu.l`/`muls.l`,
+//!   `divu.l`/`divs.l`/`divul.l`, bit-field ops, `cas`, `rtd`, `movec`,
+//!   floating point, other 68010+ instructions, and mnemonics that are not
+//!   MC68000 at all. GNU as `-m68000` remains the final check of the syntax.
 //!
 //! Debug info: the stack words pushed by a rewrite are not described in
 //! `.cfi_*` directives. Functions have a frame pointer (`-C

@@ -344,3 +344,68 @@ fn debug_info_file_directives() {
     assert_eq!(r.fixes[2].function, "cmul");
     gas("dbg", &r.text).expect("gas accepts the repaired text");
 }
+
+/// Damaged input (random edits of the fixtures, including multi-byte
+/// characters) gives a repair or an error, never a panic.
+#[test]
+fn mutated_inputs_never_panic() {
+    const ALPHABET: &[&str] = &[
+        "(", ")", "%", "#", "-", "+", ":", ";", "|", "\"", "@", ".", ",", "\t", " ", "a", "d",
+        "%sp", "%d9", "%a7", "0", "9", "-(", ")+", "é", "∑", "\\", "move.l", "mulu.l", ".L", "bra",
+        "jmp", "{", "}", "*4", ":l",
+    ];
+    let names = [
+        "cb_u32_div_rem",
+        "cb_mulhc3",
+        "app_median3",
+        "app_cmul",
+        "app_jump_table",
+        "app_opaque_sum",
+        "app_dbg_head",
+    ];
+    let mut rng = common::Rng(0xF022_0000_0000_0001);
+    let (mut ok, mut err) = (0, 0);
+    for name in names {
+        let src = fixture(name);
+        let lines: Vec<&str> = src.lines().collect();
+        for _ in 0..300 {
+            let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            for _ in 0..1 + rng.next() % 8 {
+                let i = (rng.next() % out.len() as u64) as usize;
+                let line = &mut out[i];
+                let cut = line
+                    .char_indices()
+                    .map(|(p, _)| p)
+                    .nth((rng.next() % (line.chars().count() as u64 + 1)) as usize)
+                    .unwrap_or(line.len());
+                match rng.next() % 5 {
+                    0 => line.truncate(cut),
+                    1 => line
+                        .insert_str(cut, ALPHABET[(rng.next() % ALPHABET.len() as u64) as usize]),
+                    2 => {
+                        let copy = line.clone();
+                        out.insert(i, copy);
+                    }
+                    3 => {
+                        out.remove(i);
+                        if out.is_empty() {
+                            out.push(String::new());
+                        }
+                    }
+                    _ => {
+                        let j = (rng.next() % out.len() as u64) as usize;
+                        out.swap(i, j);
+                    }
+                }
+            }
+            match repair(&out.join("\n"), name) {
+                Ok(_) => ok += 1,
+                Err(e) => {
+                    assert!(!e.problems.is_empty());
+                    err += 1;
+                }
+            }
+        }
+    }
+    assert!(ok > 0 && err > 0, "ok {ok}, err {err}");
+}
