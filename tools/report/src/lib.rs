@@ -1,1 +1,124 @@
-//! The memdbg host tool: reads MemDbgDB and prints a leak report.
+//! # memdbg-report: MemDbgDB → a leak report
+//!
+//! The host side of memdbg. The 68k library leaves its ledger in the Palm
+//! database `MemDbgDB`; users export it (POSE "Export Database…" → `.pdb`,
+//! CloudpilotEmu "Save backup" → `.zip`, `palm-run --export MemDbgDB=file.pdb`)
+//! and this crate turns it into a report: what leaked, where it was allocated
+//! and through which calls, overruns and double frees with their sites, heap
+//! statistics, and a one-line summary.
+//!
+//! # Stages (library first; the `memdbg` binary is a thin clap front end)
+//! 1. **Decode** ([`read_ledger`], [`Ledger`]): `.pdb` or backup `.zip` →
+//!    records decoded by `memdbg::record` (the one definition of the format).
+//!    Bad input is an [`InputError`] naming the file and the byte offset,
+//!    never a panic.
+//! 2. **Symbolize** ([`Symbolize`], [`ElfSymbols`]): code 1 offsets (= ELF
+//!    addresses, palm-build links code 1 at 0) → function, file and line from
+//!    the ELF's DWARF, else its symbol table, else the raw offset.
+//! 3. **Analyze** ([`analyze`] → [`Report`]), then print as text or JSON
+//!    ([`print`], chosen after the analysis). [`diff()`](diff::diff) compares
+//!    two ledgers.
+//!
+//! ```no_run
+//! use memdbg_report::{ElfSymbols, Format, Options, read_ledger};
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let ledger = read_ledger("MemDbgDB.pdb".as_ref())?;
+//! let elf = ElfSymbols::load("target/palm/StarterApp.elf".as_ref())?;
+//! elf.check(&ledger)?; // the ELF must be the build that wrote the ledger
+//! let mut opts = Options::default();
+//! opts.symbolizer = Some(&elf);
+//! opts.format = Format::Text;
+//! let summary = memdbg_report::print(&mut std::io::stdout(), &ledger, &opts)?;
+//! std::process::exit(summary.exit_status.into());
+//! # }
+//! ```
+//!
+//! # Command line
+//! ```text
+//! memdbg report INPUT [--elf APP.elf] [--json] [--min-size N] [--suppress FILE]
+//! memdbg diff OLD NEW [--elf APP.elf] [--json] [--min-size N] [--suppress FILE]
+//! ```
+//! INPUT is a `.pdb` or a CloudpilotEmu backup `.zip` (the member
+//! `MemDbgDB.pdb` is used; failing that, any `.pdb` with MemDbgDB's type
+//! `'LEAK'` and creator `'MDbg'`). Exit status, as LeakSanitizer's, so CI can
+//! gate on it:
+//! - **0**: no leaks and no errors recorded (suppressed leaks and leaks below
+//!   `--min-size` do not count); for `diff`, no leaks appeared;
+//! - **1**: leaks, overruns or double frees recorded; for `diff`, leaks appeared;
+//! - **2**: unreadable input (not a PDB, wrong type or creator, unknown record
+//!   version, truncated records, an ELF that does not match the ledger's code
+//!   size, a bad suppression file) or bad arguments. The message names the
+//!   file and offset.
+//!
+//! Suppression files: see [`suppress`]. `memdbg bench [--records N] [--elf
+//! APP.elf]` (hidden) times the report of a generated ledger ([`bench`]).
+//!
+//! # Text report
+//! A header (app, format version, code 1, options and flags with what they
+//! mean, activity counters), warnings, one block per leak in allocation order
+//! (POSE's wording: "Relocatable chunk leaked at 0x…, size = …", then "Chunk
+//! allocated by:" and the call stack, LeakSanitizer-style `#0 0x… in function
+//! at file:line`; frames that cannot be symbolized keep their offset), the
+//! leaks aggregated by site ("3 leaks × 16 bytes from starter.rs:42"),
+//! overruns and double frees with their sites, heap statistics, the
+//! suppressions used, and a last line:
+//! `SUMMARY: memdbg: 48 byte(s) leaked in 3 allocation(s).`
+//!
+//! # JSON schema
+//! `--json` prints one [`Report`] object (pretty-printed). Stable: fields are
+//! only ever added; a removal or change of meaning changes `schema`. Numbers
+//! are JSON integers (addresses too); optional values are `null`.
+//!
+//! | field | type | meaning |
+//! |---|---|---|
+//! | `schema` | string | `"memdbg-report/1"` |
+//! | `source` | string | the input (`file.zip (MemDbgDB.pdb)` for a backup) |
+//! | `symbols` | string \| null | the ELF used |
+//! | `header` | object | [`HeaderInfo`]: `app_name`, `app_creator`, `format_version`, `options` and `flags` (arrays of `{name, meaning}`), `options_bits`, `flags_bits`, `max_alerts`, `capacity`, `low_heap_threshold`, `code_base`, `code_size`, `start_ticks`, `stop_ticks` |
+//! | `counters` | object | [`CounterInfo`]: the header's 19 counters by their `memdbg::record::Counters` names; `low_free`/`low_largest_free` `null` when never sampled |
+//! | `leaks` | array | [`Leak`]: `number` plus the block fields below |
+//! | `sites` | array | [`Site`]: `site`, `kinds`, `count`, `bytes`, `min_size`, `max_size`, `leaks` (numbers); most bytes first |
+//! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `block` |
+//! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack}`), `block` |
+//! | `heap` | object | [`HeapInfo`]: `peak_live_bytes`, `peak_live_count`, `low_free`, `low_largest_free`, `low_heap_threshold`, `small_allocs`, `small_unsited`, `small_sites` (`{count, bytes, first: block}`), `low_heap` (`{free, largest, threshold, after: block}`) |
+//! | `suppressions` | array | [`SuppressionUse`]: `pattern`, `leaks`, `bytes` hidden by it |
+//! | `warnings` | array of strings | inconsistencies and missing information |
+//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `exit_status`, `line` |
+//!
+//! A **block** ([`Block`]) is `kind` (`pointer`, `handle`, `chunk`, `Rust
+//! alloc`), `relocatable`, `address`, `size`, `seq`, `ticks`, `flags` (array of
+//! `AllocFlags` names), `file` and `line` (`null` when not recorded), `site`
+//! (words), `stack`. A **stack** is an array of frames ([`StackFrame`]),
+//! innermost first: `address` (a code 1 offset when `in_code1`, else a raw 68k
+//! address), `in_code1`, `symbols` (array of [`Symbol`] `{function, file, line,
+//! inlined}`, innermost inlined function first; empty when unknown).
+//!
+//! `memdbg diff --json` prints a [`diff::Diff`] (`schema`
+//! `"memdbg-diff/1"`): `old`, `new`, `symbols`, `appeared` and `disappeared`
+//! (arrays of `{site, kinds, old_count, new_count, old_bytes, new_bytes,
+//! stack}`), `unchanged_sites`, `unchanged_leaks`, `summary`
+//! (`appeared_leaks`, `appeared_bytes`, `disappeared_leaks`,
+//! `disappeared_bytes`, `exit_status`, `line`).
+
+#![deny(missing_docs)]
+
+pub mod bench;
+pub mod diff;
+mod error;
+mod input;
+mod ledger;
+pub mod report;
+pub mod suppress;
+mod symbolize;
+mod text;
+
+pub use error::InputError;
+pub use input::{is_zip, ledger_from_bytes, read_ledger};
+pub use ledger::Ledger;
+pub use report::{
+    Block, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo, HeapInfo, Leak, LowHeap,
+    Options, Overrun, Report, SCHEMA, Site, SmallSite, StackFrame, Summary, SuppressionUse,
+    analyze, print, write,
+};
+pub use suppress::Suppressions;
+pub use symbolize::{ElfSymbols, Symbol, Symbolize, Symbols, demangle};

@@ -1,0 +1,143 @@
+//! `memdbg`: the command-line front end of memdbg-report (a clap parser over the
+//! library; see the crate documentation for the report and its JSON schema).
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use memdbg_report::{ElfSymbols, Format, InputError, Ledger, Options, Suppressions, Symbolize};
+
+/// Reports the leaks, overruns and double frees that memdbg recorded in
+/// MemDbgDB. Exit status: 0 none, 1 found, 2 unreadable input.
+#[derive(Parser)]
+#[command(name = "memdbg", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Report a ledger: INPUT is MemDbgDB.pdb (POSE, palm-run) or a CloudpilotEmu backup .zip.
+    Report {
+        /// MemDbgDB.pdb or a backup .zip holding it.
+        input: PathBuf,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Compare two ledgers: leak sites that appeared or disappeared from OLD to NEW.
+    Diff {
+        /// The earlier ledger.
+        old: PathBuf,
+        /// The later ledger.
+        new: PathBuf,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Time the report of a generated ledger.
+    #[command(hide = true)]
+    Bench {
+        /// Records in the generated ledger.
+        #[arg(long, default_value_t = 100_000)]
+        records: usize,
+        /// Symbolize frames with this ELF.
+        #[arg(long)]
+        elf: Option<PathBuf>,
+    },
+}
+
+#[derive(Args)]
+struct Common {
+    /// The app's ELF (target/palm/APP.elf) for function names, files and lines.
+    #[arg(long, value_name = "APP.elf")]
+    elf: Option<PathBuf>,
+    /// Print the report as JSON (schema in the crate documentation).
+    #[arg(long)]
+    json: bool,
+    /// Do not list leaks smaller than N bytes (they are counted in the summary).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    min_size: u32,
+    /// Hide known leaks: one FILE:LINE or function name per line.
+    #[arg(long, value_name = "FILE")]
+    suppress: Option<PathBuf>,
+}
+
+fn load_elf(path: Option<&Path>, ledgers: &[&Ledger]) -> Result<Option<ElfSymbols>, InputError> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let elf = ElfSymbols::load(path)?;
+    for l in ledgers {
+        elf.check(l)?;
+    }
+    Ok(Some(elf))
+}
+
+fn options<'a>(common: &Common, elf: Option<&'a ElfSymbols>) -> Result<Options<'a>, InputError> {
+    let mut opts = Options::default();
+    opts.symbolizer = elf.map(|e| e as &dyn Symbolize);
+    opts.format = if common.json {
+        Format::Json
+    } else {
+        Format::Text
+    };
+    opts.min_size = common.min_size;
+    if let Some(path) = &common.suppress {
+        opts.suppressions = Suppressions::load(path)?;
+    }
+    Ok(opts)
+}
+
+fn output(e: std::io::Error) -> InputError {
+    InputError::whole("standard output", e.to_string())
+}
+
+/// Runs a command: Ok(exit status), or an input error (exit status 2).
+fn run(cli: Cli) -> Result<u8, InputError> {
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    match cli.command {
+        Command::Report { input, common } => {
+            let ledger = memdbg_report::read_ledger(&input)?;
+            let elf = load_elf(common.elf.as_deref(), &[&ledger])?;
+            let opts = options(&common, elf.as_ref())?;
+            let summary = memdbg_report::print(&mut out, &ledger, &opts).map_err(output)?;
+            out.flush().map_err(output)?;
+            Ok(summary.exit_status)
+        }
+        Command::Diff { old, new, common } => {
+            let old = memdbg_report::read_ledger(&old)?;
+            let new = memdbg_report::read_ledger(&new)?;
+            let elf = load_elf(common.elf.as_deref(), &[&old, &new])?;
+            let opts = options(&common, elf.as_ref())?;
+            let summary =
+                memdbg_report::diff::print_diff(&mut out, &old, &new, &opts).map_err(output)?;
+            out.flush().map_err(output)?;
+            Ok(summary.exit_status)
+        }
+        Command::Bench { records, elf } => {
+            let elf = match elf {
+                Some(p) => Some(ElfSymbols::load(&p)?),
+                None => None,
+            };
+            let result = memdbg_report::bench::run(records, elf.as_ref())
+                .map_err(|e| InputError::whole("bench", e))?;
+            writeln!(out, "{result}")
+                .and_then(|()| out.flush())
+                .map_err(output)?;
+            Ok(0)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(status) => ExitCode::from(status),
+        Err(e) => {
+            eprintln!("memdbg: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! `memdbg diff OLD NEW`: which leak sites appeared, grew, shrank or
+//! disappeared between two ledgers (the "generations" of Instruments: run,
+//! repeat an action, run again, compare).
+//!
+//! Leaks are matched by site: the wrapper's file and line when recorded,
+//! else the whole call stack (the same key as the report's "Leaks by site").
+//! Addresses and sequence numbers differ from run to run and are not compared.
+//! Suppressions and the minimum size apply to both ledgers.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::report::{
+    Analyzer, Hidden, Options, SiteKey, StackFrame, allocs_in_order, hidden, site_key,
+};
+use crate::text::{StackWriter, count, num};
+use crate::{Format, Ledger};
+
+/// The `schema` value of the diff's JSON document.
+pub const DIFF_SCHEMA: &str = "memdbg-diff/1";
+
+/// One site whose leaks changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SiteChange {
+    /// The site in words (as the report's `site`).
+    pub site: String,
+    /// The kinds of block leaked there.
+    pub kinds: Vec<&'static str>,
+    /// Leaks there in OLD.
+    pub old_count: usize,
+    /// Leaks there in NEW.
+    pub new_count: usize,
+    /// Their bytes in OLD.
+    pub old_bytes: u64,
+    /// Their bytes in NEW.
+    pub new_bytes: u64,
+    /// The call stack of one of the leaks (from NEW when there is one).
+    pub stack: Vec<StackFrame>,
+}
+
+/// Totals and verdict of a diff.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DiffSummary {
+    /// Leaks added at sites that grew or appeared.
+    pub appeared_leaks: usize,
+    /// Bytes added there.
+    pub appeared_bytes: u64,
+    /// Leaks gone at sites that shrank or disappeared.
+    pub disappeared_leaks: usize,
+    /// Bytes gone there.
+    pub disappeared_bytes: u64,
+    /// 1 when leaks appeared, else 0 (the `memdbg diff` exit status).
+    pub exit_status: u8,
+    /// The one-line summary that ends the text form.
+    pub line: String,
+}
+
+/// The comparison of two ledgers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diff {
+    /// [`DIFF_SCHEMA`].
+    pub schema: &'static str,
+    /// OLD's name.
+    pub old: String,
+    /// NEW's name.
+    pub new: String,
+    /// The symbol file's name, or `null`.
+    pub symbols: Option<String>,
+    /// Sites with more leaks in NEW, most added bytes first.
+    pub appeared: Vec<SiteChange>,
+    /// Sites with fewer leaks in NEW, most removed bytes first.
+    pub disappeared: Vec<SiteChange>,
+    /// Sites with the same number of leaks in both.
+    pub unchanged_sites: usize,
+    /// Leaks at those sites (in NEW).
+    pub unchanged_leaks: usize,
+    /// Totals.
+    pub summary: DiffSummary,
+}
+
+#[derive(Default)]
+struct Side {
+    count: usize,
+    bytes: u64,
+}
+
+/// Compares the leaks of `old` and `new`.
+pub fn diff(old: &Ledger, new: &Ledger, opts: &Options<'_>) -> Diff {
+    let mut an = Analyzer::new(opts.symbolizer);
+    // Per site: (OLD, NEW, description, kinds, stack of a representative).
+    type Entry = (Side, Side, String, Vec<&'static str>, Vec<StackFrame>);
+    let mut sites: BTreeMap<SiteKey, Entry> = BTreeMap::new();
+    for (ledger, is_new) in [(old, false), (new, true)] {
+        for a in allocs_in_order(ledger) {
+            let block = an.block(a);
+            if !matches!(hidden(&block, opts), Hidden::No) {
+                continue;
+            }
+            let e = sites.entry(site_key(a)).or_insert_with(|| {
+                (
+                    Side::default(),
+                    Side::default(),
+                    block.site.clone(),
+                    Vec::new(),
+                    Vec::new(),
+                )
+            });
+            let side = if is_new { &mut e.1 } else { &mut e.0 };
+            side.count += 1;
+            side.bytes += u64::from(block.size);
+            if !e.3.contains(&block.kind) {
+                e.3.push(block.kind);
+            }
+            if (is_new && e.1.count == 1) || (!is_new && e.0.count == 1 && e.4.is_empty()) {
+                e.4 = block.stack;
+                e.2 = block.site;
+            }
+        }
+    }
+    let (mut appeared, mut disappeared) = (Vec::new(), Vec::new());
+    let (mut unchanged_sites, mut unchanged_leaks) = (0, 0);
+    for (o, n, site, kinds, stack) in sites.into_values() {
+        let change = SiteChange {
+            site,
+            kinds,
+            old_count: o.count,
+            new_count: n.count,
+            old_bytes: o.bytes,
+            new_bytes: n.bytes,
+            stack,
+        };
+        match n.count.cmp(&o.count) {
+            std::cmp::Ordering::Greater => appeared.push(change),
+            std::cmp::Ordering::Less => disappeared.push(change),
+            std::cmp::Ordering::Equal => {
+                unchanged_sites += 1;
+                unchanged_leaks += n.count;
+            }
+        }
+    }
+    let added = |c: &SiteChange| c.new_bytes.saturating_sub(c.old_bytes);
+    let removed = |c: &SiteChange| c.old_bytes.saturating_sub(c.new_bytes);
+    appeared.sort_by(|a, b| added(b).cmp(&added(a)).then(a.site.cmp(&b.site)));
+    disappeared.sort_by(|a, b| removed(b).cmp(&removed(a)).then(a.site.cmp(&b.site)));
+    let appeared_leaks = appeared.iter().map(|c| c.new_count - c.old_count).sum();
+    let appeared_bytes = appeared.iter().map(added).sum();
+    let disappeared_leaks = disappeared.iter().map(|c| c.old_count - c.new_count).sum();
+    let disappeared_bytes = disappeared.iter().map(removed).sum();
+    let line = format!(
+        "SUMMARY: memdbg diff: {appeared_bytes} byte(s) in {appeared_leaks} allocation(s) \
+         appeared, {disappeared_bytes} byte(s) in {disappeared_leaks} allocation(s) disappeared."
+    );
+    Diff {
+        schema: DIFF_SCHEMA,
+        old: old.source.clone(),
+        new: new.source.clone(),
+        symbols: opts.symbolizer.map(|s| s.name().to_string()),
+        summary: DiffSummary {
+            appeared_leaks,
+            appeared_bytes,
+            disappeared_leaks,
+            disappeared_bytes,
+            exit_status: u8::from(!appeared.is_empty()),
+            line,
+        },
+        appeared,
+        disappeared,
+        unchanged_sites,
+        unchanged_leaks,
+    }
+}
+
+fn write_changes(
+    out: &mut dyn Write,
+    title: &str,
+    sign: char,
+    changes: &[SiteChange],
+    sw: &mut StackWriter,
+) -> io::Result<()> {
+    if changes.is_empty() {
+        return writeln!(out, "{title}: none");
+    }
+    writeln!(out, "{title}:")?;
+    for c in changes {
+        let (leaks, bytes) = if sign == '+' {
+            (
+                c.new_count - c.old_count,
+                c.new_bytes.saturating_sub(c.old_bytes),
+            )
+        } else {
+            (
+                c.old_count - c.new_count,
+                c.old_bytes.saturating_sub(c.new_bytes),
+            )
+        };
+        writeln!(
+            out,
+            "  {sign}{} ({} → {}), {sign}{} bytes, from {} ({})",
+            count(leaks, "leak", "leaks"),
+            c.old_count,
+            c.new_count,
+            num(bytes),
+            c.site,
+            c.kinds.join(", ")
+        )?;
+        sw.write(out, &c.stack)?;
+    }
+    Ok(())
+}
+
+/// Compares `old` and `new` and writes the result in `opts.format`; returns
+/// the summary (its `exit_status` is the `memdbg diff` exit status).
+///
+/// # Errors
+/// Writing to `out` failed.
+pub fn print_diff(
+    out: &mut dyn Write,
+    old: &Ledger,
+    new: &Ledger,
+    opts: &Options<'_>,
+) -> io::Result<DiffSummary> {
+    let d = diff(old, new, opts);
+    match opts.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &d)?;
+            writeln!(out)?;
+        }
+        Format::Text => {
+            writeln!(out, "memdbg diff of {} → {}", d.old, d.new)?;
+            if let Some(s) = &d.symbols {
+                writeln!(out, "Symbols   {s}")?;
+            }
+            writeln!(out)?;
+            let mut sw = StackWriter::default();
+            write_changes(out, "Appeared or grew", '+', &d.appeared, &mut sw)?;
+            writeln!(out)?;
+            write_changes(out, "Disappeared or shrank", '-', &d.disappeared, &mut sw)?;
+            writeln!(out)?;
+            writeln!(
+                out,
+                "Unchanged: {}, {}",
+                count(d.unchanged_sites, "site", "sites"),
+                count(d.unchanged_leaks, "leak", "leaks")
+            )?;
+            writeln!(out)?;
+            writeln!(out, "{}", d.summary.line)?;
+        }
+    }
+    Ok(d.summary)
+}

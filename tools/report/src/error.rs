@@ -1,0 +1,49 @@
+//! [`InputError`]: why a ledger, an ELF or a suppression file could not be used.
+
+use std::fmt;
+
+/// Why an input could not be used (exit status 2 in the `memdbg` binary).
+///
+/// Always names the file; `offset` is the byte offset in that file of what is
+/// wrong when one is known. For a database inside a CloudpilotEmu backup,
+/// `file` is `backup.zip (MemDbgDB.pdb)` and `offset` is inside the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    /// The file, as given on the command line (plus the zip member, if any).
+    pub file: String,
+    /// Byte offset in `file` (for a zip member: in the member) of the bad data.
+    pub offset: Option<u64>,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl InputError {
+    /// An error at a known offset of `file`.
+    pub fn at(file: &str, offset: u64, message: impl Into<String>) -> Self {
+        InputError {
+            file: file.to_string(),
+            offset: Some(offset),
+            message: message.into(),
+        }
+    }
+
+    /// An error about `file` as a whole.
+    pub fn whole(file: &str, message: impl Into<String>) -> Self {
+        InputError {
+            file: file.to_string(),
+            offset: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.offset {
+            Some(o) => write!(f, "{}: offset 0x{o:X}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}

@@ -1,0 +1,270 @@
+//! [`Ledger`]: a decoded MemDbgDB (the first stage: decode).
+//!
+//! The record layouts are `memdbg::record`'s; this module only walks the
+//! database's records, decodes each with [`Record::decode`] and sorts them by
+//! kind, turning every decode error into an [`InputError`] that names the file
+//! offset of the bad byte.
+
+use memdbg::record::{
+    self, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header, LowHeapRecord,
+    OverrunRecord, Record, SmallSiteRecord, kind,
+};
+use palm_prc::{Database, FourCC, layout, rec_attr};
+
+use crate::InputError;
+
+/// Where the records of a ledger came from: used to turn a record-relative
+/// decode error into a file offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// Record data at this file offset.
+    File(u64),
+    /// The `n`th record of an in-memory list (no file offsets).
+    Index,
+}
+
+/// A decoded MemDbgDB: the header and the records, by kind, in database order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ledger {
+    /// The input's name for messages: the path given, plus the zip member.
+    pub source: String,
+    /// Record 0.
+    pub header: Header,
+    /// File offset of record 0's data (0 for ledgers not read from a file);
+    /// header field `f` is at `header_offset + offset_of!(Header, f)`.
+    pub header_offset: u64,
+    /// Allocation records: blocks live when the ledger was written (leaks after
+    /// a clean `memdbg::stop`).
+    pub allocs: Vec<AllocRecord>,
+    /// Overrun events.
+    pub overruns: Vec<OverrunRecord>,
+    /// Double-free events.
+    pub double_frees: Vec<DoubleFreeRecord>,
+    /// Small-allocation sites.
+    pub small_sites: Vec<SmallSiteRecord>,
+    /// Low-heap warnings.
+    pub low_heap: Vec<LowHeapRecord>,
+    /// Free slots skipped (only in a ledger whose run did not stop).
+    pub free_slots: usize,
+    /// Records skipped because the Data Manager marked them deleted.
+    pub deleted: usize,
+}
+
+impl Ledger {
+    /// Decodes a MemDbgDB file (`.pdb` as POSE, `palm-run` or CloudpilotEmu
+    /// export it). `source` names it in errors.
+    ///
+    /// # Errors
+    /// Not a Palm database, a resource database, the wrong type or creator, no
+    /// records, or a record that does not decode (unknown kind or version,
+    /// truncated, …): an [`InputError`] with the file offset of the bad byte.
+    pub fn from_pdb(bytes: &[u8], source: &str) -> Result<Ledger, InputError> {
+        let db = Database::parse(bytes)
+            .map_err(|e| InputError::whole(source, format!("not a Palm database (.pdb): {e}")))?;
+        let Some(records) = db.records() else {
+            return Err(InputError::at(
+                source,
+                layout::ATTRIBUTES_OFFSET as u64,
+                "a resource database (.prc), not the MemDbgDB record database",
+            ));
+        };
+        check_type_creator(&db, source)?;
+        let entry_offset = |i: usize| -> u64 {
+            let at = layout::HEADER_SIZE + i * layout::RECORD_ENTRY_SIZE;
+            bytes.get(at..at + 4).map_or(0, |b| {
+                u64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+            })
+        };
+        // DmDeleteRecord leaves an empty entry marked deleted until the next
+        // HotSync; it is no record of ours.
+        let is_deleted =
+            |r: &palm_prc::Record| r.attributes & rec_attr::DELETE != 0 && r.data.is_empty();
+        let deleted = records.iter().filter(|r| is_deleted(r)).count();
+        let list = records
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !is_deleted(r))
+            .map(|(i, r)| (i, Origin::File(entry_offset(i)), &r.data[..]));
+        let mut ledger = decode_all(list, source)?;
+        ledger.deleted = deleted;
+        Ok(ledger)
+    }
+
+    /// Decodes a ledger from its records' bytes, record 0 first (for ledgers
+    /// built in memory; errors give the record index instead of a file offset).
+    ///
+    /// # Errors
+    /// As [`Ledger::from_pdb`] for the records.
+    pub fn from_records<'a>(
+        records: impl IntoIterator<Item = &'a [u8]>,
+        source: &str,
+    ) -> Result<Ledger, InputError> {
+        let list = records
+            .into_iter()
+            .enumerate()
+            .map(|(i, data)| (i, Origin::Index, data));
+        decode_all(list, source)
+    }
+
+    /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
+    /// header, then allocation, overrun, double-free, small-site and low-heap
+    /// records in that order. Free slots are not written.
+    ///
+    /// # Errors
+    /// More than 65,535 records (the PDB entry count is 16 bits).
+    pub fn to_pdb(&self) -> Result<Vec<u8>, palm_prc::WriteError> {
+        let header = palm_prc::Header::new(
+            record::DB_NAME,
+            FourCC::from_u32(record::DB_TYPE),
+            FourCC::from_u32(record::DB_CREATOR),
+        );
+        let mut datas: Vec<&[u8]> = vec![self.header.as_bytes()];
+        datas.extend(self.allocs.iter().map(AsBytes::as_bytes));
+        datas.extend(self.overruns.iter().map(AsBytes::as_bytes));
+        datas.extend(self.double_frees.iter().map(AsBytes::as_bytes));
+        datas.extend(self.small_sites.iter().map(AsBytes::as_bytes));
+        datas.extend(self.low_heap.iter().map(AsBytes::as_bytes));
+        let records = datas
+            .into_iter()
+            .zip(1u32..)
+            .map(|(data, unique_id)| palm_prc::Record {
+                attributes: 0,
+                unique_id,
+                data: data.to_vec(),
+            })
+            .collect();
+        Database::new_records(header, records).to_bytes()
+    }
+
+    /// The app's database name (lossy UTF-8; Palm names are mostly ASCII).
+    pub fn app_name(&self) -> String {
+        String::from_utf8_lossy(self.header.app_name_bytes()).into_owned()
+    }
+}
+
+fn check_type_creator(db: &Database, source: &str) -> Result<(), InputError> {
+    let want_type = FourCC::from_u32(record::DB_TYPE);
+    let want_creator = FourCC::from_u32(record::DB_CREATOR);
+    if db.header.kind != want_type {
+        return Err(InputError::at(
+            source,
+            layout::TYPE_OFFSET as u64,
+            format!(
+                "database type is {}, not MemDbgDB's {want_type} (database \"{}\")",
+                db.header.kind,
+                String::from_utf8_lossy(&db.header.name)
+            ),
+        ));
+    }
+    if db.header.creator != want_creator {
+        return Err(InputError::at(
+            source,
+            layout::CREATOR_OFFSET as u64,
+            format!(
+                "database creator is {}, not MemDbgDB's {want_creator} (database \"{}\")",
+                db.header.creator,
+                String::from_utf8_lossy(&db.header.name)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The size a record of kind `k` must have, when the kind is known.
+fn kind_size(k: u8) -> Option<usize> {
+    match k {
+        kind::HEADER => Some(record::HEADER_SIZE),
+        k if kind::is_alloc(k) => Some(record::ALLOC_RECORD_SIZE),
+        kind::OVERRUN => Some(record::OVERRUN_RECORD_SIZE),
+        kind::DOUBLE_FREE => Some(record::DOUBLE_FREE_RECORD_SIZE),
+        kind::SMALL_SITE => Some(record::SMALL_SITE_RECORD_SIZE),
+        kind::LOW_HEAP => Some(record::LOW_HEAP_RECORD_SIZE),
+        _ => None,
+    }
+}
+
+/// An [`InputError`] for record `index` that failed to decode.
+fn record_error(
+    source: &str,
+    index: usize,
+    origin: Origin,
+    data: &[u8],
+    e: DecodeError,
+) -> InputError {
+    let k = data.first().copied();
+    let name = k.map_or("empty", kind::name);
+    let mut message = format!(
+        "record {index} ({name}): {} (byte {} of the record)",
+        e.what, e.offset
+    );
+    let found = data.get(e.offset).copied();
+    match (e.what, found) {
+        ("unknown record format version", Some(v)) => message.push_str(&format!(
+            "; its version is {v}, this memdbg reads version {}",
+            record::FORMAT_VERSION
+        )),
+        ("unknown record kind", Some(v)) => message.push_str(&format!("; kind byte 0x{v:02X}")),
+        ("truncated record" | "record longer than its kind's size", _) => {
+            if let Some(size) = k.and_then(kind_size) {
+                message.push_str(&format!(
+                    "; it has {} bytes, a {name} record has {size}",
+                    data.len()
+                ));
+            }
+        }
+        _ => {}
+    }
+    match origin {
+        Origin::File(at) => InputError::at(source, at + e.offset as u64, message),
+        Origin::Index => InputError::whole(source, message),
+    }
+}
+
+fn decode_all<'a>(
+    list: impl Iterator<Item = (usize, Origin, &'a [u8])>,
+    source: &str,
+) -> Result<Ledger, InputError> {
+    let mut list = list;
+    let Some((index, origin, data)) = list.next() else {
+        return Err(InputError::whole(
+            source,
+            "the database has no records: record 0 must be the MemDbgDB header",
+        ));
+    };
+    let header = Header::decode(data).map_err(|e| record_error(source, index, origin, data, e))?;
+    let mut ledger = Ledger {
+        source: source.to_string(),
+        header,
+        header_offset: match origin {
+            Origin::File(at) => at,
+            Origin::Index => 0,
+        },
+        allocs: Vec::new(),
+        overruns: Vec::new(),
+        double_frees: Vec::new(),
+        small_sites: Vec::new(),
+        low_heap: Vec::new(),
+        free_slots: 0,
+        deleted: 0,
+    };
+    for (index, origin, data) in list {
+        let decoded =
+            Record::decode(data).map_err(|e| record_error(source, index, origin, data, e))?;
+        match decoded {
+            Record::Header(_) => {
+                let e = DecodeError {
+                    offset: 0,
+                    what: "a second header record (only record 0 is a header)",
+                };
+                return Err(record_error(source, index, origin, data, e));
+            }
+            Record::FreeSlot => ledger.free_slots += 1,
+            Record::Alloc(a) => ledger.allocs.push(a),
+            Record::Overrun(o) => ledger.overruns.push(o),
+            Record::DoubleFree(d) => ledger.double_frees.push(d),
+            Record::SmallSite(s) => ledger.small_sites.push(s),
+            Record::LowHeap(l) => ledger.low_heap.push(l),
+        }
+    }
+    Ok(ledger)
+}

@@ -1,0 +1,975 @@
+//! The third stage: analysis into a [`Report`], then text or JSON
+//! ([`print`]). The JSON document is the [`Report`] serialized with serde; its
+//! schema is described in the [crate documentation](crate#json-schema).
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use memdbg::record::{
+    self, AllocFlags, AllocRecord, DoubleFreeRecord, HeaderFlags, NOT_SAMPLED, OverrunRecord,
+    SmallSiteRecord, Stack, detected, kind,
+};
+use palm_prc::FourCC;
+use serde::Serialize;
+
+use crate::symbolize::{Symbolize, Symbols};
+use crate::{Ledger, Suppressions};
+
+/// The `schema` value of the JSON document; changes only when a field is
+/// removed or changes meaning (fields may be added).
+pub const SCHEMA: &str = "memdbg-report/1";
+
+/// Output format, chosen after the analysis.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// The human report.
+    #[default]
+    Text,
+    /// The [`Report`] as pretty-printed JSON.
+    Json,
+}
+
+/// What to report and how.
+#[non_exhaustive]
+#[derive(Default)]
+pub struct Options<'a> {
+    /// Symbols for call stacks (the app's ELF); `None`: frames stay offsets.
+    pub symbolizer: Option<&'a dyn Symbolize>,
+    /// Text or JSON.
+    pub format: Format,
+    /// Leaks smaller than this many bytes are not listed (they are counted in
+    /// the summary and do not set the exit status).
+    pub min_size: u32,
+    /// Patterns of known leaks to hide (counted in the summary; they do not
+    /// set the exit status).
+    pub suppressions: Suppressions,
+}
+
+impl std::fmt::Debug for Options<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("symbolizer", &self.symbolizer.map(|s| s.name()))
+            .field("format", &self.format)
+            .field("min_size", &self.min_size)
+            .field("suppressions", &self.suppressions)
+            .finish()
+    }
+}
+
+/// A named flag bit and what it means for the reader of the report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Flag {
+    /// The bit's name in `memdbg::record` (`GUARDS`, `INCOMPLETE`, …).
+    pub name: String,
+    /// What it means.
+    pub meaning: &'static str,
+}
+
+/// The ledger's header, explained.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HeaderInfo {
+    /// The app's database name.
+    pub app_name: String,
+    /// The app's creator code (`MDst`, or `0x…` when not printable).
+    pub app_creator: String,
+    /// MemDbgDB format version.
+    pub format_version: u8,
+    /// Detector options set for the run.
+    pub options: Vec<Flag>,
+    /// The options word as stored.
+    pub options_bits: u32,
+    /// Run-level flags (INCOMPLETE, PATCHES_REFUSED, …).
+    pub flags: Vec<Flag>,
+    /// The flags word as stored.
+    pub flags_bits: u32,
+    /// Most leak alerts shown at stop.
+    pub max_alerts: u16,
+    /// Most live allocations tracked at once.
+    pub capacity: u16,
+    /// Largest-free-chunk warning threshold, bytes (0: off).
+    pub low_heap_threshold: u32,
+    /// 68k address of code 1 during the run (0: unknown).
+    pub code_base: u32,
+    /// Size of code 1, bytes (0: unknown).
+    pub code_size: u32,
+    /// Ticks at start.
+    pub start_ticks: u32,
+    /// Ticks at stop (0: did not stop).
+    pub stop_ticks: u32,
+}
+
+/// The header's run counters (all of `memdbg::record::Counters`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[allow(missing_docs)] // Each field is the `Counters` field of the same name.
+pub struct CounterInfo {
+    pub allocations: u32,
+    pub frees: u32,
+    pub os_frees: u32,
+    pub unknown_frees: u32,
+    pub double_frees: u32,
+    pub overruns: u32,
+    pub untracked: u32,
+    pub failed: u32,
+    pub resizes: u32,
+    pub leaks: u32,
+    pub leaked_bytes: u32,
+    pub peak_live_bytes: u32,
+    pub peak_live_count: u32,
+    /// `null` when never sampled.
+    pub low_free: Option<u32>,
+    /// `null` when never sampled.
+    pub low_largest_free: Option<u32>,
+    pub small_allocs: u32,
+    pub small_unsited: u32,
+    pub alerts: u32,
+    pub os_unknown_frees: u32,
+}
+
+/// One frame of a call stack.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StackFrame {
+    /// The return address: an offset from code 1's start (= ELF address) when
+    /// `in_code1`, else a raw 68k address.
+    pub address: u32,
+    /// Whether `address` is a code 1 offset.
+    pub in_code1: bool,
+    /// Functions at the address, innermost inlined first; empty when it could
+    /// not be symbolized.
+    pub symbols: Symbols,
+}
+
+/// A tracked block: where and how it was allocated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Block {
+    /// `pointer`, `handle`, `chunk` or `Rust alloc`.
+    pub kind: &'static str,
+    /// True when `address` is a handle (a relocatable chunk).
+    pub relocatable: bool,
+    /// The pointer or handle.
+    pub address: u32,
+    /// Requested size in bytes (after resizes).
+    pub size: u32,
+    /// Allocation sequence number in the run, from 1.
+    pub seq: u32,
+    /// Ticks at allocation.
+    pub ticks: u32,
+    /// `memdbg::record::AllocFlags` names: GUARDED, RESIZED, HANDLE,
+    /// FILE_TRUNCATED, OVERRUN, NOT_DYNAMIC.
+    pub flags: Vec<&'static str>,
+    /// Source file of the wrapper call (`null` for Rust allocations).
+    pub file: Option<String>,
+    /// Source line of the wrapper call (`null` when not recorded).
+    pub line: Option<u32>,
+    /// The site in words: `file:line`, else the innermost symbolized frame,
+    /// else its address.
+    pub site: String,
+    /// The call stack at allocation, innermost first.
+    pub stack: Vec<StackFrame>,
+}
+
+/// A leaked block.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Leak {
+    /// 1-based number in this report (allocation order).
+    pub number: usize,
+    /// The block.
+    #[serde(flatten)]
+    pub block: Block,
+}
+
+/// Leaks from one site, aggregated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Site {
+    /// As [`Block::site`].
+    pub site: String,
+    /// The kinds of block seen there.
+    pub kinds: Vec<&'static str>,
+    /// Number of leaks.
+    pub count: usize,
+    /// Their total size.
+    pub bytes: u64,
+    /// Smallest leak.
+    pub min_size: u32,
+    /// Largest leak.
+    pub max_size: u32,
+    /// Their [`Leak::number`]s.
+    pub leaks: Vec<usize>,
+}
+
+/// A damaged guard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Overrun {
+    /// 1-based number.
+    pub number: usize,
+    /// `at free`, `at resize` or `at stop`.
+    pub when: &'static str,
+    /// Ticks when found.
+    pub ticks: u32,
+    /// The guard bytes as found, hex (`00 FD FD FD`); intact is `FD FD FD FD`.
+    pub guard: String,
+    /// Where it was found (the free's or resize's callers; empty at stop).
+    pub found_by: Vec<StackFrame>,
+    /// The damaged block.
+    pub block: Block,
+}
+
+/// One free of a double free.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FreeSite {
+    /// Ticks at the free.
+    pub ticks: u32,
+    /// The free's callers.
+    pub stack: Vec<StackFrame>,
+}
+
+/// A block freed twice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DoubleFree {
+    /// 1-based number.
+    pub number: usize,
+    /// The address passed to both frees.
+    pub address: u32,
+    /// The first free.
+    pub first_free: FreeSite,
+    /// The second free (not passed to the OS).
+    pub second_free: FreeSite,
+    /// The block as allocated.
+    pub block: Block,
+}
+
+/// Small allocations of one site.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SmallSite {
+    /// Small allocations made there.
+    pub count: u32,
+    /// Their total size.
+    pub bytes: u32,
+    /// The first of them.
+    pub first: Block,
+}
+
+/// The largest free chunk fell below the threshold.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LowHeap {
+    /// Free bytes in the dynamic heap then.
+    pub free: u32,
+    /// Largest free chunk then.
+    pub largest: u32,
+    /// The threshold.
+    pub threshold: u32,
+    /// The allocation after which it was seen.
+    pub after: Block,
+}
+
+/// Heap statistics.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HeapInfo {
+    /// Peak of live tracked bytes.
+    pub peak_live_bytes: u32,
+    /// Peak number of live tracked blocks.
+    pub peak_live_count: u32,
+    /// Low-water of the dynamic heap's free bytes (`null`: not sampled).
+    pub low_free: Option<u32>,
+    /// Low-water of its largest free chunk (`null`: not sampled).
+    pub low_largest_free: Option<u32>,
+    /// Warning threshold for the largest free chunk (0: off).
+    pub low_heap_threshold: u32,
+    /// Allocations of 1 to 12 bytes.
+    pub small_allocs: u32,
+    /// Of those, from sites beyond the per-site table.
+    pub small_unsited: u32,
+    /// Per-site counts, most allocations first.
+    pub small_sites: Vec<SmallSite>,
+    /// Low-heap warnings.
+    pub low_heap: Vec<LowHeap>,
+}
+
+/// How many leaks one suppression pattern hid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SuppressionUse {
+    /// The pattern as written.
+    pub pattern: String,
+    /// Leaks it hid (each leak counts for the first pattern that matches).
+    pub leaks: usize,
+    /// Their bytes.
+    pub bytes: u64,
+}
+
+/// The totals and the verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Leaks reported.
+    pub leaks: usize,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Leaks hidden by suppressions.
+    pub suppressed_leaks: usize,
+    /// Their bytes.
+    pub suppressed_bytes: u64,
+    /// Leaks hidden by `min_size`.
+    pub below_min_size_leaks: usize,
+    /// Their bytes.
+    pub below_min_size_bytes: u64,
+    /// Overrun records.
+    pub overruns: usize,
+    /// Double-free records.
+    pub double_frees: usize,
+    /// 0: no leaks or errors; 1: leaks, overruns or double frees (records or
+    /// header counters).
+    pub exit_status: u8,
+    /// The one-line summary that ends the text report.
+    pub line: String,
+}
+
+/// The whole analysis: what the text report shows and the JSON document is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// [`SCHEMA`].
+    pub schema: &'static str,
+    /// The input's name.
+    pub source: String,
+    /// The symbol file's name, or `null`.
+    pub symbols: Option<String>,
+    /// The header.
+    pub header: HeaderInfo,
+    /// The header's counters.
+    pub counters: CounterInfo,
+    /// Leaks, in allocation order.
+    pub leaks: Vec<Leak>,
+    /// Leaks aggregated by site, most bytes first.
+    pub sites: Vec<Site>,
+    /// Overruns, in the order found.
+    pub overruns: Vec<Overrun>,
+    /// Double frees, in the order found.
+    pub double_frees: Vec<DoubleFree>,
+    /// Heap statistics.
+    pub heap: HeapInfo,
+    /// Suppression patterns and what each hid.
+    pub suppressions: Vec<SuppressionUse>,
+    /// Things the reader should know (inconsistencies, missing symbols).
+    pub warnings: Vec<String>,
+    /// Totals.
+    pub summary: Summary,
+}
+
+const OPTION_MEANINGS: &[(&str, &str)] = &[
+    (
+        "GUARDS",
+        "4 guard bytes (0xFD) after each block, checked at free, resize and stop",
+    ),
+    (
+        "CALL_STACKS",
+        "up to 6 return addresses recorded per allocation and per free",
+    ),
+    (
+        "HEAP_STATS",
+        "free-heap low-water marks sampled; small allocations counted per site",
+    ),
+    (
+        "ALERTS_AT_EXIT",
+        "a non-fatal alert per leak at stop (up to max alerts)",
+    ),
+    ("DBG_MESSAGES", "one DbgMessage line per leak at stop"),
+    (
+        "FILL_NEW",
+        "new blocks filled with 0x31 (grown parts with 0x33)",
+    ),
+    ("FILL_FREED", "freed blocks filled with 0x35"),
+    (
+        "PATCH_FREES",
+        "MemChunkFree/MemHandleFree patched, so frees by the OS are matched too",
+    ),
+    ("ALERT_OVERRUNS", "overruns shown at once in an alert"),
+    (
+        "ALERT_DOUBLE_FREES",
+        "double frees shown at once in an alert",
+    ),
+];
+
+const FLAG_MEANINGS: &[(&str, &str)] = &[
+    (
+        "INCOMPLETE",
+        "some allocations were not recorded (index or storage heap full): leaks may be missing",
+    ),
+    (
+        "PATCHES_REFUSED",
+        "the OS refused the free-trap patches (Palm OS 5, PumpkinOS): blocks freed by the OS \
+         or with a plain MemPtrFree show as leaks",
+    ),
+    (
+        "RUNNING",
+        "memdbg::stop did not run (the app is running, crashed or was reset): the blocks \
+         listed were live at that moment, and the counters are those of start",
+    ),
+    (
+        "TRAPS_DISTURBED",
+        "at stop another patch sat on a free trap; the original was restored anyway",
+    ),
+    (
+        "CODE_BASE_UNKNOWN",
+        "code 1 could not be located: every frame is a raw 68k address",
+    ),
+    (
+        "LOW_HEAP",
+        "the largest free chunk of the dynamic heap fell below the warning threshold",
+    ),
+];
+
+fn explain<'n, T>(
+    names: impl Iterator<Item = (&'n str, T)>,
+    bits: u32,
+    known: u32,
+    meanings: &[(&str, &'static str)],
+) -> Vec<Flag> {
+    let mut out: Vec<Flag> = names
+        .map(|(name, _)| Flag {
+            name: name.to_string(),
+            meaning: meanings
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or("", |(_, m)| m),
+        })
+        .collect();
+    let unknown = bits & !known;
+    if unknown != 0 {
+        out.push(Flag {
+            name: format!("0x{unknown:X}"),
+            meaning: "bits unknown to this memdbg (a newer library?)",
+        });
+    }
+    out
+}
+
+/// Symbolization with a cache (a ledger repeats few distinct frames).
+struct Frames<'a> {
+    symbolizer: Option<&'a dyn Symbolize>,
+    cache: HashMap<u32, Symbols>,
+}
+
+impl Frames<'_> {
+    fn stack(&mut self, stack: &Stack) -> Vec<StackFrame> {
+        stack
+            .iter()
+            .map(|f| match f {
+                record::Frame::Code(offset) => StackFrame {
+                    address: offset,
+                    in_code1: true,
+                    symbols: match self.symbolizer {
+                        Some(s) => self
+                            .cache
+                            .entry(offset)
+                            .or_insert_with(|| Symbols(s.symbolize(offset).into()))
+                            .clone(),
+                        None => Symbols::default(),
+                    },
+                },
+                record::Frame::Raw(address) => StackFrame {
+                    address,
+                    in_code1: false,
+                    symbols: Symbols::default(),
+                },
+            })
+            .collect()
+    }
+
+    fn block(&mut self, a: &AllocRecord) -> Block {
+        let stack = self.stack(&a.stack);
+        let file = (!a.file.bytes().is_empty())
+            .then(|| String::from_utf8_lossy(a.file.bytes()).into_owned());
+        let line = (a.line.get() != 0).then(|| u32::from(a.line.get()));
+        let site = site_name(file.as_deref(), line, &stack);
+        let flags = a.alloc_flags();
+        Block {
+            kind: kind::name(a.kind),
+            relocatable: a.kind == kind::HANDLE || flags.contains(AllocFlags::HANDLE),
+            address: a.address.get(),
+            size: a.size.get(),
+            seq: a.seq.get(),
+            ticks: a.ticks.get(),
+            flags: flags.iter_names().map(|(n, _)| n).collect(),
+            file,
+            line,
+            site,
+            stack,
+        }
+    }
+}
+
+/// `file:line`, else the innermost frame in words.
+fn site_name(file: Option<&str>, line: Option<u32>, stack: &[StackFrame]) -> String {
+    match (file, line) {
+        (Some(f), Some(l)) => return format!("{f}:{l}"),
+        (Some(f), None) => return f.to_string(),
+        _ => {}
+    }
+    let Some(frame) = stack.first() else {
+        return "unknown site (no file, line or call stack recorded)".to_string();
+    };
+    match frame.symbols.first() {
+        Some(s) => match (&s.file, s.line) {
+            (Some(f), Some(l)) => format!("{} at {f}:{l}", s.function),
+            _ => s.function.clone(),
+        },
+        None if frame.in_code1 => format!("code 1 offset 0x{:08X}", frame.address),
+        None => format!("68k address 0x{:08X}", frame.address),
+    }
+}
+
+/// The key leaks are aggregated by: the wrapper's file and line when recorded,
+/// else the whole call stack.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum SiteKey {
+    /// File and line of the wrapper call.
+    FileLine(Vec<u8>, u16),
+    /// Frames of the call stack (address, in code 1).
+    Stack(Vec<(u32, bool)>),
+}
+
+/// The aggregation key of an allocation record.
+pub(crate) fn site_key(a: &AllocRecord) -> SiteKey {
+    if a.file.bytes().is_empty() {
+        SiteKey::Stack(
+            a.stack
+                .iter()
+                .map(|f| match f {
+                    record::Frame::Code(o) => (o, true),
+                    record::Frame::Raw(r) => (r, false),
+                })
+                .collect(),
+        )
+    } else {
+        SiteKey::FileLine(a.file.bytes().to_vec(), a.line.get())
+    }
+}
+
+/// Which leaks the options hide, and why.
+pub(crate) enum Hidden {
+    /// Reported.
+    No,
+    /// By the suppression pattern with this index.
+    Suppressed(usize),
+    /// Smaller than `min_size`.
+    BelowMinSize,
+}
+
+pub(crate) fn hidden(block: &Block, opts: &Options<'_>) -> Hidden {
+    let symbols = || block.stack.iter().flat_map(|f| f.symbols.iter());
+    for (i, p) in opts.suppressions.patterns.iter().enumerate() {
+        let by_site = match (&block.file, block.line) {
+            (Some(f), Some(l)) => p.matches_file_line(f, l),
+            _ => false,
+        };
+        let by_stack = symbols().any(|s| {
+            p.matches_function(&s.function)
+                || match (&s.file, s.line) {
+                    (Some(f), Some(l)) => p.matches_file_line(f, l),
+                    _ => false,
+                }
+        });
+        if by_site || by_stack {
+            return Hidden::Suppressed(i);
+        }
+    }
+    if block.size < opts.min_size {
+        Hidden::BelowMinSize
+    } else {
+        Hidden::No
+    }
+}
+
+/// Allocation records in allocation order (by sequence number, then
+/// database order).
+pub(crate) fn allocs_in_order(ledger: &Ledger) -> Vec<&AllocRecord> {
+    let mut allocs: Vec<&AllocRecord> = ledger.allocs.iter().collect();
+    allocs.sort_by_key(|a| a.seq.get());
+    allocs
+}
+
+/// A symbolizing, caching view used by [`analyze`] and the diff.
+pub(crate) struct Analyzer<'a> {
+    frames: Frames<'a>,
+}
+
+impl<'a> Analyzer<'a> {
+    pub(crate) fn new(symbolizer: Option<&'a dyn Symbolize>) -> Self {
+        Analyzer {
+            frames: Frames {
+                symbolizer,
+                cache: HashMap::new(),
+            },
+        }
+    }
+
+    pub(crate) fn block(&mut self, a: &AllocRecord) -> Block {
+        self.frames.block(a)
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Analyzes `ledger` (symbolizing with `opts.symbolizer`, applying
+/// suppressions and the minimum size).
+pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
+    let h = &ledger.header;
+    let c = &h.counters;
+    let flags = h.header_flags();
+    let mut an = Analyzer::new(opts.symbolizer);
+    let mut warnings = Vec::new();
+
+    let creator = FourCC::from_u32(h.app_creator.get());
+    let header = HeaderInfo {
+        app_name: ledger.app_name(),
+        app_creator: if creator.0.iter().all(|b| b.is_ascii_graphic()) {
+            String::from_utf8_lossy(&creator.0).into_owned()
+        } else {
+            format!("0x{:08X}", creator.to_u32())
+        },
+        format_version: h.version,
+        options: explain(
+            h.option_flags().iter_names(),
+            h.options.get(),
+            record::Options::all().bits(),
+            OPTION_MEANINGS,
+        ),
+        options_bits: h.options.get(),
+        flags: explain(
+            flags.iter_names(),
+            h.flags.get(),
+            HeaderFlags::all().bits(),
+            FLAG_MEANINGS,
+        ),
+        flags_bits: h.flags.get(),
+        max_alerts: h.max_alerts.get(),
+        capacity: h.capacity.get(),
+        low_heap_threshold: h.low_heap_threshold.get(),
+        code_base: h.code_base.get(),
+        code_size: h.code_size.get(),
+        start_ticks: h.start_ticks.get(),
+        stop_ticks: h.stop_ticks.get(),
+    };
+    let sampled = |v: u32| (v != NOT_SAMPLED).then_some(v);
+    let counters = CounterInfo {
+        allocations: c.allocations.get(),
+        frees: c.frees.get(),
+        os_frees: c.os_frees.get(),
+        unknown_frees: c.unknown_frees.get(),
+        double_frees: c.double_frees.get(),
+        overruns: c.overruns.get(),
+        untracked: c.untracked.get(),
+        failed: c.failed.get(),
+        resizes: c.resizes.get(),
+        leaks: c.leaks.get(),
+        leaked_bytes: c.leaked_bytes.get(),
+        peak_live_bytes: c.peak_live_bytes.get(),
+        peak_live_count: c.peak_live_count.get(),
+        low_free: sampled(c.low_free.get()),
+        low_largest_free: sampled(c.low_largest_free.get()),
+        small_allocs: c.small_allocs.get(),
+        small_unsited: c.small_unsited.get(),
+        alerts: c.alerts.get(),
+        os_unknown_frees: c.os_unknown_frees.get(),
+    };
+
+    // Leaks, filtered.
+    let mut uses: Vec<SuppressionUse> = opts
+        .suppressions
+        .patterns
+        .iter()
+        .map(|p| SuppressionUse {
+            pattern: p.text(),
+            leaks: 0,
+            bytes: 0,
+        })
+        .collect();
+    let (mut below_n, mut below_bytes) = (0usize, 0u64);
+    let mut leaks = Vec::new();
+    let mut keys = Vec::new();
+    for a in allocs_in_order(ledger) {
+        let block = an.block(a);
+        match hidden(&block, opts) {
+            Hidden::Suppressed(i) => {
+                if let Some(u) = uses.get_mut(i) {
+                    u.leaks += 1;
+                    u.bytes += u64::from(block.size);
+                }
+            }
+            Hidden::BelowMinSize => {
+                below_n += 1;
+                below_bytes += u64::from(block.size);
+            }
+            Hidden::No => {
+                keys.push(site_key(a));
+                leaks.push(Leak {
+                    number: leaks.len() + 1,
+                    block,
+                });
+            }
+        }
+    }
+
+    // Sites.
+    let mut by_key: HashMap<&SiteKey, usize> = HashMap::new();
+    let mut sites: Vec<Site> = Vec::new();
+    for (leak, key) in leaks.iter().zip(&keys) {
+        let b = &leak.block;
+        let i = *by_key.entry(key).or_insert_with(|| {
+            sites.push(Site {
+                site: b.site.clone(),
+                kinds: Vec::new(),
+                count: 0,
+                bytes: 0,
+                min_size: b.size,
+                max_size: b.size,
+                leaks: Vec::new(),
+            });
+            sites.len() - 1
+        });
+        let s = &mut sites[i];
+        if !s.kinds.contains(&b.kind) {
+            s.kinds.push(b.kind);
+        }
+        s.count += 1;
+        s.bytes += u64::from(b.size);
+        s.min_size = s.min_size.min(b.size);
+        s.max_size = s.max_size.max(b.size);
+        s.leaks.push(leak.number);
+    }
+    sites.sort_by(|a, b| {
+        b.bytes
+            .cmp(&a.bytes)
+            .then(b.count.cmp(&a.count))
+            .then(a.leaks.first().cmp(&b.leaks.first()))
+    });
+
+    let overruns: Vec<Overrun> = ledger
+        .overruns
+        .iter()
+        .enumerate()
+        .map(|(i, o)| overrun(&mut an, i + 1, o))
+        .collect();
+    let double_frees: Vec<DoubleFree> = ledger
+        .double_frees
+        .iter()
+        .enumerate()
+        .map(|(i, d)| double_free(&mut an, i + 1, d))
+        .collect();
+    let mut small: Vec<&SmallSiteRecord> = ledger.small_sites.iter().collect();
+    small.sort_by_key(|s| std::cmp::Reverse(s.count.get()));
+    let heap = HeapInfo {
+        peak_live_bytes: counters.peak_live_bytes,
+        peak_live_count: counters.peak_live_count,
+        low_free: counters.low_free,
+        low_largest_free: counters.low_largest_free,
+        low_heap_threshold: header.low_heap_threshold,
+        small_allocs: counters.small_allocs,
+        small_unsited: counters.small_unsited,
+        small_sites: small
+            .into_iter()
+            .map(|s| SmallSite {
+                count: s.count.get(),
+                bytes: s.bytes.get(),
+                first: an.block(&s.first),
+            })
+            .collect(),
+        low_heap: ledger
+            .low_heap
+            .iter()
+            .map(|l| LowHeap {
+                free: l.free.get(),
+                largest: l.largest.get(),
+                threshold: l.threshold.get(),
+                after: an.block(&l.alloc),
+            })
+            .collect(),
+    };
+
+    // Warnings.
+    let running = flags.contains(HeaderFlags::RUNNING);
+    if !running && counters.leaks as usize != ledger.allocs.len() {
+        warnings.push(format!(
+            "the header counts {} but the ledger holds {} allocation record(s)",
+            plural(counters.leaks as usize, "leak", "leaks"),
+            ledger.allocs.len()
+        ));
+    }
+    if counters.overruns as usize != ledger.overruns.len() {
+        warnings.push(format!(
+            "the header counts {} but the ledger holds {} overrun record(s)",
+            plural(counters.overruns as usize, "overrun", "overruns"),
+            ledger.overruns.len()
+        ));
+    }
+    if counters.double_frees as usize != ledger.double_frees.len() {
+        warnings.push(format!(
+            "the header counts {} but the ledger holds {} double-free record(s)",
+            plural(
+                counters.double_frees as usize,
+                "double free",
+                "double frees"
+            ),
+            ledger.double_frees.len()
+        ));
+    }
+    if !running && ledger.free_slots > 0 {
+        warnings.push(format!(
+            "{} free slot(s) in a ledger whose run stopped (ignored)",
+            ledger.free_slots
+        ));
+    }
+    if ledger.deleted > 0 {
+        warnings.push(format!(
+            "{} record(s) marked deleted by the Data Manager (ignored)",
+            ledger.deleted
+        ));
+    }
+    match opts.symbolizer {
+        None if !ledger.allocs.is_empty()
+            || !ledger.overruns.is_empty()
+            || !ledger.double_frees.is_empty() =>
+        {
+            warnings.push(
+                "no symbols (--elf APP.elf): call stacks are shown as code 1 offsets".to_string(),
+            );
+        }
+        Some(s) if header.code_size == 0 => warnings.push(format!(
+            "the ledger does not record code 1's size: {} could not be checked against it",
+            s.name()
+        )),
+        _ => {}
+    }
+
+    // Summary.
+    let bytes: u64 = leaks.iter().map(|l| u64::from(l.block.size)).sum();
+    let suppressed_leaks: usize = uses.iter().map(|u| u.leaks).sum();
+    let suppressed_bytes: u64 = uses.iter().map(|u| u.bytes).sum();
+    let errors = !overruns.is_empty()
+        || !double_frees.is_empty()
+        || counters.overruns > 0
+        || counters.double_frees > 0;
+    let exit_status = u8::from(!leaks.is_empty() || errors);
+    let mut line = if leaks.is_empty() {
+        "SUMMARY: memdbg: no leaks".to_string()
+    } else {
+        format!(
+            "SUMMARY: memdbg: {bytes} byte(s) leaked in {} allocation(s)",
+            leaks.len()
+        )
+    };
+    if !overruns.is_empty() {
+        line.push_str(&format!(
+            "; {}",
+            plural(overruns.len(), "overrun", "overruns")
+        ));
+    }
+    if !double_frees.is_empty() {
+        line.push_str(&format!(
+            "; {}",
+            plural(double_frees.len(), "double free", "double frees")
+        ));
+    }
+    if suppressed_leaks > 0 {
+        line.push_str(&format!(
+            "; {suppressed_bytes} byte(s) in {suppressed_leaks} allocation(s) suppressed"
+        ));
+    }
+    if below_n > 0 {
+        line.push_str(&format!(
+            "; {below_bytes} byte(s) in {below_n} allocation(s) below --min-size {}",
+            opts.min_size
+        ));
+    }
+    if flags.contains(HeaderFlags::INCOMPLETE) {
+        line.push_str("; INCOMPLETE ledger");
+    }
+    line.push('.');
+
+    Report {
+        schema: SCHEMA,
+        source: ledger.source.clone(),
+        symbols: opts.symbolizer.map(|s| s.name().to_string()),
+        header,
+        counters,
+        summary: Summary {
+            leaks: leaks.len(),
+            bytes,
+            suppressed_leaks,
+            suppressed_bytes,
+            below_min_size_leaks: below_n,
+            below_min_size_bytes: below_bytes,
+            overruns: overruns.len(),
+            double_frees: double_frees.len(),
+            exit_status,
+            line,
+        },
+        leaks,
+        sites,
+        overruns,
+        double_frees,
+        heap,
+        suppressions: uses,
+        warnings,
+    }
+}
+
+fn overrun(an: &mut Analyzer<'_>, number: usize, o: &OverrunRecord) -> Overrun {
+    Overrun {
+        number,
+        when: match o.when.get() {
+            detected::AT_FREE => "at free",
+            detected::AT_RESIZE => "at resize",
+            _ => "at stop",
+        },
+        ticks: o.ticks.get(),
+        guard: o
+            .guard
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        found_by: an.frames.stack(&o.site),
+        block: an.block(&o.alloc),
+    }
+}
+
+fn double_free(an: &mut Analyzer<'_>, number: usize, d: &DoubleFreeRecord) -> DoubleFree {
+    DoubleFree {
+        number,
+        address: d.address.get(),
+        first_free: FreeSite {
+            ticks: d.first_ticks.get(),
+            stack: an.frames.stack(&d.first),
+        },
+        second_free: FreeSite {
+            ticks: d.second_ticks.get(),
+            stack: an.frames.stack(&d.second),
+        },
+        block: an.block(&d.alloc),
+    }
+}
+
+/// Analyzes `ledger` and writes the report to `out` in `opts.format`;
+/// returns the summary (its `exit_status` is the `memdbg report` exit status).
+///
+/// # Errors
+/// Writing to `out` failed.
+pub fn print(out: &mut dyn Write, ledger: &Ledger, opts: &Options<'_>) -> io::Result<Summary> {
+    let report = analyze(ledger, opts);
+    write(out, &report, opts.format)?;
+    Ok(report.summary)
+}
+
+/// Writes an analyzed report as text or JSON.
+///
+/// # Errors
+/// Writing to `out` failed.
+pub fn write(out: &mut dyn Write, report: &Report, format: Format) -> io::Result<()> {
+    match format {
+        Format::Text => crate::text::write_report(out, report),
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, report)?;
+            writeln!(out)
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! The second stage: code 1 offsets → function, file and line.
+//!
+//! [`Symbolize`] is what the analysis asks; [`ElfSymbols`] answers from the
+//! app's ELF (palm-build links code 1 at address 0, so an offset recorded by
+//! memdbg is an ELF address): the DWARF line tables and inlined-function
+//! entries first (through `addr2line`, which reads DWARF 4 and 5 alike), then
+//! the ELF symbol table, then nothing (the frame stays a raw offset).
+
+use std::borrow::Cow;
+use std::rc::Rc;
+
+use memdbg::record::Header;
+use object::{Object, ObjectSection, ObjectSymbol, SectionFlags, SymbolKind};
+use serde::Serialize;
+
+use crate::{InputError, Ledger};
+
+/// One function of a symbolized frame.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Symbol {
+    /// Demangled function name (Rust hashes dropped).
+    pub function: String,
+    /// Source file (shortened: see [`ElfSymbols`]); `None` without line info.
+    pub file: Option<String>,
+    /// Source line; `None` without line info.
+    pub line: Option<u32>,
+    /// True if this function was inlined into the next one of the frame.
+    pub inlined: bool,
+}
+
+/// The functions at one address, innermost inlined first; shared by every
+/// frame with that address (cheap to clone). Serialized as an array.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Symbols(pub Rc<[Symbol]>);
+
+impl std::ops::Deref for Symbols {
+    type Target = [Symbol];
+    fn deref(&self) -> &[Symbol] {
+        &self.0
+    }
+}
+
+impl Serialize for Symbols {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter())
+    }
+}
+
+/// Symbolizes return addresses inside code 1.
+pub trait Symbolize {
+    /// The functions at `offset`, a **return address** as an offset from code
+    /// 1's start, innermost (inlined) first; empty if unknown. Implementations
+    /// look up `offset - 1`, inside the call instruction, so the line is the
+    /// call's line.
+    fn symbolize(&self, offset: u32) -> Vec<Symbol>;
+
+    /// A name for reports (the ELF's path).
+    fn name(&self) -> &str;
+}
+
+type Reader = gimli::EndianRcSlice<gimli::RunTimeEndian>;
+
+/// Symbols and DWARF of a palm-build ELF.
+///
+/// File names are shortened so reports do not depend on where the project
+/// was checked out: a compilation directory prefix (`DW_AT_comp_dir`) is
+/// removed (`/home/me/app/src/main.rs` → `src/main.rs`), and so is
+/// everything up to a toolchain's `lib/rustlib/src/rust/` or a cargo
+/// registry's `registry/src/<index>/`.
+pub struct ElfSymbols {
+    name: String,
+    code_size: u32,
+    dwarf: Option<addr2line::Context<Reader>>,
+    comp_dirs: Vec<String>,
+    /// Function symbols: (address, size, demangled name), by address.
+    functions: Vec<(u32, u32, String)>,
+}
+
+impl std::fmt::Debug for ElfSymbols {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ElfSymbols")
+            .field("name", &self.name)
+            .field("code_size", &self.code_size)
+            .field("dwarf", &self.dwarf.is_some())
+            .field("functions", &self.functions.len())
+            .finish()
+    }
+}
+
+/// `name` demangled, without a Rust hash suffix.
+pub fn demangle(name: &str) -> String {
+    format!("{:#}", rustc_demangle::demangle(name))
+}
+
+impl ElfSymbols {
+    /// Reads `path`.
+    ///
+    /// # Errors
+    /// As [`ElfSymbols::from_bytes`], or the file cannot be read.
+    pub fn load(path: &std::path::Path) -> Result<ElfSymbols, InputError> {
+        let name = path.display().to_string();
+        let data = std::fs::read(path)
+            .map_err(|e| InputError::whole(&name, format!("cannot read: {e}")))?;
+        ElfSymbols::from_bytes(&data, &name)
+    }
+
+    /// Parses an ELF; `name` names it in errors and reports.
+    ///
+    /// # Errors
+    /// Not an ELF, not a big-endian 32-bit 68k ELF, or DWARF that cannot be
+    /// parsed at all. An ELF without DWARF is accepted (symbol table only).
+    pub fn from_bytes(data: &[u8], name: &str) -> Result<ElfSymbols, InputError> {
+        let file = object::File::parse(data)
+            .map_err(|e| InputError::at(name, 0, format!("not an ELF file: {e}")))?;
+        if file.architecture() != object::Architecture::M68k {
+            return Err(InputError::at(
+                name,
+                0x12,
+                format!(
+                    "an ELF for {:?}, not for the 68k: not a Palm app built by palm-build",
+                    file.architecture()
+                ),
+            ));
+        }
+        // Code 1 is every allocated section from address 0: .text then .rodata.
+        let mut end = 0u64;
+        for s in file.sections() {
+            if let SectionFlags::Elf { sh_flags, .. } = s.flags()
+                && sh_flags.0 & object::elf::SHF_ALLOC.0 != 0
+                && s.size() > 0
+            {
+                end = end.max(s.address().saturating_add(s.size()));
+            }
+        }
+        let code_size = u32::try_from(end).map_err(|_| {
+            InputError::whole(name, "sections end beyond 4 GB: not a Palm code 1 image")
+        })?;
+        let endian = if file.is_little_endian() {
+            gimli::RunTimeEndian::Little
+        } else {
+            gimli::RunTimeEndian::Big
+        };
+        let has_dwarf = file.section_by_name(".debug_info").is_some();
+        let (dwarf, comp_dirs) = if has_dwarf {
+            let load = |id: gimli::SectionId| -> Result<Reader, gimli::Error> {
+                let bytes: Cow<[u8]> = file
+                    .section_by_name(id.name())
+                    .and_then(|s| s.uncompressed_data().ok())
+                    .unwrap_or(Cow::Borrowed(&[]));
+                Ok(Reader::new(Rc::from(&*bytes), endian))
+            };
+            let sections = gimli::Dwarf::load(load)
+                .map_err(|e| InputError::whole(name, format!("cannot read DWARF: {e}")))?;
+            let comp_dirs = comp_dirs(&sections);
+            let ctx = addr2line::Context::from_dwarf(sections)
+                .map_err(|e| InputError::whole(name, format!("cannot read DWARF: {e}")))?;
+            (Some(ctx), comp_dirs)
+        } else {
+            (None, Vec::new())
+        };
+        let mut functions: Vec<(u32, u32, String)> = file
+            .symbols()
+            .filter(|s| s.kind() == SymbolKind::Text && s.is_definition())
+            .filter_map(|s| {
+                let address = u32::try_from(s.address()).ok()?;
+                let size = u32::try_from(s.size()).unwrap_or(0);
+                Some((address, size, demangle(s.name().ok()?)))
+            })
+            .collect();
+        functions.sort();
+        Ok(ElfSymbols {
+            name: name.to_string(),
+            code_size,
+            dwarf,
+            comp_dirs,
+            functions,
+        })
+    }
+
+    /// Size of code 1 in this ELF: the end of its last allocated section.
+    pub fn code_size(&self) -> u32 {
+        self.code_size
+    }
+
+    /// Whether the ELF has DWARF (line numbers); without it only function
+    /// names from the symbol table are available.
+    pub fn has_dwarf(&self) -> bool {
+        self.dwarf.is_some()
+    }
+
+    /// Checks that this ELF is the build that wrote `ledger`: code 1's size as
+    /// the header records it must equal [`ElfSymbols::code_size`]. A header
+    /// without a code size (0) cannot be checked and passes.
+    ///
+    /// # Errors
+    /// The sizes differ; the error names the ELF and the ledger's header field.
+    pub fn check(&self, ledger: &Ledger) -> Result<(), InputError> {
+        let recorded = ledger.header.code_size.get();
+        if recorded == 0 || recorded == self.code_size {
+            return Ok(());
+        }
+        let field = ledger.header_offset + core::mem::offset_of!(Header, code_size) as u64;
+        Err(InputError::whole(
+            &self.name,
+            format!(
+                "code 1 of this ELF is {} bytes (.text + .rodata) but {} records {recorded} \
+                 bytes (header code 1 size at offset 0x{field:X}): this ELF is not the build \
+                 that wrote the ledger",
+                self.code_size, ledger.source
+            ),
+        ))
+    }
+
+    /// `path` without the checkout- and machine-specific prefix.
+    fn shorten<'p>(&self, path: &'p str) -> &'p str {
+        for marker in ["/lib/rustlib/src/rust/", "/registry/src/"] {
+            if let Some(i) = path.find(marker) {
+                let rest = &path[i + marker.len()..];
+                return if marker == "/registry/src/" {
+                    // Skip the index directory (`index.crates.io-…/`).
+                    rest.split_once('/').map_or(rest, |(_, r)| r)
+                } else {
+                    rest
+                };
+            }
+        }
+        for dir in &self.comp_dirs {
+            if let Some(rest) = path.strip_prefix(dir.as_str())
+                && let Some(rest) = rest.strip_prefix('/')
+            {
+                return rest;
+            }
+        }
+        path
+    }
+
+    fn dwarf_frames(&self, probe: u64) -> Vec<Symbol> {
+        let Some(ctx) = &self.dwarf else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let Ok(mut frames) = ctx.find_frames(probe).skip_all_loads() else {
+            return out;
+        };
+        while let Ok(Some(frame)) = frames.next() {
+            let function = frame
+                .function
+                .as_ref()
+                .and_then(|f| f.raw_name().ok())
+                .map(|n| demangle(n.as_ref()));
+            let (file, line) = frame.location.as_ref().map_or((None, None), |l| {
+                (l.file.map(|f| self.shorten(f).to_string()), l.line)
+            });
+            let function = match function {
+                Some(f) => f,
+                None => self.function_at(probe).unwrap_or("??").to_string(),
+            };
+            out.push(Symbol {
+                function,
+                file,
+                line,
+                inlined: true,
+            });
+        }
+        if let Some(last) = out.last_mut() {
+            last.inlined = false;
+        }
+        out
+    }
+
+    /// The name of the function symbol containing `addr`.
+    fn function_at(&self, addr: u64) -> Option<&str> {
+        let addr = u32::try_from(addr).ok()?;
+        let i = self
+            .functions
+            .partition_point(|f| f.0 <= addr)
+            .checked_sub(1)?;
+        let (start, size, name) = self.functions.get(i)?;
+        (*size == 0 || addr < start.saturating_add(*size)).then_some(name.as_str())
+    }
+}
+
+fn comp_dirs(dwarf: &gimli::Dwarf<Reader>) -> Vec<String> {
+    let mut dirs = Vec::new();
+    let mut units = dwarf.units();
+    while let Ok(Some(header)) = units.next() {
+        if let Ok(unit) = dwarf.unit(header)
+            && let Some(dir) = unit.comp_dir
+            && let Ok(dir) = gimli::Reader::to_string_lossy(&dir)
+        {
+            let dir = dir.trim_end_matches('/').to_string();
+            if !dir.is_empty() && !dirs.contains(&dir) {
+                dirs.push(dir);
+            }
+        }
+    }
+    // Longest first, so a nested directory wins over its parent.
+    dirs.sort_by_key(|d| std::cmp::Reverse(d.len()));
+    dirs
+}
+
+impl Symbolize for ElfSymbols {
+    fn symbolize(&self, offset: u32) -> Vec<Symbol> {
+        if offset == 0 || offset > self.code_size {
+            return Vec::new();
+        }
+        let probe = u64::from(offset - 1);
+        let found = self.dwarf_frames(probe);
+        if !found.is_empty() {
+            return found;
+        }
+        match self.function_at(probe) {
+            Some(name) => vec![Symbol {
+                function: name.to_string(),
+                file: None,
+                line: None,
+                inlined: false,
+            }],
+            None => Vec::new(),
+        }
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}

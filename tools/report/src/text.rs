@@ -1,0 +1,374 @@
+//! The text form of a [`Report`] and of a [`Diff`](crate::diff::Diff).
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use crate::report::{Block, Flag, Report, StackFrame};
+
+/// `n` with thousands separators: 12,345.
+pub(crate) fn num(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// "1 leak" / "3 leaks".
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", num(n as u64), if n == 1 { one } else { many })
+}
+
+/// Writes call stacks, one line per function (inlined ones first), each
+/// address rendered once (a ledger repeats few distinct frames).
+#[derive(Default)]
+pub(crate) struct StackWriter {
+    /// Text after `    #N ` for each (address, in code 1).
+    cache: HashMap<(u32, bool), String>,
+}
+
+/// Indentation of a stack's lines.
+const INDENT: &str = "    ";
+
+impl StackWriter {
+    fn render(f: &StackFrame) -> String {
+        let mut t = format!("0x{:08X}", f.address);
+        if !f.in_code1 {
+            t.push_str(" (68k address outside code 1)\n");
+            return t;
+        }
+        if f.symbols.is_empty() {
+            t.push('\n');
+            return t;
+        }
+        // Continuation lines line up under the first " in": indent, "#N ", address.
+        let pad = " ".repeat(INDENT.len() + 3 + t.len());
+        for (j, s) in f.symbols.iter().enumerate() {
+            if j > 0 {
+                t.push_str(&pad);
+            }
+            t.push_str(" in ");
+            t.push_str(&s.function);
+            match (&s.file, s.line) {
+                (Some(file), Some(line)) => t.push_str(&format!(" at {file}:{line}")),
+                (Some(file), None) => t.push_str(&format!(" at {file}")),
+                _ => {}
+            }
+            if s.inlined {
+                t.push_str(" (inlined)");
+            }
+            t.push('\n');
+        }
+        t
+    }
+
+    /// Writes `stack` (at most 6 frames, so `#N` is one digit).
+    pub(crate) fn write(&mut self, out: &mut dyn Write, stack: &[StackFrame]) -> io::Result<()> {
+        for (i, f) in stack.iter().enumerate() {
+            let text = self
+                .cache
+                .entry((f.address, f.in_code1))
+                .or_insert_with(|| Self::render(f));
+            write!(out, "{INDENT}#{i} {text}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The POSE-style description of a block: "Relocatable chunk (handle)".
+fn chunk_words(b: &Block) -> String {
+    let what = if b.relocatable {
+        "Relocatable"
+    } else {
+        "Non-relocatable"
+    };
+    format!("{what} chunk ({})", b.kind)
+}
+
+fn block_details(b: &Block) -> String {
+    let mut d = vec![format!("seq {}", b.seq)];
+    d.extend(
+        b.flags
+            .iter()
+            .filter(|f| **f != "HANDLE")
+            .map(|f| f.to_lowercase()),
+    );
+    d.join(", ")
+}
+
+/// The allocation site and stack of a block.
+fn write_allocated(out: &mut dyn Write, sw: &mut StackWriter, b: &Block) -> io::Result<()> {
+    if let Some(file) = &b.file {
+        match b.line {
+            Some(line) => writeln!(out, "  Allocated at {file}:{line}")?,
+            None => writeln!(out, "  Allocated in {file}")?,
+        }
+    }
+    if b.stack.is_empty() {
+        writeln!(out, "  Chunk allocated by: (no call stack recorded)")
+    } else {
+        writeln!(out, "  Chunk allocated by:")?;
+        sw.write(out, &b.stack)
+    }
+}
+
+fn write_flags(out: &mut dyn Write, label: &str, flags: &[Flag]) -> io::Result<()> {
+    if flags.is_empty() {
+        return writeln!(out, "{label:<10}(none)");
+    }
+    let width = flags.iter().map(|f| f.name.len()).max().unwrap_or(0);
+    for (i, f) in flags.iter().enumerate() {
+        let lead = if i == 0 { label } else { "" };
+        writeln!(out, "{lead:<10}{:<width$}  {}", f.name, f.meaning)?;
+    }
+    Ok(())
+}
+
+fn opt_bytes(v: Option<u32>) -> String {
+    v.map_or_else(
+        || "not sampled".to_string(),
+        |v| format!("{} bytes", num(v.into())),
+    )
+}
+
+/// Writes the text report.
+pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    let h = &r.header;
+    let c = &r.counters;
+    let mut sw = StackWriter::default();
+    writeln!(out, "memdbg report of {}", r.source)?;
+    writeln!(
+        out,
+        "App       {} (creator '{}')",
+        h.app_name, h.app_creator
+    )?;
+    writeln!(out, "Format    MemDbgDB version {}", h.format_version)?;
+    let code = if h.code_size == 0 {
+        "size unknown".to_string()
+    } else {
+        format!("{} bytes", num(h.code_size.into()))
+    };
+    let base = if h.code_base == 0 {
+        "address unknown".to_string()
+    } else {
+        format!("at 0x{:08X}", h.code_base)
+    };
+    writeln!(out, "Code 1    {code}, {base}")?;
+    match &r.symbols {
+        Some(s) => writeln!(out, "Symbols   {s}")?,
+        None => writeln!(out, "Symbols   none")?,
+    }
+    if h.stop_ticks == 0 {
+        writeln!(out, "Run       ticks {}, did not stop", h.start_ticks)?;
+    } else {
+        writeln!(
+            out,
+            "Run       ticks {} to {} ({} ticks)",
+            h.start_ticks,
+            h.stop_ticks,
+            h.stop_ticks.wrapping_sub(h.start_ticks)
+        )?;
+    }
+    let warn = if h.low_heap_threshold == 0 {
+        "no low-heap warning".to_string()
+    } else {
+        format!(
+            "low-heap warning below {} bytes",
+            num(h.low_heap_threshold.into())
+        )
+    };
+    writeln!(
+        out,
+        "Limits    {} live blocks tracked at most; {} alerts at stop; {warn}",
+        num(h.capacity.into()),
+        h.max_alerts
+    )?;
+    write_flags(out, "Options", &h.options)?;
+    write_flags(out, "Flags", &h.flags)?;
+    writeln!(
+        out,
+        "Activity  {} allocations ({} failed, {} untracked), {} frees ({} by the OS), {} resizes",
+        num(c.allocations.into()),
+        num(c.failed.into()),
+        num(c.untracked.into()),
+        num(c.frees.into()),
+        num(c.os_frees.into()),
+        num(c.resizes.into())
+    )?;
+    writeln!(
+        out,
+        "          {} frees of untracked chunks by the app, {} by the OS; {} alerts shown",
+        num(c.unknown_frees.into()),
+        num(c.os_unknown_frees.into()),
+        num(c.alerts.into())
+    )?;
+    for w in &r.warnings {
+        writeln!(out, "warning: {w}")?;
+    }
+
+    let s = &r.summary;
+    writeln!(out)?;
+    if r.leaks.is_empty() {
+        writeln!(out, "Leaks: none")?;
+    } else {
+        writeln!(
+            out,
+            "Leaks: {}, {} bytes",
+            count(r.leaks.len(), "block", "blocks"),
+            num(s.bytes)
+        )?;
+    }
+    let total = r.leaks.len();
+    for l in &r.leaks {
+        let b = &l.block;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Leak {} of {total}: {} leaked at 0x{:08X}, size = {} ({})",
+            l.number,
+            chunk_words(b),
+            b.address,
+            b.size,
+            block_details(b)
+        )?;
+        write_allocated(out, &mut sw, b)?;
+    }
+    if !r.sites.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Leaks by site:")?;
+        for site in &r.sites {
+            let sizes = if site.min_size == site.max_size {
+                format!(" × {} bytes", num(site.min_size.into()))
+            } else {
+                format!(
+                    ", {} bytes ({}–{} each)",
+                    num(site.bytes),
+                    num(site.min_size.into()),
+                    num(site.max_size.into())
+                )
+            };
+            writeln!(
+                out,
+                "  {}{sizes} from {} ({})",
+                count(site.count, "leak", "leaks"),
+                site.site,
+                site.kinds.join(", ")
+            )?;
+        }
+    }
+
+    for o in &r.overruns {
+        writeln!(out)?;
+        let b = &o.block;
+        writeln!(
+            out,
+            "Overrun {} of {}: guard after the {}-byte {} at 0x{:08X} damaged, found {} \
+             (tick {}): {} (intact: FD FD FD FD)",
+            o.number,
+            r.overruns.len(),
+            b.size,
+            b.kind,
+            b.address,
+            o.when,
+            o.ticks,
+            o.guard
+        )?;
+        write_allocated(out, &mut sw, b)?;
+        if !o.found_by.is_empty() {
+            writeln!(out, "  Found by:")?;
+            sw.write(out, &o.found_by)?;
+        }
+    }
+    for d in &r.double_frees {
+        writeln!(out)?;
+        let b = &d.block;
+        writeln!(
+            out,
+            "Double free {} of {}: {} at 0x{:08X}, size = {}, freed twice \
+             (the second free was not passed to the OS)",
+            d.number,
+            r.double_frees.len(),
+            chunk_words(b),
+            d.address,
+            b.size
+        )?;
+        write_allocated(out, &mut sw, b)?;
+        for (label, f) in [("First", &d.first_free), ("Second", &d.second_free)] {
+            if f.stack.is_empty() {
+                writeln!(
+                    out,
+                    "  {label} free (tick {}): no call stack recorded",
+                    f.ticks
+                )?;
+            } else {
+                writeln!(out, "  {label} free (tick {}) by:", f.ticks)?;
+                sw.write(out, &f.stack)?;
+            }
+        }
+    }
+
+    let hp = &r.heap;
+    writeln!(out)?;
+    writeln!(out, "Heap statistics:")?;
+    writeln!(
+        out,
+        "  Peak live tracked        {} bytes in {}",
+        num(hp.peak_live_bytes.into()),
+        count(hp.peak_live_count as usize, "block", "blocks")
+    )?;
+    writeln!(out, "  Low-water free bytes     {}", opt_bytes(hp.low_free))?;
+    writeln!(
+        out,
+        "  Low-water largest chunk  {}",
+        opt_bytes(hp.low_largest_free)
+    )?;
+    writeln!(
+        out,
+        "  Small allocations        {} of 1–12 bytes ({} from sites beyond the per-site table)",
+        num(hp.small_allocs.into()),
+        num(hp.small_unsited.into())
+    )?;
+    for site in &hp.small_sites {
+        writeln!(
+            out,
+            "    {}, {} bytes, from {}",
+            count(site.count as usize, "allocation", "allocations"),
+            num(site.bytes.into()),
+            site.first.site
+        )?;
+    }
+    for l in &hp.low_heap {
+        writeln!(
+            out,
+            "  Low heap: largest free chunk {} bytes < {} (free {} bytes) after the {}-byte {} \
+             from {} (seq {})",
+            num(l.largest.into()),
+            num(l.threshold.into()),
+            num(l.free.into()),
+            l.after.size,
+            l.after.kind,
+            l.after.site,
+            l.after.seq
+        )?;
+    }
+    let used: Vec<_> = r.suppressions.iter().filter(|u| u.leaks > 0).collect();
+    if !used.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Suppressions used:")?;
+        for u in used {
+            writeln!(
+                out,
+                "  {} ({} bytes): {}",
+                count(u.leaks, "leak", "leaks"),
+                num(u.bytes),
+                u.pattern
+            )?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "{}", s.line)
+}
