@@ -310,6 +310,30 @@ impl Machine {
         }
     }
 
+    /// Return addresses found by walking the A6 frame chain (`link.w %a6`
+    /// frames, which our builds force), innermost first, at most 16; the
+    /// walk stops at a frame outside RAM or one that does not go up the stack.
+    pub fn backtrace(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut a6 = self.cpu.a(6);
+        while out.len() < 16 && a6 != 0 && a6 & 1 == 0 {
+            let (Ok(next), Ok(ret)) =
+                (self.mem.read_u32(a6), self.mem.read_u32(a6.wrapping_add(4)))
+            else {
+                break;
+            };
+            if ret == crate::machine::ROM_RETURN_STUB || ret == 0 {
+                break;
+            }
+            out.push(ret);
+            if next <= a6 {
+                break;
+            }
+            a6 = next;
+        }
+        out
+    }
+
     /// The lines of a stop report: what, where (with symbol), the caller,
     /// and the last traps.
     pub fn stop_report(&self, s: &Stop) -> Vec<String> {
@@ -321,6 +345,13 @@ impl Machine {
             && c != s.pc
         {
             v.push(format!("  called from {}", self.describe(c)));
+        }
+        let frames = self.backtrace();
+        if !frames.is_empty() {
+            v.push("  backtrace (A6 frame chain, innermost first):".into());
+            for r in frames {
+                v.push(format!("    {}", self.describe(r)));
+            }
         }
         let hist: Vec<_> = self.trap_history().copied().collect();
         if !hist.is_empty() {

@@ -373,6 +373,12 @@ fn unknown_trap_stops_naming_it() {
         "{report}"
     );
     assert!(report.contains("unknown_trap"), "{report}");
+    // The caller, from the A6 frame chain.
+    assert!(report.contains("backtrace"), "{report}");
+    assert!(
+        report.contains("<palm_run_test_app::pilot_main+0x"),
+        "{report}"
+    );
 }
 
 #[test]
