@@ -6,7 +6,7 @@
 //! pass is called on the whole-program (post-LTO) `.s` of the app and on
 //! `compiler_builtins`' `.s` (not part of LTO). Unchanged lines are copied
 //! byte for byte; every multi-line rewrite is preceded by a
-//! `| asm-repair[kind]: <original>` comment, so the output diffs cleanly
+//! `| asm-repair[kind]: <original>  (<why>)` comment, so the output diffs cleanly
 //! against the input. Helper routines that rewrites call are in
 //! [`RUNTIME_ASM`], which the driver assembles and links once.
 //!
@@ -212,13 +212,16 @@ impl FixKind {
 }
 
 impl FixKind {
-    /// Whether the output keeps the original instruction in a comment
-    /// before its replacement (multi-line semantic rewrites).
-    fn annotated(self) -> bool {
-        matches!(
-            self,
-            FixKind::CcrMove | FixKind::AddressRegister | FixKind::MulLong | FixKind::Extb
-        )
+    /// For multi-line semantic rewrites, why (the output keeps the original
+    /// instruction and this in a comment before the replacement).
+    fn annotation(self) -> Option<&'static str> {
+        match self {
+            FixKind::CcrMove => Some("llvm-project#152816: this copy destroyed live flags"),
+            FixKind::AddressRegister => Some("68000 has no such form with an address register"),
+            FixKind::MulLong => Some("68020-only; 68000 helper in RUNTIME_ASM"),
+            FixKind::Extb => Some("68020-only"),
+            _ => None,
+        }
     }
 }
 
@@ -524,9 +527,9 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
                 if generated && let Some(label) = line.label {
                     emit(&format!("{label}:"));
                 }
-                if kind.annotated() {
+                if let Some(why) = kind.annotation() {
                     emit(&format!(
-                        "\t| asm-repair[{}]: {}",
+                        "\t| asm-repair[{}]: {}  ({why})",
                         kind.tag(),
                         original_code(line)
                     ));

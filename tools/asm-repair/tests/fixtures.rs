@@ -70,7 +70,8 @@ fn u32_div_rem_copy_between_sub_and_bpl() {
         &out[132..138],
         [
             "\tsub.l\t%d4, %d7",
-            "\t| asm-repair[ccr-move]: move.l %d6, %d5",
+            "\t| asm-repair[ccr-move]: move.l %d6, %d5  (llvm-project#152816: this copy destroyed \
+             live flags)",
             SAVE,
             "\tmove.l\t%d6, %d5",
             RESTORE,
