@@ -617,87 +617,82 @@ impl Heap {
         if !chunk.header.movable() || chunk.header.lock_count != 0 {
             return Err(HeapError::NotEnoughSpace);
         }
-        // Move: allocate elsewhere, copy, release the old chunk.
+        self.move_chunk(mem, chunk, req, Placement::Start)
+    }
+
+    /// Move a movable, unlocked chunk elsewhere with a body of `req` bytes
+    /// (contents kept up to the smaller size; the master pointer follows).
+    /// On failure the chunk is put back (possibly elsewhere, if compaction
+    /// ran) and the error returned.
+    pub fn move_chunk(
+        &self,
+        mem: &mut Memory,
+        chunk: Chunk,
+        req: u32,
+        placement: Placement,
+    ) -> Result<Chunk, HeapError> {
         let mp = chunk.master_pointer();
-        let old_len = chunk.header.data_size();
-        let data = mem.read_bytes(chunk.body(), old_len)?;
-        // Free first so that compaction may use the old space; keep the
-        // master pointer reserved.
-        let h = ChunkHeader {
-            free: true,
-            moved: false,
-            size_adj: 0,
-            size: cur,
-            lock_count: 0,
-            owner: 0,
-            h_offset: 0,
-        };
-        self.write_header(mem, chunk.addr, &h)?;
+        let old = chunk.header;
+        let data = mem.read_bytes(chunk.body(), old.data_size())?;
+        // Free first so that the old space may be used; keep the master
+        // pointer reserved.
+        self.write_free(mem, chunk.addr, old.size)?;
         mem.os_write_u32(mp, 1)?;
         self.coalesce(mem)?;
         self.relink_free_list(mem)?;
-        match self.alloc_chunk(mem, req, chunk.header.owner, Some(mp), Placement::Start) {
+        match self.alloc_chunk(mem, req, old.owner, Some(mp), placement) {
             Ok(body) => {
-                mem.os_write_bytes(body, &data)?;
-                let c = self
+                mem.os_write_bytes(body, &data[..data.len().min(req as usize)])?;
+                Ok(self
                     .chunk_at(mem, body - CHUNK_HEADER_SIZE)?
-                    .expect("just allocated");
-                Ok(c)
+                    .expect("just allocated"))
             }
             Err(e) => {
-                // Put the chunk back where it was (the space is still free:
-                // nothing else was allocated).
-                let back = self.alloc_chunk_at(mem, chunk.addr, cur, chunk.header, mp)?;
-                mem.os_write_bytes(back, &data)?;
+                // It fitted before the move, and compaction only merges free
+                // space, so a chunk of the old size fits again.
+                let body =
+                    self.alloc_chunk(mem, old.data_size(), old.owner, Some(mp), Placement::Start)?;
+                mem.os_write_bytes(body, &data)?;
                 Err(e)
             }
         }
     }
 
-    /// Re-create a chunk at a known address inside a free chunk (used to undo
-    /// a failed move).
-    fn alloc_chunk_at(
-        &self,
-        mem: &mut Memory,
-        addr: u32,
-        size: u32,
-        header: ChunkHeader,
-        mp: u32,
-    ) -> Result<u32, HeapError> {
-        let frees = self.walk(mem)?;
-        let f = frees
-            .iter()
-            .find(|c| c.header.free && c.addr <= addr && addr + size <= c.addr + c.header.size)
-            .copied()
-            .ok_or(HeapError::Corrupt {
-                at: addr,
-                what: "space of a moving chunk was lost",
-            })?;
-        if f.addr < addr {
-            self.write_header(
-                mem,
-                f.addr,
-                &ChunkHeader {
-                    size: addr - f.addr,
-                    ..f.header
-                },
-            )?;
+    /// Move every unlocked movable chunk to the end of the free space (or to
+    /// its start, for a chunk that is already at the end) and set its `moved` bit, as MemHeapScramble does on a debug ROM: code that
+    /// keeps a pointer into an unlocked handle's chunk then reads stale
+    /// memory. Chunks that do not fit elsewhere stay.
+    pub fn scramble(&self, mem: &mut Memory) -> Result<(), HeapError> {
+        let handles: Vec<u32> = self
+            .walk(mem)?
+            .into_iter()
+            .filter(|c| c.header.movable() && c.header.lock_count == 0)
+            .map(|c| c.master_pointer())
+            .collect();
+        for mp in handles {
+            let body = mem.read_u32(mp)?;
+            let Some(c) = self.chunk_at(mem, body.wrapping_sub(CHUNK_HEADER_SIZE))? else {
+                continue;
+            };
+            // To the end of the free space; a chunk already there goes to the
+            // start instead, so that every scramble moves it.
+            let moved = match self.move_chunk(mem, c, c.header.data_size(), Placement::End) {
+                Ok(n) if n.addr == c.addr => {
+                    self.move_chunk(mem, n, n.header.data_size(), Placement::Start)
+                }
+                other => other,
+            };
+            match moved {
+                Ok(n) => {
+                    let mut h = n.header;
+                    h.moved = true;
+                    self.write_header(mem, n.addr, &h)?;
+                }
+                Err(HeapError::NotEnoughSpace) => {}
+                Err(e) => return Err(e),
+            }
         }
-        let end = f.addr + f.header.size;
-        if addr + size < end {
-            self.write_header(
-                mem,
-                addr + size,
-                &ChunkHeader {
-                    size: end - addr - size,
-                    ..f.header
-                },
-            )?;
-        }
-        self.write_header(mem, addr, &header)?;
-        mem.os_write_u32(mp, addr + CHUNK_HEADER_SIZE)?;
-        self.relink_free_list(mem)?;
-        Ok(addr + CHUNK_HEADER_SIZE)
+        Ok(())
     }
 
     /// Slide unlocked movable chunks toward the heap start, merging free space.

@@ -26,6 +26,17 @@ pub const CHUNK_FLAG_NON_MOVABLE: u16 = 0x0200;
 pub const CHUNK_FLAG_AT_END: u16 = 0x0800;
 /// `memNewChunkFlagAllowLarge` (private, `MemoryPrv.h`).
 pub const CHUNK_FLAG_ALLOW_LARGE: u16 = 0x1000;
+/// `memDebugModeScrambleOnChange` (PALM_FACTS §4.1).
+pub const DEBUG_SCRAMBLE_ON_CHANGE: u16 = 0x0004;
+/// `memDebugModeScrambleOnAll`.
+pub const DEBUG_SCRAMBLE_ON_ALL: u16 = 0x0008;
+/// `memDebugModeFillFree`.
+pub const DEBUG_FILL_FREE: u16 = 0x0010;
+/// `memDebugModeAllHeaps`.
+pub const DEBUG_ALL_HEAPS: u16 = 0x0020;
+/// Byte written over freed chunk bodies with `memDebugModeFillFree` (our
+/// choice; the value a debug ROM uses is not in our sources).
+pub const FILL_FREE_BYTE: u8 = 0x55;
 
 /// Memory Manager state.
 pub struct MemMgr {
@@ -201,6 +212,7 @@ pub fn allocate(
                 x
             };
             m.os.mem.freed.remove(&body);
+            changed(m, call, heap)?;
             Ok(x)
         }
         Err(HeapError::NotEnoughSpace) => Ok(0),
@@ -213,6 +225,27 @@ pub fn free(m: &mut Machine, call: &Call, heap: Heap, c: Chunk) -> Result<(), St
     heap.free_chunk(&mut m.mem, c)
         .map_err(|e| heap_stop(m, call, e))?;
     m.os.mem.freed.insert(c.body());
+    if m.os.mem.debug_mode & DEBUG_FILL_FREE != 0 {
+        let _ = m.mem.os_fill(
+            c.body(),
+            c.header.size - crate::heap::CHUNK_HEADER_SIZE,
+            FILL_FREE_BYTE,
+        );
+    }
+    changed(m, call, heap)
+}
+
+/// After a heap change: with `memDebugModeScrambleOnChange`/`OnAll`, move
+/// every unlocked movable chunk of the dynamic heap (of every heap with
+/// `memDebugModeAllHeaps`), as a debug ROM does.
+fn changed(m: &mut Machine, call: &Call, heap: Heap) -> Result<(), Stop> {
+    let mode = m.os.mem.debug_mode;
+    if mode & (DEBUG_SCRAMBLE_ON_CHANGE | DEBUG_SCRAMBLE_ON_ALL) != 0
+        && (heap.id == 0 || mode & DEBUG_ALL_HEAPS != 0)
+    {
+        heap.scramble(&mut m.mem)
+            .map_err(|e| heap_stop(m, call, e))?;
+    }
     Ok(())
 }
 
@@ -362,7 +395,10 @@ fn resize(m: &mut Machine, call: &Call, heap: Heap, c: Chunk, size: u32) -> Resu
     }
     let must_stay = !c.header.movable() || c.header.lock_count != 0;
     match heap.resize(&mut m.mem, c, size) {
-        Ok(_) => Ok(0),
+        Ok(_) => {
+            changed(m, call, heap)?;
+            Ok(0)
+        }
         Err(HeapError::NotEnoughSpace) if must_stay && c.header.movable() => {
             Ok(MEM_ERR_CHUNK_LOCKED)
         }
@@ -593,7 +629,19 @@ pub fn MemLocalIDToLockedPtr(m: &mut Machine, call: &Call) -> Result<u32, Stop> 
     Ok(c.body())
 }
 
-/// `Err MemSetDebugMode(UInt16 flags)`.
+/// `Err MemHeapScramble(UInt16 heapID)`: see [`Heap::scramble`].
+pub fn MemHeapScramble(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let Some(heap) = m.os.mem.heap(call.u16(0)) else {
+        return Ok(MEM_ERR_INVALID_PARAM);
+    };
+    heap.scramble(&mut m.mem)
+        .map_err(|e| heap_stop(m, call, e))?;
+    Ok(0)
+}
+
+/// `Err MemSetDebugMode(UInt16 flags)`: scramble and fill-free modes take
+/// effect (see [`DEBUG_SCRAMBLE_ON_CHANGE`], [`DEBUG_FILL_FREE`]); heap
+/// checks run on every call anyway.
 pub fn MemSetDebugMode(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     m.os.mem.debug_mode = call.u16(0);
     Ok(0)

@@ -82,7 +82,7 @@ handlers! {
     data_mgr::DmSetResourceInfo, data_mgr::DmNewResource, data_mgr::DmRemoveResource,
     data_mgr::DmResizeResource, data_mgr::DmDatabaseProtect,
     mem_mgr::MemNumRAMHeaps, mem_mgr::MemHeapFlags, mem_mgr::MemHeapCompact,
-    mem_mgr::MemPtrToLocalID, mem_mgr::MemLocalIDToGlobal, mem_mgr::MemCardInfo,
+    mem_mgr::MemPtrToLocalID, mem_mgr::MemHeapScramble, mem_mgr::MemLocalIDToGlobal, mem_mgr::MemCardInfo,
     ftr_mgr::FtrGetByIndex, ftr_mgr::FtrPtrResize,
   ],
   shared: [

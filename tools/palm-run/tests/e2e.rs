@@ -580,3 +580,13 @@ fn extra_services() {
     assert_eq!(ftr(&m, 24), 1201, "FrmDoDialog returns the button tapped");
     assert_eq!(ftr(&m, 25), u32::from(b'D'), "FrmGetTitle");
 }
+
+#[test]
+fn scramble_moves_unlocked_handles_and_fill_free() {
+    let (m, out) = run(18);
+    assert!(out.clean(), "{out:?}");
+    let (p1, p2, p3) = (ftr(&m, 1), ftr(&m, 2), ftr(&m, 3));
+    assert_ne!(p1, p2, "ScrambleOnChange moved the unlocked handle's chunk");
+    assert_ne!(p2, p3, "MemHeapScramble moved it again");
+    assert_eq!(ftr(&m, 4), 0x5555_5555, "FillFree");
+}

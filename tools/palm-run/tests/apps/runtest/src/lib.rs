@@ -627,6 +627,29 @@ fn extras() {
     }
 }
 
+/// 18: debug modes: scramble on change moves unlocked handles; fill free.
+#[inline(never)]
+fn debug_modes() {
+    unsafe {
+        let h = MemHandleNew(8);
+        let p1 = MemHandleLock(h);
+        MemHandleUnlock(h);
+        MemSetDebugMode(0x0004 | 0x0010);
+        let q = MemPtrNew(4);
+        let p2 = MemHandleLock(h);
+        put(1, p1 as u32);
+        put(2, p2 as u32);
+        MemHandleUnlock(h);
+        MemHeapScramble(0);
+        put(3, MemHandleLock(h) as u32);
+        MemHandleUnlock(h);
+        MemChunkFree(q);
+        put(4, (q as *const u32).read());
+        MemSetDebugMode(0);
+        MemHandleFree(h);
+    }
+}
+
 unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
     if cmd != 0 {
         return 0;
@@ -644,6 +667,7 @@ unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
         10 => event_loop(form_entry),
         16 => event_loop(edit_entry),
         17 => extras(),
+        18 => debug_modes(),
         11 => unknown_trap(),
         12 => return cpu_loop(),
         13 => misc(),
