@@ -842,6 +842,33 @@ mod tests {
     }
 
     #[test]
+    fn failed_move_keeps_the_chunk() {
+        let (mut m, h) = heap();
+        let a = h.alloc_handle(&mut m, 10, 1).unwrap();
+        m.os_write_bytes(m.read_u32(a).unwrap(), b"keep me!!!")
+            .unwrap();
+        let _wall = h
+            .alloc_chunk(&mut m, 10, 1, None, Placement::Start)
+            .unwrap();
+        let (free, _) = h.free_bytes(&m).unwrap();
+        let c = h
+            .chunk_at_body(&m, m.read_u32(a).unwrap())
+            .unwrap()
+            .unwrap();
+        // More than the whole free space: compaction runs, the move fails.
+        assert_eq!(
+            h.resize(&mut m, c, free + 100),
+            Err(HeapError::NotEnoughSpace)
+        );
+        let body = m.read_u32(a).unwrap();
+        let c = h.chunk_at_body(&m, body).unwrap().unwrap();
+        assert_eq!(c.master_pointer(), a);
+        assert_eq!(c.header.data_size(), 10);
+        assert_eq!(m.read_bytes(body, 10).unwrap(), b"keep me!!!");
+        assert_eq!(h.free_bytes(&m).unwrap().0, free);
+    }
+
+    #[test]
     fn compaction_makes_room() {
         let (mut m, h) = heap();
         let (free0, _) = h.free_bytes(&m).unwrap();
