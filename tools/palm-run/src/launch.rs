@@ -100,6 +100,24 @@ impl Machine {
         self.mem.read_u32(h).ok()
     }
 
+    /// Register feature (`creator`, `num`) = `value` (as FtrSet would), e.g.
+    /// to configure a test app before launch.
+    pub fn set_feature(&mut self, creator: [u8; 4], num: u16, value: u32) {
+        self.os
+            .ftr
+            .features
+            .insert((u32::from_be_bytes(creator), num), value);
+    }
+
+    /// The value of feature (`creator`, `num`), as FtrGet would return it.
+    pub fn feature(&self, creator: [u8; 4], num: u16) -> Option<u32> {
+        self.os
+            .ftr
+            .features
+            .get(&(u32::from_be_bytes(creator), num))
+            .copied()
+    }
+
     /// Queue a parsed event script for EvtGetEvent.
     pub fn set_events(&mut self, events: Vec<crate::script::Scripted>) {
         self.os.ui.script = events.into();

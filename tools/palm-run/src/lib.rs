@@ -13,10 +13,37 @@
 //! use palm_run::{Config, Machine};
 //! let mut m = Machine::with_config(&Config::default()).unwrap();
 //! m.install(&std::fs::read("StarterApp.prc").unwrap()).unwrap();
+//! m.set_events(palm_run::script::parse("tap 1001\n").unwrap());
 //! let out = m.launch("StarterApp").unwrap();
 //! assert!(out.stop.is_none());
+//! // MemDbgDB as a .pdb file image, or as a parsed model:
 //! let pdb = m.export("MemDbgDB").unwrap();
-//! # let _ = pdb;
+//! let db = palm_run::data_mgr::export(&m, b"MemDbgDB").unwrap();
+//! # let _ = (pdb, db);
+//! ```
+//!
+//! What a run leaves for assertions: [`Outcome`] (result, [`Stop`], leaks
+//! found by the owner sweep, trap patches left, databases left open),
+//! [`Machine::output`] (every printed line), [`Machine::reports`] (non-fatal
+//! debug-ROM reports), `m.os.sys.dbg_messages` / `err_displays` /
+//! `fatal_alerts` / `sounds`, `m.os.ui.alerts` / `drawn`, [`Machine::stats`],
+//! features ([`Machine::feature`]), and all of emulated memory ([`Machine::mem`]).
+//!
+//! # Exact counts inside an address range (benchmarks)
+//! ```no_run
+//! # use palm_run::{Config, Machine};
+//! # let mut m = Machine::with_config(&Config::default()).unwrap();
+//! # m.install(&std::fs::read("StarterApp.prc").unwrap()).unwrap();
+//! let syms = palm_run::symbols::Symbols::from_elf(&std::fs::read("StarterApp.elf").unwrap()).unwrap();
+//! let base = m.code1_base("StarterApp").unwrap(); // where ELF address 0 runs
+//! let ranges: Vec<(u32, u32)> =
+//!     syms.ranges_with_prefix("memdbg::").iter().map(|&(s, e)| (base + s, base + e)).collect();
+//! m.start_profile(&ranges); // single-step from now on
+//! m.launch("StarterApp").unwrap();
+//! let p = m.take_profile().unwrap();
+//! let instructions: u64 = p.instructions.iter().sum(); // 68k instructions with PC in the ranges
+//! let os_calls: u64 = p.os_calls.iter().sum(); // traps called from code in the ranges
+//! # let _ = (instructions, os_calls);
 //! ```
 //!
 //! Modules: [`memory`] (address space), [`heap`] (chunk headers, master

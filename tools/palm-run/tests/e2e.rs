@@ -44,7 +44,7 @@ fn machine(scenario: u32) -> Machine {
     let mut m = Machine::with_config(&Config::default()).unwrap();
     m.install(&app().prc).unwrap();
     m.set_symbols(palm_run::symbols::Symbols::from_elf(&app().elf).unwrap());
-    m.os.ftr.features.insert((CRID, 0), scenario);
+    m.set_feature(*b"PRtt", 0, scenario);
     m
 }
 
