@@ -304,7 +304,11 @@ impl Machine {
     pub fn new(ram_size: u32, dynamic_heap_size: u32) -> Result<Machine, crate::os::SetupError> {
         let storage_start = crate::memory::DYNAMIC_HEAP_START + dynamic_heap_size;
         let mut mem = Memory::new(ram_size, storage_start);
-        // ROM: vector stubs, return stub, trap entries.
+        // ROM: ILLEGAL everywhere (code that wanders into the ROM stops with a
+        // report), then the vector stubs, the return stub and the trap entries.
+        for a in (ROM_BASE..ROM_BASE + crate::memory::ROM_SIZE).step_by(2) {
+            mem.rom_write_u16(a, 0x4AFC);
+        }
         for v in 0..256u32 {
             mem.rom_write_u16(ROM_VECTOR_STUBS + 2 * v, 0xA000);
         }
