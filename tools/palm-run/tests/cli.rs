@@ -152,10 +152,18 @@ fn faults_exit_1_with_a_report() {
         stdout(&o)
     );
     // jmp $10C03000 (unused ROM) → ILLEGAL there.
-    let rom = write(dir.path(), "rom.prc", &prc(&[0x4E, 0xF9, 0x10, 0xC0, 0x30, 0x00]));
+    let rom = write(
+        dir.path(),
+        "rom.prc",
+        &prc(&[0x4E, 0xF9, 0x10, 0xC0, 0x30, 0x00]),
+    );
     let o = palm_run(&[&rom]);
     assert_eq!(status(&o), 1);
-    assert!(stdout(&o).contains("illegal instruction 0x4AFC\n  at PC 0x10C03000"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("illegal instruction 0x4AFC\n  at PC 0x10C03000"),
+        "{}",
+        stdout(&o)
+    );
     // An endless loop hits --max-instructions.
     let spin = write(dir.path(), "spin.prc", &prc(&[0x60, 0xFE]));
     let o = palm_run(&[&spin, "--max-instructions", "5000"]);
