@@ -16,7 +16,7 @@
 //!    addresses, palm-build links code 1 at 0) → function, file and line from
 //!    the ELF's DWARF, else its symbol table, else the raw offset.
 //! 3. **Analyze** ([`analyze`] → [`Report`]), then print as text or JSON
-//!    ([`print`], chosen after the analysis). [`diff()`](diff::diff) compares
+//!    ([`print()`], chosen after the analysis). [`diff()`](diff::diff) compares
 //!    two ledgers.
 //!
 //! ```no_run
@@ -51,7 +51,7 @@
 //!   file and offset.
 //!
 //! Suppression files: see [`suppress`]. `memdbg bench [--records N] [--elf
-//! APP.elf]` (hidden) times the report of a generated ledger ([`bench`]).
+//! APP.elf]` (hidden) times the report of a generated ledger ([`mod@bench`]).
 //!
 //! # Text report
 //! A header (app, format version, code 1, options and flags with what they

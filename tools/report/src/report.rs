@@ -1,5 +1,5 @@
 //! The third stage: analysis into a [`Report`], then text or JSON
-//! ([`print`]). The JSON document is the [`Report`] serialized with serde; its
+//! ([`print()`]). The JSON document is the [`Report`] serialized with serde; its
 //! schema is described in the [crate documentation](crate#json-schema).
 
 use std::collections::HashMap;

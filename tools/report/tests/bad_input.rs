@@ -1,0 +1,309 @@
+//! Every kind of bad input gives an error that names the file and the offset,
+//! never a panic: exact messages for each case, then property tests over
+//! arbitrary and mutated files.
+
+mod common;
+
+use common::*;
+use memdbg::record::{self, AsBytes, kind};
+use memdbg_report::{Format, Ledger, Options, ledger_from_bytes, print};
+use palm_prc::{Database, FourCC, Resource};
+use proptest::prelude::*;
+
+/// File offset of record `i`'s data (from the entry list).
+fn record_offset(pdb: &[u8], i: usize) -> u64 {
+    let at = 78 + 8 * i;
+    u64::from(u32::from_be_bytes(pdb[at..at + 4].try_into().unwrap()))
+}
+
+fn err(bytes: &[u8]) -> memdbg_report::InputError {
+    ledger_from_bytes(bytes, "in.pdb").unwrap_err()
+}
+
+#[test]
+fn not_a_pdb() {
+    let e = err(b"hello, world");
+    assert_eq!(
+        e.to_string(),
+        "in.pdb: not a Palm database (.pdb): file is 12 bytes, shorter than the 78-byte database header"
+    );
+    // A header whose entry list runs past the end of the file.
+    let mut pdb = pdb_of(&sample_records());
+    pdb.truncate(90);
+    assert_eq!(
+        err(&pdb).to_string(),
+        "in.pdb: not a Palm database (.pdb): header at offset 0x4C: 11 record entries of 8 bytes \
+         end at offset 0xA6, past the end of the file (0x5A bytes)"
+    );
+}
+
+#[test]
+fn a_prc_is_not_a_ledger() {
+    let prc = Database::new_resources(
+        palm_prc::Header::new("StarterApp", FourCC::new(*b"appl"), FourCC::new(*b"MDst")),
+        vec![Resource {
+            kind: FourCC::new(*b"code"),
+            id: 1,
+            data: vec![0x4E, 0x75],
+        }],
+    )
+    .to_bytes()
+    .unwrap();
+    let e = err(&prc);
+    assert_eq!(
+        (e.offset, e.message.as_str()),
+        (
+            Some(0x20),
+            "a resource database (.prc), not the MemDbgDB record database"
+        )
+    );
+}
+
+#[test]
+fn wrong_type_or_creator() {
+    let recs = sample_records();
+    let e = err(&pdb_typed(
+        &recs,
+        u32::from_be_bytes(*b"DATA"),
+        record::DB_CREATOR,
+    ));
+    assert_eq!(
+        e.to_string(),
+        "in.pdb: offset 0x3C: database type is 'DATA', not MemDbgDB's 'LEAK' (database \"MemDbgDB\")"
+    );
+    let e = err(&pdb_typed(
+        &recs,
+        record::DB_TYPE,
+        u32::from_be_bytes(*b"addr"),
+    ));
+    assert_eq!(
+        e.to_string(),
+        "in.pdb: offset 0x40: database creator is 'addr', not MemDbgDB's 'MDbg' (database \"MemDbgDB\")"
+    );
+}
+
+#[test]
+fn no_records() {
+    let e = err(&pdb_of(&[]));
+    assert_eq!(
+        e.to_string(),
+        "in.pdb: the database has no records: record 0 must be the MemDbgDB header"
+    );
+}
+
+#[test]
+fn unknown_record_version() {
+    // In the header.
+    let mut recs = sample_records();
+    recs[0][1] = 2;
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 0) + 1));
+    assert_eq!(
+        e.message,
+        "record 0 (header): unknown record format version (byte 1 of the record); its version \
+         is 2, this memdbg reads version 1"
+    );
+    // In an allocation record.
+    let mut recs = sample_records();
+    recs[2][1] = 7;
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 2) + 1));
+    assert!(
+        e.message
+            .starts_with("record 2 (handle): unknown record format version")
+    );
+    assert!(
+        e.message
+            .ends_with("its version is 7, this memdbg reads version 1")
+    );
+}
+
+#[test]
+fn truncated_records() {
+    // A record cut short inside the database.
+    let mut recs = sample_records();
+    recs[1].truncate(40);
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 1) + 40));
+    assert_eq!(
+        e.message,
+        "record 1 (handle): truncated record (byte 40 of the record); it has 40 bytes, a handle \
+         record has 82"
+    );
+    // The file itself cut short: the last record runs to the end of the file.
+    let pdb = pdb_of(&sample_records());
+    let cut = &pdb[..pdb.len() - 10];
+    let e = err(cut);
+    let last = 10;
+    assert_eq!(e.offset, Some(record_offset(cut, last) + 88));
+    assert_eq!(
+        e.message,
+        "record 10 (low heap): truncated record (byte 88 of the record); it has 88 bytes, a low \
+         heap record has 98"
+    );
+    // A header cut short.
+    let mut recs = sample_records();
+    recs[0].truncate(100);
+    let e = err(&pdb_of(&recs));
+    assert!(
+        e.message
+            .starts_with("record 0 (header): truncated record (byte 100 of the record)")
+    );
+}
+
+#[test]
+fn other_bad_records() {
+    let mut recs = sample_records();
+    recs[3][0] = 0x55;
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 3)));
+    assert_eq!(
+        e.message,
+        "record 3 (unknown): unknown record kind (byte 0 of the record); kind byte 0x55"
+    );
+    // Record 0 must be the header.
+    let mut recs = sample_records();
+    recs.swap(0, 1);
+    let e = err(&pdb_of(&recs));
+    assert_eq!(
+        e.message,
+        "record 0 (handle): record 0 is not a MemDbgDB header (byte 0 of the record)"
+    );
+    // Only record 0 is.
+    let mut recs = sample_records();
+    recs.push(recs[0].clone());
+    let e = err(&pdb_of(&recs));
+    assert!(
+        e.message
+            .starts_with("record 11 (header): a second header record")
+    );
+    // A frame count above 6 in a call stack.
+    let mut recs = sample_records();
+    recs[1][24] = 9;
+    let pdb = pdb_of(&recs);
+    assert_eq!(err(&pdb).offset, Some(record_offset(&pdb, 1) + 24));
+    // A bad magic.
+    let mut recs = sample_records();
+    recs[0][4] = b'X';
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 0) + 4));
+    assert!(e.message.contains("bad header magic"));
+}
+
+#[test]
+fn free_slots_and_deleted_records_are_skipped() {
+    let mut recs = sample_records();
+    recs[2][0] = kind::FREE_SLOT;
+    let mut db = Database::parse(&pdb_of(&recs)).unwrap();
+    if let palm_prc::Content::Records(r) = &mut db.content {
+        r.push(palm_prc::Record {
+            attributes: palm_prc::rec_attr::DELETE,
+            unique_id: 99,
+            data: Vec::new(),
+        });
+    }
+    let ledger = Ledger::from_pdb(&db.to_bytes().unwrap(), "in.pdb").unwrap();
+    assert_eq!(
+        (ledger.free_slots, ledger.deleted, ledger.allocs.len()),
+        (1, 1, 4)
+    );
+}
+
+#[test]
+fn a_broken_zip() {
+    let mut z = b"PK\x03\x04".to_vec();
+    z.extend_from_slice(&[0xFF; 40]);
+    let e = ledger_from_bytes(&z, "b.zip").unwrap_err();
+    assert_eq!(e.file, "b.zip");
+    assert!(e.message.starts_with("not a readable zip archive: "), "{e}");
+}
+
+/// Reading, and when that succeeds reporting in both formats, must not panic.
+fn exercise(bytes: &[u8]) {
+    if let Ok(ledger) = ledger_from_bytes(bytes, "fuzz.pdb") {
+        for format in [Format::Text, Format::Json] {
+            let mut opts = Options::default();
+            opts.format = format;
+            opts.min_size = 3;
+            opts.suppressions =
+                memdbg_report::Suppressions::parse("src/starter.rs:42\nfoo\n", "s").unwrap();
+            let mut out = Vec::new();
+            print(&mut out, &ledger, &opts).unwrap();
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 512,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        exercise(&bytes);
+    }
+
+    #[test]
+    fn mutated_ledgers_never_panic(
+        flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
+        cut in any::<prop::sample::Index>(),
+        truncate in any::<bool>(),
+    ) {
+        let mut pdb = pdb_of(&sample_records());
+        for (at, byte) in flips {
+            let i = at.index(pdb.len());
+            pdb[i] = byte;
+        }
+        if truncate {
+            pdb.truncate(cut.index(pdb.len()));
+        }
+        exercise(&pdb);
+    }
+
+    #[test]
+    fn mutated_records_never_panic(
+        record in 0usize..11,
+        flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+        cut in proptest::option::of(any::<prop::sample::Index>()),
+    ) {
+        // Mutations inside one record (the file structure stays valid), so the
+        // record decoder is what is exercised.
+        let mut recs = sample_records();
+        let r = &mut recs[record];
+        for (at, byte) in flips {
+            let i = at.index(r.len());
+            r[i] = byte;
+        }
+        if let Some(c) = cut {
+            r.truncate(c.index(r.len()));
+        }
+        exercise(&pdb_of(&recs));
+    }
+
+    #[test]
+    fn valid_ledgers_report(
+        n in 0usize..40,
+        sizes in proptest::collection::vec(1u32..5000, 40),
+        lines in proptest::collection::vec(1u16..100, 40),
+    ) {
+        let leaks: Vec<_> = (0..n)
+            .map(|i| alloc(kind::POINTER, sizes[i], 0x1000 + i as u32 * 16, i as u32 + 1,
+                           "src/p.rs", lines[i] % 5 + 1, stack(&[Ok(0x10 + 2 * i as u32)])))
+            .collect();
+        let mut recs = vec![header(0x400, &leaks).as_bytes().to_vec()];
+        recs.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+        let ledger = ledger_from_bytes(&pdb_of(&recs), "p.pdb").unwrap();
+        let r = memdbg_report::analyze(&ledger, &Options::default());
+        prop_assert_eq!(r.summary.leaks, n);
+        prop_assert_eq!(r.summary.bytes, sizes[..n].iter().map(|&s| u64::from(s)).sum::<u64>());
+        prop_assert_eq!(r.sites.iter().map(|s| s.count).sum::<usize>(), n);
+        prop_assert_eq!(r.summary.exit_status, u8::from(n > 0));
+    }
+}

@@ -1,0 +1,246 @@
+//! The `memdbg` binary: exit statuses (0 clean, 1 leaks or errors, 2 unreadable
+//! input), report and diff output, `--json`, `--min-size`, `--suppress`, the
+//! zip path, error messages on stderr, and the hidden bench command.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::*;
+use memdbg::record::{AsBytes, kind};
+
+fn memdbg(args: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memdbg"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn leaks_only() -> Vec<Vec<u8>> {
+    let leaks = [
+        alloc(
+            kind::POINTER,
+            8,
+            0x0001_1000,
+            1,
+            "src/a.rs",
+            1,
+            stack(&[Ok(0x10)]),
+        ),
+        alloc(
+            kind::HANDLE,
+            64,
+            0x0001_1100,
+            2,
+            "src/b.rs",
+            2,
+            stack(&[Ok(0x20)]),
+        ),
+    ];
+    let mut out = vec![header(0x0C00, &leaks).as_bytes().to_vec()];
+    out.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+    out
+}
+
+#[test]
+fn exit_statuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let clean = write(dir.path(), "clean.pdb", &pdb_of(&clean_records()));
+    let out = memdbg(&["report".as_ref(), &clean]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).ends_with("\nSUMMARY: memdbg: no leaks.\n"));
+    assert!(out.stderr.is_empty());
+
+    let leaky = write(dir.path(), "leaky.pdb", &pdb_of(&leaks_only()));
+    let out = memdbg(&["report".as_ref(), &leaky]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).ends_with("\nSUMMARY: memdbg: 72 byte(s) leaked in 2 allocation(s).\n")
+    );
+
+    // Overruns and double frees count as errors even when leaks are hidden.
+    let sample = write(dir.path(), "sample.pdb", &pdb_of(&sample_records()));
+    let out = memdbg(&[
+        "report".as_ref(),
+        &sample,
+        "--min-size".as_ref(),
+        "100000".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+
+    let bad = write(dir.path(), "bad.pdb", b"definitely not a database");
+    let out = memdbg(&["report".as_ref(), &bad]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "memdbg: error: {}: not a Palm database (.pdb): file is 25 bytes, shorter than the \
+             78-byte database header\n",
+            bad.display()
+        )
+    );
+    let out = memdbg(&["report".as_ref(), &dir.path().join("missing.pdb")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("missing.pdb: cannot read: "));
+
+    // Truncated record: the message names file and offset.
+    let mut recs = leaks_only();
+    recs[2].truncate(50);
+    let trunc = write(dir.path(), "trunc.pdb", &pdb_of(&recs));
+    let out = memdbg(&["report".as_ref(), &trunc]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with(&format!("memdbg: error: {}: offset 0x", trunc.display())),
+        "{err}"
+    );
+    assert!(err.contains("record 2 (handle): truncated record"), "{err}");
+
+    // Bad arguments: clap's usage error, status 2 as well.
+    let out = memdbg(&["report".as_ref()]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn min_size_and_suppressions() {
+    let dir = tempfile::tempdir().unwrap();
+    let leaky = write(dir.path(), "leaky.pdb", &pdb_of(&leaks_only()));
+    let out = memdbg(&[
+        "report".as_ref(),
+        &leaky,
+        "--min-size".as_ref(),
+        "9".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let t = text(&out.stdout);
+    assert!(t.contains("Leak 1 of 1: Relocatable chunk (handle) leaked at 0x00011100, size = 64"));
+    assert!(t.ends_with(
+        "SUMMARY: memdbg: 64 byte(s) leaked in 1 allocation(s); 8 byte(s) in 1 allocation(s) \
+         below --min-size 9.\n"
+    ));
+
+    let supp = write(
+        dir.path(),
+        "known.supp",
+        b"# accepted\nsrc/a.rs:1\nleak:b.rs:2\n",
+    );
+    let out = memdbg(&["report".as_ref(), &leaky, "--suppress".as_ref(), &supp]);
+    assert_eq!(out.status.code(), Some(0), "all leaks suppressed");
+    let t = text(&out.stdout);
+    assert!(t.contains(
+        "Suppressions used:\n  1 leak (8 bytes): src/a.rs:1\n  1 leak (64 bytes): b.rs:2\n"
+    ));
+    assert!(t.ends_with("SUMMARY: memdbg: no leaks; 72 byte(s) in 2 allocation(s) suppressed.\n"));
+
+    let bad = write(dir.path(), "bad.supp", b"src/a.rs:1\nnot a pattern\n");
+    let out = memdbg(&["report".as_ref(), &leaky, "--suppress".as_ref(), &bad]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "memdbg: error: {}: offset 0xB: line 2: `not a pattern` has spaces: a pattern is \
+             FILE:LINE or a function name\n",
+            bad.display()
+        )
+    );
+}
+
+#[test]
+fn json_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = write(dir.path(), "sample.pdb", &pdb_of(&sample_records()));
+    let out = memdbg(&["report".as_ref(), &sample, "--json".as_ref()]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["schema"], "memdbg-report/1");
+    assert_eq!(v["summary"]["leaks"], 5);
+    assert_eq!(v["summary"]["exit_status"], 1);
+    assert_eq!(v["symbols"], serde_json::Value::Null);
+    assert_eq!(
+        v["warnings"][0],
+        "no symbols (--elf APP.elf): call stacks are shown as code 1 offsets"
+    );
+}
+
+#[test]
+fn cloudpilot_backup_zip() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    for (name, data) in [
+        ("Launcher.prc", b"launcher".to_vec()),
+        ("MemDbgDB.pdb", pdb_of(&leaks_only())),
+        ("Memo_Pad.pdb", b"memo".to_vec()),
+    ] {
+        zip.start_file(name, opts).unwrap();
+        zip.write_all(&data).unwrap();
+    }
+    let backup = write(
+        dir.path(),
+        "backup.zip",
+        &zip.finish().unwrap().into_inner(),
+    );
+    let out = memdbg(&["report".as_ref(), &backup]);
+    assert_eq!(out.status.code(), Some(1));
+    let t = text(&out.stdout);
+    assert!(
+        t.starts_with(&format!(
+            "memdbg report of {} (MemDbgDB.pdb)\n",
+            backup.display()
+        )),
+        "{t}"
+    );
+    assert!(t.ends_with("SUMMARY: memdbg: 72 byte(s) leaked in 2 allocation(s).\n"));
+}
+
+#[test]
+fn diff_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let clean = write(dir.path(), "gen1.pdb", &pdb_of(&clean_records()));
+    let leaky = write(dir.path(), "gen2.pdb", &pdb_of(&leaks_only()));
+    let out = memdbg(&["diff".as_ref(), &clean, &leaky]);
+    assert_eq!(out.status.code(), Some(1), "leaks appeared");
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("  +1 leak (0 → 1), +64 bytes, from src/b.rs:2 (handle)\n    #0 0x00000020\n"),
+        "{t}"
+    );
+    assert!(t.ends_with(
+        "SUMMARY: memdbg diff: 72 byte(s) in 2 allocation(s) appeared, 0 byte(s) in 0 \
+         allocation(s) disappeared.\n"
+    ));
+    let out = memdbg(&["diff".as_ref(), &leaky, &clean]);
+    assert_eq!(out.status.code(), Some(0), "leaks only disappeared");
+    let out = memdbg(&["diff".as_ref(), &leaky, &clean, "--json".as_ref()]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"]["disappeared_leaks"], 2);
+    let bad = write(dir.path(), "bad.pdb", b"xx");
+    let out = memdbg(&["diff".as_ref(), &leaky, &bad]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bench_command() {
+    let out = memdbg(&["bench".as_ref(), "--records".as_ref(), "3000".as_ref()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    assert!(t.starts_with("memdbg bench: 3000 records ("), "{t}");
+    assert!(t.contains("read .pdb (3000 recs)"), "{t}");
+    assert!(t.contains("report of 3000 records: "), "{t}");
+    // Hidden from the help.
+    let help = memdbg(&["--help".as_ref()]);
+    assert!(!text(&help.stdout).contains("bench"));
+}

@@ -1,0 +1,437 @@
+//! The report of built ledgers: golden text and JSON (with a symbolizer that
+//! stands in for an ELF, so inlined frames, unknown frames and raw addresses
+//! all appear), aggregation, suppressions, minimum size, the zip path and diff.
+//! `MEMDBG_BLESS=1 cargo test -p memdbg-report` rewrites the golden files.
+
+mod common;
+
+use std::io::Write;
+
+use common::*;
+use memdbg::record::{AsBytes, kind};
+use memdbg_report::diff::{diff, print_diff};
+use memdbg_report::{
+    Format, Ledger, Options, Suppressions, Symbol, Symbolize, analyze, ledger_from_bytes, print,
+};
+
+/// Symbols for the sample ledger's offsets, as an ELF's DWARF would give them.
+struct FakeElf;
+
+fn sym(function: &str, file: &str, line: u32, inlined: bool) -> Symbol {
+    Symbol {
+        function: function.to_string(),
+        file: Some(file.to_string()),
+        line: Some(line),
+        inlined,
+    }
+}
+
+impl Symbolize for FakeElf {
+    fn symbolize(&self, offset: u32) -> Vec<Symbol> {
+        match offset {
+            0x0124 => vec![
+                sym("starter_app::new_record", "src/starter.rs", 42, true),
+                sym("starter_app::leak_handles", "src/starter.rs", 60, false),
+            ],
+            0x0A02 => vec![sym("starter_app::pilot_main", "src/lib.rs", 20, false)],
+            0x0300 => vec![
+                sym("alloc::boxed::Box<T>::new", "alloc/src/boxed.rs", 260, true),
+                sym("starter_app::make_box", "src/starter.rs", 77, false),
+            ],
+            0x0500 => vec![sym("starter_app::free_buffer", "src/overrun.rs", 20, false)],
+            0x0600 => vec![sym("starter_app::overrun", "src/overrun.rs", 12, false)],
+            0x0700 | 0x0702 => vec![sym("starter_app::double_free", "src/double.rs", 33, false)],
+            // 0x0040 has no symbols: it must still be printed.
+            _ => Vec::new(),
+        }
+    }
+
+    fn name(&self) -> &str {
+        "StarterApp.elf"
+    }
+}
+
+fn sample() -> Ledger {
+    Ledger::from_pdb(&pdb_of(&sample_records()), "sample.pdb").unwrap()
+}
+
+fn render(ledger: &Ledger, opts: &Options<'_>) -> (String, u8) {
+    let mut out = Vec::new();
+    let summary = print(&mut out, ledger, opts).unwrap();
+    (String::from_utf8(out).unwrap(), summary.exit_status)
+}
+
+fn with_symbols() -> Options<'static> {
+    let mut o = Options::default();
+    o.symbolizer = Some(&FakeElf);
+    o
+}
+
+#[test]
+fn golden_text() {
+    let (text, status) = render(&sample(), &with_symbols());
+    golden("sample.txt", &text);
+    assert_eq!(status, 1);
+}
+
+#[test]
+fn golden_json() {
+    let mut opts = with_symbols();
+    opts.format = Format::Json;
+    let (json, status) = render(&sample(), &opts);
+    golden("sample.json", &json);
+    assert_eq!(status, 1);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["schema"], "memdbg-report/1");
+    assert_eq!(v["source"], "sample.pdb");
+    assert_eq!(v["symbols"], "StarterApp.elf");
+    assert_eq!(v["header"]["app_name"], "StarterApp");
+    assert_eq!(v["header"]["app_creator"], "MDst");
+    assert_eq!(v["header"]["flags"][0]["name"], "INCOMPLETE");
+    assert_eq!(v["summary"]["leaks"], 5);
+    assert_eq!(v["summary"]["bytes"], 16 * 3 + 100 + 24);
+    assert_eq!(v["sites"][1]["site"], "src/starter.rs:42");
+    assert_eq!(v["summary"]["exit_status"], 1);
+    let first = &v["leaks"][0];
+    assert_eq!(first["number"], 1);
+    assert_eq!(first["kind"], "handle");
+    assert_eq!(first["address"], 0x0001_2344);
+    assert_eq!(first["file"], "src/starter.rs");
+    assert_eq!(first["line"], 42);
+    assert_eq!(
+        first["stack"][0]["symbols"][1]["function"],
+        "starter_app::leak_handles"
+    );
+    assert_eq!(first["stack"][2]["symbols"], serde_json::json!([]));
+    assert_eq!(first["stack"][3]["in_code1"], false);
+    assert_eq!(v["sites"][1]["count"], 3);
+    assert_eq!(v["overruns"][0]["guard"], "00 FD FD FD");
+    assert_eq!(v["double_frees"][0]["second_free"]["ticks"], 4200);
+    assert_eq!(v["heap"]["low_largest_free"], 1500);
+}
+
+#[test]
+fn golden_text_without_symbols() {
+    let (text, status) = render(&sample(), &Options::default());
+    golden("sample-nosym.txt", &text);
+    assert_eq!(status, 1);
+}
+
+#[test]
+fn analysis_values() {
+    let r = analyze(&sample(), &with_symbols());
+    // Allocation order, whatever the database order.
+    let seqs: Vec<u32> = r.leaks.iter().map(|l| l.block.seq).collect();
+    assert_eq!(seqs, [3, 4, 5, 8, 9]);
+    // Sites: most bytes first.
+    let sites: Vec<(&str, usize, u64, &[usize])> = r
+        .sites
+        .iter()
+        .map(|s| (s.site.as_str(), s.count, s.bytes, &s.leaks[..]))
+        .collect();
+    assert_eq!(
+        sites,
+        [
+            ("src/forms.rs:7", 1, 100, &[2][..]),
+            ("src/starter.rs:42", 3, 48, &[1, 3, 5][..]),
+            (
+                "alloc::boxed::Box<T>::new at alloc/src/boxed.rs:260",
+                1,
+                24,
+                &[4][..]
+            ),
+        ]
+    );
+    assert_eq!(r.sites[1].kinds, ["handle"]);
+    // A Rust allocation's site is its innermost symbolized frame.
+    assert_eq!(
+        r.leaks[3].block.site,
+        "alloc::boxed::Box<T>::new at alloc/src/boxed.rs:260"
+    );
+    assert_eq!(r.leaks[3].block.file, None);
+    assert!(r.leaks[0].block.relocatable && !r.leaks[1].block.relocatable);
+    assert_eq!(r.overruns[0].when, "at free");
+    assert_eq!(r.overruns[0].block.site, "src/overrun.rs:12");
+    assert_eq!(
+        r.double_frees[0].first_free.stack[0].symbols[0].line,
+        Some(33)
+    );
+    assert_eq!(
+        r.heap.small_sites[0].count, 5,
+        "most small allocations first"
+    );
+    assert_eq!(r.heap.low_heap[0].after.site, "src/forms.rs:7");
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+}
+
+#[test]
+fn text_shows_sites_and_unsymbolized_frames() {
+    let (text, _) = render(&sample(), &with_symbols());
+    assert!(text.contains("  3 leaks × 16 bytes from src/starter.rs:42 (handle)\n"));
+    assert!(text.contains(
+        "Leak 1 of 5: Relocatable chunk (handle) leaked at 0x00012344, size = 16 (seq 3, guarded)\n"
+    ));
+    assert!(text.contains(
+        "    #0 0x00000124 in starter_app::new_record at src/starter.rs:42 (inlined)\n\
+         \x20                 in starter_app::leak_handles at src/starter.rs:60\n"
+    ));
+    assert!(
+        text.contains("    #2 0x00000040\n"),
+        "an unknown frame keeps its offset"
+    );
+    assert!(text.contains("    #3 0x10002468 (68k address outside code 1)\n"));
+    assert!(text.ends_with(
+        "SUMMARY: memdbg: 172 byte(s) leaked in 5 allocation(s); 1 overrun; 1 double free; \
+         INCOMPLETE ledger.\n"
+    ));
+}
+
+#[test]
+fn suppressions_hide_and_count() {
+    let mut opts = with_symbols();
+    opts.suppressions = Suppressions::parse(
+        "# known\nstarter.rs:42\nmake_box\nnothing::matches\n",
+        "s.supp",
+    )
+    .unwrap();
+    let r = analyze(&sample(), &opts);
+    assert_eq!(r.leaks.len(), 1);
+    assert_eq!(r.leaks[0].block.site, "src/forms.rs:7");
+    assert_eq!(r.leaks[0].number, 1);
+    assert_eq!(
+        (r.summary.suppressed_leaks, r.summary.suppressed_bytes),
+        (4, 72)
+    );
+    let uses: Vec<(&str, usize, u64)> = r
+        .suppressions
+        .iter()
+        .map(|u| (u.pattern.as_str(), u.leaks, u.bytes))
+        .collect();
+    assert_eq!(
+        uses,
+        [
+            ("starter.rs:42", 3, 48),
+            ("make_box", 1, 24),
+            ("nothing::matches", 0, 0)
+        ]
+    );
+    let (text, _) = render(&sample(), &opts);
+    assert!(text.contains(
+        "Suppressions used:\n  3 leaks (48 bytes): starter.rs:42\n  1 leak (24 bytes): make_box\n"
+    ));
+    assert!(text.contains("; 72 byte(s) in 4 allocation(s) suppressed;"));
+    // A frame's file:line suppresses too (the inlined frame of the leaks at 0x124).
+    opts.suppressions = Suppressions::parse("src/starter.rs:60\n", "s.supp").unwrap();
+    assert_eq!(analyze(&sample(), &opts).summary.suppressed_leaks, 3);
+}
+
+fn leaks_only() -> Vec<Vec<u8>> {
+    let leaks = [
+        alloc(
+            kind::POINTER,
+            8,
+            0x0001_1000,
+            1,
+            "src/a.rs",
+            1,
+            stack(&[Ok(0x10)]),
+        ),
+        alloc(
+            kind::HANDLE,
+            64,
+            0x0001_1100,
+            2,
+            "src/b.rs",
+            2,
+            stack(&[Ok(0x20)]),
+        ),
+    ];
+    let mut out = vec![header(0x0C00, &leaks).as_bytes().to_vec()];
+    out.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+    out
+}
+
+#[test]
+fn min_size_and_exit_status() {
+    let ledger = Ledger::from_pdb(&pdb_of(&leaks_only()), "l.pdb").unwrap();
+    let mut opts = Options::default();
+    opts.min_size = 10;
+    let r = analyze(&ledger, &opts);
+    assert_eq!(r.leaks.len(), 1);
+    assert_eq!(r.leaks[0].block.size, 64);
+    assert_eq!(
+        (
+            r.summary.below_min_size_leaks,
+            r.summary.below_min_size_bytes
+        ),
+        (1, 8)
+    );
+    assert_eq!(r.summary.exit_status, 1);
+    opts.min_size = 65;
+    let r = analyze(&ledger, &opts);
+    assert_eq!(
+        r.summary.exit_status, 0,
+        "leaks below --min-size do not fail"
+    );
+    assert_eq!(
+        r.summary.line,
+        "SUMMARY: memdbg: no leaks; 72 byte(s) in 2 allocation(s) below --min-size 65."
+    );
+    let clean = Ledger::from_pdb(&pdb_of(&clean_records()), "c.pdb").unwrap();
+    let r = analyze(&clean, &Options::default());
+    assert_eq!(
+        (r.summary.exit_status, r.summary.line.as_str()),
+        (0, "SUMMARY: memdbg: no leaks.")
+    );
+    assert!(r.warnings.is_empty());
+}
+
+#[test]
+fn inconsistent_counters_are_warned() {
+    let mut recs = leaks_only();
+    recs.pop();
+    let ledger = Ledger::from_records(recs.iter().map(|r| &r[..]), "mem").unwrap();
+    let r = analyze(&ledger, &Options::default());
+    assert_eq!(
+        r.warnings,
+        [
+            "the header counts 2 leaks but the ledger holds 1 allocation record(s)",
+            "no symbols (--elf APP.elf): call stacks are shown as code 1 offsets"
+        ]
+    );
+}
+
+/// A CloudpilotEmu-style backup: several databases, MemDbgDB in a folder.
+pub fn backup_zip(member: &str, pdb: &[u8]) -> Vec<u8> {
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, data) in [
+        ("StarterApp.prc", &b"not really a prc"[..]),
+        ("Saved_Preferences.pdb", &b"prefs"[..]),
+        (member, pdb),
+        ("AddressDB.pdb", &b"addresses"[..]),
+    ] {
+        zip.start_file(name, deflated).unwrap();
+        zip.write_all(data).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+#[test]
+fn zip_backup_is_searched() {
+    let pdb = pdb_of(&sample_records());
+    let z = backup_zip("backup/MemDbgDB.pdb", &pdb);
+    let ledger = ledger_from_bytes(&z, "cloudpilot.zip").unwrap();
+    assert_eq!(ledger.source, "cloudpilot.zip (backup/MemDbgDB.pdb)");
+    assert_eq!(
+        ledger,
+        Ledger {
+            source: ledger.source.clone(),
+            ..sample()
+        }
+    );
+    // Renamed: found by type and creator.
+    let z = backup_zip("Leaks-1.pdb", &pdb);
+    assert_eq!(
+        ledger_from_bytes(&z, "b.zip").unwrap().source,
+        "b.zip (Leaks-1.pdb)"
+    );
+    // Absent.
+    let z = backup_zip("Other.prc", &pdb);
+    let e = ledger_from_bytes(&z, "b.zip").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "b.zip: no MemDbgDB.pdb in this backup (it holds StarterApp.prc, Saved_Preferences.pdb, \
+         Other.prc, AddressDB.pdb); CloudpilotEmu skips open databases, so save the backup \
+         with the launcher in front"
+    );
+    // A broken MemDbgDB inside a zip names the member and the offset in it.
+    let z = backup_zip("MemDbgDB.pdb", &pdb[..100]);
+    let e = ledger_from_bytes(&z, "b.zip").unwrap_err();
+    assert_eq!(e.file, "b.zip (MemDbgDB.pdb)");
+}
+
+fn second_generation() -> Vec<Vec<u8>> {
+    // One more leak at starter.rs:42, forms.rs:7 fixed, a new site.
+    let mut recs = sample_records();
+    recs.remove(3); // forms.rs:7
+    let s1 = stack(&[Ok(0x0124), Ok(0x0A02), Ok(0x0040), Err(0x1000_2468)]);
+    recs.push(
+        alloc(kind::HANDLE, 16, 0x0001_2400, 20, "src/starter.rs", 42, s1)
+            .as_bytes()
+            .to_vec(),
+    );
+    recs.push(
+        alloc(
+            kind::CHUNK,
+            200,
+            0x0001_9000,
+            21,
+            "src/new.rs",
+            3,
+            stack(&[Ok(0x0A02)]),
+        )
+        .as_bytes()
+        .to_vec(),
+    );
+    recs
+}
+
+#[test]
+fn diff_of_two_ledgers() {
+    let old = sample();
+    let new = Ledger::from_pdb(&pdb_of(&second_generation()), "second.pdb").unwrap();
+    let d = diff(&old, &new, &with_symbols());
+    let appeared: Vec<(&str, usize, usize)> = d
+        .appeared
+        .iter()
+        .map(|c| (c.site.as_str(), c.old_count, c.new_count))
+        .collect();
+    assert_eq!(
+        appeared,
+        [("src/new.rs:3", 0, 1), ("src/starter.rs:42", 3, 4)]
+    );
+    let gone: Vec<(&str, usize, usize)> = d
+        .disappeared
+        .iter()
+        .map(|c| (c.site.as_str(), c.old_count, c.new_count))
+        .collect();
+    assert_eq!(gone, [("src/forms.rs:7", 1, 0)]);
+    assert_eq!((d.unchanged_sites, d.unchanged_leaks), (1, 1));
+    assert_eq!(
+        (
+            d.summary.appeared_leaks,
+            d.summary.appeared_bytes,
+            d.summary.exit_status
+        ),
+        (2, 216, 1)
+    );
+    let mut out = Vec::new();
+    print_diff(&mut out, &old, &new, &with_symbols()).unwrap();
+    golden("diff.txt", &String::from_utf8(out).unwrap());
+    let mut opts = with_symbols();
+    opts.format = Format::Json;
+    let mut out = Vec::new();
+    print_diff(&mut out, &old, &new, &opts).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["schema"], "memdbg-diff/1");
+    assert_eq!(v["appeared"][1]["new_count"], 4);
+    // Same ledger twice: nothing appeared.
+    let same = diff(&old, &old, &with_symbols());
+    assert!(same.appeared.is_empty() && same.disappeared.is_empty());
+    assert_eq!(same.summary.exit_status, 0);
+}
+
+#[test]
+fn pdb_round_trip() {
+    let ledger = sample();
+    let bytes = ledger.to_pdb().unwrap();
+    let back = Ledger::from_pdb(&bytes, "sample.pdb").unwrap();
+    assert_eq!(back.allocs, ledger.allocs);
+    assert_eq!(back.overruns, ledger.overruns);
+    assert_eq!(back.double_frees, ledger.double_frees);
+    assert_eq!(back.small_sites, ledger.small_sites);
+    assert_eq!(back.low_heap, ledger.low_heap);
+    assert_eq!(back.header, ledger.header);
+}

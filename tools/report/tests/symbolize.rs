@@ -1,0 +1,301 @@
+//! Symbolization against a real 68k ELF: `tests/symtest` built by palm-build.
+//! Return addresses are found in the code (each `jsr (d16,pc)` to a known
+//! function, located through the ELF's symbol table) and expected lines are
+//! found from `// SITE:` markers in the test crate's source, so nothing here
+//! depends on the compiler's exact output.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::*;
+use memdbg::record::{AsBytes, kind};
+use memdbg_report::{ElfSymbols, Format, Ledger, Options, Symbolize, ledger_from_bytes, print};
+use object::{Object, ObjectSymbol};
+
+struct Built {
+    elf_path: PathBuf,
+    elf: Vec<u8>,
+    code: Vec<u8>,
+}
+
+fn built() -> &'static Built {
+    static BUILT: OnceLock<Built> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| dir.join("../../target"));
+        let image = palm_build::build_image(&palm_build::Options {
+            manifest_path: dir.join("tests/symtest/Cargo.toml"),
+            target_dir: Some(target_dir),
+            kind: palm_build::ImageKind::TestLib,
+            features: Vec::new(),
+            quiet: true,
+            raw_llvm: false,
+        })
+        .unwrap_or_else(|e| panic!("building tests/symtest failed: {e:#}"));
+        Built {
+            elf: std::fs::read(&image.elf).unwrap(),
+            elf_path: image.elf,
+            code: image.code,
+        }
+    })
+}
+
+/// (address, size) of the function whose demangled name is `name`.
+fn function(name: &str) -> (u32, u32) {
+    let file = object::File::parse(&*built().elf).unwrap();
+    let sym = file
+        .symbols()
+        .find(|s| s.name().is_ok_and(|n| memdbg_report::demangle(n) == name))
+        .unwrap_or_else(|| panic!("no symbol {name}"));
+    (sym.address() as u32, sym.size() as u32)
+}
+
+/// The return address of the call from `caller` to `callee`: the end of the
+/// `jsr (d16,pc)` or `bsr.w` whose target is `callee`.
+fn return_address(caller: &str, callee: &str) -> u32 {
+    let (start, size) = function(caller);
+    let (target, _) = function(callee);
+    let code = &built().code;
+    let word = |at: u32| u16::from_be_bytes([code[at as usize], code[at as usize + 1]]);
+    let mut at = start;
+    while at + 4 <= start + size {
+        let op = word(at);
+        if op == 0x4EBA || op == 0x6100 {
+            let disp = word(at + 2) as i16 as i32;
+            if (at as i32 + 2 + disp) as u32 == target {
+                return at + 4;
+            }
+        }
+        at += 2;
+    }
+    panic!("no call from {caller} to {callee}");
+}
+
+/// The line of the `// SITE: what` marker in tests/symtest/src/lib.rs.
+fn site_line(what: &str) -> u32 {
+    let src = include_str!("symtest/src/lib.rs");
+    let marker = format!("// SITE: {what}");
+    src.lines()
+        .position(|l| l.contains(&marker))
+        .map(|i| i as u32 + 1)
+        .unwrap_or_else(|| panic!("no marker {marker}"))
+}
+
+const SRC: &str = "tools/report/tests/symtest/src/lib.rs";
+
+fn elf() -> ElfSymbols {
+    ElfSymbols::from_bytes(&built().elf, "symtest.elf").unwrap()
+}
+
+#[test]
+fn call_sites_have_function_file_and_line() {
+    let elf = elf();
+    assert!(elf.has_dwarf());
+    assert_eq!(elf.code_size() as usize, built().code.len());
+    for (caller, callee, marker) in [
+        ("symtest_middle", "symtest_leaf", "middle calls leaf"),
+        (
+            "memdbg_report_symtest::private_work",
+            "symtest_middle",
+            "private_work calls middle",
+        ),
+        (
+            "symtest_outer",
+            "memdbg_report_symtest::private_work",
+            "outer calls private_work",
+        ),
+    ] {
+        let ret = return_address(caller, callee);
+        let syms = elf.symbolize(ret);
+        let last = syms
+            .last()
+            .unwrap_or_else(|| panic!("{caller}: no symbols at {ret:#x}"));
+        assert_eq!(last.function, caller, "at {ret:#x}");
+        assert!(!last.inlined);
+        assert_eq!(last.file.as_deref(), Some(SRC), "at {ret:#x}");
+        assert_eq!(last.line, Some(site_line(marker)), "{caller} at {ret:#x}");
+    }
+    // Inside a function, with or without line info, the name is known.
+    let (leaf, _) = function("symtest_leaf");
+    assert_eq!(
+        elf.symbolize(leaf + 4).last().unwrap().function,
+        "symtest_leaf"
+    );
+    // Outside code 1 (or at 0, no call before it): nothing.
+    assert!(elf.symbolize(elf.code_size() + 2).is_empty());
+    assert!(elf.symbolize(0).is_empty());
+}
+
+fn symtest_ledger(code_size: u32) -> Vec<Vec<u8>> {
+    let st = stack(&[
+        Ok(return_address("symtest_middle", "symtest_leaf")),
+        Ok(return_address(
+            "memdbg_report_symtest::private_work",
+            "symtest_middle",
+        )),
+        Ok(return_address(
+            "symtest_outer",
+            "memdbg_report_symtest::private_work",
+        )),
+        Ok(code_size + 0x100),
+        Err(0x1000_1000),
+    ]);
+    let leaks = [alloc(kind::RUST, 12, 0x0001_2000, 1, "", 0, st)];
+    let mut recs = vec![header(code_size, &leaks).as_bytes().to_vec()];
+    recs.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+    recs
+}
+
+#[test]
+fn report_shows_symbolized_stack() {
+    let elf = elf();
+    let ledger = Ledger::from_pdb(&pdb_of(&symtest_ledger(elf.code_size())), "s.pdb").unwrap();
+    elf.check(&ledger).unwrap();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    let mut out = Vec::new();
+    print(&mut out, &ledger, &opts).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let frame = |i: usize, caller: &str, callee: &str, marker: &str| {
+        format!(
+            "    #{i} 0x{:08X} in {caller} at {SRC}:{}\n",
+            return_address(caller, callee),
+            site_line(marker)
+        )
+    };
+    let expected = [
+        frame(0, "symtest_middle", "symtest_leaf", "middle calls leaf"),
+        frame(
+            1,
+            "memdbg_report_symtest::private_work",
+            "symtest_middle",
+            "private_work calls middle",
+        ),
+        frame(
+            2,
+            "symtest_outer",
+            "memdbg_report_symtest::private_work",
+            "outer calls private_work",
+        ),
+        // Past the ELF's code: not symbolized, never dropped.
+        format!("    #3 0x{:08X}\n", elf.code_size() + 0x100),
+        "    #4 0x10001000 (68k address outside code 1)\n".to_string(),
+    ]
+    .concat();
+    assert!(text.contains(&expected), "{text}");
+    assert!(text.contains(&format!(
+        "  1 leak × 12 bytes from symtest_middle at {SRC}:{} (Rust alloc)\n",
+        site_line("middle calls leaf")
+    )));
+    opts.format = Format::Json;
+    let mut out = Vec::new();
+    print(&mut out, &ledger, &opts).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["symbols"], "symtest.elf");
+    assert_eq!(
+        v["leaks"][0]["stack"][1]["symbols"][0]["function"],
+        "memdbg_report_symtest::private_work"
+    );
+    assert_eq!(
+        v["leaks"][0]["stack"][0]["symbols"][0]["line"],
+        site_line("middle calls leaf")
+    );
+}
+
+#[test]
+fn an_elf_that_does_not_match() {
+    let elf = elf();
+    let recs = symtest_ledger(elf.code_size() + 2);
+    let pdb = pdb_of(&recs);
+    let ledger = Ledger::from_pdb(&pdb, "s.pdb").unwrap();
+    let e = elf.check(&ledger).unwrap_err();
+    let field = u64::from(u32::from_be_bytes(pdb[78..82].try_into().unwrap())) + 64;
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "symtest.elf: code 1 of this ELF is {} bytes (.text + .rodata) but s.pdb records {} \
+             bytes (header code 1 size at offset 0x{field:X}): this ELF is not the build that \
+             wrote the ledger",
+            elf.code_size(),
+            elf.code_size() + 2
+        )
+    );
+    // A ledger without a code size cannot be checked: accepted, with a warning.
+    let unknown = ledger_from_bytes(&pdb_of(&symtest_ledger(0)), "u.pdb").unwrap();
+    elf.check(&unknown).unwrap();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    let r = memdbg_report::analyze(&unknown, &opts);
+    assert_eq!(
+        r.warnings,
+        ["the ledger does not record code 1's size: symtest.elf could not be checked against it"]
+    );
+
+    // Through the binary: exit status 2 and the message on stderr.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("MemDbgDB.pdb");
+    std::fs::write(&input, &pdb).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_memdbg"))
+        .arg("report")
+        .arg(&input)
+        .arg("--elf")
+        .arg(&built().elf_path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with(&format!(
+            "memdbg: error: {}: code 1 of this ELF is",
+            built().elf_path.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("header code 1 size at offset 0x{field:X}")),
+        "{err}"
+    );
+
+    // The matching ELF: exit status 1 (a leak), symbolized.
+    std::fs::write(&input, pdb_of(&symtest_ledger(elf.code_size()))).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_memdbg"))
+        .arg("report")
+        .arg(&input)
+        .arg("--elf")
+        .arg(&built().elf_path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains(" in symtest_outer at ")
+    );
+}
+
+#[test]
+fn not_a_68k_elf() {
+    let e = ElfSymbols::from_bytes(b"#!/bin/sh\n", "x.elf").unwrap_err();
+    assert_eq!(e.offset, Some(0));
+    assert!(e.message.starts_with("not an ELF file: "), "{e}");
+    // This test program: an ELF, but not for the 68k.
+    let me = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+    let e = ElfSymbols::from_bytes(&me, "host.elf").unwrap_err();
+    assert_eq!(e.offset, Some(0x12));
+    assert!(
+        e.message
+            .ends_with(", not for the 68k: not a Palm app built by palm-build"),
+        "{e}"
+    );
+}
