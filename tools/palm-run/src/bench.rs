@@ -133,6 +133,7 @@ pub fn stats_json(m: &Machine, out: &Outcome) -> Value {
             "address": format!("0x{:08X}", l.address),
             "size": l.size,
             "kind": if l.handle.is_some() { "handle" } else { "pointer" },
+            "allocated_by": l.allocated_by.iter().map(|&a| m.describe(a)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "patches_left": out.patches_left.iter().map(|p| format!("0x{:04X}", p.trap)).collect::<Vec<_>>(),
     })

@@ -11,8 +11,10 @@
 //! result is D0.
 //!
 //! Exit: databases the app left open are closed; chunks of the dynamic heap
-//! still owned by the app are listed (POSE's wording, PALM_FACTS §5.6) and
-//! freed as the OS does (PALM_FACTS §5.5); the dispatch table is compared
+//! still owned by the app are listed (POSE's wording and layout, PALM_FACTS
+//! §5.6: the chunk, "Chunk allocated by:" with the allocating call and its
+//! callers, the contents up to 256 bytes) and freed as the OS does
+//! (PALM_FACTS §5.5); the dispatch table is compared
 //! with its state before launch.
 
 use palm_prc::Database;
@@ -32,7 +34,7 @@ pub const DEFAULT_STACK_SIZE: u32 = 4096;
 pub const NORMAL_LAUNCH_FLAGS: u16 = sys::LAUNCH_FLAG_NEW_GLOBALS | sys::LAUNCH_FLAG_UI_APP;
 
 /// A chunk still owned by the app at exit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Leak {
     /// 68k address of the chunk body.
     pub address: u32,
@@ -41,6 +43,9 @@ pub struct Leak {
     /// Handle (master pointer address) for a movable chunk, `None` for a
     /// non-movable one.
     pub handle: Option<u32>,
+    /// Where it was allocated: the address of the allocating call, then
+    /// return addresses up the A6 frame chain (empty if not recorded).
+    pub allocated_by: Vec<u32>,
 }
 
 /// A dispatch table entry that differs from its state before launch.
@@ -280,10 +285,19 @@ impl Machine {
                 }
                 for c in &leaks {
                     let movable = c.header.movable();
+                    let handle = movable.then(|| c.master_pointer());
+                    let address = c.addr + CHUNK_HEADER_SIZE;
                     let leak = Leak {
-                        address: c.addr + CHUNK_HEADER_SIZE,
+                        address,
                         size: c.header.data_size(),
-                        handle: movable.then(|| c.master_pointer()),
+                        handle,
+                        allocated_by: self
+                            .os
+                            .mem
+                            .sites
+                            .get(&handle.unwrap_or(address))
+                            .cloned()
+                            .unwrap_or_default(),
                     };
                     self.print(format!(
                         "{} chunk leaked at 0x{:08X}, size = {}{}",
@@ -297,6 +311,21 @@ impl Machine {
                         leak.handle
                             .map_or(String::new(), |h| format!(" (handle 0x{h:08X})"))
                     ));
+                    if !leak.allocated_by.is_empty() {
+                        self.print("Chunk allocated by:".into());
+                        for &a in &leak.allocated_by {
+                            let line = format!("    {}", self.describe(a));
+                            self.print(line);
+                        }
+                    }
+                    let shown = leak.size.min(256);
+                    if let Ok(bytes) = self.mem.read_bytes(address, shown) {
+                        self.print(format!("Chunk contents ({shown} of {} bytes):", leak.size));
+                        for row in bytes.chunks(16) {
+                            let hex: Vec<String> = row.iter().map(|b| format!("{b:02X}")).collect();
+                            self.print(format!("    {}", hex.join(" ")));
+                        }
+                    }
                     out.leaks.push(leak);
                 }
                 if !leaks.is_empty() {

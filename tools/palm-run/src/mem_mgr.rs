@@ -52,6 +52,11 @@ pub struct MemMgr {
     /// Bodies freed and not reallocated since (to tell a double free from a
     /// pointer that never was a chunk).
     freed: BTreeSet<u32>,
+    /// Where each dynamic-heap chunk was allocated, as POSE records it for
+    /// its leak report (PALM_FACTS §5.6): the caller's address, then the
+    /// return addresses of the A6 frame chain. Keyed by handle (movable) or
+    /// body (non-movable).
+    pub sites: std::collections::BTreeMap<u32, Vec<u32>>,
 }
 
 impl MemMgr {
@@ -63,6 +68,7 @@ impl MemMgr {
             debug_mode: 0,
             semaphore: (0, 0),
             freed: BTreeSet::new(),
+            sites: std::collections::BTreeMap::new(),
         }
     }
 
@@ -212,6 +218,11 @@ pub fn allocate(
                 x
             };
             m.os.mem.freed.remove(&body);
+            if heap.id == 0 {
+                let mut site = vec![call.caller];
+                site.extend(m.backtrace().into_iter().take(5));
+                m.os.mem.sites.insert(x, site);
+            }
             changed(m, call, heap)?;
             Ok(x)
         }
@@ -225,6 +236,12 @@ pub fn free(m: &mut Machine, call: &Call, heap: Heap, c: Chunk) -> Result<(), St
     heap.free_chunk(&mut m.mem, c)
         .map_err(|e| heap_stop(m, call, e))?;
     m.os.mem.freed.insert(c.body());
+    let key = if c.header.movable() {
+        c.master_pointer()
+    } else {
+        c.body()
+    };
+    m.os.mem.sites.remove(&key);
     if m.os.mem.debug_mode & DEBUG_FILL_FREE != 0 {
         let _ = m.mem.os_fill(
             c.body(),

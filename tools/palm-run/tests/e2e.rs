@@ -86,20 +86,28 @@ fn heap_sequence_headers_free_bytes_and_owner_sweep() {
     assert_eq!((ftr(&m, 9), ftr(&m, 10), ftr(&m, 11)), (30, 20, 1));
     // p3's header bytes: size 38, sizeAdj 0, lock 15 (non-movable), owner 1,
     // hOffset 0. The sweep freed it, so read it from the leak list instead.
-    assert_eq!(
-        out.leaks,
-        vec![
-            palm_run::Leak {
-                address: b2,
-                size: 20,
-                handle: Some(h2)
-            },
-            palm_run::Leak {
-                address: p3,
-                size: 30,
-                handle: None
-            },
-        ]
+    let summary: Vec<_> = out
+        .leaks
+        .iter()
+        .map(|l| (l.address, l.size, l.handle))
+        .collect();
+    assert_eq!(summary, vec![(b2, 20, Some(h2)), (p3, 30, None)]);
+    // Allocated by heap_sequence, called by pilot_main.
+    for l in &out.leaks {
+        assert!(
+            m.describe(l.allocated_by[0])
+                .contains("<palm_run_test_app::heap_sequence+0x")
+        );
+        assert!(
+            m.describe(l.allocated_by[1])
+                .contains("<palm_run_test_app::pilot_main+0x")
+        );
+    }
+    assert!(m.output.iter().any(|l| l == "Chunk allocated by:"));
+    assert!(
+        m.output
+            .iter()
+            .any(|l| l == "Chunk contents (30 of 30 bytes):")
     );
     assert!(
         m.output.iter().any(|l| l
