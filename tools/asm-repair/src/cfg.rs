@@ -35,6 +35,11 @@ pub(crate) struct Function {
     /// Liveness treats them as not touching CCR; the pass makes those after
     /// which N/Z/V/C are live flag-neutral.
     pub copy_like: Vec<bool>,
+    /// True for code LLVM compiled (it ends with a `.Lfunc_endN` label).
+    /// Naked functions and `global_asm!` are printed as file-scope asm
+    /// without `;APP` markers and without that label: hand-written code,
+    /// whose moves may set flags on purpose, so none is copy-like there.
+    pub compiled: bool,
     /// Label name → index into `insns` of the instruction it precedes.
     labels: HashMap<String, usize>,
     /// Numeric local labels (`1:`) in definition order.
@@ -131,7 +136,8 @@ impl Program {
         let mut line_function = vec![None; lines.len()];
         let mut address_taken = HashSet::new();
         let mut current: Option<usize> = None;
-        let mut in_code = false;
+        // GNU as starts in .text.
+        let mut in_code = true;
         let mut in_asm = false;
         // The previous instruction, if no label came after it.
         let mut previous_insn: Option<&crate::parse::Insn> = None;
@@ -157,6 +163,12 @@ impl Program {
                     });
                     let func = &mut functions[*f];
                     let pos = func.insns.len();
+                    if label
+                        .strip_prefix(".Lfunc_end")
+                        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                    {
+                        func.compiled = true;
+                    }
                     if is_numeric(label) {
                         func.numeric.push((label.to_string(), pos));
                     } else {
@@ -193,18 +205,16 @@ impl Program {
                         functions.push(Function::default());
                         functions.len() - 1
                     });
-                    let mut eff = isa::effects(insn);
+                    let eff = isa::effects(insn);
                     // Copies are either made flag-neutral (when flags are
                     // live after them) or do not matter, so for liveness they
                     // never define CCR. Treating them as defining it would
                     // hide the earlier of two copies in a row between a
                     // compare and its branch.
+                    // (Made transparent at the end, for compiled code.)
                     let copy_like = !in_asm
                         && (isa::is_ccr_move(insn)
                             || isa::is_byte_constant_not(previous_insn, insn));
-                    if copy_like && let Some(e) = eff.as_mut() {
-                        e.defs = 0;
-                    }
                     let is_branch = matches!(
                         eff.as_ref().map(|e| &e.flow),
                         Some(Flow::Cond(_) | Flow::Jump(_))
@@ -229,6 +239,15 @@ impl Program {
                 Stmt::Empty => {}
             }
             line_function[li] = current;
+        }
+        for f in &mut functions {
+            for (copy, eff) in f.copy_like.iter_mut().zip(&mut f.effects) {
+                if !f.compiled {
+                    *copy = false;
+                } else if *copy && let Some(e) = eff.as_mut() {
+                    e.defs = 0;
+                }
+            }
         }
         Program {
             functions,
@@ -356,8 +375,10 @@ mod tests {
     use crate::isa::{C, N, X, Z};
     use crate::parse::parse_lines;
 
+    /// Liveness in `src`, a compiled function (a `.Lfunc_end0` label is added).
     fn live(src: &str) -> Vec<u8> {
-        let lines = parse_lines(src);
+        let src = format!("{src}.Lfunc_end0:\n");
+        let lines = parse_lines(&src);
         let p = Program::build(&lines);
         assert_eq!(p.functions.len(), 1);
         p.live_after(&p.functions[0])
@@ -391,7 +412,7 @@ mod tests {
 
     #[test]
     fn jump_table_targets_are_successors() {
-        let src = "\t.text\nf:\n\tcmpi.l\t#3, %d0\n\tmove.l\t%d1, %d2\n\tjmp\t(%a2)\n.LBB0_2:\n\tbcs\t.LBB0_3\n.LBB0_3:\n\trts\n\t.section\t.rodata,\"a\",@progbits\n.LJTI0_0:\n\t.long\t.LBB0_2-.LJTI0_0\n";
+        let src = "\t.text\nf:\n\tcmpi.l\t#3, %d0\n\tmove.l\t%d1, %d2\n\tjmp\t(%a2)\n.LBB0_2:\n\tbcs\t.LBB0_3\n.LBB0_3:\n\trts\n.Lfunc_end0:\n\t.section\t.rodata,\"a\",@progbits\n.LJTI0_0:\n\t.long\t.LBB0_2-.LJTI0_0\n";
         let l = live(src);
         assert_eq!(l[0], C);
         assert_eq!(l[1], C);
@@ -418,6 +439,21 @@ mod tests {
             "\t.text\nf:\n\tsub.l\t%d1, %d0\n\tmoveq\t#55, %d2\n\tnot.b\t%d3\n\tbcs\t.L1\n.L1:\n\trts\n",
         );
         assert_eq!(l, vec![0, 0, C, 0, 0]);
+    }
+
+    #[test]
+    fn hand_written_code_keeps_its_moves() {
+        // No .Lfunc_endN: file-scope asm (naked function, global_asm!).
+        let src = "z:\n\tmove.l\t(4,%sp), %d0\n\tbeq\t.Ltmp0\n\tmoveq\t#1, %d0\n.Ltmp0:\n\trts\n\t.section\t.text.f,\"ax\",@progbits\nf:\n\tmove.l\t%d1, %d0\n.Lfunc_end0:\n";
+        let lines = parse_lines(src);
+        let p = Program::build(&lines);
+        assert_eq!(p.functions.len(), 2);
+        assert_eq!(p.functions[0].name, "z");
+        assert!(!p.functions[0].compiled);
+        assert_eq!(p.functions[0].copy_like, [false, false, false, false]);
+        assert_eq!(p.live_after(&p.functions[0]), [Z, 0, 0, 0]);
+        assert!(p.functions[1].compiled);
+        assert_eq!(p.functions[1].copy_like, [true]);
     }
 
     #[test]

@@ -49,8 +49,13 @@
 //!    or C is live destroyed a live flag, and is replaced by a flag-neutral
 //!    equivalent. Liveness treats all of them as transparent, so every copy
 //!    of a chain between a compare and its branch is found (treating them as
-//!    flag-setting would hide all but the last). Moves inside inline asm
-//!    (`;APP` … `;NO_APP`) are the author's and are left alone. Forms:
+//!    flag-setting would hide all but the last). Moves in hand-written code
+//!    are the author's and are left alone: inline asm (`;APP` … `;NO_APP`)
+//!    and file-scope asm (naked functions, `global_asm!`), which rustc
+//!    prints without markers — code counts as compiled only if it ends with
+//!    LLVM's `.Lfunc_end<N>` label. As a safety
+//!    net for the premise, a flag read on a path from a function's entry on
+//!    which only copies could have set it is an error, not a guess. Forms:
 //!    - `move.l %rN,<mem>` → `movem.l %rN,<mem>` (`(An)`, `-(An)`, `(d,An)`,
 //!      `(d,An,Xn)`, absolute; not `move.l %aN,-(%aN)`);
 //!    - `move.l <mem>,%dN` → `movem.l <mem>,%dN` (`(An)`, `(An)+`, `(d,An)`,
@@ -327,6 +332,20 @@ fn render_problems(file: &str, problems: &[Problem]) -> String {
     s
 }
 
+fn flag_names(flags: u8) -> String {
+    [
+        (isa::X, 'X'),
+        (isa::N, 'N'),
+        (isa::Z, 'Z'),
+        (isa::V, 'V'),
+        (isa::C, 'C'),
+    ]
+    .iter()
+    .filter(|(f, _)| flags & f != 0)
+    .map(|(_, c)| *c)
+    .collect()
+}
+
 fn demangle(name: &str) -> String {
     if name.is_empty() {
         return String::new();
@@ -420,6 +439,24 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
 
     for f in &program.functions {
         let live = program.live_after(f);
+        // Safety net for the premise of bug 1 (no flag reader relies on a
+        // copy): with copies transparent, every read flag must be set by a
+        // real instruction on every path from the function's entry.
+        if let (true, Some(&first), Some(Some(e)), Some(&after)) =
+            (f.compiled, f.insns.first(), f.effects.first(), live.first())
+        {
+            let at_entry = (e.reads | (after & !e.defs)) & isa::NZVC;
+            if at_entry != 0 {
+                problems.push(problem(
+                    first,
+                    format!(
+                        "condition codes ({}) are read on a path from the function's entry \
+                         where no instruction but a copy sets them",
+                        flag_names(at_entry)
+                    ),
+                ));
+            }
+        }
         for (k, &li) in f.insns.iter().enumerate() {
             let Stmt::Insn(insn) = &lines[li].stmt else {
                 continue;
@@ -600,7 +637,7 @@ mod tests {
 
     #[test]
     fn summary_and_origins() {
-        let src = "\t.text\nf:\n\tsub.l\t%d4, %d7\n\tmove.l\t%d6, %d5\n\tbpl\t.L7\n.L7:\n\trts\n";
+        let src = "\t.text\nf:\n\tsub.l\t%d4, %d7\n\tmove.l\t%d6, %d5\n\tbpl\t.L7\n.L7:\n\trts\n.Lfunc_end0:\n";
         let r = repair(src, "t.s").unwrap();
         assert_eq!(r.summary(), "repaired 1 CCR-clobbering move");
         assert_eq!(r.fixes[0].line, 4);
@@ -616,13 +653,26 @@ mod tests {
 
     #[test]
     fn every_copy_between_compare_and_branch_is_repaired() {
-        let src = "\t.text\nf:\n\tcmp.l\t%d1, %d0\n\tmove.l\t%d2, %d3\n\tmove.l\t%d4, (8,%sp)\n\tmoveq\t#0, %d5\n\tbhi\t.L1\n\tmove.l\t%d0, %d1\n.L1:\n\trts\n";
+        let src = "\t.text\nf:\n\tcmp.l\t%d1, %d0\n\tmove.l\t%d2, %d3\n\tmove.l\t%d4, (8,%sp)\n\tmoveq\t#0, %d5\n\tbhi\t.L1\n\tmove.l\t%d0, %d1\n.L1:\n\trts\n.Lfunc_end0:\n";
         let r = repair(src, "t.s").unwrap();
         let lines: Vec<usize> = r.fixes.iter().map(|f| f.line).collect();
         assert_eq!(lines, [4, 5, 6]);
         assert_eq!(r.fixes[1].after, "\tmovem.l\t%d4, (8,%sp)");
         // The output needs no further repair.
         assert_eq!(repair(&r.text, "t.s").unwrap().fixes, []);
+    }
+
+    #[test]
+    fn flags_read_without_a_setter_are_an_error() {
+        let src = "\t.text\nf:\n\tmove.l\t%d1, %d0\n\tbeq\t.L1\n.L1:\n\trts\n.Lfunc_end0:\n";
+        let e = repair(src, "t.s").unwrap_err();
+        assert_eq!(e.problems.len(), 1);
+        assert_eq!(e.problems[0].line, 3);
+        assert!(
+            e.problems[0].reason.contains("(Z)"),
+            "{}",
+            e.problems[0].reason
+        );
     }
 
     #[test]

@@ -20,13 +20,15 @@ const STACK_END: u32 = 0x5_0000;
 /// The rewrite the pass makes of `body` (one instruction per line) when
 /// N/Z/V/C are live after it: every line must be rewritten.
 fn ccr_rewrite(body: &str) -> String {
-    let src = format!("\t.text\nf:\n\t{body}\n\tbcs\t.L1\n\tbvs\t.L1\n\tbmi\t.L1\n.L1:\n\trts\n");
+    let src = format!(
+        "\t.text\nf:\n\tcmp.l\t%d7, %d6\n\t{body}\n\tbcs\t.L1\n\tbvs\t.L1\n\tbmi\t.L1\n.L1:\n\trts\n.Lfunc_end0:\n"
+    );
     let r = repair(&src, "form.s").unwrap_or_else(|e| panic!("{body}: {e}"));
     let n = body.lines().count();
     assert_eq!(r.fixes.len(), n, "{body}: {:?}", r.fixes);
     let mut out = Vec::new();
     for (i, f) in r.fixes.iter().enumerate() {
-        assert_eq!((f.kind, f.line), (FixKind::CcrMove, 3 + i), "{body}");
+        assert_eq!((f.kind, f.line), (FixKind::CcrMove, 4 + i), "{body}");
         out.push(f.after.clone());
     }
     out.join("\n")

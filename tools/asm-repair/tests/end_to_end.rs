@@ -157,6 +157,9 @@ const APP_FUNCTIONS: &[&str] = &[
     "jump_table",
     "opaque_sum",
     "cmul16",
+    "z_naked_nonzero",
+    "z_global_nonzero",
+    "z_inline_nonzero",
 ];
 
 const BUILTINS: &[&str] = &[
@@ -480,6 +483,13 @@ fn repaired_builds_assemble_and_run_like_the_host() {
         "repaired compiler_builtins"
     );
     check_app(&mut emu, &mut rng);
+
+    // Hand-written asm relying on MOVE's Z flag still works.
+    for f in ["z_naked_nonzero", "z_global_nonzero", "z_inline_nonzero"] {
+        for x in [0u32, 1, 0x8000_0000, 0xFFFF_FFFF] {
+            assert_eq!(emu.call32(f, &[x]), u32::from(x != 0), "{f}({x:#x})");
+        }
+    }
 
     // LLVM bug found while writing this pass (not repairable in the asm):
     // u16::checked_mul never reports overflow.

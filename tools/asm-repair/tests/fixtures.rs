@@ -280,6 +280,30 @@ fn inline_asm_markers_become_gas_comments() {
     gas("opaque", &r.text).expect("gas accepts the repaired text");
 }
 
+/// Naked functions and `global_asm!` are printed as file-scope asm (no
+/// `;APP`); their moves set flags on purpose and must stay as written, like
+/// moves inside inline asm.
+#[test]
+fn hand_written_asm_keeps_flag_setting_moves() {
+    let src = fixture("app_hand_written");
+    let r = repair(&src, "app_hand_written.s").expect("repairable");
+    assert_eq!(r.fixes, []);
+    assert_eq!(r.text, src);
+    gas("hand_written", &r.text).expect("gas accepts it");
+
+    let src = fixture("app_inline_nonzero");
+    let r = repair(&src, "app_inline_nonzero.s").expect("repairable");
+    assert_eq!(
+        summary(&r.fixes),
+        [
+            fix(20, FixKind::Comment, "\t;APP", &["\t|APP"]),
+            fix(25, FixKind::Comment, "\t;NO_APP", &["\t|NO_APP"]),
+        ]
+    );
+    assert_eq!(src.lines().nth(20), Some("\tmove.l\t%d1, %d0"));
+    gas("inline_nonzero", &r.text).expect("gas accepts it");
+}
+
 #[test]
 fn jump_table_function_needs_only_the_plt_edit() {
     let src = fixture("app_jump_table");
@@ -330,10 +354,10 @@ fn debug_info_file_directives() {
     assert_eq!(
         kinds,
         [
-            (20, FixKind::DwarfFile),
-            (108, FixKind::DwarfFile),
-            (110, FixKind::MulLong),
-            (112, FixKind::DwarfFile),
+            (44, FixKind::DwarfFile),
+            (132, FixKind::DwarfFile),
+            (134, FixKind::MulLong),
+            (136, FixKind::DwarfFile),
         ]
     );
     assert_eq!(r.fixes[0].after, "\t.file\t1 \"/tmp/asmrep/e2e/app.rs\"");
@@ -363,6 +387,7 @@ fn mutated_inputs_never_panic() {
         "app_jump_table",
         "app_opaque_sum",
         "app_dbg_head",
+        "app_hand_written",
     ];
     let mut rng = common::Rng(0xF022_0000_0000_0001);
     let (mut ok, mut err) = (0, 0);

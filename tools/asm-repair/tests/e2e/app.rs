@@ -4,6 +4,7 @@
 //! emulator against the same code on the host. Also the source of the
 //! fixtures in tests/fixtures/app_*.s.
 #![no_std]
+#![feature(asm_experimental_arch)]
 
 /// Panics compile to `jsr abort` (panic = "immediate-abort").
 #[unsafe(no_mangle)]
@@ -140,4 +141,40 @@ pub unsafe extern "C" fn opaque_sum(p: *const u16, n: usize) -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn cmul16(a: u16, b: u16) -> u16 {
     a.checked_mul(b).unwrap_or(7)
+}
+
+/// Hand-written asm that relies on MOVE setting Z. rustc prints naked
+/// functions and `global_asm!` as file-scope asm without `;APP` markers; the
+/// pass must recognise them (no `.Lfunc_endN` label) and leave them alone.
+#[unsafe(naked)]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn z_naked_nonzero(x: u32) -> u32 {
+    core::arch::naked_asm!("move.l (4,%sp),%d0", "beq 1f", "moveq #1,%d0", "1: rts")
+}
+
+core::arch::global_asm!(
+    ".globl z_global_nonzero",
+    "z_global_nonzero:",
+    "move.l (4,%sp),%d0",
+    "beq 1f",
+    "moveq #1,%d0",
+    "1: rts",
+);
+
+/// Inline asm relying on MOVE setting Z (between `;APP` and `;NO_APP`).
+#[unsafe(no_mangle)]
+pub extern "C" fn z_inline_nonzero(a: u32) -> u32 {
+    let r: u32;
+    // SAFETY: register-only code.
+    unsafe {
+        core::arch::asm!(
+            "move.l {0},{1}",
+            "beq 1f",
+            "moveq #1,{1}",
+            "1:",
+            in(reg_data) a,
+            out(reg_data) r,
+        );
+    }
+    r
 }
