@@ -160,8 +160,9 @@ pub struct Block {
     pub file: Option<String>,
     /// Source line of the wrapper call (`null` when not recorded).
     pub line: Option<u32>,
-    /// The site in words: `file:line`, else the innermost symbolized frame,
-    /// else its address.
+    /// The site in words: `file:line`; else the innermost symbolized function
+    /// outside Rust's `alloc`/`core`/`std` and memdbg (`make_box at
+    /// src/lib.rs:77`); else the innermost frame's address.
     pub site: String,
     /// The call stack at allocation, innermost first.
     pub stack: Vec<StackFrame>,
@@ -495,23 +496,37 @@ impl Frames<'_> {
     }
 }
 
-/// `file:line`, else the innermost frame in words.
+/// Functions of the runtime and the allocator (Rust's `alloc`, `core`, `std`,
+/// memdbg's own `GlobalAlloc`): skipped when a site is named after its stack.
+fn is_runtime(function: &str) -> bool {
+    let f = function.trim_start_matches('<');
+    ["alloc::", "core::", "std::", "memdbg::", "__rust_"]
+        .iter()
+        .any(|p| f.starts_with(p))
+}
+
+/// `file:line`, else the innermost frame outside the runtime in words, else
+/// the innermost frame.
 fn site_name(file: Option<&str>, line: Option<u32>, stack: &[StackFrame]) -> String {
     match (file, line) {
         (Some(f), Some(l)) => return format!("{f}:{l}"),
         (Some(f), None) => return f.to_string(),
         _ => {}
     }
-    let Some(frame) = stack.first() else {
-        return "unknown site (no file, line or call stack recorded)".to_string();
-    };
-    match frame.symbols.first() {
-        Some(s) => match (&s.file, s.line) {
+    let symbols = || stack.iter().flat_map(|f| f.symbols.iter());
+    if let Some(s) = symbols()
+        .find(|s| !is_runtime(&s.function))
+        .or_else(|| symbols().next())
+    {
+        return match (&s.file, s.line) {
             (Some(f), Some(l)) => format!("{} at {f}:{l}", s.function),
             _ => s.function.clone(),
-        },
-        None if frame.in_code1 => format!("code 1 offset 0x{:08X}", frame.address),
-        None => format!("68k address 0x{:08X}", frame.address),
+        };
+    }
+    match stack.first() {
+        Some(f) if f.in_code1 => format!("code 1 offset 0x{:08X}", f.address),
+        Some(f) => format!("68k address 0x{:08X}", f.address),
+        None => "unknown site (no file, line or call stack recorded)".to_string(),
     }
 }
 
