@@ -892,4 +892,127 @@ mod tests {
         assert!(free1 < free0);
         h.walk(&m).unwrap();
     }
+
+    /// Check the whole heap: chunks tile the chunk area, the free list in the
+    /// heap header and the free chunks' links matches the free chunks.
+    fn check_invariants(m: &Memory, h: &Heap) {
+        let chunks = h.walk(m).unwrap();
+        let total: u32 = chunks.iter().map(|c| c.header.size).sum();
+        assert_eq!(total, h.terminator() - h.first_chunk());
+        let frees: Vec<u32> = chunks
+            .iter()
+            .filter(|c| c.header.free)
+            .map(|c| c.addr)
+            .collect();
+        let mut listed = Vec::new();
+        let first = m.read_u32(h.start + 6).unwrap();
+        if first != 0 {
+            let mut a = h.start + 2 * first;
+            loop {
+                listed.push(a);
+                let link = h.read_header(m, a).unwrap().h_offset;
+                if link == 0 {
+                    break;
+                }
+                a = a.wrapping_add((2 * link) as u32);
+            }
+        }
+        assert_eq!(listed, frees);
+        for w in chunks.windows(2) {
+            assert!(
+                !(w[0].header.free && w[1].header.free),
+                "adjacent free chunks"
+            );
+        }
+    }
+
+    #[test]
+    fn random_operations_keep_the_heap_consistent() {
+        let mut m = Memory::new(0x40000, 0x40000);
+        let h = Heap::init(&mut m, 0, 0x1000, 0x8000).unwrap();
+        let mut seed = 0x1234_5678u64;
+        let mut rnd = |n: u32| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as u32) % n
+        };
+        // (handle or body, movable, size, fill byte)
+        let mut live: Vec<(u32, bool, u32, u8)> = Vec::new();
+        for step in 0..1500u32 {
+            let fill = (step % 251) as u8;
+            match rnd(10) {
+                0..=3 => {
+                    let size = rnd(300);
+                    let movable = rnd(2) == 0;
+                    let r = if movable {
+                        h.alloc_handle(&mut m, size, 1)
+                    } else {
+                        h.alloc_chunk(
+                            &mut m,
+                            size,
+                            1,
+                            None,
+                            if rnd(2) == 0 {
+                                Placement::Start
+                            } else {
+                                Placement::End
+                            },
+                        )
+                    };
+                    if let Ok(x) = r {
+                        let body = if movable { m.read_u32(x).unwrap() } else { x };
+                        m.os_fill(body, size, fill).unwrap();
+                        live.push((x, movable, size, fill));
+                    }
+                }
+                4..=6 if !live.is_empty() => {
+                    let (x, movable, _, _) = live.swap_remove(rnd(live.len() as u32) as usize);
+                    let body = if movable { m.read_u32(x).unwrap() } else { x };
+                    let c = h.chunk_at_body(&m, body).unwrap().unwrap();
+                    h.free_chunk(&mut m, c).unwrap();
+                }
+                7 if !live.is_empty() => {
+                    let i = rnd(live.len() as u32) as usize;
+                    let (x, movable, size, old_fill) = live[i];
+                    let body = if movable { m.read_u32(x).unwrap() } else { x };
+                    let c = h.chunk_at_body(&m, body).unwrap().unwrap();
+                    let new = rnd(400);
+                    if let Ok(c2) = h.resize(&mut m, c, new) {
+                        // Kept bytes are intact; refill everything with one byte.
+                        let kept = m.read_bytes(c2.body(), size.min(new)).unwrap();
+                        assert!(
+                            kept.iter().all(|&b| b == old_fill),
+                            "resize lost data at step {step}"
+                        );
+                        m.os_fill(c2.body(), new, fill).unwrap();
+                        live[i] = (x, movable, new, fill);
+                    }
+                }
+                8 => h.compact(&mut m).unwrap(),
+                _ => h.scramble(&mut m).unwrap(),
+            }
+            check_invariants(&m, &h);
+            if step % 8 != 0 {
+                continue;
+            }
+            let chunks = h.walk(&m).unwrap();
+            for &(x, movable, size, fill) in &live {
+                let body = if movable { m.read_u32(x).unwrap() } else { x };
+                let c = chunks
+                    .iter()
+                    .find(|c| c.body() == body && !c.header.free)
+                    .expect("live chunk");
+                assert_eq!(c.header.data_size(), size);
+                assert_eq!(c.header.movable(), movable);
+                if movable {
+                    assert_eq!(c.master_pointer(), x);
+                }
+                assert!(
+                    m.read_bytes(body, size).unwrap().iter().all(|&b| b == fill),
+                    "data lost at step {step}"
+                );
+            }
+        }
+    }
 }
