@@ -463,6 +463,7 @@ fn profile_counts_instructions_and_os_calls_in_a_function() {
         .range("palm_run_test_app::heap_sequence")
         .expect("symbol");
     let mut counts = Vec::new();
+    let mut totals = Vec::new();
     for _ in 0..2 {
         let mut m = machine(1);
         let base = {
@@ -476,7 +477,11 @@ fn profile_counts_instructions_and_os_calls_in_a_function() {
         assert_eq!(out.stop, None);
         let p = m.take_profile().unwrap();
         counts.push((p.instructions[0], p.os_calls[0]));
+        totals.push(m.stats.instructions);
     }
+    // Single-stepping (profiling) executes exactly what batches execute.
+    let (plain, _) = run(1);
+    assert_eq!(totals, vec![plain.stats.instructions; 2]);
     assert_eq!(counts[0], counts[1], "deterministic");
     // heap_sequence makes these OS calls itself (put/free_bytes are separate,
     // never-inlined functions): MemPtrNew ×2, MemHandleNew, MemChunkFree,
