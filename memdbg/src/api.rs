@@ -1,0 +1,246 @@
+//! The wrapper functions behind the macros. Each is `#[inline(never)]`: it reads its
+//! own frame pointer, so `4(a6)` is the return address into the app's call site and
+//! `0(a6)` the app's frame (where a call-stack walk starts). When the detector is not
+//! running (or is busy: a wrapper called from inside it) they are the plain OS calls.
+
+use core::ffi::c_void;
+
+use m68k_palmos_sys as palm;
+use palm::mem::{memNewChunkFlagNonMovable, memNewChunkFlagPreLock};
+use palm::{MemHandle, MemPtr};
+
+use crate::Site;
+use crate::guard;
+use crate::record::{AllocFlags, GUARD_LEN, Options, kind};
+use crate::stack::{caller_of, frame_pointer};
+use crate::state::{self, State};
+use crate::track::{self, Block, Freed};
+
+/// Largest chunk the Memory Manager gives (`memMaxChunkAllocSize` = 65,505 bytes,
+/// PALM_FACTS §5.2); a guard is added only below it.
+const MAX_CHUNK: u32 = 65_505;
+
+/// Allocates with `alloc` (given the size to request; returns 0 on failure), with
+/// room for a guard when wanted and possible, and records the block. On failure
+/// nothing is recorded and 0 is returned.
+#[allow(clippy::too_many_arguments)]
+fn new_block(
+    st: &mut State,
+    k: u8,
+    site: *const Site,
+    size: u32,
+    a6: u32,
+    dynamic: bool,
+    handle: bool,
+    alloc: impl Fn(u32) -> u32,
+) -> u32 {
+    let mut flags = 0u16;
+    if handle {
+        flags |= AllocFlags::HANDLE.bits();
+    }
+    if !dynamic {
+        flags |= AllocFlags::NOT_DYNAMIC.bits();
+    }
+    let mut addr = 0;
+    if dynamic && st.has(Options::GUARDS) && size <= MAX_CHUNK - GUARD_LEN as u32 {
+        addr = alloc(size + GUARD_LEN as u32);
+        if addr != 0 {
+            flags |= AllocFlags::GUARDED.bits();
+        }
+    }
+    if addr == 0 {
+        // No guard wanted, or no room for one: exactly the app's request.
+        addr = alloc(size);
+    }
+    if addr == 0 {
+        st.c.failed += 1;
+        return 0;
+    }
+    prepare(st, addr, 0, size, flags);
+    // SAFETY: a6 is this wrapper's own live frame.
+    let (ret, frame) = unsafe { caller_of(a6) };
+    let b = Block {
+        kind: k,
+        addr,
+        size,
+        data_off: 0,
+        flags,
+    };
+    let stack = st.has(Options::CALL_STACKS);
+    track::allocated(st, &b, site, ret, frame, stack);
+    addr
+}
+
+/// Fills a new block ([`Options::FILL_NEW`]) and writes its guard.
+pub(crate) fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u16) {
+    let guarded = flags & AllocFlags::GUARDED.bits() != 0;
+    let fill = st.has(Options::FILL_NEW) && flags & AllocFlags::NOT_DYNAMIC.bits() == 0;
+    if !guarded && !fill {
+        return;
+    }
+    let body = track::lock_body(addr, flags);
+    // SAFETY: the chunk was just allocated with `size` bytes after `data_off` (+ the
+    // guard when guarded), in the dynamic heap (writable).
+    unsafe {
+        let block = body.add(usize::from(data_off));
+        if fill {
+            guard::fill(block, size, crate::record::FILL_NEW_BYTE);
+        }
+        if guarded {
+            guard::write(block.add(size as usize));
+        }
+    }
+    track::unlock_body(addr, flags);
+}
+
+/// `MemPtrNew(size)` recorded at `site` (use [`mem_ptr_new!`](crate::mem_ptr_new)).
+/// Returns the block, or null when the OS has no room (nothing recorded).
+#[inline(never)]
+pub fn ptr_new(site: &'static Site, size: u32) -> MemPtr {
+    let a6 = frame_pointer();
+    let alloc = |n: u32| {
+        // SAFETY: MemPtrNew takes any size and returns a chunk or null.
+        unsafe { palm::MemPtrNew(n) as u32 }
+    };
+    let Some(st) = state::enter() else {
+        return alloc(size) as usize as MemPtr;
+    };
+    let p = new_block(st, kind::POINTER, site, size, a6, true, false, alloc);
+    state::leave(st);
+    p as usize as MemPtr
+}
+
+/// `MemHandleNew(size)` recorded at `site` (use
+/// [`mem_handle_new!`](crate::mem_handle_new)). Returns the handle, or null.
+#[inline(never)]
+pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
+    let a6 = frame_pointer();
+    let alloc = |n: u32| {
+        // SAFETY: MemHandleNew takes any size and returns a handle or null.
+        unsafe { palm::MemHandleNew(n) as u32 }
+    };
+    let Some(st) = state::enter() else {
+        return alloc(size) as usize as MemHandle;
+    };
+    let h = new_block(st, kind::HANDLE, site, size, a6, true, true, alloc);
+    state::leave(st);
+    h as usize as MemHandle
+}
+
+/// `MemChunkNew(heap, size, attr)` recorded at `site` (use
+/// [`mem_chunk_new!`](crate::mem_chunk_new)). Returns what the OS returns: a pointer
+/// with `memNewChunkFlagNonMovable` or `memNewChunkFlagPreLock` in `attr`, else a
+/// handle (as a `MemPtr`); null on failure. Guards only in heap 0, the dynamic heap
+/// (PALM_FACTS §5.3); storage heaps are write-protected.
+#[inline(never)]
+pub fn chunk_new(site: &'static Site, heap: u16, size: u32, attr: u16) -> MemPtr {
+    let a6 = frame_pointer();
+    let alloc = |n: u32| {
+        // SAFETY: MemChunkNew takes any heap/size/attributes and returns null on failure.
+        unsafe { palm::MemChunkNew(heap, n, attr) as u32 }
+    };
+    let Some(st) = state::enter() else {
+        return alloc(size) as usize as MemPtr;
+    };
+    let handle = attr & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0;
+    let p = new_block(st, kind::CHUNK, site, size, a6, heap == 0, handle, alloc);
+    state::leave(st);
+    p as usize as MemPtr
+}
+
+/// `MemPtrResize(p, size)`, keeping `p`'s record (use
+/// [`mem_ptr_resize!`](crate::mem_ptr_resize)): the guard is checked, the chunk is
+/// resized with room for a new guard, and the record gets the new size. Returns the
+/// OS's `Err` (on an error nothing changes).
+///
+/// # Safety
+/// As `MemPtrResize`: `p` is a live pointer chunk.
+#[inline(never)]
+pub unsafe fn ptr_resize(p: MemPtr, size: u32) -> palm::Err {
+    resize(p as u32, size, false, frame_pointer())
+}
+
+/// `MemHandleResize(h, size)`, keeping `h`'s record (use
+/// [`mem_handle_resize!`](crate::mem_handle_resize)). The chunk may move; the handle
+/// and its record stay.
+///
+/// # Safety
+/// As `MemHandleResize`: `h` is a live handle (unlocked, if it has to move).
+#[inline(never)]
+pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
+    resize(h as u32, size, true, frame_pointer())
+}
+
+#[inline(always)]
+fn resize(addr: u32, size: u32, handle: bool, a6: u32) -> palm::Err {
+    let Some(st) = state::enter() else {
+        // SAFETY: the caller's contract (see the wrappers).
+        return unsafe {
+            if handle {
+                palm::MemHandleResize(addr as usize as MemHandle, size)
+            } else {
+                palm::MemPtrResize(addr as usize as *mut c_void, size)
+            }
+        };
+    };
+    // SAFETY: a6 is the wrapper's own live frame.
+    let (ret, frame) = unsafe { caller_of(a6) };
+    let r = track::resize(st, addr, size, handle, ret, frame);
+    state::leave(st);
+    r
+}
+
+/// `MemPtrFree(p)` (`MemChunkFree`), seen by the detector even where trap patches are
+/// refused (use [`mem_ptr_free!`](crate::mem_ptr_free)). A double free of a tracked
+/// block is reported and not passed on (`memErrInvalidParam`).
+///
+/// # Safety
+/// As `MemChunkFree`: `p` is a live chunk.
+#[inline(never)]
+pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
+    // SAFETY: own live frame.
+    let (ret, frame) = unsafe { caller_of(frame_pointer()) };
+    // SAFETY: the caller's contract.
+    unsafe { free_at(p as u32, false, ret, frame) }
+}
+
+/// `MemHandleFree(h)`, seen by the detector even where trap patches are refused (use
+/// [`mem_handle_free!`](crate::mem_handle_free)).
+///
+/// # Safety
+/// As `MemHandleFree`: `h` is a live handle.
+#[inline(never)]
+pub unsafe fn handle_free(h: MemHandle) -> palm::Err {
+    // SAFETY: own live frame.
+    let (ret, frame) = unsafe { caller_of(frame_pointer()) };
+    // SAFETY: the caller's contract.
+    unsafe { free_at(h as u32, true, ret, frame) }
+}
+
+/// Frees through the trap; when the traps are not patched, does the bookkeeping here
+/// first (with the patches, the patch does it).
+///
+/// # Safety
+/// As `MemChunkFree`/`MemHandleFree`.
+pub(crate) unsafe fn free_at(addr: u32, handle: bool, ret: u32, frame: u32) -> palm::Err {
+    if let Some(st) = state::enter() {
+        let unpatched = st.patched == 0;
+        let r = if unpatched {
+            track::freeing(st, addr, handle, ret, frame)
+        } else {
+            Freed::Pass
+        };
+        state::leave(st);
+        if r == Freed::Refuse {
+            return palm::errors::memErrInvalidParam;
+        }
+    }
+    // SAFETY: the caller's contract.
+    unsafe {
+        if handle {
+            palm::MemHandleFree(addr as usize as MemHandle)
+        } else {
+            palm::MemChunkFree(addr as usize as MemPtr)
+        }
+    }
+}

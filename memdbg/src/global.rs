@@ -1,0 +1,140 @@
+//! [`MemDbgAlloc`]: a `GlobalAlloc` for Rust's `alloc` (`Box`, `Vec`) that records
+//! each block with its call stack (Rust code has no `file!()` at the allocation: the
+//! stack says where it came from).
+//!
+//! Blocks are non-movable chunks (`MemPtrNew`), freed with `MemChunkFree` like
+//! palm-sys's `PalmAlloc`, including its scheme for alignments above 2 (over-allocate,
+//! keep the distance to the chunk start in the word below the block). The record's
+//! address is the chunk start and its data offset the block's place in the chunk; the
+//! guard follows the block. When the detector is not running, it is `PalmAlloc`.
+
+use core::alloc::{GlobalAlloc, Layout};
+
+use m68k_palmos_sys as palm;
+use palm::allocator::{CHUNK_ALIGN, PalmAlloc, aligned_offset, chunk_size};
+
+use crate::api::{free_at, prepare};
+use crate::record::{AllocFlags, GUARD_LEN, Options, kind};
+use crate::stack::{caller_of, frame_pointer};
+use crate::state;
+use crate::track::{self, Block};
+
+/// The global allocator with leak tracking:
+///
+/// ```ignore
+/// #[global_allocator]
+/// static ALLOC: memdbg::MemDbgAlloc = memdbg::MemDbgAlloc;
+/// ```
+///
+/// Records have kind [`kind::RUST`], no file or line, and up to six return addresses
+/// (always, whatever [`Options::CALL_STACKS`] says).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MemDbgAlloc;
+
+// SAFETY: every block handed out is inside a live chunk of at least `layout.size()`
+// bytes at the requested alignment (as PalmAlloc); dealloc/realloc find the chunk
+// again from the layout GlobalAlloc passes back.
+unsafe impl GlobalAlloc for MemDbgAlloc {
+    #[inline(never)]
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let a6 = frame_pointer();
+        let Some(st) = state::enter() else {
+            // SAFETY: same contract.
+            return unsafe { PalmAlloc.alloc(layout) };
+        };
+        let p = alloc_tracked(st, layout, a6);
+        state::leave(st);
+        p
+    }
+
+    #[inline(never)]
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: own live frame.
+        let (ret, frame) = unsafe { caller_of(frame_pointer()) };
+        // SAFETY: `ptr` came from `alloc` with this layout: for align > 2 the word
+        // below it holds the distance to the chunk start.
+        unsafe {
+            let base = if layout.align() <= CHUNK_ALIGN {
+                ptr
+            } else {
+                ptr.sub(usize::from(ptr.sub(2).cast::<u16>().read()))
+            };
+            free_at(base as u32, false, ret, frame);
+        }
+    }
+
+    #[inline(never)]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if layout.align() <= CHUNK_ALIGN
+            && let Some(st) = state::enter()
+        {
+            // In place when the chunk can grow: the record keeps its site.
+            // SAFETY: own live frame.
+            let (ret, frame) = unsafe { caller_of(frame_pointer()) };
+            let err = track::resize(st, ptr as u32, new_size as u32, false, ret, frame);
+            state::leave(st);
+            if err == palm::errNone {
+                return ptr;
+            }
+        }
+        // SAFETY: GlobalAlloc's contract: new_size > 0 and fits with this alignment.
+        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        // SAFETY: non-zero size.
+        let new = unsafe { self.alloc(new_layout) };
+        if !new.is_null() {
+            // SAFETY: both blocks are live, distinct, and at least this long.
+            unsafe {
+                core::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
+                self.dealloc(ptr, layout);
+            }
+        }
+        new
+    }
+}
+
+/// Allocates and records a Rust block; `a6` is `alloc`'s own frame.
+fn alloc_tracked(st: &mut state::State, layout: Layout, a6: u32) -> *mut u8 {
+    let Some(want) = chunk_size(layout) else {
+        st.c.failed += 1;
+        return core::ptr::null_mut();
+    };
+    let size = layout.size() as u32;
+    let want = want as u32;
+    let mut flags = 0u16;
+    let mut base = 0u32;
+    if st.has(Options::GUARDS) && want <= 65_505 - GUARD_LEN as u32 {
+        // SAFETY: MemPtrNew takes any size.
+        base = unsafe { palm::MemPtrNew(want + GUARD_LEN as u32) } as u32;
+        if base != 0 {
+            flags |= AllocFlags::GUARDED.bits();
+        }
+    }
+    if base == 0 {
+        // SAFETY: MemPtrNew takes any size.
+        base = unsafe { palm::MemPtrNew(want) } as u32;
+    }
+    if base == 0 {
+        st.c.failed += 1;
+        return core::ptr::null_mut();
+    }
+    let off = if layout.align() <= CHUNK_ALIGN {
+        0
+    } else {
+        let off = aligned_offset(base as usize, layout.align());
+        // SAFETY: 2 <= off <= align, so the word below the block is inside the chunk.
+        unsafe { ((base as usize + off - 2) as *mut u16).write(off as u16) };
+        off as u16
+    };
+    prepare(st, base, off, size, flags);
+    // SAFETY: a6 is `alloc`'s live frame.
+    let (ret, frame) = unsafe { caller_of(a6) };
+    let b = Block {
+        kind: kind::RUST,
+        addr: base,
+        size,
+        data_off: off,
+        flags,
+    };
+    track::allocated(st, &b, core::ptr::null(), ret, frame, true);
+    (base + u32::from(off)) as usize as *mut u8
+}

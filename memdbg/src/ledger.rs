@@ -1,0 +1,157 @@
+//! The MemDbgDB database: created by `start`, written record by record while the app
+//! runs (so it survives a crash or a soft reset), cleaned up by `stop`.
+//!
+//! Records live in the storage heap, which is write-protected: they are written only
+//! through `DmWrite`/`DmSet` (PALM_FACTS §5.4). Each allocation slot's record is
+//! created once, locked, released (not busy) and kept locked until `stop`, so a
+//! tracked allocation costs one `DmWrite` and a free one `DmSet`; record indices are
+//! never needed while running (removing a record would shift later indices). `stop`
+//! unlocks everything and removes the free slots from the end backwards.
+
+use core::ffi::c_void;
+
+use m68k_palmos_sys as palm;
+use palm::dm::{dmMaxRecordIndex, dmModeReadWrite};
+
+use crate::Error;
+use crate::record::{self, AsBytes, DB_CREATOR, DB_NAME_C, DB_TYPE, HEADER_SIZE};
+use crate::state::State;
+
+/// (Re)creates MemDbgDB, opens it and adds the header record (record 0, locked).
+///
+/// # Errors
+/// [`Error::Ledger`] with the Data Manager's error when the database cannot be
+/// deleted, created or opened, or the header record cannot be added.
+pub fn create(st: &mut State) -> Result<(), Error> {
+    // SAFETY: plain Data Manager calls with a NUL-terminated constant name.
+    unsafe {
+        let old = palm::DmFindDatabase(0, DB_NAME_C.as_ptr());
+        if old != 0 {
+            let err = palm::DmDeleteDatabase(0, old);
+            if err != palm::errNone {
+                return Err(Error::Ledger(err));
+            }
+        }
+        let err = palm::DmCreateDatabase(0, DB_NAME_C.as_ptr(), DB_CREATOR, DB_TYPE, 0);
+        if err != palm::errNone {
+            return Err(Error::Ledger(err));
+        }
+        let id = palm::DmFindDatabase(0, DB_NAME_C.as_ptr());
+        let db = palm::DmOpenDatabase(0, id, dmModeReadWrite);
+        if db.is_null() {
+            return Err(Error::Ledger(palm::DmGetLastErr()));
+        }
+        st.db = db;
+    }
+    let h = new_record(st, HEADER_SIZE as u32);
+    if h.is_null() {
+        // SAFETY: the database was opened above.
+        unsafe {
+            palm::DmCloseDatabase(st.db);
+        }
+        st.db = core::ptr::null_mut();
+        return Err(Error::Ledger(palm::errors::dmErrMemError));
+    }
+    st.header_rec = h;
+    Ok(())
+}
+
+/// Appends a record of `size` bytes and returns it locked and not busy, or null when
+/// the storage heap has no room.
+pub fn new_record(st: &mut State, size: u32) -> *mut u8 {
+    let mut at: u16 = dmMaxRecordIndex;
+    // SAFETY: `st.db` is open for writing; DmNewRecord stores the new index in `at`.
+    unsafe {
+        let h = palm::DmNewRecord(st.db, &mut at, size);
+        if h.is_null() {
+            return core::ptr::null_mut();
+        }
+        let p = palm::MemHandleLock(h).cast::<u8>();
+        palm::DmReleaseRecord(st.db, at, 1);
+        p
+    }
+}
+
+/// Writes `bytes` at `offset` of a locked record.
+#[inline]
+pub fn write(rec: *mut u8, offset: u32, bytes: &[u8]) {
+    // SAFETY: `rec` is a locked record of MemDbgDB at least offset + len bytes long
+    // (callers write records of their own size).
+    unsafe {
+        palm::DmWrite(
+            rec.cast::<c_void>(),
+            offset,
+            bytes.as_ptr().cast::<c_void>(),
+            bytes.len() as u32,
+        );
+    }
+}
+
+/// Appends an event record with these bytes (then unlocks it). On a full storage heap
+/// the event is lost and the ledger is marked incomplete.
+pub fn append(st: &mut State, bytes: &[u8]) {
+    let rec = new_record(st, bytes.len() as u32);
+    if rec.is_null() {
+        st.flag(record::HeaderFlags::INCOMPLETE);
+        return;
+    }
+    write(rec, 0, bytes);
+    // SAFETY: `rec` was locked by new_record.
+    unsafe {
+        palm::MemPtrUnlock(rec.cast());
+    }
+}
+
+/// Marks a slot's record free (its kind byte).
+#[inline]
+pub fn mark_free(rec: *mut u8) {
+    // SAFETY: `rec` is a locked allocation record.
+    unsafe {
+        palm::DmSet(
+            rec.cast::<c_void>(),
+            record::AllocRecord::KIND_OFFSET as u32,
+            1,
+            record::kind::FREE_SLOT,
+        );
+    }
+}
+
+/// Writes the header built in `st.header` to record 0.
+pub fn write_header(st: &mut State) {
+    let rec = st.header_rec;
+    write(rec, 0, st.header.as_bytes());
+}
+
+/// Unlocks every record, removes the free slots (from the last record backwards, so
+/// no removal shifts a record still to be looked at) and closes the database.
+pub fn finish(st: &mut State) {
+    let mut s = 0;
+    while s < st.n_slots {
+        let rec = st.slot(s).rec;
+        // SAFETY: each slot's record was locked once by new_record.
+        unsafe {
+            palm::MemPtrUnlock(rec.cast());
+        }
+        s += 1;
+    }
+    // SAFETY: the header record was locked once; the database is open.
+    unsafe {
+        palm::MemPtrUnlock(st.header_rec.cast());
+        let mut i = palm::DmNumRecords(st.db);
+        while i > 1 {
+            i -= 1;
+            let h = palm::DmQueryRecord(st.db, i);
+            if h.is_null() {
+                continue;
+            }
+            let p = palm::MemHandleLock(h).cast::<u8>();
+            let kind = p.read();
+            palm::MemHandleUnlock(h);
+            if kind == record::kind::FREE_SLOT {
+                palm::DmRemoveRecord(st.db, i);
+            }
+        }
+        palm::DmCloseDatabase(st.db);
+    }
+    st.db = core::ptr::null_mut();
+}

@@ -1,0 +1,301 @@
+//! [`start`] and [`stop`]: the detector's lifetime (the seed article's Starter.cpp
+//! on/off switch).
+
+use core::mem::size_of;
+
+use m68k_palmos_sys as palm;
+
+use crate::index::{self, Entry, Index};
+use crate::ledger;
+use crate::patch;
+use crate::record::{
+    DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC, HEADER_SIZE, HeaderFlags, NOT_SAMPLED,
+    Options, U16Be, kind,
+};
+use crate::stack::CodeRange;
+use crate::state::{self, NO_SLOT, Slot, State};
+use crate::text::Text;
+use crate::track;
+use crate::{Error, Settings};
+
+/// What [`stop`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Tracked blocks never freed.
+    pub leaks: u32,
+    /// Their requested bytes.
+    pub leaked_bytes: u32,
+    /// Damaged guards found during the run and at stop.
+    pub overruns: u32,
+    /// Double frees caught.
+    pub double_frees: u32,
+    /// The ledger's run flags ([`HeaderFlags::INCOMPLETE`], …).
+    pub flags: HeaderFlags,
+}
+
+/// Whether the detector is running (its feature is registered).
+pub fn is_running() -> bool {
+    !state::state_ptr().is_null()
+}
+
+/// A chunk of the dynamic heap owned by the system (owner 0), so the OS does not free
+/// it when the app exits (PALM_FACTS §5.5): the detector frees it itself at stop.
+fn system_chunk(size: u32) -> *mut u8 {
+    // SAFETY: plain Memory Manager calls on a chunk just allocated.
+    unsafe {
+        let p = palm::MemPtrNew(size);
+        if !p.is_null() {
+            palm::MemPtrSetOwner(p, 0);
+            core::ptr::write_bytes(p.cast::<u8>(), 0, size as usize);
+        }
+        p.cast()
+    }
+}
+
+fn free_chunk(p: *mut u8) {
+    if !p.is_null() {
+        // SAFETY: a chunk from system_chunk, freed once.
+        unsafe {
+            palm::MemChunkFree(p.cast());
+        }
+    }
+}
+
+/// Starts the detector (normal launch only; see the crate docs).
+///
+/// Creates MemDbgDB afresh with a header record, allocates the state, index and slot
+/// table (system-owned chunks; sizes in [`Settings::capacity`]), registers the state
+/// with `FtrSet('MDbg', 0)`, locates code 1 (`DmGet1Resource('code', 1)`) and the
+/// app's name and creator, and patches `MemChunkFree`/`MemHandleFree` when
+/// [`Options::PATCH_FREES`] is set (a refusal is recorded, not an error).
+///
+/// # Errors
+/// [`Error::AlreadyRunning`], [`Error::BadSettings`] (capacity 0 or above 5461),
+/// [`Error::NoMemory`] (dynamic heap), [`Error::Ledger`] (Data Manager). On an error
+/// nothing is left behind and the wrappers behave as the plain OS calls.
+pub fn start(settings: &Settings) -> Result<(), Error> {
+    if is_running() {
+        return Err(Error::AlreadyRunning);
+    }
+    let entries = match index::entries_for(settings.capacity) {
+        Some(n) if settings.capacity != 0 => n,
+        _ => return Err(Error::BadSettings),
+    };
+    let st_p = system_chunk(size_of::<State>() as u32);
+    let ix = system_chunk(u32::from(entries) * size_of::<Entry>() as u32);
+    let sl = system_chunk(u32::from(settings.capacity) * size_of::<Slot>() as u32);
+    if st_p.is_null() || ix.is_null() || sl.is_null() {
+        free_chunk(sl);
+        free_chunk(ix);
+        free_chunk(st_p);
+        return Err(Error::NoMemory);
+    }
+    // SAFETY: a zeroed chunk of State's size is a valid State (all fields are
+    // integers, pointers or byte arrays); nobody else knows it yet.
+    let st = unsafe { &mut *st_p.cast::<State>() };
+    st.busy = 1;
+    st.settings = *settings;
+    st.free_head = NO_SLOT;
+    st.low_free = NOT_SAMPLED;
+    st.low_max = NOT_SAMPLED;
+    st.index_mem = ix.cast();
+    // SAFETY: `ix` holds `entries` zeroed (empty) entries, a power of two, and lives
+    // until stop.
+    st.index = unsafe { Index::new(ix.cast(), entries - 1) };
+    st.slots = sl.cast::<Slot>();
+    locate_code(st);
+    if let Err(e) = ledger::create(st) {
+        free_chunk(sl);
+        free_chunk(ix);
+        free_chunk(st_p);
+        return Err(e);
+    }
+    // SAFETY: TimGetTicks has no arguments.
+    st.start_ticks = unsafe { palm::TimGetTicks() };
+    app_identity(st);
+    st.flag(HeaderFlags::RUNNING);
+    // SAFETY: registers the state's address under our creator.
+    unsafe {
+        palm::FtrSet(DB_CREATOR, FEATURE_STATE, st_p as u32);
+    }
+    if st.has(Options::PATCH_FREES) {
+        patch::install(st);
+    }
+    fill_header(st, 0);
+    ledger::write_header(st);
+    state::leave(st);
+    Ok(())
+}
+
+/// Code 1's address range: `code` 1 of the most recently opened resource database
+/// (`DmGet1Resource`, DataMgr.h: the running app's, before MemDbgDB is opened), else
+/// of any open one (`DmGetResource`), accepted only if one of our own functions is
+/// inside it; otherwise frames stay raw ([`HeaderFlags::CODE_BASE_UNKNOWN`]).
+fn locate_code(st: &mut State) {
+    let code = palm::four_cc(b"code");
+    // SAFETY: plain Data Manager calls.
+    let first = unsafe { palm::DmGet1Resource(code, 1) };
+    if let Some(range) = code_range(first) {
+        st.code = range;
+        return;
+    }
+    // SAFETY: as above.
+    let any = unsafe { palm::DmGetResource(code, 1) };
+    match code_range(any) {
+        Some(range) => st.code = range,
+        None => st.flag(HeaderFlags::CODE_BASE_UNKNOWN),
+    }
+}
+
+/// The range of resource `h` if it holds this function's code.
+fn code_range(h: palm::MemHandle) -> Option<CodeRange> {
+    if h.is_null() {
+        return None;
+    }
+    // SAFETY: `h` is a resource handle; it is locked only while its address and size
+    // are read (the OS keeps code 1 locked while the app runs), then released.
+    let range = unsafe {
+        let base = palm::MemHandleLock(h) as u32;
+        let size = palm::MemHandleSize(h);
+        palm::MemHandleUnlock(h);
+        palm::DmReleaseResource(h);
+        CodeRange {
+            base,
+            end: base.wrapping_add(size),
+        }
+    };
+    range
+        .contains(code_range as *const () as usize as u32)
+        .then_some(range)
+}
+
+/// The app's database name and creator into the header scratch.
+fn app_identity(st: &mut State) {
+    let mut card: u16 = 0;
+    let mut id: u32 = 0;
+    let mut creator: u32 = 0;
+    let n: *mut u32 = core::ptr::null_mut();
+    // SAFETY: outputs are a local or the header's 32-byte name field (dmDBNameLength
+    // = 32); NULL outputs are not written (DataMgr.h).
+    unsafe {
+        if palm::SysCurAppDatabase(&mut card, &mut id) == palm::errNone {
+            palm::DmDatabaseInfo(
+                card,
+                id,
+                st.header.app_name.as_mut_ptr().cast(),
+                n.cast(),
+                n.cast(),
+                n,
+                n,
+                n,
+                n,
+                n,
+                n,
+                n,
+                &mut creator,
+            );
+        }
+    }
+    st.header.app_creator.set(creator);
+}
+
+/// Everything of the header but the app identity (set at start) from the state.
+fn fill_header(st: &mut State, stop_ticks: u32) {
+    let c = st.c;
+    let (low_free, low_max) = (st.low_free, st.low_max);
+    let (peak_bytes, peak_count) = (st.peak_bytes, st.peak_count);
+    let (live_count, live_bytes) = (st.live_count, st.live_bytes);
+    let h = &mut st.header;
+    h.kind = kind::HEADER;
+    h.version = FORMAT_VERSION;
+    h.header_size = U16Be::new(HEADER_SIZE as u16);
+    h.magic.set(HEADER_MAGIC);
+    h.flags.set(st.flags);
+    h.options.set(st.settings.options.bits());
+    h.max_alerts.set(st.settings.max_alerts);
+    h.capacity.set(st.settings.capacity);
+    h.low_heap_threshold.set(st.settings.low_heap_threshold);
+    h.code_base.set(st.code.base);
+    h.code_size.set(st.code.end.wrapping_sub(st.code.base));
+    h.start_ticks.set(st.start_ticks);
+    h.stop_ticks.set(stop_ticks);
+    let k = &mut h.counters;
+    k.allocations.set(c.allocations);
+    k.frees.set(c.frees);
+    k.os_frees.set(c.os_frees);
+    k.unknown_frees.set(c.unknown_frees);
+    k.double_frees.set(c.double_frees);
+    k.overruns.set(c.overruns);
+    k.untracked.set(c.untracked);
+    k.failed.set(c.failed);
+    k.resizes.set(c.resizes);
+    k.leaks.set(live_count);
+    k.leaked_bytes.set(live_bytes);
+    k.peak_live_bytes.set(peak_bytes);
+    k.peak_live_count.set(peak_count);
+    k.low_free.set(low_free);
+    k.low_largest_free.set(low_max);
+    k.small_allocs.set(c.small_allocs);
+    k.small_unsited.set(c.small_unsited);
+    k.alerts.set(c.alerts);
+    k.os_unknown_frees.set(c.os_unknown_frees);
+}
+
+/// Stops the detector: restores the free traps' original addresses (read back),
+/// checks and reports every block still live (each is a leak: alerts up to
+/// [`Settings::max_alerts`], a `DbgMessage` line each), writes the small-allocation
+/// sites and the final header, removes free slots from MemDbgDB, closes it and frees
+/// the state. Call it before PilotMain returns.
+///
+/// # Errors
+/// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
+pub fn stop() -> Result<Summary, Error> {
+    let Some(st) = state::enter() else {
+        return Err(if is_running() {
+            Error::Busy
+        } else {
+            Error::NotRunning
+        });
+    };
+    patch::remove(st);
+    let (leaks, bytes) = track::report_leaks(st);
+    if st.has(Options::HEAP_STATS) {
+        track::write_sites(st);
+    }
+    st.flags &= !HeaderFlags::RUNNING.bits();
+    // SAFETY: TimGetTicks has no arguments.
+    let stop_ticks = unsafe { palm::TimGetTicks() };
+    fill_header(st, stop_ticks);
+    ledger::write_header(st);
+    let summary = Summary {
+        leaks,
+        leaked_bytes: bytes,
+        overruns: st.c.overruns,
+        double_frees: st.c.double_frees,
+        flags: HeaderFlags::from_bits_retain(st.flags),
+    };
+    if st.has(Options::DBG_MESSAGES) {
+        let mut t = Text::new(&mut st.msg);
+        t.bytes(b"memdbg: ")
+            .dec(leaks)
+            .bytes(b" leaks, ")
+            .dec(bytes)
+            .bytes(b" bytes; ")
+            .dec(summary.overruns)
+            .bytes(b" overruns, ")
+            .dec(summary.double_frees)
+            .bytes(b" double frees");
+        track::dbg_message(st);
+    }
+    ledger::finish(st);
+    let (ix, sl) = (st.index_mem.cast::<u8>(), st.slots.cast::<u8>());
+    // SAFETY: unregister first, so nothing finds the state while it is freed (the
+    // patches are already gone).
+    unsafe {
+        palm::FtrUnregister(DB_CREATOR, FEATURE_STATE);
+    }
+    free_chunk(ix);
+    free_chunk(sl);
+    free_chunk((st as *mut State).cast::<u8>());
+    Ok(summary)
+}

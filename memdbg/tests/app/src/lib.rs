@@ -1,0 +1,405 @@
+//! memdbg's end-to-end scenarios, run in palm-run by `memdbg/tests/ledger.rs`.
+//!
+//! PilotMain (normal launch only) reads the scenario number from feature
+//! (`'MDtA'`, 0) and runs it between `memdbg::start` and `memdbg::stop`. Lines the test
+//! checks carry a `@mark name` comment: the test finds their numbers in this file, so
+//! the expected ledger (file, line, size, kind) is exact. The result is 0, or the
+//! number of the in-app check that failed.
+#![no_std]
+#![feature(asm_experimental_arch)]
+#![allow(clippy::missing_safety_doc)]
+
+extern crate alloc;
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::ffi::c_void;
+
+use m68k_palmos_sys as palm;
+use memdbg::{
+    Options, Settings, mem_chunk_new, mem_handle_free, mem_handle_new, mem_handle_resize,
+    mem_ptr_free, mem_ptr_new, mem_ptr_resize,
+};
+use palm::errors::memErrInvalidParam;
+use palm::traps::{sysTrapMemChunkFree, sysTrapMemHandleFree};
+use palm::*;
+
+#[global_allocator]
+static ALLOC: memdbg::MemDbgAlloc = memdbg::MemDbgAlloc;
+
+palm::app_entry!(pilot_main);
+
+/// The test app's creator; its features carry the scenario and its parameters.
+const CREATOR: u32 = four_cc(b"MDtA");
+/// Form and field of `app.rcp`.
+const FORM_ID: u16 = 1000;
+const FIELD_ID: u16 = 1001;
+
+fn feature(n: u16) -> u32 {
+    let mut v = 0u32;
+    // SAFETY: FtrGet writes one UInt32.
+    unsafe { FtrGet(CREATOR, n, &mut v) };
+    v
+}
+
+extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
+    if cmd != launch::sysAppLaunchCmdNormalLaunch {
+        return 0;
+    }
+    // SAFETY: every scenario uses the Palm OS API as documented.
+    unsafe {
+        match feature(0) {
+            1 => leaks(),
+            2 => freed(),
+            3 => field_handle(),
+            4 => resizes(),
+            5 => overrun(),
+            6 => unguarded(),
+            7 => double_free(),
+            8 => unknown_free(),
+            9 => pointer_of_handle(),
+            10 => dispatch_table(),
+            11 => refused(),
+            12 => storage_full(),
+            13 => cycles(),
+            14 => rust_box(),
+            15 => chunks(),
+            100 => bench(false),
+            101 => bench(true),
+            _ => 99,
+        }
+    }
+}
+
+fn begin(settings: &Settings) -> u32 {
+    match memdbg::start(settings) {
+        Ok(()) => 0,
+        Err(_) => 90,
+    }
+}
+
+fn end() -> u32 {
+    match memdbg::stop() {
+        Ok(_) => 0,
+        Err(_) => 91,
+    }
+}
+
+/// A leaked pointer and a leaked handle.
+#[inline(never)]
+unsafe fn leaks() -> u32 {
+    begin(&Settings::DEFAULT);
+    let p = mem_ptr_new!(16); // @mark leak-ptr
+    let h = mem_handle_new!(32); // @mark leak-handle
+    if p.is_null() || h.is_null() {
+        return 1;
+    }
+    end()
+}
+
+/// Blocks freed correctly leave no record.
+#[inline(never)]
+unsafe fn freed() -> u32 {
+    begin(&Settings::DEFAULT);
+    let p = mem_ptr_new!(24);
+    let h = mem_handle_new!(40);
+    unsafe {
+        MemChunkFree(p);
+        MemHandleFree(h);
+    }
+    end()
+}
+
+/// A field's text handle freed by FrmDeleteForm (inside the OS) is not a leak.
+#[inline(never)]
+unsafe fn field_handle() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let form = FrmInitForm(FORM_ID);
+        let field = FrmGetObjectPtr(form, FrmGetObjectIndex(form, FIELD_ID));
+        let h = mem_handle_new!(32);
+        let text = MemHandleLock(h).cast::<u8>();
+        *text = b'h';
+        *text.add(1) = b'i';
+        *text.add(2) = 0;
+        MemHandleUnlock(h);
+        FldSetTextHandle(field.cast(), h);
+        FrmDeleteForm(form);
+    }
+    end()
+}
+
+/// A pointer resized in place and a handle whose chunk moves: one record each, with
+/// the new size.
+#[inline(never)]
+unsafe fn resizes() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(32); // @mark resize-ptr
+        if mem_ptr_resize!(p, 20) != errNone {
+            return 1;
+        }
+        let h = mem_handle_new!(16); // @mark resize-handle
+        // A block right after the handle's chunk, so growing it must move it.
+        let blocker = mem_ptr_new!(8);
+        let before = MemHandleLock(h);
+        MemHandleUnlock(h);
+        if mem_handle_resize!(h, 2000) != errNone {
+            return 2;
+        }
+        let after = MemHandleLock(h);
+        MemHandleUnlock(h);
+        if before == after {
+            return 3;
+        }
+        MemChunkFree(blocker);
+    }
+    end()
+}
+
+/// One byte written past a 10-byte block, found when it is freed.
+#[inline(never)]
+unsafe fn overrun() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(10).cast::<u8>(); // @mark overrun
+        *p.add(10) = 0;
+        MemChunkFree(p.cast()); // @mark overrun-free
+    }
+    end()
+}
+
+/// Without guards nothing is guard-checked: the bytes after these blocks are the
+/// next chunk's header, which a checker would take for a damaged guard.
+#[inline(never)]
+unsafe fn unguarded() -> u32 {
+    let settings = Settings {
+        options: Settings::DEFAULT.options.difference(Options::GUARDS),
+        ..Settings::DEFAULT
+    };
+    begin(&settings);
+    unsafe {
+        let p = mem_ptr_new!(12);
+        MemChunkFree(p);
+        let q = mem_ptr_new!(12); // @mark unguarded
+        if q.is_null() {
+            return 1;
+        }
+    }
+    end()
+}
+
+/// The same block freed twice: the second free is caught and not passed on.
+#[inline(never)]
+unsafe fn double_free() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(20); // @mark double
+        MemChunkFree(p); // @mark double-first
+        let second = MemChunkFree(p); // @mark double-second
+        if second != memErrInvalidParam {
+            return 1;
+        }
+    }
+    end()
+}
+
+/// A block memdbg never wrapped, freed: counted, not an error.
+#[inline(never)]
+unsafe fn unknown_free() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = MemPtrNew(8);
+        if MemChunkFree(p) != errNone {
+            return 1;
+        }
+    }
+    end()
+}
+
+/// MemPtrFree(MemHandleLock(h)) frees the handle: its record goes.
+#[inline(never)]
+unsafe fn pointer_of_handle() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let h = mem_handle_new!(40);
+        let p = MemHandleLock(h);
+        if MemChunkFree(p) != errNone {
+            return 1;
+        }
+    }
+    end()
+}
+
+/// The patches are in the dispatch table while running, and the exact originals are
+/// back after stop.
+#[inline(never)]
+unsafe fn dispatch_table() -> u32 {
+    unsafe {
+        let chunk = SysGetTrapAddress(sysTrapMemChunkFree);
+        let handle = SysGetTrapAddress(sysTrapMemHandleFree);
+        begin(&Settings::DEFAULT);
+        if SysGetTrapAddress(sysTrapMemChunkFree) == chunk
+            || SysGetTrapAddress(sysTrapMemHandleFree) == handle
+        {
+            return 1;
+        }
+        let p = mem_ptr_new!(4);
+        MemChunkFree(p);
+        if end() != 0 {
+            return 2;
+        }
+        if SysGetTrapAddress(sysTrapMemChunkFree) != chunk
+            || SysGetTrapAddress(sysTrapMemHandleFree) != handle
+        {
+            return 3;
+        }
+    }
+    0
+}
+
+/// Run with palm-run refusing SysSetTrapAddress: the wrappers still track, and the
+/// free wrappers still match.
+#[inline(never)]
+unsafe fn refused() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(8);
+        mem_ptr_free!(p);
+        let h = mem_handle_new!(8);
+        mem_handle_free!(h);
+        let q = mem_ptr_new!(12); // @mark refused-leak
+        if q.is_null() {
+            return 1;
+        }
+    }
+    end()
+}
+
+/// The storage heap fills up: the allocation still succeeds, is counted as untracked,
+/// and the ledger says it is incomplete.
+#[inline(never)]
+unsafe fn storage_full() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let name = c"MemDbgFiller";
+        if DmCreateDatabase(0, name.as_ptr(), CREATOR, four_cc(b"fill"), 0) != errNone {
+            return 1;
+        }
+        let id = DmFindDatabase(0, name.as_ptr());
+        let db = DmOpenDatabase(0, id, dm::dmModeReadWrite);
+        let mut size = 0x8000u32;
+        while size >= 8 {
+            let mut at = dm::dmMaxRecordIndex;
+            let h = DmNewRecord(db, &mut at, size);
+            if h.is_null() {
+                size /= 2;
+            } else {
+                DmReleaseRecord(db, at, 0);
+            }
+        }
+        let p = mem_ptr_new!(16);
+        if p.is_null() {
+            return 2;
+        }
+        MemChunkFree(p);
+        DmCloseDatabase(db);
+        DmDeleteDatabase(0, id);
+    }
+    end()
+}
+
+/// 30,000 alloc/free cycles, then one leak: still tracked exactly.
+#[inline(never)]
+unsafe fn cycles() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let mut i = 0;
+        while i < 30_000 {
+            let p = mem_ptr_new!(16);
+            if p.is_null() {
+                return 1;
+            }
+            MemChunkFree(p);
+            i += 1;
+        }
+        let q = mem_ptr_new!(8); // @mark cycles-leak
+        if q.is_null() {
+            return 2;
+        }
+    }
+    end()
+}
+
+/// Rust: a Vec that grows and is dropped (no leak), and a Box that is leaked.
+#[inline(never)]
+unsafe fn rust_box() -> u32 {
+    begin(&Settings::DEFAULT);
+    let mut v: Vec<u32> = Vec::new();
+    let mut i = 0;
+    while i < 40 {
+        v.push(i);
+        i += 1;
+    }
+    let sum: u32 = v.iter().sum();
+    drop(v);
+    let b = Box::new((sum, sum, sum, sum, sum, sum)); // @mark box
+    // Leaked on purpose; black_box keeps LLVM from deleting an allocation nobody uses.
+    core::hint::black_box(Box::leak(b));
+    end()
+}
+
+/// MemChunkNew: a non-movable chunk (pointer) and a movable one (handle) leaked.
+#[inline(never)]
+unsafe fn chunks() -> u32 {
+    begin(&Settings::DEFAULT);
+    let p = mem_chunk_new!(0, 6, mem::memNewChunkFlagNonMovable); // @mark chunk-ptr
+    let h = mem_chunk_new!(0, 70, 0); // @mark chunk-handle
+    if p.is_null() || h.is_null() {
+        return 1;
+    }
+    end()
+}
+
+/// Benchmark: `live` blocks allocated first (feature 2), then `pairs` alloc+free
+/// pairs (feature 3), of 16-byte pointers or handles.
+#[inline(never)]
+unsafe fn bench(handles: bool) -> u32 {
+    let live = feature(2);
+    let pairs = feature(3);
+    let settings = Settings {
+        capacity: (live + 32) as u16,
+        ..Settings::DEFAULT
+    };
+    if begin(&settings) != 0 {
+        return 1;
+    }
+    unsafe {
+        // The live blocks' addresses, in a chunk of our own (not tracked).
+        let keep = MemPtrNew(live * 4 + 4).cast::<u32>();
+        let mut i = 0;
+        while i < live {
+            let p = mem_ptr_new!(16);
+            *keep.add(i as usize) = p as u32;
+            i += 1;
+        }
+        let mut j = 0;
+        while j < pairs {
+            if handles {
+                let h = mem_handle_new!(16);
+                MemHandleFree(h);
+            } else {
+                let p = mem_ptr_new!(16);
+                MemChunkFree(p);
+            }
+            j += 1;
+        }
+        let mut i = 0;
+        while i < live {
+            MemChunkFree(*keep.add(i as usize) as usize as *mut c_void);
+            i += 1;
+        }
+        MemChunkFree(keep.cast());
+    }
+    end()
+}

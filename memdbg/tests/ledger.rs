@@ -1,0 +1,643 @@
+//! End-to-end tests of memdbg: `tests/app` (one scenario per function) is built for
+//! the MC68000 by palm-build, launched in palm-run with the scenario number in
+//! feature ('MDtA', 0), and the MemDbgDB it leaves behind is exported, parsed with
+//! palm-prc and decoded with `memdbg::record`. Every test asserts the exact ledger:
+//! kind, flags, size, file and line of each record (lines found through the
+//! `@mark name` comments of the app's source), and the header's counters and flags.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use memdbg::record::{
+    AllocFlags, AllocRecord, Counters, FileName, Frame, Header, HeaderFlags, Options, Record,
+    detected, kind,
+};
+use palm_prc::{Content, Database, FourCC};
+use palm_run::{Config, Machine};
+
+const CREATOR: u32 = u32::from_be_bytes(*b"MDtA");
+const APP_NAME: &str = "MemDbgTest";
+/// The app source as `file!()` sees it: relative to the workspace root.
+const APP_SOURCE: &str = "memdbg/tests/app/src/lib.rs";
+
+struct App {
+    prc: Vec<u8>,
+    elf: PathBuf,
+    marks: HashMap<String, u16>,
+}
+
+fn app() -> &'static App {
+    static APP: OnceLock<App> = OnceLock::new();
+    APP.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| dir.join("../target"));
+        let built = palm_build::build_app(&palm_build::Options {
+            manifest_path: dir.join("tests/app/Cargo.toml"),
+            target_dir: Some(target_dir),
+            kind: palm_build::ImageKind::App,
+            features: Vec::new(),
+            quiet: true,
+            raw_llvm: false,
+        })
+        .unwrap_or_else(|e| panic!("building tests/app for the 68000 failed: {e:#}"));
+        let source = std::fs::read_to_string(dir.join("tests/app/src/lib.rs")).unwrap();
+        let mut marks = HashMap::new();
+        for (i, l) in source.lines().enumerate() {
+            if let Some(at) = l.find("// @mark ") {
+                let name = l[at + 9..].split_whitespace().next().unwrap().to_string();
+                assert!(
+                    marks.insert(name, (i + 1) as u16).is_none(),
+                    "duplicate mark"
+                );
+            }
+        }
+        App {
+            prc: std::fs::read(&built.prc).unwrap(),
+            elf: built.elf.clone(),
+            marks,
+        }
+    })
+}
+
+fn line(mark: &str) -> u16 {
+    *app()
+        .marks
+        .get(mark)
+        .unwrap_or_else(|| panic!("no `@mark {mark}` in the app source"))
+}
+
+/// What a scenario left behind.
+struct Run {
+    machine: Machine,
+    outcome: palm_run::Outcome,
+    header: Header,
+    records: Vec<Record>,
+}
+
+impl Run {
+    fn allocs(&self) -> Vec<AllocRecord> {
+        self.records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Alloc(a) => Some(*a),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Event records other than small-allocation sites.
+    fn events(&self) -> Vec<Record> {
+        self.records
+            .iter()
+            .filter(|r| !matches!(r, Record::Alloc(_) | Record::SmallSite(_)))
+            .copied()
+            .collect()
+    }
+
+    fn counters(&self) -> &Counters {
+        &self.header.counters
+    }
+
+    fn flags(&self) -> HeaderFlags {
+        self.header.header_flags()
+    }
+
+    fn err_displays(&self) -> &[(String, u16, String)] {
+        &self.machine.os.sys.err_displays
+    }
+
+    fn dbg_messages(&self) -> &[String] {
+        &self.machine.os.sys.dbg_messages
+    }
+}
+
+fn machine(config: &Config) -> Machine {
+    let mut m = Machine::with_config(config).unwrap();
+    m.install(&app().prc).unwrap();
+    m
+}
+
+/// Launches `scenario` on a fresh machine (after `setup`) and decodes the ledger.
+fn run_with(scenario: u32, config: &Config, setup: impl FnOnce(&mut Machine)) -> Run {
+    let mut m = machine(config);
+    m.os.ftr.features.insert((CREATOR, 0), scenario);
+    // MEMDBG_TRACE=1: print every OS call and everything the run prints.
+    if std::env::var_os("MEMDBG_TRACE").is_some() {
+        m.trace_traps = true;
+        m.echo = true;
+    }
+    setup(&mut m);
+    let outcome = m.launch(APP_NAME).unwrap();
+    assert!(
+        outcome.stop.is_none(),
+        "scenario {scenario} stopped: {:?}\n{}",
+        outcome.stop,
+        m.output.join("\n")
+    );
+    assert_eq!(
+        outcome.result,
+        Some(0),
+        "scenario {scenario}: in-app check failed\n{}",
+        m.output.join("\n")
+    );
+    let pdb = m.export("MemDbgDB").unwrap();
+    let db = Database::parse(&pdb).unwrap();
+    assert_eq!(db.header.name, b"MemDbgDB");
+    assert_eq!(db.header.kind, FourCC::new(*b"LEAK"));
+    assert_eq!(db.header.creator, FourCC::new(*b"MDbg"));
+    let Content::Records(recs) = &db.content else {
+        panic!("MemDbgDB is a resource database")
+    };
+    let header = Header::decode(&recs[0].data).unwrap();
+    let records = recs[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Record::decode(&r.data).unwrap_or_else(|e| panic!("record {}: {e}", i + 1)))
+        .collect();
+    Run {
+        machine: m,
+        outcome,
+        header,
+        records,
+    }
+}
+
+fn run(scenario: u32) -> Run {
+    run_with(scenario, &Config::default(), |_| {})
+}
+
+/// The comparable part of an allocation record.
+#[derive(Debug, PartialEq, Eq)]
+struct Alloc {
+    kind: u8,
+    flags: AllocFlags,
+    size: u32,
+    file: Vec<u8>,
+    line: u16,
+}
+
+fn alloc(kind: u8, flags: AllocFlags, size: u32, mark: &str) -> Alloc {
+    Alloc {
+        kind,
+        flags,
+        size,
+        file: FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec(),
+        line: line(mark),
+    }
+}
+
+fn seen(a: &AllocRecord) -> Alloc {
+    Alloc {
+        kind: a.kind,
+        flags: a.alloc_flags(),
+        size: a.size.get(),
+        file: a.file.bytes().to_vec(),
+        line: a.line.get(),
+    }
+}
+
+fn seen_all(r: &Run) -> Vec<Alloc> {
+    r.allocs().iter().map(seen).collect()
+}
+
+/// Header checks every clean run shares.
+fn assert_clean_header(r: &Run) {
+    let h = &r.header;
+    assert_eq!(h.app_name_bytes(), APP_NAME.as_bytes());
+    assert_eq!(h.app_creator.get(), CREATOR);
+    let base = r.machine.os.sys.code1_base.expect("code 1 base");
+    assert_eq!(h.code_base.get(), base, "code 1 base");
+    assert!(h.code_size.get() as usize >= app().prc.len() / 2);
+    assert!(h.stop_ticks.get() >= h.start_ticks.get());
+    assert!(!r.flags().contains(HeaderFlags::RUNNING));
+    assert!(
+        r.outcome.patches_left.is_empty(),
+        "{:?}",
+        r.outcome.patches_left
+    );
+    assert_sweep_matches(r);
+}
+
+/// palm-run's debug-ROM sweep at exit (chunks still owned by the app) finds exactly
+/// the blocks the ledger lists as leaks: same addresses, and chunk sizes that are the
+/// requested sizes plus the guard. `MemChunkNew` chunks are left out: their owner is
+/// in `attr` (0, the system, in these tests), so no sweep sees them.
+fn assert_sweep_matches(r: &Run) {
+    let mut swept: Vec<(u32, u32)> = r
+        .outcome
+        .leaks
+        .iter()
+        .map(|l| (l.handle.unwrap_or(l.address), l.size))
+        .collect();
+    let mut ours: Vec<(u32, u32)> = r
+        .allocs()
+        .iter()
+        .filter(|a| a.kind != kind::CHUNK)
+        .map(|a| {
+            let guard = if a.alloc_flags().contains(AllocFlags::GUARDED) {
+                4
+            } else {
+                0
+            };
+            (a.address.get(), a.size.get() + guard)
+        })
+        .collect();
+    swept.sort();
+    ours.sort();
+    assert_eq!(swept, ours, "OS sweep vs ledger leaks");
+}
+
+const PTR_GUARDED: AllocFlags = AllocFlags::GUARDED;
+
+#[test]
+fn leaked_pointer_and_handle_are_recorded() {
+    let r = run(1);
+    assert_clean_header(&r);
+    assert_eq!(
+        seen_all(&r),
+        vec![
+            alloc(kind::POINTER, PTR_GUARDED, 16, "leak-ptr"),
+            alloc(
+                kind::HANDLE,
+                AllocFlags::GUARDED | AllocFlags::HANDLE,
+                32,
+                "leak-handle"
+            ),
+        ]
+    );
+    let a = r.allocs();
+    assert_eq!((a[0].seq.get(), a[1].seq.get()), (1, 2));
+    let c = r.counters();
+    assert_eq!(c.allocations.get(), 2);
+    assert_eq!(c.frees.get(), 0);
+    assert_eq!(c.leaks.get(), 2);
+    assert_eq!(c.leaked_bytes.get(), 48);
+    assert_eq!(c.peak_live_bytes.get(), 48);
+    assert_eq!(c.peak_live_count.get(), 2);
+    assert_eq!(c.alerts.get(), 2);
+    assert!(c.low_free.get() < 256 * 1024 && c.low_largest_free.get() <= c.low_free.get());
+    assert_eq!(
+        r.flags(),
+        HeaderFlags::empty(),
+        "no INCOMPLETE/PATCHES_REFUSED"
+    );
+    assert_eq!(r.header.option_flags(), memdbg::Settings::DEFAULT.options);
+    // The alerts name the allocations' file and line.
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    assert_eq!(
+        r.err_displays(),
+        &[
+            (
+                file.clone(),
+                line("leak-ptr"),
+                "Leaked 16 bytes (pointer)".into()
+            ),
+            (
+                file.clone(),
+                line("leak-handle"),
+                "Leaked 32 bytes (handle)".into()
+            ),
+        ]
+    );
+    let leak_lines: Vec<&String> = r
+        .dbg_messages()
+        .iter()
+        .filter(|m| m.starts_with("memdbg: leak #"))
+        .collect();
+    assert_eq!(leak_lines.len(), 2);
+    assert!(
+        leak_lines[0].starts_with("memdbg: leak #1: 16 bytes (pointer 0x")
+            && leak_lines[0].ends_with(&format!(") at {file}:{}", line("leak-ptr"))),
+        "{}",
+        leak_lines[0]
+    );
+    assert_eq!(
+        r.dbg_messages().last().unwrap(),
+        "memdbg: 2 leaks, 48 bytes; 0 overruns, 0 double frees"
+    );
+}
+
+#[test]
+fn freed_blocks_leave_no_record() {
+    let r = run(2);
+    assert_clean_header(&r);
+    assert!(r.records.is_empty(), "{:?}", r.records);
+    let c = r.counters();
+    assert_eq!((c.allocations.get(), c.frees.get()), (2, 2));
+    assert_eq!((c.os_frees.get(), c.unknown_frees.get()), (0, 0));
+    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (0, 0));
+    assert!(r.err_displays().is_empty());
+}
+
+#[test]
+fn field_handle_freed_by_frm_delete_form_is_not_a_leak() {
+    let r = run(3);
+    assert_clean_header(&r);
+    assert!(r.records.is_empty(), "{:?}", r.records);
+    let c = r.counters();
+    assert_eq!(c.allocations.get(), 1);
+    assert_eq!(c.frees.get(), 1);
+    assert_eq!(c.os_frees.get(), 1, "freed inside FrmDeleteForm");
+    assert_eq!(c.leaks.get(), 0);
+    assert!(
+        c.os_unknown_frees.get() >= 1,
+        "the form itself, freed by the OS"
+    );
+}
+
+#[test]
+fn resizes_keep_one_record_with_the_new_size() {
+    let r = run(4);
+    assert_clean_header(&r);
+    assert_eq!(
+        seen_all(&r),
+        vec![
+            alloc(
+                kind::POINTER,
+                AllocFlags::GUARDED | AllocFlags::RESIZED,
+                20,
+                "resize-ptr"
+            ),
+            alloc(
+                kind::HANDLE,
+                AllocFlags::GUARDED | AllocFlags::HANDLE | AllocFlags::RESIZED,
+                2000,
+                "resize-handle"
+            ),
+        ]
+    );
+    let c = r.counters();
+    assert_eq!(c.resizes.get(), 2);
+    assert_eq!((c.allocations.get(), c.frees.get()), (3, 1));
+    assert_eq!(c.leaked_bytes.get(), 2020);
+    assert_eq!(c.overruns.get(), 0, "the guards moved with the resizes");
+}
+
+#[test]
+fn one_byte_overrun_is_reported_with_the_allocation_line() {
+    let r = run(5);
+    assert_clean_header(&r);
+    let ev = r.events();
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    let Record::Overrun(o) = ev[0] else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(o.when.get(), detected::AT_FREE);
+    assert_eq!(o.guard, [0x00, 0xFD, 0xFD, 0xFD]);
+    assert_eq!(
+        seen(&o.alloc),
+        alloc(
+            kind::POINTER,
+            PTR_GUARDED | AllocFlags::OVERRUN,
+            10,
+            "overrun"
+        )
+    );
+    assert_eq!(
+        site_line(o.site.frame(0)),
+        Some(line("overrun-free")),
+        "{:?}",
+        o.site.iter().collect::<Vec<_>>()
+    );
+    let c = r.counters();
+    assert_eq!((c.overruns.get(), c.frees.get(), c.leaks.get()), (1, 1, 0));
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    assert_eq!(
+        r.err_displays(),
+        &[(
+            file,
+            line("overrun"),
+            "Overrun after 10 bytes (pointer)".into()
+        )]
+    );
+}
+
+#[test]
+fn a_block_without_guards_is_never_guard_checked() {
+    let r = run(6);
+    assert_clean_header(&r);
+    assert_eq!(
+        seen_all(&r),
+        vec![alloc(kind::POINTER, AllocFlags::empty(), 12, "unguarded")]
+    );
+    assert_eq!(r.counters().overruns.get(), 0);
+    assert!(!r.header.option_flags().contains(Options::GUARDS));
+    assert!(r.err_displays().iter().all(|e| !e.2.starts_with("Overrun")));
+}
+
+#[test]
+fn double_free_is_caught_and_names_both_sites() {
+    let r = run(7);
+    assert_clean_header(&r);
+    assert_eq!(r.records.len(), 1, "{:?}", r.records);
+    let Record::DoubleFree(d) = r.records[0] else {
+        panic!("{:?}", r.records)
+    };
+    assert_eq!(
+        seen(&d.alloc),
+        alloc(kind::POINTER, PTR_GUARDED, 20, "double")
+    );
+    assert_ne!(d.address.get(), 0);
+    let first: Vec<Frame> = d.first.iter().collect();
+    let second: Vec<Frame> = d.second.iter().collect();
+    assert_eq!(
+        site_line(d.first.frame(0)),
+        Some(line("double-first")),
+        "{first:x?}"
+    );
+    assert_eq!(
+        site_line(d.second.frame(0)),
+        Some(line("double-second")),
+        "{second:x?}"
+    );
+    assert!(d.second_ticks.get() >= d.first_ticks.get());
+    let c = r.counters();
+    assert_eq!(
+        (c.double_frees.get(), c.frees.get(), c.leaks.get()),
+        (1, 1, 0)
+    );
+    // palm-run (a debug ROM) saw no invalid free: the second free never reached it.
+    assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+}
+
+#[test]
+fn free_of_a_chunk_never_wrapped_is_counted_not_an_error() {
+    let r = run(8);
+    assert_clean_header(&r);
+    assert!(r.records.is_empty());
+    let c = r.counters();
+    assert_eq!(c.unknown_frees.get(), 1);
+    assert_eq!((c.frees.get(), c.double_frees.get()), (0, 0));
+    assert!(r.err_displays().is_empty());
+}
+
+#[test]
+fn mem_ptr_free_of_a_locked_handle_matches_the_handle() {
+    let r = run(9);
+    assert_clean_header(&r);
+    assert!(r.records.is_empty(), "{:?}", r.records);
+    let c = r.counters();
+    assert_eq!((c.allocations.get(), c.frees.get()), (1, 1));
+    assert_eq!((c.unknown_frees.get(), c.leaks.get()), (0, 0));
+}
+
+#[test]
+fn dispatch_table_is_identical_after_stop() {
+    let r = run(10);
+    assert_clean_header(&r);
+    assert!(!r.flags().contains(HeaderFlags::TRAPS_DISTURBED));
+    assert!(r.outcome.patches_left.is_empty());
+}
+
+#[test]
+fn refused_patches_set_the_flag_and_wrappers_still_work() {
+    let r = run_with(11, &Config::default(), |m| m.refuse_trap_patches = true);
+    assert_eq!(r.flags(), HeaderFlags::PATCHES_REFUSED);
+    assert!(r.outcome.patches_left.is_empty());
+    assert_eq!(
+        seen_all(&r),
+        vec![alloc(kind::POINTER, PTR_GUARDED, 12, "refused-leak")]
+    );
+    let c = r.counters();
+    assert_eq!(
+        (c.allocations.get(), c.frees.get(), c.leaks.get()),
+        (3, 2, 1)
+    );
+}
+
+#[test]
+fn storage_heap_full_marks_the_ledger_incomplete_and_the_app_continues() {
+    let r = run(12);
+    assert_clean_header(&r);
+    assert!(r.flags().contains(HeaderFlags::INCOMPLETE));
+    let c = r.counters();
+    assert_eq!(c.untracked.get(), 1);
+    assert_eq!((c.allocations.get(), c.frees.get()), (0, 0));
+    assert_eq!(c.unknown_frees.get(), 1, "the untracked block's free");
+    assert!(r.records.is_empty());
+}
+
+#[test]
+fn thirty_thousand_cycles_keep_tracking() {
+    let r = run_with(
+        13,
+        &Config {
+            max_instructions: 2_000_000_000,
+            ..Config::default()
+        },
+        |_| {},
+    );
+    assert_clean_header(&r);
+    assert_eq!(
+        seen_all(&r),
+        vec![alloc(kind::POINTER, PTR_GUARDED, 8, "cycles-leak")]
+    );
+    assert_eq!(r.allocs()[0].seq.get(), 30_001);
+    let c = r.counters();
+    assert_eq!((c.allocations.get(), c.frees.get()), (30_001, 30_000));
+    assert_eq!(c.untracked.get(), 0);
+    assert_eq!(c.peak_live_count.get(), 1);
+    assert!(r.flags().is_empty());
+}
+
+#[test]
+fn leaked_box_is_recorded_with_its_call_stack() {
+    let r = run(14);
+    assert_clean_header(&r);
+    let allocs = r.allocs();
+    assert_eq!(
+        allocs.len(),
+        1,
+        "{:?} {:?} {:?}",
+        r.records,
+        r.header,
+        r.dbg_messages()
+    );
+    let b = allocs[0];
+    assert_eq!(b.kind, kind::RUST);
+    assert_eq!(b.size.get(), 24);
+    assert_eq!(b.alloc_flags(), PTR_GUARDED);
+    assert_eq!((b.line.get(), b.file.bytes()), (0, &b""[..]));
+    // The innermost frame is the return into the function that made the Box (the
+    // allocator shim is inlined there): its inline chain reaches the Box::new line.
+    let lines: Vec<Vec<u16>> = b.stack.iter().map(inline_lines).collect();
+    assert!(
+        lines[0].contains(&line("box")),
+        "call stack {:x?} → lines {lines:?}",
+        b.stack.iter().collect::<Vec<_>>()
+    );
+    assert!(b.stack.count >= 2, "the caller of the scenario too");
+    let c = r.counters();
+    assert!(c.allocations.get() > 1, "the Vec's blocks were tracked too");
+    assert_eq!(c.frees.get(), c.allocations.get() - 1);
+    assert_eq!(c.leaks.get(), 1);
+}
+
+#[test]
+fn chunk_new_pointer_and_handle() {
+    let r = run(15);
+    assert_clean_header(&r);
+    assert_eq!(
+        seen_all(&r),
+        vec![
+            alloc(kind::CHUNK, PTR_GUARDED, 6, "chunk-ptr"),
+            alloc(
+                kind::CHUNK,
+                AllocFlags::GUARDED | AllocFlags::HANDLE,
+                70,
+                "chunk-handle"
+            ),
+        ]
+    );
+    // Owned by the system (attr's owner bits are 0): the OS's exit sweep does not
+    // see them, so on a device they would stay allocated until a reset. The ledger
+    // does.
+    assert!(r.outcome.leaks.is_empty());
+    // Small allocations (1–12 bytes) are counted per site.
+    assert_eq!(r.counters().small_allocs.get(), 1);
+    let sites: Vec<_> = r
+        .records
+        .iter()
+        .filter_map(|x| match x {
+            Record::SmallSite(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sites.len(), 1);
+    assert_eq!((sites[0].count.get(), sites[0].bytes.get()), (1, 6));
+    assert_eq!(sites[0].first.line.get(), line("chunk-ptr"));
+}
+
+/// Every line of the app's source in the inline chain of a code 1 frame (innermost
+/// first).
+fn inline_lines(f: Frame) -> Vec<u16> {
+    let Frame::Code(off) = f else {
+        return Vec::new();
+    };
+    let dwarf = addr2line::Loader::new(&app().elf).unwrap();
+    let mut frames = dwarf.find_frames(u64::from(off - 2)).unwrap();
+    let mut out = Vec::new();
+    while let Ok(Some(fr)) = frames.next() {
+        if let Some(loc) = fr.location
+            && loc
+                .file
+                .is_some_and(|f| f.ends_with("tests/app/src/lib.rs"))
+            && let Some(l) = loc.line
+        {
+            out.push(l as u16);
+        }
+    }
+    out
+}
+
+/// The source line of a frame in code 1 (the call just before the return address),
+/// in the app's source file, through the ELF's DWARF line table.
+fn site_line(f: Option<Frame>) -> Option<u16> {
+    // Innermost first: the first line in the app's source is the call's (the trap
+    // glue is inlined from palm-sys). The call instruction ends at the return
+    // address, hence `off - 2` inside it.
+    inline_lines(f?).first().copied()
+}
