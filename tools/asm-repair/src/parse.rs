@@ -359,6 +359,8 @@ pub(crate) fn parse_line(text: &str) -> Line<'_> {
     let rest = rest.trim();
     let stmt = if rest.is_empty() {
         Stmt::Empty
+    } else if let Some(args) = assignment(rest) {
+        Stmt::Directive { name: "=", args }
     } else if rest.starts_with('.') {
         let (name, args) = match rest.find(|c: char| c.is_whitespace()) {
             Some(i) => (&rest[..i], rest[i..].trim()),
@@ -374,6 +376,24 @@ pub(crate) fn parse_line(text: &str) -> Line<'_> {
         stmt,
         semicolon,
     }
+}
+
+/// `sym = expr` (or `sym == expr`): a symbol assignment, as LLVM prints
+/// aliases. Returns the expression.
+fn assignment(stmt: &str) -> Option<&str> {
+    let name_len = if stmt.starts_with('"') {
+        stmt[1..].find('"')? + 2
+    } else {
+        stmt.bytes()
+            .take_while(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'$')
+            .count()
+    };
+    if name_len == 0 {
+        return None;
+    }
+    let rest = stmt[name_len..].trim_start();
+    let rest = rest.strip_prefix("==").or_else(|| rest.strip_prefix('='))?;
+    Some(rest.trim())
 }
 
 fn split_label(code: &str) -> (Option<&str>, &str) {
@@ -772,6 +792,19 @@ mod tests {
         assert_eq!(l.stmt, Stmt::Empty);
         let l = parse_line("\tnop ; llvm comment | more");
         assert_eq!(l.semicolon, Some(5));
+
+        let l = parse_line("_RNva = _RNvb");
+        assert_eq!(
+            l.stmt,
+            Stmt::Directive {
+                name: "=",
+                args: "_RNvb"
+            }
+        );
+        assert!(matches!(
+            parse_line("\tmove.l\t%d0, %d1").stmt,
+            Stmt::Insn(_)
+        ));
 
         let l = parse_line("1:\tnop");
         assert_eq!(l.label, Some("1"));
