@@ -381,8 +381,8 @@ pub(crate) fn parse_line(text: &str) -> Line<'_> {
 /// `sym = expr` (or `sym == expr`): a symbol assignment, as LLVM prints
 /// aliases. Returns the expression.
 fn assignment(stmt: &str) -> Option<&str> {
-    let name_len = if stmt.starts_with('"') {
-        stmt[1..].find('"')? + 2
+    let name_len = if let Some(quoted) = stmt.strip_prefix('"') {
+        quoted.find('"')? + 2
     } else {
         stmt.bytes()
             .take_while(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'$')
