@@ -281,8 +281,11 @@ pub struct Machine {
     pub echo: bool,
     /// How fatal alerts are answered.
     pub alert_response: AlertResponse,
-    /// Whether invalid Memory Manager calls stop the app (as a debug ROM's
-    /// fatal alert does) or only get reported and return an error code.
+    /// Whether failed debug-ROM checks of OS calls (invalid or double frees,
+    /// unlocking an unlocked handle, DmWrite out of bounds, a busy record)
+    /// stop the app, as a debug ROM's fatal alert does (default), or are
+    /// reported in [`Machine::reports`] while the call returns the error code
+    /// a release ROM returns.
     pub fatal_mem_errors: bool,
     /// Refuse SysSetTrapAddress with `sysErrNotAllowed`, as Palm OS 5 does
     /// for most traps (PALM_FACTS §3.4), so apps can test their fallback.

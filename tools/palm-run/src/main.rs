@@ -3,7 +3,8 @@
 //! ```text
 //! palm-run APP.prc [--install FILE.pdb]… [--events SCRIPT] [--export DBNAME=FILE.pdb]…
 //!          [--elf APP.elf] [--trace-traps] [--max-instructions N] [--stats-json FILE]
-//!          [--heap-size BYTES] [--ram-size BYTES] [--allow-leaks] [--refuse-trap-patches]
+//!          [--heap-size BYTES] [--ram-size BYTES] [--allow-leaks] [--nonfatal-checks]
+//!          [--refuse-trap-patches]
 //!          [--feature CRID:NUM=VALUE]…
 //! palm-run bench [APP.prc [--events SCRIPT] [--feature CRID:NUM=VALUE]…]
 //! palm-run traps
@@ -74,6 +75,10 @@ struct Cli {
     /// Report chunks the app leaves behind, but do not fail the run for them.
     #[arg(long)]
     allow_leaks: bool,
+    /// Report failed debug-ROM checks (invalid or double frees, …) and let the
+    /// call return its error code instead of stopping the app.
+    #[arg(long)]
+    nonfatal_checks: bool,
     /// Refuse SysSetTrapAddress (sysErrNotAllowed), as Palm OS 5 does.
     #[arg(long)]
     refuse_trap_patches: bool,
@@ -232,6 +237,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     m.echo = true;
     m.trace_traps = cli.trace_traps;
     m.refuse_trap_patches = cli.refuse_trap_patches;
+    m.fatal_mem_errors = !cli.nonfatal_checks;
     if let Some(s) = symbols {
         m.set_symbols(s);
     }
@@ -270,6 +276,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     }
     let ok = out.stop.is_none()
         && out.patches_left.is_empty()
+        && m.reports.is_empty()
         && (cli.allow_leaks || out.leaks.is_empty());
     if let Some(r) = out.result {
         errln!(

@@ -282,6 +282,22 @@ fn export_is_read_back_by_palm_prc_and_palm_pdb() {
 }
 
 #[test]
+fn nonfatal_checks_report_and_continue_but_fail_the_run() {
+    let app = runtest_prc();
+    let o = palm_run(&[
+        app.to_str().unwrap(),
+        "--feature",
+        "PRtt:0=6",
+        "--nonfatal-checks",
+    ]);
+    assert_eq!(status(&o), 1);
+    let out = stdout(&o);
+    assert!(out.contains("palm-run: MemChunkFree(0x"), "{out}");
+    assert!(out.contains("chunk already freed, called from 0x"), "{out}");
+    assert!(stderr(&o).contains("RunTest returned 0"), "{}", stderr(&o));
+}
+
+#[test]
 fn trace_traps_prints_calls_with_symbols() {
     let app = runtest_prc();
     let elf = app.with_extension("elf");
