@@ -40,7 +40,8 @@ fn build_sample_now() -> (String, String) {
         [package]\nname = \"asm_repair_e2e\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
         [lib]\npath = \"app.rs\"\ncrate-type = [\"staticlib\"]\n\
         [profile.release]\nopt-level = \"z\"\nlto = true\ncodegen-units = 1\n\
-        panic = \"immediate-abort\"\ndebug = 2\noverflow-checks = false\n\
+        panic = \"immediate-abort\"\ndebug = 2\ndebug-assertions = false\n\
+        overflow-checks = false\nincremental = false\n\
         [profile.release.package.compiler_builtins]\nrustflags = [\"--emit=asm,link\"]\n\
         [workspace]\n";
     let app = std::fs::read_to_string(manifest.join("tests/e2e/app.rs")).expect("app.rs");
