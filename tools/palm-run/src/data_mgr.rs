@@ -1529,3 +1529,27 @@ pub fn DmDatabaseProtect(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     }
     Ok(0)
 }
+
+/// `UInt16 DmSearchRecord(MemHandle recH, DmOpenRef *dbPP)`: the index of
+/// the record with this handle in an open database (most recent first), its
+/// DmOpenRef in `*dbPP`; 0xFFFF and NULL if not found.
+pub fn DmSearchRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let h = call.u32(0);
+    let found = m.os.dm.open.iter().rev().find_map(|o| {
+        m.os.dm
+            .db(o.db)
+            .and_then(|d| d.records.iter().position(|r| r.handle == h && h != 0))
+            .map(|i| (o.dbp, i as u32))
+    });
+    let (dbp, i) = found.unwrap_or((0, 0xFFFF));
+    m.mem
+        .write_u32(call.u32(1), dbp)
+        .map_err(|f| m.fault_in(call, f))?;
+    Ok(i)
+}
+
+/// `DmOpenRef DmOpenDBNoOverlay(UInt16 cardNo, LocalID dbID, UInt16 mode)`:
+/// DmOpenDatabase (there are no overlays here).
+pub fn DmOpenDBNoOverlay(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    DmOpenDatabase(m, call)
+}

@@ -489,6 +489,15 @@ pub fn SysUIAppSwitch(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     Ok(0)
 }
 
+/// `sysErrLibNotFound`.
+pub const SYS_ERR_LIB_NOT_FOUND: u32 = 0x050A;
+
+/// `Err SysLibFind(const Char *nameP, UInt16 *refNumP)`: no shared libraries
+/// are loaded here, so `sysErrLibNotFound`.
+pub fn SysLibFind(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+    Ok(SYS_ERR_LIB_NOT_FOUND)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

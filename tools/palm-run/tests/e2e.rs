@@ -371,13 +371,13 @@ fn unknown_trap_stops_naming_it() {
     assert_eq!(
         stop.kind,
         StopKind::UnknownTrap {
-            trap: 0xA3B0,
-            name: Some("DmOpenDBNoOverlay")
+            trap: 0xA1B1,
+            name: Some("LstDrawList")
         }
     );
     let report = m.output.join("\n");
     assert!(
-        report.contains("unimplemented trap 0xA3B0 DmOpenDBNoOverlay"),
+        report.contains("unimplemented trap 0xA1B1 LstDrawList"),
         "{report}"
     );
     assert!(report.contains("unknown_trap"), "{report}");

@@ -336,7 +336,7 @@ fn event_loop(handler: FormEventHandlerType) {
 #[inline(never)]
 fn unknown_trap() {
     unsafe {
-        DmOpenDBNoOverlay(0, 0, 1);
+        LstDrawList(null_mut());
     }
 }
 
