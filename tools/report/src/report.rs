@@ -854,6 +854,26 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         )),
         _ => {}
     }
+    if let Some(s) = opts.symbolizer {
+        let mut seen: Vec<u32> = an.frames.cache.keys().copied().collect();
+        seen.sort_unstable();
+        let odd: Vec<u32> = seen
+            .iter()
+            .copied()
+            .filter(|&o| s.is_return_address(o) == Some(false))
+            .collect();
+        if !odd.is_empty() {
+            let examples: Vec<String> = odd.iter().take(3).map(|o| format!("0x{o:08X}")).collect();
+            warnings.push(format!(
+                "{} of {} code 1 frame addresses do not follow a call instruction in {} \
+                 (e.g. {}): it may not be the build that wrote the ledger",
+                odd.len(),
+                seen.len(),
+                s.name(),
+                examples.join(", ")
+            ));
+        }
+    }
 
     // Summary.
     let bytes: u64 = leaks.iter().map(|l| u64::from(l.block.size)).sum();

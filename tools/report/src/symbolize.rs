@@ -56,9 +56,41 @@ pub trait Symbolize {
 
     /// A name for reports (the ELF's path).
     fn name(&self) -> &str;
+
+    /// Whether `offset` follows a call instruction in the code, as every
+    /// return address does; `None` when the code is not known. Frames that do
+    /// not suggest the symbols are of another build (the report warns).
+    fn is_return_address(&self, offset: u32) -> Option<bool> {
+        let _ = offset;
+        None
+    }
 }
 
 type Reader = gimli::EndianRcSlice<gimli::RunTimeEndian>;
+
+/// Largest code 1 accepted from an ELF (a Palm code resource is at most 64 KB;
+/// this only bounds what a hostile ELF can make us allocate).
+const MAX_CODE: u64 = 16 << 20;
+
+/// Whether the MC68000 instruction ending just before `offset` in `code` can be
+/// a call: `jsr` (every addressing mode), `bsr.b`/`bsr.w`, or a Palm OS system
+/// call (`trap #15` and its trap word). A return address always follows one.
+pub fn follows_call(code: &[u8], offset: u32) -> bool {
+    let at = |back: u32| -> Option<u16> {
+        let i = usize::try_from(offset.checked_sub(back)?).ok()?;
+        Some(u16::from_be_bytes([*code.get(i)?, *code.get(i + 1)?]))
+    };
+    let is = |back: u32, f: &dyn Fn(u16) -> bool| at(back).is_some_and(f);
+    // 2 bytes: jsr (An); bsr.b with an 8-bit displacement.
+    is(2, &|w| (0x4E90..=0x4E97).contains(&w))
+        || is(2, &|w| w >> 8 == 0x61 && w & 0xFF != 0 && w & 0xFF != 0xFF)
+        // 4 bytes: jsr (d16,An), (d8,An,Xn), abs.w, (d16,PC), (d8,PC,Xn); bsr.w; trap #15 + selector.
+        || is(4, &|w| (0x4EA8..=0x4EB8).contains(&w) || w == 0x4EBA || w == 0x4EBB)
+        || is(4, &|w| w == 0x6100)
+        || is(4, &|w| w == 0x4E4F)
+        // 6 bytes: jsr abs.l.
+        || is(6, &|w| w == 0x4EB9)
+}
 
 /// Symbols and DWARF of a palm-build ELF.
 ///
@@ -70,6 +102,8 @@ type Reader = gimli::EndianRcSlice<gimli::RunTimeEndian>;
 pub struct ElfSymbols {
     name: String,
     code_size: u32,
+    /// Code 1's bytes (the allocated sections at their addresses).
+    code: Vec<u8>,
     dwarf: Option<addr2line::Context<Reader>>,
     comp_dirs: Vec<String>,
     /// Function symbols: (address, size, demangled name), by address.
@@ -123,18 +157,36 @@ impl ElfSymbols {
             ));
         }
         // Code 1 is every allocated section from address 0: .text then .rodata.
-        let mut end = 0u64;
-        for s in file.sections() {
-            if let SectionFlags::Elf { sh_flags, .. } = s.flags()
-                && sh_flags.0 & object::elf::SHF_ALLOC.0 != 0
-                && s.size() > 0
+        let alloc_sections: Vec<_> = file
+            .sections()
+            .filter(|s| {
+                matches!(s.flags(), SectionFlags::Elf { sh_flags, .. }
+                    if sh_flags.0 & object::elf::SHF_ALLOC.0 != 0)
+                    && s.size() > 0
+            })
+            .collect();
+        let end = alloc_sections
+            .iter()
+            .map(|s| s.address().saturating_add(s.size()))
+            .max()
+            .unwrap_or(0);
+        if end > MAX_CODE {
+            return Err(InputError::whole(
+                name,
+                format!("sections end at 0x{end:X}, beyond any Palm code 1 resource"),
+            ));
+        }
+        let code_size = end as u32;
+        let mut code = vec![0u8; code_size as usize];
+        for s in &alloc_sections {
+            if let Ok(bytes) = s.data()
+                && let Some(dst) = usize::try_from(s.address())
+                    .ok()
+                    .and_then(|a| code.get_mut(a..a.checked_add(bytes.len())?))
             {
-                end = end.max(s.address().saturating_add(s.size()));
+                dst.copy_from_slice(bytes);
             }
         }
-        let code_size = u32::try_from(end).map_err(|_| {
-            InputError::whole(name, "sections end beyond 4 GB: not a Palm code 1 image")
-        })?;
         let endian = if file.is_little_endian() {
             gimli::RunTimeEndian::Little
         } else {
@@ -171,6 +223,7 @@ impl ElfSymbols {
         Ok(ElfSymbols {
             name: name.to_string(),
             code_size,
+            code,
             dwarf,
             comp_dirs,
             functions,
@@ -322,5 +375,48 @@ impl Symbolize for ElfSymbols {
 
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn is_return_address(&self, offset: u32) -> Option<bool> {
+        Some(follows_call(&self.code, offset))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::follows_call;
+
+    #[test]
+    fn calls_are_recognised() {
+        // Each call form, then the instruction the return address points at (rts).
+        let cases: &[&[u8]] = &[
+            &[0x4E, 0x90],                         // jsr (a0)
+            &[0x61, 0x10],                         // bsr.b
+            &[0x4E, 0xA8, 0x00, 0x10],             // jsr 16(a0)
+            &[0x4E, 0xB0, 0x08, 0x00],             // jsr 0(a0,d0.l)
+            &[0x4E, 0xB8, 0x12, 0x34],             // jsr $1234.w
+            &[0x4E, 0xBA, 0xFF, 0xF0],             // jsr -16(pc)
+            &[0x4E, 0xBB, 0x08, 0x00],             // jsr 0(pc,d0.l)
+            &[0x61, 0x00, 0x01, 0x00],             // bsr.w
+            &[0x4E, 0x4F, 0xA0, 0x35],             // trap #15; MemChunkFree
+            &[0x4E, 0xB9, 0x00, 0x01, 0x00, 0x00], // jsr $10000.l
+        ];
+        for code in cases {
+            let mut c = code.to_vec();
+            c.extend_from_slice(&[0x4E, 0x75]);
+            assert!(follows_call(&c, code.len() as u32), "{code:02X?}");
+        }
+        // Not calls: rts, unlk, move; bsr.b with 0/FF (word/long forms); out of range.
+        for (code, at) in [
+            (&[0x4E, 0x75, 0x4E, 0x56][..], 2),
+            (&[0x4E, 0x5E, 0x4E, 0x75][..], 2),
+            (&[0x20, 0x01, 0x4E, 0x75][..], 2),
+            (&[0x61, 0x00][..], 2),
+            (&[0x61, 0xFF][..], 2),
+            (&[0x4E, 0x90][..], 0),
+            (&[0x4E, 0x90][..], 9),
+        ] {
+            assert!(!follows_call(code, at), "{code:02X?} at {at}");
+        }
     }
 }

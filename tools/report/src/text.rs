@@ -215,11 +215,17 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if r.leaks.is_empty() {
         writeln!(out, "Leaks: none")?;
     } else {
+        let running = h.flags.iter().any(|f| f.name == "RUNNING");
         writeln!(
             out,
-            "Leaks: {}, {} bytes",
+            "Leaks: {}, {} bytes{}",
             count(r.leaks.len(), "block", "blocks"),
-            num(s.bytes)
+            num(s.bytes),
+            if running {
+                " (live when the ledger was written: the run did not stop)"
+            } else {
+                ""
+            }
         )?;
     }
     let total = r.leaks.len();

@@ -436,3 +436,30 @@ fn pdb_round_trip() {
     assert_eq!(back.low_heap, ledger.low_heap);
     assert_eq!(back.header, ledger.header);
 }
+
+#[test]
+fn a_run_that_did_not_stop() {
+    let mut recs = leaks_only();
+    let mut h = memdbg::record::Header::decode(&recs[0]).unwrap();
+    h.flags.set(memdbg::record::HeaderFlags::RUNNING.bits());
+    h.stop_ticks.set(0);
+    h.counters.leaks.set(0);
+    recs[0] = h.as_bytes().to_vec();
+    let mut slot = recs[1].clone();
+    slot[0] = kind::FREE_SLOT;
+    recs.push(slot);
+    let ledger = Ledger::from_pdb(&pdb_of(&recs), "r.pdb").unwrap();
+    assert_eq!(ledger.free_slots, 1);
+    let (text, status) = render(&ledger, &Options::default());
+    assert_eq!(status, 1);
+    assert!(text.contains("Run       ticks 100, did not stop\n"));
+    assert!(text.contains(
+        "Flags     RUNNING  memdbg::stop did not run (the app is running, crashed or was reset)"
+    ));
+    assert!(text.contains(
+        "Leaks: 2 blocks, 72 bytes (live when the ledger was written: the run did not stop)\n"
+    ));
+    // No warning about counters or free slots: both are expected while running.
+    assert!(!text.contains("warning: the header counts"));
+    assert!(!text.contains("free slot"));
+}

@@ -233,7 +233,15 @@ fn an_elf_that_does_not_match() {
     let r = memdbg_report::analyze(&unknown, &opts);
     assert_eq!(
         r.warnings,
-        ["the ledger does not record code 1's size: symtest.elf could not be checked against it"]
+        [
+            "the ledger does not record code 1's size: symtest.elf could not be checked against it"
+                .to_string(),
+            format!(
+                "1 of 4 code 1 frame addresses do not follow a call instruction in symtest.elf \
+                 (e.g. 0x{:08X}): it may not be the build that wrote the ledger",
+                0x100
+            )
+        ]
     );
 
     // Through the binary: exit status 2 and the message on stderr.
@@ -297,5 +305,39 @@ fn not_a_68k_elf() {
         e.message
             .ends_with(", not for the 68k: not a Palm app built by palm-build"),
         "{e}"
+    );
+}
+
+#[test]
+fn frames_of_another_build_are_warned() {
+    let elf = elf();
+    let ret = |caller: &str, callee: &str| Ok(return_address(caller, callee));
+    let frames = vec![
+        ret("symtest_middle", "symtest_leaf"),
+        ret("memdbg_report_symtest::private_work", "symtest_middle"),
+        ret("symtest_outer", "memdbg_report_symtest::private_work"),
+    ];
+    let ledger_with = |frames: &[Result<u32, u32>]| {
+        let leaks = [alloc(kind::POINTER, 4, 0x2000, 1, "a.rs", 1, stack(frames))];
+        let mut recs = vec![header(elf.code_size(), &leaks).as_bytes().to_vec()];
+        recs.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+        Ledger::from_pdb(&pdb_of(&recs), "w.pdb").unwrap()
+    };
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    // Real return addresses: no warning.
+    let r = memdbg_report::analyze(&ledger_with(&frames), &opts);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    // A function's first instruction follows the previous function's `rts`.
+    let (leaf, _) = function("symtest_leaf");
+    let mut odd = frames.clone();
+    odd.push(Ok(leaf));
+    let r = memdbg_report::analyze(&ledger_with(&odd), &opts);
+    assert_eq!(
+        r.warnings,
+        [format!(
+            "1 of 4 code 1 frame addresses do not follow a call instruction in symtest.elf \
+             (e.g. 0x{leaf:08X}): it may not be the build that wrote the ledger"
+        )]
     );
 }
