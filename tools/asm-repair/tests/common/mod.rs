@@ -1,6 +1,7 @@
 //! Shared test support: GNU binutils for m68k and a 68000 in the `m68k`
 //! emulator crate.
-#![allow(dead_code)] // Each test binary uses a different part.
+// Each test binary uses a different part of this module.
+#![allow(dead_code)]
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -16,7 +17,7 @@ pub fn run_tool(name: &str, args: &[&str], dir: &Path) -> Result<String, String>
         .current_dir(dir)
         .output()
         .unwrap_or_else(|e| {
-            panic!("cannot run `{name}` ({e}): install binutils-m68k-linux-gnu with ci/setup")
+            panic!("cannot run `{name}` ({e}): run ci/setup (installs binutils-m68k-linux-gnu)")
         });
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if out.status.success() {
@@ -128,25 +129,6 @@ pub fn link(dir: &Path, objs: &[PathBuf], base: u32, roots: &[&str]) -> Result<I
     })
 }
 
-/// Assembles a single-section snippet and returns its `.text` bytes.
-pub fn flat(dir: &Path, name: &str, src: &str, cpu: &str) -> Result<Vec<u8>, String> {
-    let o = assemble(dir, name, src, cpu)?;
-    let bin = dir.join(format!("{name}.bin"));
-    run_tool(
-        "m68k-linux-gnu-objcopy",
-        &[
-            "-O",
-            "binary",
-            "-j",
-            ".text",
-            o.to_str().expect("utf-8 path"),
-            bin.to_str().expect("utf-8 path"),
-        ],
-        dir,
-    )?;
-    std::fs::read(&bin).map_err(|e| e.to_string())
-}
-
 pub const RAM_SIZE: u32 = 0x10_0000;
 /// Exception vector n jumps to `VECTORS + 2 * n` (watched, never run).
 const VECTORS: u32 = 0xF_F000;
@@ -169,13 +151,6 @@ impl Ram {
     }
     pub fn set_long(&mut self, a: u32, v: u32) {
         self.bytes[a as usize..a as usize + 4].copy_from_slice(&v.to_be_bytes());
-    }
-    pub fn long(&self, a: u32) -> u32 {
-        u32::from_be_bytes(
-            self.bytes[a as usize..a as usize + 4]
-                .try_into()
-                .expect("4 bytes"),
-        )
     }
 }
 
@@ -222,11 +197,6 @@ impl Machine {
         }
         ram.set_long(0, RAM_SIZE - 0x100);
         ram.set_long(4, VECTORS);
-        Machine::with_ram(cpu_type, ram)
-    }
-
-    /// A CPU reset with `ram` (as made by [`Machine::new`]).
-    pub fn with_ram(cpu_type: CpuType, mut ram: Ram) -> Machine {
         let mut cpu = CpuCore::new();
         cpu.set_cpu_type(cpu_type);
         cpu.address_mask = 0xFFFF_FFFF;
