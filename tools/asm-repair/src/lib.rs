@@ -214,9 +214,7 @@ impl FixKind {
             FixKind::DwarfFile => format!("{n} DWARF 5 .file directive{s}"),
         }
     }
-}
 
-impl FixKind {
     /// For multi-line semantic rewrites, why (the output keeps the original
     /// instruction and this in a comment before the replacement).
     fn annotation(self) -> Option<&'static str> {
