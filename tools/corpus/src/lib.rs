@@ -172,8 +172,12 @@ pub unsafe extern "C" fn c_count_between(data: *const u32, len: u32, lo: u32, hi
     (count << 16) | (first & 0xFFFF)
 }
 
-/// Sorts `data[..len]` with `sort_unstable` (insertion sort and pattern-
-/// defeating quicksort from core: many compares, swaps and spills).
+/// Sorts `data[..len]` with a Shell sort (gaps 701, 301, 132, 57, 23, 10, 4,
+/// 1): nested loops, many compares, swaps and spills.
+///
+/// core's `sort_unstable` cannot be used on this target: its small-sort keeps
+/// a scratch array on the stack and indexes it with a variable offset, which
+/// palm-build's IR check rejects (LLVM bug 2).
 ///
 /// # Safety
 /// `data` must point to `len` writable `u32`s.
@@ -181,7 +185,28 @@ pub unsafe extern "C" fn c_count_between(data: *const u32, len: u32, lo: u32, hi
 pub unsafe extern "C" fn c_sort(data: *mut u32, len: u32) {
     // SAFETY: guaranteed by the caller.
     let values = unsafe { core::slice::from_raw_parts_mut(data, len as usize) };
-    values.sort_unstable();
+    let mut gap = 701usize;
+    while gap > 0 {
+        for i in gap..values.len() {
+            let v = values[i];
+            let mut j = i;
+            while j >= gap && values[j - gap] > v {
+                values[j] = values[j - gap];
+                j -= gap;
+            }
+            values[j] = v;
+        }
+        gap = match gap {
+            701 => 301,
+            301 => 132,
+            132 => 57,
+            57 => 23,
+            23 => 10,
+            10 => 4,
+            4 => 1,
+            _ => 0,
+        };
+    }
 }
 
 /// A local array indexed with variable offsets, written the safe way: the

@@ -128,6 +128,12 @@ pub fn build_image(opts: &Options) -> Result<Image> {
         format!("{}+{}", pkg.name, opts.features.join("+"))
     };
     let work = out_dir.join("work").join(&variant);
+    // One build of a variant at a time, across threads and processes: the
+    // work files (.s, .o, the IR verdict) and the ELF are per variant.
+    std::fs::create_dir_all(&work)?;
+    let lock = std::fs::File::create(work.join(".lock"))?;
+    lock.lock()
+        .with_context(|| format!("locking {}", work.display()))?;
     let progress = |msg: &str| {
         if !opts.quiet {
             eprintln!("palm-build: {msg}");

@@ -67,7 +67,7 @@ fn repair(asm_path: &Path, work: &Path, counts: &mut BTreeMap<String, usize>) ->
         .with_context(|| format!("reading {}", asm_path.display()))?;
     let name = asm_path.display().to_string();
     let repaired =
-        temp_repair::repair(&text, &name).with_context(|| format!("repairing {name}"))?;
+        m68k_asm_repair::repair(&text, &name).with_context(|| format!("repairing {name}"))?;
     for fix in &repaired.fixes {
         *counts.entry(fix.kind.to_string()).or_default() += 1;
     }
@@ -111,7 +111,7 @@ pub(crate) fn assemble_and_link(
     let runtime = work.join("palm_runtime.s");
     std::fs::write(&runtime, RUNTIME_ASM)?;
     let repair_runtime = work.join("repair_runtime.s");
-    std::fs::write(&repair_runtime, temp_repair::RUNTIME_ASM)?;
+    std::fs::write(&repair_runtime, m68k_asm_repair::RUNTIME_ASM)?;
     let mut objects = Vec::new();
     for source in [&top_fixed, &builtins_fixed, &runtime, &repair_runtime] {
         let object = source.with_extension("o");
@@ -215,42 +215,4 @@ fn read_image(elf: &Path) -> Result<Linked> {
         symbols,
         repairs: Vec::new(),
     })
-}
-
-// TEMPORARY until m68k-asm-repair lands: only the and.l-to-address-register fix.
-mod temp_repair {
-    pub const RUNTIME_ASM: &str = "";
-    pub struct Fix {
-        pub kind: &'static str,
-    }
-    pub struct Repaired {
-        pub text: String,
-        pub fixes: Vec<Fix>,
-    }
-    pub fn repair(text: &str, _name: &str) -> anyhow::Result<Repaired> {
-        let mut out = String::new();
-        let mut fixes = Vec::new();
-        for line in text.lines() {
-            let t = line.trim();
-            if t == ";APP" || t == ";NO_APP" {
-                continue;
-            }
-            if let Some(rest) = t.strip_prefix("and.l\t#")
-                && let Some((imm, reg)) = rest.split_once(", %a")
-            {
-                {
-                    out.push_str(&format!(
-                        "\texg\t%d0, %a{reg}\n\tand.l\t#{imm}, %d0\n\texg\t%d0, %a{reg}\n"
-                    ));
-                    fixes.push(Fix {
-                        kind: "and.l to address register",
-                    });
-                    continue;
-                }
-            }
-            out.push_str(&line.replace("@PLT,", ","));
-            out.push('\n');
-        }
-        Ok(Repaired { text: out, fixes })
-    }
 }

@@ -68,12 +68,9 @@ fn runtest_prc() -> PathBuf {
 
 fn build_runtest() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| dir.join("../../target"));
     palm_build::build_app(&palm_build::Options {
         manifest_path: dir.join("tests/apps/runtest/Cargo.toml"),
-        target_dir: Some(target_dir),
+        target_dir: None,
         kind: palm_build::ImageKind::App,
         features: Vec::new(),
         quiet: true,

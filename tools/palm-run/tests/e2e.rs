@@ -21,12 +21,9 @@ fn app() -> &'static Built {
     static APP: OnceLock<Built> = OnceLock::new();
     APP.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| dir.join("../../target"));
         let built = palm_build::build_app(&palm_build::Options {
             manifest_path: dir.join("tests/apps/runtest/Cargo.toml"),
-            target_dir: Some(target_dir),
+            target_dir: None,
             kind: palm_build::ImageKind::App,
             features: Vec::new(),
             quiet: true,

@@ -9,12 +9,9 @@ use palm_run::{Config, Machine};
 #[test]
 fn starter_app_launches_and_exits_cleanly() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| dir.join("../../target"));
     let app = palm_build::build_app(&palm_build::Options {
         manifest_path: dir.join("../../starter-app/Cargo.toml"),
-        target_dir: Some(target_dir),
+        target_dir: None,
         kind: palm_build::ImageKind::App,
         features: Vec::new(),
         quiet: true,
