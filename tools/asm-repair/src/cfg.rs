@@ -189,7 +189,12 @@ impl Program {
                         }
                         ".popsection" => in_code = section_stack.pop().unwrap_or(false),
                         ".previous" => in_code = previous,
-                        _ => identifiers(args, &mut address_taken),
+                        // Data that can hold a label's address (jump tables).
+                        ".long" | ".short" | ".word" | ".int" | ".byte" | ".2byte" | ".4byte"
+                        | ".8byte" | ".quad" | ".set" | ".equ" | "=" => {
+                            identifiers(args, &mut address_taken);
+                        }
+                        _ => {}
                     }
                     if matches!(
                         *name,
