@@ -8,8 +8,9 @@
 //! - compiler_builtins gets `--emit=asm,link` through the workspace's
 //!   `[profile.palm.package.compiler_builtins] rustflags`; its `.s` is found
 //!   next to its rlib (from cargo's JSON artifact messages).
-//! - The top crate also gets `-C llvm-args=-print-after=codegenprepare`: the IR
-//!   just before instruction selection, which [`crate::ircheck`] scans.
+//! - The top crate also gets `-C llvm-args=-print-after=codegenprepare,finalize-isel`:
+//!   the IR just before instruction selection and the machine IR just after
+//!   it, which [`crate::ircheck`] scans.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -30,6 +31,12 @@ pub const TARGET_RUSTFLAGS: &[&str] = &[
     // `link.w %a6` in every function: the A6 chain memdbg walks for call stacks.
     "-Cforce-frame-pointers=yes",
 ];
+
+/// The LLVM passes after which rustc prints each function for
+/// [`crate::ircheck`]: CodeGenPrepare (the IR instruction selection sees, for
+/// bug 2) and finalize-isel (the selected machine instructions with their
+/// memory operands, for bug 7).
+const IR_DUMP_PASSES: &str = "codegenprepare,finalize-isel";
 
 /// The rustc target triple for 68k code.
 pub const TARGET: &str = "m68k-unknown-none-elf";
@@ -173,7 +180,7 @@ pub fn compile(
         .arg(target_dir)
         .arg("--")
         .arg(format!("--emit=asm={},link", top_asm.display()))
-        .args(["-C", "llvm-args=-print-after=codegenprepare"])
+        .args(["-C", &format!("llvm-args=-print-after={IR_DUMP_PASSES}")])
         .env("CARGO_ENCODED_RUSTFLAGS", TARGET_RUSTFLAGS.join("\x1f"))
         .env_remove("RUSTFLAGS")
         .stdout(Stdio::piped())
@@ -251,19 +258,26 @@ pub fn compile(
     })
 }
 
-/// Splits rustc's stderr into (ordinary messages, IR dump text).
+/// Splits rustc's stderr into (ordinary messages, IR dump text). The dump
+/// holds IR functions (`define …` to `}`) and machine functions
+/// (`# Machine code for function …` to `# End machine code for function …`).
 fn split_ir(stderr: &str) -> (String, String) {
     let mut messages = String::new();
     let mut ir = String::new();
     let mut in_function = false;
+    let mut in_machine_function = false;
     for line in stderr.lines() {
-        let is_ir = in_function
-            || line.starts_with("*** IR Dump")
-            || line.starts_with("; Function Attrs")
-            || line.starts_with("define ");
         if line.starts_with("define ") {
             in_function = true;
         }
+        if line.starts_with("# Machine code for function ") {
+            in_machine_function = true;
+        }
+        let is_ir = in_function
+            || in_machine_function
+            || line.starts_with("*** IR Dump")
+            || line.starts_with("# *** IR Dump")
+            || line.starts_with("; Function Attrs");
         if is_ir {
             ir.push_str(line);
             ir.push('\n');
@@ -273,6 +287,9 @@ fn split_ir(stderr: &str) -> (String, String) {
         }
         if in_function && line == "}" {
             in_function = false;
+        }
+        if line.starts_with("# End machine code for function ") {
+            in_machine_function = false;
         }
     }
     (messages, ir)
@@ -290,5 +307,17 @@ mod tests {
         assert_eq!(messages, "   Compiling x v0.1.0\nwarning: unused\n");
         assert!(ir.starts_with("*** IR Dump"));
         assert!(ir.ends_with("}\n"));
+    }
+
+    #[test]
+    fn machine_functions_go_to_the_dump_with_their_blank_lines() {
+        let stderr = "# *** IR Dump After Finalize ISel and expand pseudo-instructions \
+                      (finalize-isel) ***:\n# Machine code for function f: IsSSA, TracksLiveness\n\
+                      Frame Objects:\n\nbb.0 (%ir-block.2):\n  RET 0\n\n\
+                      # End machine code for function f.\n\nwarning: unused\n";
+        let (messages, ir) = split_ir(stderr);
+        assert_eq!(messages, "\nwarning: unused\n");
+        assert_eq!(ir.lines().count(), 8);
+        assert!(ir.ends_with("# End machine code for function f.\n"));
     }
 }
