@@ -87,3 +87,18 @@ fn stack_array_with_variable_index_is_rejected_naming_the_function() {
     );
     assert!(msg.contains("core::hint::black_box"), "{msg}");
 }
+
+#[test]
+fn narrow_value_widened_into_memory_is_rejected_naming_the_function() {
+    let msg = rejected("wide-move");
+    assert!(
+        msg.contains("`widen_into_memory` stores an 8/16-bit value widened to 16/32 bits"),
+        "{msg}"
+    );
+    // The selected instruction: a 32-bit move whose source is the 16-bit argument.
+    assert!(msg.contains("MIR: MOV32"), "{msg}");
+    assert!(msg.contains("(load (s16) from %fixed-stack."), "{msg}");
+    assert!(msg.contains("tests/bad-image/src/lib.rs:"), "{msg}");
+    assert!(msg.contains("IR:  store i32 "), "{msg}");
+    assert!(msg.contains("inout(reg_data)"), "{msg}");
+}

@@ -83,6 +83,18 @@ pub extern "C" fn stack_index(i: u32, v: u8) -> u8 {
     buf[3] ^ buf[((i + 1) & 15) as usize]
 }
 
+/// A 16-bit argument widened into memory (LLVM bug 7: one `move.l` from the
+/// argument's 2-byte half of its stack slot, reading 4 bytes).
+///
+/// # Safety
+/// `p` must be valid for a 4-byte write.
+#[cfg(feature = "wide-move")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn widen_into_memory(a: u16, p: *mut u32) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { *p = u32::from(a) }
+}
+
 #[unsafe(no_mangle)]
 extern "C" fn abort() -> ! {
     // SAFETY: ILLEGAL (0x4AFC) traps to the illegal-instruction vector.
