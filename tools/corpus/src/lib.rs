@@ -7,16 +7,63 @@
 //! code (`../shared/TOOLCHAIN.md`), so this corpus is what says the pipeline's
 //! output can be trusted: each function targets a code shape that broke.
 //!
-//! All functions are `extern "C"` with 32-bit integer or pointer arguments, so
-//! the emulator harness can call them with LLVM's m68k C convention (4-byte
-//! stack slots). 64-bit values travel as (high, low) halves and come back
-//! through an output pointer.
+//! All functions are `extern "C"` with integer or pointer arguments, so the
+//! emulator harness can call them with LLVM's m68k C convention: every
+//! argument in a 4-byte stack slot (8- and 16-bit ones extended by the caller,
+//! read from the slot's low-order bytes). 64-bit values travel as (high, low)
+//! halves and come back through an output pointer.
 
 #![cfg_attr(target_arch = "m68k", no_std)]
 #![cfg_attr(target_arch = "m68k", feature(asm_experimental_arch))]
 #![deny(missing_docs)]
 
 use core::hint::black_box;
+
+/// A value that fits a 68000 data register: what [`in_register`] accepts.
+pub trait DataRegister: Copy {
+    /// `self`, unchanged, as the output of an empty `asm!` (see [`in_register`]).
+    fn through_register(self) -> Self;
+}
+
+macro_rules! data_register {
+    ($($t:ty),*) => {$(
+        impl DataRegister for $t {
+            #[inline(always)]
+            fn through_register(self) -> Self {
+                #[cfg(target_arch = "m68k")]
+                {
+                    let mut value = self;
+                    // SAFETY: no instruction (the template is a comment naming
+                    // the register); no memory access, flags kept.
+                    unsafe {
+                        core::arch::asm!(
+                            "/* {0} */",
+                            inout(reg_data) value,
+                            options(pure, nomem, nostack, preserves_flags)
+                        )
+                    };
+                    value
+                }
+                #[cfg(not(target_arch = "m68k"))]
+                self
+            }
+        }
+    )*};
+}
+data_register!(u16, u32);
+
+/// Returns `value` unchanged, but from a data register: the output of an
+/// `asm!` without instructions. This is the safe way to store a widened
+/// 8/16-bit value on the 68k: LLVM otherwise folds "load 8/16 bits, extend,
+/// store" into one memory-to-memory `move` of the wide size from the narrow
+/// value's address (LLVM bug 7, which palm-build's IR check rejects); a value
+/// that comes out of an `asm!` cannot be folded into the store. On the host it
+/// is the identity. `core::hint::black_box` does not help: it passes the value
+/// through a stack slot, and the store into that slot is folded the same way.
+#[inline(always)]
+pub fn in_register<T: DataRegister>(value: T) -> T {
+    value.through_register()
+}
 
 #[cfg(target_arch = "m68k")]
 mod m68k_rt;
@@ -334,4 +381,85 @@ pub extern "C" fn c_narrow(a: u32, b: u32) -> u32 {
     let y = a8.saturating_add(b8) as i32 + (a8 as i32) * (b8 as i32);
     let z = (a16 as i16).wrapping_div(if b16 == 0 { 1 } else { b16 as i16 });
     u32::from(x) ^ (y as u32).rotate_left(16) ^ (z as u32)
+}
+
+/// Narrow arguments (8/16-bit and `bool`, which LLVM reads from the low-order
+/// bytes of their 4-byte stack slots) widened into memory the safe way, through
+/// [`in_register`]: `out[0..5]` get `a`, `b`, `c`, `d`, `flag` widened to 32
+/// bits, and the two `u16`s at `out[5]` get `a` and `b` widened to 16 bits.
+///
+/// # Safety
+/// `out` must be valid for 6 `u32` writes (2-byte aligned).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn c_widen_args(a: u8, b: i8, c: u16, d: i16, flag: bool, out: *mut u32) {
+    // SAFETY: the caller provides 6 u32 slots.
+    unsafe {
+        *out = in_register(u32::from(a));
+        *out.add(1) = in_register(b as u32);
+        *out.add(2) = in_register(u32::from(c));
+        *out.add(3) = in_register(d as u32);
+        *out.add(4) = in_register(u32::from(flag));
+        let out16 = out.add(5).cast::<u16>();
+        *out16 = in_register(u16::from(a));
+        *out16.add(1) = in_register(b as u16);
+    }
+}
+
+/// Narrow values loaded through pointers (at odd addresses too), widened and
+/// stored the safe way, through [`in_register`], including the loads LLVM
+/// narrows itself (masks and shifts of a loaded `u32`). Reads `bytes[0..4]`,
+/// `halves[0..3]` and `words[0]`; writes `out[0..13]` and two `u16`s at
+/// `out[13]`: see the body for what goes where.
+///
+/// # Safety
+/// Valid pointers for those reads and writes (`halves`, `words` and `out`
+/// 2-byte aligned).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn c_widen_loads(
+    bytes: *const u8,
+    halves: *const u16,
+    words: *const u32,
+    out: *mut u32,
+) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        let w = *words;
+        *out = in_register(u32::from(*bytes.add(1)));
+        *out.add(1) = in_register(*bytes.add(3) as i8 as u32);
+        *out.add(2) = in_register(u32::from(*halves));
+        *out.add(3) = in_register(*halves.add(1) as i16 as u32);
+        *out.add(4) = in_register(w & 0xFF);
+        *out.add(5) = in_register(w & 0xFFFF);
+        *out.add(6) = in_register(w >> 16);
+        *out.add(7) = in_register(w >> 24);
+        *out.add(8) = in_register((w >> 8) & 0xFF);
+        *out.add(9) = in_register((((w as i32) << 16) >> 16) as u32);
+        *out.add(10) = in_register(((w as i32) >> 16) as u32);
+        out.add(11)
+            .cast::<u64>()
+            .write_unaligned(u64::from(in_register(u32::from(*halves.add(2)))));
+        let out16 = out.add(13).cast::<u16>();
+        *out16 = in_register(u16::from(*bytes));
+        *out16.add(1) = in_register(*bytes.add(2) as i8 as u16);
+    }
+}
+
+/// Widens `src[..n]` into `dst[..n]` (zero-extended) and `dst[n..2n]`
+/// (sign-extended) the safe way: the loops LLVM otherwise selects as
+/// `move.l (%a0)+,(%a1)+`, reading 4 bytes per 2-byte element.
+///
+/// # Safety
+/// `src` valid for `n` reads, `dst` for `2 * n` writes (both 2-byte aligned).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn c_widen_loop(src: *const u16, dst: *mut u32, n: u32) {
+    let n = n as usize;
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        for i in 0..n {
+            *dst.add(i) = in_register(u32::from(*src.add(i)));
+        }
+        for i in 0..n {
+            *dst.add(n + i) = in_register(*src.add(i) as i16 as u32);
+        }
+    }
 }
