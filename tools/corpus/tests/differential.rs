@@ -534,3 +534,124 @@ fn memcmp_matches_the_host() {
     }
     c.finish();
 }
+
+fn read_u16s(m: &M68k, addr: u32, n: u32) -> Vec<u16> {
+    m.read(addr, 2 * n)
+        .chunks(2)
+        .map(|c| u16::from_be_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// The two `u16`s the host wrote into the `u32` slot `slot`, in memory order.
+fn u16s_in(slot: u32) -> Vec<u16> {
+    slot.to_ne_bytes()
+        .chunks(2)
+        .map(|c| u16::from_ne_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Widened narrow values stored to memory, written the safe way
+/// (`in_register`): from narrow arguments, from loads through pointers (odd
+/// addresses too), from masks and shifts LLVM narrows into 8/16-bit loads, and
+/// in loops. Without `in_register` palm-build rejects these functions (LLVM
+/// bug 7), and LLVM's own code for them (`PALM_BUILD_RAW_LLVM`) stores wrong
+/// high bits or stops with address errors.
+#[test]
+fn widened_narrow_values_stored_to_memory_match_the_host() {
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for &x in &operands() {
+            let (a, b, h, s, flag) = (
+                x as u8,
+                (x >> 8) as i8,
+                (x >> 4) as u16,
+                x as i16,
+                x & 1 == 1,
+            );
+            // Each argument in a 4-byte slot, extended as LLVM's callers do.
+            let args = [
+                u32::from(a),
+                b as u32,
+                u32::from(h),
+                s as u32,
+                u32::from(flag),
+                DATA,
+            ];
+            m.write_u32s(DATA, &[0xA5A5_A5A5; 6]);
+            let got = m
+                .try_call("c_widen_args", &args)
+                .map(|_| (m.read_u32s(DATA, 5), read_u16s(&m, DATA + 20, 2)));
+            let mut want = [0xA5A5_A5A5u32; 6];
+            // SAFETY: `want` has the 6 slots the function writes.
+            unsafe { host::c_widen_args(a, b, h, s, flag, want.as_mut_ptr()) };
+            c.check(
+                "c_widen_args",
+                format!("({a:#x}, {b}, {h:#x}, {s}, {flag})"),
+                got,
+                (want[..5].to_vec(), u16s_in(want[5])),
+            );
+
+            // bytes at DATA, halves at DATA + 0x10, words at DATA + 0x20, out at DATA + 0x40.
+            let bytes = x.to_be_bytes();
+            let halves = [x as u16, (x >> 16) as u16, x.rotate_left(8) as u16];
+            let words = [x.rotate_right(4)];
+            m.write(DATA, &bytes);
+            let be_halves: Vec<u8> = halves.iter().flat_map(|v| v.to_be_bytes()).collect();
+            m.write(DATA + 0x10, &be_halves);
+            m.write_u32s(DATA + 0x20, &words);
+            m.write_u32s(DATA + 0x40, &[0xA5A5_A5A5; 14]);
+            let got = m
+                .try_call(
+                    "c_widen_loads",
+                    &[DATA, DATA + 0x10, DATA + 0x20, DATA + 0x40],
+                )
+                .map(|_| {
+                    (
+                        m.read_u32s(DATA + 0x40, 11),
+                        m.read(DATA + 0x40 + 44, 8),
+                        read_u16s(&m, DATA + 0x40 + 52, 2),
+                    )
+                });
+            let mut want = [0xA5A5_A5A5u32; 14];
+            // SAFETY: the buffers have the sizes the function reads and writes.
+            unsafe {
+                host::c_widen_loads(
+                    bytes.as_ptr(),
+                    halves.as_ptr(),
+                    words.as_ptr(),
+                    want.as_mut_ptr(),
+                )
+            };
+            // out[11..13] hold a u64 and out[13] two u16s, in host byte order.
+            let wide: Vec<u8> = want[11..13].iter().flat_map(|w| w.to_ne_bytes()).collect();
+            let wide = u64::from_ne_bytes(wide.try_into().unwrap())
+                .to_be_bytes()
+                .to_vec();
+            c.check(
+                "c_widen_loads",
+                format!("({x:#x})"),
+                got,
+                (want[..11].to_vec(), wide, u16s_in(want[13])),
+            );
+        }
+        for n in [0u32, 1, 2, 7, 33] {
+            let src: Vec<u16> = randoms(0xFACE + n, n as usize)
+                .iter()
+                .map(|&r| r as u16)
+                .collect();
+            let be: Vec<u8> = src.iter().flat_map(|v| v.to_be_bytes()).collect();
+            m.write(DATA, &be);
+            // One slot more than written, to catch a stray store.
+            let slots = 2 * n + 1;
+            m.write_u32s(DATA + 0x100, &vec![0xA5A5_A5A5; slots as usize]);
+            let got = m
+                .try_call("c_widen_loop", &[DATA, DATA + 0x100, n])
+                .map(|_| m.read_u32s(DATA + 0x100, slots));
+            let mut want = vec![0xA5A5_A5A5u32; slots as usize];
+            // SAFETY: `src` has n values, `want` 2n + 1 slots.
+            unsafe { host::c_widen_loop(src.as_ptr(), want.as_mut_ptr(), n) };
+            c.check("c_widen_loop", format!("(n {n})"), got, want);
+        }
+    }
+    c.finish();
+}
