@@ -95,6 +95,19 @@ impl fmt::Display for BenchResult {
     }
 }
 
+/// A writer that only counts bytes (the report's destination is not timed).
+struct Counter(usize);
+
+impl std::io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// A small deterministic generator (64-bit LCG, high bits).
 struct Lcg(u64);
 
@@ -276,18 +289,14 @@ pub fn run(records: usize, elf: Option<&ElfSymbols>) -> Result<BenchResult, Stri
     })?;
     let report = crate::analyze(&ledger, &opts);
     let (mut text_bytes, mut json_bytes) = (0, 0);
-    let text = best(&mut || {
-        let mut out = Vec::new();
-        crate::write(&mut out, &report, Format::Text).map_err(|e| e.to_string())?;
-        text_bytes = out.len();
-        Ok(())
-    })?;
-    let json = best(&mut || {
-        let mut out = Vec::new();
-        crate::write(&mut out, &report, Format::Json).map_err(|e| e.to_string())?;
-        json_bytes = out.len();
-        Ok(())
-    })?;
+    // Through a BufWriter, as the binary writes to standard output.
+    let mut write = |format: Format| -> Result<usize, String> {
+        let mut out = std::io::BufWriter::new(Counter(0));
+        crate::write(&mut out, &report, format).map_err(|e| e.to_string())?;
+        out.into_inner().map(|c| c.0).map_err(|e| e.to_string())
+    };
+    let text = best(&mut || write(Format::Text).map(|n| text_bytes = n))?;
+    let json = best(&mut || write(Format::Json).map(|n| json_bytes = n))?;
 
     let pdb_records = raw.len().min(usize::from(u16::MAX));
     let small = Ledger::from_records(raw[..pdb_records].iter().map(|r| &r[..]), "bench")
