@@ -290,7 +290,7 @@ pub fn run(records: usize, elf: Option<&ElfSymbols>) -> Result<BenchResult, Stri
     let report = crate::analyze(&ledger, &opts);
     let (mut text_bytes, mut json_bytes) = (0, 0);
     // Through a BufWriter, as the binary writes to standard output.
-    let mut write = |format: Format| -> Result<usize, String> {
+    let write = |format: Format| -> Result<usize, String> {
         let mut out = std::io::BufWriter::new(Counter(0));
         crate::write(&mut out, &report, format).map_err(|e| e.to_string())?;
         out.into_inner().map(|c| c.0).map_err(|e| e.to_string())
