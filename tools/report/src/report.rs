@@ -500,9 +500,16 @@ impl Frames<'_> {
 /// memdbg's own `GlobalAlloc`): skipped when a site is named after its stack.
 fn is_runtime(function: &str) -> bool {
     let f = function.trim_start_matches('<');
-    ["alloc::", "core::", "std::", "memdbg::", "__rust_"]
-        .iter()
-        .any(|p| f.starts_with(p))
+    [
+        "alloc::",
+        "core::",
+        "std::",
+        "memdbg::",
+        "__rust_",
+        "__rustc::",
+    ]
+    .iter()
+    .any(|p| f.starts_with(p))
 }
 
 /// `file:line`, else the innermost frame outside the runtime in words, else

@@ -101,7 +101,12 @@ fn block_details(b: &Block) -> String {
 }
 
 /// The allocation site and stack of a block.
-fn write_allocated(out: &mut dyn Write, sw: &mut StackWriter, b: &Block) -> io::Result<()> {
+fn write_allocated(
+    out: &mut dyn Write,
+    sw: &mut StackWriter,
+    b: &Block,
+    why_none: &str,
+) -> io::Result<()> {
     if let Some(file) = &b.file {
         match b.line {
             Some(line) => writeln!(out, "  Allocated at {file}:{line}")?,
@@ -109,7 +114,10 @@ fn write_allocated(out: &mut dyn Write, sw: &mut StackWriter, b: &Block) -> io::
         }
     }
     if b.stack.is_empty() {
-        writeln!(out, "  Chunk allocated by: (no call stack recorded)")
+        writeln!(
+            out,
+            "  Chunk allocated by: (no call stack recorded{why_none})"
+        )
     } else {
         writeln!(out, "  Chunk allocated by:")?;
         sw.write(out, &b.stack)
@@ -140,6 +148,13 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let h = &r.header;
     let c = &r.counters;
     let mut sw = StackWriter::default();
+    let n = |v: u32| v as usize;
+    // Rust allocations always have a stack; wrappers only with CALL_STACKS.
+    let why_none = if h.options.iter().any(|f| f.name == "CALL_STACKS") {
+        ""
+    } else {
+        ": the CALL_STACKS option was off"
+    };
     writeln!(out, "memdbg report of {}", r.source)?;
     writeln!(
         out,
@@ -162,15 +177,16 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         Some(s) => writeln!(out, "Symbols   {s}")?,
         None => writeln!(out, "Symbols   none")?,
     }
-    if h.stop_ticks == 0 {
+    let running = h.flags.iter().any(|f| f.name == "RUNNING");
+    if running {
         writeln!(out, "Run       ticks {}, did not stop", h.start_ticks)?;
     } else {
         writeln!(
             out,
-            "Run       ticks {} to {} ({} ticks)",
+            "Run       ticks {} to {} ({})",
             h.start_ticks,
             h.stop_ticks,
-            h.stop_ticks.wrapping_sub(h.start_ticks)
+            count(n(h.stop_ticks.wrapping_sub(h.start_ticks)), "tick", "ticks")
         )?;
     }
     let warn = if h.low_heap_threshold == 0 {
@@ -191,20 +207,20 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     write_flags(out, "Flags", &h.flags)?;
     writeln!(
         out,
-        "Activity  {} allocations ({} failed, {} untracked), {} frees ({} by the OS), {} resizes",
-        num(c.allocations.into()),
+        "Activity  {} ({} failed, {} untracked), {} ({} by the OS), {}",
+        count(n(c.allocations), "allocation", "allocations"),
         num(c.failed.into()),
         num(c.untracked.into()),
-        num(c.frees.into()),
+        count(n(c.frees), "free", "frees"),
         num(c.os_frees.into()),
-        num(c.resizes.into())
+        count(n(c.resizes), "resize", "resizes")
     )?;
     writeln!(
         out,
-        "          {} frees of untracked chunks by the app, {} by the OS; {} alerts shown",
-        num(c.unknown_frees.into()),
+        "          {} of untracked chunks by the app, {} by the OS; {} shown",
+        count(n(c.unknown_frees), "free", "frees"),
         num(c.os_unknown_frees.into()),
-        num(c.alerts.into())
+        count(n(c.alerts), "alert", "alerts")
     )?;
     for w in &r.warnings {
         writeln!(out, "warning: {w}")?;
@@ -215,7 +231,6 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if r.leaks.is_empty() {
         writeln!(out, "Leaks: none")?;
     } else {
-        let running = h.flags.iter().any(|f| f.name == "RUNNING");
         writeln!(
             out,
             "Leaks: {}, {} bytes{}",
@@ -241,7 +256,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             b.size,
             block_details(b)
         )?;
-        write_allocated(out, &mut sw, b)?;
+        write_allocated(out, &mut sw, b, why_none)?;
     }
     if !r.sites.is_empty() {
         writeln!(out)?;
@@ -283,7 +298,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             o.ticks,
             o.guard
         )?;
-        write_allocated(out, &mut sw, b)?;
+        write_allocated(out, &mut sw, b, why_none)?;
         if !o.found_by.is_empty() {
             writeln!(out, "  Found by:")?;
             sw.write(out, &o.found_by)?;
@@ -302,7 +317,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             d.address,
             b.size
         )?;
-        write_allocated(out, &mut sw, b)?;
+        write_allocated(out, &mut sw, b, why_none)?;
         for (label, f) in [("First", &d.first_free), ("Second", &d.second_free)] {
             if f.stack.is_empty() {
                 writeln!(
