@@ -78,6 +78,10 @@ pub(crate) enum Needs {
     LongBranch,
     /// `link.l` whose displacement fits in 16 bits.
     LinkLong,
+    /// `move.w`/`adda.w`/`suba.w`/`cmpa.w` of an immediate printed as
+    /// 32768–65535 to an address register: LLVM means the zero-extended
+    /// 32-bit value, the 68000 sign-extends. Use the `.l` form.
+    AddrWordImm,
     /// Not repairable here; the reason.
     Unsupported(String),
 }
@@ -444,6 +448,13 @@ pub(crate) fn needs(insn: &Insn) -> Needs {
             }
         };
     }
+    if matches!(m, "move" | "movea" | "adda" | "suba" | "cmpa")
+        && insn.size == Some(Size::W)
+        && let [Operand::Imm(e), Operand::Reg(Reg::A(_))] = ops.as_slice()
+        && e.value.is_some_and(|v| (32768..=65535).contains(&v))
+    {
+        return Needs::AddrWordImm;
+    }
     if let Some(p) = addressing_problem(insn) {
         return Needs::Unsupported(p);
     }
@@ -518,6 +529,11 @@ mod tests {
         assert!(matches!(n("mulu.l %d1, %d2:%d0"), Needs::Unsupported(_)));
         assert!(matches!(n("divu.l %d1, %d0"), Needs::Unsupported(_)));
         assert_eq!(n("extb.l %d3"), Needs::Extb);
+        assert_eq!(n("move.w #65535, %a1"), Needs::AddrWordImm);
+        assert_eq!(n("adda.w #32768, %a0"), Needs::AddrWordImm);
+        assert_eq!(n("move.w #32767, %a1"), Needs::Nothing);
+        assert_eq!(n("move.w #-1, %a1"), Needs::Nothing);
+        assert_eq!(n("move.w #65535, %d1"), Needs::Nothing);
         assert_eq!(n("bra.l .L1"), Needs::LongBranch);
         assert_eq!(n("link.l %a6, #-8"), Needs::LinkLong);
         assert!(matches!(n("link.w %a6, #-40024"), Needs::Unsupported(_)));

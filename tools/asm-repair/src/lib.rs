@@ -173,6 +173,13 @@ pub enum FixKind {
     Extb,
     /// A 68020 `.l` branch or `link.l` replaced by its 68000 form (bug 3).
     LongForm,
+    /// A word-sized immediate to an address register (`move.w #65535,%a1`,
+    /// `adda.w`, `suba.w`, `cmpa.w`) whose value LLVM printed unsigned
+    /// (32768–65535): the 68000 sign-extends word operands of address
+    /// registers, so the register got 0xFFFFxxxx where LLVM meant the 32-bit
+    /// constant 0x0000xxxx. Rewritten to the `.l` form (found by the
+    /// differential corpus: `c_count_between`).
+    AddressWordImmediate,
     /// `(sym@PLT,%pc)` written as `(sym,%pc)`: LLVM means a PC-relative
     /// reference (its object writer emits R_68K_PLT16), GNU as reads `@PLT`
     /// as a PLT-offset (R_68K_PLT16O) that ld cannot resolve statically.
@@ -192,6 +199,7 @@ impl FixKind {
             FixKind::MulLong => "mul-long",
             FixKind::Extb => "extb",
             FixKind::LongForm => "long-form",
+            FixKind::AddressWordImmediate => "address-word-immediate",
             FixKind::Plt => "plt",
             FixKind::Comment => "comment",
             FixKind::DwarfFile => "dwarf-file",
@@ -209,6 +217,9 @@ impl FixKind {
             FixKind::MulLong => format!("{n} mulu.l/muls.l"),
             FixKind::Extb => format!("{n} extb.l"),
             FixKind::LongForm => format!("{n} 68020 long branch/link form{s}"),
+            FixKind::AddressWordImmediate => {
+                format!("{n} sign-extended word immediate{s} to an address register")
+            }
             FixKind::Plt => format!("{n} @PLT operand{s}"),
             FixKind::Comment => format!("{n} ';' comment{s}"),
             FixKind::DwarfFile => format!("{n} DWARF 5 .file directive{s}"),
@@ -223,6 +234,9 @@ impl FixKind {
             FixKind::AddressRegister => Some("68000 has no such form with an address register"),
             FixKind::MulLong => Some("68020-only; 68000 helper in RUNTIME_ASM"),
             FixKind::Extb => Some("68020-only"),
+            FixKind::AddressWordImmediate => {
+                Some("a word immediate is sign-extended into an address register")
+            }
             _ => None,
         }
     }
@@ -484,6 +498,9 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
                 Needs::Extb => Some((FixKind::Extb, rewrite::extb(insn))),
                 Needs::LongBranch => Some((FixKind::LongForm, Ok(rewrite::drop_size(insn)))),
                 Needs::LinkLong => Some((FixKind::LongForm, Ok(rewrite::link_word(insn)))),
+                Needs::AddrWordImm => {
+                    Some((FixKind::AddressWordImmediate, Ok(rewrite::long_size(insn))))
+                }
                 Needs::Unsupported(reason) => {
                     problems.push(problem(li, reason));
                     None

@@ -283,6 +283,12 @@ pub(crate) fn drop_size(insn: &Insn) -> Vec<String> {
     vec![Insn::new(&insn.mnemonic, None, insn.operands.clone()).to_string()]
 }
 
+/// The same instruction with the `.l` size (`move.w #65535,%a1` →
+/// `move.l #65535,%a1`).
+pub(crate) fn long_size(insn: &Insn) -> Vec<String> {
+    vec![Insn::new(&insn.mnemonic, Some(Size::L), insn.operands.clone()).to_string()]
+}
+
 /// `link.l` with a 16-bit displacement → `link.w`.
 pub(crate) fn link_word(insn: &Insn) -> Vec<String> {
     vec![Insn::new("link", Some(Size::W), insn.operands.clone()).to_string()]

@@ -10,7 +10,10 @@ use std::sync::OnceLock;
 
 use palm_build::emu::{Emu, TrapCall};
 use palm_build::{Image, ImageKind, Options};
-use pipeline_corpus as host;
+/// The same source, compiled for the host.
+#[path = "../src/lib.rs"]
+#[allow(dead_code)]
+mod host;
 
 /// Load addresses: two, so that anything position-dependent shows.
 const BASES: [u32; 2] = [0x0001_0000, 0x0002_3456];
