@@ -19,6 +19,8 @@
 //! - [`palm_callback!`], [`trap_replacement!`], [`form_event_handler!`],
 //!   [`app_entry!`]: Palm → Rust trampolines.
 //! - [`PalmAlloc`]: a `GlobalAlloc` over `MemPtrNew`/`MemChunkFree`.
+//! - [`codegen`]: `indexable` and `in_register`, for the two LLVM m68k
+//!   miscompilations palm-build rejects at build time (bugs 2 and 7).
 //! - [`table`] (host only): `TRAPS`, `trap_info(word)` for tools such as palm-run.
 //!
 //! ## Targets
@@ -42,6 +44,7 @@
 pub mod allocator;
 mod callback;
 pub mod chain;
+pub mod codegen;
 pub mod glue;
 pub mod rt;
 #[cfg(not(target_arch = "m68k"))]

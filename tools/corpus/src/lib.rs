@@ -17,56 +17,19 @@
 #![cfg_attr(target_arch = "m68k", feature(asm_experimental_arch))]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
 use core::hint::black_box;
 
-/// A value that fits a 68000 data register: what [`in_register`] accepts.
-pub trait DataRegister: Copy {
-    /// `self`, unchanged, as the output of an empty `asm!` (see [`in_register`]).
-    fn through_register(self) -> Self;
-}
+use m68k_palmos_sys::codegen::{in_register, indexable};
 
-macro_rules! data_register {
-    ($($t:ty),*) => {$(
-        impl DataRegister for $t {
-            #[inline(always)]
-            fn through_register(self) -> Self {
-                #[cfg(target_arch = "m68k")]
-                {
-                    let mut value = self;
-                    // SAFETY: no instruction (the template is a comment naming
-                    // the register); no memory access, flags kept.
-                    unsafe {
-                        core::arch::asm!(
-                            "/* {0} */",
-                            inout(reg_data) value,
-                            options(pure, nomem, nostack, preserves_flags)
-                        )
-                    };
-                    value
-                }
-                #[cfg(not(target_arch = "m68k"))]
-                self
-            }
-        }
-    )*};
-}
-data_register!(u16, u32);
-
-/// Returns `value` unchanged, but from a data register: the output of an
-/// `asm!` without instructions. This is the safe way to store a widened
-/// 8/16-bit value on the 68k: LLVM otherwise folds "load 8/16 bits, extend,
-/// store" into one memory-to-memory `move` of the wide size from the narrow
-/// value's address (LLVM bug 7, which palm-build's IR check rejects); a value
-/// that comes out of an `asm!` cannot be folded into the store. On the host it
-/// is the identity. `core::hint::black_box` does not help: it passes the value
-/// through a stack slot, and the store into that slot is folded the same way.
-#[inline(always)]
-pub fn in_register<T: DataRegister>(value: T) -> T {
-    value.through_register()
-}
-
+/// `Vec`/`Box` go through the Memory Manager (`MemPtrNew`/`MemChunkFree`/
+/// `MemPtrResize` traps) on the 68k; the test harness services them.
 #[cfg(target_arch = "m68k")]
-mod m68k_rt;
+#[global_allocator]
+static ALLOCATOR: m68k_palmos_sys::PalmAlloc = m68k_palmos_sys::PalmAlloc;
 
 /// 32-bit unsigned division (`__udivsi3`; the CCR bug broke it for
 /// `0xFFFFFFF1 / 3`). Division by zero returns `u32::MAX`.
@@ -257,12 +220,12 @@ pub unsafe extern "C" fn c_sort(data: *mut u32, len: u32) {
 }
 
 /// A local array indexed with variable offsets, written the safe way: the
-/// array's address goes through `black_box`, so the indexed base is a
-/// register, not a frame index (LLVM bug 2 drops the index otherwise).
+/// array's address goes through `indexable` (`black_box`), so the indexed
+/// base is a register, not a frame index (LLVM bug 2 drops the index otherwise).
 #[unsafe(no_mangle)]
 pub extern "C" fn c_stack_array(n: u32, seed: u32) -> u32 {
     let mut storage = [0u32; 32];
-    let buf = black_box(&mut storage);
+    let buf = indexable(&mut storage);
     for i in 0..n {
         let slot = (i.wrapping_mul(7) % 32) as usize;
         buf[slot] = buf[slot].wrapping_add(i ^ seed);
@@ -462,4 +425,49 @@ pub unsafe extern "C" fn c_widen_loop(src: *const u16, dst: *mut u32, n: u32) {
             *dst.add(n + i) = in_register(*src.add(i) as i16 as u32);
         }
     }
+}
+
+/// `Vec` growth from empty to `n` elements (reallocations through the
+/// allocator: `MemPtrNew`, `MemPtrResize`, `MemChunkFree` on the 68k), then a
+/// checksum over the elements, the capacity growth steps and a `Box`.
+#[unsafe(no_mangle)]
+pub extern "C" fn c_vec_growth(n: u32, seed: u32) -> u32 {
+    let mut v: Vec<u32> = Vec::new();
+    let mut grew = 0u32;
+    let mut last_capacity = v.capacity();
+    for i in 0..n {
+        v.push(i.wrapping_mul(seed) ^ (i >> 3));
+        if v.capacity() != last_capacity {
+            grew += 1;
+            last_capacity = v.capacity();
+        }
+    }
+    let mut sum = 0u32;
+    for (i, x) in v.iter().enumerate() {
+        sum = sum.rotate_left(3) ^ x.wrapping_add(i as u32);
+    }
+    let boxed = Box::new([sum, grew, v.len() as u32]);
+    let words: Vec<u64> = v.iter().map(|&x| u64::from(x) << 7).collect();
+    let wide = words.iter().fold(0u64, |a, &w| a.wrapping_add(w));
+    boxed[0] ^ boxed[1].rotate_left(16) ^ boxed[2] ^ (wide as u32) ^ ((wide >> 32) as u32)
+}
+
+/// A trap call: `StrLen` of a NUL-terminated string (the harness answers it),
+/// plus the length the Rust code counts itself, as `palm << 16 | rust`.
+///
+/// # Safety
+/// `s` must point to a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn c_trap_strlen(s: *const u8) -> u32 {
+    let mut rust = 0u32;
+    // SAFETY: the caller guarantees a NUL terminator.
+    while unsafe { *s.add(rust as usize) } != 0 {
+        rust += 1;
+    }
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: a valid NUL-terminated string; StrLen only reads it.
+    let palm = unsafe { m68k_palmos_sys::StrLen(s.cast()) } as u32;
+    #[cfg(not(target_arch = "m68k"))]
+    let palm = rust;
+    (palm << 16) | rust
 }

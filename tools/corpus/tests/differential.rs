@@ -42,24 +42,97 @@ fn image() -> &'static Image {
 struct M68k {
     emu: Emu,
     base: u32,
+    heap: Heap,
 }
 
-fn no_traps(t: &mut TrapCall<'_>) -> Result<(), String> {
-    Err(format!("unexpected trap 0x{:04x}", t.trap))
+/// The traps the corpus makes, answered by the test: a minimal Memory Manager
+/// for the global allocator (`MemPtrNew`, `MemChunkFree`, `MemPtrResize`) and
+/// `StrLen`. Chunks are carved upwards from `HEAP`; each has a 4-byte size
+/// word before its body. Frees of unknown or freed chunks are errors.
+#[derive(Default)]
+struct Heap {
+    /// Next free address.
+    top: u32,
+    /// Live chunk bodies → size in bytes.
+    live: std::collections::BTreeMap<u32, u32>,
+    /// Allocations, resizes and frees seen.
+    calls: (u32, u32, u32),
+}
+
+/// Where the test's heap starts (above the corpus' data buffers).
+const HEAP: u32 = 0x0008_0000;
+/// Palm OS `memErrNotEnoughSpace` (MemoryMgr.h), refusing a resize.
+const MEM_ERR_NOT_ENOUGH_SPACE: u32 = 0x0102;
+
+impl Heap {
+    fn service(&mut self, t: &mut TrapCall<'_>) -> Result<(), String> {
+        match t.trap {
+            // MemPtrNew(UInt32 size) -> MemPtr (A0)
+            0xA013 => {
+                let size = t.arg_long(0);
+                let body = self.top.max(HEAP) + 4;
+                self.top = body + ((size + 1) & !1);
+                self.live.insert(body, size);
+                self.calls.0 += 1;
+                t.cpu.set_a(0, body);
+            }
+            // MemPtrResize(MemPtr p, UInt32 newSize) -> Err: in place only for the last chunk.
+            0xA01C => {
+                let (p, size) = (t.arg_long(0), t.arg_long(4));
+                let old = *self
+                    .live
+                    .get(&p)
+                    .ok_or(format!("MemPtrResize of unknown chunk 0x{p:x}"))?;
+                self.calls.1 += 1;
+                let last = p + ((old + 1) & !1) == self.top;
+                if last || size <= old {
+                    if last {
+                        self.top = p + ((size + 1) & !1);
+                    }
+                    self.live.insert(p, size);
+                    t.cpu.set_d(0, 0);
+                } else {
+                    t.cpu.set_d(0, MEM_ERR_NOT_ENOUGH_SPACE);
+                }
+            }
+            // MemChunkFree(MemPtr p) -> Err
+            0xA012 => {
+                let p = t.arg_long(0);
+                self.live
+                    .remove(&p)
+                    .ok_or(format!("MemChunkFree of unknown chunk 0x{p:x}"))?;
+                self.calls.2 += 1;
+                t.cpu.set_d(0, 0);
+            }
+            // StrLen(const Char *src) -> Int16
+            0xA0C7 => {
+                let s = t.arg_long(0);
+                let len = (0..).take_while(|&i| t.ram.slice(s + i, 1)[0] != 0).count();
+                t.cpu.set_d(0, len as u32);
+            }
+            other => return Err(format!("unexpected trap 0x{other:04x}")),
+        }
+        Ok(())
+    }
 }
 
 impl M68k {
     fn new(base: u32) -> M68k {
         let mut emu = Emu::new(RAM);
         emu.load(base, &image().code);
-        M68k { emu, base }
+        M68k {
+            emu,
+            base,
+            heap: Heap::default(),
+        }
     }
 
     /// Calls `name`; a fault becomes an `Err` naming the call.
     fn try_call(&mut self, name: &str, args: &[u32]) -> Result<u32, String> {
         let addr = self.base + image().symbol(name).map_err(|e| e.to_string())?;
+        let heap = &mut self.heap;
         self.emu
-            .call(addr, args, &mut no_traps, MAX_INSTRUCTIONS)
+            .call(addr, args, &mut |t| heap.service(t), MAX_INSTRUCTIONS)
             .map(|r| r.d0)
             .map_err(|e| format!("{name}{args:x?} at base 0x{:x}: {e}", self.base))
     }
@@ -654,6 +727,59 @@ fn widened_narrow_values_stored_to_memory_match_the_host() {
             // SAFETY: `src` has n values, `want` 2n + 1 slots.
             unsafe { host::c_widen_loop(src.as_ptr(), want.as_mut_ptr(), n) };
             c.check("c_widen_loop", format!("(n {n})"), got, want);
+        }
+    }
+    c.finish();
+}
+
+#[test]
+fn vec_and_box_growth_through_the_memory_manager_match_the_host() {
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for n in [0u32, 1, 4, 5, 17, 100, 1000] {
+            for seed in [1u32, 0x9E37_79B9] {
+                let got = m.try_call("c_vec_growth", &[n, seed]);
+                c.check(
+                    "c_vec_growth",
+                    format!("({n}, {seed:#x})"),
+                    got,
+                    host::c_vec_growth(n, seed),
+                );
+            }
+        }
+        // Every chunk the Vecs and Boxes took was given back, and growth
+        // really went through resizes and fresh chunks.
+        let (allocs, resizes, frees) = m.heap.calls;
+        assert!(
+            m.heap.live.is_empty(),
+            "chunks not freed: {:?}",
+            m.heap.live
+        );
+        assert_eq!(allocs, frees, "allocations vs frees");
+        assert!(
+            allocs > 20 && resizes > 20,
+            "allocs {allocs}, resizes {resizes}"
+        );
+    }
+    c.finish();
+}
+
+#[test]
+fn a_trap_call_passes_its_argument_and_returns_the_masked_result() {
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for text in [
+            "",
+            "a",
+            "memdbg",
+            "a longer string of forty-two characters!!",
+        ] {
+            let mut bytes = text.as_bytes().to_vec();
+            bytes.push(0);
+            m.write(DATA + 1, &bytes);
+            let got = m.try_call("c_trap_strlen", &[DATA + 1]);
+            let n = text.len() as u32;
+            c.check("c_trap_strlen", format!("({text:?})"), got, (n << 16) | n);
         }
     }
     c.finish();

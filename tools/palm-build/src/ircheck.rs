@@ -157,7 +157,7 @@ impl std::fmt::Display for Finding {
                 "`{}` indexes a stack array with a variable offset, which LLVM's m68k backend \
                  miscompiles (the index is dropped: llvm-project #200984).\n    IR: {}\n    \
                  Fix: take the array's address through `core::hint::black_box` before indexing \
-                 (see `m68k_palmos_sys::stack::indexable`), or keep the buffer in a heap chunk.",
+                 (`m68k_palmos_sys::codegen::indexable`), or keep the buffer in a heap chunk.",
                 self.function, self.instruction
             ),
             Bug::WideMoveFromNarrowLoad => {
@@ -179,12 +179,9 @@ impl std::fmt::Display for Finding {
                 }
                 write!(
                     f,
-                    "\n    Fix: pass the stored value through a register first: \
-                     `let mut v = x as u32; unsafe {{ core::arch::asm!(\"/* {{0}} */\", \
-                     inout(reg_data) v, \
-                     options(pure, nomem, nostack, preserves_flags)) }}; *p = v;` \
-                     (as `pipeline_corpus::in_register` does). `core::hint::black_box` and \
-                     volatile accesses do not help."
+                    "\n    Fix: store `m68k_palmos_sys::codegen::in_register(x as u32)`: \
+                     a value that comes out of an empty `asm!` cannot be folded into the \
+                     store. `core::hint::black_box` and volatile accesses do not help."
                 )
             }
         }
