@@ -36,7 +36,7 @@ pub const TARGET_RUSTFLAGS: &[&str] = &[
 /// [`crate::ircheck`]: CodeGenPrepare (the IR instruction selection sees, for
 /// bug 2) and finalize-isel (the selected machine instructions with their
 /// memory operands, for bug 7).
-const IR_DUMP_PASSES: &str = "codegenprepare,finalize-isel";
+pub const IR_DUMP_PASSES: &str = "codegenprepare,finalize-isel";
 
 /// The rustc target triple for 68k code.
 pub const TARGET: &str = "m68k-unknown-none-elf";
@@ -293,6 +293,34 @@ fn split_ir(stderr: &str) -> (String, String) {
         }
     }
     (messages, ir)
+}
+
+/// Removes `pkg`'s own build output for the 68k target (`cargo clean -p`), so
+/// that the next [`compile`] runs rustc and prints its IR again.
+///
+/// # Errors
+/// cargo fails.
+pub fn clean_package(pkg: &Package, target_dir: &Path) -> Result<()> {
+    let status = Command::new("cargo")
+        .current_dir(&pkg.workspace_root)
+        .args([
+            "clean",
+            "-q",
+            "-p",
+            &pkg.name,
+            "--profile",
+            PROFILE,
+            "--target",
+            TARGET,
+        ])
+        .arg("--target-dir")
+        .arg(target_dir)
+        .status()
+        .context("running cargo clean")?;
+    if !status.success() {
+        bail!("cargo clean -p {} failed", pkg.name);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

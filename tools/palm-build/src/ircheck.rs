@@ -1,6 +1,6 @@
 //! Build-time checks for the LLVM m68k miscompilations that cannot be
-//! repaired in the assembly: bug 2 of `../shared/TOOLCHAIN.md` and bug 7
-//! (described below).
+//! repaired in the assembly: bug 2 of `../shared/TOOLCHAIN.md`, and bugs 7
+//! and 9 found while building this project (described below).
 //!
 //! rustc prints, with `-C llvm-args=-print-after=codegenprepare,finalize-isel`
 //! (added by [`crate::cargo`]), every function twice: as LLVM IR just before
@@ -90,18 +90,34 @@
 //! DAG combine and grows the corpus's code by 8 % (7744 → 8348 bytes).
 //!
 //! **Writing code safely.** Pass the value to be stored through a register:
-//! an `asm!` with no instruction and an `inout(reg_data)` operand (the
-//! template must name it, in a comment, or rustc rejects the unused operand):
-//! `let mut v = x as u32; asm!("/* {0} */", inout(reg_data) v, options(pure,
-//! nomem, nostack, preserves_flags)); *p = v;`, as
-//! `pipeline_corpus::in_register` does. The store's value is then the asm's
+//! `*p = m68k_palmos_sys::codegen::in_register(x as u32)`, an `asm!` with no
+//! instruction and an `inout(reg_data)` operand. The store's value is then the asm's
 //! output register, which cannot be folded; the cost is the register load the
 //! correct code needs anyway. `core::hint::black_box(x as u32)` does **not**
 //! help: it puts the value in a stack slot, and that store is folded the same
 //! way (for narrow arguments, and at opt-level 2 and 3 for loads); volatile
 //! accesses do not help either.
 
+//!
+//! # Bug 9: the overflow check of an 8/16-bit multiplication is dropped
+//!
+//! `u16::checked_mul`, `overflowing_mul`, `saturating_mul` (and the `u8`,
+//! `i8`, `i16` forms) become `llvm.[us]mul.with.overflow.i8/i16`, which the
+//! m68k backend lowers to a 16×16 `mulu`/`muls` and an overflow flag that is
+//! always false: `300u16.checked_mul(300)` is `Some(24464)` (found by the
+//! asm-repair pass's end-to-end test; seen with LLVM 23.1.4: the unsigned
+//! i16 form is even selected as the *signed* `muls`). Nothing in the assembly
+//! shows the lost check, so the IR check flags every call of those
+//! intrinsics. **Writing code safely:** widen first and compare, e.g.
+//! `u32::from(a) * u32::from(b)` then `u16::try_from(p).ok()`; the 32-bit
+//! forms are repaired by m68k-asm-repair.
+
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Version of the checks: part of palm-build's cached verdict, so that a
+/// verdict written by another version of the checks is not reused. Bump it
+/// when [`scan_ir`] changes what it reports.
+pub const CHECK_VERSION: u32 = 3;
 
 /// The unrepairable LLVM m68k miscompilations the check knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -111,6 +127,9 @@ pub enum Bug {
     /// Bug 7: an 8/16-bit load, extended and stored, selected as one wide
     /// memory-to-memory move from the narrow value's address.
     WideMoveFromNarrowLoad,
+    /// Bug 9: an 8/16-bit multiplication with overflow check, whose check
+    /// the backend drops.
+    NarrowMulOverflow,
 }
 
 /// How a [`Bug::WideMoveFromNarrowLoad`] finding's `instruction` starts (a
@@ -133,9 +152,6 @@ pub struct Finding {
     pub instruction: String,
 }
 
-/// The name the build's verdict cache (`lib.rs`) constructs findings by.
-pub type StackIndexFinding = Finding;
-
 impl Finding {
     /// Which bug this finding is about. It is derived from the form of
     /// [`Finding::instruction`], so that findings stored as three text columns
@@ -143,6 +159,8 @@ impl Finding {
     pub fn bug(&self) -> Bug {
         if self.instruction.starts_with(MIR_PREFIX) {
             Bug::WideMoveFromNarrowLoad
+        } else if narrow_mul_with_overflow(&self.instruction) {
+            Bug::NarrowMulOverflow
         } else {
             Bug::StackIndex
         }
@@ -158,6 +176,15 @@ impl std::fmt::Display for Finding {
                  miscompiles (the index is dropped: llvm-project #200984).\n    IR: {}\n    \
                  Fix: take the array's address through `core::hint::black_box` before indexing \
                  (`m68k_palmos_sys::codegen::indexable`), or keep the buffer in a heap chunk.",
+                self.function, self.instruction
+            ),
+            Bug::NarrowMulOverflow => write!(
+                f,
+                "`{}` multiplies 8/16-bit values with an overflow check, which LLVM's m68k \
+                 backend drops (the check is always false; LLVM m68k bug 9, see \
+                 palm_build::ircheck).\n    IR: {}\n    Fix: widen first and compare: \
+                 `u16::try_from(u32::from(a) * u32::from(b)).ok()` instead of \
+                 `a.checked_mul(b)` (the 32-bit forms are repaired).",
                 self.function, self.instruction
             ),
             Bug::WideMoveFromNarrowLoad => {
@@ -208,14 +235,20 @@ pub fn scan_ir(dump: &str) -> Vec<Finding> {
                 .map(str::trim)
                 .take_while(|l| *l != "}")
                 .collect();
-            if let Some(instruction) = first_stack_index(&body) {
-                found
-                    .entry((symbol.to_string(), Bug::StackIndex))
-                    .or_insert_with(|| Finding {
-                        function: demangle(symbol),
-                        symbol: symbol.to_string(),
-                        instruction: instruction.to_string(),
-                    });
+            let first_mul = body.iter().copied().find(|l| narrow_mul_with_overflow(l));
+            for (bug, instruction) in [
+                (Bug::StackIndex, first_stack_index(&body)),
+                (Bug::NarrowMulOverflow, first_mul),
+            ] {
+                if let Some(instruction) = instruction {
+                    found
+                        .entry((symbol.to_string(), bug))
+                        .or_insert_with(|| Finding {
+                            function: demangle(symbol),
+                            symbol: symbol.to_string(),
+                            instruction: instruction.to_string(),
+                        });
+                }
             }
             ir_bodies.entry(symbol).or_insert(body);
         } else if let Some(symbol) = machine_function_symbol(line) {
@@ -253,6 +286,22 @@ pub fn scan_ir(dump: &str) -> Vec<Finding> {
             });
     }
     found.into_values().collect()
+}
+
+/// Bug 9: whether an IR line calls `llvm.umul.with.overflow`/
+/// `llvm.smul.with.overflow` on `i8` or `i16`.
+fn narrow_mul_with_overflow(line: &str) -> bool {
+    ["@llvm.umul.with.overflow.i", "@llvm.smul.with.overflow.i"]
+        .iter()
+        .any(|name| {
+            line.match_indices(name).any(|(at, _)| {
+                let width = &line[at + name.len()..];
+                let digits = width
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(width.len());
+                matches!(&width[..digits], "8" | "16")
+            })
+        })
 }
 
 /// Bug 2: the first instruction of an IR function body (trimmed lines) that
@@ -610,6 +659,40 @@ define noundef i32 @div3(i32 noundef %0, i32 noundef %1) unnamed_addr #1 !guid !
         );
     }
 
+    /// Real IR (nightly-2026-10-25, opt-level z) of
+    /// `fn cm16(a: u16, b: u16) -> u32 { match a.checked_mul(b) { Some(x) => x as u32, None => !0 } }`,
+    /// which compiles to `muls %d1,%d0` with no overflow check.
+    const NARROW_MUL: &str = "define noundef i32 @cm16(i16 noundef zeroext %0, i16 noundef zeroext %1) unnamed_addr #1 {\n  \
+        %3 = tail call { i16, i1 } @llvm.umul.with.overflow.i16(i16 %0, i16 %1)\n  \
+        %4 = extractvalue { i16, i1 } %3, 1\n  ret i32 0\n}\n\
+        define i32 @wide(i32 %0, i32 %1) {\n  \
+        %3 = tail call { i32, i1 } @llvm.umul.with.overflow.i32(i32 %0, i32 %1)\n  ret i32 0\n}\n\
+        define i32 @signed8(i8 %0, i8 %1) {\n  \
+        %3 = tail call { i8, i1 } @llvm.smul.with.overflow.i8(i8 %0, i8 %1)\n  ret i32 0\n}\n";
+
+    #[test]
+    fn narrow_multiplications_with_overflow_are_flagged_and_32_bit_ones_are_not() {
+        let found = scan_ir(NARROW_MUL);
+        let names: Vec<(&str, Bug)> = found.iter().map(|f| (f.symbol.as_str(), f.bug())).collect();
+        assert_eq!(
+            names,
+            vec![
+                ("cm16", Bug::NarrowMulOverflow),
+                ("signed8", Bug::NarrowMulOverflow)
+            ]
+        );
+        assert!(
+            found[0]
+                .instruction
+                .contains("@llvm.umul.with.overflow.i16")
+        );
+        assert!(
+            found[0]
+                .to_string()
+                .contains("u16::try_from(u32::from(a) * u32::from(b))")
+        );
+    }
+
     #[test]
     fn duplicate_dumps_report_once() {
         let twice = format!("{STACKARR}{STACKARR}");
@@ -846,7 +929,10 @@ bb.0 (%ir-block.2):
             message.contains("\n    IR:  store i32 %3, ptr %1, align 2, !dbg !1476\n"),
             "{message}"
         );
-        assert!(message.contains("inout(reg_data)"), "{message}");
+        assert!(
+            message.contains("codegen::in_register(x as u32)"),
+            "{message}"
+        );
         let stack = scan_ir(STACKARR)[0].to_string();
         assert!(stack.contains("indexes a stack array"), "{stack}");
     }

@@ -144,28 +144,34 @@ pub fn build_image(opts: &Options) -> Result<Image> {
         pkg.name,
         cargo::TARGET
     ));
-    let compiled = cargo::compile(&pkg, &opts.features, &target_dir, &work, opts.quiet)?;
+    let mut compiled = cargo::compile(&pkg, &opts.features, &target_dir, &work, opts.quiet)?;
 
-    // The IR dump exists only when rustc ran; remember its verdict for builds
-    // where cargo finds the crate fresh.
+    // The IR dump exists only when rustc ran; its verdict is kept for builds
+    // where cargo finds the crate fresh. A verdict written by another version
+    // of the check (cargo does not rerun rustc when only the dump flags
+    // change) is not trusted: the crate is cleaned and compiled again.
     let verdict_file = work.join("ircheck.txt");
-    let findings = match &compiled.ir_dump {
-        Some(dump) => {
+    let mut cached = None;
+    if compiled.ir_dump.is_none() {
+        cached = read_verdict(&verdict_file);
+        if cached.is_none() {
+            progress("the IR check's verdict is missing or stale: recompiling");
+            cargo::clean_package(&pkg, &target_dir)?;
+            compiled = cargo::compile(&pkg, &opts.features, &target_dir, &work, opts.quiet)?;
+        }
+    }
+    let findings = match (&compiled.ir_dump, cached) {
+        (Some(dump), _) => {
             let findings = ircheck::scan_ir(dump);
-            let text: String = findings
-                .iter()
-                .map(|f| format!("{}\t{}\t{}\n", f.symbol, f.function, f.instruction))
-                .collect();
-            std::fs::write(&verdict_file, text)?;
+            write_verdict(&verdict_file, &findings)?;
             findings
         }
-        None => read_verdict(&verdict_file).with_context(|| {
-            format!(
-                "cargo found {} up to date but the IR check's result is missing; \
-                 run `cargo clean -p {}` and build again",
-                pkg.name, pkg.name
-            )
-        })?,
+        (None, Some(findings)) => findings,
+        (None, None) => bail!(
+            "cargo did not recompile {} for the IR check; run `cargo clean -p {}`",
+            pkg.name,
+            pkg.name
+        ),
     };
 
     let binutils = Binutils::default();
@@ -207,7 +213,8 @@ pub fn build_image(opts: &Options) -> Result<Image> {
     if !bad.is_empty() {
         let list: Vec<String> = bad.iter().map(|f| format!("  - {f}")).collect();
         bail!(
-            "{} function(s) index a stack array with a variable offset:\n{}",
+            "{} function(s) hit LLVM m68k miscompilations that cannot be repaired in the \
+             assembly, so the build stops:\n{}",
             bad.len(),
             list.join("\n")
         );
@@ -310,17 +317,42 @@ pub fn build_app(opts: &Options) -> Result<App> {
     })
 }
 
-fn read_verdict(path: &Path) -> Result<Vec<ircheck::StackIndexFinding>> {
-    let text = std::fs::read_to_string(path)?;
-    Ok(text
-        .lines()
-        .filter_map(|l| {
-            let mut parts = l.splitn(3, '\t');
-            Some(ircheck::StackIndexFinding {
-                symbol: parts.next()?.to_string(),
-                function: parts.next()?.to_string(),
-                instruction: parts.next()?.to_string(),
+/// First line of a verdict file: which check wrote it.
+fn verdict_header() -> String {
+    format!(
+        "# palm-build IR check {} ({})",
+        ircheck::CHECK_VERSION,
+        cargo::IR_DUMP_PASSES
+    )
+}
+
+fn write_verdict(path: &Path, findings: &[ircheck::Finding]) -> Result<()> {
+    let mut text = verdict_header();
+    text.push('\n');
+    for f in findings {
+        text += &format!("{}\t{}\t{}\n", f.symbol, f.function, f.instruction);
+    }
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The findings of a verdict written by this version of the check, or `None`
+/// (missing, unreadable, or another version).
+fn read_verdict(path: &Path) -> Option<Vec<ircheck::Finding>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != verdict_header() {
+        return None;
+    }
+    Some(
+        lines
+            .filter_map(|l| {
+                let mut parts = l.splitn(3, '\t');
+                Some(ircheck::Finding {
+                    symbol: parts.next()?.to_string(),
+                    function: parts.next()?.to_string(),
+                    instruction: parts.next()?.to_string(),
+                })
             })
-        })
-        .collect())
+            .collect(),
+    )
 }

@@ -100,5 +100,15 @@ fn narrow_value_widened_into_memory_is_rejected_naming_the_function() {
     assert!(msg.contains("(load (s16) from %fixed-stack."), "{msg}");
     assert!(msg.contains("tests/bad-image/src/lib.rs:"), "{msg}");
     assert!(msg.contains("IR:  store i32 "), "{msg}");
-    assert!(msg.contains("inout(reg_data)"), "{msg}");
+    assert!(msg.contains("codegen::in_register(x as u32)"), "{msg}");
+}
+
+#[test]
+fn narrow_multiplication_with_overflow_check_is_rejected_naming_the_function() {
+    let msg = rejected("narrow-mul");
+    assert!(
+        msg.contains("`narrow_checked_mul` multiplies 8/16-bit values with an overflow check"),
+        "{msg}"
+    );
+    assert!(msg.contains("@llvm.umul.with.overflow.i16"), "{msg}");
 }

@@ -95,6 +95,16 @@ pub unsafe extern "C" fn widen_into_memory(a: u16, p: *mut u32) {
     unsafe { *p = u32::from(a) }
 }
 
+/// A 16-bit multiplication with an overflow check (LLVM drops the check).
+#[cfg(feature = "narrow-mul")]
+#[unsafe(no_mangle)]
+pub extern "C" fn narrow_checked_mul(a: u16, b: u16) -> u32 {
+    match a.checked_mul(b) {
+        Some(p) => u32::from(p),
+        None => u32::MAX,
+    }
+}
+
 #[unsafe(no_mangle)]
 extern "C" fn abort() -> ! {
     // SAFETY: ILLEGAL (0x4AFC) traps to the illegal-instruction vector.
