@@ -20,20 +20,48 @@ use crate::track::{self, Block, Freed};
 /// PALM_FACTS §5.2); a guard is added only below it.
 const MAX_CHUNK: u32 = 65_505;
 
-/// Allocates with `alloc` (given the size to request; returns 0 on failure), with
-/// room for a guard when wanted and possible, and records the block. On failure
-/// nothing is recorded and 0 is returned.
-#[allow(clippy::too_many_arguments)]
-fn new_block(
-    st: &mut State,
-    k: u8,
-    site: *const Site,
-    size: u32,
-    a6: u32,
-    dynamic: bool,
-    handle: bool,
-    alloc: impl Fn(u32) -> u32,
-) -> u32 {
+/// Which Memory Manager call allocates.
+#[derive(Clone, Copy)]
+enum How {
+    /// `MemPtrNew`.
+    Ptr,
+    /// `MemHandleNew`.
+    Handle,
+    /// `MemChunkNew(heap, _, attr)`.
+    Chunk(u16, u16),
+}
+
+/// Allocates `size` bytes the way `how` says; 0 on failure.
+#[inline(always)]
+fn os_alloc(how: How, size: u32) -> u32 {
+    // SAFETY: the three calls take any size (and heap/attributes) and return a
+    // chunk, a handle or null.
+    unsafe {
+        match how {
+            How::Ptr => palm::MemPtrNew(size) as u32,
+            How::Handle => palm::MemHandleNew(size) as u32,
+            How::Chunk(heap, attr) => palm::MemChunkNew(heap, size, attr) as u32,
+        }
+    }
+}
+
+/// The wrappers' allocation: with the detector entered, allocates with room for a
+/// guard when wanted and possible, prepares and records the block; otherwise (not
+/// running, or busy) the plain OS call. On failure nothing is recorded and 0 is
+/// returned. `a6` is the wrapper's own frame.
+#[inline(never)]
+fn wrapped(k: u8, how: How, site: &'static Site, size: u32, a6: u32) -> u32 {
+    let Some(st) = state::enter() else {
+        return os_alloc(how, size);
+    };
+    let (dynamic, handle) = match how {
+        How::Ptr => (true, false),
+        How::Handle => (true, true),
+        How::Chunk(heap, attr) => (
+            heap == 0,
+            attr & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0,
+        ),
+    };
     let mut flags = 0u16;
     if handle {
         flags |= AllocFlags::HANDLE.bits();
@@ -43,35 +71,37 @@ fn new_block(
     }
     let mut addr = 0;
     if dynamic && st.has(Options::GUARDS) && size <= MAX_CHUNK - GUARD_LEN as u32 {
-        addr = alloc(size + GUARD_LEN as u32);
+        addr = os_alloc(how, size + GUARD_LEN as u32);
         if addr != 0 {
             flags |= AllocFlags::GUARDED.bits();
         }
     }
     if addr == 0 {
         // No guard wanted, or no room for one: exactly the app's request.
-        addr = alloc(size);
+        addr = os_alloc(how, size);
     }
     if addr == 0 {
-        st.c.failed += 1;
-        return 0;
+        track::bump(&mut st.sc().header.counters.failed);
+    } else {
+        prepare(st, addr, 0, size, flags);
+        // SAFETY: a6 is the wrapper's own live frame.
+        let (ret, frame) = unsafe { caller_of(a6) };
+        let b = Block {
+            kind: k,
+            addr,
+            size,
+            data_off: 0,
+            flags,
+        };
+        let stack = st.has(Options::CALL_STACKS);
+        track::allocated(st, &b, site, ret, frame, stack);
     }
-    prepare(st, addr, 0, size, flags);
-    // SAFETY: a6 is this wrapper's own live frame.
-    let (ret, frame) = unsafe { caller_of(a6) };
-    let b = Block {
-        kind: k,
-        addr,
-        size,
-        data_off: 0,
-        flags,
-    };
-    let stack = st.has(Options::CALL_STACKS);
-    track::allocated(st, &b, site, ret, frame, stack);
+    state::leave(st);
     addr
 }
 
 /// Fills a new block ([`Options::FILL_NEW`]) and writes its guard.
+#[inline(always)]
 pub(crate) fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u16) {
     let guarded = flags & AllocFlags::GUARDED.bits() != 0;
     let fill = st.has(Options::FILL_NEW) && flags & AllocFlags::NOT_DYNAMIC.bits() == 0;
@@ -97,34 +127,14 @@ pub(crate) fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u1
 /// Returns the block, or null when the OS has no room (nothing recorded).
 #[inline(never)]
 pub fn ptr_new(site: &'static Site, size: u32) -> MemPtr {
-    let a6 = frame_pointer();
-    let alloc = |n: u32| {
-        // SAFETY: MemPtrNew takes any size and returns a chunk or null.
-        unsafe { palm::MemPtrNew(n) as u32 }
-    };
-    let Some(st) = state::enter() else {
-        return alloc(size) as usize as MemPtr;
-    };
-    let p = new_block(st, kind::POINTER, site, size, a6, true, false, alloc);
-    state::leave(st);
-    p as usize as MemPtr
+    wrapped(kind::POINTER, How::Ptr, site, size, frame_pointer()) as usize as MemPtr
 }
 
 /// `MemHandleNew(size)` recorded at `site` (use
 /// [`mem_handle_new!`](crate::mem_handle_new)). Returns the handle, or null.
 #[inline(never)]
 pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
-    let a6 = frame_pointer();
-    let alloc = |n: u32| {
-        // SAFETY: MemHandleNew takes any size and returns a handle or null.
-        unsafe { palm::MemHandleNew(n) as u32 }
-    };
-    let Some(st) = state::enter() else {
-        return alloc(size) as usize as MemHandle;
-    };
-    let h = new_block(st, kind::HANDLE, site, size, a6, true, true, alloc);
-    state::leave(st);
-    h as usize as MemHandle
+    wrapped(kind::HANDLE, How::Handle, site, size, frame_pointer()) as usize as MemHandle
 }
 
 /// `MemChunkNew(heap, size, attr)` recorded at `site` (use
@@ -134,18 +144,8 @@ pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
 /// (PALM_FACTS §5.3); storage heaps are write-protected.
 #[inline(never)]
 pub fn chunk_new(site: &'static Site, heap: u16, size: u32, attr: u16) -> MemPtr {
-    let a6 = frame_pointer();
-    let alloc = |n: u32| {
-        // SAFETY: MemChunkNew takes any heap/size/attributes and returns null on failure.
-        unsafe { palm::MemChunkNew(heap, n, attr) as u32 }
-    };
-    let Some(st) = state::enter() else {
-        return alloc(size) as usize as MemPtr;
-    };
-    let handle = attr & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0;
-    let p = new_block(st, kind::CHUNK, site, size, a6, heap == 0, handle, alloc);
-    state::leave(st);
-    p as usize as MemPtr
+    let how = How::Chunk(heap, attr);
+    wrapped(kind::CHUNK, how, site, size, frame_pointer()) as usize as MemPtr
 }
 
 /// `MemPtrResize(p, size)`, keeping `p`'s record (use

@@ -1,5 +1,5 @@
 //! The free path's index: 68k address (pointer or handle) → ledger slot, a
-//! fixed-capacity open-addressing hash table with linear probing, kept in a chunk of
+//! fixed-capacity open-addressing hash table with linear probing, kept in chunks of
 //! the dynamic heap.
 //!
 //! - The table has a power-of-two number of entries, at least 3/2 of the detector's
@@ -8,23 +8,17 @@
 //!   cost does not grow with the number of alloc/free cycles: after 30,000 cycles the
 //!   table is exactly as it would be after inserting only the live keys.
 //! - Key 0 marks an empty entry (the OS never returns a null block).
+//! - Keys (`u32`) and slots (`u16`) are two parallel arrays, so a position scales by
+//!   a shift (the 68000 has no 32-bit multiply).
 //!
 //! No allocation and no Palm calls: the table lives in memory the caller provides.
-//! The arithmetic stays 16-bit where it can (the 68000 has no 32-bit multiply).
 
-/// One entry: 6 bytes on the 68k.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Entry {
-    /// The tracked block's address (pointer or handle); 0 = empty.
-    pub key: u32,
-    /// Its ledger slot.
-    pub slot: u16,
-}
-
-/// Most entries a table may have: 8192 × 6 bytes = 48 KB stays under the Memory
-/// Manager's 65,505-byte chunk limit (`memMaxChunkAllocSize`, PALM_FACTS §5.2).
+/// Most entries a table may have: 8192 keys × 4 bytes = 32 KB per array, under the
+/// Memory Manager's 65,505-byte chunk limit (`memMaxChunkAllocSize`, PALM_FACTS §5.2).
 pub const MAX_ENTRIES: u16 = 8192;
+
+/// "Not found" from [`Index::find`].
+pub const NOT_FOUND: u16 = 0xFFFF;
 
 /// Number of entries for a detector tracking up to `capacity` blocks: the smallest
 /// power of two ≥ capacity × 3/2 and ≥ 16; `None` above [`MAX_ENTRIES`].
@@ -52,40 +46,54 @@ pub fn home(key: u32, mask: u16) -> u16 {
 /// A table over caller-provided memory.
 #[derive(Clone, Copy, Debug)]
 pub struct Index {
-    entries: *mut Entry,
+    keys: *mut u32,
+    slots: *mut u16,
     mask: u16,
 }
 
 impl Index {
-    /// A table over `mask + 1` entries at `entries`.
+    /// A table over `mask + 1` keys at `keys` and as many slot numbers at `slots`.
     ///
     /// # Safety
-    /// `entries` points to `mask + 1` writable, initialised entries (all empty for a
-    /// new table) that outlive every use of the returned value; `mask + 1` is a power
-    /// of two.
-    pub const unsafe fn new(entries: *mut Entry, mask: u16) -> Self {
-        Index { entries, mask }
+    /// Both arrays are writable, initialised (all keys 0 for a new table), outlive
+    /// every use of the returned value, and have `mask + 1` elements, a power of two.
+    pub const unsafe fn new(keys: *mut u32, slots: *mut u16, mask: u16) -> Self {
+        Index { keys, slots, mask }
     }
 
     #[inline(always)]
-    fn at(&self, i: u16) -> *mut Entry {
-        // SAFETY: every caller masks `i`, so it is below mask + 1 (the table's size,
-        // `new`'s contract).
-        unsafe { self.entries.add(usize::from(i & self.mask)) }
+    fn key(&self, i: u16) -> u32 {
+        // SAFETY: callers mask `i`, so it is inside the table (`new`'s contract).
+        unsafe { *self.keys.add(usize::from(i)) }
     }
 
-    /// Position and slot of `key`, if present.
+    #[inline(always)]
+    fn set(&self, i: u16, key: u32, slot: u16) {
+        // SAFETY: as in `key`.
+        unsafe {
+            *self.keys.add(usize::from(i)) = key;
+            *self.slots.add(usize::from(i)) = slot;
+        }
+    }
+
+    /// Slot stored at position `pos` (from [`Index::find`]).
+    #[inline(always)]
+    pub fn slot_at(&self, pos: u16) -> u16 {
+        // SAFETY: as in `key`.
+        unsafe { *self.slots.add(usize::from(pos & self.mask)) }
+    }
+
+    /// Position of `key`, or [`NOT_FOUND`].
     #[inline]
-    pub fn find(&self, key: u32) -> Option<(u16, u16)> {
+    pub fn find(&self, key: u32) -> u16 {
         let mut i = home(key, self.mask);
         loop {
-            // SAFETY: `at` stays inside the table.
-            let e = unsafe { *self.at(i) };
-            if e.key == key {
-                return Some((i, e.slot));
+            let k = self.key(i);
+            if k == key {
+                return i;
             }
-            if e.key == 0 {
-                return None;
+            if k == 0 {
+                return NOT_FOUND;
             }
             i = (i + 1) & self.mask;
         }
@@ -97,17 +105,10 @@ impl Index {
     #[inline]
     pub fn insert(&self, key: u32, slot: u16) {
         let mut i = home(key, self.mask);
-        loop {
-            let e = self.at(i);
-            // SAFETY: `at` stays inside the table.
-            unsafe {
-                if (*e).key == 0 {
-                    *e = Entry { key, slot };
-                    return;
-                }
-            }
+        while self.key(i) != 0 {
             i = (i + 1) & self.mask;
         }
+        self.set(i, key, slot);
     }
 
     /// Removes the entry at `pos` (from [`Index::find`]) and shifts later entries of
@@ -117,24 +118,20 @@ impl Index {
         let mut j = hole;
         loop {
             j = (j + 1) & self.mask;
-            // SAFETY: `at` stays inside the table.
-            let e = unsafe { *self.at(j) };
-            if e.key == 0 {
+            let k = self.key(j);
+            if k == 0 {
                 break;
             }
-            // Distance from the entry's home to j, and from the hole to j: the entry
-            // may move into the hole only if its home is not after the hole.
-            let h = home(e.key, self.mask);
-            let from_home = j.wrapping_sub(h) & self.mask;
-            let from_hole = j.wrapping_sub(hole) & self.mask;
-            if from_home >= from_hole {
-                // SAFETY: `at` stays inside the table.
-                unsafe { *self.at(hole) = e };
+            // The entry at j may move into the hole only if its home is not after
+            // the hole (cyclically): distance home→j ≥ distance hole→j.
+            let h = home(k, self.mask);
+            if (j.wrapping_sub(h) & self.mask) >= (j.wrapping_sub(hole) & self.mask) {
+                let s = self.slot_at(j);
+                self.set(hole, k, s);
                 hole = j;
             }
         }
-        // SAFETY: `at` stays inside the table.
-        unsafe { *self.at(hole) = Entry::default() };
+        self.set(hole, 0, 0);
     }
 }
 
@@ -142,12 +139,28 @@ impl Index {
 mod tests {
     use super::*;
 
-    fn table(n: u16) -> (Vec<Entry>, Index) {
-        let mut v = vec![Entry::default(); usize::from(n)];
-        // SAFETY: the vector has n entries, all empty, and lives as long as the test
-        // uses the index (it is returned with it and never reallocated).
-        let ix = unsafe { Index::new(v.as_mut_ptr(), n - 1) };
-        (v, ix)
+    struct Table {
+        keys: Vec<u32>,
+        _slots: Vec<u16>,
+        ix: Index,
+    }
+
+    fn table(n: u16) -> Table {
+        let mut keys = vec![0u32; usize::from(n)];
+        let mut slots = vec![0u16; usize::from(n)];
+        // SAFETY: both vectors have n elements, keys all 0, and live as long as the
+        // index (kept together, never reallocated).
+        let ix = unsafe { Index::new(keys.as_mut_ptr(), slots.as_mut_ptr(), n - 1) };
+        Table {
+            keys,
+            _slots: slots,
+            ix,
+        }
+    }
+
+    fn get(ix: &Index, key: u32) -> Option<u16> {
+        let p = ix.find(key);
+        (p != NOT_FOUND).then(|| ix.slot_at(p))
     }
 
     #[test]
@@ -163,21 +176,22 @@ mod tests {
 
     #[test]
     fn insert_find_remove() {
-        let (_v, ix) = table(16);
+        let t = table(16);
+        let ix = t.ix;
         ix.insert(0x1_0010, 1);
         ix.insert(0x1_0020, 2);
-        assert_eq!(ix.find(0x1_0010).map(|f| f.1), Some(1));
-        assert_eq!(ix.find(0x1_0020).map(|f| f.1), Some(2));
-        assert_eq!(ix.find(0x1_0030), None);
-        let (pos, _) = ix.find(0x1_0010).unwrap();
-        ix.remove_at(pos);
-        assert_eq!(ix.find(0x1_0010), None);
-        assert_eq!(ix.find(0x1_0020).map(|f| f.1), Some(2));
+        assert_eq!(get(&ix, 0x1_0010), Some(1));
+        assert_eq!(get(&ix, 0x1_0020), Some(2));
+        assert_eq!(ix.find(0x1_0030), NOT_FOUND);
+        ix.remove_at(ix.find(0x1_0010));
+        assert_eq!(get(&ix, 0x1_0010), None);
+        assert_eq!(get(&ix, 0x1_0020), Some(2));
     }
 
     #[test]
     fn clusters_survive_deletion_across_the_wrap() {
-        let (_v, ix) = table(16);
+        let t = table(16);
+        let ix = t.ix;
         let mask = 15;
         // Keys whose home is 14: they occupy 14, 15, 0, 1 (wrapping).
         let keys: Vec<u32> = (0..200u32)
@@ -195,16 +209,16 @@ mod tests {
             .find(|&k| home(k, mask) == 0)
             .unwrap();
         ix.insert(k0, 9);
-        assert_eq!(ix.find(k0).unwrap().0, 2);
-        ix.remove_at(ix.find(keys[1]).unwrap().0);
+        assert_eq!(ix.find(k0), 2);
+        ix.remove_at(ix.find(keys[1]));
         for (s, &k) in keys.iter().enumerate() {
             if s != 1 {
-                assert_eq!(ix.find(k).map(|f| f.1), Some(s as u16), "key {s}");
+                assert_eq!(get(&ix, k), Some(s as u16), "key {s}");
             }
         }
         // The home-0 key moved back to 1: the cluster is as short as it can be.
-        assert_eq!(ix.find(k0), Some((1, 9)));
-        assert_eq!(ix.find(keys[1]), None);
+        assert_eq!((ix.find(k0), get(&ix, k0)), (1, Some(9)));
+        assert_eq!(get(&ix, keys[1]), None);
     }
 
     /// A model check against a HashMap over many random operations, like 30,000
@@ -212,7 +226,8 @@ mod tests {
     /// lengths stay short (no tombstone build-up).
     #[test]
     fn random_operations_match_a_model() {
-        let (v, ix) = table(1024);
+        let t = table(1024);
+        let ix = t.ix;
         let mut model = std::collections::HashMap::new();
         let mut seed = 0x1234_5678u32;
         let mut rand = move || {
@@ -223,8 +238,9 @@ mod tests {
         };
         for step in 0..60_000u32 {
             let key = 0x1_0000 + (rand() % 2048) * 6;
-            if let Some((pos, slot)) = ix.find(key) {
-                assert_eq!(model.get(&key), Some(&slot), "step {step}");
+            let pos = ix.find(key);
+            if pos != NOT_FOUND {
+                assert_eq!(model.get(&key), Some(&ix.slot_at(pos)), "step {step}");
                 ix.remove_at(pos);
                 model.remove(&key);
             } else {
@@ -236,15 +252,16 @@ mod tests {
             }
         }
         for (&k, &s) in &model {
-            assert_eq!(ix.find(k).map(|f| f.1), Some(s));
+            assert_eq!(get(&ix, k), Some(s));
         }
-        assert_eq!(v.iter().filter(|e| e.key != 0).count(), model.len());
+        assert_eq!(t.keys.iter().filter(|&&k| k != 0).count(), model.len());
         // Longest probe from a key's home to its entry.
-        let longest = v
+        let longest = t
+            .keys
             .iter()
             .enumerate()
-            .filter(|(_, e)| e.key != 0)
-            .map(|(i, e)| (i as u16).wrapping_sub(home(e.key, 1023)) & 1023)
+            .filter(|(_, k)| **k != 0)
+            .map(|(i, &k)| (i as u16).wrapping_sub(home(k, 1023)) & 1023)
             .max()
             .unwrap();
         assert!(longest < 40, "longest probe {longest}");

@@ -116,10 +116,9 @@ pub fn mark_free(rec: *mut u8) {
     }
 }
 
-/// Writes the header built in `st.header` to record 0.
-pub fn write_header(st: &mut State) {
-    let rec = st.header_rec;
-    write(rec, 0, st.header.as_bytes());
+/// Writes the header built in the scratch header to record 0.
+pub fn write_header(st: &State) {
+    write(st.header_rec, 0, st.sc().header.as_bytes());
 }
 
 /// Unlocks every record, removes the free slots (from the last record backwards, so
@@ -127,7 +126,7 @@ pub fn write_header(st: &mut State) {
 pub fn finish(st: &mut State) {
     let mut s = 0;
     while s < st.n_slots {
-        let rec = st.slot(s).rec;
+        let rec = st.rec(s);
         // SAFETY: each slot's record was locked once by new_record.
         unsafe {
             palm::MemPtrUnlock(rec.cast());

@@ -5,7 +5,7 @@ use core::mem::size_of;
 
 use m68k_palmos_sys as palm;
 
-use crate::index::{self, Entry, Index};
+use crate::index::{self, Index};
 use crate::ledger;
 use crate::patch;
 use crate::record::{
@@ -13,7 +13,7 @@ use crate::record::{
     Options, U16Be, kind,
 };
 use crate::stack::CodeRange;
-use crate::state::{self, NO_SLOT, Slot, State};
+use crate::state::{self, NO_SLOT, Scratch, State};
 use crate::text::Text;
 use crate::track;
 use crate::{Error, Settings};
@@ -52,6 +52,16 @@ fn system_chunk(size: u32) -> *mut u8 {
     }
 }
 
+/// Frees the chunks that are not null.
+fn free_all(chunks: [*mut u8; 6]) {
+    free_chunk(chunks[0]);
+    free_chunk(chunks[1]);
+    free_chunk(chunks[2]);
+    free_chunk(chunks[3]);
+    free_chunk(chunks[4]);
+    free_chunk(chunks[5]);
+}
+
 fn free_chunk(p: *mut u8) {
     if !p.is_null() {
         // SAFETY: a chunk from system_chunk, freed once.
@@ -73,6 +83,7 @@ fn free_chunk(p: *mut u8) {
 /// [`Error::AlreadyRunning`], [`Error::BadSettings`] (capacity 0 or above 5461),
 /// [`Error::NoMemory`] (dynamic heap), [`Error::Ledger`] (Data Manager). On an error
 /// nothing is left behind and the wrappers behave as the plain OS calls.
+#[inline(never)]
 pub fn start(settings: &Settings) -> Result<(), Error> {
     if is_running() {
         return Err(Error::AlreadyRunning);
@@ -81,13 +92,24 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
         Some(n) if settings.capacity != 0 => n,
         _ => return Err(Error::BadSettings),
     };
+    let cap = u32::from(settings.capacity);
+    let n = u32::from(entries);
     let st_p = system_chunk(size_of::<State>() as u32);
-    let ix = system_chunk(u32::from(entries) * size_of::<Entry>() as u32);
-    let sl = system_chunk(u32::from(settings.capacity) * size_of::<Slot>() as u32);
-    if st_p.is_null() || ix.is_null() || sl.is_null() {
-        free_chunk(sl);
-        free_chunk(ix);
-        free_chunk(st_p);
+    let scratch = system_chunk(size_of::<Scratch>() as u32);
+    let keys = system_chunk(n * 4);
+    let slots = system_chunk(n * 2);
+    let table = system_chunk(cap * 6);
+    let tramp = system_chunk(2 * patch::TRAMPOLINE_LEN as u32);
+    let chunks = [tramp, table, slots, keys, scratch, st_p];
+    // (No `chunks.contains`: a loop over a stack array, TOOLCHAIN.md #2.)
+    if st_p.is_null()
+        || scratch.is_null()
+        || keys.is_null()
+        || slots.is_null()
+        || table.is_null()
+        || tramp.is_null()
+    {
+        free_all(chunks);
         return Err(Error::NoMemory);
     }
     // SAFETY: a zeroed chunk of State's size is a valid State (all fields are
@@ -95,19 +117,25 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     let st = unsafe { &mut *st_p.cast::<State>() };
     st.busy = 1;
     st.settings = *settings;
+    st.options = settings.options.bits();
+    st.low_heap_threshold = settings.low_heap_threshold;
+    st.scratch = scratch.cast::<Scratch>();
     st.free_head = NO_SLOT;
     st.low_free = NOT_SAMPLED;
     st.low_max = NOT_SAMPLED;
-    st.index_mem = ix.cast();
-    // SAFETY: `ix` holds `entries` zeroed (empty) entries, a power of two, and lives
-    // until stop.
-    st.index = unsafe { Index::new(ix.cast(), entries - 1) };
-    st.slots = sl.cast::<Slot>();
+    st.sc().rec.version = FORMAT_VERSION;
+    st.index_keys = keys.cast();
+    st.index_slots = slots.cast();
+    // SAFETY: `keys` and `slots` hold `entries` zeroed (empty) elements, a power of
+    // two, and live until stop.
+    st.index = unsafe { Index::new(keys.cast(), slots.cast(), entries - 1) };
+    st.slot_rec = table.cast();
+    // SAFETY: the table chunk has capacity pointers, then capacity u16s.
+    st.slot_next = unsafe { table.add(cap as usize * 4) }.cast();
+    st.trampolines = tramp;
     locate_code(st);
     if let Err(e) = ledger::create(st) {
-        free_chunk(sl);
-        free_chunk(ix);
-        free_chunk(st_p);
+        free_all(chunks);
         return Err(e);
     }
     // SAFETY: TimGetTicks has no arguments.
@@ -182,7 +210,7 @@ fn app_identity(st: &mut State) {
             palm::DmDatabaseInfo(
                 card,
                 id,
-                st.header.app_name.as_mut_ptr().cast(),
+                st.sc().header.app_name.as_mut_ptr().cast(),
                 n.cast(),
                 n.cast(),
                 n,
@@ -196,49 +224,36 @@ fn app_identity(st: &mut State) {
             );
         }
     }
-    st.header.app_creator.set(creator);
+    st.sc().header.app_creator.set(creator);
 }
 
-/// Everything of the header but the app identity (set at start) from the state.
-fn fill_header(st: &mut State, stop_ticks: u32) {
-    let c = st.c;
-    let (low_free, low_max) = (st.low_free, st.low_max);
-    let (peak_bytes, peak_count) = (st.peak_bytes, st.peak_count);
-    let (live_count, live_bytes) = (st.live_count, st.live_bytes);
-    let h = &mut st.header;
+/// The header's fields that are not kept in it all along (the app identity is set
+/// at start, the rarer counters are counted in place) from the state.
+fn fill_header(st: &State, stop_ticks: u32) {
+    let h = &mut st.sc().header;
     h.kind = kind::HEADER;
     h.version = FORMAT_VERSION;
     h.header_size = U16Be::new(HEADER_SIZE as u16);
     h.magic.set(HEADER_MAGIC);
     h.flags.set(st.flags);
-    h.options.set(st.settings.options.bits());
+    h.options.set(st.options);
     h.max_alerts.set(st.settings.max_alerts);
     h.capacity.set(st.settings.capacity);
-    h.low_heap_threshold.set(st.settings.low_heap_threshold);
+    h.low_heap_threshold.set(st.low_heap_threshold);
     h.code_base.set(st.code.base);
     h.code_size.set(st.code.end.wrapping_sub(st.code.base));
     h.start_ticks.set(st.start_ticks);
     h.stop_ticks.set(stop_ticks);
     let k = &mut h.counters;
-    k.allocations.set(c.allocations);
-    k.frees.set(c.frees);
-    k.os_frees.set(c.os_frees);
-    k.unknown_frees.set(c.unknown_frees);
-    k.double_frees.set(c.double_frees);
-    k.overruns.set(c.overruns);
-    k.untracked.set(c.untracked);
-    k.failed.set(c.failed);
-    k.resizes.set(c.resizes);
-    k.leaks.set(live_count);
-    k.leaked_bytes.set(live_bytes);
-    k.peak_live_bytes.set(peak_bytes);
-    k.peak_live_count.set(peak_count);
-    k.low_free.set(low_free);
-    k.low_largest_free.set(low_max);
-    k.small_allocs.set(c.small_allocs);
-    k.small_unsited.set(c.small_unsited);
-    k.alerts.set(c.alerts);
-    k.os_unknown_frees.set(c.os_unknown_frees);
+    k.allocations.set(st.allocations);
+    k.frees.set(st.frees);
+    k.os_frees.set(st.os_frees);
+    k.leaks.set(st.live_count);
+    k.leaked_bytes.set(st.live_bytes);
+    k.peak_live_bytes.set(st.peak_bytes);
+    k.peak_live_count.set(st.peak_count);
+    k.low_free.set(st.low_free);
+    k.low_largest_free.set(st.low_max);
 }
 
 /// Stops the detector: restores the free traps' original addresses (read back),
@@ -249,6 +264,7 @@ fn fill_header(st: &mut State, stop_ticks: u32) {
 ///
 /// # Errors
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
+#[inline(never)]
 pub fn stop() -> Result<Summary, Error> {
     let Some(st) = state::enter() else {
         return Err(if is_running() {
@@ -270,13 +286,13 @@ pub fn stop() -> Result<Summary, Error> {
     let summary = Summary {
         leaks,
         leaked_bytes: bytes,
-        overruns: st.c.overruns,
-        double_frees: st.c.double_frees,
+        overruns: st.sc().header.counters.overruns.get(),
+        double_frees: st.sc().header.counters.double_frees.get(),
         flags: HeaderFlags::from_bits_retain(st.flags),
     };
     if st.has(Options::DBG_MESSAGES) {
-        let mut t = Text::new(&mut st.msg);
-        t.bytes(b"memdbg: ")
+        Text::new(&mut st.sc().msg)
+            .bytes(b"memdbg: ")
             .dec(leaks)
             .bytes(b" leaks, ")
             .dec(bytes)
@@ -288,14 +304,19 @@ pub fn stop() -> Result<Summary, Error> {
         track::dbg_message(st);
     }
     ledger::finish(st);
-    let (ix, sl) = (st.index_mem.cast::<u8>(), st.slots.cast::<u8>());
+    let chunks = [
+        st.trampolines,
+        st.slot_rec.cast::<u8>(),
+        st.index_slots.cast::<u8>(),
+        st.index_keys.cast::<u8>(),
+        st.scratch.cast::<u8>(),
+        (st as *mut State).cast::<u8>(),
+    ];
     // SAFETY: unregister first, so nothing finds the state while it is freed (the
     // patches are already gone).
     unsafe {
         palm::FtrUnregister(DB_CREATOR, FEATURE_STATE);
     }
-    free_chunk(ix);
-    free_chunk(sl);
-    free_chunk((st as *mut State).cast::<u8>());
+    free_all(chunks);
     Ok(summary)
 }

@@ -90,6 +90,20 @@ pub fn walk(
     out.raw_mask = raw;
 }
 
+/// Fills `out` with the single frame `ret` (no walk). Frames beyond the first are
+/// left as they were.
+#[inline(always)]
+pub fn innermost(out: &mut Stack, ret: u32, code: CodeRange) {
+    out.count = 1;
+    if code.contains(ret) {
+        out.raw_mask = 0;
+        out.frames[0].set(ret - code.base);
+    } else {
+        out.raw_mask = 1;
+        out.frames[0].set(ret);
+    }
+}
+
 /// Appends one last frame (the outermost return address whose frame link is bad).
 fn continue_last(out: &mut Stack, n: &mut usize, raw: &mut u8, ret: u32, code: CodeRange) {
     let v = if code.contains(ret) {
@@ -230,6 +244,15 @@ mod tests {
         let far = mem(&[(0x1F00, 0x3_0000), (0x1F04, 0x4_0100)]);
         walk(&mut s, 0x4_0010, 0x1F00, 6, CODE, far);
         assert_eq!(s.count, 2);
+    }
+
+    #[test]
+    fn innermost_only() {
+        let mut s = Stack::default();
+        innermost(&mut s, 0x4_0010, CODE);
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![Frame::Code(0x10)]);
+        innermost(&mut s, 0x10_0000, CODE);
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![Frame::Raw(0x10_0000)]);
     }
 
     #[test]

@@ -2,19 +2,16 @@
 //! so the OS never frees it behind our back, PALM_FACTS §5.1, §5.5), found again from
 //! any context through the Feature Manager: `FtrGet('MDbg', 0)` holds its address
 //! ([`crate::record::FEATURE_STATE`]). There are no writable statics (a Palm code
-//! resource is write-protected, TOOLCHAIN.md). Two more system-owned chunks hold the
-//! index table and the slot table; all three are freed by `stop`.
-//!
-//! Every buffer the detector builds records or messages in lives here too, never on
-//! the stack: a variable index into a stack array is miscompiled by LLVM's m68k
-//! backend (TOOLCHAIN.md #2), and Palm stacks are small (4 KB by default).
+//! resource is write-protected, TOOLCHAIN.md). More system-owned chunks hold the
+//! buffers ([`Scratch`]), the index (keys, slot numbers), the slot table and the patch
+//! trampolines; all are freed by `stop`.
 
 use core::ffi::c_void;
 use core::ptr::{addr_of, addr_of_mut};
 
 use m68k_palmos_sys as palm;
 
-use crate::index::{Entry, Index};
+use crate::index::Index;
 use crate::record::{
     self, AllocRecord, DoubleFreeRecord, FEATURE_STATE, Header, LowHeapRecord, OverrunRecord,
     SmallSiteRecord, Stack,
@@ -31,36 +28,34 @@ pub const NO_SLOT: u16 = 0xFFFF;
 /// Bytes of the message buffer.
 pub const MSG_LEN: usize = 112;
 
-/// One ledger slot: a record of the MemDbgDB database, kept locked while the detector
-/// runs so that writing it is one `DmWrite` with no lookup.
+/// Recent frees of tracked blocks, as parallel arrays (a position scales by a shift).
+/// An entry's slot stays out of the free list (its record keeps the allocation's
+/// data, only the kind byte says "free") until the entry is overwritten, so a double
+/// free can report the allocation.
 #[repr(C)]
-#[derive(Clone, Copy)]
-pub struct Slot {
-    /// The locked record (storage heap; written only with `DmWrite`/`DmSet`).
-    pub rec: *mut u8,
-    /// Next slot in the free list ([`NO_SLOT`] ends it).
-    pub next: u16,
+pub struct Ring {
+    /// The addresses freed (0: empty entry).
+    pub addr: [u32; RING],
+    /// Ticks of each free.
+    pub ticks: [u32; RING],
+    /// Their (quarantined) slots.
+    pub slot: [u16; RING],
+    /// The allocations' kinds (their records' kind bytes now say "free slot").
+    pub kind: [u8; RING],
+    /// The frees' callers (only `count` frames are meaningful), each padded to 32
+    /// bytes so that an entry's address scales by a shift.
+    pub site: [RingSite; RING],
 }
 
-/// A recent free of a tracked block. Its slot stays out of the free list (its record
-/// keeps the allocation's data, only the kind byte says "free") until the entry is
-/// overwritten, so a double free can report the allocation.
+/// A ring entry's call stack, padded to 32 bytes.
 #[repr(C)]
-#[derive(Clone, Copy)]
-pub struct RingEntry {
-    /// The address freed (0: empty entry).
-    pub addr: u32,
-    /// Its (quarantined) slot.
-    pub slot: u16,
-    /// The allocation's kind (its record's kind byte now says "free slot").
-    pub kind: u8,
-    /// Padding, 0.
-    pub pad: u8,
-    /// Ticks of the free.
-    pub ticks: u32,
-    /// The free's callers.
-    pub site: Stack,
+pub struct RingSite {
+    /// The stack.
+    pub stack: Stack,
+    /// Padding.
+    pub pad: [u8; 6],
 }
+static_assertions::const_assert_eq!(core::mem::size_of::<RingSite>(), 32);
 
 /// Small-allocation count of one call site.
 #[repr(C)]
@@ -75,27 +70,6 @@ pub struct SmallSite {
     pub bytes: u32,
     /// The first one's record.
     pub first: AllocRecord,
-}
-
-/// Run counters in native form (encoded into [`record::Counters`] at stop). Field
-/// meanings: [`record::Counters`].
-#[repr(C)]
-#[derive(Clone, Copy)]
-#[allow(missing_docs)]
-pub struct Counters {
-    pub allocations: u32,
-    pub frees: u32,
-    pub os_frees: u32,
-    pub unknown_frees: u32,
-    pub double_frees: u32,
-    pub overruns: u32,
-    pub untracked: u32,
-    pub failed: u32,
-    pub resizes: u32,
-    pub small_allocs: u32,
-    pub small_unsited: u32,
-    pub alerts: u32,
-    pub os_unknown_frees: u32,
 }
 
 /// Scratch records for events.
@@ -113,6 +87,12 @@ pub struct Events {
 
 /// Everything the detector knows while it runs. All-zero bytes are a valid value
 /// (null pointers, zero counters), which is how `start` initialises it.
+///
+/// The fields used on every allocation and free come first: LLVM's m68k backend
+/// addresses a field at offset 128 or more through an index register (two
+/// instructions and a spare register per access instead of one), so they are kept
+/// in the first 128 bytes (checked below for the 68k). The buffers live in a separate
+/// chunk, [`Scratch`].
 #[repr(C)]
 pub struct State {
     /// Nonzero while the detector is working: a free trap entered meanwhile (the Data
@@ -123,33 +103,25 @@ pub struct State {
     pub patched: u8,
     /// Next ring entry to write (the oldest).
     pub ring_next: u8,
-    /// Small-site entries in use.
-    pub n_sites: u8,
-    /// Settings given to `start`.
-    pub settings: Settings,
+    /// Nonzero when the scratch record's stack holds frames (else it is all zero).
+    pub rec_stack: u8,
+    /// [`record::Options`] bits (from the settings).
+    pub options: u32,
     /// [`record::HeaderFlags`] bits so far.
     pub flags: u32,
-    /// The open ledger database.
-    pub db: palm::DmOpenRef,
-    /// Record 0, locked.
-    pub header_rec: *mut u8,
-    /// `MemChunkFree`'s address before patching.
-    pub orig_chunk_free: *mut c_void,
-    /// `MemHandleFree`'s address before patching.
-    pub orig_handle_free: *mut c_void,
     /// Code 1's range (empty if unknown).
     pub code: CodeRange,
     /// The free path's index.
     pub index: Index,
-    /// The index table chunk.
-    pub index_mem: *mut Entry,
-    /// The slot table chunk (`settings.capacity` entries).
-    pub slots: *mut Slot,
-    /// Slots created so far (records 1..=n_slots were created for them, interleaved
-    /// with event records).
-    pub n_slots: u16,
+    /// Each slot's record (`settings.capacity` pointers), locked; written only with
+    /// `DmWrite`/`DmSet`. A chunk followed by `slot_next`.
+    pub slot_rec: *mut *mut u8,
+    /// Each slot's successor in the free list ([`NO_SLOT`] ends it).
+    pub slot_next: *mut u16,
     /// First free slot ([`NO_SLOT`]: none).
     pub free_head: u16,
+    /// Slots created so far (one record each, interleaved with event records).
+    pub n_slots: u16,
     /// Sequence number of the last tracked allocation.
     pub seq: u32,
     /// Live tracked bytes (requested sizes).
@@ -170,19 +142,66 @@ pub struct State {
     pub low_free: u32,
     /// Low-water of `heap_max`.
     pub low_max: u32,
+    /// The `Site` whose file and line the scratch record holds (0: none).
+    pub rec_site: u32,
+    /// Tracked allocations ([`record::Counters::allocations`]).
+    pub allocations: u32,
+    /// Frees of tracked blocks ([`record::Counters::frees`]).
+    pub frees: u32,
+    /// Of those, by the OS ([`record::Counters::os_frees`]).
+    pub os_frees: u32,
+    /// `MemChunkFree`'s address before patching.
+    pub orig_chunk_free: *mut c_void,
+    /// `MemHandleFree`'s address before patching.
+    pub orig_handle_free: *mut c_void,
+    /// The buffers ([`Scratch`], a chunk of its own).
+    pub scratch: *mut Scratch,
+    /// Largest-free-chunk warning threshold (from the settings).
+    pub low_heap_threshold: u32,
+    // ---- used rarely: any offset.
+    /// Settings given to `start`.
+    pub settings: Settings,
+    /// Small-site entries in use.
+    pub n_sites: u8,
+    /// Padding, 0.
+    pub pad: u8,
+    /// The open ledger database.
+    pub db: palm::DmOpenRef,
+    /// Record 0, locked.
+    pub header_rec: *mut u8,
+    /// The index's keys chunk.
+    pub index_keys: *mut u32,
+    /// The index's slot-number chunk.
+    pub index_slots: *mut u16,
+    /// The RAM trampolines the dispatch table points at while patched (two of
+    /// [`crate::patch::TRAMPOLINE_LEN`] bytes: `MemChunkFree`, `MemHandleFree`).
+    pub trampolines: *mut u8,
     /// Ticks at start.
     pub start_ticks: u32,
-    /// Counters.
-    pub c: Counters,
+}
+
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(core::mem::offset_of!(State, low_heap_threshold) <= 124);
+
+/// The detector's buffers: records and messages are built here (never on the stack:
+/// a variable index into a stack array is miscompiled by LLVM's m68k backend,
+/// TOOLCHAIN.md #2, and Palm stacks are small). A chunk of its own, reached through
+/// [`State::scratch`] as a raw pointer (never a `&mut` parameter, so no reference to
+/// it is ever assumed unaliased across calls); the allocation record comes first, at
+/// small offsets.
+#[repr(C)]
+pub struct Scratch {
+    /// The allocation record being built, written with one `DmWrite`. Its version
+    /// byte is set once; its file, line and stack change only when needed.
+    pub rec: AllocRecord,
     /// Recent frees.
-    pub ring: [RingEntry; RING],
+    pub ring: Ring,
     /// Small-allocation sites.
     pub sites: [SmallSite; SITES],
-    /// Scratch allocation record (built here, then written with one `DmWrite`).
-    pub rec: AllocRecord,
-    /// Scratch event records.
+    /// Event records being built.
     pub ev: Events,
-    /// Scratch header.
+    /// The header being built; the rarer counters are kept in it all along
+    /// (`header.counters`; the frequent ones are fields of [`State`]).
     pub header: Header,
     /// Site built at run time for C callers.
     pub c_site: Site,
@@ -192,7 +211,7 @@ pub struct State {
 
 /// The state chunk's address from the Feature Manager, or null when the detector is
 /// not running.
-#[inline]
+#[inline(always)]
 pub fn state_ptr() -> *mut State {
     let mut v: u32 = 0;
     // SAFETY: FtrGet writes one UInt32 to a valid local.
@@ -205,7 +224,7 @@ pub fn state_ptr() -> *mut State {
 
 /// Marks the detector busy and returns its state, or `None` if it is not running or
 /// already busy (a re-entered call must go straight to the OS).
-#[inline]
+#[inline(always)]
 pub fn enter() -> Option<&'static mut State> {
     let p = state_ptr();
     if p.is_null() {
@@ -233,18 +252,28 @@ pub fn leave(st: &mut State) {
 }
 
 impl State {
-    /// Slot `s`.
+    /// Slot `s`'s record.
     #[inline(always)]
-    pub fn slot(&mut self, s: u16) -> &mut Slot {
+    pub fn rec(&self, s: u16) -> *mut u8 {
         // SAFETY: slot numbers handed out are below `n_slots` ≤ capacity, the table's
         // size.
-        unsafe { &mut *self.slots.add(usize::from(s)) }
+        unsafe { *self.slot_rec.add(usize::from(s)) }
     }
 
     /// Whether an option is on.
     #[inline(always)]
     pub fn has(&self, o: record::Options) -> bool {
-        self.settings.options.contains(o)
+        self.options & o.bits() != 0
+    }
+
+    /// The scratch buffers. Use the reference locally, never pass it on as a
+    /// parameter (see [`Scratch`]); no other reference to them exists meanwhile.
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)]
+    pub fn sc(&self) -> &'static mut Scratch {
+        // SAFETY: `scratch` is the live scratch chunk for as long as the state is;
+        // every user takes the reference for the span of its own code only.
+        unsafe { &mut *self.scratch }
     }
 
     /// Sets header flags.
@@ -254,37 +283,46 @@ impl State {
     }
 
     /// Puts slot `s` on the free list.
+    #[inline]
     pub fn release_slot(&mut self, s: u16) {
-        let head = self.free_head;
-        self.slot(s).next = head;
+        // SAFETY: as in `rec`.
+        unsafe { *self.slot_next.add(usize::from(s)) = self.free_head };
         self.free_head = s;
     }
 
     /// A slot for a new record: from the free list, else a new record while below the
     /// capacity, else the oldest quarantined slot of the ring. `None` when the
     /// storage heap or the capacity is exhausted.
+    #[inline]
     pub fn take_slot(&mut self) -> Option<u16> {
-        if self.free_head != NO_SLOT {
-            let s = self.free_head;
-            self.free_head = self.slot(s).next;
+        let s = self.free_head;
+        if s != NO_SLOT {
+            // SAFETY: as in `rec`.
+            self.free_head = unsafe { *self.slot_next.add(usize::from(s)) };
             return Some(s);
         }
+        self.new_slot()
+    }
+
+    #[inline(never)]
+    fn new_slot(&mut self) -> Option<u16> {
         if self.n_slots < self.settings.capacity {
             let rec = crate::ledger::new_record(self, record::ALLOC_RECORD_SIZE as u32);
             if !rec.is_null() {
                 let s = self.n_slots;
-                self.slot(s).rec = rec;
+                // SAFETY: s < capacity, the table's size.
+                unsafe { *self.slot_rec.add(usize::from(s)) = rec };
                 self.n_slots += 1;
                 return Some(s);
             }
         }
+        let ring = &mut self.sc().ring;
         let mut k = 0;
         while k < RING {
             let i = (usize::from(self.ring_next) + k) & (RING - 1);
-            let e = &mut self.ring[i];
-            if e.addr != 0 {
-                e.addr = 0;
-                return Some(e.slot);
+            if ring.addr[i] != 0 {
+                ring.addr[i] = 0;
+                return Some(ring.slot[i]);
             }
             k += 1;
         }

@@ -1,6 +1,11 @@
 //! The bookkeeping behind every wrapper, the `GlobalAlloc` and the free patches:
 //! allocation, free, resize, and the events they find (overruns, double frees, small
 //! allocations, a low heap). Called with the state entered ([`crate::state::enter`]).
+//!
+//! The common paths (a tracked allocation, the free of a tracked block) are kept
+//! short: one `DmWrite` or `DmSet`, no loops but the index probe, rare cases in
+//! separate `#[cold]` functions. Buffers are reached through `st.sc()` locally, never
+//! passed on as `&mut` parameters (see [`crate::state::Scratch`]).
 
 use core::ffi::c_void;
 
@@ -8,10 +13,11 @@ use m68k_palmos_sys as palm;
 
 use crate::Site;
 use crate::guard;
+use crate::index::NOT_FOUND;
 use crate::ledger;
 use crate::record::{
     self, AllocFlags, AllocRecord, AsBytes, FORMAT_VERSION, FileName, HeaderFlags, Options,
-    STACK_FRAMES, Stack, U16Be, detected, kind,
+    STACK_FRAMES, Stack, U16Be, U32Be, detected, kind,
 };
 use crate::stack::{self, read_long};
 use crate::state::{RING, SITES, State};
@@ -40,21 +46,38 @@ pub enum Freed {
     Refuse,
 }
 
-/// Callers walked for a site: all of [`STACK_FRAMES`] with call stacks on, else only
-/// the innermost (the call's return address), which costs nothing to find.
-fn site_frames(st: &State) -> usize {
-    if st.has(Options::CALL_STACKS) {
-        STACK_FRAMES
-    } else {
-        1
+/// Walks the frame chain into `out` (all of [`STACK_FRAMES`]).
+#[inline(never)]
+fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32) {
+    // SAFETY: `out` points into the scratch chunk; the walk reads only plausible
+    // frame slots (stack.rs).
+    unsafe {
+        stack::walk(&mut *out, ret, frame, STACK_FRAMES, st.code, |a| {
+            read_long(a)
+        })
     }
 }
 
-/// Walks the callers into `out`.
-fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32, frames: usize) {
-    // SAFETY: `out` points into the state chunk; the walk reads only plausible
-    // frame slots (stack.rs).
-    unsafe { stack::walk(&mut *out, ret, frame, frames, st.code, |a| read_long(a)) }
+/// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
+/// chain, else only `ret` (which costs nothing to find). Frames beyond `count` are
+/// left as they were until [`tidy`] zeroes them for the ledger.
+#[inline(always)]
+fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
+    if st.has(Options::CALL_STACKS) {
+        walk(st, out, ret, frame);
+    } else {
+        // SAFETY: as in `walk`.
+        unsafe { stack::innermost(&mut *out, ret, st.code) }
+    }
+}
+
+/// Zeroes the frames of `s` beyond its count, as the ledger wants them.
+fn tidy(s: &mut Stack) {
+    let mut i = usize::from(s.count);
+    while i < STACK_FRAMES {
+        s.frames[i].set(0);
+        i += 1;
+    }
 }
 
 /// Records a successful allocation, or counts it as untracked when no slot is left.
@@ -62,47 +85,53 @@ fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32, frames: usize) {
 /// (done when `stack` is set).
 pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: u32, stack: bool) {
     let Some(slot) = st.take_slot() else {
-        st.c.untracked += 1;
-        st.flag(HeaderFlags::INCOMPLETE);
+        untracked(st);
         return;
     };
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     st.seq += 1;
+    let sc = st.sc();
     let mut flags = b.flags;
-    {
-        let r = &mut st.rec;
-        r.kind = b.kind;
-        r.version = FORMAT_VERSION;
+    // The scratch record keeps its version byte (set at start), and its file, line and
+    // stack while they do not change: a loop allocating at one site copies nothing.
+    if site as u32 != st.rec_site {
+        st.rec_site = site as u32;
         if site.is_null() {
-            r.file = FileName::default();
-            r.line = U16Be::new(0);
+            sc.rec.file = FileName::default();
+            sc.rec.line = U16Be::new(0);
         } else {
             // SAFETY: a non-null site is a live `Site` (a promoted constant of the
-            // caller, or the state's C site).
+            // caller, or the scratch C site, whose user resets `rec_site`).
             unsafe {
-                r.file = (*site).file;
-                r.line = (*site).line;
-                flags |= (*site).flags.get();
+                sc.rec.file = (*site).file;
+                sc.rec.line = (*site).line;
             }
         }
-        r.flags.set(flags);
-        r.size.set(b.size);
-        r.address.set(b.addr);
-        r.seq.set(st.seq);
-        r.ticks.set(ticks);
-        r.data_offset.set(b.data_off);
     }
-    let out: *mut Stack = &mut st.rec.stack;
+    if !site.is_null() {
+        // SAFETY: as above.
+        flags |= unsafe { (*site).flags.get() };
+    }
+    let r = &mut sc.rec;
+    r.kind = b.kind;
+    r.flags.set(flags);
+    r.size.set(b.size);
+    r.address.set(b.addr);
+    r.seq.set(st.seq);
+    r.ticks.set(ticks);
+    r.data_offset.set(b.data_off);
     if stack {
-        capture(st, out, ret, frame, STACK_FRAMES);
-    } else {
-        st.rec.stack = Stack::default();
+        walk(st, &mut r.stack, ret, frame);
+        tidy(&mut r.stack);
+        st.rec_stack = 1;
+    } else if st.rec_stack != 0 {
+        r.stack = Stack::default();
+        st.rec_stack = 0;
     }
-    let rec = st.slot(slot).rec;
-    ledger::write(rec, 0, st.rec.as_bytes());
+    ledger::write(st.rec(slot), 0, sc.rec.as_bytes());
     st.index.insert(b.addr, slot);
-    st.c.allocations += 1;
+    st.allocations += 1;
     st.live_count += 1;
     st.live_bytes += b.size;
     if flags & AllocFlags::HANDLE.bits() != 0 {
@@ -110,13 +139,27 @@ pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: 
     }
     peaks(st);
     if st.has(Options::HEAP_STATS) {
-        if b.size != 0 && b.size <= record::SMALL_ALLOC_MAX {
+        if b.size.wrapping_sub(1) < record::SMALL_ALLOC_MAX {
             small(st, site as u32, b.size);
         }
         sample_heap(st);
     }
 }
 
+/// Adds one to a counter kept in the scratch header.
+#[inline(never)]
+pub(crate) fn bump(c: &mut U32Be) {
+    c.set(c.get().wrapping_add(1));
+}
+
+/// An allocation that got no record.
+#[cold]
+fn untracked(st: &mut State) {
+    bump(&mut st.sc().header.counters.untracked);
+    st.flag(HeaderFlags::INCOMPLETE);
+}
+
+#[inline(always)]
 fn peaks(st: &mut State) {
     if st.live_bytes > st.peak_bytes {
         st.peak_bytes = st.live_bytes;
@@ -126,18 +169,20 @@ fn peaks(st: &mut State) {
     }
 }
 
-/// Counts a small allocation at its site (the one just built in `st.rec`).
+/// Counts a small allocation at its site (the one just built in the scratch record).
+#[inline(never)]
 fn small(st: &mut State, site: u32, size: u32) {
-    st.c.small_allocs += 1;
+    let sc = st.sc();
+    bump(&mut sc.header.counters.small_allocs);
     let key = if site != 0 {
         site
     } else {
-        st.rec.stack.frames[0].get()
+        sc.rec.stack.frames[0].get()
     };
     let n = usize::from(st.n_sites);
     let mut i = 0;
     while i < n {
-        let s = &mut st.sites[i];
+        let s = &mut sc.sites[i];
         if s.key == key {
             s.count += 1;
             s.bytes += size;
@@ -146,20 +191,20 @@ fn small(st: &mut State, site: u32, size: u32) {
         i += 1;
     }
     if n < SITES {
-        let first = st.rec;
-        let s = &mut st.sites[n];
+        let s = &mut sc.sites[n];
         s.key = key;
         s.count = 1;
         s.bytes = size;
-        s.first = first;
+        s.first = sc.rec;
         st.n_sites += 1;
     } else {
-        st.c.small_unsited += 1;
+        bump(&mut sc.header.counters.small_unsited);
     }
 }
 
 /// Samples the dynamic heap: low-water marks, and the low-heap warning the first time
 /// the largest free chunk is below the threshold.
+#[inline(always)]
 fn sample_heap(st: &mut State) {
     // SAFETY: heap 0 is the dynamic heap; both outputs are fields of the state.
     unsafe {
@@ -170,40 +215,45 @@ fn sample_heap(st: &mut State) {
     }
     if st.heap_max < st.low_max {
         st.low_max = st.heap_max;
-    }
-    let threshold = st.settings.low_heap_threshold;
-    if threshold != 0 && st.heap_max < threshold && st.flags & HeaderFlags::LOW_HEAP.bits() == 0 {
-        st.flag(HeaderFlags::LOW_HEAP);
-        let l = &mut st.ev.low;
-        l.kind = kind::LOW_HEAP;
-        l.version = FORMAT_VERSION;
-        l.free.set(st.heap_free);
-        l.largest.set(st.heap_max);
-        l.threshold.set(threshold);
-        l.alloc = st.rec;
-        let bytes: *const [u8] = st.ev.low.as_bytes();
-        // SAFETY: the record lives in the state, which `append` does not touch
-        // except for its own fields (flags, db).
-        ledger::append(st, unsafe { &*bytes });
-        if st.has(Options::DBG_MESSAGES) {
-            let (free, max) = (st.heap_free, st.heap_max);
-            let mut t = Text::new(&mut st.msg);
-            t.bytes(b"memdbg: largest free chunk ")
-                .dec(max)
-                .bytes(b" bytes < ")
-                .dec(threshold)
-                .bytes(b" (free ")
-                .dec(free)
-                .byte(b')');
-            dbg_message(st);
+        if st.heap_max < st.low_heap_threshold && st.flags & HeaderFlags::LOW_HEAP.bits() == 0 {
+            low_heap(st);
         }
     }
 }
 
-/// `DbgMessage` of the text in `st.msg`.
+/// The first time the largest free chunk is below the threshold: an event and a
+/// `DbgMessage`.
+#[cold]
+#[inline(never)]
+fn low_heap(st: &mut State) {
+    let sc = st.sc();
+    let threshold = st.low_heap_threshold;
+    st.flag(HeaderFlags::LOW_HEAP);
+    let l = &mut sc.ev.low;
+    l.kind = kind::LOW_HEAP;
+    l.version = FORMAT_VERSION;
+    l.free.set(st.heap_free);
+    l.largest.set(st.heap_max);
+    l.threshold.set(threshold);
+    l.alloc = sc.rec;
+    ledger::append(st, sc.ev.low.as_bytes());
+    if st.has(Options::DBG_MESSAGES) {
+        Text::new(&mut sc.msg)
+            .bytes(b"memdbg: largest free chunk ")
+            .dec(st.heap_max)
+            .bytes(b" bytes < ")
+            .dec(threshold)
+            .bytes(b" (free ")
+            .dec(st.heap_free)
+            .byte(b')');
+        dbg_message(st);
+    }
+}
+
+/// `DbgMessage` of the text in the message buffer.
 pub fn dbg_message(st: &State) {
-    // SAFETY: st.msg is NUL-terminated (Text keeps it so).
-    unsafe { palm::DbgMessage(st.msg.as_ptr().cast()) }
+    // SAFETY: the buffer is NUL-terminated (Text keeps it so).
+    unsafe { palm::DbgMessage(st.sc().msg.as_ptr().cast()) }
 }
 
 /// The short label of an allocation kind, without a table of pointers (which would
@@ -220,25 +270,25 @@ pub fn kind_label(k: u8) -> &'static [u8] {
 }
 
 /// Shows a non-fatal `ErrDisplayFileLineMsg` for the allocation `a` with the text in
-/// `st.msg` (file "rust" and line 0 for Rust allocations).
+/// the message buffer (file "rust" and line 0 for Rust allocations).
 pub fn alert(st: &mut State, a: *const AllocRecord) {
-    st.c.alerts += 1;
-    // SAFETY: `a` is a record in the state or a locked ledger record; its file field
-    // is NUL-terminated (FileName keeps a NUL).
+    bump(&mut st.sc().header.counters.alerts);
+    // SAFETY: `a` is a scratch record or a locked ledger record; its file field is
+    // NUL-terminated (FileName keeps a NUL).
     unsafe {
         let file = if (*a).file.0[0] == 0 {
             c"rust".as_ptr()
         } else {
             (*a).file.0.as_ptr().cast()
         };
-        palm::ErrDisplayFileLineMsg(file, (*a).line.get(), st.msg.as_ptr().cast());
+        palm::ErrDisplayFileLineMsg(file, (*a).line.get(), st.sc().msg.as_ptr().cast());
     }
 }
 
-/// "`what` 16 bytes (handle)" into `st.msg`.
-fn describe(st: &mut State, what: &[u8], size: u32, k: u8) {
-    let mut t = Text::new(&mut st.msg);
-    t.bytes(what)
+/// "`what` 16 bytes (handle)" into the message buffer.
+fn describe(st: &State, what: &[u8], size: u32, k: u8) {
+    Text::new(&mut st.sc().msg)
+        .bytes(what)
         .dec(size)
         .bytes(b" bytes (")
         .bytes(kind_label(k))
@@ -247,91 +297,123 @@ fn describe(st: &mut State, what: &[u8], size: u32, k: u8) {
 
 /// The 68k address of the block a record describes (locking a handle; undo with
 /// [`unlock_body`]).
+#[inline(always)]
 pub(crate) fn lock_body(addr: u32, flags: u16) -> *mut u8 {
     if flags & AllocFlags::HANDLE.bits() != 0 {
-        // SAFETY: a tracked handle is live.
-        unsafe { palm::MemHandleLock(addr as usize as palm::MemHandle).cast() }
+        lock_handle(addr)
     } else {
         addr as usize as *mut u8
     }
 }
 
+/// Undoes [`lock_body`].
+#[inline(always)]
 pub(crate) fn unlock_body(addr: u32, flags: u16) {
     if flags & AllocFlags::HANDLE.bits() != 0 {
-        // SAFETY: locked by lock_body.
-        unsafe {
-            palm::MemHandleUnlock(addr as usize as palm::MemHandle);
-        }
+        unlock_handle(addr);
+    }
+}
+
+#[inline(never)]
+fn lock_handle(h: u32) -> *mut u8 {
+    // SAFETY: a tracked handle is live.
+    unsafe { palm::MemHandleLock(h as usize as palm::MemHandle).cast() }
+}
+
+#[inline(never)]
+fn unlock_handle(h: u32) {
+    // SAFETY: locked by lock_handle.
+    unsafe {
+        palm::MemHandleUnlock(h as usize as palm::MemHandle);
     }
 }
 
 /// Fields of a ledger record read straight from the storage heap (readable; only
 /// writes need the Data Manager).
 struct Fields {
+    rec: *const u8,
     kind: u8,
     flags: u16,
     size: u32,
+    /// The block's address: also its index key.
     addr: u32,
-    data_off: u16,
 }
 
-fn fields(rec: *const u8) -> Fields {
+#[inline(always)]
+fn fields(rec: *const u8, addr: u32) -> Fields {
     // SAFETY: `rec` is a locked, 2-aligned allocation record of 82 bytes.
     unsafe {
         Fields {
+            rec,
             kind: rec.read(),
             flags: rec.add(2).cast::<u16>().read(),
             size: rec.add(4).cast::<u32>().read(),
-            addr: rec.add(8).cast::<u32>().read(),
-            data_off: rec.add(22).cast::<u16>().read(),
+            addr,
         }
     }
 }
 
-/// Checks a guarded block's guard; on damage, records an overrun (site taken from
-/// `st.ev.overrun.site`, which the caller filled) and returns true.
-fn check_guard(st: &mut State, rec: *mut u8, f: &Fields, when: u16, ticks: u32) -> bool {
-    if f.flags & AllocFlags::GUARDED.bits() == 0 {
-        return false;
+impl Fields {
+    /// Bytes from the chunk start to the block (read when needed).
+    #[inline(always)]
+    fn data_off(&self) -> usize {
+        // SAFETY: as in `fields`.
+        usize::from(unsafe { self.rec.add(22).cast::<u16>().read() })
     }
+}
+
+/// The guard bytes of a guarded block, if damaged (pointers are read in place,
+/// handles are locked for it).
+#[inline(always)]
+fn damaged_guard(f: &Fields) -> Option<u32> {
     let body = lock_body(f.addr, f.flags);
     // SAFETY: a guarded block's chunk has GUARD_LEN bytes after the block.
-    let g = unsafe { guard::read(body.add(usize::from(f.data_off) + f.size as usize)) };
+    let end = unsafe { body.add(f.data_off() + f.size as usize) };
+    // SAFETY: as above.
+    let g = if unsafe { guard::intact(end) } {
+        None
+    } else {
+        // SAFETY: as above.
+        Some(unsafe { guard::read(end) })
+    };
     unlock_body(f.addr, f.flags);
-    if g == guard::INTACT {
-        return false;
-    }
-    st.c.overruns += 1;
+    g
+}
+
+/// Records (and with [`Options::ALERT_OVERRUNS`] shows) a damaged guard. The caller
+/// has put the site in the scratch overrun record.
+#[cold]
+#[inline(never)]
+fn overrun(st: &mut State, rec: *mut u8, when: u16, ticks: u32, g: u32) {
+    let sc = st.sc();
+    let f = fields(rec, 0);
+    bump(&mut sc.header.counters.overruns);
     let flags = f.flags | AllocFlags::OVERRUN.bits();
     ledger::write(rec, 2, &flags.to_be_bytes());
-    {
-        let o = &mut st.ev.overrun;
-        o.kind = kind::OVERRUN;
-        o.version = FORMAT_VERSION;
-        o.when.set(when);
-        o.ticks.set(ticks);
-        o.guard = g.to_be_bytes();
-        // SAFETY: `rec` is a locked 82-byte allocation record (2-aligned).
-        o.alloc = unsafe { rec.cast::<AllocRecord>().read() };
-        o.alloc.kind = f.kind;
-    }
-    let bytes: *const [u8] = st.ev.overrun.as_bytes();
-    // SAFETY: see sample_heap.
-    ledger::append(st, unsafe { &*bytes });
+    let o = &mut sc.ev.overrun;
+    o.kind = kind::OVERRUN;
+    o.version = FORMAT_VERSION;
+    o.when.set(when);
+    o.ticks.set(ticks);
+    o.guard = g.to_be_bytes();
+    // SAFETY: `rec` is a locked 82-byte allocation record (2-aligned).
+    o.alloc = unsafe { rec.cast::<AllocRecord>().read() };
+    o.alloc.kind = f.kind;
+    tidy(&mut o.site);
+    ledger::append(st, sc.ev.overrun.as_bytes());
     if st.has(Options::ALERT_OVERRUNS) {
         describe(st, b"Overrun after ", f.size, f.kind);
-        let a: *const AllocRecord = &st.ev.overrun.alloc;
-        alert(st, a);
+        alert(st, &sc.ev.overrun.alloc);
     }
-    true
 }
 
 /// Where a ring entry for `addr` is, newest first.
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
+    let ring = &st.sc().ring;
     let mut k = 1;
     while k <= RING {
         let i = (usize::from(st.ring_next) + RING - k) & (RING - 1);
-        if st.ring[i].addr == addr {
+        if ring.addr[i] == addr {
             return Some(i);
         }
         k += 1;
@@ -365,38 +447,37 @@ fn still_free(addr: u32, handle: bool) -> bool {
 }
 
 /// Reports a double free of ring entry `i`.
+#[cold]
+#[inline(never)]
 fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
-    st.c.double_frees += 1;
+    let sc = st.sc();
+    bump(&mut sc.header.counters.double_frees);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    let e = st.ring[i];
-    let rec = st.slot(e.slot).rec;
-    {
-        let d = &mut st.ev.double;
-        d.kind = kind::DOUBLE_FREE;
-        d.version = FORMAT_VERSION;
-        d.address.set(e.addr);
-        d.first_ticks.set(e.ticks);
-        d.second_ticks.set(ticks);
-        d.first = e.site;
-        // SAFETY: the quarantined slot's record still holds the allocation.
-        d.alloc = unsafe { rec.cast::<AllocRecord>().read() };
-        d.alloc.kind = e.kind;
-    }
-    let out: *mut Stack = &mut st.ev.double.second;
-    capture(st, out, ret, frame, site_frames(st));
-    let bytes: *const [u8] = st.ev.double.as_bytes();
-    // SAFETY: see sample_heap.
-    ledger::append(st, unsafe { &*bytes });
+    let rec = st.rec(sc.ring.slot[i]);
+    let k = sc.ring.kind[i];
+    let d = &mut sc.ev.double;
+    d.kind = kind::DOUBLE_FREE;
+    d.version = FORMAT_VERSION;
+    d.address.set(sc.ring.addr[i]);
+    d.first_ticks.set(sc.ring.ticks[i]);
+    d.second_ticks.set(ticks);
+    d.first = sc.ring.site[i].stack;
+    tidy(&mut d.first);
+    // SAFETY: the quarantined slot's record still holds the allocation.
+    d.alloc = unsafe { rec.cast::<AllocRecord>().read() };
+    d.alloc.kind = k;
+    capture(st, &mut d.second, ret, frame);
+    tidy(&mut d.second);
+    ledger::append(st, sc.ev.double.as_bytes());
     if st.has(Options::ALERT_DOUBLE_FREES) {
-        let (size, k) = (st.ev.double.alloc.size.get(), e.kind);
-        describe(st, b"Double free of ", size, k);
-        let a: *const AllocRecord = &st.ev.double.alloc;
-        alert(st, a);
+        describe(st, b"Double free of ", sc.ev.double.alloc.size.get(), k);
+        alert(st, &sc.ev.double.alloc);
     }
 }
 
 /// Whether the caller is the app (code 1) rather than the OS.
+#[inline(always)]
 fn app_side(st: &State, ret: u32) -> bool {
     st.code.base == 0 || st.code.contains(ret)
 }
@@ -404,10 +485,21 @@ fn app_side(st: &State, ret: u32) -> bool {
 /// Bookkeeping for a free of `addr` (`handle`: through `MemHandleFree`, else
 /// `MemChunkFree`). `ret`/`frame` are the free call's return address and the
 /// caller's frame.
+#[inline(always)]
 pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
-    let mut key = addr;
-    let mut found = st.index.find(addr);
-    if found.is_none() && addr != 0 && addr & 1 == 0 {
+    let pos = st.index.find(addr);
+    if pos == NOT_FOUND {
+        return not_indexed(st, addr, handle, ret, frame);
+    }
+    free_tracked(st, pos, addr, ret, frame);
+    Freed::Pass
+}
+
+/// A free of an address the index does not hold: a double free, a locked handle's
+/// pointer, or a block never tracked.
+#[inline(never)]
+fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
+    if addr != 0 && addr & 1 == 0 {
         if let Some(i) = ring_find(st, addr)
             && still_free(addr, handle)
         {
@@ -420,67 +512,74 @@ pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
             // SAFETY: `addr` is being freed, so it is (supposed to be) a chunk.
             let h = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
             if h != 0 {
-                found = st.index.find(h);
-                key = h;
+                let pos = st.index.find(h);
+                if pos != NOT_FOUND {
+                    free_tracked(st, pos, h, ret, frame);
+                    return Freed::Pass;
+                }
             }
         }
     }
-    let Some((pos, slot)) = found else {
-        if app_side(st, ret) {
-            st.c.unknown_frees += 1;
-        } else {
-            st.c.os_unknown_frees += 1;
-        }
-        return Freed::Pass;
-    };
-    let rec = st.slot(slot).rec;
-    let f = fields(rec);
+    let c = &mut st.sc().header.counters;
+    bump(if app_side(st, ret) {
+        &mut c.unknown_frees
+    } else {
+        &mut c.os_unknown_frees
+    });
+    Freed::Pass
+}
+
+/// The free of the tracked block at index position `pos` (`key` is its address).
+#[inline(never)]
+fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
+    let sc = st.sc();
+    let slot = st.index.slot_at(pos);
+    let rec = st.rec(slot);
+    let f = fields(rec, key);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     // The oldest ring entry gives way; its slot becomes reusable.
     let i = usize::from(st.ring_next);
     st.ring_next = ((i + 1) & (RING - 1)) as u8;
-    if st.ring[i].addr != 0 {
-        let old = st.ring[i].slot;
-        st.release_slot(old);
+    let ring = &mut sc.ring;
+    if ring.addr[i] != 0 {
+        st.release_slot(ring.slot[i]);
     }
+    ring.addr[i] = key;
+    ring.slot[i] = slot;
+    ring.ticks[i] = ticks;
+    ring.kind[i] = f.kind;
+    capture(st, &mut ring.site[i].stack, ret, frame);
+    if f.flags & AllocFlags::GUARDED.bits() != 0
+        && let Some(g) = damaged_guard(&f)
     {
-        let e = &mut st.ring[i];
-        e.addr = key;
-        e.slot = slot;
-        e.ticks = ticks;
-        e.kind = f.kind;
-    }
-    let out: *mut Stack = &mut st.ring[i].site;
-    capture(st, out, ret, frame, site_frames(st));
-    if f.flags & AllocFlags::GUARDED.bits() != 0 {
-        st.ev.overrun.site = st.ring[i].site;
-        check_guard(st, rec, &f, detected::AT_FREE, ticks);
+        sc.ev.overrun.site = sc.ring.site[i].stack;
+        overrun(st, rec, detected::AT_FREE, ticks, g);
     }
     if st.has(Options::FILL_FREED) && f.flags & AllocFlags::NOT_DYNAMIC.bits() == 0 {
-        let body = lock_body(f.addr, f.flags);
-        // SAFETY: the block is live until the OS frees it right after this.
-        unsafe {
-            guard::fill(
-                body.add(usize::from(f.data_off)),
-                f.size,
-                record::FILL_FREED_BYTE,
-            )
-        };
-        unlock_body(f.addr, f.flags);
+        fill_freed(rec, key);
     }
     ledger::mark_free(rec);
     st.index.remove_at(pos);
-    st.c.frees += 1;
+    st.frees += 1;
     if !app_side(st, ret) {
-        st.c.os_frees += 1;
+        st.os_frees += 1;
     }
     st.live_count -= 1;
     st.live_bytes -= f.size;
     if f.flags & AllocFlags::HANDLE.bits() != 0 {
         st.live_handles -= 1;
     }
-    Freed::Pass
+}
+
+/// [`Options::FILL_FREED`]: the block's bytes become [`record::FILL_FREED_BYTE`].
+#[inline(never)]
+fn fill_freed(rec: *const u8, addr: u32) {
+    let f = fields(rec, addr);
+    let body = lock_body(f.addr, f.flags);
+    // SAFETY: the block is live until the OS frees it right after this.
+    unsafe { guard::fill(body.add(f.data_off()), f.size, record::FILL_FREED_BYTE) };
+    unlock_body(f.addr, f.flags);
 }
 
 /// Resizes a block through the Memory Manager (a pointer or a handle).
@@ -506,20 +605,23 @@ pub fn resize(
     ret: u32,
     frame: u32,
 ) -> palm::Err {
-    let Some((_, slot)) = st.index.find(addr) else {
+    let pos = st.index.find(addr);
+    if pos == NOT_FOUND {
         return os_resize(addr, size, handle);
-    };
-    let rec = st.slot(slot).rec;
-    let mut f = fields(rec);
-    // SAFETY: TimGetTicks has no arguments.
-    let ticks = unsafe { palm::TimGetTicks() };
+    }
+    let sc = st.sc();
+    let rec = st.rec(st.index.slot_at(pos));
+    let mut f = fields(rec, addr);
+    // (sc: the scratch overrun record's site.)
     let mut flags = f.flags;
-    if flags & AllocFlags::GUARDED.bits() != 0 {
-        let out: *mut Stack = &mut st.ev.overrun.site;
-        capture(st, out, ret, frame, site_frames(st));
-        if check_guard(st, rec, &f, detected::AT_RESIZE, ticks) {
-            flags |= AllocFlags::OVERRUN.bits();
-        }
+    if flags & AllocFlags::GUARDED.bits() != 0
+        && let Some(g) = damaged_guard(&f)
+    {
+        capture(st, &mut sc.ev.overrun.site, ret, frame);
+        // SAFETY: TimGetTicks has no arguments.
+        let ticks = unsafe { palm::TimGetTicks() };
+        overrun(st, rec, detected::AT_RESIZE, ticks, g);
+        flags |= AllocFlags::OVERRUN.bits();
     }
     let mut guarded = flags & AllocFlags::GUARDED.bits() != 0;
     let extra = if guarded { record::GUARD_LEN as u32 } else { 0 };
@@ -555,34 +657,42 @@ pub fn resize(
         }
         unlock_body(addr, flags);
     }
-    st.rec.flags.set(flags);
-    st.rec.size.set(size);
-    ledger::write(rec, 2, &st.rec.as_bytes()[2..8]);
+    // Flags and size are adjacent (bytes 2..8): one DmWrite.
+    let (fb, sb) = (flags.to_be_bytes(), size.to_be_bytes());
+    ledger::write(rec, 2, &[fb[0], fb[1], sb[0], sb[1], sb[2], sb[3]]);
     st.live_bytes = st.live_bytes - f.size + size;
     peaks(st);
-    st.c.resizes += 1;
+    bump(&mut sc.header.counters.resizes);
     palm::errNone
 }
 
 /// At stop: every live block's guard is checked, it is counted as a leak and reported
 /// (alerts up to the maximum, one `DbgMessage` line each).
 pub fn report_leaks(st: &mut State) -> (u32, u32) {
+    let sc = st.sc();
     let (mut leaks, mut bytes) = (0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     let mut s = 0;
     while s < st.n_slots {
-        let rec = st.slot(s).rec;
+        let rec = st.rec(s);
         s += 1;
-        let f = fields(rec);
+        // SAFETY: a locked allocation record; its address field is at 8.
+        let f = fields(rec, unsafe { rec.add(8).cast::<u32>().read() });
         if !kind::is_alloc(f.kind) {
             continue;
         }
         leaks += 1;
         bytes += f.size;
-        st.ev.overrun.site = Stack::default();
-        check_guard(st, rec, &f, detected::AT_STOP, ticks);
-        if st.has(Options::ALERTS_AT_EXIT) && st.c.alerts < u32::from(st.settings.max_alerts) {
+        if f.flags & AllocFlags::GUARDED.bits() != 0
+            && let Some(g) = damaged_guard(&f)
+        {
+            sc.ev.overrun.site = Stack::default();
+            overrun(st, rec, detected::AT_STOP, ticks, g);
+        }
+        if st.has(Options::ALERTS_AT_EXIT)
+            && sc.header.counters.alerts.get() < u32::from(st.settings.max_alerts)
+        {
             describe(st, b"Leaked ", f.size, f.kind);
             alert(st, rec.cast());
         }
@@ -594,14 +704,15 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
     (leaks, bytes)
 }
 
-/// "memdbg: leak #3: 16 bytes (handle 0x00012344) at src/leaks.rs:42" into `st.msg`
-/// (Rust allocations: "at code+0x000001A2", the innermost frame).
-fn leak_line(st: &mut State, rec: *const u8) {
+/// "memdbg: leak #3: 16 bytes (handle 0x00012344) at src/leaks.rs:42" into the
+/// message buffer (Rust allocations: "at code+0x000001A2", the innermost frame).
+fn leak_line(st: &State, rec: *const u8) {
     // SAFETY: `rec` is a locked allocation record (read in place: a copy on the stack
     // would have its file name indexed by a variable, TOOLCHAIN.md #2).
     let a = unsafe { &*rec.cast::<AllocRecord>() };
-    let mut t = Text::new(&mut st.msg);
-    t.bytes(b"memdbg: leak #")
+    let mut msg = Text::new(&mut st.sc().msg);
+    let t = msg
+        .bytes(b"memdbg: leak #")
         .dec(a.seq.get())
         .bytes(b": ")
         .dec(a.size.get())
@@ -615,31 +726,27 @@ fn leak_line(st: &mut State, rec: *const u8) {
             .byte(b':')
             .dec(u32::from(a.line.get()));
     } else if a.stack.count != 0 {
-        t.bytes(if a.stack.raw_mask & 1 != 0 {
-            b""
-        } else {
-            b"code+"
-        })
-        .hex(a.stack.frames[0].get());
+        if a.stack.raw_mask & 1 == 0 {
+            t.bytes(b"code+");
+        }
+        t.hex(a.stack.frames[0].get());
     } else {
-        t.bytes(b"?");
+        t.byte(b'?');
     }
 }
 
 /// At stop: one record per small-allocation site.
 pub fn write_sites(st: &mut State) {
+    let sc = st.sc();
     let mut i = 0;
     while i < usize::from(st.n_sites) {
-        let s = st.sites[i];
-        let r = &mut st.ev.small;
+        let r = &mut sc.ev.small;
         r.kind = kind::SMALL_SITE;
         r.version = FORMAT_VERSION;
-        r.count.set(s.count);
-        r.bytes.set(s.bytes);
-        r.first = s.first;
-        let bytes: *const [u8] = st.ev.small.as_bytes();
-        // SAFETY: see sample_heap.
-        ledger::append(st, unsafe { &*bytes });
+        r.count.set(sc.sites[i].count);
+        r.bytes.set(sc.sites[i].bytes);
+        r.first = sc.sites[i].first;
+        ledger::append(st, sc.ev.small.as_bytes());
         i += 1;
     }
 }
