@@ -3,6 +3,7 @@
 //! schema is described in the [crate documentation](crate#json-schema).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 
 use memdbg::record::{
@@ -441,10 +442,35 @@ fn explain<'n, T>(
     out
 }
 
+/// FNV-1a: the report's maps are keyed by small values from the user's own
+/// ledger, where SipHash's flooding resistance buys nothing.
+pub(crate) struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A `HashMap` with [`Fnv`].
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
+
 /// Symbolization with a cache (a ledger repeats few distinct frames).
 struct Frames<'a> {
     symbolizer: Option<&'a dyn Symbolize>,
-    cache: HashMap<u32, Symbols>,
+    cache: FastMap<u32, Symbols>,
 }
 
 impl Frames<'_> {
@@ -541,8 +567,8 @@ fn site_name(file: Option<&str>, line: Option<u32>, stack: &[StackFrame]) -> Str
 /// else the whole call stack.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum SiteKey {
-    /// File and line of the wrapper call.
-    FileLine(Vec<u8>, u16),
+    /// File (NUL-padded) and line of the wrapper call.
+    FileLine([u8; record::FILE_NAME_LEN], u16),
     /// Frames of the call stack (address, in code 1).
     Stack(Vec<(u32, bool)>),
 }
@@ -560,7 +586,11 @@ pub(crate) fn site_key(a: &AllocRecord) -> SiteKey {
                 .collect(),
         )
     } else {
-        SiteKey::FileLine(a.file.bytes().to_vec(), a.line.get())
+        // Only the bytes up to the NUL name the file.
+        let mut file = [0; record::FILE_NAME_LEN];
+        let name = a.file.bytes();
+        file[..name.len()].copy_from_slice(name);
+        SiteKey::FileLine(file, a.line.get())
     }
 }
 
@@ -617,7 +647,7 @@ impl<'a> Analyzer<'a> {
         Analyzer {
             frames: Frames {
                 symbolizer,
-                cache: HashMap::new(),
+                cache: FastMap::default(),
             },
         }
     }
@@ -732,7 +762,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     }
 
     // Sites.
-    let mut by_key: HashMap<&SiteKey, usize> = HashMap::new();
+    let mut by_key: FastMap<&SiteKey, usize> = FastMap::default();
     let mut sites: Vec<Site> = Vec::new();
     for (leak, key) in leaks.iter().zip(&keys) {
         let b = &leak.block;

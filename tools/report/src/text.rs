@@ -1,9 +1,8 @@
 //! The text form of a [`Report`] and of a [`Diff`](crate::diff::Diff).
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 
-use crate::report::{Block, Flag, Report, StackFrame};
+use crate::report::{Block, FastMap, Flag, Report, StackFrame};
 
 /// `n` with thousands separators: 12,345.
 pub(crate) fn num(n: u64) -> String {
@@ -28,7 +27,7 @@ pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
 #[derive(Default)]
 pub(crate) struct StackWriter {
     /// Text after `    #N ` for each (address, in code 1).
-    cache: HashMap<(u32, bool), String>,
+    cache: FastMap<(u32, bool), String>,
 }
 
 /// Indentation of a stack's lines.
