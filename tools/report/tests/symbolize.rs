@@ -14,6 +14,7 @@ use common::*;
 use memdbg::record::{AsBytes, kind};
 use memdbg_report::{ElfSymbols, Format, Ledger, Options, Symbolize, ledger_from_bytes, print};
 use object::{Object, ObjectSymbol};
+use proptest::prelude::*;
 
 struct Built {
     elf_path: PathBuf,
@@ -340,4 +341,34 @@ fn frames_of_another_build_are_warned() {
              (e.g. 0x{leaf:08X}): it may not be the build that wrote the ledger"
         )]
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// A damaged ELF is an error or a symbolizer that answers; never a panic.
+    #[test]
+    fn damaged_elfs_never_panic(
+        flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..16),
+        cut in proptest::option::of(any::<prop::sample::Index>()),
+    ) {
+        let mut elf = built().elf.clone();
+        for (at, byte) in flips {
+            let i = at.index(elf.len());
+            elf[i] = byte;
+        }
+        if let Some(c) = cut {
+            elf.truncate(c.index(elf.len()));
+        }
+        if let Ok(symbols) = ElfSymbols::from_bytes(&elf, "damaged.elf") {
+            for offset in (0..symbols.code_size().min(0x200)).step_by(2) {
+                let _ = symbols.symbolize(offset);
+                let _ = symbols.is_return_address(offset);
+            }
+        }
+    }
 }
