@@ -463,3 +463,25 @@ fn a_run_that_did_not_stop() {
     assert!(!text.contains("warning: the header counts"));
     assert!(!text.contains("free slot"));
 }
+
+/// The fuzz target's seeds (`fuzz/corpus/ledger/`) are this file's sample
+/// ledger as a `.pdb` and inside a backup `.zip`; `MEMDBG_BLESS=1` rewrites them.
+#[test]
+fn fuzz_seeds_are_current() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/ledger");
+    let pdb = pdb_of(&sample_records());
+    for (name, bytes) in [
+        ("sample.pdb", pdb.clone()),
+        ("backup.zip", backup_zip("MemDbgDB.pdb", &pdb)),
+    ] {
+        let path = dir.join(name);
+        if std::env::var_os("MEMDBG_BLESS").is_some() {
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        let seed = std::fs::read(&path).unwrap();
+        assert_eq!(seed, bytes, "{} (MEMDBG_BLESS=1 rewrites)", path.display());
+        // And the seeds read as the sample ledger.
+        let ledger = ledger_from_bytes(&seed, name).unwrap();
+        assert_eq!(ledger.allocs, sample().allocs);
+    }
+}
