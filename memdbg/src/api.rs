@@ -22,7 +22,7 @@ const MAX_CHUNK: u32 = 65_505;
 
 /// Which Memory Manager call allocates.
 #[derive(Clone, Copy)]
-enum How {
+pub(crate) enum How {
     /// `MemPtrNew`.
     Ptr,
     /// `MemHandleNew`.
@@ -33,7 +33,7 @@ enum How {
 
 /// Allocates `size` bytes the way `how` says; 0 on failure.
 #[inline(always)]
-fn os_alloc(how: How, size: u32) -> u32 {
+pub(crate) fn os_alloc(how: How, size: u32) -> u32 {
     // SAFETY: the three calls take any size (and heap/attributes) and return a
     // chunk, a handle or null.
     unsafe {
@@ -50,7 +50,7 @@ fn os_alloc(how: How, size: u32) -> u32 {
 /// running, or busy) the plain OS call. On failure nothing is recorded and 0 is
 /// returned. `a6` is the wrapper's own frame.
 #[inline(never)]
-fn wrapped(k: u8, how: How, site: &'static Site, size: u32, a6: u32) -> u32 {
+pub(crate) fn wrapped(k: u8, how: How, site: &'static Site, size: u32, a6: u32) -> u32 {
     let Some(st) = state::enter() else {
         return os_alloc(how, size);
     };

@@ -28,7 +28,8 @@ use crate::track::{self, Block};
 ///
 /// Records have kind [`kind::RUST`], no file or line, and up to six return addresses
 /// (always, whatever [`Options::CALL_STACKS`] says).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Default)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct MemDbgAlloc;
 
 // SAFETY: every block handed out is inside a live chunk of at least `layout.size()`

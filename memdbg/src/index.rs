@@ -44,7 +44,8 @@ pub fn home(key: u32, mask: u16) -> u16 {
 }
 
 /// A table over caller-provided memory.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct Index {
     keys: *mut u32,
     slots: *mut u16,

@@ -70,6 +70,7 @@
 #![deny(missing_docs)]
 
 mod api;
+pub mod capi;
 mod global;
 mod guard;
 mod index;
@@ -91,7 +92,8 @@ use record::{AllocFlags, FileName, U16Be};
 
 /// How the detector runs: given to [`start`], recorded in the ledger's header.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct Settings {
     /// What to do ([`Options`]).
     pub options: Options,
@@ -137,7 +139,8 @@ impl Default for Settings {
 }
 
 /// Why [`start`] or [`stop`] did nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub enum Error {
     /// `start` while running.
     AlreadyRunning,
@@ -158,7 +161,8 @@ pub enum Error {
 /// ([`FileName`]) and the line. The wrapper macros build one per call site at
 /// compile time (a constant in code 1, no relocation).
 #[repr(C, align(2))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct Site {
     /// File name, NUL-padded, at most 31 bytes.
     pub file: FileName,

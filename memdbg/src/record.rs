@@ -144,7 +144,8 @@ pub mod kind {
 
 /// A big-endian `u16` stored as 2 bytes, 2-byte aligned.
 #[repr(C, align(2))]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct U16Be(pub [u8; 2]);
 
 impl U16Be {
@@ -167,7 +168,8 @@ impl U16Be {
 
 /// A big-endian `u32` stored as 4 bytes, 2-byte aligned (one `move.l` on the 68000).
 #[repr(C, align(2))]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct U32Be(pub [u8; 4]);
 
 impl U32Be {
@@ -190,7 +192,8 @@ impl U32Be {
 
 /// Why bytes could not be decoded as a record. `offset` is relative to the start of
 /// the record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct DecodeError {
     /// Byte offset inside the record of the field that is wrong (0 for the kind,
     /// 1 for the version, the record's length for a truncated record).
@@ -199,6 +202,8 @@ pub struct DecodeError {
     pub what: &'static str,
 }
 
+/// Host only: the 68k build has no `core::fmt` (its vtables need relocations).
+#[cfg(not(target_arch = "m68k"))]
 impl core::fmt::Display for DecodeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "{} at record offset {}", self.what, self.offset)
@@ -240,9 +245,91 @@ pub unsafe trait AsBytes: Copy + Sized {
     }
 }
 
-bitflags::bitflags! {
+/// Defines a set of flags: the `bitflags` crate's type on the host (tools use its
+/// whole API, e.g. `iter_names`), and on the 68k a minimal newtype with the same
+/// constants and the few methods the detector uses. `bitflags` always implements
+/// `Debug`, `Display` and parsing for its internal type; in a 68k staticlib those are
+/// kept as public roots and pull in `core::fmt`, whose vtables need relocations a
+/// Palm code resource cannot have (TOOLCHAIN.md).
+macro_rules! flags {
+    (
+        $(#[doc = $doc:literal])*
+        pub struct $name:ident: $t:ty {
+            $( $(#[doc = $fdoc:literal])* const $f:ident = $v:expr; )*
+        }
+    ) => {
+        #[cfg(not(target_arch = "m68k"))]
+        bitflags::bitflags! {
+            $(#[doc = $doc])*
+            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+            pub struct $name: $t {
+                $( $(#[doc = $fdoc])* const $f = $v; )*
+            }
+        }
+
+        $(#[doc = $doc])*
+        #[cfg(target_arch = "m68k")]
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        #[repr(transparent)]
+        pub struct $name($t);
+
+        #[cfg(target_arch = "m68k")]
+        impl $name {
+            $( $(#[doc = $fdoc])* pub const $f: Self = Self($v); )*
+
+            /// No flags.
+            pub const fn empty() -> Self {
+                Self(0)
+            }
+            /// The raw bits.
+            pub const fn bits(&self) -> $t {
+                self.0
+            }
+            /// These bits, unknown ones kept.
+            pub const fn from_bits_retain(bits: $t) -> Self {
+                Self(bits)
+            }
+            /// These bits, unknown ones dropped.
+            pub const fn from_bits_truncate(bits: $t) -> Self {
+                Self(bits & (0 $(| $v)*))
+            }
+            /// Whether every flag of `other` is set.
+            pub const fn contains(&self, other: Self) -> bool {
+                self.0 & other.0 == other.0
+            }
+            /// Whether no flag is set.
+            pub const fn is_empty(&self) -> bool {
+                self.0 == 0
+            }
+            /// The flags of both.
+            pub const fn union(self, other: Self) -> Self {
+                Self(self.0 | other.0)
+            }
+            /// The flags of `self` not in `other`.
+            pub const fn difference(self, other: Self) -> Self {
+                Self(self.0 & !other.0)
+            }
+        }
+
+        #[cfg(target_arch = "m68k")]
+        impl core::ops::BitOr for $name {
+            type Output = Self;
+            fn bitor(self, other: Self) -> Self {
+                Self(self.0 | other.0)
+            }
+        }
+
+        #[cfg(target_arch = "m68k")]
+        impl core::ops::BitOrAssign for $name {
+            fn bitor_assign(&mut self, other: Self) {
+                self.0 |= other.0;
+            }
+        }
+    };
+}
+
+flags! {
     /// Detector options (header bytes 12..16; `memdbg::Settings::options`).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Options: u32 {
         /// Write [`GUARD_LEN`] guard bytes ([`GUARD_BYTE`]) after each block in the
         /// dynamic heap and check them at free, resize and stop.
@@ -276,9 +363,8 @@ bitflags::bitflags! {
     }
 }
 
-bitflags::bitflags! {
+flags! {
     /// Run-level flags of the [`Header`] (bytes 8..12).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct HeaderFlags: u32 {
         /// Some allocations were not recorded (the index was full or the storage heap
         /// had no room for a record): the ledger may miss leaks. See
@@ -304,9 +390,8 @@ bitflags::bitflags! {
     }
 }
 
-bitflags::bitflags! {
+flags! {
     /// Flags of an [`AllocRecord`] (bytes 2..4).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct AllocFlags: u16 {
         /// [`GUARD_LEN`] guard bytes follow the block; only such blocks are checked.
         const GUARDED = 0x0001;
@@ -327,7 +412,8 @@ bitflags::bitflags! {
 
 /// A file name as stored: the tail of a path, NUL-padded to [`FILE_NAME_LEN`] bytes.
 #[repr(C)]
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct FileName(pub [u8; FILE_NAME_LEN]);
 
 impl Default for FileName {
@@ -362,17 +448,31 @@ impl FileName {
     /// The stored form of `path`: its tail from [`FileName::cut`], NUL-padded.
     /// A NUL inside `path` ends the name there.
     pub const fn new(path: &[u8]) -> FileName {
+        let mut f = FileName([0; FILE_NAME_LEN]);
+        f.set(path);
+        f
+    }
+
+    /// Stores the tail of `path` as [`FileName::new`] builds it, in place: for names
+    /// known only at run time (C callers). Never inlined, so that the array it indexes
+    /// with a variable is reached through a pointer: a variable index into a stack
+    /// array (as inlining into `new` would make it) is miscompiled by LLVM's m68k
+    /// backend (TOOLCHAIN.md #2).
+    #[inline(never)]
+    pub const fn set(&mut self, path: &[u8]) {
         let start = Self::cut(path);
-        let mut out = [0u8; FILE_NAME_LEN];
+        let mut end = false;
         let mut i = 0;
-        while start + i < path.len() && i < FILE_NAME_LEN - 1 {
-            if path[start + i] == 0 {
-                break;
-            }
-            out[i] = path[start + i];
+        while i < FILE_NAME_LEN {
+            let b = if !end && start + i < path.len() && i < FILE_NAME_LEN - 1 {
+                path[start + i]
+            } else {
+                0
+            };
+            end |= b == 0;
+            self.0[i] = b;
             i += 1;
         }
-        FileName(out)
     }
 
     /// The name's bytes, up to the first NUL.
@@ -383,7 +483,8 @@ impl FileName {
 }
 
 /// One frame of a [`Stack`], decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub enum Frame {
     /// A return address inside code 1, as an offset from its start (= ELF address).
     Code(u32),
@@ -400,7 +501,8 @@ pub enum Frame {
 /// | 1 | 1 | raw mask: bit *i* set = frame *i* is a raw 68k address |
 /// | 2 | 24 | frames: 6 × u32, unused ones 0 |
 #[repr(C)]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct Stack {
     /// Number of valid frames.
     pub count: u8,
@@ -460,7 +562,8 @@ impl Stack {
 /// | 24 | 26 | call stack ([`Stack`]; empty without [`Options::CALL_STACKS`], except for Rust allocations) |
 /// | 50 | 32 | file ([`FileName`]; empty for Rust allocations) |
 #[repr(C)]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct AllocRecord {
     /// Record kind ([`kind`]).
     pub kind: u8,
@@ -536,7 +639,8 @@ impl AllocRecord {
 /// Run-level counters of the [`Header`] (bytes 76..152). All are counts of events
 /// except where a unit is given.
 #[repr(C)]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct Counters {
     /// Tracked allocations (successful wrapper and `GlobalAlloc` allocations that
     /// got a record).
@@ -607,7 +711,8 @@ const_assert_eq!(size_of::<Counters>(), 76);
 /// | 72 | 4 | ticks at stop (0 while running) |
 /// | 76 | 76 | [`Counters`]: allocations, frees, os_frees, unknown_frees, double_frees, overruns, untracked, failed, resizes, leaks, leaked_bytes, peak_live_bytes, peak_live_count, low_free, low_largest_free, small_allocs, small_unsited, alerts, os_unknown_frees (u32 each, in this order) |
 #[repr(C)]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct Header {
     /// [`kind::HEADER`].
     pub kind: u8,
@@ -737,7 +842,8 @@ pub mod detected {
 /// | 12 | 26 | where it was found ([`Stack`]: the free's or resize's callers; empty at stop) |
 /// | 38 | 82 | the block's [`AllocRecord`] (its allocation site: file, line, stack) |
 #[repr(C)]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct OverrunRecord {
     /// [`kind::OVERRUN`].
     pub kind: u8,
@@ -777,7 +883,8 @@ unsafe impl AsBytes for OverrunRecord {}
 /// | 42 | 26 | second free's site ([`Stack`]) |
 /// | 68 | 82 | the block's [`AllocRecord`] as it was before the first free (its kind byte is the allocation kind) |
 #[repr(C)]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct DoubleFreeRecord {
     /// [`kind::DOUBLE_FREE`].
     pub kind: u8,
@@ -822,7 +929,8 @@ unsafe impl AsBytes for DoubleFreeRecord {}
 /// | 8 | 4 | their total requested bytes |
 /// | 12 | 82 | the site's first small allocation ([`AllocRecord`]: file, line, stack, size) |
 #[repr(C)]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct SmallSiteRecord {
     /// [`kind::SMALL_SITE`].
     pub kind: u8,
@@ -857,7 +965,8 @@ unsafe impl AsBytes for SmallSiteRecord {}
 /// | 12 | 4 | the threshold, bytes |
 /// | 16 | 82 | the allocation after which it was seen ([`AllocRecord`]) |
 #[repr(C)]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct LowHeapRecord {
     /// [`kind::LOW_HEAP`].
     pub kind: u8,
@@ -882,7 +991,8 @@ const_assert_eq!(offset_of!(LowHeapRecord, alloc), 16);
 unsafe impl AsBytes for LowHeapRecord {}
 
 /// Any MemDbgDB record, decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub enum Record {
     /// Record 0.
     Header(Header),
@@ -1289,6 +1399,12 @@ mod tests {
         assert_eq!(FileName::new(long).0[31], 0);
         // An embedded NUL ends the name (C strings from C callers).
         assert_eq!(FileName::new(b"ab\0cd").bytes(), b"ab");
+        // `set` stores exactly what `new` builds, whatever was there before.
+        for p in [&b"src/lib.rs"[..], p, p31, long, p2, b"ab\0cd", b""] {
+            let mut f = FileName([0xAA; FILE_NAME_LEN]);
+            f.set(p);
+            assert_eq!(f, FileName::new(p), "{:?}", String::from_utf8_lossy(p));
+        }
     }
 
     #[test]

@@ -19,7 +19,8 @@ use crate::track;
 use crate::{Error, Settings};
 
 /// What [`stop`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct Summary {
     /// Tracked blocks never freed.
     pub leaks: u32,

@@ -16,7 +16,8 @@
 use crate::record::{STACK_FRAMES, Stack};
 
 /// Code 1's address range `[base, end)` (68k addresses); empty if unknown.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct CodeRange {
     /// First byte of code 1.
     pub base: u32,

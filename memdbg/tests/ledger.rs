@@ -611,6 +611,33 @@ fn chunk_new_pointer_and_handle() {
     assert_eq!(sites[0].first.line.get(), line("chunk-ptr"));
 }
 
+#[test]
+fn c_interface_records_run_time_file_names() {
+    let r = run(16);
+    assert_clean_header(&r);
+    let long = b"src/a/rather/long/path/to/the/capi_test.c";
+    assert_eq!(
+        seen_all(&r),
+        vec![Alloc {
+            kind: kind::HANDLE,
+            flags: AllocFlags::GUARDED | AllocFlags::HANDLE | AllocFlags::FILE_TRUNCATED,
+            size: 8,
+            file: FileName::new(long).bytes().to_vec(),
+            line: 43,
+        }]
+    );
+    assert_eq!(
+        r.allocs()[0].file.bytes(),
+        b"rather/long/path/to/the/capi_test.c"[7..].to_vec()
+    );
+    let c = r.counters();
+    assert_eq!(
+        (c.allocations.get(), c.frees.get(), c.resizes.get()),
+        (3, 2, 1)
+    );
+    assert_eq!(c.leaks.get(), 1);
+}
+
 /// Every line of the app's source in the inline chain of a code 1 frame (innermost
 /// first).
 fn inline_lines(f: Frame) -> Vec<u16> {

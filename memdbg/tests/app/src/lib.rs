@@ -64,6 +64,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             13 => cycles(),
             14 => rust_box(),
             15 => chunks(),
+            16 => c_api(),
             100 => bench(false),
             101 => bench(true),
             _ => 99,
@@ -359,6 +360,32 @@ unsafe fn chunks() -> u32 {
         return 1;
     }
     end()
+}
+
+/// The C interface (what `include/memdbg.h` maps MemPtrNew & co. to), called as a
+/// C app would: run-time file names, one of them too long for the record.
+#[inline(never)]
+unsafe fn c_api() -> u32 {
+    use memdbg::capi::*;
+    if memdbg_start(0, 5, 0, 0) != 0 {
+        return 1;
+    }
+    let p = memdbg_ptr_new(16, c"capi.c".as_ptr(), 42);
+    let h = memdbg_handle_new(8, c"src/a/rather/long/path/to/the/capi_test.c".as_ptr(), 43);
+    let q = memdbg_chunk_new(0, 4, u32::from(mem::memNewChunkFlagNonMovable), c"capi.c".as_ptr(), 44);
+    if p.is_null() || h.is_null() || q.is_null() {
+        return 2;
+    }
+    unsafe {
+        if memdbg_ptr_resize(p, 20) != 0 || memdbg_ptr_free(p) != 0 {
+            return 3;
+        }
+        memdbg_ptr_free(q);
+    }
+    if memdbg_stop() != 1 {
+        return 4;
+    }
+    0
 }
 
 /// Benchmark: `live` blocks allocated first (feature 2), then `pairs` alloc+free
