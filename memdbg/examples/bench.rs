@@ -21,7 +21,7 @@ use palm_run::symbols::Symbols;
 use palm_run::{Config, Machine};
 
 const CREATOR: u32 = u32::from_be_bytes(*b"MDtA");
-const PAIRS: u32 = 200;
+const PAIRS: u32 = 1000;
 const LIVE: [u32; 4] = [10, 100, 1_000, 5_000];
 const HELPERS: [&str; 7] = [
     "memcpy",

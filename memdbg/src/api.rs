@@ -48,9 +48,10 @@ pub(crate) fn os_alloc(how: How, size: u32) -> u32 {
 /// The wrappers' allocation: with the detector entered, allocates with room for a
 /// guard when wanted and possible, prepares and records the block; otherwise (not
 /// running, or busy) the plain OS call. On failure nothing is recorded and 0 is
-/// returned. `a6` is the wrapper's own frame.
-#[inline(never)]
-pub(crate) fn wrapped(k: u8, how: How, site: &'static Site, size: u32, a6: u32) -> u32 {
+/// returned. `a6` is the wrapper's own frame. Inlined into [`ptr_new`] (the common
+/// case, where `how` is a constant); [`wrapped_any`] is the shared copy.
+#[inline(always)]
+fn wrapped(k: u8, how: How, site: &'static Site, size: u32, a6: u32) -> u32 {
     let Some(st) = state::enter() else {
         return os_alloc(how, size);
     };
@@ -123,6 +124,12 @@ pub(crate) fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u1
     track::unlock_body(addr, flags);
 }
 
+/// [`wrapped`] for handles, chunks and C callers.
+#[inline(never)]
+pub(crate) fn wrapped_any(k: u8, how: How, site: &'static Site, size: u32, a6: u32) -> u32 {
+    wrapped(k, how, site, size, a6)
+}
+
 /// `MemPtrNew(size)` recorded at `site` (use [`mem_ptr_new!`](crate::mem_ptr_new)).
 /// Returns the block, or null when the OS has no room (nothing recorded).
 #[inline(never)]
@@ -134,7 +141,7 @@ pub fn ptr_new(site: &'static Site, size: u32) -> MemPtr {
 /// [`mem_handle_new!`](crate::mem_handle_new)). Returns the handle, or null.
 #[inline(never)]
 pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
-    wrapped(kind::HANDLE, How::Handle, site, size, frame_pointer()) as usize as MemHandle
+    wrapped_any(kind::HANDLE, How::Handle, site, size, frame_pointer()) as usize as MemHandle
 }
 
 /// `MemChunkNew(heap, size, attr)` recorded at `site` (use
@@ -145,7 +152,7 @@ pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
 #[inline(never)]
 pub fn chunk_new(site: &'static Site, heap: u16, size: u32, attr: u16) -> MemPtr {
     let how = How::Chunk(heap, attr);
-    wrapped(kind::CHUNK, how, site, size, frame_pointer()) as usize as MemPtr
+    wrapped_any(kind::CHUNK, how, site, size, frame_pointer()) as usize as MemPtr
 }
 
 /// `MemPtrResize(p, size)`, keeping `p`'s record (use

@@ -105,7 +105,7 @@ fn alloc(k: u8, how: How, file: *const Char, line: u32, size: u32, a6: u32) -> u
         return api::os_alloc(how, size);
     }
     // SAFETY: the scratch site lives until `stop`, longer than this call.
-    api::wrapped(k, how, unsafe { &*site }, size, a6)
+    api::wrapped_any(k, how, unsafe { &*site }, size, a6)
 }
 
 /// `MemPtrNew(size)` recorded at `file`:`line`.

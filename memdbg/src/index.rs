@@ -47,9 +47,12 @@ pub fn home(key: u32, mask: u16) -> u16 {
 #[derive(Clone, Copy)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct Index {
-    keys: *mut u32,
-    slots: *mut u16,
-    mask: u16,
+    /// The keys (read by the free path's assembly, `patch.rs`).
+    pub(crate) keys: *mut u32,
+    /// The slot numbers, parallel to `keys`.
+    pub(crate) slots: *mut u16,
+    /// Number of entries − 1.
+    pub(crate) mask: u16,
 }
 
 impl Index {

@@ -7,7 +7,7 @@
 //!   [`DB_TYPE`] (`'LEAK'`), a record database (not a resource database) in the
 //!   storage heap of card 0, deleted and created again by every `memdbg::start`.
 //! - Record 0 is the [`Header`]. Every other record starts with a one-byte
-//!   [`kind`](kind) and a one-byte format version ([`FORMAT_VERSION`]), then the fields
+//!   [`kind`] and a one-byte format version ([`FORMAT_VERSION`]), then the fields
 //!   of its kind. Sizes are exact: a record of a known kind and version has exactly the
 //!   size of its struct ([`HEADER_SIZE`], [`ALLOC_RECORD_SIZE`], …).
 //! - After a clean `memdbg::stop` the database holds: the header, one allocation record

@@ -39,6 +39,7 @@ impl<'a> Text<'a> {
     }
 
     /// Appends one byte (dropped when the buffer is full: the last byte stays NUL).
+    #[inline(never)]
     pub fn byte(&mut self, b: u8) -> &mut Self {
         if self.len + 1 < self.buf.len() {
             self.buf[self.len] = b;
@@ -49,6 +50,7 @@ impl<'a> Text<'a> {
     }
 
     /// Appends `s` up to its first NUL.
+    #[inline(never)]
     pub fn bytes(&mut self, s: &[u8]) -> &mut Self {
         for &b in s {
             if b == 0 {
@@ -60,6 +62,7 @@ impl<'a> Text<'a> {
     }
 
     /// Appends `v` in decimal.
+    #[inline(never)]
     pub fn dec(&mut self, v: u32) -> &mut Self {
         // The largest power of ten not above v, then one digit per power: no buffer
         // (a local digit array indexed by a variable would hit the LLVM m68k bug,
@@ -79,6 +82,7 @@ impl<'a> Text<'a> {
     }
 
     /// Appends `v` as `0x` and eight uppercase hexadecimal digits.
+    #[inline(never)]
     pub fn hex(&mut self, v: u32) -> &mut Self {
         self.bytes(b"0x");
         let mut shift = 32;

@@ -638,6 +638,36 @@ fn c_interface_records_run_time_file_names() {
     assert_eq!(c.leaks.get(), 1);
 }
 
+#[test]
+fn scattered_frees_and_frees_from_outside_code_1_all_match() {
+    let r = run(17);
+    assert_clean_header(&r);
+    let c = r.counters();
+    assert_eq!(c.allocations.get(), 300, "{c:?}");
+    assert_eq!(c.frees.get(), 260, "{c:?}");
+    assert_eq!(c.os_frees.get(), 3, "the RAM stub is not code 1");
+    assert_eq!(
+        c.unknown_frees.get(),
+        2,
+        "the stub and the array: never wrapped"
+    );
+    assert_eq!(c.leaks.get(), 40);
+    // The leaks are exactly the blocks never freed: i not of the form k*7 mod 300
+    // (k < 257), minus the first three the stub freed, with size 1 + i % 37.
+    let freed: std::collections::HashSet<u32> = (0..257).map(|k| (k * 7) % 300).collect();
+    let left: Vec<u32> = (0..300).filter(|i| !freed.contains(i)).skip(3).collect();
+    let mut want: Vec<u32> = left.iter().map(|i| 1 + i % 37).collect();
+    let mut got: Vec<u32> = r.allocs().iter().map(|a| a.size.get()).collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+    assert!(r.allocs().iter().all(|a| a.line.get() == line("churn")));
+    let mut seqs: Vec<u32> = r.allocs().iter().map(|a| a.seq.get()).collect();
+    seqs.sort();
+    let want_seqs: Vec<u32> = left.iter().map(|i| i + 1).collect();
+    assert_eq!(seqs, want_seqs);
+}
+
 /// Every line of the app's source in the inline chain of a code 1 frame (innermost
 /// first).
 fn inline_lines(f: Frame) -> Vec<u16> {

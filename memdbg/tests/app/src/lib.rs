@@ -65,6 +65,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             14 => rust_box(),
             15 => chunks(),
             16 => c_api(),
+            17 => churn(),
             100 => bench(false),
             101 => bench(true),
             _ => 99,
@@ -386,6 +387,62 @@ unsafe fn c_api() -> u32 {
         return 4;
     }
     0
+}
+
+/// Many live blocks freed in a scattered order (index clusters shift back on every
+/// removal), then three frees made from outside code 1 (a stub in RAM, as the OS's
+/// own code would): every free must find its record. 40 blocks stay leaked.
+#[inline(never)]
+unsafe fn churn() -> u32 {
+    const N: u32 = 300;
+    begin(&Settings {
+        capacity: 400,
+        ..Settings::DEFAULT
+    });
+    unsafe {
+        let keep = MemPtrNew(N * 4).cast::<u32>();
+        let mut i = 0;
+        while i < N {
+            *keep.add(i as usize) = mem_ptr_new!(1 + i % 37) as u32; // @mark churn
+            i += 1;
+        }
+        // Free 257 of them in the order i * 7 mod N, leaving 43.
+        let mut k = 0;
+        while k < 257 {
+            let i = (k * 7) % N;
+            MemChunkFree(*keep.add(i as usize) as usize as MemPtr);
+            *keep.add(i as usize) = 0;
+            k += 1;
+        }
+        // A stub in the dynamic heap that frees its argument, keeping D2 (which the
+        // trap clobbers and LLVM's convention preserves): move.l %d2,-(%sp);
+        // move.l (8,%sp),-(%sp); trap #15; .short 0xA012; lea (4,%sp),%sp;
+        // move.l (%sp)+,%d2; rts.
+        let stub = MemPtrNew(18).cast::<u16>();
+        let code: [u16; 9] = [
+            0x2F02, 0x2F2F, 0x0008, 0x4E4F, 0xA012, 0x4FEF, 0x0004, 0x241F, 0x4E75,
+        ];
+        let mut w = 0;
+        while w < 9 {
+            *stub.add(w) = *core::hint::black_box(&code).as_ptr().add(w);
+            w += 1;
+        }
+        let os_free: unsafe extern "C" fn(MemPtr) -> u32 = core::mem::transmute(stub);
+        let mut freed_by_stub = 0;
+        let mut i = 0;
+        while i < N && freed_by_stub < 3 {
+            let p = *keep.add(i as usize);
+            if p != 0 {
+                os_free(p as usize as MemPtr);
+                *keep.add(i as usize) = 0;
+                freed_by_stub += 1;
+            }
+            i += 1;
+        }
+        MemChunkFree(stub.cast());
+        MemChunkFree(keep.cast());
+    }
+    end()
 }
 
 /// Benchmark: `live` blocks allocated first (feature 2), then `pairs` alloc+free
