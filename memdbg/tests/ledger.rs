@@ -668,6 +668,89 @@ fn scattered_frees_and_frees_from_outside_code_1_all_match() {
     assert_eq!(seqs, want_seqs);
 }
 
+#[test]
+fn options_fills_stacks_low_heap_and_rare_events() {
+    let r = run(18);
+    assert_clean_header(&r);
+    assert!(r.flags().contains(HeaderFlags::LOW_HEAP));
+    // The leaks: the storage chunk (no guard) and the overrun block, flagged.
+    assert_eq!(
+        seen_all(&r),
+        vec![
+            alloc(kind::CHUNK, AllocFlags::NOT_DYNAMIC, 16, "storage"),
+            alloc(
+                kind::POINTER,
+                AllocFlags::GUARDED | AllocFlags::OVERRUN,
+                6,
+                "leak-overrun"
+            ),
+        ]
+    );
+    // With call stacks, a wrapper's record starts at its call.
+    for a in r.allocs() {
+        assert_eq!(site_line(a.stack.frame(0)), Some(a.line.get()));
+        assert!(a.stack.count >= 2);
+    }
+    let ev = r.events();
+    let kinds: Vec<u8> = ev
+        .iter()
+        .map(|e| match e {
+            Record::LowHeap(_) => kind::LOW_HEAP,
+            Record::Overrun(o) => o.when.get() as u8,
+            Record::DoubleFree(_) => kind::DOUBLE_FREE,
+            _ => 0,
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            kind::LOW_HEAP,
+            detected::AT_RESIZE as u8,
+            kind::DOUBLE_FREE,
+            detected::AT_STOP as u8
+        ],
+        "{ev:?}"
+    );
+    let Record::LowHeap(l) = ev[0] else {
+        unreachable!()
+    };
+    assert_eq!(l.threshold.get(), u32::MAX);
+    assert_eq!(l.alloc.line.get(), line("filled"));
+    let Record::Overrun(o) = ev[1] else {
+        unreachable!()
+    };
+    assert_eq!(o.alloc.line.get(), line("resized-overrun"));
+    assert_eq!(o.guard, [0, 0xFD, 0xFD, 0xFD]);
+    assert_eq!(
+        site_line(o.site.frame(0)),
+        Some(line("resized-overrun") + 2)
+    );
+    let Record::DoubleFree(d) = ev[2] else {
+        unreachable!()
+    };
+    assert_eq!(
+        seen(&d.alloc),
+        alloc(
+            kind::HANDLE,
+            AllocFlags::GUARDED | AllocFlags::HANDLE,
+            10,
+            "handle-twice"
+        )
+    );
+    assert_eq!(site_line(d.first.frame(0)), Some(line("handle-twice") + 1));
+    assert_eq!(site_line(d.second.frame(0)), Some(line("handle-twice") + 2));
+    let Record::Overrun(o) = ev[3] else {
+        unreachable!()
+    };
+    assert_eq!((o.site.count, o.guard), (0, [0x55, 0xFD, 0xFD, 0xFD]));
+    let c = r.counters();
+    assert_eq!(
+        (c.overruns.get(), c.double_frees.get(), c.resizes.get()),
+        (2, 1, 1)
+    );
+    assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+}
+
 /// Every line of the app's source in the inline chain of a code 1 frame (innermost
 /// first).
 fn inline_lines(f: Frame) -> Vec<u16> {

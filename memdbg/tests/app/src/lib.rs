@@ -66,6 +66,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             15 => chunks(),
             16 => c_api(),
             17 => churn(),
+            18 => options_and_rare_events(),
             100 => bench(false),
             101 => bench(true),
             _ => 99,
@@ -441,6 +442,47 @@ unsafe fn churn() -> u32 {
         }
         MemChunkFree(stub.cast());
         MemChunkFree(keep.cast());
+    }
+    end()
+}
+
+/// Every option on and the rarer events: fills, call stacks, the low-heap warning
+/// (threshold above any heap), an overrun found by a resize, a handle freed twice, a
+/// chunk in the storage heap (no guard), and an overrun found at stop on a leak.
+#[inline(never)]
+unsafe fn options_and_rare_events() -> u32 {
+    begin(&Settings {
+        options: Settings::DEFAULT
+            .options
+            .union(Options::FILL_NEW)
+            .union(Options::FILL_FREED)
+            .union(Options::CALL_STACKS),
+        low_heap_threshold: u32::MAX,
+        ..Settings::DEFAULT
+    });
+    unsafe {
+        let p = mem_ptr_new!(8).cast::<u8>(); // @mark filled
+        if *p != 0x31 || *p.add(7) != 0x31 {
+            return 1;
+        }
+        MemChunkFree(p.cast());
+        let r = mem_ptr_new!(4).cast::<u8>(); // @mark resized-overrun
+        *r.add(4) = 0;
+        if mem_ptr_resize!(r.cast(), 2) != errNone {
+            return 2;
+        }
+        MemChunkFree(r.cast());
+        let h = mem_handle_new!(10); // @mark handle-twice
+        MemHandleFree(h);
+        if MemHandleFree(h) != memErrInvalidParam {
+            return 3;
+        }
+        let s = mem_chunk_new!(1, 16, mem::memNewChunkFlagNonMovable); // @mark storage
+        if s.is_null() {
+            return 4;
+        }
+        let q = mem_ptr_new!(6).cast::<u8>(); // @mark leak-overrun
+        *q.add(6) = 0x55;
     }
     end()
 }
