@@ -399,6 +399,44 @@ fn addressing_problem(insn: &Insn) -> Option<String> {
     None
 }
 
+/// A write through a PC-relative address (`move.l %d0,(COUNTER,%pc)`): the
+/// 68000 has no such destination, and LLVM emits it for a writable static
+/// (`static mut`, an atomic) at `-C relocation-model=pic`. Palm OS code 1 is
+/// write-protected storage memory anyway (PALM_FACTS §5.4), so it is reported
+/// naming the static rather than left to GNU as's "operands mismatch".
+fn pc_relative_write(insn: &Insn) -> Option<String> {
+    let m = insn.mnemonic.as_str();
+    // Instructions whose last operand is only read, or is a branch target.
+    let reads_last = matches!(
+        m,
+        "cmp" | "cmpi" | "cmpa" | "cmpm" | "tst" | "btst" | "lea" | "pea" | "jmp" | "jsr" | "chk"
+    ) || (m.starts_with('b') && !matches!(m, "bchg" | "bclr" | "bset"))
+        || m.starts_with("db");
+    if reads_last {
+        return None;
+    }
+    let target = match insn.operands.last()? {
+        Operand::Disp {
+            disp,
+            base: Base::Pc,
+        }
+        | Operand::Index {
+            disp,
+            base: Base::Pc,
+            ..
+        } => disp,
+        _ => return None,
+    };
+    // LLVM names an internal static `SYMBOL.0`.
+    let name = format!("{:#}", rustc_demangle::demangle(&target.text));
+    let name = name.strip_suffix(".0").unwrap_or(&name);
+    Some(format!(
+        "writes to `{name}` through a PC-relative address: a writable static (`static mut`, an \
+         atomic, interior mutability) in code that runs from write-protected storage memory; \
+         keep state in a chunk (MemPtrNew) found through FtrGet"
+    ))
+}
+
 /// What `insn` needs to become valid MC68000 code that GNU as assembles as
 /// LLVM meant it.
 pub(crate) fn needs(insn: &Insn) -> Needs {
@@ -454,6 +492,9 @@ pub(crate) fn needs(insn: &Insn) -> Needs {
         && e.value.is_some_and(|v| (32768..=65535).contains(&v))
     {
         return Needs::AddrWordImm;
+    }
+    if let Some(p) = pc_relative_write(insn) {
+        return Needs::Unsupported(p);
     }
     if let Some(p) = addressing_problem(insn) {
         return Needs::Unsupported(p);
@@ -534,6 +575,18 @@ mod tests {
         assert_eq!(n("move.w #32767, %a1"), Needs::Nothing);
         assert_eq!(n("move.w #-1, %a1"), Needs::Nothing);
         assert_eq!(n("move.w #65535, %d1"), Needs::Nothing);
+        assert!(matches!(
+            n("move.l %d0, (_RNvNvCs5XyOa4QtnPY_20palm_build_bad_image12bump_counter7COUNTER.0,%pc)"),
+            Needs::Unsupported(r) if r.contains("writes to `palm_build_bad_image::bump_counter::COUNTER`")
+        ));
+        assert!(matches!(
+            n("addq.l #1, (COUNTER,%pc)"),
+            Needs::Unsupported(_)
+        ));
+        assert!(matches!(n("clr.w (FLAG,%pc)"), Needs::Unsupported(_)));
+        assert_eq!(n("move.l (TABLE,%pc), %d0"), Needs::Nothing);
+        assert_eq!(n("cmp.l (TABLE,%pc), %d0"), Needs::Nothing);
+        assert_eq!(n("lea (TABLE,%pc), %a0"), Needs::Nothing);
         assert_eq!(n("bra.l .L1"), Needs::LongBranch);
         assert_eq!(n("link.l %a6, #-8"), Needs::LinkLong);
         assert!(matches!(n("link.w %a6, #-40024"), Needs::Unsupported(_)));

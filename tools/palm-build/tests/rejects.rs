@@ -54,8 +54,12 @@ fn static_pointer_table_is_rejected_naming_section_and_symbol() {
 #[test]
 fn static_mut_is_rejected_naming_the_static() {
     let msg = rejected("static-mut");
+    // LLVM 23 addresses the static with `lea` (the verifier finds .bss/.data);
+    // LLVM 22 writes it PC-relative (the repair pass refuses the write).
     assert!(
-        msg.contains("section .bss is not empty") || msg.contains("section .data is not empty"),
+        msg.contains("section .bss is not empty")
+            || msg.contains("section .data is not empty")
+            || msg.contains("through a PC-relative address: a writable static"),
         "{msg}"
     );
     assert!(msg.contains("bump_counter::COUNTER"), "{msg}");
