@@ -1,0 +1,743 @@
+//! The starter app end to end: built by palm-build, run in palm-run with
+//! `starter-app/events.txt` (every scenario button once, About, Exit), its
+//! `MemDbgDB` exported, parsed with palm-prc and decoded with `memdbg::record`.
+//!
+//! Expected source lines come from the `// @mark NAME` comments of
+//! `starter-app/src/scenarios.rs` and IDs from `rsrc/StarterAppRsc.h`, both read
+//! at test time, so the scenarios can be edited without renumbering here.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use memdbg::record::{
+    AllocFlags, AllocRecord, Counters, FileName, Frame, Header, HeaderFlags, Options, Record,
+    Stack, detected, kind,
+};
+use palm_prc::{Content, Database, FourCC};
+use palm_rcp::form::{Form, FormObject};
+use palm_run::{Config, Machine};
+use starter_app_e2e::rsc_header;
+
+const APP_NAME: &str = "StarterApp";
+/// The scenarios as `file!()` names them in the records (workspace-relative).
+const SCENARIOS: &str = "starter-app/src/scenarios.rs";
+/// The guard memdbg writes after each block (`record::GUARD_LEN` bytes).
+const GUARD: u32 = memdbg::record::GUARD_LEN as u32;
+
+fn starter_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The built app and what the tests read from its sources.
+struct App {
+    prc: Vec<u8>,
+    elf: PathBuf,
+    code1: Vec<u8>,
+    /// `@mark` name → line in scenarios.rs.
+    marks: HashMap<String, u16>,
+    /// `#define` name → value, from rsrc/StarterAppRsc.h.
+    ids: HashMap<String, u16>,
+}
+
+fn app() -> &'static App {
+    static APP: OnceLock<App> = OnceLock::new();
+    APP.get_or_init(|| {
+        let built = palm_build::build_app(&palm_build::Options {
+            manifest_path: starter_dir().join("Cargo.toml"),
+            target_dir: None,
+            kind: palm_build::ImageKind::App,
+            features: Vec::new(),
+            quiet: true,
+            raw_llvm: false,
+        })
+        .unwrap_or_else(|e| panic!("building starter-app for the 68000 failed: {e:#}"));
+        let source = std::fs::read_to_string(starter_dir().join("src/scenarios.rs")).unwrap();
+        let mut marks = HashMap::new();
+        for (i, l) in source.lines().enumerate() {
+            if let Some(at) = l.find("// @mark ") {
+                let name = l[at + 9..].split_whitespace().next().unwrap().to_string();
+                let line = u16::try_from(i + 1).unwrap();
+                assert!(marks.insert(name, line).is_none(), "duplicate mark: {l}");
+            }
+        }
+        let header = starter_dir().join("../rsrc/StarterAppRsc.h");
+        let ids = rsc_header::parse("StarterAppRsc.h", &std::fs::read_to_string(header).unwrap())
+            .unwrap()
+            .into_iter()
+            .map(|d| (d.name, d.value))
+            .collect();
+        App {
+            prc: std::fs::read(&built.prc).unwrap(),
+            elf: built.elf.clone(),
+            code1: built.image.code.clone(),
+            marks,
+            ids,
+        }
+    })
+}
+
+fn line(mark: &str) -> u16 {
+    *app()
+        .marks
+        .get(mark)
+        .unwrap_or_else(|| panic!("no `// @mark {mark}` in {SCENARIOS}"))
+}
+
+fn id(name: &str) -> u16 {
+    *app()
+        .ids
+        .get(name)
+        .unwrap_or_else(|| panic!("no #define {name} in rsrc/StarterAppRsc.h"))
+}
+
+/// What a run left behind (plain data, shared by the tests).
+struct Run {
+    outcome: palm_run::Outcome,
+    code1_base: Option<u32>,
+    header: Header,
+    records: Vec<Record>,
+    err_displays: Vec<(String, u16, String)>,
+    dbg_messages: Vec<String>,
+    reports: Vec<String>,
+    alerts: Vec<(u16, String)>,
+    drawn: Vec<String>,
+    forms_drawn: Vec<u16>,
+    /// appStopEvents palm-run made up because the app asked for more events.
+    app_stops: u32,
+    /// Script events the app never asked for.
+    script_left: usize,
+}
+
+impl Run {
+    fn allocs(&self) -> Vec<AllocRecord> {
+        self.records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Alloc(a) => Some(*a),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn counters(&self) -> &Counters {
+        &self.header.counters
+    }
+}
+
+/// Launches the app on a fresh machine with `script` and decodes the ledger.
+fn run(script: &str) -> Run {
+    let mut m = Machine::with_config(&Config::default()).unwrap();
+    let elf = std::fs::read(&app().elf).unwrap();
+    m.set_symbols(palm_run::symbols::Symbols::from_elf(&elf).unwrap());
+    m.install(&app().prc).unwrap();
+    m.set_events(palm_run::script::parse(script).unwrap());
+    let outcome = m.launch(APP_NAME).unwrap();
+    let output = m.output.join("\n");
+    assert_eq!(outcome.stop, None, "the app was stopped\n{output}");
+    assert_eq!(outcome.result, Some(0), "PilotMain's result\n{output}");
+    let pdb = m.export("MemDbgDB").unwrap();
+    let db = Database::parse(&pdb).unwrap();
+    assert_eq!(db.header.name, b"MemDbgDB");
+    assert_eq!(db.header.kind, FourCC::new(*b"LEAK"));
+    assert_eq!(db.header.creator, FourCC::new(*b"MDbg"));
+    let Content::Records(recs) = &db.content else {
+        panic!("MemDbgDB is a resource database")
+    };
+    let header = Header::decode(&recs[0].data).unwrap();
+    let records = recs[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Record::decode(&r.data).unwrap_or_else(|e| panic!("record {}: {e}", i + 1)))
+        .collect();
+    Run {
+        code1_base: m.os.sys.code1_base,
+        header,
+        records,
+        err_displays: m.os.sys.err_displays.clone(),
+        dbg_messages: m.os.sys.dbg_messages.clone(),
+        reports: m.reports.clone(),
+        alerts: m.os.ui.alerts.clone(),
+        drawn: m.os.ui.drawn.clone(),
+        forms_drawn: m.os.ui.forms_drawn.clone(),
+        app_stops: m.os.ui.stops,
+        script_left: m.os.ui.script.len(),
+        outcome,
+    }
+}
+
+fn events_txt() -> String {
+    std::fs::read_to_string(starter_dir().join("events.txt")).unwrap()
+}
+
+/// The run with the app's event script, shared by the tests.
+fn scripted() -> &'static Run {
+    static RUN: OnceLock<Run> = OnceLock::new();
+    RUN.get_or_init(|| run(&events_txt()))
+}
+
+/// The comparable part of an allocation record.
+#[derive(Debug, PartialEq, Eq)]
+struct Alloc {
+    kind: u8,
+    flags: AllocFlags,
+    size: u32,
+    file: String,
+    line: u16,
+}
+
+fn seen(a: &AllocRecord) -> Alloc {
+    Alloc {
+        kind: a.kind,
+        flags: a.alloc_flags(),
+        size: a.size.get(),
+        file: String::from_utf8(a.file.bytes().to_vec()).unwrap(),
+        line: a.line.get(),
+    }
+}
+
+/// A record made by a wrapper macro in scenarios.rs at `mark`.
+fn wrapped(kind: u8, flags: AllocFlags, size: u32, mark: &str) -> Alloc {
+    Alloc {
+        kind,
+        flags,
+        size,
+        file: scenarios_file(),
+        line: line(mark),
+    }
+}
+
+/// scenarios.rs as a record stores it.
+fn scenarios_file() -> String {
+    String::from_utf8(FileName::new(SCENARIOS.as_bytes()).bytes().to_vec()).unwrap()
+}
+
+/// The inline chain of a code 1 frame (innermost first), as (function, file,
+/// line), through the ELF's DWARF. The return address follows the call, hence
+/// `off - 2`.
+fn symbolize(f: Frame) -> Vec<(String, String, u32)> {
+    let Frame::Code(off) = f else {
+        return Vec::new();
+    };
+    let dwarf = addr2line::Loader::new(&app().elf).unwrap();
+    let mut frames = dwarf.find_frames(u64::from(off - 2)).unwrap();
+    let mut out = Vec::new();
+    while let Ok(Some(fr)) = frames.next() {
+        let function = fr
+            .function
+            .as_ref()
+            .and_then(|f| f.demangle().ok().map(|s| s.into_owned()))
+            .unwrap_or_default();
+        let (file, line) = fr.location.map_or((String::new(), 0), |l| {
+            (l.file.unwrap_or("").to_string(), l.line.unwrap_or(0))
+        });
+        out.push((function, file, line));
+    }
+    out
+}
+
+/// The first scenarios.rs line in a stack, innermost frame first (a free's
+/// site: the trap glue is inlined from palm-sys above it).
+fn scenario_line(stack: &Stack) -> Option<(String, u16)> {
+    stack.iter().find_map(|f| {
+        symbolize(f).into_iter().find_map(|(function, file, line)| {
+            file.ends_with(SCENARIOS)
+                .then(|| (function, u16::try_from(line).unwrap()))
+        })
+    })
+}
+
+const GUARDED: AllocFlags = AllocFlags::GUARDED;
+
+/// The IDs in a `tap`/`menu` line of the script, with the comment's first word.
+fn script_lines(script: &str) -> Vec<(String, u16, String)> {
+    script
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (event, comment) = l.split_once('#').unwrap_or((l, ""));
+            let mut words = event.split_whitespace();
+            let verb = words.next().unwrap().to_string();
+            let value = words.next().unwrap().parse().unwrap();
+            let name = comment.split(':').next().unwrap().trim().to_string();
+            (verb, value, name)
+        })
+        .collect()
+}
+
+#[test]
+fn the_event_script_presses_every_button_of_the_main_form_once_then_exit() {
+    let db = Database::parse(&app().prc).unwrap();
+    let Content::Resources(res) = &db.content else {
+        panic!("the PRC is not a resource database")
+    };
+    let tfrm = res
+        .iter()
+        .find(|r| r.kind == FourCC::new(*b"tFRM") && r.id == id("MainForm"))
+        .expect("tFRM MainForm in the PRC");
+    let form = Form::parse(&tfrm.data).unwrap();
+    let buttons: Vec<u16> = form
+        .objects
+        .iter()
+        .filter_map(|o| match o {
+            FormObject::Control(c) => Some(c.id),
+            _ => None,
+        })
+        .collect();
+    let lines = script_lines(&events_txt());
+    let taps: Vec<u16> = lines
+        .iter()
+        .filter(|(verb, ..)| verb == "tap")
+        .map(|&(_, v, _)| v)
+        .collect();
+    let mut sorted = taps.clone();
+    sorted.sort();
+    let mut want = buttons.clone();
+    want.sort();
+    assert_eq!(sorted, want, "every button of MainForm exactly once");
+    assert_eq!(taps.last(), Some(&id("MainExitButton")), "Exit last");
+    assert_eq!(
+        lines.last().map(|(verb, ..)| verb.as_str()),
+        Some("tap"),
+        "nothing after Exit"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|(verb, v, _)| verb == "menu" && *v == id("OptionsAboutCmd")),
+        "the About menu item"
+    );
+    // Each line's comment names the header's symbol for its number.
+    for (verb, value, name) in &lines {
+        assert_eq!(id(name), *value, "{verb} {value} # {name}");
+    }
+}
+
+#[test]
+fn the_leaks_are_exactly_the_pointer_the_handle_and_the_box() {
+    let r = scripted();
+    let mut allocs = r.allocs();
+    allocs.sort_by_key(|a| a.seq.get());
+    let seen: Vec<Alloc> = allocs.iter().map(seen).collect();
+    assert_eq!(
+        seen,
+        vec![
+            wrapped(kind::POINTER, GUARDED, 16, "leak-pointer"),
+            wrapped(
+                kind::HANDLE,
+                GUARDED | AllocFlags::HANDLE,
+                32,
+                "leak-handle"
+            ),
+            // Rust allocations have no file and line: the call stack has them.
+            Alloc {
+                kind: kind::RUST,
+                flags: GUARDED,
+                size: 24,
+                file: String::new(),
+                line: 0,
+            },
+        ],
+        "{:#?}",
+        r.records
+    );
+    // Sequence numbers in the order the script presses the buttons: Leak
+    // pointer 1, Leak handle 2, then Field handle 1, Resize ptr 1, Move handle
+    // 2, Overrun 1, Double free 1, Fragment 21 (20 blocks + the Vec): the Box
+    // is the 30th allocation.
+    let seqs: Vec<u32> = allocs.iter().map(|a| a.seq.get()).collect();
+    assert_eq!(seqs, vec![1, 2, 30]);
+    // The Box's call stack leads to its line in leak_box.
+    let (function, box_line) = scenario_line(&allocs[2].stack).unwrap_or_else(|| {
+        panic!(
+            "no frame in {SCENARIOS}: {:x?}",
+            allocs[2].stack.iter().collect::<Vec<_>>()
+        )
+    });
+    assert_eq!(box_line, line("leak-box"));
+    assert_eq!(function, "starter_app::scenarios::leak_box");
+    // With CALL_STACKS the wrapper records have stacks too, through the form
+    // handler.
+    for a in &allocs[..2] {
+        let chain: Vec<String> = a
+            .stack
+            .iter()
+            .flat_map(symbolize)
+            .map(|(function, ..)| function)
+            .collect();
+        assert!(
+            chain.iter().any(|f| f == "starter_app::main_form_event"),
+            "{chain:?}"
+        );
+    }
+}
+
+#[test]
+fn the_os_sweep_at_exit_finds_the_same_leaks() {
+    let r = scripted();
+    // palm-run frees what the app still owns at exit, as a device does, and
+    // lists it: the same blocks as the ledger, each with its guard.
+    let mut swept: Vec<(u32, u32)> = r
+        .outcome
+        .leaks
+        .iter()
+        .map(|l| (l.handle.unwrap_or(l.address), l.size))
+        .collect();
+    let mut ours: Vec<(u32, u32)> = r
+        .allocs()
+        .iter()
+        .map(|a| (a.address.get(), a.size.get() + GUARD))
+        .collect();
+    swept.sort();
+    ours.sort();
+    assert_eq!(swept, ours);
+}
+
+#[test]
+fn the_overrun_and_the_double_free_are_reported_with_their_sites() {
+    let r = scripted();
+    let events: Vec<&Record> = r
+        .records
+        .iter()
+        .filter(|x| !matches!(x, Record::Alloc(_) | Record::SmallSite(_)))
+        .collect();
+    assert_eq!(events.len(), 2, "{events:#?}");
+    let Record::Overrun(o) = events[0] else {
+        panic!("{events:#?}")
+    };
+    assert_eq!(o.when.get(), detected::AT_FREE);
+    assert_eq!(
+        o.guard,
+        [0x00, 0xFD, 0xFD, 0xFD],
+        "StrCopy's NUL on the guard"
+    );
+    assert_eq!(
+        seen(&o.alloc),
+        wrapped(kind::POINTER, GUARDED | AllocFlags::OVERRUN, 10, "overrun")
+    );
+    assert_eq!(
+        scenario_line(&o.site),
+        Some((
+            "starter_app::scenarios::overrun".into(),
+            line("overrun-free")
+        ))
+    );
+
+    let Record::DoubleFree(d) = events[1] else {
+        panic!("{events:#?}")
+    };
+    assert_eq!(
+        seen(&d.alloc),
+        wrapped(kind::POINTER, GUARDED, 20, "double-free")
+    );
+    assert_eq!(d.address.get(), d.alloc.address.get());
+    let function = String::from("starter_app::scenarios::double_free");
+    assert_eq!(
+        scenario_line(&d.first),
+        Some((function.clone(), line("double-free-first")))
+    );
+    assert_eq!(
+        scenario_line(&d.second),
+        Some((function, line("double-free-second")))
+    );
+    // The second free never reached the OS: palm-run (a debug ROM) saw no
+    // invalid free.
+    assert!(r.reports.is_empty(), "{:?}", r.reports);
+}
+
+#[test]
+fn heap_statistics_count_the_small_allocations_per_site() {
+    let r = scripted();
+    let mut sites: Vec<(u16, u32, u32)> = r
+        .records
+        .iter()
+        .filter_map(|x| match x {
+            Record::SmallSite(s) => Some((s.first.line.get(), s.count.get(), s.bytes.get())),
+            _ => None,
+        })
+        .collect();
+    sites.sort();
+    let mut want = vec![(line("fragment"), 20, 160), (line("overrun"), 1, 10)];
+    want.sort();
+    assert_eq!(sites, want);
+    let c = r.counters();
+    assert_eq!((c.small_allocs.get(), c.small_unsited.get()), (21, 0));
+    // Sampled, and never below the 8 KB warning threshold (no LOW_HEAP).
+    let heap = Config::default().dynamic_heap_size;
+    assert!(c.low_free.get() < heap, "{}", c.low_free.get());
+    assert!(c.low_largest_free.get() <= c.low_free.get());
+    assert!(c.low_largest_free.get() > 8 * 1024);
+    assert!(!r.records.iter().any(|x| matches!(x, Record::LowHeap(_))));
+}
+
+#[test]
+fn the_header_counts_the_whole_run() {
+    let r = scripted();
+    let h = &r.header;
+    assert_eq!(h.app_name_bytes(), APP_NAME.as_bytes());
+    assert_eq!(h.app_creator.get(), u32::from_be_bytes(*b"MDst"));
+    assert_eq!(Some(h.code_base.get()), r.code1_base, "code 1 base");
+    assert_eq!(h.code_size.get() as usize, app().code1.len());
+    assert!(h.stop_ticks.get() > h.start_ticks.get());
+    assert_eq!(h.header_flags(), HeaderFlags::empty());
+    assert_eq!(
+        h.option_flags(),
+        Options::GUARDS
+            | Options::CALL_STACKS
+            | Options::HEAP_STATS
+            | Options::ALERTS_AT_EXIT
+            | Options::DBG_MESSAGES
+            | Options::PATCH_FREES
+            | Options::ALERT_OVERRUNS
+            | Options::ALERT_DOUBLE_FREES
+    );
+    assert_eq!(
+        (
+            h.max_alerts.get(),
+            h.capacity.get(),
+            h.low_heap_threshold.get()
+        ),
+        (5, 128, 8192)
+    );
+    let c = r.counters();
+    // Allocations per button: Leak pointer 1, Leak handle 1, Field handle 1,
+    // Resize ptr 1, Move handle 2, Overrun 1, Double free 1, Fragment 21,
+    // Leak Box 1, Correct use 3 (pointer, handle, Box).
+    assert_eq!(c.allocations.get(), 33);
+    // All but the three leaks; the field's handle freed by FrmDeleteForm.
+    assert_eq!(c.frees.get(), 30);
+    assert_eq!(c.os_frees.get(), 1, "the field handle, in FrmDeleteForm");
+    assert_eq!(c.os_unknown_frees.get(), 1, "the form itself");
+    assert_eq!(c.unknown_frees.get(), 0);
+    assert_eq!((c.double_frees.get(), c.overruns.get()), (1, 1));
+    assert_eq!((c.untracked.get(), c.failed.get()), (0, 0));
+    assert_eq!(c.resizes.get(), 2, "Resize ptr and Move handle");
+    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (3, 16 + 32 + 24));
+    // The peak is during Move handle: the two leaks (48 bytes), the field's
+    // text (23), the grown handle (2000) and its blocker (16).
+    assert_eq!(c.peak_live_bytes.get(), 48 + 23 + 2000 + 16);
+    // During Fragment: two leaks, the field's text, 20 blocks and their Vec.
+    assert_eq!(c.peak_live_count.get(), 24);
+    // Overrun and double free at once, then one per leak at exit.
+    assert_eq!(c.alerts.get(), 5);
+}
+
+#[test]
+fn alerts_and_dbg_messages_name_the_sites() {
+    let r = scripted();
+    let file = scenarios_file();
+    let wrapper_alerts: Vec<(String, u16, String)> = r
+        .err_displays
+        .iter()
+        .filter(|e| e.1 != 0)
+        .cloned()
+        .collect();
+    assert_eq!(
+        wrapper_alerts,
+        vec![
+            (
+                file.clone(),
+                line("overrun"),
+                "Overrun after 10 bytes (pointer)".into()
+            ),
+            (
+                file.clone(),
+                line("double-free"),
+                "Double free of 20 bytes (pointer)".into()
+            ),
+            (
+                file.clone(),
+                line("leak-pointer"),
+                "Leaked 16 bytes (pointer)".into()
+            ),
+            (
+                file.clone(),
+                line("leak-handle"),
+                "Leaked 32 bytes (handle)".into()
+            ),
+        ]
+    );
+    // The Box has no line: its alert comes last, with line 0.
+    let last = r.err_displays.last().unwrap();
+    assert_eq!(
+        (last.1, last.2.as_str()),
+        (0, "Leaked 24 bytes (Rust alloc)")
+    );
+    assert_eq!(r.err_displays.len(), 5);
+
+    let leak_lines: Vec<&String> = r
+        .dbg_messages
+        .iter()
+        .filter(|m| m.starts_with("memdbg: leak #"))
+        .collect();
+    assert_eq!(leak_lines.len(), 3, "{:?}", r.dbg_messages);
+    assert!(
+        leak_lines[0].ends_with(&format!("at {file}:{}", line("leak-pointer"))),
+        "{}",
+        leak_lines[0]
+    );
+    assert_eq!(
+        r.dbg_messages.last().map(String::as_str),
+        Some("memdbg: 3 leaks, 72 bytes; 1 overruns, 1 double frees")
+    );
+    // Move handle's own check: palm-run had to move the chunk.
+    assert!(
+        r.dbg_messages
+            .iter()
+            .any(|m| m == "StarterApp: Move handle: the chunk moved"),
+        "{:?}",
+        r.dbg_messages
+    );
+}
+
+#[test]
+fn the_app_runs_cleanly_and_restores_the_dispatch_table() {
+    let r = scripted();
+    assert!(
+        r.outcome.patches_left.is_empty(),
+        "{:?}",
+        r.outcome.patches_left
+    );
+    assert!(r.outcome.left_open.is_empty(), "{:?}", r.outcome.left_open);
+    // The form was drawn at frmOpenEvent, the field showed the handle's text,
+    // and Options ▸ About showed the About alert.
+    assert_eq!(r.forms_drawn, vec![id("MainForm")]);
+    assert!(
+        r.drawn.iter().any(|t| t == "Freed by FrmDeleteForm"),
+        "{:?}",
+        r.drawn
+    );
+    assert_eq!(r.alerts.len(), 1, "{:?}", r.alerts);
+    assert_eq!(r.alerts[0].0, id("AboutAlert"));
+    assert!(
+        r.alerts[0].1.starts_with("About memdbg: "),
+        "{:?}",
+        r.alerts
+    );
+    // Exit's appStopEvent ended the loop: the script was used up, and palm-run
+    // handed out no appStopEvent of its own.
+    assert_eq!((r.script_left, r.app_stops), (0, 0));
+}
+
+#[test]
+fn without_button_presses_the_ledger_is_empty() {
+    let r = run("");
+    assert!(r.records.is_empty(), "{:#?}", r.records);
+    let c = r.counters();
+    assert_eq!(
+        (c.allocations.get(), c.frees.get(), c.leaks.get()),
+        (0, 0, 0)
+    );
+    assert_eq!(r.header.header_flags(), HeaderFlags::empty());
+    assert!(r.err_displays.is_empty(), "{:?}", r.err_displays);
+    assert!(r.outcome.leaks.is_empty(), "{:?}", r.outcome.leaks);
+    assert!(r.outcome.patches_left.is_empty());
+    assert_eq!(r.app_stops, 1, "the end of the script stops the app");
+    assert_eq!(
+        r.dbg_messages.last().map(String::as_str),
+        Some("memdbg: 0 leaks, 0 bytes; 0 overruns, 0 double frees")
+    );
+}
+
+/// Runs perl with Palm::PDB on `prc` and returns its listing: name, then one
+/// `TYPE ID HEX` line per resource. Fails with a hint to run ci/setup if perl
+/// or Palm::PDB is missing.
+fn palm_pdb_listing(prc: &Path) -> String {
+    let probe = Command::new("perl")
+        .args(["-MPalm::PDB", "-MPalm::Raw", "-e1"])
+        .output();
+    match probe {
+        Ok(out) if out.status.success() => {}
+        Ok(out) => panic!(
+            "this test needs Palm::PDB (Debian package libpalm-perl), which perl cannot \
+             load: run ci/setup\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(err) => panic!("this test needs perl ({err}): run ci/setup"),
+    }
+    let script = r#"
+        use Palm::PDB; use Palm::Raw;
+        Palm::PDB::RegisterPRCHandlers('Palm::Raw', '');
+        my $pdb = Palm::PDB->new;
+        $pdb->Load($ARGV[0]) or die "Palm::PDB could not load $ARGV[0]\n";
+        print "$pdb->{name}\n";
+        printf "%s %d %s\n", $_->{type}, $_->{id}, unpack('H*', $_->{data})
+            for @{ $pdb->{resources} };
+    "#;
+    let out = Command::new("perl")
+        .args(["-e", script])
+        .arg(prc)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "perl failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn palm_pdb_lists_the_compiled_resources_in_the_prc() {
+    let dir = std::env::temp_dir().join(format!("starter-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("StarterApp.prc");
+    std::fs::write(&path, &app().prc).unwrap();
+    let listing = palm_pdb_listing(&path);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut lines = listing.lines();
+    assert_eq!(lines.next(), Some(APP_NAME));
+    let theirs: Vec<&str> = lines.collect();
+
+    // Every resource the .rcp compiles to, byte for byte.
+    let compiled = palm_rcp::compile_file(starter_dir().join("../rsrc/StarterApp.rcp")).unwrap();
+    let kinds: Vec<[u8; 4]> = compiled.iter().map(|r| r.kind).collect();
+    for k in [b"tFRM", b"MBAR", b"Talt", b"tver", b"tAIN"] {
+        assert!(
+            kinds.contains(k),
+            "{} not compiled",
+            String::from_utf8_lossy(k)
+        );
+    }
+    for r in &compiled {
+        let want = format!(
+            "{} {} {}",
+            String::from_utf8_lossy(&r.kind),
+            r.id,
+            hex(&r.data)
+        );
+        assert!(
+            theirs.contains(&want.as_str()),
+            "Palm::PDB does not list {want}"
+        );
+    }
+    // And the code: code 1 is the built image.
+    assert!(theirs.contains(&format!("code 1 {}", hex(&app().code1)).as_str()));
+    // The same resources palm-prc reads, in the same order: nothing else.
+    let db = Database::parse(&app().prc).unwrap();
+    let Content::Resources(ours) = db.content else {
+        panic!("not a resource database")
+    };
+    let ours: Vec<String> = ours
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {}",
+                String::from_utf8_lossy(&r.kind.0),
+                r.id,
+                hex(&r.data)
+            )
+        })
+        .collect();
+    assert_eq!(theirs, ours);
+    assert_eq!(
+        ours.len(),
+        compiled.len() + 4,
+        "code 0, code 1, data 0, pref 0"
+    );
+}

@@ -1,0 +1,289 @@
+//! The scenarios behind StarterApp's buttons: one function per button, each a
+//! few lines of ordinary Palm OS code, most with a memory bug on purpose, and
+//! what memdbg reports for it. Read this file as the guide to what the
+//! detector catches; run the app (or `starter-app/events.txt` in palm-run)
+//! to see it happen.
+//!
+//! Allocations go through memdbg's macros — `mem_ptr_new!(size)` for
+//! `MemPtrNew`, `mem_handle_new!(size)` for `MemHandleNew` — which record the
+//! call's file and line (and, in this app, its call stack). Frees are the
+//! plain OS calls: `MemPtrFree` (in C a macro for `MemChunkFree`, which is
+//! what is called here) and `MemHandleFree`. memdbg patches those two traps,
+//! so it sees every free, including the ones the OS does for the app.
+//!
+//! | button | function | memdbg reports |
+//! |---|---|---|
+//! | Leak pointer | [`leak_pointer`] | a leak: 16 bytes, pointer, this file and line |
+//! | Leak handle | [`leak_handle`] | a leak: 32 bytes, handle, this file and line |
+//! | Field handle | [`field_handle`] | nothing: `FrmDeleteForm` frees the handle (counted as an OS free) |
+//! | Resize ptr | [`resize_pointer`] | nothing (a resize is counted; the block is freed) |
+//! | Move handle | [`move_handle`] | nothing (a resize is counted; the block is freed) |
+//! | Overrun | [`overrun`] | an overrun found at the free: the allocation's file and line, the free's call stack, the damaged guard bytes; an alert at once (the 10-byte block also counts as a small allocation) |
+//! | Double free | [`double_free`] | a double free: the allocation's site and both frees' call stacks; an alert at once; the OS never sees the second free |
+//! | Fragment | [`fragment`] | nothing leaked; heap statistics: 20 small allocations (1–12 bytes) from one site |
+//! | Leak Box | [`leak_box`] | a leak: 24 bytes, Rust allocation, with the call stack that made it |
+//! | Correct use | [`correct`] | nothing |
+//!
+//! Leaks are reported at `memdbg::stop`, when the app exits: one non-fatal
+//! alert each ("Leaked 16 bytes (pointer)" at the allocation's file and line),
+//! one `DbgMessage` line each, and a record each in the `MemDbgDB` database,
+//! which `memdbg report` turns into a report. A real Palm OS frees an app's
+//! chunks when it exits, so without the ledger these leaks would vanish.
+//!
+//! The lines marked `// @mark NAME` are the ones the end-to-end test
+//! (`starter-app/e2e`) expects to find in the ledger; it reads their numbers
+//! from this file, so the code may move freely.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::hint::black_box;
+use core::ptr;
+
+use m68k_palmos_sys::{
+    self as palm, Char, DbgMessage, FieldType, MemChunkFree, MemHandleFree, MemHandleLock,
+    MemHandleUnlock, MemPtr, StrCopy,
+};
+use memdbg::{mem_handle_new, mem_handle_resize, mem_ptr_new, mem_ptr_resize};
+
+use crate::ids;
+
+/// **Leak pointer**: a scratch buffer from `MemPtrNew` that is used and never
+/// freed — the classic leak.
+///
+/// memdbg reports it at exit: kind pointer, 16 bytes, the `mem_ptr_new!` line
+/// and the call stack (this function, the form handler, …).
+pub fn leak_pointer() {
+    let text = mem_ptr_new!(16).cast::<Char>(); // @mark leak-pointer
+    if text.is_null() {
+        return;
+    }
+    // SAFETY: 16 bytes hold any 32-bit number in decimal and its NUL.
+    unsafe { palm::StrIToA(text, 1_234_567) };
+    // ... `text` is drawn, logged, sent — and the function returns without
+    // `MemPtrFree(text)`.
+}
+
+/// **Leak handle**: a movable chunk from `MemHandleNew`, filled and then
+/// forgotten: neither freed nor attached to a database.
+///
+/// memdbg reports it at exit: kind handle, 32 bytes, the `mem_handle_new!`
+/// line. The record holds the handle, not a pointer: the chunk may have moved.
+pub fn leak_handle() {
+    let record = mem_handle_new!(32); // @mark leak-handle
+    if record.is_null() {
+        return;
+    }
+    // SAFETY: a live handle of 32 bytes; the text takes 29 with its NUL.
+    unsafe {
+        StrCopy(
+            MemHandleLock(record).cast(),
+            c"a record that is never saved".as_ptr(),
+        );
+        MemHandleUnlock(record);
+    }
+}
+
+/// **Field handle**: a handle given to the form's text field with
+/// `FldSetTextHandle`. The field now owns it: `FrmDeleteForm` frees it when
+/// the form closes (at exit, in `FrmCloseAllForms`), from inside the OS.
+///
+/// memdbg reports nothing: its patch of `MemHandleFree` sees the OS's free
+/// and deletes the record (the header counts it as an OS free). A detector
+/// that only wrapped the app's own frees would call this a leak.
+pub fn field_handle() {
+    const TEXT: &core::ffi::CStr = c"Freed by FrmDeleteForm";
+    let text = mem_handle_new!(TEXT.count_bytes() as u32 + 1);
+    if text.is_null() {
+        return;
+    }
+    // SAFETY: the active form is the main form, which has MainTextField; the
+    // handle is live and big enough for TEXT.
+    unsafe {
+        StrCopy(MemHandleLock(text).cast(), TEXT.as_ptr());
+        MemHandleUnlock(text);
+        let form = palm::FrmGetActiveForm();
+        let index = palm::FrmGetObjectIndex(form, ids::MainTextField);
+        let field = palm::FrmGetObjectPtr(form, index).cast::<FieldType>();
+        // FldSetTextHandle does not free the field's old text: the app does.
+        let old = palm::FldGetTextHandle(field);
+        palm::FldSetTextHandle(field, text);
+        palm::FldDrawField(field);
+        if !old.is_null() {
+            MemHandleFree(old);
+        }
+    }
+}
+
+/// **Resize ptr**: `MemPtrResize` in place. A pointer chunk never moves, so
+/// it can always shrink but can grow only into free space right after it
+/// (else `memErrNotEnoughSpace`). Here it shrinks from 64 to 24 bytes.
+///
+/// Resize through `mem_ptr_resize!`: memdbg checks the old guard, moves the
+/// guard to the new end and keeps one record with the new size (had the
+/// block leaked, the report would say 24 bytes). Freed at the end: nothing
+/// is reported; the header counts the resize.
+pub fn resize_pointer() {
+    let list = mem_ptr_new!(64);
+    if list.is_null() {
+        return;
+    }
+    // SAFETY: a live pointer chunk, freed once.
+    unsafe {
+        if mem_ptr_resize!(list, 24) == palm::errNone {
+            ptr::write_bytes(list.cast::<u8>(), 0, 24);
+        }
+        MemChunkFree(list);
+    }
+}
+
+/// **Move handle**: `MemHandleResize` that has to move the chunk. Another
+/// block of the same size is allocated right after the handle, so growing
+/// the handle from 16 to 2000 bytes cannot happen in place: the Memory
+/// Manager moves the (unlocked) chunk, and the handle stays the same.
+///
+/// memdbg keeps the record under the handle, with the new size and a guard
+/// at the new end. Both blocks are freed: nothing is reported. A
+/// `DbgMessage` says whether the chunk moved (where the blocker lands is the
+/// Memory Manager's choice; palm-run places chunks first-fit, so it moves).
+pub fn move_handle() {
+    let h = mem_handle_new!(16);
+    if h.is_null() {
+        return;
+    }
+    let blocker = mem_ptr_new!(16);
+    // SAFETY: live handle and pointer, each freed once; the handle is
+    // unlocked when resized, so the Memory Manager may move it.
+    unsafe {
+        if !blocker.is_null() {
+            let before = MemHandleLock(h);
+            MemHandleUnlock(h);
+            if mem_handle_resize!(h, 2000) == palm::errNone {
+                let after = MemHandleLock(h);
+                MemHandleUnlock(h);
+                DbgMessage(if after == before {
+                    c"StarterApp: Move handle: the chunk grew in place".as_ptr()
+                } else {
+                    c"StarterApp: Move handle: the chunk moved".as_ptr()
+                });
+            }
+            MemChunkFree(blocker);
+        }
+        MemHandleFree(h);
+    }
+}
+
+/// **Overrun**: a buffer of 10 bytes for a 10-character name, copied with
+/// `StrCopy` — whose terminating NUL lands one byte past the block.
+///
+/// memdbg wrote 4 guard bytes (0xFD) after the block; the free finds the
+/// first one overwritten. It shows a non-fatal alert at once, naming the
+/// **allocation's** file and line ("Overrun after 10 bytes (pointer)"), and
+/// records the block, the damaged guard bytes and the free's call stack. The
+/// block is then freed normally: no leak.
+pub fn overrun() {
+    let name = mem_ptr_new!(10).cast::<Char>(); // @mark overrun
+    if name.is_null() {
+        return;
+    }
+    // SAFETY: the bug on purpose: 11 bytes into 10 (the 11th is memdbg's
+    // guard, inside the chunk, so nothing else is damaged).
+    unsafe {
+        StrCopy(name, c"StarterApp".as_ptr());
+        MemChunkFree(name.cast()); // @mark overrun-free
+    }
+}
+
+/// **Double free**: the same block freed twice, as when two cleanup paths
+/// both own a pointer. On a device the second `MemPtrFree` corrupts the heap
+/// or stops the app (a debug ROM).
+///
+/// memdbg's patch catches the second free before the OS sees it: a non-fatal
+/// alert at once, and a record with the block's allocation site and the call
+/// stacks of both frees. The second call returns `memErrInvalidParam`.
+pub fn double_free() {
+    let buffer = mem_ptr_new!(20); // @mark double-free
+    if buffer.is_null() {
+        return;
+    }
+    // SAFETY: the first free is correct; the second is the bug on purpose,
+    // and memdbg keeps it from the OS.
+    unsafe {
+        MemChunkFree(buffer); // @mark double-free-first
+        MemChunkFree(buffer); // @mark double-free-second
+    }
+}
+
+/// Blocks of [`fragment`].
+const FRAGMENT_BLOCKS: usize = 20;
+
+/// **Fragment**: 20 blocks of 8 bytes, then every other one freed, leaving
+/// holes that only small blocks fit; then the rest freed. Each chunk costs 8
+/// bytes of header on top of its 8 bytes: many small blocks waste the heap
+/// and fragment it.
+///
+/// Nothing leaks. memdbg's heap statistics show it: the header counts 20
+/// small allocations (1–12 bytes), and a small-allocation record names this
+/// site with count 20 and 160 bytes (`memdbg report` lists such sites). The
+/// Vec holding the addresses is a tracked Rust allocation, freed too.
+pub fn fragment() {
+    // The blocks' addresses go in a Vec: a local array indexed in a loop is
+    // what LLVM's m68k backend miscompiles (bug 2, TOOLCHAIN.md).
+    let mut blocks: Vec<MemPtr> = Vec::with_capacity(FRAGMENT_BLOCKS);
+    for _ in 0..FRAGMENT_BLOCKS {
+        blocks.push(mem_ptr_new!(8)); // @mark fragment
+    }
+    // Every other block: holes between the survivors...
+    free_every_other(&blocks, 0);
+    // ... and, later, the survivors.
+    free_every_other(&blocks, 1);
+}
+
+/// Frees `blocks[first]`, `blocks[first + 2]`, … (the non-null ones).
+fn free_every_other(blocks: &[MemPtr], first: usize) {
+    let mut i = first;
+    while i < blocks.len() {
+        if !blocks[i].is_null() {
+            // SAFETY: fragment's blocks are live and each index is freed once.
+            unsafe { MemChunkFree(blocks[i]) };
+        }
+        i += 2;
+    }
+}
+
+/// **Leak Box**: a Rust `Box` whose ownership leaves Rust (`Box::into_raw`,
+/// e.g. as the user data of an OS callback) and never comes back
+/// (`Box::from_raw`), so it is never dropped.
+///
+/// memdbg's global allocator recorded it with its call stack (Rust has no
+/// file and line at the allocation): a leak of 24 bytes, kind Rust
+/// allocation; `memdbg report --elf` symbolizes the stack to this function
+/// and line.
+pub fn leak_box() {
+    let scores = Box::new([0u32; 6]); // @mark leak-box
+    black_box(Box::into_raw(scores));
+}
+
+/// **Correct use**: a pointer, a handle and a `Box`, each used and freed
+/// (the `Box` dropped) — what every scenario above should have done.
+///
+/// memdbg reports nothing; the header counts three allocations and three
+/// frees more.
+pub fn correct() {
+    let text = mem_ptr_new!(32).cast::<Char>();
+    let record = mem_handle_new!(48);
+    let scores = Box::new([0u16; 8]);
+    // SAFETY: each non-null block is live, big enough for its text, and freed
+    // exactly once.
+    unsafe {
+        if !text.is_null() {
+            StrCopy(text, c"freed when done".as_ptr());
+            MemChunkFree(text.cast());
+        }
+        if !record.is_null() {
+            StrCopy(MemHandleLock(record).cast(), c"freed when done".as_ptr());
+            MemHandleUnlock(record);
+            MemHandleFree(record);
+        }
+    }
+    drop(black_box(scores));
+}
