@@ -60,8 +60,10 @@ fn main() {
     let prc = std::fs::read(&app.prc).unwrap();
     let syms = Symbols::from_elf(&std::fs::read(&app.elf).unwrap()).unwrap();
 
+    // memdbg's Rust functions and its C interface's exports (`memdbg_ptr_new`, …).
     let is_memdbg = |n: &str| {
-        (n.starts_with("memdbg::") || n.starts_with("<memdbg::")) && !n.contains("test_app")
+        (n.starts_with("memdbg::") || n.starts_with("<memdbg::") || n.starts_with("memdbg_"))
+            && !n.contains("test_app")
     };
     let ranges_where = |f: &dyn Fn(&str) -> bool| -> Vec<(u32, u32)> {
         syms.iter()
