@@ -136,15 +136,18 @@ pub fn resize_pointer() {
     }
 }
 
-/// **Move handle**: `MemHandleResize` that has to move the chunk. Another
-/// block of the same size is allocated right after the handle, so growing
-/// the handle from 16 to 2000 bytes cannot happen in place: the Memory
-/// Manager moves the (unlocked) chunk, and the handle stays the same.
+/// **Move handle**: `MemHandleResize` that has to move the chunk. A block of
+/// the same size is allocated just after the handle, to sit behind its chunk;
+/// growing the handle from 16 to 2000 bytes then cannot happen in place: the
+/// Memory Manager moves the (unlocked) chunk, and the handle stays the same.
 ///
 /// memdbg keeps the record under the handle, with the new size and a guard
 /// at the new end. Both blocks are freed: nothing is reported. A
-/// `DbgMessage` says whether the chunk moved (where the blocker lands is the
-/// Memory Manager's choice; palm-run places chunks first-fit, so it moves).
+/// `DbgMessage` says whether the chunk moved: where a chunk goes is the
+/// Memory Manager's choice. With first-fit placement (palm-run) it always
+/// moves: the blocker lands right behind the handle, or the handle took a
+/// hole whose rest is too small for the blocker, let alone for 1984 more
+/// bytes.
 pub fn move_handle() {
     let h = mem_handle_new!(16);
     if h.is_null() {
