@@ -90,12 +90,16 @@ fn chunk_words(b: &Block) -> String {
 
 fn block_details(b: &Block) -> String {
     let mut d = vec![format!("seq {}", b.seq)];
-    d.extend(
-        b.flags
-            .iter()
-            .filter(|f| **f != "HANDLE")
-            .map(|f| f.to_lowercase()),
-    );
+    // HANDLE is said by "Relocatable"; the others in words.
+    d.extend(b.flags.iter().filter_map(|f| match *f {
+        "HANDLE" => None,
+        "GUARDED" => Some("guarded".to_string()),
+        "RESIZED" => Some("resized".to_string()),
+        "FILE_TRUNCATED" => Some("file name truncated".to_string()),
+        "OVERRUN" => Some("guard damaged".to_string()),
+        "NOT_DYNAMIC" => Some("outside the dynamic heap".to_string()),
+        other => Some(other.to_lowercase()),
+    }));
     d.join(", ")
 }
 

@@ -1,0 +1,310 @@
+//! The report of the starter app's ledger (issue 6's "Done when"): the app is
+//! built for the 68000 by palm-build, run in palm-run with its event script
+//! (`starter-app/events.txt`: every scenario button once, then Exit), and the
+//! MemDbgDB it leaves is reported with its ELF.
+//!
+//! Golden text and JSON (`tests/data/starter.txt`, `starter.json`;
+//! `MEMDBG_BLESS=1` rewrites them after an intended change of the app or the
+//! report). The app links memdbg, which is still changing, so what depends on
+//! code and heap layout rather than on the report is masked in both: 68k
+//! addresses and code offsets (`0x########`), code 1's size, the heap's
+//! low-water marks and tick counts. Everything else (kinds, sizes, functions,
+//! files, lines, counters, flags, the summary) is compared exactly. The leak set
+//! is also checked against the `// @mark` lines of `starter-app/src/scenarios.rs`.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use common::golden;
+use memdbg_report::{ElfSymbols, Format, Ledger, Options, StackFrame, analyze, print};
+use palm_run::{Config, Machine};
+
+const SCENARIOS: &str = "starter-app/src/scenarios.rs";
+
+struct Run {
+    /// The exported MemDbgDB.
+    ledger: Vec<u8>,
+    /// The app's ELF.
+    elf: Vec<u8>,
+    /// `@mark` name → line in SCENARIOS.
+    marks: HashMap<String, u32>,
+}
+
+fn run() -> &'static Run {
+    static RUN: OnceLock<Run> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target"));
+        let built = palm_build::build_app(&palm_build::Options {
+            manifest_path: root.join("starter-app/Cargo.toml"),
+            target_dir: Some(target_dir),
+            kind: palm_build::ImageKind::App,
+            features: Vec::new(),
+            quiet: true,
+            raw_llvm: false,
+        })
+        .unwrap_or_else(|e| panic!("building the starter app failed: {e:#}"));
+        let script = std::fs::read_to_string(root.join("starter-app/events.txt")).unwrap();
+        let mut m = Machine::with_config(&Config::default()).unwrap();
+        m.install(&std::fs::read(&built.prc).unwrap()).unwrap();
+        m.set_events(palm_run::script::parse(&script).unwrap());
+        let out = m.launch("StarterApp").unwrap();
+        assert_eq!(out.stop, None, "the starter app stopped");
+        let source = std::fs::read_to_string(root.join(SCENARIOS)).unwrap();
+        let marks = source
+            .lines()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                let name = l.split("// @mark ").nth(1)?.split_whitespace().next()?;
+                Some((name.to_string(), i as u32 + 1))
+            })
+            .collect();
+        Run {
+            ledger: m.export("MemDbgDB").unwrap(),
+            elf: std::fs::read(&built.elf).unwrap(),
+            marks,
+        }
+    })
+}
+
+fn mark(name: &str) -> u32 {
+    *run()
+        .marks
+        .get(name)
+        .unwrap_or_else(|| panic!("no `@mark {name}` in {SCENARIOS}"))
+}
+
+/// The ledger and the ELF under the names the golden files show.
+fn inputs() -> (Ledger, ElfSymbols) {
+    let ledger = Ledger::from_pdb(&run().ledger, "MemDbgDB.pdb").unwrap();
+    let elf = ElfSymbols::from_bytes(&run().elf, "StarterApp.elf").unwrap();
+    elf.check(&ledger).unwrap();
+    (ledger, elf)
+}
+
+fn render(format: Format) -> (String, u8) {
+    let (ledger, elf) = inputs();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    opts.format = format;
+    let mut out = Vec::new();
+    let summary = print(&mut out, &ledger, &opts).unwrap();
+    (String::from_utf8(out).unwrap(), summary.exit_status)
+}
+
+/// Every `0x` + 8 hex digits in `text` masked.
+fn mask_hex(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("0x") {
+        out.push_str(&rest[..i + 2]);
+        rest = &rest[i + 2..];
+        if rest
+            .get(..8)
+            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+        {
+            out.push_str("########");
+            rest = &rest[8..];
+        }
+    }
+    out + rest
+}
+
+/// Every number (digits and thousands commas) in `text` masked, `0x` kept.
+fn mask_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '0' && chars.peek() == Some(&'x') {
+            out.push(c);
+        } else if c.is_ascii_digit() {
+            while chars
+                .peek()
+                .is_some_and(|d| d.is_ascii_digit() || *d == ',')
+            {
+                chars.next();
+            }
+            out.push('#');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The text report with the layout-dependent values masked: addresses and
+/// offsets, code 1's size, ticks, the heap's low-water marks.
+fn mask(text: &str) -> String {
+    const VOLATILE: [&str; 4] = [
+        "Code 1 ",
+        "Run ",
+        "  Low-water free bytes ",
+        "  Low-water largest chunk ",
+    ];
+    let mut out = String::with_capacity(text.len());
+    for line in mask_hex(text).split_inclusive('\n') {
+        if let Some(p) = VOLATILE.iter().find(|p| line.starts_with(*p)) {
+            out.push_str(p);
+            out.push_str(&mask_numbers(&line[p.len()..]));
+        } else if let Some(i) = line.find("(tick ") {
+            // Only the number after "(tick ": guard bytes follow on the line.
+            let (head, tail) = line.split_at(i + "(tick ".len());
+            let n = tail
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(tail.len());
+            out.push_str(head);
+            out.push('#');
+            out.push_str(&tail[n..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// The JSON report with the layout-dependent fields masked.
+fn mask_json(v: &mut serde_json::Value) {
+    const MASKED: &[&str] = &[
+        "address",
+        "code_base",
+        "code_size",
+        "low_free",
+        "low_largest_free",
+        "ticks",
+        "start_ticks",
+        "stop_ticks",
+    ];
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if MASKED.contains(&k.as_str()) && v.is_number() {
+                    *v = serde_json::Value::String("#".into());
+                } else {
+                    mask_json(v);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(mask_json),
+        _ => {}
+    }
+}
+
+#[test]
+fn golden_text() {
+    let (text, status) = render(Format::Text);
+    golden("starter.txt", &mask(&text));
+    assert_eq!(status, 1);
+}
+
+#[test]
+fn golden_json() {
+    let (json, status) = render(Format::Json);
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    mask_json(&mut v);
+    golden(
+        "starter.json",
+        &(serde_json::to_string_pretty(&v).unwrap() + "\n"),
+    );
+    assert_eq!(status, 1);
+}
+
+#[test]
+fn masking() {
+    assert_eq!(
+        mask(
+            "Code 1    17,943 bytes, at 0x000413AE\nRun       ticks 0 to 40 (40 ticks)\n\
+             up to 6 frames at 0x0000ABCD, 0x12, 0xZZZZZZZZ (tick 20): 00 FD\n"
+        ),
+        "Code 1    # bytes, at 0x########\nRun       ticks # to # (# ticks)\n\
+         up to 6 frames at 0x########, 0x12, 0xZZZZZZZZ (tick #): 00 FD\n"
+    );
+    let mut v = serde_json::json!({"address": 5, "x": [{"ticks": 3, "address": "a"}], "size": 4});
+    mask_json(&mut v);
+    assert_eq!(
+        v,
+        serde_json::json!({"address": "#", "x": [{"ticks": "#", "address": "a"}], "size": 4})
+    );
+}
+
+fn has(stack: &[StackFrame], function: &str, line: u32) -> bool {
+    stack.iter().flat_map(|f| f.symbols.iter()).any(|s| {
+        s.function == function && s.file.as_deref() == Some(SCENARIOS) && s.line == Some(line)
+    })
+}
+
+#[test]
+fn exactly_the_intended_leaks_with_their_scenarios() {
+    let (ledger, elf) = inputs();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    let r = analyze(&ledger, &opts);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    assert_eq!(r.header.app_name, "StarterApp");
+    assert_eq!(r.header.flags, []);
+    // The pointer, the handle and the Box; nothing from the field handle, the
+    // resizes, the fragmentation or the correct path.
+    let leaks: Vec<(&str, u32, Option<&str>, Option<u32>)> = r
+        .leaks
+        .iter()
+        .map(|l| {
+            (
+                l.block.kind,
+                l.block.size,
+                l.block.file.as_deref(),
+                l.block.line,
+            )
+        })
+        .collect();
+    assert_eq!(
+        leaks,
+        [
+            ("pointer", 16, Some(SCENARIOS), Some(mark("leak-pointer"))),
+            ("handle", 32, Some(SCENARIOS), Some(mark("leak-handle"))),
+            ("Rust alloc", 24, None, None),
+        ]
+    );
+    let stacks = [
+        ("starter_app::scenarios::leak_pointer", "leak-pointer"),
+        ("starter_app::scenarios::leak_handle", "leak-handle"),
+        ("starter_app::scenarios::leak_box", "leak-box"),
+    ];
+    for (leak, (function, m)) in r.leaks.iter().zip(stacks) {
+        assert!(has(&leak.block.stack, function, mark(m)), "{function}");
+    }
+    assert_eq!(
+        r.leaks[2].block.site,
+        format!(
+            "starter_app::scenarios::leak_box at {SCENARIOS}:{}",
+            mark("leak-box")
+        )
+    );
+
+    let o = &r.overruns[..];
+    assert_eq!(o.len(), 1);
+    assert_eq!(o[0].block.site, format!("{SCENARIOS}:{}", mark("overrun")));
+    assert!(has(
+        &o[0].found_by,
+        "starter_app::scenarios::overrun",
+        mark("overrun-free")
+    ));
+
+    let d = &r.double_frees[..];
+    assert_eq!(d.len(), 1);
+    assert_eq!(
+        d[0].block.site,
+        format!("{SCENARIOS}:{}", mark("double-free"))
+    );
+    let f = "starter_app::scenarios::double_free";
+    assert!(has(&d[0].first_free.stack, f, mark("double-free-first")));
+    assert!(has(&d[0].second_free.stack, f, mark("double-free-second")));
+
+    assert_eq!(
+        r.summary.line,
+        "SUMMARY: memdbg: 72 byte(s) leaked in 3 allocation(s); 1 overrun; 1 double free."
+    );
+}
