@@ -640,6 +640,34 @@ fn without_button_presses_the_ledger_is_empty() {
     );
 }
 
+#[test]
+fn other_launch_codes_return_err_none_without_memdbg_or_globals() {
+    // sysAppLaunchCmdFind, SyncNotify, SystemReset, a custom code: no
+    // NewGlobals flag (SystemMgr.h; PALM_FACTS §2.1, §2.3).
+    for cmd in [1u16, 3, 5, 0x8001] {
+        let mut m = Machine::with_config(&Config::default()).unwrap();
+        m.install(&app().prc).unwrap();
+        let outcome = m.launch_with(APP_NAME, cmd, 0).unwrap();
+        let output = m.output.join("\n");
+        assert_eq!(outcome.stop, None, "launch code {cmd}\n{output}");
+        assert_eq!(outcome.result, Some(0), "launch code {cmd}: errNone");
+        assert!(
+            m.export("MemDbgDB").is_err(),
+            "launch code {cmd} created MemDbgDB"
+        );
+        assert!(outcome.leaks.is_empty() && outcome.patches_left.is_empty());
+        assert!(
+            m.os.sys.dbg_messages.is_empty(),
+            "{:?}",
+            m.os.sys.dbg_messages
+        );
+        assert!(
+            m.os.ui.forms_drawn.is_empty(),
+            "launch code {cmd} drew a form"
+        );
+    }
+}
+
 /// Runs perl with Palm::PDB on `prc` and returns its listing: name, then one
 /// `TYPE ID HEX` line per resource. Fails with a hint to run ci/setup if perl
 /// or Palm::PDB is missing.

@@ -132,6 +132,20 @@ impl Machine {
     /// until it returns or is stopped, then run the exit checks. `Err` is for
     /// bad input (no such database, not an app, no code 1).
     pub fn launch(&mut self, name: &str) -> Result<Outcome, String> {
+        self.launch_with(name, 0, NORMAL_LAUNCH_FLAGS)
+    }
+
+    /// [`Machine::launch`] with launch code `cmd` (`sysAppLaunchCmd*`,
+    /// SystemMgr.h; PALM_FACTS §2.3) and `launch_flags`
+    /// (`sysAppLaunchFlag*`), as SysAppLaunch passes them to PilotMain: for
+    /// testing how an app answers Find, SyncNotify, SystemReset, … launches,
+    /// which run without the app's globals. `cmdPBP` is NULL.
+    pub fn launch_with(
+        &mut self,
+        name: &str,
+        cmd: u16,
+        launch_flags: u16,
+    ) -> Result<Outcome, String> {
         let db = self
             .os
             .dm
@@ -183,8 +197,9 @@ impl Machine {
         if info == 0 || stack == 0 {
             return Err("dynamic heap too small to launch the app".into());
         }
-        let flags = NORMAL_LAUNCH_FLAGS;
+        let flags = launch_flags;
         let mut ai = vec![0u8; sys::SYS_APP_INFO_SIZE as usize];
+        ai[0..2].copy_from_slice(&cmd.to_be_bytes());
         ai[6..8].copy_from_slice(&flags.to_be_bytes());
         ai[12..16].copy_from_slice(&code1.to_be_bytes());
         ai[16..20].copy_from_slice(&dbp.to_be_bytes());
@@ -208,7 +223,10 @@ impl Machine {
         self.os.sys.cur_owner = APP_OWNER_ID;
         self.cpu.set_a(7, stack + stack_size);
         self.cpu.set_a(5, 0);
-        let r = self.call_68k(body, &[Arg68k::U16(0), Arg68k::U32(0), Arg68k::U16(flags)]);
+        let r = self.call_68k(
+            body,
+            &[Arg68k::U16(cmd), Arg68k::U32(0), Arg68k::U16(flags)],
+        );
         self.os.sys.cur_owner = 0;
         let (result, stop) = match r {
             Ok((d0, _)) => (Some(d0), None),
