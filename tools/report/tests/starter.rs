@@ -5,12 +5,15 @@
 //!
 //! Golden text and JSON (`tests/data/starter.txt`, `starter.json`;
 //! `MEMDBG_BLESS=1` rewrites them after an intended change of the app or the
-//! report). The app links memdbg, which is still changing, so what depends on
-//! code and heap layout rather than on the report is masked in both: 68k
-//! addresses and code offsets (`0x########`), code 1's size, the heap's
-//! low-water marks and tick counts. Everything else (kinds, sizes, functions,
-//! files, lines, counters, flags, the summary) is compared exactly. The leak set
-//! is also checked against the `// @mark` lines of `starter-app/src/scenarios.rs`.
+//! report). The app links memdbg, and both are still changing, so what depends
+//! on code and heap layout or on the app's line numbering rather than on the
+//! report is masked in both: 68k addresses and code offsets (`0x########`),
+//! code 1's size, the heap's low-water marks, tick counts, and line numbers in
+//! the app's sources: a line with a `// @mark NAME` comment in
+//! `starter-app/src/scenarios.rs` (every scenario's allocation and free) shows
+//! as `:@NAME`, any other as `:#`. Everything else (kinds, sizes, functions,
+//! files, which mark, counters, flags, the summary) is compared exactly, and the
+//! leak set is checked against the marks' actual line numbers too.
 
 mod common;
 
@@ -137,8 +140,39 @@ fn mask_numbers(text: &str) -> String {
     out
 }
 
+/// `starter-app/…:LINE` → `starter-app/…:@MARK` (or `:#`) in `text`.
+fn mask_app_lines(text: &str) -> String {
+    let by_line: HashMap<u32, &str> = run()
+        .marks
+        .iter()
+        .map(|(name, &line)| (line, name.as_str()))
+        .collect();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("starter-app/") {
+        let end = rest[i..]
+            .find(|c: char| c.is_whitespace() || c == '"' || c == ')')
+            .map_or(rest.len(), |n| i + n);
+        let path = &rest[i..end];
+        match path.rsplit_once(':') {
+            Some((file, line)) if line.parse::<u32>().is_ok() => {
+                out.push_str(&rest[..i]);
+                out.push_str(file);
+                let mark = line.parse().ok().and_then(|l: u32| by_line.get(&l));
+                match mark {
+                    Some(name) if file == SCENARIOS => out.push_str(&format!(":@{name}")),
+                    _ => out.push_str(":#"),
+                }
+            }
+            _ => out.push_str(&rest[..end]),
+        }
+        rest = &rest[end..];
+    }
+    out + rest
+}
+
 /// The text report with the layout-dependent values masked: addresses and
-/// offsets, code 1's size, ticks, the heap's low-water marks.
+/// offsets, code 1's size, ticks, the heap's low-water marks, the app's lines.
 fn mask(text: &str) -> String {
     const VOLATILE: [&str; 4] = [
         "Code 1 ",
@@ -147,7 +181,7 @@ fn mask(text: &str) -> String {
         "  Low-water largest chunk ",
     ];
     let mut out = String::with_capacity(text.len());
-    for line in mask_hex(text).split_inclusive('\n') {
+    for line in mask_hex(&mask_app_lines(text)).split_inclusive('\n') {
         if let Some(p) = VOLATILE.iter().find(|p| line.starts_with(*p)) {
             out.push_str(p);
             out.push_str(&mask_numbers(&line[p.len()..]));
@@ -167,7 +201,7 @@ fn mask(text: &str) -> String {
     out
 }
 
-/// The JSON report with the layout-dependent fields masked.
+/// The JSON report with the layout-dependent fields masked (as [`mask`]).
 fn mask_json(v: &mut serde_json::Value) {
     const MASKED: &[&str] = &[
         "address",
@@ -181,6 +215,15 @@ fn mask_json(v: &mut serde_json::Value) {
     ];
     match v {
         serde_json::Value::Object(map) => {
+            // A "line" of the app's sources, as the text shows it.
+            if let (Some(serde_json::Value::String(file)), Some(line)) =
+                (map.get("file"), map.get("line").and_then(|l| l.as_u64()))
+                && file.starts_with("starter-app/")
+            {
+                let masked = mask_app_lines(&format!("{file}:{line}"));
+                let tail = masked.rsplit_once(':').map_or("#", |(_, t)| t).to_string();
+                map.insert("line".into(), serde_json::Value::String(tail));
+            }
             for (k, v) in map.iter_mut() {
                 if MASKED.contains(&k.as_str()) && v.is_number() {
                     *v = serde_json::Value::String("#".into());
@@ -189,6 +232,7 @@ fn mask_json(v: &mut serde_json::Value) {
                 }
             }
         }
+        serde_json::Value::String(text) => *text = mask_app_lines(text),
         serde_json::Value::Array(items) => items.iter_mut().for_each(mask_json),
         _ => {}
     }
@@ -228,6 +272,23 @@ fn masking() {
     assert_eq!(
         v,
         serde_json::json!({"address": "#", "x": [{"ticks": "#", "address": "a"}], "size": 4})
+    );
+    let box_line = mark("leak-box");
+    assert_eq!(
+        mask_app_lines(&format!(
+            "at {SCENARIOS}:{box_line} (inlined) starter-app/src/lib.rs:12\n\
+             \"{SCENARIOS}:{box_line}\" starter-app/x.rs library/a.rs:3"
+        )),
+        format!(
+            "at {SCENARIOS}:@leak-box (inlined) starter-app/src/lib.rs:#\n\
+             \"{SCENARIOS}:@leak-box\" starter-app/x.rs library/a.rs:3"
+        )
+    );
+    let mut v = serde_json::json!({"file": SCENARIOS, "line": box_line, "site": format!("f at {SCENARIOS}:{box_line}")});
+    mask_json(&mut v);
+    assert_eq!(
+        v,
+        serde_json::json!({"file": SCENARIOS, "line": "@leak-box", "site": format!("f at {SCENARIOS}:@leak-box")})
     );
 }
 
