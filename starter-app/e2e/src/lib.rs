@@ -10,9 +10,11 @@
 //!
 //! This library is the app's resource-ID header reader ([`rsc_header`], the very
 //! file `starter-app/build/main.rs` uses), shared with the tests, plus its unit
-//! tests.
+//! tests; and [`expected`], what the demo's report must show, checked by the
+//! `demo-check` binary that `ci/demo` runs.
 #![deny(missing_docs)]
 
+pub mod expected;
 #[path = "../../build/rsc_header.rs"]
 pub mod rsc_header;
 

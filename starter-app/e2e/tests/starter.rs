@@ -18,7 +18,7 @@ use memdbg::record::{
 use palm_prc::{Content, Database, FourCC};
 use palm_rcp::form::{Form, FormObject};
 use palm_run::{Config, Machine};
-use starter_app_e2e::rsc_header;
+use starter_app_e2e::{expected, rsc_header};
 
 const APP_NAME: &str = "StarterApp";
 /// The scenarios as `file!()` names them in the records (workspace-relative).
@@ -54,14 +54,7 @@ fn app() -> &'static App {
         })
         .unwrap_or_else(|e| panic!("building starter-app for the 68000 failed: {e:#}"));
         let source = std::fs::read_to_string(starter_dir().join("src/scenarios.rs")).unwrap();
-        let mut marks = HashMap::new();
-        for (i, l) in source.lines().enumerate() {
-            if let Some(at) = l.find("// @mark ") {
-                let name = l[at + 9..].split_whitespace().next().unwrap().to_string();
-                let line = u16::try_from(i + 1).unwrap();
-                assert!(marks.insert(name, line).is_none(), "duplicate mark: {l}");
-            }
-        }
+        let marks = expected::marks(&source).unwrap();
         let header = starter_dir().join("../rsrc/StarterAppRsc.h");
         let ids = rsc_header::parse("StarterAppRsc.h", &std::fs::read_to_string(header).unwrap())
             .unwrap()

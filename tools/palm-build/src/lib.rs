@@ -220,6 +220,9 @@ pub fn build_image(opts: &Options) -> Result<Image> {
         );
     }
     let linked = linked?;
+    if !linked.repairs.is_empty() {
+        progress(&format!("repaired {}", linked.repairs.join(", ")));
+    }
 
     let rules = match opts.kind {
         ImageKind::App => verify::Rules::App,

@@ -62,9 +62,6 @@ fn main() -> ExitCode {
         })
         .map(|app| {
             println!("{}", app.prc.display());
-            for line in &app.image.repairs {
-                println!("repaired: {line}");
-            }
         }),
         Command::Image {
             manifest_path,
@@ -88,9 +85,6 @@ fn main() -> ExitCode {
                 image.elf.display(),
                 image.code.len()
             );
-            for line in &image.repairs {
-                println!("repaired: {line}");
-            }
         }),
         Command::Verify { elf, test_lib } => {
             let rules = if test_lib {

@@ -1,0 +1,131 @@
+//! What the starter app's demo run must leave in MemDbgDB, as the report tool
+//! shows it: exactly three leaks (a pointer, a handle and a Rust `Box`), one
+//! overrun and one double free, each at the line of `starter-app/src/scenarios.rs`
+//! that carries its `// @mark NAME` comment. `ci/demo` checks its report with
+//! [`check`]; the end-to-end tests use [`marks`] for their exact expectations.
+
+use std::collections::HashMap;
+
+use memdbg_report::Report;
+use memdbg_report::report::{Block, StackFrame};
+
+/// The scenario file, as a wrapper macro records it (`file!()` from the
+/// workspace root).
+pub const SCENARIOS: &str = "starter-app/src/scenarios.rs";
+
+/// `// @mark NAME` comments of `source` → their 1-based line.
+///
+/// # Errors
+/// A mark without a name, a duplicate mark, or a line number over 65,535.
+pub fn marks(source: &str) -> Result<HashMap<String, u16>, String> {
+    let mut marks = HashMap::new();
+    for (i, l) in source.lines().enumerate() {
+        let Some(at) = l.find("// @mark ") else {
+            continue;
+        };
+        let name = l[at + 9..]
+            .split_whitespace()
+            .next()
+            .ok_or_else(|| format!("{SCENARIOS}:{}: @mark without a name", i + 1))?;
+        let line =
+            u16::try_from(i + 1).map_err(|_| format!("{SCENARIOS}: line {} too far", i + 1))?;
+        if marks.insert(name.to_string(), line).is_some() {
+            return Err(format!("{SCENARIOS}:{}: duplicate @mark {name}", i + 1));
+        }
+    }
+    Ok(marks)
+}
+
+/// `file:line` of `mark` in the scenario file.
+fn site(marks: &HashMap<String, u16>, mark: &str) -> Result<(String, u16), String> {
+    marks
+        .get(mark)
+        .map(|&l| (format!("{SCENARIOS}:{l}"), l))
+        .ok_or_else(|| format!("no `// @mark {mark}` in {SCENARIOS}"))
+}
+
+/// Whether a symbolized frame of `stack` is `function` at `line` of the
+/// scenario file.
+fn stack_has(stack: &[StackFrame], function: &str, line: u16) -> bool {
+    stack.iter().flat_map(|f| f.symbols.iter()).any(|s| {
+        s.function == function
+            && s.line == Some(u32::from(line))
+            && s.file
+                .as_deref()
+                .is_some_and(|f| f.ends_with("src/scenarios.rs"))
+    })
+}
+
+/// Checks a symbolized `report` of the demo run against the marks of the
+/// scenario file's `source`. Returns one line per expectation met.
+///
+/// # Errors
+/// One message per expectation not met.
+pub fn check(report: &Report, source: &str) -> Result<Vec<String>, Vec<String>> {
+    let marks = marks(source).map_err(|e| vec![e])?;
+    let m = |mark: &str| site(&marks, mark);
+    let leaks: Vec<&Block> = report.leaks.iter().map(|l| &l.block).collect();
+    let leak = |kind: &str, size: u32, at: &(String, u16)| {
+        leaks
+            .iter()
+            .any(|b| b.kind == kind && b.size == size && b.site == at.0)
+    };
+    let checks: Vec<(String, Result<bool, String>)> = vec![
+        (
+            format!("exactly 3 leaks (found {})", leaks.len()),
+            Ok(leaks.len() == 3),
+        ),
+        (
+            "a leaked pointer of 16 bytes at @leak-pointer".into(),
+            m("leak-pointer").map(|at| leak("pointer", 16, &at)),
+        ),
+        (
+            "a leaked handle of 32 bytes at @leak-handle".into(),
+            m("leak-handle").map(|at| leak("handle", 32, &at)),
+        ),
+        (
+            "a leaked Rust Box of 24 bytes from leak_box at @leak-box".into(),
+            m("leak-box").map(|(_, line)| {
+                leaks.iter().any(|b| {
+                    b.kind == "Rust alloc"
+                        && b.size == 24
+                        && stack_has(&b.stack, "starter_app::scenarios::leak_box", line)
+                })
+            }),
+        ),
+        (
+            "one overrun, of the block allocated at @overrun".into(),
+            m("overrun")
+                .map(|at| report.overruns.len() == 1 && report.overruns[0].block.site == at.0),
+        ),
+        (
+            "one double free, of the block allocated at @double-free, freed at \
+             @double-free-first and @double-free-second"
+                .into(),
+            m("double-free").and_then(|alloc| {
+                let (first, second) = (m("double-free-first")?, m("double-free-second")?);
+                let f = "starter_app::scenarios::double_free";
+                Ok(report.double_frees.len() == 1 && {
+                    let d = &report.double_frees[0];
+                    d.block.site == alloc.0
+                        && stack_has(&d.first_free.stack, f, first.1)
+                        && stack_has(&d.second_free.stack, f, second.1)
+                })
+            }),
+        ),
+    ];
+    let mut met = Vec::new();
+    let mut unmet = Vec::new();
+    for (what, result) in checks {
+        match result {
+            Ok(true) => met.push(what),
+            Ok(false) => unmet.push(format!("expected {what}")),
+            Err(e) => unmet.push(e),
+        }
+    }
+    if unmet.is_empty() {
+        Ok(met)
+    } else {
+        Err(unmet)
+    }
+}
