@@ -82,7 +82,7 @@ fn wrapped(k: u8, how: How, site: &'static Site, size: u32, a6: u32) -> u32 {
         addr = os_alloc(how, size);
     }
     if addr == 0 {
-        track::bump(&mut st.sc().header.counters.failed);
+        st.count(core::mem::offset_of!(crate::record::Counters, failed));
     } else {
         prepare(st, addr, 0, size, flags);
         // SAFETY: a6 is the wrapper's own live frame.
@@ -109,7 +109,7 @@ pub(crate) fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u1
     if !guarded && !fill {
         return;
     }
-    let body = track::lock_body(addr, flags);
+    let body = track::body(addr, flags);
     // SAFETY: the chunk was just allocated with `size` bytes after `data_off` (+ the
     // guard when guarded), in the dynamic heap (writable).
     unsafe {
@@ -121,7 +121,6 @@ pub(crate) fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u1
             guard::write(block.add(size as usize));
         }
     }
-    track::unlock_body(addr, flags);
 }
 
 /// [`wrapped`] for handles, chunks and C callers.

@@ -96,7 +96,7 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
 /// Allocates and records a Rust block; `a6` is `alloc`'s own frame.
 fn alloc_tracked(st: &mut state::State, layout: Layout, a6: u32) -> *mut u8 {
     let Some(want) = chunk_size(layout) else {
-        track::bump(&mut st.sc().header.counters.failed);
+        st.count(core::mem::offset_of!(crate::record::Counters, failed));
         return core::ptr::null_mut();
     };
     let size = layout.size() as u32;
@@ -115,7 +115,7 @@ fn alloc_tracked(st: &mut state::State, layout: Layout, a6: u32) -> *mut u8 {
         base = unsafe { palm::MemPtrNew(want) } as u32;
     }
     if base == 0 {
-        track::bump(&mut st.sc().header.counters.failed);
+        st.count(core::mem::offset_of!(crate::record::Counters, failed));
         return core::ptr::null_mut();
     }
     let off = if layout.align() <= CHUNK_ALIGN {

@@ -87,17 +87,23 @@ pub fn write(rec: *mut u8, offset: u32, bytes: &[u8]) {
     }
 }
 
-/// Appends an event record with these bytes (then unlocks it). On a full storage heap
-/// the event is lost and the ledger is marked incomplete.
-pub fn append(st: &mut State, bytes: &[u8]) {
-    let rec = new_record(st, bytes.len() as u32);
+/// Appends an event record: `head_len` bytes at `head` (its own fields), then the
+/// allocation record at `alloc` (read in place: a ledger record or a scratch copy)
+/// with kind byte `kind`; then unlocks it. On a full storage heap the event is lost
+/// and the ledger is marked incomplete.
+pub fn event(st: &mut State, head: *const u8, head_len: u32, alloc: *const u8, kind: u8) {
+    let rec = new_record(st, head_len + record::ALLOC_RECORD_SIZE as u32);
     if rec.is_null() {
         st.flag(record::HeaderFlags::INCOMPLETE);
         return;
     }
-    write(rec, 0, bytes);
-    // SAFETY: `rec` was locked by new_record.
+    // SAFETY: `rec` is a locked record of head_len + 82 bytes; both sources are
+    // readable for their lengths.
     unsafe {
+        let r = rec.cast::<c_void>();
+        palm::DmWrite(r, 0, head.cast(), head_len);
+        palm::DmWrite(r, head_len, alloc.cast(), record::ALLOC_RECORD_SIZE as u32);
+        palm::DmSet(r, head_len, 1, kind);
         palm::MemPtrUnlock(rec.cast());
     }
 }

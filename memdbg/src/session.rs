@@ -14,7 +14,6 @@ use crate::record::{
 };
 use crate::stack::CodeRange;
 use crate::state::{self, NO_SLOT, Scratch, State};
-use crate::text::Text;
 use crate::track;
 use crate::{Error, Settings};
 
@@ -292,16 +291,15 @@ pub fn stop() -> Result<Summary, Error> {
         flags: HeaderFlags::from_bits_retain(st.flags),
     };
     if st.has(Options::DBG_MESSAGES) {
-        Text::new(&mut st.sc().msg)
-            .bytes(b"memdbg: ")
-            .dec(leaks)
-            .bytes(b" leaks, ")
-            .dec(bytes)
-            .bytes(b" bytes; ")
-            .dec(summary.overruns)
-            .bytes(b" overruns, ")
-            .dec(summary.double_frees)
-            .bytes(b" double frees");
+        let a = st.args();
+        // SAFETY: the scratch arguments (ARGS elements).
+        unsafe {
+            *a = leaks as usize;
+            *a.add(1) = bytes as usize;
+            *a.add(2) = summary.overruns as usize;
+            *a.add(3) = summary.double_frees as usize;
+        }
+        st.say(b"memdbg: \x01 leaks, \x01 bytes; \x01 overruns, \x01 double frees\0");
         track::dbg_message(st);
     }
     ledger::finish(st);

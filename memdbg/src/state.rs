@@ -194,6 +194,9 @@ pub struct Scratch {
     /// The allocation record being built, written with one `DmWrite`. Its version
     /// byte is set once; its file, line and stack change only when needed.
     pub rec: AllocRecord,
+    /// Arguments of the message being built ([`crate::text`]), at a small offset so
+    /// that each store is one instruction.
+    pub args: [usize; crate::text::ARGS],
     /// Recent frees.
     pub ring: Ring,
     /// Small-allocation sites.
@@ -274,6 +277,39 @@ impl State {
         // SAFETY: `scratch` is the live scratch chunk for as long as the state is;
         // every user takes the reference for the span of its own code only.
         unsafe { &mut *self.scratch }
+    }
+
+    /// Adds one to the header counter at byte `offset` of [`record::Counters`]
+    /// (`offset_of!(Counters, …)`): the rarer counters are kept in the scratch header
+    /// all along.
+    #[inline(never)]
+    pub fn count(&self, offset: usize) {
+        // SAFETY: `offset` is a field offset of the counters (callers pass
+        // `offset_of!`); each is a 2-aligned U32Be.
+        unsafe {
+            let c = addr_of_mut!((*self.scratch).header.counters)
+                .cast::<u8>()
+                .add(offset)
+                .cast::<record::U32Be>();
+            (*c).set((*c).get().wrapping_add(1));
+        }
+    }
+
+    /// Expands message template `t` (NUL-terminated, [`crate::text`]) with the
+    /// arguments stored in the scratch `args` into the message buffer.
+    #[inline(never)]
+    pub fn say(&self, t: &[u8]) {
+        let sc = self.sc();
+        // SAFETY: the buffer has MSG_LEN bytes; templates are NUL-terminated
+        // constants; string arguments are NUL-terminated (file names, templates).
+        unsafe { crate::text::format(sc.msg.as_mut_ptr(), MSG_LEN, t.as_ptr(), sc.args.as_ptr()) }
+    }
+
+    /// The message arguments ([`Scratch::args`]).
+    #[inline(always)]
+    pub fn args(&self) -> *mut usize {
+        // SAFETY: a field of the live scratch chunk.
+        unsafe { addr_of_mut!((*self.scratch).args).cast() }
     }
 
     /// Sets header flags.

@@ -1,97 +1,131 @@
-//! Building the detector's messages without `core::fmt` (its `dyn Write` vtable needs
+//! The detector's messages, without `core::fmt` (its `dyn Write` vtable needs
 //! absolute relocations, which a Palm code resource cannot have; TOOLCHAIN.md).
 //!
-//! [`Text`] appends bytes, decimal and hexadecimal numbers to a fixed buffer (kept in
-//! the state chunk on the 68k, never on the stack) and keeps it NUL-terminated for
-//! `ErrDisplayFileLineMsg` and `DbgMessage`. Output that does not fit is cut off.
+//! A message is a NUL-terminated template of literal bytes and argument codes
+//! ([`DEC`], [`HEX`], [`KIND`], [`STR`], [`THEN`]), each taking the next argument
+//! from an array the caller filled (in the scratch chunk on the 68k, never on the
+//! stack). One interpreter ([`format`]) builds every message: a call site costs its
+//! argument stores and one call, and the templates are constant bytes in code 1. The
+//! output is always NUL-terminated (for `ErrDisplayFileLineMsg` and `DbgMessage`);
+//! what does not fit is cut off.
 
-/// A NUL-terminated text being built in a borrowed buffer.
-pub struct Text<'a> {
-    buf: &'a mut [u8],
-    len: usize,
+/// Code: the next argument in decimal.
+pub const DEC: u8 = 1;
+/// Code: the next argument as `0x` and eight uppercase hexadecimal digits.
+pub const HEX: u8 = 2;
+/// Code: the label of the allocation kind in the next argument ("pointer", …).
+pub const KIND: u8 = 3;
+/// Code: the NUL-terminated bytes at the address in the next argument.
+#[cfg(test)]
+pub const STR: u8 = 4;
+/// Code: continue with the template at the address in the next argument.
+pub const THEN: u8 = 5;
+/// Arguments a template may use (indices wrap around: a stray code in a file name
+/// cannot read past the array).
+pub const ARGS: usize = 8;
+
+/// The kinds' labels, NUL-separated, in kind order from [`crate::record::kind::POINTER`].
+const LABELS: &[u8] = b"pointer\0handle\0chunk\0Rust alloc\0";
+
+/// The output position while a template is expanded.
+struct Out {
+    p: *mut u8,
+    n: usize,
+    cap: usize,
 }
 
-impl<'a> Text<'a> {
-    /// An empty text in `buf` (which must hold at least the NUL: 1 byte).
-    pub fn new(buf: &'a mut [u8]) -> Self {
-        if let Some(b) = buf.first_mut() {
-            *b = 0;
-        }
-        Text { buf, len: 0 }
-    }
-
-    /// Bytes written, without the NUL.
-    #[cfg(test)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether nothing was written.
-    #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The text's bytes, without the NUL.
-    #[cfg(test)]
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
-    }
-
-    /// Appends one byte (dropped when the buffer is full: the last byte stays NUL).
+impl Out {
+    /// Appends one byte if there is room for it and the NUL.
     #[inline(never)]
-    pub fn byte(&mut self, b: u8) -> &mut Self {
-        if self.len + 1 < self.buf.len() {
-            self.buf[self.len] = b;
-            self.len += 1;
-            self.buf[self.len] = 0;
+    fn put(&mut self, b: u8) {
+        if self.n + 1 < self.cap {
+            // SAFETY: n + 1 < cap, inside the caller's buffer.
+            unsafe { *self.p.add(self.n) = b };
+            self.n += 1;
         }
-        self
     }
+}
 
-    /// Appends `s` up to its first NUL.
-    #[inline(never)]
-    pub fn bytes(&mut self, s: &[u8]) -> &mut Self {
-        for &b in s {
-            if b == 0 {
-                break;
+/// The label of allocation kind `k` (NUL-terminated); other kinds read "Rust alloc".
+fn label(k: usize) -> *const u8 {
+    let mut i = k.wrapping_sub(usize::from(crate::record::kind::POINTER));
+    if i > 3 {
+        i = 3;
+    }
+    let mut p = LABELS.as_ptr();
+    while i > 0 {
+        // SAFETY: LABELS holds four NUL-terminated labels; at most three are skipped.
+        unsafe {
+            while *p != 0 {
+                p = p.add(1);
             }
-            self.byte(b);
+            p = p.add(1);
         }
-        self
+        i -= 1;
     }
+    p
+}
 
-    /// Appends `v` in decimal.
-    #[inline(never)]
-    pub fn dec(&mut self, v: u32) -> &mut Self {
-        // The largest power of ten not above v, then one digit per power: no buffer
-        // (a local digit array indexed by a variable would hit the LLVM m68k bug,
-        // TOOLCHAIN.md #2).
-        let mut p: u32 = 1;
-        while v / p >= 10 {
-            p *= 10;
-        }
+/// Expands the NUL-terminated template `t` with `args` into `out` (`cap` ≥ 1 bytes),
+/// NUL-terminated.
+///
+/// # Safety
+/// `out` has `cap` writable bytes; `t` and every template reached through [`THEN`]
+/// are NUL-terminated; `args` has [`ARGS`] elements, and those used by [`STR`] and
+/// [`THEN`] are addresses of NUL-terminated bytes.
+#[inline(never)]
+pub unsafe fn format(out: *mut u8, cap: usize, t: *const u8, args: *const usize) {
+    let mut o = Out { p: out, n: 0, cap };
+    let mut t = t;
+    let mut a = 0;
+    // SAFETY: the caller's guarantees.
+    unsafe {
         loop {
-            self.byte(b'0' + ((v / p) % 10) as u8);
-            if p == 1 {
+            let c = *t;
+            t = t.add(1);
+            if c == 0 {
                 break;
             }
-            p /= 10;
+            if c > THEN {
+                o.put(c);
+                continue;
+            }
+            let v = *args.add(a & (ARGS - 1));
+            a += 1;
+            if c == DEC {
+                // The largest power of ten not above v, then one digit per power.
+                let mut p: usize = 1;
+                while v / p >= 10 {
+                    p *= 10;
+                }
+                loop {
+                    o.put(b'0' + ((v / p) % 10) as u8);
+                    if p == 1 {
+                        break;
+                    }
+                    p /= 10;
+                }
+            } else if c == HEX {
+                o.put(b'0');
+                o.put(b'x');
+                let mut shift = 32;
+                while shift > 0 {
+                    shift -= 4;
+                    let d = ((v >> shift) & 0xF) as u8;
+                    o.put(if d < 10 { b'0' + d } else { b'A' + d - 10 });
+                }
+            } else if c == THEN {
+                t = v as *const u8;
+            } else {
+                // KIND or STR.
+                let mut s = if c == KIND { label(v) } else { v as *const u8 };
+                while *s != 0 {
+                    o.put(*s);
+                    s = s.add(1);
+                }
+            }
         }
-        self
-    }
-
-    /// Appends `v` as `0x` and eight uppercase hexadecimal digits.
-    #[inline(never)]
-    pub fn hex(&mut self, v: u32) -> &mut Self {
-        self.bytes(b"0x");
-        let mut shift = 32;
-        while shift > 0 {
-            shift -= 4;
-            let d = ((v >> shift) & 0xF) as u8;
-            self.byte(if d < 10 { b'0' + d } else { b'A' + d - 10 });
-        }
-        self
+        *out.add(o.n) = 0;
     }
 }
 
@@ -99,62 +133,75 @@ impl<'a> Text<'a> {
 mod tests {
     use super::*;
 
-    fn render(f: impl FnOnce(&mut Text<'_>)) -> (Vec<u8>, Vec<u8>) {
-        let mut buf = [0xAAu8; 24];
-        let mut t = Text::new(&mut buf);
-        f(&mut t);
-        let s = t.as_bytes().to_vec();
-        let n = s.len();
-        (s, buf[..=n].to_vec())
+    fn render(cap: usize, t: &[u8], args: &[usize]) -> Vec<u8> {
+        assert_eq!(t.last(), Some(&0));
+        let mut a = [0usize; ARGS];
+        a[..args.len()].copy_from_slice(args);
+        let mut buf = vec![0xAAu8; cap];
+        // SAFETY: buf has cap bytes, t is NUL-terminated, a has ARGS elements.
+        unsafe { format(buf.as_mut_ptr(), cap, t.as_ptr(), a.as_ptr()) };
+        let n = buf.iter().position(|&b| b == 0).expect("NUL-terminated");
+        buf.truncate(n);
+        buf
     }
 
     #[test]
     fn decimal() {
         for (v, want) in [
-            (0u32, "0"),
+            (0usize, "0"),
             (7, "7"),
             (10, "10"),
             (16, "16"),
             (65_505, "65505"),
             (1_000_000_000, "1000000000"),
-            (u32::MAX, "4294967295"),
+            (u32::MAX as usize, "4294967295"),
         ] {
-            let (s, raw) = render(|t| {
-                t.dec(v);
-            });
-            assert_eq!(s, want.as_bytes());
-            assert_eq!(*raw.last().unwrap(), 0, "NUL-terminated");
+            assert_eq!(render(24, b"\x01\0", &[v]), want.as_bytes());
         }
     }
 
     #[test]
     fn hexadecimal() {
-        let (s, _) = render(|t| {
-            t.hex(0x0001_2A4F);
-        });
-        assert_eq!(s, b"0x00012A4F");
-        let (s, _) = render(|t| {
-            t.hex(u32::MAX);
-        });
-        assert_eq!(s, b"0xFFFFFFFF");
+        assert_eq!(render(24, b"\x02\0", &[0x0001_2A4F]), b"0x00012A4F");
+        assert_eq!(render(24, b"\x02\0", &[u32::MAX as usize]), b"0xFFFFFFFF");
     }
 
     #[test]
-    fn message_and_truncation() {
-        let (s, _) = render(|t| {
-            t.bytes(b"Leaked ").dec(16).bytes(b" bytes (handle)");
-        });
-        assert_eq!(s, b"Leaked 16 bytes (handle)"[..23]);
-        let mut buf = [0u8; 8];
-        let mut t = Text::new(&mut buf);
-        t.bytes(b"abc\0def").dec(12345);
-        assert_eq!(t.as_bytes(), b"abc1234");
-        assert_eq!(t.len(), 7);
-        assert_eq!(buf[7], 0);
-        let mut one = [9u8; 1];
-        let mut t = Text::new(&mut one);
-        t.byte(b'x');
-        assert!(t.is_empty());
-        assert_eq!(one, [0]);
+    fn kinds_strings_and_continuations() {
+        use crate::record::kind;
+        let t = b"Leaked \x01 bytes (\x03)\0";
+        assert_eq!(
+            render(112, t, &[16, usize::from(kind::HANDLE)]),
+            b"Leaked 16 bytes (handle)"
+        );
+        for (k, want) in [
+            (kind::POINTER, "pointer"),
+            (kind::HANDLE, "handle"),
+            (kind::CHUNK, "chunk"),
+            (kind::RUST, "Rust alloc"),
+            (kind::OVERRUN, "Rust alloc"),
+            (0, "Rust alloc"),
+        ] {
+            assert_eq!(render(24, b"\x03\0", &[usize::from(k)]), want.as_bytes());
+        }
+        let file = b"src/leaks.rs\0";
+        let tail = [STR, b':', DEC, 0];
+        assert_eq!(
+            render(
+                112,
+                b"#\x01 at \x05\0",
+                &[3, tail.as_ptr() as usize, file.as_ptr() as usize, 42]
+            ),
+            b"#3 at src/leaks.rs:42"
+        );
+    }
+
+    #[test]
+    fn truncation() {
+        assert_eq!(render(8, b"abc\x01\0", &[12345]), b"abc1234");
+        assert_eq!(render(1, b"x\0", &[]), b"");
+        // Argument indices wrap around instead of reading past the array.
+        let t = b"\x01\x01\x01\x01\x01\x01\x01\x01\x01\0";
+        assert_eq!(render(24, t, &[1, 2, 3, 4, 5, 6, 7, 8]), b"123456781");
     }
 }

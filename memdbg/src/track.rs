@@ -8,20 +8,22 @@
 //! passed on as `&mut` parameters (see [`crate::state::Scratch`]).
 
 use core::ffi::c_void;
+use core::mem::offset_of;
 
 use m68k_palmos_sys as palm;
+use palm::codegen::in_register;
 
 use crate::Site;
 use crate::guard;
 use crate::index::NOT_FOUND;
 use crate::ledger;
 use crate::record::{
-    self, AllocFlags, AllocRecord, AsBytes, FORMAT_VERSION, FileName, HeaderFlags, Options,
-    STACK_FRAMES, Stack, U16Be, U32Be, detected, kind,
+    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, FORMAT_VERSION, FileName,
+    HeaderFlags, LowHeapRecord, Options, OverrunRecord, STACK_FRAMES, SmallSiteRecord, Stack,
+    U16Be, detected, kind,
 };
 use crate::stack::{self, read_long};
 use crate::state::{RING, SITES, State};
-use crate::text::Text;
 
 /// A block just allocated.
 pub struct Block {
@@ -146,16 +148,10 @@ pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: 
     }
 }
 
-/// Adds one to a counter kept in the scratch header.
-#[inline(never)]
-pub(crate) fn bump(c: &mut U32Be) {
-    c.set(c.get().wrapping_add(1));
-}
-
 /// An allocation that got no record.
 #[cold]
 fn untracked(st: &mut State) {
-    bump(&mut st.sc().header.counters.untracked);
+    st.count(offset_of!(Counters, untracked));
     st.flag(HeaderFlags::INCOMPLETE);
 }
 
@@ -173,7 +169,7 @@ fn peaks(st: &mut State) {
 #[inline(never)]
 fn small(st: &mut State, site: u32, size: u32) {
     let sc = st.sc();
-    bump(&mut sc.header.counters.small_allocs);
+    st.count(offset_of!(Counters, small_allocs));
     let key = if site != 0 {
         site
     } else {
@@ -198,7 +194,7 @@ fn small(st: &mut State, site: u32, size: u32) {
         s.first = sc.rec;
         st.n_sites += 1;
     } else {
-        bump(&mut sc.header.counters.small_unsited);
+        st.count(offset_of!(Counters, small_unsited));
     }
 }
 
@@ -235,96 +231,68 @@ fn low_heap(st: &mut State) {
     l.free.set(st.heap_free);
     l.largest.set(st.heap_max);
     l.threshold.set(threshold);
-    l.alloc = sc.rec;
-    ledger::append(st, sc.ev.low.as_bytes());
+    let head = (l as *const LowHeapRecord).cast::<u8>();
+    let rec = &sc.rec;
+    ledger::event(st, head, LOW_HEAP_HEAD, rec.as_bytes().as_ptr(), rec.kind);
     if st.has(Options::DBG_MESSAGES) {
-        Text::new(&mut sc.msg)
-            .bytes(b"memdbg: largest free chunk ")
-            .dec(st.heap_max)
-            .bytes(b" bytes < ")
-            .dec(threshold)
-            .bytes(b" (free ")
-            .dec(st.heap_free)
-            .byte(b')');
+        let a = st.args();
+        // SAFETY: the scratch arguments (ARGS elements).
+        unsafe {
+            *a = st.heap_max as usize;
+            *a.add(1) = threshold as usize;
+            *a.add(2) = st.heap_free as usize;
+        }
+        st.say(b"memdbg: largest free chunk \x01 bytes < \x01 (free \x01)\0");
         dbg_message(st);
     }
 }
 
+/// Bytes of an event record before its allocation record.
+const LOW_HEAP_HEAD: u32 = offset_of!(LowHeapRecord, alloc) as u32;
+const OVERRUN_HEAD: u32 = offset_of!(OverrunRecord, alloc) as u32;
+const DOUBLE_FREE_HEAD: u32 = offset_of!(DoubleFreeRecord, alloc) as u32;
+const SMALL_SITE_HEAD: u32 = offset_of!(SmallSiteRecord, first) as u32;
+
 /// `DbgMessage` of the text in the message buffer.
 pub fn dbg_message(st: &State) {
-    // SAFETY: the buffer is NUL-terminated (Text keeps it so).
+    // SAFETY: the buffer is NUL-terminated (`format` keeps it so).
     unsafe { palm::DbgMessage(st.sc().msg.as_ptr().cast()) }
 }
 
-/// The short label of an allocation kind, without a table of pointers (which would
-/// need relocations): offsets into one string.
-pub fn kind_label(k: u8) -> &'static [u8] {
-    const LABELS: &[u8] = b"pointerhandlechunkRust alloc";
-    let (start, len) = match k {
-        kind::POINTER => (0, 7),
-        kind::HANDLE => (7, 6),
-        kind::CHUNK => (13, 5),
-        _ => (18, 10),
-    };
-    &LABELS[start..start + len]
-}
-
-/// Shows a non-fatal `ErrDisplayFileLineMsg` for the allocation `a` with the text in
-/// the message buffer (file "rust" and line 0 for Rust allocations).
-pub fn alert(st: &mut State, a: *const AllocRecord) {
-    bump(&mut st.sc().header.counters.alerts);
-    // SAFETY: `a` is a scratch record or a locked ledger record; its file field is
-    // NUL-terminated (FileName keeps a NUL).
+/// Shows a non-fatal `ErrDisplayFileLineMsg` at the file and line of allocation
+/// record `rec` (file "rust" and line 0 for Rust allocations) saying template `t`
+/// with the record's size and kind `k` ("Leaked 16 bytes (handle)").
+#[inline(never)]
+pub fn alert(st: &mut State, rec: *const u8, k: u8, t: &[u8]) {
+    st.count(offset_of!(Counters, alerts));
+    // SAFETY: `rec` is a locked ledger record or a scratch record; its file field is
+    // NUL-terminated (FileName keeps a NUL); the arguments are the scratch ones.
     unsafe {
-        let file = if (*a).file.0[0] == 0 {
+        let a = &*rec.cast::<AllocRecord>();
+        let args = st.args();
+        *args = a.size.get() as usize;
+        *args.add(1) = in_register(u32::from(k)) as usize;
+        st.say(t);
+        let file = if a.file.0[0] == 0 {
             c"rust".as_ptr()
         } else {
-            (*a).file.0.as_ptr().cast()
+            a.file.0.as_ptr().cast()
         };
-        palm::ErrDisplayFileLineMsg(file, (*a).line.get(), st.sc().msg.as_ptr().cast());
+        palm::ErrDisplayFileLineMsg(file, a.line.get(), st.sc().msg.as_ptr().cast());
     }
 }
 
-/// "`what` 16 bytes (handle)" into the message buffer.
-fn describe(st: &State, what: &[u8], size: u32, k: u8) {
-    Text::new(&mut st.sc().msg)
-        .bytes(what)
-        .dec(size)
-        .bytes(b" bytes (")
-        .bytes(kind_label(k))
-        .byte(b')');
-}
-
-/// The 68k address of the block a record describes (locking a handle; undo with
-/// [`unlock_body`]).
+/// The 68k address of the chunk a record describes: a pointer is the chunk; a
+/// handle's master pointer holds its chunk's address (PALM_FACTS §5.1), read without
+/// locking it. The chunk cannot move meanwhile: nothing between this read and the
+/// access allocates or compacts the heap.
 #[inline(always)]
-pub(crate) fn lock_body(addr: u32, flags: u16) -> *mut u8 {
+pub(crate) fn body(addr: u32, flags: u16) -> *mut u8 {
     if flags & AllocFlags::HANDLE.bits() != 0 {
-        lock_handle(addr)
+        // SAFETY: a tracked (or just allocated) handle is a live master pointer.
+        (unsafe { read_long(addr) }) as usize as *mut u8
     } else {
         addr as usize as *mut u8
-    }
-}
-
-/// Undoes [`lock_body`].
-#[inline(always)]
-pub(crate) fn unlock_body(addr: u32, flags: u16) {
-    if flags & AllocFlags::HANDLE.bits() != 0 {
-        unlock_handle(addr);
-    }
-}
-
-#[inline(never)]
-fn lock_handle(h: u32) -> *mut u8 {
-    // SAFETY: a tracked handle is live.
-    unsafe { palm::MemHandleLock(h as usize as palm::MemHandle).cast() }
-}
-
-#[inline(never)]
-fn unlock_handle(h: u32) {
-    // SAFETY: locked by lock_handle.
-    unsafe {
-        palm::MemHandleUnlock(h as usize as palm::MemHandle);
     }
 }
 
@@ -362,22 +330,20 @@ impl Fields {
     }
 }
 
-/// The guard bytes of a guarded block, if damaged (pointers are read in place,
-/// handles are locked for it).
+/// The guard bytes of a guarded block, if damaged (read in place, a handle's
+/// through its master pointer).
 #[inline(always)]
 fn damaged_guard(f: &Fields) -> Option<u32> {
-    let body = lock_body(f.addr, f.flags);
+    let body = body(f.addr, f.flags);
     // SAFETY: a guarded block's chunk has GUARD_LEN bytes after the block.
     let end = unsafe { body.add(f.data_off() + f.size as usize) };
     // SAFETY: as above.
-    let g = if unsafe { guard::intact(end) } {
+    if unsafe { guard::intact(end) } {
         None
     } else {
         // SAFETY: as above.
         Some(unsafe { guard::read(end) })
-    };
-    unlock_body(f.addr, f.flags);
-    g
+    }
 }
 
 /// Records (and with [`Options::ALERT_OVERRUNS`] shows) a damaged guard. The caller
@@ -387,7 +353,7 @@ fn damaged_guard(f: &Fields) -> Option<u32> {
 fn overrun(st: &mut State, rec: *mut u8, when: u16, ticks: u32, g: u32) {
     let sc = st.sc();
     let f = fields(rec, 0);
-    bump(&mut sc.header.counters.overruns);
+    st.count(offset_of!(Counters, overruns));
     let flags = f.flags | AllocFlags::OVERRUN.bits();
     ledger::write(rec, 2, &flags.to_be_bytes());
     let o = &mut sc.ev.overrun;
@@ -396,14 +362,11 @@ fn overrun(st: &mut State, rec: *mut u8, when: u16, ticks: u32, g: u32) {
     o.when.set(when);
     o.ticks.set(ticks);
     o.guard = g.to_be_bytes();
-    // SAFETY: `rec` is a locked 82-byte allocation record (2-aligned).
-    o.alloc = unsafe { rec.cast::<AllocRecord>().read() };
-    o.alloc.kind = f.kind;
     tidy(&mut o.site);
-    ledger::append(st, sc.ev.overrun.as_bytes());
+    let head = (o as *const OverrunRecord).cast::<u8>();
+    ledger::event(st, head, OVERRUN_HEAD, rec, f.kind);
     if st.has(Options::ALERT_OVERRUNS) {
-        describe(st, b"Overrun after ", f.size, f.kind);
-        alert(st, &sc.ev.overrun.alloc);
+        alert(st, rec, f.kind, b"Overrun after \x01 bytes (\x03)\0");
     }
 }
 
@@ -451,7 +414,7 @@ fn still_free(addr: u32, handle: bool) -> bool {
 #[inline(never)]
 fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     let sc = st.sc();
-    bump(&mut sc.header.counters.double_frees);
+    st.count(offset_of!(Counters, double_frees));
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     let rec = st.rec(sc.ring.slot[i]);
@@ -464,15 +427,13 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     d.second_ticks.set(ticks);
     d.first = sc.ring.site[i].stack;
     tidy(&mut d.first);
-    // SAFETY: the quarantined slot's record still holds the allocation.
-    d.alloc = unsafe { rec.cast::<AllocRecord>().read() };
-    d.alloc.kind = k;
     capture(st, &mut d.second, ret, frame);
     tidy(&mut d.second);
-    ledger::append(st, sc.ev.double.as_bytes());
+    // The quarantined slot's record still holds the allocation (but for its kind).
+    let head = (d as *const DoubleFreeRecord).cast::<u8>();
+    ledger::event(st, head, DOUBLE_FREE_HEAD, rec, k);
     if st.has(Options::ALERT_DOUBLE_FREES) {
-        describe(st, b"Double free of ", sc.ev.double.alloc.size.get(), k);
-        alert(st, &sc.ev.double.alloc);
+        alert(st, rec, k, b"Double free of \x01 bytes (\x03)\0");
     }
 }
 
@@ -520,11 +481,10 @@ fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
             }
         }
     }
-    let c = &mut st.sc().header.counters;
-    bump(if app_side(st, ret) {
-        &mut c.unknown_frees
+    st.count(if app_side(st, ret) {
+        offset_of!(Counters, unknown_frees)
     } else {
-        &mut c.os_unknown_frees
+        offset_of!(Counters, os_unknown_frees)
     });
     Freed::Pass
 }
@@ -576,10 +536,9 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
 #[inline(never)]
 fn fill_freed(rec: *const u8, addr: u32) {
     let f = fields(rec, addr);
-    let body = lock_body(f.addr, f.flags);
+    let body = body(f.addr, f.flags);
     // SAFETY: the block is live until the OS frees it right after this.
     unsafe { guard::fill(body.add(f.data_off()), f.size, record::FILL_FREED_BYTE) };
-    unlock_body(f.addr, f.flags);
 }
 
 /// Resizes a block through the Memory Manager (a pointer or a handle).
@@ -641,7 +600,7 @@ pub fn resize(
     let grow =
         st.has(Options::FILL_NEW) && size > f.size && flags & AllocFlags::NOT_DYNAMIC.bits() == 0;
     if guarded || grow {
-        let body = lock_body(addr, flags);
+        let body = body(addr, flags);
         // SAFETY: the chunk now holds `size` bytes (+ the guard when guarded).
         unsafe {
             if grow {
@@ -655,14 +614,13 @@ pub fn resize(
                 guard::write(body.add(size as usize));
             }
         }
-        unlock_body(addr, flags);
     }
     // Flags and size are adjacent (bytes 2..8): one DmWrite.
     let (fb, sb) = (flags.to_be_bytes(), size.to_be_bytes());
     ledger::write(rec, 2, &[fb[0], fb[1], sb[0], sb[1], sb[2], sb[3]]);
     st.live_bytes = st.live_bytes - f.size + size;
     peaks(st);
-    bump(&mut sc.header.counters.resizes);
+    st.count(offset_of!(Counters, resizes));
     palm::errNone
 }
 
@@ -693,8 +651,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         if st.has(Options::ALERTS_AT_EXIT)
             && sc.header.counters.alerts.get() < u32::from(st.settings.max_alerts)
         {
-            describe(st, b"Leaked ", f.size, f.kind);
-            alert(st, rec.cast());
+            alert(st, rec, f.kind, b"Leaked \x01 bytes (\x03)\0");
         }
         if st.has(Options::DBG_MESSAGES) {
             leak_line(st, rec);
@@ -708,31 +665,32 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
 /// message buffer (Rust allocations: "at code+0x000001A2", the innermost frame).
 fn leak_line(st: &State, rec: *const u8) {
     // SAFETY: `rec` is a locked allocation record (read in place: a copy on the stack
-    // would have its file name indexed by a variable, TOOLCHAIN.md #2).
-    let a = unsafe { &*rec.cast::<AllocRecord>() };
-    let mut msg = Text::new(&mut st.sc().msg);
-    let t = msg
-        .bytes(b"memdbg: leak #")
-        .dec(a.seq.get())
-        .bytes(b": ")
-        .dec(a.size.get())
-        .bytes(b" bytes (")
-        .bytes(kind_label(a.kind))
-        .byte(b' ')
-        .hex(a.address.get())
-        .bytes(b") at ");
-    if a.file.0[0] != 0 {
-        t.bytes(a.file.bytes())
-            .byte(b':')
-            .dec(u32::from(a.line.get()));
-    } else if a.stack.count != 0 {
-        if a.stack.raw_mask & 1 == 0 {
-            t.bytes(b"code+");
-        }
-        t.hex(a.stack.frames[0].get());
-    } else {
-        t.byte(b'?');
+    // would have its file name indexed by a variable, TOOLCHAIN.md #2); the
+    // arguments are the scratch ones.
+    unsafe {
+        let a = &*rec.cast::<AllocRecord>();
+        let args = st.args();
+        *args = a.seq.get() as usize;
+        *args.add(1) = a.size.get() as usize;
+        *args.add(2) = in_register(u32::from(a.kind)) as usize;
+        *args.add(3) = a.address.get() as usize;
+        let tail: &[u8] = if a.file.0[0] != 0 {
+            *args.add(5) = a.file.0.as_ptr() as usize;
+            *args.add(6) = in_register(u32::from(a.line.get())) as usize;
+            b"\x04:\x01\0"
+        } else if a.stack.count != 0 {
+            *args.add(5) = a.stack.frames[0].get() as usize;
+            if a.stack.raw_mask & 1 == 0 {
+                b"code+\x02\0"
+            } else {
+                b"\x02\0"
+            }
+        } else {
+            b"?\0"
+        };
+        *args.add(4) = tail.as_ptr() as usize;
     }
+    st.say(b"memdbg: leak #\x01: \x01 bytes (\x03 \x02) at \x05\0");
 }
 
 /// At stop: one record per small-allocation site.
@@ -745,8 +703,15 @@ pub fn write_sites(st: &mut State) {
         r.version = FORMAT_VERSION;
         r.count.set(sc.sites[i].count);
         r.bytes.set(sc.sites[i].bytes);
-        r.first = sc.sites[i].first;
-        ledger::append(st, sc.ev.small.as_bytes());
+        let first = &sc.sites[i].first;
+        let head = (r as *const SmallSiteRecord).cast::<u8>();
+        ledger::event(
+            st,
+            head,
+            SMALL_SITE_HEAD,
+            first.as_bytes().as_ptr(),
+            first.kind,
+        );
         i += 1;
     }
 }
