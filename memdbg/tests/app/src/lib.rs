@@ -374,7 +374,13 @@ unsafe fn c_api() -> u32 {
     }
     let p = memdbg_ptr_new(16, c"capi.c".as_ptr(), 42);
     let h = memdbg_handle_new(8, c"src/a/rather/long/path/to/the/capi_test.c".as_ptr(), 43);
-    let q = memdbg_chunk_new(0, 4, u32::from(mem::memNewChunkFlagNonMovable), c"capi.c".as_ptr(), 44);
+    let q = memdbg_chunk_new(
+        0,
+        4,
+        u32::from(mem::memNewChunkFlagNonMovable),
+        c"capi.c".as_ptr(),
+        44,
+    );
     if p.is_null() || h.is_null() || q.is_null() {
         return 2;
     }
