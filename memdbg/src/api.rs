@@ -9,101 +9,138 @@ use m68k_palmos_sys as palm;
 use palm::mem::{memNewChunkFlagNonMovable, memNewChunkFlagPreLock};
 use palm::{MemHandle, MemPtr};
 
+use core::mem::offset_of;
+
+use palm::allocator::aligned_offset;
+
 use crate::Site;
+use crate::fast;
 use crate::guard;
-use crate::record::{AllocFlags, GUARD_LEN, Options, kind};
+use crate::record::{AllocFlags, Counters, GUARD_LEN, Options, kind};
 use crate::stack::{caller_of, frame_pointer};
 use crate::state::{self, State};
 use crate::track::{self, Block, Freed};
 
 /// Largest chunk the Memory Manager gives (`memMaxChunkAllocSize` = 65,505 bytes,
 /// PALM_FACTS §5.2); a guard is added only below it.
-const MAX_CHUNK: u32 = 65_505;
+pub(crate) const MAX_CHUNK: u32 = 65_505;
 
-/// Which Memory Manager call allocates.
-#[derive(Clone, Copy)]
-pub(crate) enum How {
-    /// `MemPtrNew`.
-    Ptr,
-    /// `MemHandleNew`.
-    Handle,
-    /// `MemChunkNew(heap, _, attr)`.
-    Chunk(u16, u16),
+/// `how` of a `MemChunkNew(heap, _, attr)` request for [`wrapped`] and [`alloc`].
+#[inline(always)]
+pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
+    (u32::from(heap) << 16) | u32::from(attr)
 }
 
-/// Allocates `size` bytes the way `how` says; 0 on failure.
+/// Allocates `size` bytes the way kind `k` does: `MemHandleNew`, `MemChunkNew` (heap
+/// and attributes in `how`, [`chunk_how`]) or `MemPtrNew` (pointers and Rust
+/// allocations); 0 on failure.
 #[inline(always)]
-pub(crate) fn os_alloc(how: How, size: u32) -> u32 {
+pub(crate) fn os_alloc(k: u8, how: u32, size: u32) -> u32 {
     // SAFETY: the three calls take any size (and heap/attributes) and return a
     // chunk, a handle or null.
     unsafe {
-        match how {
-            How::Ptr => palm::MemPtrNew(size) as u32,
-            How::Handle => palm::MemHandleNew(size) as u32,
-            How::Chunk(heap, attr) => palm::MemChunkNew(heap, size, attr) as u32,
+        if k == kind::HANDLE {
+            palm::MemHandleNew(size) as u32
+        } else if k == kind::CHUNK {
+            palm::MemChunkNew((how >> 16) as u16, size, how as u16) as u32
+        } else {
+            palm::MemPtrNew(size) as u32
         }
     }
 }
 
-/// The wrappers' allocation: with the detector entered, allocates with room for a
-/// guard when wanted and possible, prepares and records the block; otherwise (not
-/// running, or busy) the plain OS call. On failure nothing is recorded and 0 is
-/// returned. `a6` is the wrapper's own frame. Inlined into [`ptr_new`] (the common
-/// case, where `how` is a constant); [`wrapped_any`] is the shared copy.
-#[inline(always)]
-fn wrapped(k: u8, how: How, site: &'static Site, size: u32, a6: u32) -> u32 {
-    let Some(st) = state::enter() else {
-        return os_alloc(how, size);
-    };
-    let (dynamic, handle) = match how {
-        How::Ptr => (true, false),
-        How::Handle => (true, true),
-        How::Chunk(heap, attr) => (
-            heap == 0,
-            attr & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0,
-        ),
-    };
-    let mut flags = 0u16;
-    if handle {
-        flags |= AllocFlags::HANDLE.bits();
+/// Every tracked allocation (the wrappers, the C interface, [`crate::MemDbgAlloc`]),
+/// with the detector entered: allocates with room for a guard when wanted and
+/// possible, prepares the block, records it, and returns the address handed to the
+/// program (0 on failure: nothing recorded). `how` is what [`os_alloc`] wants, for a
+/// Rust block the room its alignment needs (the alignment if above 2, else 0, as
+/// palm-sys's `PalmAlloc` does it); `site` is null for Rust allocations; `a6` is the
+/// frame of the function the program called.
+#[inline(never)]
+pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
+    let mut flags = kind_flags(k, how);
+    // Over-aligned Rust blocks: room to move the block up to its alignment.
+    let pad = if k == kind::RUST { how } else { 0 };
+    let want = size.wrapping_add(pad);
+    let mut n = want;
+    if flags & AllocFlags::NOT_DYNAMIC.bits() == 0
+        && st.has(Options::GUARDS)
+        && want <= MAX_CHUNK - GUARD_LEN as u32
+    {
+        n += GUARD_LEN as u32;
+        flags |= AllocFlags::GUARDED.bits();
     }
-    if !dynamic {
-        flags |= AllocFlags::NOT_DYNAMIC.bits();
-    }
-    let mut addr = 0;
-    if dynamic && st.has(Options::GUARDS) && size <= MAX_CHUNK - GUARD_LEN as u32 {
-        addr = os_alloc(how, size + GUARD_LEN as u32);
-        if addr != 0 {
-            flags |= AllocFlags::GUARDED.bits();
+    let base = loop {
+        let base = os_alloc(k, how, n);
+        if base != 0 || n == want {
+            break base;
         }
+        // No room for the guard: exactly the request.
+        n = want;
+        flags &= !AllocFlags::GUARDED.bits();
+    };
+    if base == 0 {
+        st.count(offset_of!(Counters, failed));
+        return 0;
     }
-    if addr == 0 {
-        // No guard wanted, or no room for one: exactly the app's request.
-        addr = os_alloc(how, size);
+    let mut off = 0u16;
+    if pad != 0 {
+        let o = aligned_offset(base as usize, pad as usize);
+        // SAFETY: 2 <= o <= align, so the word below the block is inside the chunk;
+        // dealloc reads it to find the chunk start.
+        unsafe { ((base as usize + o - 2) as *mut u16).write(o as u16) };
+        off = o as u16;
     }
-    if addr == 0 {
-        st.count(core::mem::offset_of!(crate::record::Counters, failed));
-    } else {
-        prepare(st, addr, 0, size, flags);
-        // SAFETY: a6 is the wrapper's own live frame.
-        let (ret, frame) = unsafe { caller_of(a6) };
-        let b = Block {
-            kind: k,
-            addr,
-            size,
-            data_off: 0,
-            flags,
-        };
-        let stack = st.has(Options::CALL_STACKS);
-        track::allocated(st, &b, site, ret, frame, stack);
+    prepare(st, base, off, size, flags);
+    // SAFETY: a6 is the live frame of the function the program called.
+    let (ret, frame) = unsafe { caller_of(a6) };
+    let b = Block {
+        kind: k,
+        addr: base,
+        size,
+        data_off: off,
+        flags,
+    };
+    let stack = site.is_null() || st.has(Options::CALL_STACKS);
+    track::allocated(st, &b, site, ret, frame, stack);
+    base + u32::from(off)
+}
+
+/// The [`AllocFlags::HANDLE`] and [`AllocFlags::NOT_DYNAMIC`] of an allocation of
+/// kind `k` with `how` ([`chunk_how`] for chunks).
+#[inline(always)]
+fn kind_flags(k: u8, how: u32) -> u16 {
+    if k == kind::HANDLE {
+        return AllocFlags::HANDLE.bits();
     }
+    if k != kind::CHUNK {
+        return 0;
+    }
+    let mut f = 0;
+    if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0 {
+        f |= AllocFlags::HANDLE.bits();
+    }
+    if how >> 16 != 0 {
+        f |= AllocFlags::NOT_DYNAMIC.bits();
+    }
+    f
+}
+
+/// The wrappers' allocation: [`alloc`] with the detector entered, else (not
+/// running, or busy) the plain OS call. `a6` is the wrapper's own frame.
+#[inline(never)]
+pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
+    let Some(st) = state::enter() else {
+        return os_alloc(k, how, size);
+    };
+    let p = alloc(st, k, how, site, size, a6);
     state::leave(st);
-    addr
+    p
 }
 
 /// Fills a new block ([`Options::FILL_NEW`]) and writes its guard.
 #[inline(always)]
-pub(crate) fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u16) {
+fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u16) {
     let guarded = flags & AllocFlags::GUARDED.bits() != 0;
     let fill = st.has(Options::FILL_NEW) && flags & AllocFlags::NOT_DYNAMIC.bits() == 0;
     if !guarded && !fill {
@@ -123,24 +160,20 @@ pub(crate) fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u1
     }
 }
 
-/// [`wrapped`] for handles, chunks and C callers.
-#[inline(never)]
-pub(crate) fn wrapped_any(k: u8, how: How, site: &'static Site, size: u32, a6: u32) -> u32 {
-    wrapped(k, how, site, size, a6)
-}
-
 /// `MemPtrNew(size)` recorded at `site` (use [`mem_ptr_new!`](crate::mem_ptr_new)).
 /// Returns the block, or null when the OS has no room (nothing recorded).
 #[inline(never)]
 pub fn ptr_new(site: &'static Site, size: u32) -> MemPtr {
-    wrapped(kind::POINTER, How::Ptr, site, size, frame_pointer()) as usize as MemPtr
+    // SAFETY: own live frame.
+    unsafe { fast::new(kind::POINTER.into(), site, size, frame_pointer()) as usize as MemPtr }
 }
 
 /// `MemHandleNew(size)` recorded at `site` (use
 /// [`mem_handle_new!`](crate::mem_handle_new)). Returns the handle, or null.
 #[inline(never)]
 pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
-    wrapped_any(kind::HANDLE, How::Handle, site, size, frame_pointer()) as usize as MemHandle
+    // SAFETY: own live frame.
+    unsafe { fast::new(kind::HANDLE.into(), site, size, frame_pointer()) as usize as MemHandle }
 }
 
 /// `MemChunkNew(heap, size, attr)` recorded at `site` (use
@@ -150,8 +183,8 @@ pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
 /// (PALM_FACTS §5.3); storage heaps are write-protected.
 #[inline(never)]
 pub fn chunk_new(site: &'static Site, heap: u16, size: u32, attr: u16) -> MemPtr {
-    let how = How::Chunk(heap, attr);
-    wrapped_any(kind::CHUNK, how, site, size, frame_pointer()) as usize as MemPtr
+    let how = chunk_how(heap, attr);
+    wrapped(kind::CHUNK, how, site, size, frame_pointer()) as usize as MemPtr
 }
 
 /// `MemPtrResize(p, size)`, keeping `p`'s record (use

@@ -11,7 +11,7 @@
 use m68k_palmos_sys as palm;
 use palm::{Char, MemHandle, MemPtr};
 
-use crate::api::{self, How};
+use crate::api;
 use crate::record::{AllocFlags, Options, kind};
 use crate::stack::frame_pointer;
 use crate::state::state_ptr;
@@ -99,27 +99,27 @@ fn c_site(file: *const Char, line: u32) -> *const Site {
 }
 
 /// Allocates through the wrappers' path with a run-time site.
-fn alloc(k: u8, how: How, file: *const Char, line: u32, size: u32, a6: u32) -> u32 {
+fn alloc(k: u8, how: u32, file: *const Char, line: u32, size: u32, a6: u32) -> u32 {
     let site = c_site(file, line);
     if site.is_null() {
-        return api::os_alloc(how, size);
+        return api::os_alloc(k, how, size);
     }
-    // SAFETY: the scratch site lives until `stop`, longer than this call.
-    api::wrapped_any(k, how, unsafe { &*site }, size, a6)
+    // The scratch site lives until `stop`, longer than this call.
+    api::wrapped(k, how, site, size, a6)
 }
 
 /// `MemPtrNew(size)` recorded at `file`:`line`.
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub extern "C" fn memdbg_ptr_new(size: u32, file: *const Char, line: u32) -> MemPtr {
-    alloc(kind::POINTER, How::Ptr, file, line, size, frame_pointer()) as usize as MemPtr
+    alloc(kind::POINTER, 0, file, line, size, frame_pointer()) as usize as MemPtr
 }
 
 /// `MemHandleNew(size)` recorded at `file`:`line`.
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub extern "C" fn memdbg_handle_new(size: u32, file: *const Char, line: u32) -> MemHandle {
-    alloc(kind::HANDLE, How::Handle, file, line, size, frame_pointer()) as usize as MemHandle
+    alloc(kind::HANDLE, 0, file, line, size, frame_pointer()) as usize as MemHandle
 }
 
 /// `MemChunkNew(heap, size, attr)` recorded at `file`:`line`.
@@ -132,7 +132,7 @@ pub extern "C" fn memdbg_chunk_new(
     file: *const Char,
     line: u32,
 ) -> MemPtr {
-    let how = How::Chunk(heap as u16, attr as u16);
+    let how = api::chunk_how(heap as u16, attr as u16);
     alloc(kind::CHUNK, how, file, line, size, frame_pointer()) as usize as MemPtr
 }
 

@@ -11,13 +11,13 @@
 use core::alloc::{GlobalAlloc, Layout};
 
 use m68k_palmos_sys as palm;
-use palm::allocator::{CHUNK_ALIGN, PalmAlloc, aligned_offset, chunk_size};
+use palm::allocator::{CHUNK_ALIGN, PalmAlloc};
 
-use crate::api::{free_at, prepare};
-use crate::record::{AllocFlags, GUARD_LEN, Options, kind};
+use crate::api::{self, free_at};
+use crate::record::kind;
 use crate::stack::{caller_of, frame_pointer};
 use crate::state;
-use crate::track::{self, Block};
+use crate::track;
 
 /// The global allocator with leak tracking:
 ///
@@ -43,9 +43,18 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
             // SAFETY: same contract.
             return unsafe { PalmAlloc.alloc(layout) };
         };
-        let p = alloc_tracked(st, layout, a6);
+        let align = layout.align() as u32;
+        let pad = if align > CHUNK_ALIGN as u32 { align } else { 0 };
+        let p = api::alloc(
+            st,
+            kind::RUST,
+            pad,
+            core::ptr::null(),
+            layout.size() as u32,
+            a6,
+        );
         state::leave(st);
-        p
+        p as usize as *mut u8
     }
 
     #[inline(never)]
@@ -91,51 +100,4 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
         }
         new
     }
-}
-
-/// Allocates and records a Rust block; `a6` is `alloc`'s own frame.
-fn alloc_tracked(st: &mut state::State, layout: Layout, a6: u32) -> *mut u8 {
-    let Some(want) = chunk_size(layout) else {
-        st.count(core::mem::offset_of!(crate::record::Counters, failed));
-        return core::ptr::null_mut();
-    };
-    let size = layout.size() as u32;
-    let want = want as u32;
-    let mut flags = 0u16;
-    let mut base = 0u32;
-    if st.has(Options::GUARDS) && want <= 65_505 - GUARD_LEN as u32 {
-        // SAFETY: MemPtrNew takes any size.
-        base = unsafe { palm::MemPtrNew(want + GUARD_LEN as u32) } as u32;
-        if base != 0 {
-            flags |= AllocFlags::GUARDED.bits();
-        }
-    }
-    if base == 0 {
-        // SAFETY: MemPtrNew takes any size.
-        base = unsafe { palm::MemPtrNew(want) } as u32;
-    }
-    if base == 0 {
-        st.count(core::mem::offset_of!(crate::record::Counters, failed));
-        return core::ptr::null_mut();
-    }
-    let off = if layout.align() <= CHUNK_ALIGN {
-        0
-    } else {
-        let off = aligned_offset(base as usize, layout.align());
-        // SAFETY: 2 <= off <= align, so the word below the block is inside the chunk.
-        unsafe { ((base as usize + off - 2) as *mut u16).write(off as u16) };
-        off as u16
-    };
-    prepare(st, base, off, size, flags);
-    // SAFETY: a6 is `alloc`'s live frame.
-    let (ret, frame) = unsafe { caller_of(a6) };
-    let b = Block {
-        kind: kind::RUST,
-        addr: base,
-        size,
-        data_off: off,
-        flags,
-    };
-    track::allocated(st, &b, core::ptr::null(), ret, frame, true);
-    (base + u32::from(off)) as usize as *mut u8
 }

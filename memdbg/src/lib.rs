@@ -82,6 +82,7 @@
 
 mod api;
 pub mod capi;
+mod fast;
 mod global;
 mod guard;
 mod index;

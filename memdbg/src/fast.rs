@@ -1,0 +1,325 @@
+//! The wrappers' common case in 68000 assembly: a `mem_ptr_new!` or `mem_handle_new!`
+//! with the default kind of settings. LLVM's m68k code for the general path
+//! ([`crate::api::alloc`]) is about twice as long, and the cost of a tracked
+//! allocation is one of the detector's targets (issue 4, item 10).
+//!
+//! [`new`] first checks, changing nothing, that the case is the common one: the
+//! detector running and not busy; [`Options::GUARDS`] on, [`Options::CALL_STACKS`] and
+//! [`Options::FILL_NEW`] off, no low-heap threshold; a size that leaves room for the
+//! guard and, with [`Options::HEAP_STATS`], is not a small allocation; a free slot on
+//! the free list; the scratch record already holding this site's file and line and
+//! no call stack. It then does exactly what the general path does for such a block:
+//! the allocation with room for the guard, the guard, the slot, `TimGetTicks`, the
+//! scratch record and its `DmWrite`, the index entry, the counters and peaks, and the
+//! heap sample. Anything else (and an allocation the OS refuses) changes nothing and
+//! takes the general path, [`slow`]. Both return the block (0 on failure) and
+//! preserve D2–D7/A2–A6, as LLVM's convention wants.
+
+#[cfg(target_arch = "m68k")]
+use core::mem::offset_of;
+
+#[cfg(target_arch = "m68k")]
+use m68k_palmos_sys as palm;
+
+use crate::Site;
+#[cfg(target_arch = "m68k")]
+use crate::{
+    index::Index,
+    record::{AllocFlags, AllocRecord, DB_CREATOR, GUARD_BYTE, Options, SMALL_ALLOC_MAX, kind},
+    state::{NO_SLOT, Scratch, State},
+};
+
+/// Allocates a tracked pointer (`k` = [`crate::record::kind::POINTER`]) or handle
+/// ([`crate::record::kind::HANDLE`]) of `size` bytes for the program at `site`; `a6`
+/// is the wrapper's own frame (its `4(a6)` returns into the program). Returns the
+/// block or handle, 0 on failure.
+///
+/// # Safety
+/// `a6` is the live frame of the calling wrapper.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u32 {
+    core::arch::naked_asm!(
+        // Stack after this: saved regs (36), ret@36, k@40, site@44, size@48, a6@52.
+        "movem.l %d2-%d7/%a2-%a4,-(%sp)",
+        // FtrGet('MDbg', 0, &v), v in a long pushed on the stack.
+        "moveq #0,%d0",
+        "move.l %d0,-(%sp)",
+        "move.l %sp,%a0",
+        "move.l %a0,-(%sp)",
+        "move.w %d0,-(%sp)",
+        "move.l #{creator},-(%sp)",
+        "trap #15",
+        ".short {ftr_get}",
+        "lea (10,%sp),%sp",
+        "move.l (%sp),%a2",
+        "lea (4,%sp),%sp",
+        "cmpi.w #0,%d0",
+        "bne 9f",
+        "move.l %a2,%d0",
+        "cmpi.l #0,%d0",
+        "beq 9f",
+        "cmpi.b #0,({busy},%a2)",
+        "bne 9f",
+        // Options: guards on, call stacks and fills off.
+        "move.l ({opts},%a2),%d0",
+        "and.l #{opt_mask},%d0",
+        "cmpi.l #{guards},%d0",
+        "bne 9f",
+        "cmpi.l #0,({threshold},%a2)",
+        "bne 9f",
+        "move.l (48,%sp),%d3",
+        "cmpi.l #{max_guarded},%d3",
+        "bhi 9f",
+        // With heap statistics, small allocations (1..=12 bytes) take the general path.
+        "move.l ({opts},%a2),%d0",
+        "and.l #{heap_stats},%d0",
+        "beq 1f",
+        "move.l %d3,%d0",
+        "sub.l #1,%d0",
+        "cmpi.l #{small_max},%d0",
+        "bcs 9f",
+        "1:",
+        "cmpi.w #{no_slot},({free_head},%a2)",
+        "beq 9f",
+        "cmpi.b #0,({rec_stack},%a2)",
+        "bne 9f",
+        "move.l (44,%sp),%d4",
+        "cmp.l ({rec_site},%a2),%d4",
+        "bne 9f",
+        // Committed unless the OS refuses the block.
+        "move.b #1,({busy},%a2)",
+        "move.l (40,%sp),%d5",
+        "move.l %d3,%d0",
+        "add.l #{guard_len},%d0",
+        "move.l %d0,-(%sp)",
+        "cmpi.b #{handle},%d5",
+        "beq 2f",
+        "trap #15",
+        ".short {ptr_new}",
+        "bra 3f",
+        "2:",
+        "trap #15",
+        ".short {handle_new}",
+        "3:",
+        "lea (4,%sp),%sp",
+        "move.l %a0,%d6",
+        "cmpi.l #0,%d6",
+        "bne 4f",
+        "move.b #0,({busy},%a2)",
+        "bra 9f",
+        // The guard after the block (a handle's chunk through its master pointer).
+        "4:",
+        "moveq #{guarded},%d1",
+        "cmpi.b #{handle},%d5",
+        "bne 5f",
+        "move.l (%a0),%a0",
+        "moveq #{guarded_handle},%d1",
+        "5:",
+        "adda.l %d3,%a0",
+        "move.b #{guard_byte},(%a0)",
+        "move.b #{guard_byte},(1,%a0)",
+        "move.b #{guard_byte},(2,%a0)",
+        "move.b #{guard_byte},(3,%a0)",
+        // The record's flags: the kind's, GUARDED, and the site's.
+        "move.l %d4,%a0",
+        "or.w ({site_flags},%a0),%d1",
+        "move.w %d1,%d4",
+        // Slot d7 from the free list.
+        "moveq #0,%d7",
+        "move.w ({free_head},%a2),%d7",
+        "move.l ({slot_next},%a2),%a0",
+        "move.l %d7,%d0",
+        "add.l %d0,%d0",
+        "move.w (0,%a0,%d0),({free_head},%a2)",
+        "trap #15",
+        ".short {tim_get_ticks}",
+        // The scratch record (its version, file, line and empty stack are in place).
+        "move.l ({scratch},%a2),%a3",
+        "move.b %d5,({r_kind},%a3)",
+        "move.w %d4,({r_flags},%a3)",
+        "move.l %d3,({r_size},%a3)",
+        "move.l %d6,({r_address},%a3)",
+        "move.l ({seq},%a2),%d1",
+        "add.l #1,%d1",
+        "move.l %d1,({seq},%a2)",
+        "move.l %d1,({r_seq},%a3)",
+        "move.l %d0,({r_ticks},%a3)",
+        "move.w #0,({r_data_offset},%a3)",
+        // DmWrite(slot_rec[slot], 0, record, 82).
+        "move.l ({slot_rec},%a2),%a0",
+        "move.l %d7,%d0",
+        "lsl.l #2,%d0",
+        "moveq #{rec_size},%d1",
+        "move.l %d1,-(%sp)",
+        "move.l %a3,-(%sp)",
+        "moveq #0,%d1",
+        "move.l %d1,-(%sp)",
+        "move.l (0,%a0,%d0),-(%sp)",
+        "trap #15",
+        ".short {dm_write}",
+        "lea (16,%sp),%sp",
+        // Index: the first empty entry from home(addr) = ((a >> 2) ^ (a >> 12)) & mask.
+        "move.l %d6,%d0",
+        "lsr.l #2,%d0",
+        "move.l %d6,%d1",
+        "moveq #12,%d2",
+        "lsr.l %d2,%d1",
+        "eor.l %d1,%d0",
+        "moveq #0,%d2",
+        "move.w ({mask},%a2),%d2",
+        "and.l %d2,%d0",
+        "move.l ({keys},%a2),%a0",
+        "6:",
+        "move.l %d0,%d1",
+        "lsl.l #2,%d1",
+        "cmpi.l #0,(0,%a0,%d1)",
+        "beq 7f",
+        "add.l #1,%d0",
+        "and.l %d2,%d0",
+        "bra 6b",
+        "7:",
+        "move.l %d6,(0,%a0,%d1)",
+        "move.l ({slots},%a2),%a0",
+        "add.l %d0,%d0",
+        "move.w %d7,(0,%a0,%d0)",
+        // Counters and peaks.
+        "move.l ({allocations},%a2),%d0",
+        "add.l #1,%d0",
+        "move.l %d0,({allocations},%a2)",
+        "move.l ({live_count},%a2),%d0",
+        "add.l #1,%d0",
+        "move.l %d0,({live_count},%a2)",
+        "cmp.l ({peak_count},%a2),%d0",
+        "bls 1f",
+        "move.l %d0,({peak_count},%a2)",
+        "1:",
+        "move.l ({live_bytes},%a2),%d0",
+        "add.l %d3,%d0",
+        "move.l %d0,({live_bytes},%a2)",
+        "cmp.l ({peak_bytes},%a2),%d0",
+        "bls 1f",
+        "move.l %d0,({peak_bytes},%a2)",
+        "1:",
+        "cmpi.b #{handle},%d5",
+        "bne 1f",
+        "move.l ({live_handles},%a2),%d0",
+        "add.l #1,%d0",
+        "move.l %d0,({live_handles},%a2)",
+        "1:",
+        // Heap statistics: MemHeapFreeBytes(0, &heap_free, &heap_max), low-water marks.
+        "move.l ({opts},%a2),%d0",
+        "and.l #{heap_stats},%d0",
+        "beq 8f",
+        "lea ({heap_max},%a2),%a0",
+        "move.l %a0,-(%sp)",
+        "lea ({heap_free},%a2),%a0",
+        "move.l %a0,-(%sp)",
+        "moveq #0,%d0",
+        "move.w %d0,-(%sp)",
+        "trap #15",
+        ".short {heap_free_bytes}",
+        "lea (10,%sp),%sp",
+        "move.l ({heap_free},%a2),%d0",
+        "cmp.l ({low_free},%a2),%d0",
+        "bcc 1f",
+        "move.l %d0,({low_free},%a2)",
+        "1:",
+        "move.l ({heap_max},%a2),%d0",
+        "cmp.l ({low_max},%a2),%d0",
+        "bcc 8f",
+        "move.l %d0,({low_max},%a2)",
+        "8:",
+        "move.b #0,({busy},%a2)",
+        "move.l %d6,%d0",
+        "move.l %d6,%a0",
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "rts",
+        // The general path (nothing was changed).
+        "9:",
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "move.l (16,%sp),-(%sp)",
+        "move.l (16,%sp),-(%sp)",
+        "move.l (16,%sp),-(%sp)",
+        "move.l (16,%sp),-(%sp)",
+        "bsr.w {slow}",
+        "lea (16,%sp),%sp",
+        "rts",
+        slow = sym slow,
+        creator = const DB_CREATOR,
+        busy = const offset_of!(State, busy),
+        opts = const offset_of!(State, options),
+        opt_mask = const Options::GUARDS.union(Options::CALL_STACKS).union(Options::FILL_NEW).bits(),
+        guards = const Options::GUARDS.bits(),
+        heap_stats = const Options::HEAP_STATS.bits(),
+        threshold = const offset_of!(State, low_heap_threshold),
+        max_guarded = const crate::api::MAX_CHUNK - crate::record::GUARD_LEN as u32,
+        small_max = const SMALL_ALLOC_MAX,
+        no_slot = const NO_SLOT,
+        free_head = const offset_of!(State, free_head),
+        rec_stack = const offset_of!(State, rec_stack),
+        rec_site = const offset_of!(State, rec_site),
+        guard_len = const crate::record::GUARD_LEN,
+        handle = const kind::HANDLE,
+        guarded = const AllocFlags::GUARDED.bits(),
+        guarded_handle = const AllocFlags::GUARDED.union(AllocFlags::HANDLE).bits(),
+        guard_byte = const GUARD_BYTE,
+        site_flags = const offset_of!(Site, flags),
+        slot_next = const offset_of!(State, slot_next),
+        slot_rec = const offset_of!(State, slot_rec),
+        scratch = const offset_of!(State, scratch),
+        r_kind = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, kind),
+        r_flags = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, flags),
+        r_size = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, size),
+        r_address = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, address),
+        r_seq = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, seq),
+        r_ticks = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, ticks),
+        r_data_offset = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, data_offset),
+        rec_size = const crate::record::ALLOC_RECORD_SIZE,
+        seq = const offset_of!(State, seq),
+        mask = const offset_of!(State, index) + offset_of!(Index, mask),
+        keys = const offset_of!(State, index) + offset_of!(Index, keys),
+        slots = const offset_of!(State, index) + offset_of!(Index, slots),
+        allocations = const offset_of!(State, allocations),
+        live_count = const offset_of!(State, live_count),
+        live_bytes = const offset_of!(State, live_bytes),
+        live_handles = const offset_of!(State, live_handles),
+        peak_count = const offset_of!(State, peak_count),
+        peak_bytes = const offset_of!(State, peak_bytes),
+        heap_free = const offset_of!(State, heap_free),
+        heap_max = const offset_of!(State, heap_max),
+        low_free = const offset_of!(State, low_free),
+        low_max = const offset_of!(State, low_max),
+        ftr_get = const palm::traps::sysTrapFtrGet,
+        ptr_new = const palm::traps::sysTrapMemPtrNew,
+        handle_new = const palm::traps::sysTrapMemHandleNew,
+        tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
+        dm_write = const palm::traps::sysTrapDmWrite,
+        heap_free_bytes = const palm::traps::sysTrapMemHeapFreeBytes,
+    )
+}
+
+/// Host stand-in: the general path.
+///
+/// # Safety
+/// As on the 68k.
+#[cfg(not(target_arch = "m68k"))]
+pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u32 {
+    slow(k, site, size, a6)
+}
+
+/// The general path of [`new`]: the wrappers' [`crate::api::wrapped`].
+extern "C" fn slow(k: u32, site: *const Site, size: u32, a6: u32) -> u32 {
+    crate::api::wrapped(k as u8, 0, site, size, a6)
+}
+
+// The assembly reads these layouts directly (byte, word and long fields at the
+// offsets named above, all below 128 so that they are 8/16-bit displacements).
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(offset_of!(State, low_heap_threshold) < 128);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(offset_of!(Scratch, rec), 0);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(crate::record::ALLOC_RECORD_SIZE < 128);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(SMALL_ALLOC_MAX < 128);
