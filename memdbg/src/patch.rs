@@ -47,25 +47,30 @@ use crate::{
 /// Bytes of one trampoline.
 pub const TRAMPOLINE_LEN: usize = 12;
 
-/// `MemChunkFree` patch entry, reached from its trampoline with the state's address
-/// pushed above the JSR frame (stack: state, return address, p).
+/// The patches' entry, reached from a trampoline with the state's address (tagged:
+/// +1 for `MemHandleFree`) pushed above the JSR frame (stack: tagged state, return
+/// address, p or h).
 ///
 /// The common case runs here in 68000 assembly (LLVM's m68k code for it was about
 /// twice as long): the detector not busy, no call stacks or fill-on-free wanted, code
-/// 1 located, `p` in the index, the record not a handle's, its guard (if any) intact.
-/// It then does exactly what [`crate::track::freeing`] does for such a block:
-/// `TimGetTicks`, the ring entry (releasing the slot it replaces), the innermost
-/// frame, `DmSet` of the record's kind byte, the counters, the backward-shift removal
-/// from the index, and the chained original. Anything else changes nothing and takes
-/// the general path: `chunk_free_body(state, p, return address, caller A6)` in
-/// LLVM's convention. Both paths return the `Err` in D0 and preserve D3–D7/A2–A6.
+/// 1 located, the block in the index, the record a handle's exactly when this is
+/// `MemHandleFree`, its guard (if any) intact — a handle's chunk is reached through
+/// its master pointer. It then does exactly what [`crate::track::freeing`] does for
+/// such a block: `TimGetTicks`, the ring entry (releasing the slot it replaces), the
+/// innermost frame, `DmSet` of the record's kind byte, the counters, the
+/// backward-shift removal from the index, and the chained original. Anything else
+/// changes nothing and takes the general path: `free_body(tagged state, block,
+/// return address, caller A6)` in LLVM's convention. Both paths return the `Err` in
+/// D0 and preserve D3–D7/A2–A6.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 unsafe extern "C" fn chunk_free_entry() {
     core::arch::naked_asm!(
         // Stack after this: saved regs (32), state@32, ret@36, p@40.
         "movem.l %d3-%d7/%a2-%a4,-(%sp)",
-        "move.l (32,%sp),%a2",
+        "move.l (32,%sp),%d0",
+        "and.l #{untag},%d0",
+        "move.l %d0,%a2",
         "move.l (40,%sp),%d3",
         "cmpi.b #0,({busy},%a2)",
         "bne 9f",
@@ -107,12 +112,21 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.l %d4,%d0",
         "lsl.l #2,%d0",
         "move.l (0,%a0,%d0),%a3",
+        // The record is a handle's exactly when this is MemHandleFree (tag bit 0).
         "move.w (2,%a3),%d1",
-        "btst #{handle_bit},%d1",
+        "move.w %d1,%d2",
+        "lsr.w #{handle_bit},%d2",
+        "move.l (32,%sp),%d0",
+        "eor.l %d0,%d2",
+        "btst #0,%d2",
         "bne 9f",
         "btst #{guarded_bit},%d1",
         "beq 3f",
         "move.l %d3,%a0",
+        "btst #{handle_bit},%d1",
+        "beq 1f",
+        "move.l (%a0),%a0",
+        "1:",
         "adda.l (4,%a3),%a0",
         "moveq #0,%d0",
         "move.w (22,%a3),%d0",
@@ -202,6 +216,12 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.l ({live_bytes},%a2),%d0",
         "sub.l (4,%a3),%d0",
         "move.l %d0,({live_bytes},%a2)",
+        "btst #0,(35,%sp)",
+        "beq 1f",
+        "move.l ({live_handles},%a2),%d0",
+        "sub.l #1,%d0",
+        "move.l %d0,({live_handles},%a2)",
+        "1:",
         // Remove index entry d5 (hole d7), shifting the cluster back: an entry at j
         // with home h moves into the hole when (j - h) & mask >= (j - hole) & mask.
         "move.l ({keys},%a2),%a0",
@@ -249,8 +269,12 @@ unsafe extern "C" fn chunk_free_entry() {
         "moveq #0,%d1",
         "move.l %d1,(0,%a0,%d0)",
         // Chain to the original with p, then leave.
-        "move.l (40,%sp),-(%sp)",
         "move.l ({orig_chunk_free},%a2),%a0",
+        "btst #0,(35,%sp)",
+        "beq 1f",
+        "move.l ({orig_handle_free},%a2),%a0",
+        "1:",
+        "move.l (40,%sp),-(%sp)",
         "jsr (%a0)",
         "lea (4,%sp),%sp",
         "move.b #0,({busy},%a2)",
@@ -267,7 +291,10 @@ unsafe extern "C" fn chunk_free_entry() {
         "bsr.w {body}",
         "lea (20,%sp),%sp", // ret p
         "rts",
-        body = sym chunk_free_body,
+        body = sym free_body,
+        untag = const !1u32,
+        live_handles = const offset_of!(State, live_handles),
+        orig_handle_free = const offset_of!(State, orig_handle_free),
         busy = const offset_of!(State, busy),
         opts = const offset_of!(State, options),
         slow_options = const Options::CALL_STACKS.union(Options::FILL_FREED).bits(),
@@ -313,38 +340,16 @@ static_assertions::const_assert_eq!(offset_of!(AllocRecord, size), 4);
 static_assertions::const_assert_eq!(offset_of!(AllocRecord, data_offset), 22);
 static_assertions::const_assert_eq!(RING, 8);
 
-/// `MemHandleFree` patch entry (same shape as [`chunk_free_entry`]).
-#[cfg(target_arch = "m68k")]
-#[unsafe(naked)]
-unsafe extern "C" fn handle_free_entry() {
-    core::arch::naked_asm!(
-        "move.l %a6,-(%sp)",
-        "move.l (8,%sp),-(%sp)",
-        "move.l (16,%sp),-(%sp)",
-        "move.l (12,%sp),-(%sp)",
-        "bsr.w {body}",
-        "lea (20,%sp),%sp",
-        "rts",
-        body = sym handle_free_body,
-    )
-}
-
 /// Host stand-in (the patches only exist on the 68k).
 #[cfg(not(target_arch = "m68k"))]
 unsafe extern "C" fn chunk_free_entry() {
     unimplemented!("memdbg's trap patches run only on Palm OS")
 }
 
-/// Host stand-in (the patches only exist on the 68k).
-#[cfg(not(target_arch = "m68k"))]
-unsafe extern "C" fn handle_free_entry() {
-    unimplemented!("memdbg's trap patches run only on Palm OS")
-}
-
-/// Shared body of both patches.
+/// The bookkeeping of a free and the chained original.
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
 #[inline(always)]
-fn free_body(st: *mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> palm::Err {
+fn free_general(st: *mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> palm::Err {
     // SAFETY: `st` is the live state (the trampolines exist only while it does). The
     // originals are written once by `install`, before the patches, and only read
     // afterwards. `busy` is read and written volatile (see `state::enter`): a nested
@@ -383,21 +388,12 @@ fn chain(orig: *mut c_void, addr: u32, handle: bool) -> palm::Err {
     }
 }
 
-/// `MemChunkFree` patch body (called by [`chunk_free_entry`]).
+/// The patches' general path (called by [`chunk_free_entry`]): `tagged` is the
+/// state's address, plus 1 for `MemHandleFree`.
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-extern "C" fn chunk_free_body(st: *mut State, p: palm::MemPtr, ret: u32, frame: u32) -> palm::Err {
-    free_body(st, p as u32, false, ret, frame)
-}
-
-/// `MemHandleFree` patch body (called by [`handle_free_entry`]).
-#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-extern "C" fn handle_free_body(
-    st: *mut State,
-    h: palm::MemHandle,
-    ret: u32,
-    frame: u32,
-) -> palm::Err {
-    free_body(st, h as u32, true, ret, frame)
+extern "C" fn free_body(tagged: u32, addr: u32, ret: u32, frame: u32) -> palm::Err {
+    let st = (tagged & !1) as usize as *mut State;
+    free_general(st, addr, tagged & 1 != 0, ret, frame)
 }
 
 /// The trampoline the dispatch table points at for one of the traps.
@@ -457,8 +453,8 @@ pub fn install(st: &mut State) {
         );
         write_trampoline(
             entry(st, true).cast(),
-            state,
-            handle_free_entry as *const () as u32,
+            state | 1,
+            chunk_free_entry as *const () as u32,
         );
     }
     // SAFETY: plain System Manager calls.
