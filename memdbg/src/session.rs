@@ -230,7 +230,8 @@ fn app_identity(st: &mut State) {
 /// The header's fields that are not kept in it all along (the app identity is set
 /// at start, the rarer counters are counted in place) from the state.
 fn fill_header(st: &State, stop_ticks: u32) {
-    let h = &mut st.sc().header;
+    // SAFETY: the scratch header, reached through an opaque base (`near`).
+    let h = unsafe { &mut *state::near(core::ptr::addr_of_mut!((*st.scratch).header)) };
     h.kind = kind::HEADER;
     h.version = FORMAT_VERSION;
     h.header_size = U16Be::new(HEADER_SIZE as u16);
@@ -244,7 +245,8 @@ fn fill_header(st: &State, stop_ticks: u32) {
     h.code_size.set(st.code.end.wrapping_sub(st.code.base));
     h.start_ticks.set(st.start_ticks);
     h.stop_ticks.set(stop_ticks);
-    let k = &mut h.counters;
+    // SAFETY: as above.
+    let k = unsafe { &mut *state::near(core::ptr::addr_of_mut!(h.counters)) };
     k.allocations.set(st.allocations);
     k.frees.set(st.frees);
     k.os_frees.set(st.os_frees);
@@ -286,8 +288,8 @@ pub fn stop() -> Result<Summary, Error> {
     let summary = Summary {
         leaks,
         leaked_bytes: bytes,
-        overruns: st.sc().header.counters.overruns.get(),
-        double_frees: st.sc().header.counters.double_frees.get(),
+        overruns: state::scratch!(st, header.counters).overruns.get(),
+        double_frees: state::scratch!(st, header.counters).double_frees.get(),
         flags: HeaderFlags::from_bits_retain(st.flags),
     };
     if st.has(Options::DBG_MESSAGES) {

@@ -212,6 +212,37 @@ pub struct Scratch {
     pub msg: [u8; MSG_LEN],
 }
 
+/// `p` unchanged, but opaque to LLVM (the output of an empty `asm!`). LLVM's m68k
+/// backend addresses a field at offset 128 or more from a base it knows through an
+/// index register (a 6-byte `move.l #offset` and a longer mode per access); from an
+/// opaque base a field below 128 is one 16-bit displacement. Take it once for a
+/// struct whose fields a function writes many of.
+#[inline(always)]
+pub fn near<T>(p: *mut T) -> *mut T {
+    #[cfg(target_arch = "m68k")]
+    {
+        let mut p = p;
+        // SAFETY: no instruction (a comment naming the register); no memory access.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg_addr) p, options(pure, nomem, nostack, preserves_flags))
+        };
+        p
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    p
+}
+
+/// A field of the scratch chunk (`scratch!(st, ev.overrun)`) as a `&mut` reached
+/// through an opaque base ([`near`]): its own fields are then 16-bit displacements.
+macro_rules! scratch {
+    ($st:expr, $($f:tt)+) => {{
+        let p = $st.scratch;
+        // SAFETY: a field of the live scratch chunk; used locally, like `State::sc`.
+        unsafe { &mut *$crate::state::near(core::ptr::addr_of_mut!((*p).$($f)+)) }
+    }};
+}
+pub(crate) use scratch;
+
 /// The state chunk's address from the Feature Manager, or null when the detector is
 /// not running.
 #[inline(always)]
@@ -352,7 +383,7 @@ impl State {
                 return Some(s);
             }
         }
-        let ring = &mut self.sc().ring;
+        let ring = scratch!(self, ring);
         let mut k = 0;
         while k < RING {
             let i = (usize::from(self.ring_next) + k) & (RING - 1);

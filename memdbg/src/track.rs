@@ -23,7 +23,7 @@ use crate::record::{
     U16Be, detected, kind,
 };
 use crate::stack::{self, read_long};
-use crate::state::{RING, SITES, State};
+use crate::state::{RING, SITES, State, scratch};
 
 /// A block just allocated.
 pub struct Block {
@@ -169,6 +169,7 @@ fn peaks(st: &mut State) {
 #[inline(never)]
 fn small(st: &mut State, site: u32, size: u32) {
     let sc = st.sc();
+    let sites = scratch!(st, sites);
     st.count(offset_of!(Counters, small_allocs));
     let key = if site != 0 {
         site
@@ -178,7 +179,7 @@ fn small(st: &mut State, site: u32, size: u32) {
     let n = usize::from(st.n_sites);
     let mut i = 0;
     while i < n {
-        let s = &mut sc.sites[i];
+        let s = &mut sites[i];
         if s.key == key {
             s.count += 1;
             s.bytes += size;
@@ -187,7 +188,7 @@ fn small(st: &mut State, site: u32, size: u32) {
         i += 1;
     }
     if n < SITES {
-        let s = &mut sc.sites[n];
+        let s = &mut sites[n];
         s.key = key;
         s.count = 1;
         s.bytes = size;
@@ -225,7 +226,7 @@ fn low_heap(st: &mut State) {
     let sc = st.sc();
     let threshold = st.low_heap_threshold;
     st.flag(HeaderFlags::LOW_HEAP);
-    let l = &mut sc.ev.low;
+    let l = scratch!(st, ev.low);
     l.kind = kind::LOW_HEAP;
     l.version = FORMAT_VERSION;
     l.free.set(st.heap_free);
@@ -351,12 +352,11 @@ fn damaged_guard(f: &Fields) -> Option<u32> {
 #[cold]
 #[inline(never)]
 fn overrun(st: &mut State, rec: *mut u8, when: u16, ticks: u32, g: u32) {
-    let sc = st.sc();
     let f = fields(rec, 0);
     st.count(offset_of!(Counters, overruns));
     let flags = f.flags | AllocFlags::OVERRUN.bits();
     ledger::write(rec, 2, &flags.to_be_bytes());
-    let o = &mut sc.ev.overrun;
+    let o = scratch!(st, ev.overrun);
     o.kind = kind::OVERRUN;
     o.version = FORMAT_VERSION;
     o.when.set(when);
@@ -372,7 +372,7 @@ fn overrun(st: &mut State, rec: *mut u8, when: u16, ticks: u32, g: u32) {
 
 /// Where a ring entry for `addr` is, newest first.
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
-    let ring = &st.sc().ring;
+    let ring = scratch!(st, ring);
     let mut k = 1;
     while k <= RING {
         let i = (usize::from(st.ring_next) + RING - k) & (RING - 1);
@@ -413,19 +413,19 @@ fn still_free(addr: u32, handle: bool) -> bool {
 #[cold]
 #[inline(never)]
 fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
-    let sc = st.sc();
     st.count(offset_of!(Counters, double_frees));
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    let rec = st.rec(sc.ring.slot[i]);
-    let k = sc.ring.kind[i];
-    let d = &mut sc.ev.double;
+    let ring = scratch!(st, ring);
+    let rec = st.rec(ring.slot[i]);
+    let k = ring.kind[i];
+    let d = scratch!(st, ev.double);
     d.kind = kind::DOUBLE_FREE;
     d.version = FORMAT_VERSION;
-    d.address.set(sc.ring.addr[i]);
-    d.first_ticks.set(sc.ring.ticks[i]);
+    d.address.set(ring.addr[i]);
+    d.first_ticks.set(ring.ticks[i]);
     d.second_ticks.set(ticks);
-    d.first = sc.ring.site[i].stack;
+    d.first = ring.site[i].stack;
     tidy(&mut d.first);
     capture(st, &mut d.second, ret, frame);
     tidy(&mut d.second);
@@ -492,7 +492,6 @@ fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
 /// The free of the tracked block at index position `pos` (`key` is its address).
 #[inline(never)]
 fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
-    let sc = st.sc();
     let slot = st.index.slot_at(pos);
     let rec = st.rec(slot);
     let f = fields(rec, key);
@@ -501,7 +500,7 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     // The oldest ring entry gives way; its slot becomes reusable.
     let i = usize::from(st.ring_next);
     st.ring_next = ((i + 1) & (RING - 1)) as u8;
-    let ring = &mut sc.ring;
+    let ring = scratch!(st, ring);
     if ring.addr[i] != 0 {
         st.release_slot(ring.slot[i]);
     }
@@ -513,7 +512,7 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     if f.flags & AllocFlags::GUARDED.bits() != 0
         && let Some(g) = damaged_guard(&f)
     {
-        sc.ev.overrun.site = sc.ring.site[i].stack;
+        scratch!(st, ev.overrun).site = ring.site[i].stack;
         overrun(st, rec, detected::AT_FREE, ticks, g);
     }
     if st.has(Options::FILL_FREED) && f.flags & AllocFlags::NOT_DYNAMIC.bits() == 0 {
@@ -568,15 +567,13 @@ pub fn resize(
     if pos == NOT_FOUND {
         return os_resize(addr, size, handle);
     }
-    let sc = st.sc();
     let rec = st.rec(st.index.slot_at(pos));
     let mut f = fields(rec, addr);
-    // (sc: the scratch overrun record's site.)
     let mut flags = f.flags;
     if flags & AllocFlags::GUARDED.bits() != 0
         && let Some(g) = damaged_guard(&f)
     {
-        capture(st, &mut sc.ev.overrun.site, ret, frame);
+        capture(st, &mut scratch!(st, ev.overrun).site, ret, frame);
         // SAFETY: TimGetTicks has no arguments.
         let ticks = unsafe { palm::TimGetTicks() };
         overrun(st, rec, detected::AT_RESIZE, ticks, g);
@@ -627,7 +624,6 @@ pub fn resize(
 /// At stop: every live block's guard is checked, it is counted as a leak and reported
 /// (alerts up to the maximum, one `DbgMessage` line each).
 pub fn report_leaks(st: &mut State) -> (u32, u32) {
-    let sc = st.sc();
     let (mut leaks, mut bytes) = (0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
@@ -645,11 +641,11 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         if f.flags & AllocFlags::GUARDED.bits() != 0
             && let Some(g) = damaged_guard(&f)
         {
-            sc.ev.overrun.site = Stack::default();
+            scratch!(st, ev.overrun).site = Stack::default();
             overrun(st, rec, detected::AT_STOP, ticks, g);
         }
         if st.has(Options::ALERTS_AT_EXIT)
-            && sc.header.counters.alerts.get() < u32::from(st.settings.max_alerts)
+            && scratch!(st, header.counters).alerts.get() < u32::from(st.settings.max_alerts)
         {
             alert(st, rec, f.kind, b"Leaked \x01 bytes (\x03)\0");
         }
@@ -695,15 +691,15 @@ fn leak_line(st: &State, rec: *const u8) {
 
 /// At stop: one record per small-allocation site.
 pub fn write_sites(st: &mut State) {
-    let sc = st.sc();
     let mut i = 0;
     while i < usize::from(st.n_sites) {
-        let r = &mut sc.ev.small;
+        let r = scratch!(st, ev.small);
+        let site = &scratch!(st, sites)[i];
         r.kind = kind::SMALL_SITE;
         r.version = FORMAT_VERSION;
-        r.count.set(sc.sites[i].count);
-        r.bytes.set(sc.sites[i].bytes);
-        let first = &sc.sites[i].first;
+        r.count.set(site.count);
+        r.bytes.set(site.bytes);
+        let first = &site.first;
         let head = (r as *const SmallSiteRecord).cast::<u8>();
         ledger::event(
             st,
