@@ -38,6 +38,11 @@ pub fn is_running() -> bool {
     !state::state_ptr().is_null()
 }
 
+/// `n` rounded up to an even number (chunk-internal offsets stay 2-aligned).
+fn even(n: usize) -> u32 {
+    ((n + 1) & !1) as u32
+}
+
 /// A chunk of the dynamic heap owned by the system (owner 0), so the OS does not free
 /// it when the app exits (PALM_FACTS §5.5): the detector frees it itself at stop.
 fn system_chunk(size: u32) -> *mut u8 {
@@ -50,16 +55,6 @@ fn system_chunk(size: u32) -> *mut u8 {
         }
         p.cast()
     }
-}
-
-/// Frees the chunks that are not null.
-fn free_all(chunks: [*mut u8; 6]) {
-    free_chunk(chunks[0]);
-    free_chunk(chunks[1]);
-    free_chunk(chunks[2]);
-    free_chunk(chunks[3]);
-    free_chunk(chunks[4]);
-    free_chunk(chunks[5]);
 }
 
 fn free_chunk(p: *mut u8) {
@@ -94,24 +89,27 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     };
     let cap = u32::from(settings.capacity);
     let n = u32::from(entries);
-    let st_p = system_chunk(size_of::<State>() as u32);
-    let scratch = system_chunk(size_of::<Scratch>() as u32);
+    // Two chunks: the index's keys (up to 32 KB), and everything else: the state,
+    // the scratch buffers, the trampolines, the slot table (a record pointer and a
+    // free-list link per slot) and the index's slot numbers (under 52 KB at the
+    // largest capacity).
+    let st_size = even(size_of::<State>());
+    let sc_size = even(size_of::<Scratch>());
+    let tramp_size = 2 * patch::TRAMPOLINE_LEN as u32;
+    let st_p = system_chunk(st_size + sc_size + tramp_size + cap * 6 + n * 2);
     let keys = system_chunk(n * 4);
-    let slots = system_chunk(n * 2);
-    let table = system_chunk(cap * 6);
-    let tramp = system_chunk(2 * patch::TRAMPOLINE_LEN as u32);
-    let chunks = [tramp, table, slots, keys, scratch, st_p];
-    // (No `chunks.contains`: a loop over a stack array, TOOLCHAIN.md #2.)
-    if st_p.is_null()
-        || scratch.is_null()
-        || keys.is_null()
-        || slots.is_null()
-        || table.is_null()
-        || tramp.is_null()
-    {
-        free_all(chunks);
+    if st_p.is_null() || keys.is_null() {
+        free_chunk(st_p);
+        free_chunk(keys);
         return Err(Error::NoMemory);
     }
+    // SAFETY: offsets inside the first chunk, as sized above.
+    let (scratch, tramp, table, slots) = unsafe {
+        let scratch = st_p.add(st_size as usize);
+        let tramp = scratch.add(sc_size as usize);
+        let table = tramp.add(tramp_size as usize);
+        (scratch, tramp, table, table.add(cap as usize * 6))
+    };
     // SAFETY: a zeroed chunk of State's size is a valid State (all fields are
     // integers, pointers or byte arrays); nobody else knows it yet.
     let st = unsafe { &mut *st_p.cast::<State>() };
@@ -125,7 +123,6 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.low_max = NOT_SAMPLED;
     st.sc().rec.version = FORMAT_VERSION;
     st.index_keys = keys.cast();
-    st.index_slots = slots.cast();
     // SAFETY: `keys` and `slots` hold `entries` zeroed (empty) elements, a power of
     // two, and live until stop.
     st.index = unsafe { Index::new(keys.cast(), slots.cast(), entries - 1) };
@@ -135,7 +132,8 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.trampolines = tramp;
     locate_code(st);
     if let Err(e) = ledger::create(st) {
-        free_all(chunks);
+        free_chunk(st_p);
+        free_chunk(keys);
         return Err(e);
     }
     // SAFETY: TimGetTicks has no arguments.
@@ -305,19 +303,13 @@ pub fn stop() -> Result<Summary, Error> {
         track::dbg_message(st);
     }
     ledger::finish(st);
-    let chunks = [
-        st.trampolines,
-        st.slot_rec.cast::<u8>(),
-        st.index_slots.cast::<u8>(),
-        st.index_keys.cast::<u8>(),
-        st.scratch.cast::<u8>(),
-        (st as *mut State).cast::<u8>(),
-    ];
+    let keys = st.index_keys.cast::<u8>();
     // SAFETY: unregister first, so nothing finds the state while it is freed (the
     // patches are already gone).
     unsafe {
         palm::FtrUnregister(DB_CREATOR, FEATURE_STATE);
     }
-    free_all(chunks);
+    free_chunk(keys);
+    free_chunk((st as *mut State).cast());
     Ok(summary)
 }

@@ -2,9 +2,10 @@
 //! so the OS never frees it behind our back, PALM_FACTS §5.1, §5.5), found again from
 //! any context through the Feature Manager: `FtrGet('MDbg', 0)` holds its address
 //! ([`crate::record::FEATURE_STATE`]). There are no writable statics (a Palm code
-//! resource is write-protected, TOOLCHAIN.md). More system-owned chunks hold the
-//! buffers ([`Scratch`]), the index (keys, slot numbers), the slot table and the patch
-//! trampolines; all are freed by `stop`.
+//! resource is write-protected, TOOLCHAIN.md). The same chunk holds, after the state,
+//! the buffers ([`Scratch`]), the patch trampolines, the slot table and the index's
+//! slot numbers; a second system-owned chunk holds the index's keys. `stop` frees
+//! both.
 
 use core::ffi::c_void;
 use core::ptr::{addr_of, addr_of_mut};
@@ -91,8 +92,8 @@ pub struct Events {
 /// The fields used on every allocation and free come first: LLVM's m68k backend
 /// addresses a field at offset 128 or more through an index register (two
 /// instructions and a spare register per access instead of one), so they are kept
-/// in the first 128 bytes (checked below for the 68k). The buffers live in a separate
-/// chunk, [`Scratch`].
+/// in the first 128 bytes (checked below for the 68k). The buffers live after it, in
+/// its chunk: [`Scratch`].
 #[repr(C)]
 pub struct State {
     /// Nonzero while the detector is working: a free trap entered meanwhile (the Data
@@ -154,7 +155,7 @@ pub struct State {
     pub orig_chunk_free: *mut c_void,
     /// `MemHandleFree`'s address before patching.
     pub orig_handle_free: *mut c_void,
-    /// The buffers ([`Scratch`], a chunk of its own).
+    /// The buffers ([`Scratch`], after the state in its chunk).
     pub scratch: *mut Scratch,
     /// Largest-free-chunk warning threshold (from the settings).
     pub low_heap_threshold: u32,
@@ -169,10 +170,8 @@ pub struct State {
     pub db: palm::DmOpenRef,
     /// Record 0, locked.
     pub header_rec: *mut u8,
-    /// The index's keys chunk.
+    /// The index's keys chunk (the other chunk starts with the state).
     pub index_keys: *mut u32,
-    /// The index's slot-number chunk.
-    pub index_slots: *mut u16,
     /// The RAM trampolines the dispatch table points at while patched (two of
     /// [`crate::patch::TRAMPOLINE_LEN`] bytes: `MemChunkFree`, `MemHandleFree`).
     pub trampolines: *mut u8,
@@ -185,7 +184,7 @@ static_assertions::const_assert!(core::mem::offset_of!(State, low_heap_threshold
 
 /// The detector's buffers: records and messages are built here (never on the stack:
 /// a variable index into a stack array is miscompiled by LLVM's m68k backend,
-/// TOOLCHAIN.md #2, and Palm stacks are small). A chunk of its own, reached through
+/// TOOLCHAIN.md #2, and Palm stacks are small). Placed after the state, reached through
 /// [`State::scratch`] as a raw pointer (never a `&mut` parameter, so no reference to
 /// it is ever assumed unaliased across calls); the allocation record comes first, at
 /// small offsets.
