@@ -72,15 +72,19 @@ pub fn walk(
         }
         ret = read(frame.wrapping_add(4));
         let next = read(frame);
-        if next <= frame || next - frame > MAX_FRAME_GAP || ret & 1 != 0 {
-            // The current frame's return address is still good; the chain ends
-            // after it.
-            if n < max && ret & 1 == 0 && ret != 0 {
-                continue_last(out, &mut n, &mut raw, ret, code);
-            }
+        if ret & 1 != 0 {
             break;
         }
-        frame = next;
+        if next <= frame || next - frame > MAX_FRAME_GAP {
+            // The current frame's return address is still good; the chain ends
+            // after it (frame 0 stops the next round).
+            if ret == 0 {
+                break;
+            }
+            frame = 0;
+        } else {
+            frame = next;
+        }
     }
     let mut i = n;
     while i < STACK_FRAMES {
@@ -103,18 +107,6 @@ pub fn innermost(out: &mut Stack, ret: u32, code: CodeRange) {
         out.raw_mask = 1;
         out.frames[0].set(ret);
     }
-}
-
-/// Appends one last frame (the outermost return address whose frame link is bad).
-fn continue_last(out: &mut Stack, n: &mut usize, raw: &mut u8, ret: u32, code: CodeRange) {
-    let v = if code.contains(ret) {
-        ret - code.base
-    } else {
-        *raw |= 1 << *n;
-        ret
-    };
-    out.frames[*n].set(v);
-    *n += 1;
 }
 
 /// The current function's frame pointer (A6). Call it from an `#[inline(never)]`
