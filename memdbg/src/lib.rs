@@ -68,7 +68,8 @@
 //! state's address, so frees make no Feature Manager call.
 //!
 //! ## C
-//! The `staticlib` exports a C interface ([`capi`]); `include/memdbg.h` maps
+//! With the `capi` feature the `staticlib` exports a C interface (`capi`:
+//! `cargo build -p memdbg --features capi`); `include/memdbg.h` maps
 //! `MemPtrNew`, `MemHandleNew`, `MemChunkNew` and the resizes onto it with `__FILE__`
 //! and `__LINE__`.
 //!
@@ -81,6 +82,7 @@
 #![deny(missing_docs)]
 
 mod api;
+#[cfg(feature = "capi")]
 pub mod capi;
 mod fast;
 mod global;
