@@ -4,9 +4,9 @@
 //! allocation is one of the detector's targets (issue 4, item 10).
 //!
 //! [`new`] first checks, changing nothing, that the case is the common one: the
-//! detector running and not busy; [`Options::GUARDS`] on, [`Options::CALL_STACKS`] and
-//! [`Options::FILL_NEW`] off, no low-heap threshold; a size that leaves room for the
-//! guard and, with [`Options::HEAP_STATS`], is not a small allocation; a free slot on
+//! detector running and not busy; [`crate::Options::GUARDS`] on, [`crate::Options::CALL_STACKS`] and
+//! [`crate::Options::FILL_NEW`] off, no low-heap threshold; a size that leaves room for the
+//! guard and, with [`crate::Options::HEAP_STATS`], is not a small allocation; a free slot on
 //! the free list; the scratch record already holding this site's file and line and
 //! no call stack. It then does exactly what the general path does for such a block:
 //! the allocation with room for the guard, the guard, the slot, `TimGetTicks`, the

@@ -27,7 +27,7 @@ use crate::track;
 /// ```
 ///
 /// Records have kind [`kind::RUST`], no file or line, and up to six return addresses
-/// (always, whatever [`Options::CALL_STACKS`] says).
+/// (always, whatever [`crate::Options::CALL_STACKS`] says).
 #[derive(Clone, Copy, Default)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct MemDbgAlloc;
