@@ -2,7 +2,7 @@
 //! absolute relocations, which a Palm code resource cannot have; TOOLCHAIN.md).
 //!
 //! A message is a NUL-terminated template of literal bytes and argument codes
-//! ([`DEC`], [`HEX`], [`KIND`], [`STR`], [`THEN`]), each taking the next argument
+//! ([`DEC`], [`HEX`], [`KIND`], `STR`, [`THEN`]), each taking the next argument
 //! from an array the caller filled (in the scratch chunk on the 68k, never on the
 //! stack). One interpreter ([`format`]) builds every message: a call site costs its
 //! argument stores and one call, and the templates are constant bytes in code 1. The
