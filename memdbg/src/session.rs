@@ -299,7 +299,7 @@ pub fn stop() -> Result<Summary, Error> {
             *a.add(2) = summary.overruns as usize;
             *a.add(3) = summary.double_frees as usize;
         }
-        st.say(b"memdbg: \x01 leaks, \x01 bytes; \x01 overruns, \x01 double frees\0");
+        st.say(b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01\0");
         track::dbg_message(st);
     }
     ledger::finish(st);

@@ -316,7 +316,7 @@ fn leaked_pointer_and_handle_are_recorded() {
     );
     assert_eq!(
         r.dbg_messages().last().unwrap(),
-        "memdbg: 2 leaks, 48 bytes; 0 overruns, 0 double frees"
+        "memdbg: leaks 2 (48 bytes), overruns 0, double frees 0"
     );
 }
 

@@ -572,7 +572,7 @@ fn alerts_and_dbg_messages_name_the_sites() {
     );
     assert_eq!(
         r.dbg_messages.last().map(String::as_str),
-        Some("memdbg: 3 leaks, 72 bytes; 1 overruns, 1 double frees")
+        Some("memdbg: leaks 3 (72 bytes), overruns 1, double frees 1")
     );
     // Move handle's own check: palm-run had to move the chunk.
     assert!(
@@ -629,7 +629,7 @@ fn without_button_presses_the_ledger_is_empty() {
     assert_eq!(r.app_stops, 1, "the end of the script stops the app");
     assert_eq!(
         r.dbg_messages.last().map(String::as_str),
-        Some("memdbg: 0 leaks, 0 bytes; 0 overruns, 0 double frees")
+        Some("memdbg: leaks 0 (0 bytes), overruns 0, double frees 0")
     );
 }
 
