@@ -5,8 +5,8 @@
 //!   with `cargo rustc … -- --emit=asm=<file>,link`: its `.s` holds every
 //!   function of the program after LTO (core, alloc, palm-sys, memdbg, the app),
 //!   except compiler_builtins, which rustc never includes in LTO.
-//! - compiler_builtins gets `--emit=asm,link` through the workspace's
-//!   `[profile.palm.package.compiler_builtins] rustflags`; its `.s` is found
+//! - compiler_builtins gets `--emit=asm,link` through a `--config` profile
+//!   override (`profile.palm.package.compiler_builtins.rustflags`); its `.s` is found
 //!   next to its rlib (from cargo's JSON artifact messages).
 //! - The top crate also gets `-C llvm-args=-print-after=codegenprepare,finalize-isel`:
 //!   the IR just before instruction selection and the machine IR just after
@@ -75,6 +75,22 @@ pub struct Package {
     pub palm_metadata: Value,
 }
 
+/// `cargo`, run in `dir`. A relative `CARGO_TARGET_DIR` is made absolute
+/// against palm-build's own working directory first, as cargo itself would
+/// resolve it where the user typed the command (cargo is run in other
+/// directories here, where a relative path would point elsewhere).
+fn cargo_in(dir: &Path) -> Command {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(dir);
+    if let Some(t) = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from)
+        && t.is_relative()
+        && let Ok(cwd) = std::env::current_dir()
+    {
+        cmd.env("CARGO_TARGET_DIR", cwd.join(t));
+    }
+    cmd
+}
+
 /// Reads the package whose manifest is `manifest_path` with `cargo metadata`.
 ///
 /// # Errors
@@ -87,8 +103,7 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
         .parent()
         .unwrap_or(Path::new("."))
         .to_path_buf();
-    let out = Command::new("cargo")
-        .current_dir(&dir)
+    let out = cargo_in(&dir)
         .args([
             "metadata",
             "--format-version",
@@ -109,7 +124,13 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
         .into_iter()
         .flatten()
         .find(|p| p["manifest_path"].as_str().map(Path::new) == Some(manifest_path.as_path()))
-        .ok_or_else(|| anyhow!("{}: not found in cargo metadata", manifest_path.display()))?;
+        .ok_or_else(|| {
+            anyhow!(
+                "{}: not a package (a workspace manifest?): pass the 68k crate's own \
+                 Cargo.toml with --manifest-path, e.g. --manifest-path starter-app/Cargo.toml",
+                manifest_path.display()
+            )
+        })?;
     let lib = pkg["targets"]
         .as_array()
         .into_iter()
@@ -155,33 +176,40 @@ pub fn compile(
 ) -> Result<Compiled> {
     std::fs::create_dir_all(work)?;
     let top_asm = work.join(format!("{}.s", pkg.lib_name));
-    let mut cmd = Command::new("cargo");
-    cmd.current_dir(&pkg.workspace_root)
-        .args([
-            "rustc",
-            "-p",
-            &pkg.name,
-            "--lib",
-            "--profile",
-            PROFILE,
-            "--target",
-            TARGET,
-        ])
-        .args(["-Zbuild-std=core,alloc", "--message-format=json"])
-        .args(if features.is_empty() {
-            vec![]
-        } else {
-            vec!["--features".to_string(), features.join(",")]
-        })
-        .arg("--target-dir")
-        .arg(target_dir)
-        .arg("--")
-        .arg(format!("--emit=asm={},link", top_asm.display()))
-        .args(["-C", &format!("llvm-args=-print-after={IR_DUMP_PASSES}")])
-        .env("CARGO_ENCODED_RUSTFLAGS", TARGET_RUSTFLAGS.join("\x1f"))
-        .env_remove("RUSTFLAGS")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let mut cmd = cargo_in(&pkg.workspace_root);
+    cmd.args([
+        "rustc",
+        "-p",
+        &pkg.name,
+        "--lib",
+        "--profile",
+        PROFILE,
+        "--target",
+        TARGET,
+    ])
+    .args(["-Zbuild-std=core,alloc", "--message-format=json"])
+    // compiler_builtins is not part of LTO: its assembly is needed too
+    // (repaired and assembled like the rest). Passed here rather than in
+    // the workspace's Cargo.toml, where cargo warns about it on every
+    // host build (needs `cargo-features = ["profile-rustflags"]`).
+    .args([
+        "--config",
+        "profile.palm.package.compiler_builtins.rustflags=[\"--emit=asm,link\"]",
+    ])
+    .args(if features.is_empty() {
+        vec![]
+    } else {
+        vec!["--features".to_string(), features.join(",")]
+    })
+    .arg("--target-dir")
+    .arg(target_dir)
+    .arg("--")
+    .arg(format!("--emit=asm={},link", top_asm.display()))
+    .args(["-C", &format!("llvm-args=-print-after={IR_DUMP_PASSES}")])
+    .env("CARGO_ENCODED_RUSTFLAGS", TARGET_RUSTFLAGS.join("\x1f"))
+    .env_remove("RUSTFLAGS")
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
     let out = cmd
         .output()
         .context("running cargo (is it installed? run ci/setup)")?;
@@ -232,7 +260,7 @@ pub fn compile(
         .ok_or_else(|| {
             anyhow!(
                 "no compiler_builtins .s in {}: the workspace Cargo.toml needs \
-                 [profile.palm.package.compiler_builtins] rustflags = [\"--emit=asm,link\"]",
+                 cargo-features = [\"panic-immediate-abort\", \"profile-rustflags\"]",
                 builtins_dir.display()
             )
         })?;
@@ -318,8 +346,7 @@ fn split_ir(stderr: &str) -> (String, String) {
 /// # Errors
 /// cargo fails.
 pub fn clean_package(pkg: &Package, target_dir: &Path) -> Result<()> {
-    let status = Command::new("cargo")
-        .current_dir(&pkg.workspace_root)
+    let status = cargo_in(&pkg.workspace_root)
         .args([
             "clean",
             "-q",

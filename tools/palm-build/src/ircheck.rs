@@ -170,14 +170,33 @@ impl Finding {
 impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.bug() {
-            Bug::StackIndex => write!(
-                f,
-                "`{}` indexes a stack array with a variable offset, which LLVM's m68k backend \
-                 miscompiles (the index is dropped: llvm-project #200984).\n    IR: {}\n    \
-                 Fix: take the array's address through `core::hint::black_box` before indexing \
-                 (`m68k_palmos_sys::codegen::indexable`), or keep the buffer in a heap chunk.",
-                self.function, self.instruction
-            ),
+            Bug::StackIndex => {
+                write!(
+                    f,
+                    "`{}` indexes a stack array with a variable offset, which LLVM's m68k backend \
+                     miscompiles (the index is dropped: llvm-project #200984).\n    IR: {}\n    \
+                     Fix: take the array's address through `core::hint::black_box` before \
+                     indexing (`m68k_palmos_sys::codegen::indexable`), or keep the buffer in a \
+                     heap chunk.",
+                    self.function, self.instruction
+                )?;
+                if self.function.contains("core::fmt") {
+                    write!(
+                        f,
+                        "\n    This is core::fmt's own code: `write!`/`format_args!` cannot be used \
+                         on this target (its number formatting uses stack buffers, and its \
+                         `dyn Write` vtables need absolute relocations); format numbers yourself \
+                         (StrIToA, or digits into a buffer)."
+                    )
+                } else {
+                    write!(
+                        f,
+                        "\n    The indexing is not always visible in the source: an array repeat \
+                         expression `[x; N]` or a copy of a local array may be compiled to a loop \
+                         over it; build such arrays in a heap chunk (Box) or through `indexable`."
+                    )
+                }
+            }
             Bug::NarrowMulOverflow => write!(
                 f,
                 "`{}` multiplies 8/16-bit values with an overflow check, which LLVM's m68k \
@@ -737,6 +756,12 @@ define noundef i32 @div3(i32 noundef %0, i32 noundef %1) unnamed_addr #1 !guid !
         let found = scan_ir(ir);
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].function, "core::fmt::num::imp::fmt_u64");
+        assert!(
+            found[0]
+                .to_string()
+                .contains("This is core::fmt's own code")
+        );
+        assert!(found[1].to_string().contains("array repeat expression"));
         assert_eq!(found[1].symbol, "weird name");
     }
 

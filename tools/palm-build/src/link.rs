@@ -177,7 +177,104 @@ fn link(
         }
     }
     ld.args(inputs);
-    run(&mut ld, &binutils.linker)
+    let out = ld.output().with_context(|| {
+        format!(
+            "cannot run {} (run ci/setup to install binutils-m68k-linux-gnu)",
+            binutils.linker
+        )
+    })?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    match explain_link_failure(&stderr, inputs) {
+        Some(why) => bail!("{why}\n(ld said:)\n{}", first_lines(&stderr, 6)),
+        None => bail!("{} failed:\n{stderr}", binutils.linker),
+    }
+}
+
+/// The first `n` lines of `text`, with a count of the rest.
+fn first_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = lines.iter().take(n).copied().collect::<Vec<_>>().join("\n");
+    if lines.len() > n {
+        out += &format!("\n… {} more line(s)", lines.len() - n);
+    }
+    out
+}
+
+/// A message in the user's terms for the ld failures a Palm image runs into,
+/// from ld's stderr (`file: in function `F':` lines name the function of the
+/// `undefined reference to `S'` lines that follow them).
+fn explain_link_failure(stderr: &str, inputs: &[PathBuf]) -> Option<String> {
+    if stderr.contains("relocation truncated to fit") {
+        return Some(format!(
+            "code 1 is over {} bytes: a 16-bit PC-relative reference (d16(pc), the only kind \
+             position-independent 68000 code has) cannot reach across it; largest symbols \
+             before --gc-sections: {}",
+            crate::verify::MAX_IMAGE_BYTES,
+            largest_input_symbols(inputs, 5)
+        ));
+    }
+    let mut function = String::new();
+    let mut atomics = Vec::new();
+    let mut undefined = Vec::new();
+    for line in stderr.lines() {
+        if let Some(f) = line.split("in function `").nth(1) {
+            function = crate::ircheck::demangle(f.trim_end_matches(['\'', ':']));
+        } else if let Some(sym) = line.split("undefined reference to `").nth(1) {
+            let sym = sym.trim_end_matches('\'').to_string();
+            let entry = format!("`{sym}` (used in `{function}`)");
+            if sym.starts_with("__sync_") || sym.starts_with("__atomic_") {
+                atomics.push(entry);
+            } else {
+                undefined.push(entry);
+            }
+        }
+    }
+    atomics.dedup();
+    undefined.dedup();
+    if !atomics.is_empty() {
+        return Some(format!(
+            "atomics are not supported on the 68000 (it has no atomic read-modify-write for \
+             LLVM to use, and a Palm app's statics would be in write-protected code memory \
+             anyway): {}",
+            atomics.join(", ")
+        ));
+    }
+    if !undefined.is_empty() {
+        return Some(format!(
+            "undefined symbol(s): {} — a `no_std` 68k image links only the program, \
+             compiler_builtins and palm-build's runtime; an `extern` function must be \
+             defined in Rust or reached through m68k-palmos-sys's trap glue",
+            undefined.join(", ")
+        ));
+    }
+    None
+}
+
+/// The `n` largest defined symbols of the input objects, for size messages.
+fn largest_input_symbols(inputs: &[PathBuf], n: usize) -> String {
+    let mut all: Vec<(u64, String)> = Vec::new();
+    for path in inputs {
+        let Ok(data) = std::fs::read(path) else {
+            continue;
+        };
+        let Ok(file) = object::File::parse(&*data) else {
+            continue;
+        };
+        all.extend(
+            file.symbols()
+                .filter(|s| s.is_definition() && s.size() > 0)
+                .filter_map(|s| Some((s.size(), crate::ircheck::demangle(s.name().ok()?)))),
+        );
+    }
+    all.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    all.iter()
+        .take(n)
+        .map(|(size, name)| format!("{name} ({size} bytes)"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Reads the code 1 bytes and the symbols of a linked ELF.
@@ -215,4 +312,39 @@ fn read_image(elf: &Path) -> Result<Linked> {
         symbols,
         repairs: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::explain_link_failure;
+
+    #[test]
+    fn atomics_are_named_with_their_function() {
+        let stderr = "m68k-linux-gnu-ld: app.fixed.o: in function `_RNvCs1_3app10pilot_main':\n\
+                      app.rs:9:(.text.x+0x1c): undefined reference to `__sync_fetch_and_add_4'\n";
+        let why = explain_link_failure(stderr, &[]).unwrap();
+        assert!(
+            why.starts_with("atomics are not supported on the 68000"),
+            "{why}"
+        );
+        assert!(
+            why.contains("`__sync_fetch_and_add_4` (used in `app::pilot_main`)"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn other_undefined_symbols_are_listed() {
+        let stderr = "x.o: in function `f':\n(.text.f+0x2): undefined reference to `missing_fn'\n";
+        let why = explain_link_failure(stderr, &[]).unwrap();
+        assert!(why.contains("`missing_fn` (used in `f`)"), "{why}");
+    }
+
+    #[test]
+    fn truncated_relocations_mean_the_32_kb_limit() {
+        let stderr = "glue.rs:4575:(.text.abort+0xc): relocation truncated to fit: R_68K_PC16 against `.rodata.str1.1'\n";
+        let why = explain_link_failure(stderr, &[]).unwrap();
+        assert!(why.starts_with("code 1 is over 32768 bytes"), "{why}");
+        assert_eq!(explain_link_failure("ld: something else\n", &[]), None);
+    }
 }

@@ -29,6 +29,10 @@ use serde_json::Value;
 use crate::Image;
 use crate::cargo::Package;
 
+/// Largest resource in bytes: one chunk, `memMaxChunkAllocSize` = 0xFFFF − 30
+/// (MemoryPrv.h; PALM_FACTS §5.2).
+pub const MAX_RESOURCE_BYTES: usize = 65_505;
+
 /// The application settings from `[package.metadata.palm]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AppMeta {
@@ -53,7 +57,34 @@ impl AppMeta {
     /// A missing or malformed `creator`, a name over 31 bytes, a field of the
     /// wrong type.
     pub fn from_package(pkg: &Package) -> Result<AppMeta> {
+        let manifest = pkg.dir.join("Cargo.toml");
+        AppMeta::read(pkg).with_context(|| format!("{}", manifest.display()))
+    }
+
+    fn read(pkg: &Package) -> Result<AppMeta> {
         let m = &pkg.palm_metadata;
+        const KEYS: [&str; 6] = [
+            "name",
+            "creator",
+            "launcher-name",
+            "version",
+            "stack-size",
+            "resources",
+        ];
+        match m {
+            Value::Null => {}
+            Value::Object(fields) => {
+                for key in fields.keys() {
+                    if !KEYS.contains(&key.as_str()) {
+                        bail!(
+                            "[package.metadata.palm] has no setting `{key}`; the settings are: {}",
+                            KEYS.join(", ")
+                        );
+                    }
+                }
+            }
+            other => bail!("[package.metadata.palm] must be a table, not {other}"),
+        }
         let text = |key: &str| -> Result<Option<String>> {
             match &m[key] {
                 Value::Null => Ok(None),
@@ -67,8 +98,7 @@ impl AppMeta {
         }
         let creator_text = text("creator")?.ok_or_else(|| {
             anyhow!(
-                "{}: [package.metadata.palm] needs creator = \"XXXX\" (the app's unique creator ID)",
-                pkg.dir.join("Cargo.toml").display()
+                "[package.metadata.palm] needs creator = \"XXXX\" (the app's unique creator ID)"
             )
         })?;
         let creator: FourCC = creator_text
@@ -181,6 +211,15 @@ pub fn build_prc(
         });
     }
     for r in resources {
+        if r.data.len() > MAX_RESOURCE_BYTES {
+            bail!(
+                "resource {} {} is {} bytes; a Palm OS resource is one storage-heap chunk of at \
+                 most {MAX_RESOURCE_BYTES} bytes (memMaxChunkAllocSize, MemoryPrv.h)",
+                r.kind,
+                r.id,
+                r.data.len()
+            );
+        }
         if all.iter().any(|a| a.kind == r.kind && a.id == r.id) {
             bail!("resource {} {} is defined twice", r.kind, r.id);
         }
@@ -196,4 +235,92 @@ pub fn build_prc(
         .to_bytes()
         .context("writing the PRC")?;
     Ok((bytes, count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn package(meta: Value) -> Package {
+        Package {
+            name: "my-app".into(),
+            version: "0.3.1".into(),
+            lib_name: "my_app".into(),
+            dir: PathBuf::from("/src/my-app"),
+            workspace_root: PathBuf::from("/src"),
+            target_dir: PathBuf::from("/src/target"),
+            palm_metadata: meta,
+        }
+    }
+
+    #[test]
+    fn settings_and_defaults() {
+        let meta = AppMeta::from_package(&package(json!({
+            "name": "MyApp", "creator": "MyAp", "resources": ["rsrc/a.rcp"]
+        })))
+        .unwrap();
+        assert_eq!(meta.name, "MyApp");
+        assert_eq!(meta.launcher_name, "MyApp");
+        assert_eq!(meta.version, "0.3.1");
+        assert_eq!(meta.stack_size, 4096);
+        assert_eq!(
+            meta.resources,
+            vec![PathBuf::from("/src/my-app/rsrc/a.rcp")]
+        );
+    }
+
+    #[test]
+    fn unknown_settings_and_bad_values_name_the_manifest() {
+        let err = AppMeta::from_package(&package(json!({
+            "creator": "MyAp", "resource": ["a.rcp"]
+        })))
+        .unwrap_err();
+        let msg = format!("{err:#}");
+        assert!(msg.starts_with("/src/my-app/Cargo.toml: "), "{msg}");
+        assert!(
+            msg.contains("no setting `resource`; the settings are: name, creator"),
+            "{msg}"
+        );
+        let msg = format!(
+            "{:#}",
+            AppMeta::from_package(&package(json!({}))).unwrap_err()
+        );
+        assert!(msg.contains("needs creator"), "{msg}");
+        let msg = format!(
+            "{:#}",
+            AppMeta::from_package(&package(json!({"creator": "MyAp", "stack-size": 3})))
+                .unwrap_err()
+        );
+        assert!(msg.contains("stack-size must be an even number"), "{msg}");
+    }
+
+    #[test]
+    fn resources_over_one_chunk_are_refused() {
+        let meta = AppMeta::from_package(&package(json!({"creator": "MyAp"}))).unwrap();
+        let image = Image {
+            elf: PathBuf::from("app.elf"),
+            code: vec![0x4E, 0x75],
+            symbols: Default::default(),
+            entry: 0,
+            package: package(Value::Null),
+            repairs: Vec::new(),
+            verified: crate::verify::Verified {
+                text_bytes: 2,
+                rodata_bytes: 0,
+                instructions: 1,
+            },
+        };
+        let big = Resource {
+            kind: FourCC::new(*b"tSTR"),
+            id: 1000,
+            data: vec![b'a'; MAX_RESOURCE_BYTES + 1],
+        };
+        let msg = format!("{:#}", build_prc(&image, &meta, vec![big], 0).unwrap_err());
+        assert!(msg.contains("resource 'tSTR' 1000 is 65506 bytes"), "{msg}");
+        let (bytes, count) = build_prc(&image, &meta, Vec::new(), 0).unwrap();
+        assert_eq!(count, 6);
+        let db = Database::parse(&bytes).unwrap();
+        assert_eq!(db.resource(app::CODE, 1).unwrap().data, vec![0x4E, 0x75]);
+    }
 }

@@ -89,6 +89,11 @@ pub struct VerifyError {
 
 impl fmt::Display for VerifyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let [only] = self.violations.as_slice()
+            && only.kind == ViolationKind::BadElf
+        {
+            return write!(f, "{}: {}", self.file, only.message);
+        }
         writeln!(
             f,
             "{}: {} problem(s) make this image invalid as Palm OS code 1:",
@@ -128,7 +133,7 @@ pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, 
         file: file.clone(),
         violations: vec![Violation { kind, message }],
     };
-    let data = std::fs::read(path).map_err(|e| fail(ViolationKind::BadElf, e.to_string()))?;
+    let data = read_limited(path).map_err(|e| fail(ViolationKind::BadElf, e))?;
     let elf = ElfFile32::<BigEndian>::parse(&*data).map_err(|e| {
         fail(
             ViolationKind::BadElf,
@@ -176,6 +181,24 @@ pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, 
     } else {
         Err(VerifyError { file, violations })
     }
+}
+
+/// Largest ELF read: far above any image (code 1 ≤ 32 KB plus DWARF).
+const MAX_ELF_BYTES: u64 = 256 << 20;
+
+/// The bytes of `path`, a regular file of at most [`MAX_ELF_BYTES`].
+fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() > MAX_ELF_BYTES {
+        return Err(format!(
+            "{} bytes: too large for a Palm app's ELF (limit {MAX_ELF_BYTES})",
+            meta.len()
+        ));
+    }
+    std::fs::read(path).map_err(|e| format!("cannot read: {e}"))
 }
 
 fn section_size(elf: &ElfFile32<BigEndian>, name: &str) -> u64 {
@@ -256,21 +279,81 @@ fn check_sections(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
             }
             _ => "an allocatable section code 1 cannot hold",
         };
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "<none>".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        let (pointing_to, used_by) = section_references(elf, section.index());
         out.push(Violation {
             kind: ViolationKind::WritableSection,
             message: format!(
-                "section {name} is not empty ({} bytes): {what}; symbols: {}. Palm code 1 has no \
-                 writable memory: keep state in a chunk (MemPtrNew) found through FtrGet",
+                "section {name} is not empty ({} bytes): {what}; symbols: {}; it points to: {}; \
+                 used by: {}. Palm code 1 has no writable memory: keep state in a chunk \
+                 (MemPtrNew) found through FtrGet",
                 section.size(),
-                if symbols.is_empty() {
-                    "<none>".to_string()
-                } else {
-                    symbols.join(", ")
-                }
+                list(&symbols),
+                list(&pointing_to),
+                list(&used_by)
             ),
         });
     }
     out
+}
+
+/// What a data section's relocations point to (for a `dyn` vtable: the trait
+/// methods, which name the type and trait), and the functions whose code
+/// refers to the section (relocations in `.text` against it or its symbols),
+/// demangled and deduplicated. Needs relocations kept (`ld -q`).
+fn section_references(
+    elf: &ElfFile32<BigEndian>,
+    section: object::SectionIndex,
+) -> (Vec<String>, Vec<String>) {
+    let target_name = |t: object::RelocationTarget| match t {
+        object::RelocationTarget::Symbol(i) => elf.symbol_by_index(i).ok(),
+        _ => None,
+    };
+    let mut pointing_to = Vec::new();
+    if let Ok(s) = elf.section_by_index(section) {
+        for (_, r) in s.relocations() {
+            let Some(sym) = target_name(r.target()) else {
+                continue;
+            };
+            // Against a section symbol (a local function): name what is at
+            // the target address.
+            let name = match (sym.kind(), sym.section_index()) {
+                (SymbolKind::Section, Some(in_section)) => {
+                    let at = sym.address().wrapping_add_signed(r.addend());
+                    containing_symbol(elf, in_section, at)
+                        .split('+')
+                        .next()
+                        .unwrap_or("")
+                        .to_string()
+                }
+                _ => sym.name().map(sym_name).unwrap_or_default(),
+            };
+            if !name.is_empty() && !pointing_to.contains(&name) {
+                pointing_to.push(name);
+            }
+        }
+    }
+    let mut used_by = Vec::new();
+    if let Some(text) = elf.section_by_name(".text") {
+        for (offset, r) in text.relocations() {
+            let hits =
+                target_name(r.target()).is_some_and(|sym| sym.section_index() == Some(section));
+            if hits {
+                let function = containing_symbol(elf, text.index(), offset);
+                let function = function.split('+').next().unwrap_or("").to_string();
+                if !used_by.contains(&function) {
+                    used_by.push(function);
+                }
+            }
+        }
+    }
+    (pointing_to, used_by)
 }
 
 fn check_relocations(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
@@ -517,6 +600,29 @@ mod tests {
 
     fn insn(address: u64, text: &str) -> Insn<'_> {
         Insn { address, text }
+    }
+
+    #[test]
+    fn unreadable_inputs_give_one_plain_error() {
+        let missing = verify_elf(Path::new("/nonexistent/app.elf"), Rules::App, "objdump")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            missing.starts_with("/nonexistent/app.elf: cannot read: "),
+            "{missing}"
+        );
+        let dir = verify_elf(Path::new("/"), Rules::App, "objdump")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(dir, "/: not a regular file");
+        let not_elf =
+            std::env::temp_dir().join(format!("palm-build-not-elf-{}", std::process::id()));
+        std::fs::write(&not_elf, b"#!/bin/sh\n").unwrap();
+        let msg = verify_elf(&not_elf, Rules::App, "objdump")
+            .unwrap_err()
+            .to_string();
+        let _ = std::fs::remove_file(&not_elf);
+        assert!(msg.contains("not a 32-bit big-endian ELF"), "{msg}");
     }
 
     #[test]

@@ -116,3 +116,28 @@ fn narrow_multiplication_with_overflow_check_is_rejected_naming_the_function() {
     );
     assert!(msg.contains("@llvm.umul.with.overflow.i16"), "{msg}");
 }
+
+#[test]
+fn atomics_are_rejected_naming_the_function() {
+    let msg = rejected("atomics");
+    assert!(
+        msg.contains("atomics are not supported on the 68000"),
+        "{msg}"
+    );
+    // ld names the function with the call: core's (not inlined) helper.
+    assert!(
+        msg.contains("`__sync_fetch_and_add_4` (used in `core::sync::atomic::"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn dyn_trait_vtables_are_rejected_naming_the_methods_and_the_user() {
+    let msg = rejected("dyn-trait");
+    assert!(msg.contains("section .data.rel.ro is not empty"), "{msg}");
+    assert!(
+        msg.contains("as palm_build_bad_image::dyn_area::Shape>::area"),
+        "{msg}"
+    );
+    assert!(msg.contains("used by: dyn_area"), "{msg}");
+}

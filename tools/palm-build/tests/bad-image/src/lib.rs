@@ -95,6 +95,40 @@ pub unsafe extern "C" fn widen_into_memory(a: u16, p: *mut u32) {
     unsafe { *p = u32::from(a) }
 }
 
+/// An atomic read-modify-write: LLVM calls `__sync_fetch_and_add_4`, which
+/// nothing defines for the 68000.
+#[cfg(feature = "atomics")]
+#[unsafe(no_mangle)]
+pub extern "C" fn bump_atomic() -> u32 {
+    use core::sync::atomic::{AtomicU32, Ordering};
+    static COUNT: AtomicU32 = AtomicU32::new(0);
+    COUNT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A `dyn Trait` call: its vtable holds absolute function pointers.
+#[cfg(feature = "dyn-trait")]
+#[unsafe(no_mangle)]
+pub extern "C" fn dyn_area(which: u32, x: u32) -> u32 {
+    trait Shape {
+        fn area(&self) -> u32;
+    }
+    struct Square(u32);
+    struct Line(u32);
+    impl Shape for Square {
+        fn area(&self) -> u32 {
+            self.0 * self.0
+        }
+    }
+    impl Shape for Line {
+        fn area(&self) -> u32 {
+            self.0
+        }
+    }
+    let (s, l) = (Square(x), Line(x));
+    let shape: &dyn Shape = if which == 0 { &s } else { &l };
+    core::hint::black_box(shape).area()
+}
+
 /// A 16-bit multiplication with an overflow check (LLVM drops the check).
 #[cfg(feature = "narrow-mul")]
 #[unsafe(no_mangle)]
