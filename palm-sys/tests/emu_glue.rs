@@ -747,9 +747,6 @@ fn palm_alloc_over_allocates_for_align_4_and_frees_the_chunk_start() {
 }
 
 #[test]
-#[ignore = "blocked on palm-build's repair pass: RawVec::grow_one has `bne; move.l %a0,%d3; \
-            bne abort` (a move between a flag-setting op and its second branch), see the \
-            palm-sys report"]
 fn palm_alloc_grows_a_vec_through_resize_and_copy() {
     at_both_bases(|m| {
         let mut heap = BumpHeap {
