@@ -4,7 +4,7 @@
 //! rlib, called directly by `tests/differential.rs`) and for the MC68000 by
 //! palm-build (this crate as a staticlib, run in the emulator). The test
 //! compares the two on edge values. LLVM's m68k backend miscompiles ordinary
-//! code (`../shared/TOOLCHAIN.md`), so this corpus is what says the pipeline's
+//! code (`docs/TOOLCHAIN.md`), so this corpus is what says the pipeline's
 //! output can be trusted: each function targets a code shape that broke.
 //!
 //! All functions are `extern "C"` with integer or pointer arguments, so the

@@ -2,7 +2,7 @@
 |
 | Why: compiler_builtins' Rust versions are miscompiled by LLVM's m68k backend on
 | misaligned pointers (stack-array index bug, llvm-project #200984; see
-| ../shared/TOOLCHAIN.md bug 4). These definitions are strong symbols, so the
+| docs/TOOLCHAIN.md bug 4). These definitions are strong symbols, so the
 | linker prefers them over compiler_builtins' weak ones.
 |
 | Calling convention: LLVM's m68k C convention, as rustc calls them — every

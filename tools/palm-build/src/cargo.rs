@@ -19,7 +19,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
 
 /// The rustc flags every 68k crate is built with, and why (see
-/// `../shared/TOOLCHAIN.md`, "Flags that give a Palm-compatible image").
+/// `docs/TOOLCHAIN.md`, "Flags that give a Palm-compatible image").
 pub const TARGET_RUSTFLAGS: &[&str] = &[
     // DragonBall is a 68000-class core; the target's default is the 68010.
     "-Ctarget-cpu=M68000",
@@ -282,7 +282,7 @@ pub fn compile(
 /// rendered text, without the ones every 68k build gets and that say nothing
 /// about the code: rustc's "unknown and unstable feature … `reserve-a5`"
 /// warning (the flag is required, see [`TARGET_RUSTFLAGS`]; it works as
-/// documented in `../shared/TOOLCHAIN.md`).
+/// documented in `docs/TOOLCHAIN.md`).
 fn diagnostics(stdout: &str) -> String {
     let mut out = String::new();
     for line in stdout.lines() {

@@ -1,5 +1,5 @@
 //! Build-time checks for the LLVM m68k miscompilations that cannot be
-//! repaired in the assembly: bug 2 of `../shared/TOOLCHAIN.md`, and bugs 7
+//! repaired in the assembly: bug 2 of `docs/TOOLCHAIN.md`, and bugs 7
 //! and 9 found while building this project (described below).
 //!
 //! rustc prints, with `-C llvm-args=-print-after=codegenprepare,finalize-isel`

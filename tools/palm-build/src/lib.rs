@@ -1,6 +1,6 @@
 //! # palm-build: no_std Rust → MC68000 → a Palm OS PRC
 //!
-//! rustc's LLVM m68k backend miscompiles ordinary code (`../shared/TOOLCHAIN.md`
+//! rustc's LLVM m68k backend miscompiles ordinary code (`docs/TOOLCHAIN.md`
 //! lists the bugs), so 68k code is never taken from LLVM's object writer.
 //! Instead:
 //!
