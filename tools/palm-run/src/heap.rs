@@ -25,7 +25,9 @@
 //! distance to the next free chunk / 2 (0 ends the list); free bytes are
 //! counted without chunk headers.
 
-use crate::memory::{Fault, Memory};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::memory::{AddressSpace, Fault, Memory};
 
 /// Size of a chunk header in bytes.
 pub const CHUNK_HEADER_SIZE: u32 = 8;
@@ -145,6 +147,9 @@ pub enum HeapError {
     },
     /// A memory access failed (the heap lies outside mapped memory).
     Fault(Fault),
+    /// A heap of this many bytes cannot be made (too small for its header
+    /// and one chunk, odd, or too large for one free chunk's 24-bit size).
+    Size(u32),
 }
 
 impl From<Fault> for HeapError {
@@ -161,6 +166,11 @@ impl std::fmt::Display for HeapError {
                 write!(f, "heap corrupted: chunk header at 0x{at:08X}: {what}")
             }
             HeapError::Fault(x) => write!(f, "{x}"),
+            HeapError::Size(n) => write!(
+                f,
+                "a heap of {n} bytes cannot be made (it must hold its header and a chunk, \
+                 be even, and leave at most 16 MiB for its first chunk)"
+            ),
         }
     }
 }
@@ -185,35 +195,940 @@ pub struct Heap {
     pub size: u32,
 }
 
+/// Largest body a chunk header can describe (24-bit size field).
+const MAX_BODY: u32 = 0x00FF_FFFF - CHUNK_HEADER_SIZE - 1;
+
+/// Total size of a chunk for a body of `req` bytes (`req` ≤ [`MAX_BODY`]).
+fn chunk_size_for(req: u32) -> u32 {
+    CHUNK_HEADER_SIZE + ((req + 1) & !1)
+}
+
+fn free_header(size: u32, link: i32) -> ChunkHeader {
+    ChunkHeader {
+        free: true,
+        moved: false,
+        size_adj: 0,
+        size,
+        lock_count: 0,
+        owner: 0,
+        h_offset: link,
+    }
+}
+
+fn is_unlocked_movable(w: [u32; 2]) -> bool {
+    let h = ChunkHeader::decode(w[0], w[1]);
+    h.movable() && h.lock_count == 0
+}
+
+/// All chunks of the heap at `start` in address order, checking the chain as
+/// a debug ROM's heap check would (sizes, master pointers of movable chunks).
+fn walk_chunks(s: &AddressSpace, start: u32, size: u32) -> Result<Vec<Chunk>, HeapError> {
+    let heap = Heap { id: 0, start, size };
+    let mut out = Vec::new();
+    let mut a = heap.first_chunk();
+    let end = heap.terminator();
+    while a < end {
+        let h = ChunkHeader::decode(s.read_u32(a)?, s.read_u32(a + 4)?);
+        if h.size < CHUNK_HEADER_SIZE || h.size & 1 != 0 || a + h.size > end {
+            return Err(HeapError::Corrupt {
+                at: a,
+                what: "bad chunk size",
+            });
+        }
+        if !h.free && u32::from(h.size_adj) > h.size - CHUNK_HEADER_SIZE {
+            return Err(HeapError::Corrupt {
+                at: a,
+                what: "bad size adjustment",
+            });
+        }
+        let c = Chunk { addr: a, header: h };
+        if h.movable() {
+            let mp = c.master_pointer();
+            if s.read_u32(mp).ok() != Some(c.body()) {
+                return Err(HeapError::Corrupt {
+                    at: a,
+                    what: "master pointer does not point back to the chunk",
+                });
+            }
+        }
+        out.push(c);
+        a += h.size;
+    }
+    Ok(out)
+}
+
+fn write_raw(s: &mut AddressSpace, addr: u32, h: &ChunkHeader) -> Result<(), HeapError> {
+    let [w0, w1] = h.encode();
+    s.os_write_u32(addr, w0)?;
+    s.os_write_u32(addr + 4, w1)?;
+    Ok(())
+}
+
+/// Rewrite the free list (heap header firstFreeChunkOffset and each free
+/// chunk's link) from the chunk chain.
+fn relink_raw(s: &mut AddressSpace, start: u32, size: u32) -> Result<(), HeapError> {
+    let frees: Vec<Chunk> = walk_chunks(s, start, size)?
+        .into_iter()
+        .filter(|c| c.header.free)
+        .collect();
+    let first = frees.first().map_or(0, |c| (c.addr - start) / 2);
+    s.os_write_u32(start + 6, first)?;
+    for (i, c) in frees.iter().enumerate() {
+        let link = frees
+            .get(i + 1)
+            .map_or(0, |n| ((n.addr - c.addr) / 2) as i32);
+        let mut h = c.header;
+        h.h_offset = link;
+        write_raw(s, c.addr, &h)?;
+    }
+    Ok(())
+}
+
+/// A master pointer table as the index mirrors it.
+#[derive(Debug, Clone)]
+struct Table {
+    /// 68k address of numEntries (the entries start 6 bytes on).
+    at: u32,
+    /// numEntries.
+    n: u16,
+    /// nextTblOffset.
+    next: u32,
+    /// The entries' values.
+    entries: Vec<u32>,
+}
+
+impl Table {
+    fn first(&self) -> u32 {
+        self.at + MPT_HEADER_SIZE
+    }
+    fn end(&self) -> u32 {
+        self.first() + 4 * u32::from(self.n)
+    }
+    fn entry_index(&self, e: u32) -> Option<usize> {
+        (e >= self.first() && e < self.end() && (e - self.first()).is_multiple_of(4))
+            .then(|| ((e - self.first()) / 4) as usize)
+    }
+}
+
+/// What the heap code knows of one heap without reading all of it: every
+/// chunk header (as last written or checked), the free chunks by address
+/// and by size, the master pointer tables and their free entries.
+///
+/// It mirrors bytes of emulated memory, which stay the source of truth:
+/// before each use, the blocks written since the last use (by 68k code or by
+/// anyone else, [`AddressSpace::take_dirty`]) are compared with what the
+/// index holds for them, and any difference discards the index; the next
+/// use rebuilds it with a full walk, which reports corruption exactly as the
+/// walk on every call used to. So a Memory Manager call costs O(log n) in
+/// the number of chunks, unless 68k code wrote a heap structure (a bug)
+/// or the call is one that must look at everything (compaction, scrambling,
+/// the owner sweep, MemHeapCheck).
+#[derive(Debug, Clone)]
+pub(crate) struct HeapIndex {
+    start: u32,
+    size: u32,
+    /// False until built and after a mismatch: rebuild before use.
+    valid: bool,
+    /// The free chunks' links in memory need rewriting (found after a
+    /// rebuild through a shared reference, which cannot write).
+    relink: bool,
+    /// Every chunk: its header words.
+    chunks: BTreeMap<u32, [u32; 2]>,
+    /// Free chunks: address → size.
+    free: BTreeMap<u32, u32>,
+    /// Free chunk sizes → how many.
+    free_sizes: BTreeMap<u32, u32>,
+    /// Sum of free chunk sizes (headers included).
+    free_sum: u64,
+    /// Movable chunks with lock count 0 (what compaction can move).
+    unlocked_movable: u32,
+    /// Bumped by every change.
+    version: u64,
+    /// `version` right after the last compaction (compacting again before any
+    /// change would move nothing).
+    compacted: Option<u64>,
+    /// Heap header: flags, size, firstFreeChunkOffset.
+    hdr: (u16, u32, u32),
+    /// Master pointer tables in chain order.
+    tables: Vec<Table>,
+    /// Table address → index in `tables`.
+    table_at: BTreeMap<u32, usize>,
+    /// Entries holding 0, as (table index, entry address): the first is the
+    /// one a linear search of the chain would find.
+    free_mps: BTreeSet<(usize, u32)>,
+    /// Full rebuilds so far.
+    rebuilds: u64,
+}
+
+impl HeapIndex {
+    fn new(start: u32, size: u32) -> HeapIndex {
+        HeapIndex {
+            start,
+            size,
+            valid: false,
+            relink: false,
+            chunks: BTreeMap::new(),
+            free: BTreeMap::new(),
+            free_sizes: BTreeMap::new(),
+            free_sum: 0,
+            unlocked_movable: 0,
+            version: 0,
+            compacted: None,
+            hdr: (0, 0, 0),
+            tables: Vec::new(),
+            table_at: BTreeMap::new(),
+            free_mps: BTreeSet::new(),
+            rebuilds: 0,
+        }
+    }
+
+    fn heap(&self) -> Heap {
+        Heap {
+            id: 0,
+            start: self.start,
+            size: self.size,
+        }
+    }
+
+    /// Compare what the index mirrors in `[b0, b1)` with memory.
+    fn check_range(&mut self, s: &AddressSpace, b0: u32, b1: u32) {
+        if !self.valid || b1 <= self.start || b0 >= self.start + self.size {
+            return;
+        }
+        let same32 = |a: u32, v: u32| s.read_u32(a).ok() == Some(v);
+        let same16 = |a: u32, v: u16| s.read_u16(a).ok() == Some(v);
+        let mut ok = true;
+        if b0 < self.start + HEAP_HEADER_SIZE {
+            ok = same16(self.start, self.hdr.0)
+                && same32(self.start + 2, self.hdr.1)
+                && same32(self.start + 6, self.hdr.2);
+        }
+        if ok {
+            'tables: for (_, &ti) in self.table_at.range(..b1).rev() {
+                let t = &self.tables[ti];
+                if t.end() <= b0 {
+                    break;
+                }
+                if b0 < t.first() && !(same16(t.at, t.n) && same32(t.at + 2, t.next)) {
+                    ok = false;
+                    break;
+                }
+                let lo = b0.max(t.first());
+                let hi = b1.min(t.end());
+                if lo >= hi {
+                    continue;
+                }
+                let i0 = ((lo - t.first()) / 4) as usize;
+                let i1 = (hi - t.first()).div_ceil(4) as usize;
+                for i in i0..i1.min(t.entries.len()) {
+                    if !same32(t.first() + 4 * i as u32, t.entries[i]) {
+                        ok = false;
+                        break 'tables;
+                    }
+                }
+            }
+        }
+        if ok {
+            for (&a, w) in self
+                .chunks
+                .range(b0.saturating_sub(CHUNK_HEADER_SIZE - 1)..b1)
+            {
+                if !(same32(a, w[0]) && same32(a + 4, w[1])) {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        self.valid = ok;
+    }
+
+    /// Rebuild from a full walk of the heap's bytes.
+    fn rebuild(&mut self, s: &AddressSpace) -> Result<(), HeapError> {
+        self.valid = false;
+        self.rebuilds += 1;
+        let chunks = walk_chunks(s, self.start, self.size)?;
+        let heap = self.heap();
+        let mut tables = Vec::new();
+        let mut t = self.start + HEAP_HEADER_SIZE;
+        let mut limit = heap.first_chunk();
+        let mut seen = BTreeSet::new();
+        loop {
+            let n = s.read_u16(t)?;
+            let next = s.read_u32(t + 2)?;
+            let end = t + MPT_HEADER_SIZE + 4 * u32::from(n);
+            if end > limit {
+                return Err(HeapError::Corrupt {
+                    at: t,
+                    what: "master pointer table larger than its chunk",
+                });
+            }
+            let mut entries = Vec::with_capacity(usize::from(n));
+            for i in 0..u32::from(n) {
+                entries.push(s.read_u32(t + MPT_HEADER_SIZE + 4 * i)?);
+            }
+            tables.push(Table {
+                at: t,
+                n,
+                next,
+                entries,
+            });
+            if next == 0 {
+                break;
+            }
+            let nt = self.start.wrapping_add(next);
+            let chunk = chunks
+                .binary_search_by_key(&nt.wrapping_sub(CHUNK_HEADER_SIZE), |c| c.addr)
+                .ok()
+                .map(|i| chunks[i]);
+            match chunk {
+                Some(c)
+                    if next < self.size
+                        && !c.header.free
+                        && c.header.owner == OWNER_MASTER_PTR_TABLE
+                        && c.header.lock_count == PTR_LOCK_COUNT
+                        && seen.insert(nt) =>
+                {
+                    limit = c.addr + c.header.size - u32::from(c.header.size_adj);
+                    t = nt;
+                }
+                _ => {
+                    return Err(HeapError::Corrupt {
+                        at: t,
+                        what: "bad master pointer table chain",
+                    });
+                }
+            }
+        }
+        self.chunks.clear();
+        self.free.clear();
+        self.free_sizes.clear();
+        self.free_sum = 0;
+        self.unlocked_movable = 0;
+        for c in &chunks {
+            let w = [s.read_u32(c.addr)?, s.read_u32(c.addr + 4)?];
+            if is_unlocked_movable(w) {
+                self.unlocked_movable += 1;
+            }
+            self.chunks.insert(c.addr, w);
+            if c.header.free {
+                self.add_free(c.addr, c.header.size);
+            }
+        }
+        self.hdr = (
+            s.read_u16(self.start)?,
+            s.read_u32(self.start + 2)?,
+            s.read_u32(self.start + 6)?,
+        );
+        self.table_at = tables.iter().enumerate().map(|(i, t)| (t.at, i)).collect();
+        self.free_mps = tables
+            .iter()
+            .enumerate()
+            .flat_map(|(i, t)| {
+                t.entries
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, v)| **v == 0)
+                    .map(move |(k, _)| (i, t.first() + 4 * k as u32))
+            })
+            .collect();
+        self.tables = tables;
+        // The in-memory free list as it should be.
+        let first = self.free.keys().next().map_or(0, |&a| (a - self.start) / 2);
+        let frees: Vec<u32> = self.free.keys().copied().collect();
+        self.relink = self.hdr.2 != first
+            || frees.iter().enumerate().any(|(i, &f)| {
+                let want = frees.get(i + 1).map_or(0, |&n| ((n - f) / 2) as i32);
+                let w = self.chunks[&f];
+                ChunkHeader::decode(w[0], w[1]).h_offset != want
+            });
+        self.valid = true;
+        self.version += 1;
+        self.compacted = None;
+        Ok(())
+    }
+
+    fn ensure(&mut self, s: &AddressSpace) -> Result<(), HeapError> {
+        if self.valid { Ok(()) } else { self.rebuild(s) }
+    }
+
+    fn add_free(&mut self, addr: u32, size: u32) {
+        self.free.insert(addr, size);
+        *self.free_sizes.entry(size).or_default() += 1;
+        self.free_sum += u64::from(size);
+    }
+
+    fn remove_free(&mut self, addr: u32) -> Option<u32> {
+        let size = self.free.remove(&addr)?;
+        if let Some(n) = self.free_sizes.get_mut(&size) {
+            *n -= 1;
+            if *n == 0 {
+                self.free_sizes.remove(&size);
+            }
+        }
+        self.free_sum -= u64::from(size);
+        Some(size)
+    }
+
+    fn max_free(&self) -> u32 {
+        self.free_sizes.keys().next_back().copied().unwrap_or(0)
+    }
+
+    /// Write a chunk header and mirror it.
+    fn put(&mut self, s: &mut AddressSpace, addr: u32, h: &ChunkHeader) -> Result<(), HeapError> {
+        write_raw(s, addr, h)?;
+        self.mirror(addr, h.encode());
+        Ok(())
+    }
+
+    fn mirror(&mut self, addr: u32, w: [u32; 2]) {
+        if let Some(old) = self.chunks.insert(addr, w)
+            && is_unlocked_movable(old)
+        {
+            self.unlocked_movable -= 1;
+        }
+        if is_unlocked_movable(w) {
+            self.unlocked_movable += 1;
+        }
+        self.version += 1;
+    }
+
+    /// A header that is no longer a chunk's (merged into a free chunk).
+    fn forget(&mut self, addr: u32) {
+        if let Some(old) = self.chunks.remove(&addr)
+            && is_unlocked_movable(old)
+        {
+            self.unlocked_movable -= 1;
+        }
+    }
+
+    fn header(&self, addr: u32) -> Option<ChunkHeader> {
+        self.chunks
+            .get(&addr)
+            .map(|w| ChunkHeader::decode(w[0], w[1]))
+    }
+
+    fn chunk(&self, addr: u32) -> Option<Chunk> {
+        self.header(addr).map(|header| Chunk { addr, header })
+    }
+
+    fn live(&self, addr: u32) -> Result<ChunkHeader, HeapError> {
+        self.header(addr)
+            .filter(|h| !h.free)
+            .ok_or(HeapError::Corrupt {
+                at: addr,
+                what: "not a chunk in use",
+            })
+    }
+
+    /// Rewrite the links of the free chunks at and before the addresses in
+    /// `around` (chunks that became free or stopped being free), and the
+    /// heap header's first free chunk.
+    fn fix_links(&mut self, s: &mut AddressSpace, around: &[u32]) -> Result<(), HeapError> {
+        let mut todo: Vec<u32> = Vec::with_capacity(2 * around.len());
+        for &a in around {
+            if self.free.contains_key(&a) {
+                todo.push(a);
+            }
+            if let Some((&p, _)) = self.free.range(..a).next_back() {
+                todo.push(p);
+            }
+        }
+        todo.sort_unstable();
+        todo.dedup();
+        for f in todo {
+            let link = self
+                .free
+                .range(f + 1..)
+                .next()
+                .map_or(0, |(&n, _)| ((n - f) / 2) as i32);
+            if let Some(mut h) = self.header(f)
+                && h.h_offset != link
+            {
+                h.h_offset = link;
+                self.put(s, f, &h)?;
+            }
+        }
+        let first = self.free.keys().next().map_or(0, |&a| (a - self.start) / 2);
+        if first != self.hdr.2 {
+            s.os_write_u32(self.start + 6, first)?;
+            self.hdr.2 = first;
+        }
+        Ok(())
+    }
+
+    fn relink_all(&mut self, s: &mut AddressSpace) -> Result<(), HeapError> {
+        let frees: Vec<u32> = self.free.keys().copied().collect();
+        self.fix_links(s, &frees)?;
+        self.relink = false;
+        Ok(())
+    }
+
+    /// Set master pointer table entry `e` to `v`.
+    fn set_entry(&mut self, s: &mut AddressSpace, e: u32, v: u32) -> Result<(), HeapError> {
+        let bad = HeapError::Corrupt {
+            at: e,
+            what: "not a master pointer table entry",
+        };
+        let (_, &ti) = self.table_at.range(..=e).next_back().ok_or(bad)?;
+        let i = self.tables[ti].entry_index(e).ok_or(bad)?;
+        s.os_write_u32(e, v)?;
+        let old = std::mem::replace(&mut self.tables[ti].entries[i], v);
+        if old == 0 && v != 0 {
+            self.free_mps.remove(&(ti, e));
+        } else if old != 0 && v == 0 {
+            self.free_mps.insert((ti, e));
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    fn is_master_pointer(&self, h: u32) -> bool {
+        self.table_at
+            .range(..=h)
+            .next_back()
+            .and_then(|(_, &ti)| {
+                let t = &self.tables[ti];
+                t.entry_index(h).map(|i| t.entries[i] != 0)
+            })
+            .unwrap_or(false)
+    }
+
+    fn find_fit(&self, need: u32, placement: Placement) -> Option<u32> {
+        if self.max_free() < need {
+            return None;
+        }
+        let fits = |(&a, &size): (&u32, &u32)| (size >= need).then_some(a);
+        match placement {
+            Placement::Start => self.free.iter().find_map(fits),
+            Placement::End => self.free.iter().rev().find_map(fits),
+        }
+    }
+
+    /// Whether compacting could make a free chunk of `need` bytes: something
+    /// can move, the free bytes add up to enough, and the heap changed since
+    /// the last compaction.
+    fn compaction_may_help(&self, need: u32) -> bool {
+        self.unlocked_movable > 0
+            && self.free_sum >= u64::from(need)
+            && self.compacted != Some(self.version)
+    }
+
+    fn alloc(
+        &mut self,
+        s: &mut AddressSpace,
+        req: u32,
+        owner: u8,
+        master: Option<u32>,
+        placement: Placement,
+    ) -> Result<u32, HeapError> {
+        if req > MAX_BODY {
+            return Err(HeapError::NotEnoughSpace);
+        }
+        let need = chunk_size_for(req);
+        let fit = match self.find_fit(need, placement) {
+            Some(a) => a,
+            None => {
+                if !self.compaction_may_help(need) {
+                    return Err(HeapError::NotEnoughSpace);
+                }
+                self.compact(s)?;
+                self.find_fit(need, placement)
+                    .ok_or(HeapError::NotEnoughSpace)?
+            }
+        };
+        let total = self.remove_free(fit).unwrap_or(0);
+        let rest = total - need;
+        let mut touched = [fit, fit];
+        let (addr, size) = if rest < CHUNK_HEADER_SIZE {
+            (fit, total)
+        } else {
+            let (f, a) = match placement {
+                Placement::Start => (fit + need, fit),
+                Placement::End => (fit, fit + rest),
+            };
+            self.put(s, f, &free_header(rest, 0))?;
+            self.add_free(f, rest);
+            touched[1] = f;
+            (a, need)
+        };
+        let header = ChunkHeader {
+            free: false,
+            moved: false,
+            size_adj: (size - CHUNK_HEADER_SIZE - req) as u8,
+            size,
+            lock_count: if master.is_some() { 0 } else { PTR_LOCK_COUNT },
+            owner,
+            h_offset: master.map_or(0, |mp| (addr.wrapping_sub(mp) as i32) / 2),
+        };
+        self.put(s, addr, &header)?;
+        if let Some(mp) = master {
+            self.set_entry(s, mp, addr + CHUNK_HEADER_SIZE)?;
+        }
+        self.fix_links(s, &touched)?;
+        Ok(addr + CHUNK_HEADER_SIZE)
+    }
+
+    fn alloc_master_pointer(&mut self, s: &mut AddressSpace) -> Result<u32, HeapError> {
+        if let Some(&(_, e)) = self.free_mps.iter().next() {
+            return Ok(e);
+        }
+        // Grow: a new non-movable table chunk at the end of the heap.
+        let bytes = MPT_HEADER_SIZE + 4 * u32::from(MORE_MPT_ENTRIES);
+        let body = self.alloc(s, bytes, OWNER_MASTER_PTR_TABLE, None, Placement::End)?;
+        s.os_fill(body, bytes, 0)?;
+        s.os_write_u16(body, MORE_MPT_ENTRIES)?;
+        let off = body - self.start;
+        let last = self.tables.len() - 1;
+        s.os_write_u32(self.tables[last].at + 2, off)?;
+        self.tables[last].next = off;
+        let ti = self.tables.len();
+        self.tables.push(Table {
+            at: body,
+            n: MORE_MPT_ENTRIES,
+            next: 0,
+            entries: vec![0; usize::from(MORE_MPT_ENTRIES)],
+        });
+        self.table_at.insert(body, ti);
+        for i in 0..u32::from(MORE_MPT_ENTRIES) {
+            self.free_mps.insert((ti, body + MPT_HEADER_SIZE + 4 * i));
+        }
+        self.version += 1;
+        Ok(body + MPT_HEADER_SIZE)
+    }
+
+    fn alloc_handle(
+        &mut self,
+        s: &mut AddressSpace,
+        req: u32,
+        owner: u8,
+    ) -> Result<u32, HeapError> {
+        let mp = self.alloc_master_pointer(s)?;
+        // Reserve the entry while allocating (compaction must not hand it out).
+        self.set_entry(s, mp, 1)?;
+        match self.alloc(s, req, owner, Some(mp), Placement::Start) {
+            Ok(_) => Ok(mp),
+            Err(e) => {
+                if self.valid {
+                    self.set_entry(s, mp, 0)?;
+                } else {
+                    s.os_write_u32(mp, 0)?;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Free the chunk at `addr`, merging it with free neighbours; a movable
+    /// chunk's master pointer is released too unless `keep_master`.
+    fn free(
+        &mut self,
+        s: &mut AddressSpace,
+        addr: u32,
+        keep_master: bool,
+    ) -> Result<(), HeapError> {
+        let h = self.live(addr)?;
+        if h.movable() && !keep_master {
+            let mp = Chunk { addr, header: h }.master_pointer();
+            self.set_entry(s, mp, 0)?;
+        }
+        let next = addr + h.size;
+        let mut at = addr;
+        let mut size = h.size;
+        if let Some(ns) = self.remove_free(next) {
+            self.forget(next);
+            size += ns;
+        }
+        if let Some((&p, &ps)) = self.free.range(..addr).next_back()
+            && p + ps == addr
+        {
+            self.remove_free(p);
+            self.forget(addr);
+            at = p;
+            size += ps;
+        }
+        self.put(s, at, &free_header(size, 0))?;
+        self.add_free(at, size);
+        self.fix_links(s, &[at, next])
+    }
+
+    fn resize(&mut self, s: &mut AddressSpace, addr: u32, req: u32) -> Result<Chunk, HeapError> {
+        let old = self.live(addr)?;
+        if req > MAX_BODY {
+            return Err(HeapError::NotEnoughSpace);
+        }
+        let need = chunk_size_for(req);
+        let cur = old.size;
+        if need <= cur {
+            // Shrink in place; give the tail back when it can hold a header.
+            let rest = cur - need;
+            let size = if rest >= CHUNK_HEADER_SIZE { need } else { cur };
+            let mut h = old;
+            h.size = size;
+            h.size_adj = (size - CHUNK_HEADER_SIZE - req) as u8;
+            self.put(s, addr, &h)?;
+            if size < cur {
+                let tail = addr + size;
+                let next = addr + cur;
+                let mut tail_size = cur - size;
+                if let Some(ns) = self.remove_free(next) {
+                    self.forget(next);
+                    tail_size += ns;
+                }
+                self.put(s, tail, &free_header(tail_size, 0))?;
+                self.add_free(tail, tail_size);
+                self.fix_links(s, &[tail, next])?;
+            }
+            return Ok(Chunk { addr, header: h });
+        }
+        // Grow in place into a following free chunk.
+        let next = addr + cur;
+        if let Some(&ns) = self.free.get(&next)
+            && cur + ns >= need
+        {
+            self.remove_free(next);
+            self.forget(next);
+            let avail = cur + ns;
+            let rest = avail - need;
+            let size = if rest >= CHUNK_HEADER_SIZE {
+                need
+            } else {
+                avail
+            };
+            let mut h = old;
+            h.size = size;
+            h.size_adj = (size - CHUNK_HEADER_SIZE - req) as u8;
+            self.put(s, addr, &h)?;
+            if size < avail {
+                self.put(s, addr + size, &free_header(avail - size, 0))?;
+                self.add_free(addr + size, avail - size);
+            }
+            self.fix_links(s, &[next, addr + size])?;
+            return Ok(Chunk { addr, header: h });
+        }
+        if !old.movable() || old.lock_count != 0 {
+            return Err(HeapError::NotEnoughSpace);
+        }
+        self.move_chunk(s, addr, req, Placement::Start)
+    }
+
+    fn move_chunk(
+        &mut self,
+        s: &mut AddressSpace,
+        addr: u32,
+        req: u32,
+        placement: Placement,
+    ) -> Result<Chunk, HeapError> {
+        let old = self.live(addr)?;
+        let mp = Chunk { addr, header: old }.master_pointer();
+        let data = s.read_bytes(addr + CHUNK_HEADER_SIZE, old.data_size())?;
+        // Free first so that the old space may be used; keep the master
+        // pointer reserved.
+        self.free(s, addr, true)?;
+        self.set_entry(s, mp, 1)?;
+        match self.alloc(s, req, old.owner, Some(mp), placement) {
+            Ok(body) => {
+                s.os_write_bytes(body, &data[..data.len().min(req as usize)])?;
+                self.chunk(body - CHUNK_HEADER_SIZE)
+                    .ok_or(HeapError::Corrupt {
+                        at: body - CHUNK_HEADER_SIZE,
+                        what: "moved chunk not found",
+                    })
+            }
+            Err(e) => {
+                // It fitted before the move, and compaction only merges free
+                // space, so a chunk of the old size fits again.
+                let body = self.alloc(s, old.data_size(), old.owner, Some(mp), Placement::Start)?;
+                s.os_write_bytes(body, &data)?;
+                Err(e)
+            }
+        }
+    }
+
+    fn scramble(&mut self, s: &mut AddressSpace) -> Result<(), HeapError> {
+        let handles: Vec<u32> = self
+            .chunks
+            .iter()
+            .filter(|(_, w)| is_unlocked_movable(**w))
+            .map(|(&addr, w)| {
+                Chunk {
+                    addr,
+                    header: ChunkHeader::decode(w[0], w[1]),
+                }
+                .master_pointer()
+            })
+            .collect();
+        for mp in handles {
+            let body = s.read_u32(mp)?;
+            let Some(c) = self
+                .chunk(body.wrapping_sub(CHUNK_HEADER_SIZE))
+                .filter(|c| c.header.movable() && c.master_pointer() == mp)
+            else {
+                continue;
+            };
+            // To the end of the free space; a chunk already there goes to the
+            // start instead, so that every scramble moves it.
+            let moved = match self.move_chunk(s, c.addr, c.header.data_size(), Placement::End) {
+                Ok(n) if n.addr == c.addr => {
+                    self.move_chunk(s, n.addr, n.header.data_size(), Placement::Start)
+                }
+                other => other,
+            };
+            match moved {
+                Ok(n) => {
+                    let mut h = n.header;
+                    h.moved = true;
+                    self.put(s, n.addr, &h)?;
+                }
+                Err(HeapError::NotEnoughSpace) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Slide unlocked movable chunks toward the heap start (a full walk and
+    /// a rebuild: compaction looks at everything anyway).
+    fn compact(&mut self, s: &mut AddressSpace) -> Result<(), HeapError> {
+        let chunks = walk_chunks(s, self.start, self.size)?;
+        let mut gap: Option<u32> = None;
+        for c in chunks {
+            let h = c.header;
+            if h.free {
+                gap.get_or_insert(c.addr);
+                continue;
+            }
+            match gap {
+                Some(to) if h.movable() && h.lock_count == 0 => {
+                    let mp = c.master_pointer();
+                    s.os_move(to, c.addr, h.size)?;
+                    let moved = ChunkHeader {
+                        h_offset: (to.wrapping_sub(mp) as i32) / 2,
+                        ..h
+                    };
+                    write_raw(s, to, &moved)?;
+                    s.os_write_u32(mp, to + CHUNK_HEADER_SIZE)?;
+                    gap = Some(to + h.size);
+                }
+                Some(from) => {
+                    write_raw(s, from, &free_header(c.addr - from, 0))?;
+                    gap = None;
+                }
+                None => {}
+            }
+        }
+        if let Some(from) = gap {
+            let end = self.heap().terminator();
+            write_raw(s, from, &free_header(end - from, 0))?;
+        }
+        relink_raw(s, self.start, self.size)?;
+        self.rebuild(s)?;
+        self.compacted = Some(self.version);
+        Ok(())
+    }
+
+    fn free_bytes(&self) -> (u32, u32) {
+        let headers = u64::from(CHUNK_HEADER_SIZE) * self.free.len() as u64;
+        (
+            (self.free_sum - headers) as u32,
+            self.max_free().saturating_sub(CHUNK_HEADER_SIZE),
+        )
+    }
+}
+
+/// Compare the blocks written since the last look with every heap's index;
+/// blocks of the heap at `own` are the heap code's own writes (already
+/// mirrored) and are skipped.
+fn sync_all(s: &AddressSpace, heaps: &mut [HeapIndex], own: Option<u32>) {
+    if !s.has_dirty() {
+        return;
+    }
+    for (lo, hi) in s.take_dirty() {
+        for ix in heaps.iter_mut() {
+            if Some(ix.start) != own {
+                ix.check_range(s, lo, hi);
+            }
+        }
+    }
+}
+
+fn index_of(heaps: &mut Vec<HeapIndex>, heap: &Heap) -> usize {
+    match heaps
+        .iter()
+        .position(|x| x.start == heap.start && x.size == heap.size)
+    {
+        Some(i) => i,
+        None => {
+            heaps.retain(|x| x.start != heap.start);
+            heaps.push(HeapIndex::new(heap.start, heap.size));
+            heaps.len() - 1
+        }
+    }
+}
+
 impl Heap {
     /// Write a fresh heap (header, first master pointer table, one free chunk
     /// and the terminator) into `mem`.
     pub fn init(mem: &mut Memory, id: u16, start: u32, size: u32) -> Result<Heap, HeapError> {
         let heap = Heap { id, start, size };
-        mem.os_fill(start, size, 0)?;
+        let overhead = heap.first_chunk() - start + 4;
+        if size < overhead + CHUNK_HEADER_SIZE || size - overhead > 0x00FF_FFFF || size & 1 != 0 {
+            return Err(HeapError::Size(size));
+        }
+        let s = &mut mem.space;
+        s.os_fill(start, size, 0)?;
         let flags = HEAP_FLAG_VERS3 | if size > 0xFFFF { HEAP_FLAG_VERS2 } else { 0 };
-        mem.os_write_u16(start, flags)?;
-        mem.os_write_u32(start + 2, size)?;
-        mem.os_write_u16(start + HEAP_HEADER_SIZE, FIRST_MPT_ENTRIES)?;
-        mem.os_write_u32(start + HEAP_HEADER_SIZE + 2, 0)?;
+        s.os_write_u16(start, flags)?;
+        s.os_write_u32(start + 2, size)?;
+        s.os_write_u16(start + HEAP_HEADER_SIZE, FIRST_MPT_ENTRIES)?;
+        s.os_write_u32(start + HEAP_HEADER_SIZE + 2, 0)?;
         let first = heap.first_chunk();
-        let free_size = heap.terminator() - first;
-        heap.write_header(
-            mem,
-            first,
-            &ChunkHeader {
-                free: true,
-                moved: false,
-                size_adj: 0,
-                size: free_size,
-                lock_count: 0,
-                owner: 0,
-                h_offset: 0,
-            },
-        )?;
-        mem.os_write_u32(heap.terminator(), 0)?;
-        heap.relink_free_list(mem)?;
+        write_raw(s, first, &free_header(heap.terminator() - first, 0))?;
+        s.os_write_u32(heap.terminator(), 0)?;
+        relink_raw(s, start, size)?;
+        // The index is built from these bytes: they need no checking.
+        sync_all(&mem.space, mem.heaps.get_mut(), Some(start));
+        heap.with_mut(mem, |_, _| Ok(()))?;
         Ok(heap)
+    }
+
+    /// Run `f` on this heap's index, brought up to date, with write access
+    /// to memory; the index's own writes are not checked again.
+    fn with_mut<R>(
+        &self,
+        mem: &mut Memory,
+        f: impl FnOnce(&mut HeapIndex, &mut AddressSpace) -> Result<R, HeapError>,
+    ) -> Result<R, HeapError> {
+        let Memory { space, heaps } = mem;
+        let heaps = heaps.get_mut();
+        sync_all(space, heaps, None);
+        let i = index_of(heaps, self);
+        let ix = &mut heaps[i];
+        let r = ix.ensure(space).and_then(|()| {
+            if ix.relink {
+                ix.relink_all(space)?;
+            }
+            f(ix, space)
+        });
+        sync_all(space, heaps, Some(self.start));
+        r
+    }
+
+    /// Run `f` on this heap's index, brought up to date (read only).
+    fn with_ref<R>(&self, mem: &Memory, f: impl FnOnce(&HeapIndex) -> R) -> Result<R, HeapError> {
+        let mut heaps = mem.heaps.borrow_mut();
+        sync_all(&mem.space, &mut heaps, None);
+        let i = index_of(&mut heaps, self);
+        heaps[i].ensure(&mem.space)?;
+        Ok(f(&heaps[i]))
+    }
+
+    /// How many times this heap's index was rebuilt from a full walk (once
+    /// at start, then after each change to heap structures by anything but
+    /// the heap code, and after each compaction).
+    pub fn index_rebuilds(&self, mem: &Memory) -> u64 {
+        let mut heaps = mem.heaps.borrow_mut();
+        let i = index_of(&mut heaps, self);
+        heaps[i].rebuilds
     }
 
     /// 68k address of the first chunk header.
@@ -239,53 +1154,35 @@ impl Heap {
         ))
     }
 
-    /// Write the chunk header at `addr`.
+    /// Write the chunk header at `addr` (the lock count or owner of a chunk
+    /// in use; any other change makes the heap code re-read the heap).
     pub fn write_header(
         &self,
         mem: &mut Memory,
         addr: u32,
         h: &ChunkHeader,
     ) -> Result<(), HeapError> {
-        let [w0, w1] = h.encode();
-        mem.os_write_u32(addr, w0)?;
-        mem.os_write_u32(addr + 4, w1)?;
+        let Memory { space, heaps } = mem;
+        let heaps = heaps.get_mut();
+        sync_all(space, heaps, None);
+        write_raw(space, addr, h)?;
+        let i = index_of(heaps, self);
+        let ix = &mut heaps[i];
+        match ix.header(addr) {
+            Some(old) if ix.valid && !old.free && !h.free && old.size == h.size => {
+                ix.mirror(addr, h.encode())
+            }
+            _ => ix.valid = false,
+        }
+        sync_all(space, heaps, Some(self.start));
         Ok(())
     }
 
-    /// All chunks in address order, checking the chain as a debug ROM's heap
-    /// check would (sizes, master pointers of movable chunks).
+    /// All chunks in address order, read from memory, checking the chain as
+    /// a debug ROM's heap check would (sizes, master pointers of movable
+    /// chunks). O(chunks): for checks and sweeps, not for every call.
     pub fn walk(&self, mem: &Memory) -> Result<Vec<Chunk>, HeapError> {
-        let mut out = Vec::new();
-        let mut a = self.first_chunk();
-        let end = self.terminator();
-        while a < end {
-            let h = self.read_header(mem, a)?;
-            if h.size < CHUNK_HEADER_SIZE || h.size & 1 != 0 || a + h.size > end {
-                return Err(HeapError::Corrupt {
-                    at: a,
-                    what: "bad chunk size",
-                });
-            }
-            if !h.free && u32::from(h.size_adj) > h.size - CHUNK_HEADER_SIZE {
-                return Err(HeapError::Corrupt {
-                    at: a,
-                    what: "bad size adjustment",
-                });
-            }
-            let c = Chunk { addr: a, header: h };
-            if h.movable() {
-                let mp = c.master_pointer();
-                if mem.read_u32(mp).ok() != Some(c.body()) {
-                    return Err(HeapError::Corrupt {
-                        at: a,
-                        what: "master pointer does not point back to the chunk",
-                    });
-                }
-            }
-            out.push(c);
-            a += h.size;
-        }
-        Ok(out)
+        walk_chunks(mem, self.start, self.size)
     }
 
     /// The chunk whose body starts at `body`, if `body` is a live (non-free)
@@ -294,10 +1191,10 @@ impl Heap {
         if !self.contains(body) {
             return Ok(None);
         }
-        Ok(self
-            .walk(mem)?
-            .into_iter()
-            .find(|c| c.body() == body && !c.header.free))
+        self.with_ref(mem, |ix| {
+            ix.chunk(body.wrapping_sub(CHUNK_HEADER_SIZE))
+                .filter(|c| !c.header.free)
+        })
     }
 
     /// The chunk at header address `addr` if there is a chunk (free or not) there.
@@ -305,7 +1202,7 @@ impl Heap {
         if !self.contains(addr) {
             return Ok(None);
         }
-        Ok(self.walk(mem)?.into_iter().find(|c| c.addr == addr))
+        self.with_ref(mem, |ix| ix.chunk(addr))
     }
 
     /// The live chunk whose body contains `addr`.
@@ -313,32 +1210,26 @@ impl Heap {
         if !self.contains(addr) {
             return Ok(None);
         }
-        Ok(self
-            .walk(mem)?
-            .into_iter()
-            .find(|c| !c.header.free && addr >= c.body() && addr < c.addr + c.header.size))
+        self.with_ref(mem, |ix| {
+            ix.chunks
+                .range(..=addr)
+                .next_back()
+                .map(|(&a, w)| Chunk {
+                    addr: a,
+                    header: ChunkHeader::decode(w[0], w[1]),
+                })
+                .filter(|c| !c.header.free && addr >= c.body() && addr < c.addr + c.header.size)
+        })
     }
 
-    /// Addresses of all master pointer table entries (first table and the
-    /// chained ones).
-    fn mpt_tables(&self, mem: &Memory) -> Result<Vec<(u32, u16)>, HeapError> {
-        let mut tables = Vec::new();
-        let mut t = self.start + HEAP_HEADER_SIZE;
-        loop {
-            let n = mem.read_u16(t)?;
-            tables.push((t, n));
-            let next = mem.read_u32(t + 2)?;
-            if next == 0 {
-                return Ok(tables);
-            }
-            if tables.len() > 1000 || next >= self.size {
-                return Err(HeapError::Corrupt {
-                    at: t,
-                    what: "bad master pointer table chain",
-                });
-            }
-            t = self.start + next;
-        }
+    /// The chunk (free or not) just below the chunk at header address `addr`.
+    pub fn chunk_before(&self, mem: &Memory, addr: u32) -> Result<Option<Chunk>, HeapError> {
+        self.with_ref(mem, |ix| {
+            ix.chunks.range(..addr).next_back().map(|(&a, w)| Chunk {
+                addr: a,
+                header: ChunkHeader::decode(w[0], w[1]),
+            })
+        })
     }
 
     /// Whether `h` is the address of an in-use master pointer of this heap.
@@ -346,104 +1237,7 @@ impl Heap {
         if !self.contains(h) || h & 1 != 0 {
             return Ok(false);
         }
-        for (t, n) in self.mpt_tables(mem)? {
-            let first = t + MPT_HEADER_SIZE;
-            let end = first + 4 * u32::from(n);
-            if h >= first && h < end && (h - first) % 4 == 0 {
-                return Ok(mem.read_u32(h)? != 0);
-            }
-        }
-        Ok(false)
-    }
-
-    fn alloc_master_pointer(&self, mem: &mut Memory) -> Result<u32, HeapError> {
-        let tables = self.mpt_tables(mem)?;
-        for &(t, n) in &tables {
-            for i in 0..u32::from(n) {
-                let e = t + MPT_HEADER_SIZE + 4 * i;
-                if mem.read_u32(e)? == 0 {
-                    return Ok(e);
-                }
-            }
-        }
-        // Grow: a new non-movable table chunk at the end of the heap.
-        let bytes = MPT_HEADER_SIZE + 4 * u32::from(MORE_MPT_ENTRIES);
-        let body = self.alloc_chunk(mem, bytes, OWNER_MASTER_PTR_TABLE, None, Placement::End)?;
-        mem.os_fill(body, bytes, 0)?;
-        mem.os_write_u16(body, MORE_MPT_ENTRIES)?;
-        let (last, _) = *tables.last().expect("the first table always exists");
-        mem.os_write_u32(last + 2, body - self.start)?;
-        Ok(body + MPT_HEADER_SIZE)
-    }
-
-    /// Rewrite the free list (heap header firstFreeChunkOffset and each free
-    /// chunk's link) from the chunk chain.
-    fn relink_free_list(&self, mem: &mut Memory) -> Result<(), HeapError> {
-        let frees: Vec<Chunk> = self
-            .walk(mem)?
-            .into_iter()
-            .filter(|c| c.header.free)
-            .collect();
-        let first = frees.first().map_or(0, |c| (c.addr - self.start) / 2);
-        mem.os_write_u32(self.start + 6, first)?;
-        for (i, c) in frees.iter().enumerate() {
-            let link = frees
-                .get(i + 1)
-                .map_or(0, |n| ((n.addr - c.addr) / 2) as i32);
-            let mut h = c.header;
-            h.h_offset = link;
-            self.write_header(mem, c.addr, &h)?;
-        }
-        Ok(())
-    }
-
-    /// Merge adjacent free chunks.
-    fn coalesce(&self, mem: &mut Memory) -> Result<(), HeapError> {
-        let chunks = self.walk(mem)?;
-        let mut i = 0;
-        while i < chunks.len() {
-            if chunks[i].header.free {
-                let mut j = i + 1;
-                let mut size = chunks[i].header.size;
-                while j < chunks.len() && chunks[j].header.free {
-                    size += chunks[j].header.size;
-                    j += 1;
-                }
-                if j > i + 1 {
-                    let mut h = chunks[i].header;
-                    h.size = size;
-                    self.write_header(mem, chunks[i].addr, &h)?;
-                }
-                i = j;
-            } else {
-                i += 1;
-            }
-        }
-        Ok(())
-    }
-
-    /// Largest body a chunk header can describe (24-bit size field).
-    const MAX_BODY: u32 = 0x00FF_FFFF - CHUNK_HEADER_SIZE - 1;
-
-    /// Total size of a chunk for a body of `req` bytes (`req` ≤ [`Self::MAX_BODY`]).
-    fn chunk_size_for(req: u32) -> u32 {
-        CHUNK_HEADER_SIZE + ((req + 1) & !1)
-    }
-
-    fn find_fit(
-        &self,
-        mem: &Memory,
-        need: u32,
-        placement: Placement,
-    ) -> Result<Option<Chunk>, HeapError> {
-        let mut frees = self
-            .walk(mem)?
-            .into_iter()
-            .filter(|c| c.header.free && c.header.size >= need);
-        Ok(match placement {
-            Placement::Start => frees.next(),
-            Placement::End => frees.next_back(),
-        })
+        self.with_ref(mem, |ix| ix.is_master_pointer(h))
     }
 
     /// Allocate a chunk with a body of `req` bytes. `master` is the master
@@ -457,88 +1251,19 @@ impl Heap {
         master: Option<u32>,
         placement: Placement,
     ) -> Result<u32, HeapError> {
-        if req > Self::MAX_BODY {
-            return Err(HeapError::NotEnoughSpace);
-        }
-        let need = Self::chunk_size_for(req);
-        let fit = match self.find_fit(mem, need, placement)? {
-            Some(c) => c,
-            None => {
-                self.compact(mem)?;
-                self.find_fit(mem, need, placement)?
-                    .ok_or(HeapError::NotEnoughSpace)?
-            }
-        };
-        let total = fit.header.size;
-        let rest = total - need;
-        let (addr, size) = if rest < CHUNK_HEADER_SIZE {
-            (fit.addr, total)
-        } else {
-            let free = ChunkHeader {
-                size: rest,
-                ..fit.header
-            };
-            match placement {
-                Placement::Start => {
-                    self.write_header(mem, fit.addr + need, &free)?;
-                    (fit.addr, need)
-                }
-                Placement::End => {
-                    self.write_header(mem, fit.addr, &free)?;
-                    (fit.addr + rest, need)
-                }
-            }
-        };
-        let header = ChunkHeader {
-            free: false,
-            moved: false,
-            size_adj: (size - CHUNK_HEADER_SIZE - req) as u8,
-            size,
-            lock_count: if master.is_some() { 0 } else { PTR_LOCK_COUNT },
-            owner,
-            h_offset: master.map_or(0, |mp| ((addr.wrapping_sub(mp)) as i32) / 2),
-        };
-        self.write_header(mem, addr, &header)?;
-        if let Some(mp) = master {
-            mem.os_write_u32(mp, addr + CHUNK_HEADER_SIZE)?;
-        }
-        self.relink_free_list(mem)?;
-        Ok(addr + CHUNK_HEADER_SIZE)
+        self.with_mut(mem, |ix, s| ix.alloc(s, req, owner, master, placement))
     }
 
     /// Allocate a movable chunk and its master pointer; returns the handle
     /// (the master pointer's address).
     pub fn alloc_handle(&self, mem: &mut Memory, req: u32, owner: u8) -> Result<u32, HeapError> {
-        let mp = self.alloc_master_pointer(mem)?;
-        // Reserve the entry while allocating (compaction must not hand it out).
-        mem.os_write_u32(mp, 1)?;
-        match self.alloc_chunk(mem, req, owner, Some(mp), Placement::Start) {
-            Ok(_) => Ok(mp),
-            Err(e) => {
-                mem.os_write_u32(mp, 0)?;
-                Err(e)
-            }
-        }
+        self.with_mut(mem, |ix, s| ix.alloc_handle(s, req, owner))
     }
 
-    /// Free the chunk at header `addr`; a movable chunk's master pointer is
-    /// released too.
+    /// Free `chunk` (merging it with free neighbours); a movable chunk's
+    /// master pointer is released too.
     pub fn free_chunk(&self, mem: &mut Memory, chunk: Chunk) -> Result<(), HeapError> {
-        if chunk.header.movable() {
-            mem.os_write_u32(chunk.master_pointer(), 0)?;
-        }
-        let h = ChunkHeader {
-            free: true,
-            moved: false,
-            size_adj: 0,
-            size: chunk.header.size,
-            lock_count: 0,
-            owner: 0,
-            h_offset: 0,
-        };
-        self.write_header(mem, chunk.addr, &h)?;
-        self.coalesce(mem)?;
-        self.relink_free_list(mem)
+        self.with_mut(mem, |ix, s| ix.free(s, chunk.addr, false))
     }
 
     /// Resize a chunk's body to `req` bytes. Grows in place when the next
@@ -546,78 +1271,7 @@ impl Heap {
     /// moves (the master pointer is updated) and anything else fails with
     /// `NotEnoughSpace`. Returns the (possibly new) chunk.
     pub fn resize(&self, mem: &mut Memory, chunk: Chunk, req: u32) -> Result<Chunk, HeapError> {
-        if req > Self::MAX_BODY {
-            return Err(HeapError::NotEnoughSpace);
-        }
-        let need = Self::chunk_size_for(req);
-        let cur = chunk.header.size;
-        if need <= cur {
-            // Shrink in place; give the tail back when it can hold a header.
-            let rest = cur - need;
-            let size = if rest >= CHUNK_HEADER_SIZE { need } else { cur };
-            let mut h = chunk.header;
-            h.size = size;
-            h.size_adj = (size - CHUNK_HEADER_SIZE - req) as u8;
-            self.write_header(mem, chunk.addr, &h)?;
-            if size < cur {
-                self.write_header(
-                    mem,
-                    chunk.addr + size,
-                    &ChunkHeader {
-                        free: true,
-                        moved: false,
-                        size_adj: 0,
-                        size: cur - size,
-                        lock_count: 0,
-                        owner: 0,
-                        h_offset: 0,
-                    },
-                )?;
-                self.coalesce(mem)?;
-            }
-            self.relink_free_list(mem)?;
-            return Ok(Chunk {
-                addr: chunk.addr,
-                header: h,
-            });
-        }
-        // Grow in place into a following free chunk.
-        let next = chunk.addr + cur;
-        if next < self.terminator() {
-            let nh = self.read_header(mem, next)?;
-            if nh.free && cur + nh.size >= need {
-                let avail = cur + nh.size;
-                let rest = avail - need;
-                let size = if rest >= CHUNK_HEADER_SIZE {
-                    need
-                } else {
-                    avail
-                };
-                let mut h = chunk.header;
-                h.size = size;
-                h.size_adj = (size - CHUNK_HEADER_SIZE - req) as u8;
-                self.write_header(mem, chunk.addr, &h)?;
-                if size < avail {
-                    self.write_header(
-                        mem,
-                        chunk.addr + size,
-                        &ChunkHeader {
-                            size: avail - size,
-                            ..nh
-                        },
-                    )?;
-                }
-                self.relink_free_list(mem)?;
-                return Ok(Chunk {
-                    addr: chunk.addr,
-                    header: h,
-                });
-            }
-        }
-        if !chunk.header.movable() || chunk.header.lock_count != 0 {
-            return Err(HeapError::NotEnoughSpace);
-        }
-        self.move_chunk(mem, chunk, req, Placement::Start)
+        self.with_mut(mem, |ix, s| ix.resize(s, chunk.addr, req))
     }
 
     /// Move a movable, unlocked chunk elsewhere with a body of `req` bytes
@@ -631,133 +1285,51 @@ impl Heap {
         req: u32,
         placement: Placement,
     ) -> Result<Chunk, HeapError> {
-        let mp = chunk.master_pointer();
-        let old = chunk.header;
-        let data = mem.read_bytes(chunk.body(), old.data_size())?;
-        // Free first so that the old space may be used; keep the master
-        // pointer reserved.
-        self.write_free(mem, chunk.addr, old.size)?;
-        mem.os_write_u32(mp, 1)?;
-        self.coalesce(mem)?;
-        self.relink_free_list(mem)?;
-        match self.alloc_chunk(mem, req, old.owner, Some(mp), placement) {
-            Ok(body) => {
-                mem.os_write_bytes(body, &data[..data.len().min(req as usize)])?;
-                Ok(self
-                    .chunk_at(mem, body - CHUNK_HEADER_SIZE)?
-                    .expect("just allocated"))
-            }
-            Err(e) => {
-                // It fitted before the move, and compaction only merges free
-                // space, so a chunk of the old size fits again.
-                let body =
-                    self.alloc_chunk(mem, old.data_size(), old.owner, Some(mp), Placement::Start)?;
-                mem.os_write_bytes(body, &data)?;
-                Err(e)
-            }
-        }
+        self.with_mut(mem, |ix, s| ix.move_chunk(s, chunk.addr, req, placement))
     }
 
     /// Move every unlocked movable chunk to the end of the free space (or to
-    /// its start, for a chunk that is already at the end) and set its `moved` bit, as MemHeapScramble does on a debug ROM: code that
-    /// keeps a pointer into an unlocked handle's chunk then reads stale
-    /// memory. Chunks that do not fit elsewhere stay.
+    /// its start, for a chunk that is already at the end) and set its `moved`
+    /// bit, as MemHeapScramble does on a debug ROM: code that keeps a pointer
+    /// into an unlocked handle's chunk then reads stale memory. Chunks that do
+    /// not fit elsewhere stay.
     pub fn scramble(&self, mem: &mut Memory) -> Result<(), HeapError> {
-        let handles: Vec<u32> = self
-            .walk(mem)?
-            .into_iter()
-            .filter(|c| c.header.movable() && c.header.lock_count == 0)
-            .map(|c| c.master_pointer())
-            .collect();
-        for mp in handles {
-            let body = mem.read_u32(mp)?;
-            let Some(c) = self.chunk_at(mem, body.wrapping_sub(CHUNK_HEADER_SIZE))? else {
-                continue;
-            };
-            // To the end of the free space; a chunk already there goes to the
-            // start instead, so that every scramble moves it.
-            let moved = match self.move_chunk(mem, c, c.header.data_size(), Placement::End) {
-                Ok(n) if n.addr == c.addr => {
-                    self.move_chunk(mem, n, n.header.data_size(), Placement::Start)
-                }
-                other => other,
-            };
-            match moved {
-                Ok(n) => {
-                    let mut h = n.header;
-                    h.moved = true;
-                    self.write_header(mem, n.addr, &h)?;
-                }
-                Err(HeapError::NotEnoughSpace) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
+        self.with_mut(mem, |ix, s| ix.scramble(s))
     }
 
     /// Slide unlocked movable chunks toward the heap start, merging free space.
     pub fn compact(&self, mem: &mut Memory) -> Result<(), HeapError> {
-        let chunks = self.walk(mem)?;
-        let mut gap: Option<u32> = None;
-        for c in chunks {
-            let h = c.header;
-            if h.free {
-                gap.get_or_insert(c.addr);
-                continue;
-            }
-            match gap {
-                Some(to) if h.movable() && h.lock_count == 0 => {
-                    let mp = c.master_pointer();
-                    mem.os_move(to, c.addr, h.size)?;
-                    let moved = ChunkHeader {
-                        h_offset: (to.wrapping_sub(mp) as i32) / 2,
-                        ..h
-                    };
-                    self.write_header(mem, to, &moved)?;
-                    mem.os_write_u32(mp, to + CHUNK_HEADER_SIZE)?;
-                    gap = Some(to + h.size);
-                }
-                Some(from) => {
-                    self.write_free(mem, from, c.addr - from)?;
-                    gap = None;
-                }
-                None => {}
-            }
-        }
-        if let Some(from) = gap {
-            self.write_free(mem, from, self.terminator() - from)?;
-        }
-        self.relink_free_list(mem)
-    }
-
-    fn write_free(&self, mem: &mut Memory, addr: u32, size: u32) -> Result<(), HeapError> {
-        self.write_header(
-            mem,
-            addr,
-            &ChunkHeader {
-                free: true,
-                moved: false,
-                size_adj: 0,
-                size,
-                lock_count: 0,
-                owner: 0,
-                h_offset: 0,
-            },
-        )
+        self.with_mut(mem, |ix, s| ix.compact(s))
     }
 
     /// Total free bytes and the largest free chunk, both without headers.
     pub fn free_bytes(&self, mem: &Memory) -> Result<(u32, u32), HeapError> {
-        let mut total = 0;
-        let mut max = 0;
-        for c in self.walk(mem)? {
-            if c.header.free {
-                let n = c.header.size - CHUNK_HEADER_SIZE;
-                total += n;
-                max = max.max(n);
-            }
+        self.with_ref(mem, HeapIndex::free_bytes)
+    }
+
+    /// Test support: the index, brought up to date, equals one rebuilt from
+    /// memory, and the free list in memory needs no relinking.
+    #[cfg(test)]
+    fn check_index(&self, mem: &Memory) {
+        let ix = self.with_ref(mem, |ix| ix.clone()).unwrap();
+        assert!(ix.valid);
+        let mut fresh = HeapIndex::new(self.start, self.size);
+        fresh.rebuild(&mem.space).unwrap();
+        assert_eq!(ix.chunks, fresh.chunks, "chunks");
+        assert_eq!(ix.free, fresh.free, "free chunks");
+        assert_eq!(ix.free_sizes, fresh.free_sizes, "free sizes");
+        assert_eq!(ix.free_sum, fresh.free_sum, "free sum");
+        assert_eq!(ix.unlocked_movable, fresh.unlocked_movable, "unlocked");
+        assert_eq!(ix.hdr, fresh.hdr, "heap header");
+        assert_eq!(ix.free_mps, fresh.free_mps, "free master pointers");
+        assert_eq!(ix.table_at, fresh.table_at, "tables");
+        for (a, b) in ix.tables.iter().zip(&fresh.tables) {
+            assert_eq!(
+                (a.at, a.n, a.next, &a.entries),
+                (b.at, b.n, b.next, &b.entries)
+            );
         }
-        Ok((total, max))
+        assert!(!fresh.relink || ix.relink, "free list links in memory");
     }
 }
 
@@ -845,8 +1417,8 @@ mod tests {
     fn failed_move_keeps_the_chunk() {
         let (mut m, h) = heap();
         let a = h.alloc_handle(&mut m, 10, 1).unwrap();
-        m.os_write_bytes(m.read_u32(a).unwrap(), b"keep me!!!")
-            .unwrap();
+        let body = m.read_u32(a).unwrap();
+        m.os_write_bytes(body, b"keep me!!!").unwrap();
         let _wall = h
             .alloc_chunk(&mut m, 10, 1, None, Placement::Start)
             .unwrap();
@@ -993,6 +1565,7 @@ mod tests {
                 _ => h.scramble(&mut m).unwrap(),
             }
             check_invariants(&m, &h);
+            h.check_index(&m);
             if step % 8 != 0 {
                 continue;
             }

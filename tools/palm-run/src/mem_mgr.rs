@@ -235,6 +235,14 @@ pub fn allocate(
 pub fn free(m: &mut Machine, call: &Call, heap: Heap, c: Chunk) -> Result<(), Stop> {
     heap.free_chunk(&mut m.mem, c)
         .map_err(|e| heap_stop(m, call, e))?;
+    // A chunk under the app's stack given back: its bytes may be the app's
+    // next, so the stack guard ends above it.
+    if let Some((lo, hi)) = m.mem.stack_guard() {
+        let end = c.addr + c.header.size;
+        if c.addr < hi && end > lo {
+            m.mem.set_stack_guard(Some((end.min(hi), hi)));
+        }
+    }
     m.os.mem.freed.insert(c.body());
     let key = if c.header.movable() {
         c.master_pointer()
@@ -566,8 +574,21 @@ pub fn free_by_owner(
         .filter(|c| !c.header.free && c.header.owner == owner)
         .collect();
     for c in &victims {
-        // Re-find: freeing may have coalesced neighbours, never moved chunks.
-        free(m, call, heap, *c)?;
+        // Re-find it: a scrambling debug mode moves unlocked handles' chunks
+        // after each free (non-movable chunks stay where they are).
+        let now = if c.header.movable() {
+            let body = m.mem.read_u32(c.master_pointer()).unwrap_or(0);
+            heap.chunk_at_body(&m.mem, body)
+                .map_err(|e| heap_stop(m, call, e))?
+                .filter(|n| n.header.movable() && n.master_pointer() == c.master_pointer())
+        } else {
+            heap.chunk_at(&m.mem, c.addr)
+                .map_err(|e| heap_stop(m, call, e))?
+                .filter(|n| !n.header.free)
+        };
+        if let Some(n) = now {
+            free(m, call, heap, n)?;
+        }
     }
     Ok(victims)
 }

@@ -24,6 +24,27 @@
 //! accessors (`read_*`/`write_*`) when it acts on a pointer the app passed in,
 //! so that an app handing the OS a storage pointer to write gets the same
 //! fault a device would give.
+//!
+//! Every write to RAM, by 68k code or by the OS, marks its
+//! [`DIRTY_BLOCK`]-byte blocks dirty. The heap code keeps an index of each
+//! heap (chunk headers, free chunks, master pointer tables: see
+//! [`crate::heap`]) so that a Memory Manager call does not read the whole
+//! heap; before it uses the index it compares what the index mirrors in the
+//! dirty blocks with the bytes there, so the bytes stay the source of truth:
+//! a chunk header changed by 68k code is seen at the next call exactly as a
+//! full heap walk would see it. 68k code therefore writes the dynamic heap
+//! through the bus (a read-only fast window, writes by call), which costs
+//! store-heavy code about a fifth of its speed and nothing else.
+//!
+//! Low memory is not executable: an instruction fetch there (a jump through
+//! a NULL or garbage function pointer) is a bus error of kind
+//! [`FaultKind::Execute`]. While an app runs, 68k writes just below its
+//! stack chunk (its header and the system chunks under it) are refused as
+//! [`FaultKind::StackGuard`]: a stack overflow stops the app before it
+//! overwrites anything.
+
+use std::cell::{Cell, RefCell};
+use std::ops::{Deref, DerefMut};
 
 use m68k::core::memory::{BusFault, BusFaultKind};
 use m68k::{AddressBus, FastMem, FastMemRegion, MAX_FAST_MEM_REGIONS};
@@ -48,6 +69,43 @@ pub const DEFAULT_RAM_SIZE: u32 = 4 * 1024 * 1024;
 pub const ROM_BASE: u32 = 0x10C0_0000;
 /// Size of the emulated ROM in bytes.
 pub const ROM_SIZE: u32 = 0x4000;
+/// Granularity of the dirty-write tracking in bytes (a power of two).
+pub const DIRTY_BLOCK: u32 = 64;
+const DIRTY_SHIFT: u32 = DIRTY_BLOCK.trailing_zeros();
+/// Smallest dynamic heap (`--heap-size`): the first master pointer table,
+/// the 8 KB trap dispatch table, the launch's system chunks and a 4 KB stack.
+pub const MIN_DYNAMIC_HEAP_SIZE: u32 = 16 * 1024;
+/// Largest heap, dynamic or storage: a heap starts as one free chunk, and a
+/// chunk header's size field has 24 bits (PALM_FACTS §5.1).
+pub const MAX_HEAP_SIZE: u32 = 16 * 1024 * 1024;
+/// Smallest storage heap (RAM size − low memory − dynamic heap).
+pub const MIN_STORAGE_HEAP_SIZE: u32 = 16 * 1024;
+
+/// Check a RAM size and a dynamic heap size: both multiples of 4, the
+/// dynamic heap [`MIN_DYNAMIC_HEAP_SIZE`]–[`MAX_HEAP_SIZE`], the storage heap
+/// (what RAM leaves after low memory and the dynamic heap)
+/// [`MIN_STORAGE_HEAP_SIZE`]–[`MAX_HEAP_SIZE`]. The error names the option
+/// (`--heap-size`, `--ram-size`), the value and the valid range.
+pub fn check_sizes(ram_size: u32, dynamic_heap_size: u32) -> Result<(), String> {
+    let h = u64::from(dynamic_heap_size);
+    if h % 4 != 0 || h < u64::from(MIN_DYNAMIC_HEAP_SIZE) || h > u64::from(MAX_HEAP_SIZE) {
+        return Err(format!(
+            "--heap-size {dynamic_heap_size}: the dynamic heap must be a multiple of 4 from \
+             {MIN_DYNAMIC_HEAP_SIZE} (16 KiB) to {MAX_HEAP_SIZE} (16 MiB) bytes"
+        ));
+    }
+    let lo = u64::from(LOW_MEMORY_END) + h + u64::from(MIN_STORAGE_HEAP_SIZE);
+    let hi = u64::from(LOW_MEMORY_END) + h + u64::from(MAX_HEAP_SIZE);
+    let r = u64::from(ram_size);
+    if r % 4 != 0 || r < lo || r > hi {
+        return Err(format!(
+            "--ram-size {ram_size}: RAM must be a multiple of 4 from {lo} to {hi} bytes with a \
+             {dynamic_heap_size}-byte dynamic heap (4 KiB of low memory, the dynamic heap, \
+             and a storage heap of 16 KiB to 16 MiB)"
+        ));
+    }
+    Ok(())
+}
 
 /// Why an access failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +122,13 @@ pub enum FaultKind {
     RomWrite,
     /// A word or long access at an odd address (an address error on a 68000).
     Misaligned,
+    /// An instruction fetch from low memory: a jump through a NULL (or
+    /// garbage) function pointer.
+    Execute,
+    /// A 68k write just below the running app's stack chunk (the chunk's
+    /// header and the system chunks under it): a stack overflow, unless the
+    /// stack pointer is still inside the stack.
+    StackGuard,
 }
 
 /// A failed access: where, how wide, and why.
@@ -110,29 +175,145 @@ impl std::fmt::Display for Fault {
                 "{verb} of {} bytes at odd address 0x{:08X}",
                 self.size, self.address
             ),
+            FaultKind::Execute => write!(
+                f,
+                "instruction fetch at 0x{:08X}, which is in low memory (no code runs there)",
+                self.address
+            ),
+            FaultKind::StackGuard => write!(
+                f,
+                "write of {} byte(s) to 0x{:08X}, just below the app's stack chunk",
+                self.size, self.address
+            ),
         }
     }
 }
 
-/// The emulated RAM and ROM, with the protection rules of the memory map.
+/// The emulated memory: the bytes ([`AddressSpace`], which `Memory`
+/// dereferences to) and the heaps' indexes ([`crate::heap`]).
 pub struct Memory {
-    ram: Vec<u8>,
-    rom: Vec<u8>,
-    storage_start: u32,
-    storage_unlocked: bool,
-    last_fault: Option<Fault>,
+    pub(crate) space: AddressSpace,
+    pub(crate) heaps: RefCell<Vec<crate::heap::HeapIndex>>,
 }
 
 impl Memory {
     /// RAM of `ram_size` bytes whose first `storage_start` bytes (low memory
     /// and the dynamic heap) are writable by 68k code, and an empty ROM.
     pub fn new(ram_size: u32, storage_start: u32) -> Memory {
+        let words = (ram_size as usize >> DIRTY_SHIFT) / 64 + 1;
         Memory {
-            ram: vec![0; ram_size as usize],
-            rom: vec![0; ROM_SIZE as usize],
-            storage_start,
-            storage_unlocked: false,
-            last_fault: None,
+            space: AddressSpace {
+                ram: vec![0; ram_size as usize],
+                rom: vec![0; ROM_SIZE as usize],
+                storage_start,
+                storage_unlocked: false,
+                last_fault: None,
+                dirty: vec![Cell::new(0); words],
+                dirty_list: RefCell::new(Vec::new()),
+                stack_guard: None,
+                guard_saved: None,
+            },
+            heaps: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl Deref for Memory {
+    type Target = AddressSpace;
+    fn deref(&self) -> &AddressSpace {
+        &self.space
+    }
+}
+
+impl DerefMut for Memory {
+    fn deref_mut(&mut self) -> &mut AddressSpace {
+        &mut self.space
+    }
+}
+
+/// The emulated RAM and ROM, with the protection rules of the memory map and
+/// the dirty-block record of RAM writes.
+pub struct AddressSpace {
+    ram: Vec<u8>,
+    rom: Vec<u8>,
+    storage_start: u32,
+    storage_unlocked: bool,
+    last_fault: Option<Fault>,
+    /// One bit per block: recorded in `dirty_list` and not yet taken.
+    dirty: Vec<Cell<u64>>,
+    /// Written block ranges `[first, last]` not yet taken.
+    dirty_list: RefCell<Vec<(u32, u32)>>,
+    stack_guard: Option<(u32, u32)>,
+    guard_saved: Option<(u32, Vec<u8>)>,
+}
+
+impl AddressSpace {
+    /// Mark the blocks of `len` bytes at RAM offset `off` written. A write
+    /// within two blocks is recorded once per block until taken (68k code
+    /// writes the same stack blocks over and over); a longer one as a run.
+    #[inline(always)]
+    fn mark(&mut self, off: usize, len: usize) {
+        let first = (off >> DIRTY_SHIFT) as u32;
+        let last = ((off + len.max(1) - 1) >> DIRTY_SHIFT) as u32;
+        if last - first > 1 {
+            self.dirty_list.get_mut().push((first, last));
+            return;
+        }
+        for b in first..=last {
+            let w = &self.dirty[(b >> 6) as usize];
+            let bit = 1u64 << (b & 63);
+            if w.get() & bit == 0 {
+                w.set(w.get() | bit);
+                self.dirty_list.get_mut().push((b, b));
+            }
+        }
+    }
+
+    /// Take the RAM written since the last call, as address ranges
+    /// `[start, end)` of whole [`DIRTY_BLOCK`]-byte blocks.
+    pub fn take_dirty(&self) -> Vec<(u32, u32)> {
+        let list = std::mem::take(&mut *self.dirty_list.borrow_mut());
+        list.into_iter()
+            .map(|(first, last)| {
+                if first == last {
+                    let w = &self.dirty[(first >> 6) as usize];
+                    w.set(w.get() & !(1u64 << (first & 63)));
+                }
+                (first << DIRTY_SHIFT, (last + 1) << DIRTY_SHIFT)
+            })
+            .collect()
+    }
+
+    /// Whether RAM was written since the last [`AddressSpace::take_dirty`].
+    pub fn has_dirty(&self) -> bool {
+        !self.dirty_list.borrow().is_empty()
+    }
+
+    /// Refuse 68k writes to `[lo, hi)` (the bytes under the app's stack) as
+    /// [`FaultKind::StackGuard`], or stop refusing (`None`).
+    pub fn set_stack_guard(&mut self, guard: Option<(u32, u32)>) {
+        self.stack_guard = guard.filter(|(lo, hi)| lo < hi);
+        self.guard_saved = None;
+    }
+
+    /// The guarded range, if any.
+    pub fn stack_guard(&self) -> Option<(u32, u32)> {
+        self.stack_guard
+    }
+
+    /// After a [`FaultKind::StackGuard`] fault the guard is lifted so that
+    /// the CPU can write its exception frame; this puts back the guarded
+    /// bytes as they were before the fault (the frame may have landed on
+    /// them). Returns whether there was anything to restore.
+    pub fn restore_guarded(&mut self) -> bool {
+        match self.guard_saved.take() {
+            Some((lo, bytes)) => {
+                let off = lo as usize;
+                self.ram[off..off + bytes.len()].copy_from_slice(&bytes);
+                self.mark(off, bytes.len());
+                true
+            }
+            None => false,
         }
     }
 
@@ -153,7 +334,7 @@ impl Memory {
         self.storage_unlocked = unlocked;
     }
 
-    /// The last fault the CPU raised through the bus (cleared by [`Memory::take_fault`]).
+    /// The last fault the CPU raised through the bus (cleared by [`AddressSpace::take_fault`]).
     pub fn take_fault(&mut self) -> Option<Fault> {
         self.last_fault.take()
     }
@@ -226,6 +407,7 @@ impl Memory {
         let (ram, off) = self.check(address, data.len() as u32, true, os, word)?;
         debug_assert!(ram);
         self.ram[off..off + data.len()].copy_from_slice(data);
+        self.mark(off, data.len());
         Ok(())
     }
 
@@ -319,6 +501,7 @@ impl Memory {
         }
         let (_, off) = self.check(address, len, true, false, false)?;
         self.ram[off..off + len as usize].fill(value);
+        self.mark(off, len as usize);
         Ok(())
     }
 
@@ -329,6 +512,7 @@ impl Memory {
         }
         let (_, off) = self.check(address, len, true, true, false)?;
         self.ram[off..off + len as usize].fill(value);
+        self.mark(off, len as usize);
         Ok(())
     }
 
@@ -345,6 +529,7 @@ impl Memory {
             let data = self.rom[soff..soff + len as usize].to_vec();
             self.ram[doff..doff + len as usize].copy_from_slice(&data);
         }
+        self.mark(doff, len as usize);
         Ok(())
     }
 
@@ -371,14 +556,61 @@ impl Memory {
         }
     }
 
+    #[inline(always)]
     fn cpu_write(&mut self, address: u32, data: &[u8]) -> Result<(), BusFault> {
-        match self.check(address, data.len() as u32, true, false, false) {
+        let len = data.len() as u32;
+        if let Some((lo, hi)) = self.stack_guard
+            && address < hi
+            && address.wrapping_add(len) > lo
+        {
+            return Err(self.guard_fault(address, len));
+        }
+        // The dynamic heap: plain RAM.
+        if address >= LOW_MEMORY_END
+            && address < self.storage_start
+            && self.storage_start - address >= len
+        {
+            let off = address as usize;
+            self.ram[off..off + data.len()].copy_from_slice(data);
+            self.mark(off, data.len());
+            return Ok(());
+        }
+        match self.check(address, len, true, false, false) {
             Ok((_, off)) => {
                 self.ram[off..off + data.len()].copy_from_slice(data);
+                self.mark(off, data.len());
                 Ok(())
             }
             Err(f) => Err(self.bus_fault(f)),
         }
+    }
+
+    /// A write into the stack guard: save the guarded bytes, lift the guard
+    /// (the exception frame must be written, possibly there) and fault.
+    #[cold]
+    fn guard_fault(&mut self, address: u32, len: u32) -> BusFault {
+        if let Some((lo, hi)) = self.stack_guard.take() {
+            let bytes = self.ram[lo as usize..hi as usize].to_vec();
+            self.guard_saved = Some((lo, bytes));
+        }
+        self.bus_fault(Fault {
+            address,
+            size: len,
+            write: true,
+            kind: FaultKind::StackGuard,
+        })
+    }
+
+    fn cpu_fetch<const N: usize>(&mut self, address: u32) -> Result<[u8; N], BusFault> {
+        if address < LOW_MEMORY_END {
+            return Err(self.bus_fault(Fault {
+                address,
+                size: N as u32,
+                write: false,
+                kind: FaultKind::Execute,
+            }));
+        }
+        self.cpu_read(address)
     }
 
     fn bus_fault(&mut self, f: Fault) -> BusFault {
@@ -391,6 +623,18 @@ impl Memory {
 }
 
 impl AddressBus for Memory {
+    fn read_immediate_word(&mut self, address: u32) -> u16 {
+        self.try_read_immediate_word(address).unwrap_or(0)
+    }
+    fn read_immediate_long(&mut self, address: u32) -> u32 {
+        self.try_read_immediate_long(address).unwrap_or(0)
+    }
+    fn try_read_immediate_word(&mut self, address: u32) -> Result<u16, BusFault> {
+        Ok(u16::from_be_bytes(self.space.cpu_fetch(address)?))
+    }
+    fn try_read_immediate_long(&mut self, address: u32) -> Result<u32, BusFault> {
+        Ok(u32::from_be_bytes(self.space.cpu_fetch(address)?))
+    }
     fn read_byte(&mut self, address: u32) -> u8 {
         self.try_read_byte(address).unwrap_or(0)
     }
@@ -410,56 +654,58 @@ impl AddressBus for Memory {
         let _ = self.try_write_long(address, value);
     }
     fn try_read_byte(&mut self, address: u32) -> Result<u8, BusFault> {
-        Ok(self.cpu_read::<1>(address)?[0])
+        Ok(self.space.cpu_read::<1>(address)?[0])
     }
     fn try_read_word(&mut self, address: u32) -> Result<u16, BusFault> {
-        Ok(u16::from_be_bytes(self.cpu_read(address)?))
+        Ok(u16::from_be_bytes(self.space.cpu_read(address)?))
     }
     fn try_read_long(&mut self, address: u32) -> Result<u32, BusFault> {
-        Ok(u32::from_be_bytes(self.cpu_read(address)?))
+        Ok(u32::from_be_bytes(self.space.cpu_read(address)?))
     }
     fn try_write_byte(&mut self, address: u32, value: u8) -> Result<(), BusFault> {
-        self.cpu_write(address, &[value])
+        self.space.cpu_write(address, &[value])
     }
     fn try_write_word(&mut self, address: u32, value: u16) -> Result<(), BusFault> {
-        self.cpu_write(address, &value.to_be_bytes())
+        self.space.cpu_write(address, &value.to_be_bytes())
     }
     fn try_write_long(&mut self, address: u32, value: u32) -> Result<(), BusFault> {
-        self.cpu_write(address, &value.to_be_bytes())
+        self.space.cpu_write(address, &value.to_be_bytes())
     }
     fn wants_batch_boundaries(&mut self) -> bool {
         false
     }
     fn fast_mem(&mut self) -> Option<FastMem> {
-        // The dynamic heap: plain RAM, writable.
-        Some(FastMem {
-            ptr: self.ram[LOW_MEMORY_END as usize..].as_mut_ptr(),
-            base: LOW_MEMORY_END,
-            len: self.storage_start - LOW_MEMORY_END,
-        })
+        // No writable window: every 68k write goes through the bus, which
+        // records it (dirty blocks) and applies the protection rules.
+        None
     }
     fn fast_mem_regions(&mut self) -> [Option<FastMemRegion>; MAX_FAST_MEM_REGIONS] {
-        // Low memory, storage and ROM: direct reads, writes through the bus
-        // (which reports them).
+        // The dynamic heap (first: stack reads are the most frequent data
+        // accesses, and code runs from the fast regions anyway), storage
+        // (where code 1 runs) and ROM: direct reads and fetches; writes
+        // through the bus. Low memory is left out
+        // so that its reads go through the bus and an instruction fetch there
+        // faults (see `cpu_fetch`).
+        let s = &mut self.space;
         let mut r = [None; MAX_FAST_MEM_REGIONS];
-        let ram_len = self.ram.len() as u32;
-        let base = self.ram.as_mut_ptr();
-        r[0] = Some(FastMemRegion {
-            ptr: base,
-            base: 0,
-            len: LOW_MEMORY_END,
-            writable: false,
-        });
-        if ram_len > self.storage_start {
+        let ram_len = s.ram.len() as u32;
+        let storage = s.storage_start;
+        if ram_len > storage {
             r[1] = Some(FastMemRegion {
-                ptr: self.ram[self.storage_start as usize..].as_mut_ptr(),
-                base: self.storage_start,
-                len: ram_len - self.storage_start,
+                ptr: s.ram[storage as usize..].as_mut_ptr(),
+                base: storage,
+                len: ram_len - storage,
                 writable: false,
             });
         }
+        r[0] = Some(FastMemRegion {
+            ptr: s.ram[LOW_MEMORY_END as usize..].as_mut_ptr(),
+            base: LOW_MEMORY_END,
+            len: storage - LOW_MEMORY_END,
+            writable: false,
+        });
         r[2] = Some(FastMemRegion {
-            ptr: self.rom.as_mut_ptr(),
+            ptr: s.rom.as_mut_ptr(),
             base: ROM_BASE,
             len: ROM_SIZE,
             writable: false,

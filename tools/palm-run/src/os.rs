@@ -35,17 +35,8 @@ impl Os {
     /// Create the dynamic heap (from [`DYNAMIC_HEAP_START`] to `storage_start`)
     /// and the storage heap (from `storage_start` to `ram_size`).
     pub fn new(mem: &mut Memory, storage_start: u32, ram_size: u32) -> Result<Os, SetupError> {
-        if storage_start <= DYNAMIC_HEAP_START + 0x1000 || storage_start & 3 != 0 {
-            return Err(SetupError::Config(format!(
-                "dynamic heap size must be a multiple of 4 and at least 4 KB (got {})",
-                storage_start.saturating_sub(DYNAMIC_HEAP_START)
-            )));
-        }
-        if ram_size < storage_start + 0x4000 || ram_size & 3 != 0 {
-            return Err(SetupError::Config(format!(
-                "RAM of {ram_size} bytes leaves no room for a storage heap"
-            )));
-        }
+        crate::memory::check_sizes(ram_size, storage_start.wrapping_sub(DYNAMIC_HEAP_START))
+            .map_err(SetupError::Config)?;
         let dynamic = Heap::init(
             mem,
             0,
