@@ -1396,6 +1396,68 @@ mod tests {
         assert_eq!(h.free_bytes(&m).unwrap().0, free0);
     }
 
+    /// The index mirrors memory: a chunk header or master pointer written by
+    /// anything but the heap code (68k code, an OS call on its behalf) is
+    /// seen at the next call, as a full walk would see it.
+    #[test]
+    fn index_sees_writes_to_heap_structures() {
+        let (mut m, h) = heap();
+        let p = h.alloc_chunk(&mut m, 8, 1, None, Placement::Start).unwrap();
+        let hd = h.alloc_handle(&mut m, 8, 1).unwrap();
+        assert_eq!(h.index_rebuilds(&m), 1, "built once, at init");
+        let w0 = m.read_u32(p - 8).unwrap();
+        // A write with the 68k protection rules, as MemSet or a CPU store makes.
+        m.write_u32(p - 8, 3).unwrap();
+        assert_eq!(
+            h.chunk_at_body(&m, p),
+            Err(HeapError::Corrupt {
+                at: p - 8,
+                what: "bad chunk size"
+            })
+        );
+        assert_eq!(
+            h.alloc_chunk(&mut m, 4, 1, None, Placement::Start),
+            Err(HeapError::Corrupt {
+                at: p - 8,
+                what: "bad chunk size"
+            })
+        );
+        m.write_u32(p - 8, w0).unwrap();
+        assert!(h.chunk_at_body(&m, p).unwrap().is_some());
+        let body = m.read_u32(hd).unwrap();
+        m.write_u32(hd, body + 2).unwrap();
+        assert_eq!(
+            h.free_bytes(&m),
+            Err(HeapError::Corrupt {
+                at: body - 8,
+                what: "master pointer does not point back to the chunk"
+            })
+        );
+        m.write_u32(hd, body).unwrap();
+        h.check_index(&m);
+        // A write into a chunk's body is not a change of structure.
+        let before = h.index_rebuilds(&m);
+        m.fill(p, 8, 0xAA).unwrap();
+        m.fill(body, 8, 0x55).unwrap();
+        h.check_index(&m);
+        assert_eq!(h.index_rebuilds(&m), before);
+    }
+
+    /// 1000 more master pointer tables than the old cap allowed.
+    #[test]
+    fn master_pointer_tables_chain_as_far_as_the_heap_goes() {
+        let mut m = Memory::new(0x0100_0000, 0x0100_0000);
+        let h = Heap::init(&mut m, 1, 0x1000, 0x00C0_0000).unwrap();
+        let n = 200 + 1100 * 50;
+        for i in 0..n {
+            h.alloc_handle(&mut m, 2, 2)
+                .unwrap_or_else(|e| panic!("handle {i}: {e}"));
+        }
+        h.check_index(&m);
+        assert!(h.walk(&m).is_ok());
+        assert_eq!(h.index_rebuilds(&m), 1);
+    }
+
     #[test]
     fn resize_moves_unlocked_handle() {
         let (mut m, h) = heap();
