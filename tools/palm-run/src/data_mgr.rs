@@ -57,6 +57,10 @@ pub const REC_BUSY: u8 = 0x20;
 pub const HDR_RES_DB: u16 = 0x0001;
 /// Header attribute: open (cleared on export, as CloudpilotEmu's exporter does).
 pub const HDR_OPEN: u16 = 0x8000;
+/// Most records (or resources) a database holds: its header's `numRecords`
+/// is a UInt16 (PALM_FACTS §1.1). DmNewRecord, DmAttachRecord (inserting)
+/// and DmNewResource fail with `dmErrMemError` beyond it.
+pub const MAX_ENTRIES: usize = 0xFFFF;
 /// Size of a `DmOpenRef` chunk (our layout: LocalID u32, mode u16, pad).
 const OPEN_REF_SIZE: u32 = 8;
 /// Size of a database header chunk (`DatabaseHdrType` up to the record list).
@@ -105,6 +109,18 @@ impl Db {
     /// Whether this is a resource database.
     pub fn is_res_db(&self) -> bool {
         self.header.attributes & HDR_RES_DB != 0
+    }
+
+    /// A copy without the entry lists (what the header chunk holds).
+    fn meta(&self) -> Db {
+        Db {
+            id: self.id,
+            header: self.header.clone(),
+            app_info: self.app_info,
+            sort_info: self.sort_info,
+            records: Vec::new(),
+            resources: Vec::new(),
+        }
     }
 }
 
@@ -187,6 +203,14 @@ fn free_handle(m: &mut Machine, call: &Call, h: u32) -> Result<(), Stop> {
     Ok(())
 }
 
+/// Size of the chunk of handle `h` (its requested size).
+pub fn handle_size(m: &Machine, h: u32) -> Option<u32> {
+    let body = m.mem.read_u32(h).ok()?;
+    let heap = m.os.mem.heap_of(body)?;
+    let c = heap.chunk_at_body(&m.mem, body).ok()??;
+    Some(c.header.data_size())
+}
+
 /// Bytes of the chunk of handle `h`.
 pub fn handle_bytes(m: &Machine, h: u32) -> Option<Vec<u8>> {
     let body = m.mem.read_u32(h).ok()?;
@@ -258,6 +282,7 @@ fn create(m: &mut Machine, call: &Call, header: Header) -> Result<Result<u32, u3
 /// Install a parsed .prc/.pdb into storage, as HotSync or an emulator's
 /// install does. Returns the LocalID, or an error message naming the problem.
 pub fn install(m: &mut Machine, file: &PrcDatabase) -> Result<u32, String> {
+    check_entries(file)?;
     let call = internal_call(0xA041);
     let mut header = file.header.clone();
     header.attributes &= !HDR_OPEN;
@@ -322,6 +347,54 @@ pub fn install(m: &mut Machine, file: &PrcDatabase) -> Result<u32, String> {
     let db = db.clone();
     write_header_chunk(m, &db);
     Ok(id)
+}
+
+/// What a device could not store: an entry larger than a chunk holds
+/// (`memMaxChunkAllocSize`, PALM_FACTS §5.1), two resources with the same
+/// type and ID, more entries than `numRecords` counts.
+fn check_entries(file: &PrcDatabase) -> Result<(), String> {
+    let max = crate::heap::MAX_CHUNK_ALLOC_SIZE as usize;
+    let size = |what: &dyn Fn() -> String, len: usize| {
+        if len > max {
+            Err(format!(
+                "{}: {len} bytes, more than the {max} bytes a chunk holds (memMaxChunkAllocSize)",
+                what()
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    if let Some(d) = &file.app_info {
+        size(&|| "AppInfo block".into(), d.len())?;
+    }
+    if let Some(d) = &file.sort_info {
+        size(&|| "SortInfo block".into(), d.len())?;
+    }
+    let fourcc = |k: [u8; 4]| String::from_utf8_lossy(&k).into_owned();
+    match &file.content {
+        Content::Resources(rs) => {
+            if rs.len() > MAX_ENTRIES {
+                return Err(format!("{} resources, more than {MAX_ENTRIES}", rs.len()));
+            }
+            let mut seen = std::collections::BTreeSet::new();
+            for r in rs {
+                let name = || format!("{} {}", fourcc(r.kind.0), r.id);
+                size(&name, r.data.len())?;
+                if !seen.insert((r.kind.0, r.id)) {
+                    return Err(format!("duplicate resource {}", name()));
+                }
+            }
+        }
+        Content::Records(rs) => {
+            if rs.len() > MAX_ENTRIES {
+                return Err(format!("{} records, more than {MAX_ENTRIES}", rs.len()));
+            }
+            for (i, r) in rs.iter().enumerate() {
+                size(&|| format!("record {i}"), r.data.len())?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The database named `name` as a .prc/.pdb model (for `--export`): the
@@ -579,7 +652,7 @@ pub fn DmGetLastErr(m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
 /// `Err DmDatabaseInfo(UInt16 cardNo, LocalID dbID, Char *nameP, …, UInt32
 /// *creatorP)`: each non-NULL pointer gets its field.
 pub fn DmDatabaseInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let Some(db) = m.os.dm.db(call.u32(1)).cloned() else {
+    let Some(db) = m.os.dm.db(call.u32(1)).map(Db::meta) else {
         return Ok(set_err(m, DM_ERR_CANT_FIND));
     };
     let h = &db.header;
@@ -620,7 +693,7 @@ pub fn DmDatabaseInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// are not changed here).
 pub fn DmSetDatabaseInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let id = call.u32(1);
-    let Some(mut db) = m.os.dm.db(id).cloned() else {
+    let Some(mut db) = m.os.dm.db(id).map(Db::meta) else {
         return Ok(set_err(m, DM_ERR_CANT_FIND));
     };
     let rd16 = |m: &Machine, i: usize| -> Result<Option<u16>, Stop> {
@@ -678,15 +751,23 @@ pub fn DmSetDatabaseInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         h.creator = FourCC(v.to_be_bytes());
     }
     write_header_chunk(m, &db);
-    *m.os.dm.db_mut(id).expect("exists") = db;
+    m.os.dm.db_mut(id).expect("exists").header = db.header;
     Ok(0)
 }
 
-/// The open record database behind `dbp`, or the error code.
-fn open_records(m: &Machine, dbp: u32) -> Result<(OpenDb, Db), u32> {
+/// The open database behind `dbp` and its LocalID, or the error code.
+fn open_records(m: &Machine, dbp: u32) -> Result<(OpenDb, u32), u32> {
     let o = m.os.dm.open_of(dbp).cloned().ok_or(DM_ERR_INVALID_PARAM)?;
-    let db = m.os.dm.db(o.db).cloned().ok_or(DM_ERR_INVALID_PARAM)?;
-    Ok((o, db))
+    if m.os.dm.db(o.db).is_none() {
+        return Err(DM_ERR_INVALID_PARAM);
+    }
+    let id = o.db;
+    Ok((o, id))
+}
+
+/// The database `id` (one that [`open_records`] found).
+fn dbr(m: &Machine, id: u32) -> &Db {
+    m.os.dm.db(id).expect("an open database exists")
 }
 
 macro_rules! open_db {
@@ -711,8 +792,8 @@ fn bump_mod(m: &mut Machine, id: u32) {
 /// busy, dirty record at `*atP` (clamped to the end; the index used is
 /// written back).
 pub fn DmNewRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (o, db) = open_db!(m, call, |_| 0);
-    if db.is_res_db() {
+    let (o, id) = open_db!(m, call, |_| 0);
+    if dbr(m, id).is_res_db() {
         set_err(m, DM_ERR_NOT_RECORD_DB);
         return Ok(0);
     }
@@ -725,6 +806,10 @@ pub fn DmNewRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let size = call.u32(2);
     if size == 0 {
         set_err(m, DM_ERR_INVALID_PARAM);
+        return Ok(0);
+    }
+    if dbr(m, id).records.len() >= MAX_ENTRIES {
+        set_err(m, DM_ERR_MEM_ERROR);
         return Ok(0);
     }
     let heap = m.os.mem.storage;
@@ -741,7 +826,7 @@ pub fn DmNewRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         set_err(m, DM_ERR_MEM_ERROR);
         return Ok(0);
     }
-    let dbm = m.os.dm.db_mut(db.id).expect("open db exists");
+    let dbm = m.os.dm.db_mut(id).expect("open db exists");
     let idx = usize::from(at).min(dbm.records.len());
     dbm.header.unique_id_seed = (dbm.header.unique_id_seed + 1) & 0xFF_FFFF;
     let uid = dbm.header.unique_id_seed;
@@ -753,16 +838,16 @@ pub fn DmNewRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
             handle: h,
         },
     );
-    bump_mod(m, db.id);
+    bump_mod(m, id);
     m.mem
         .write_u16(at_p, idx as u16)
         .map_err(|f| m.fault_in(call, f))?;
     Ok(h)
 }
 
-fn record_index(m: &mut Machine, db: &Db, index: u16) -> Result<usize, u32> {
+fn record_index(m: &mut Machine, id: u32, index: u16) -> Result<usize, u32> {
     let i = usize::from(index);
-    if i >= db.records.len() {
+    if i >= dbr(m, id).records.len() {
         set_err(m, DM_ERR_INDEX_OUT_OF_RANGE);
         return Err(DM_ERR_INDEX_OUT_OF_RANGE);
     }
@@ -771,12 +856,12 @@ fn record_index(m: &mut Machine, db: &Db, index: u16) -> Result<usize, u32> {
 
 /// `Err DmReleaseRecord(DmOpenRef dbP, UInt16 index, Boolean dirty)`.
 pub fn DmReleaseRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |e| e);
-    let i = match record_index(m, &db, call.u16(1)) {
+    let (_, id) = open_db!(m, call, |e| e);
+    let i = match record_index(m, id, call.u16(1)) {
         Ok(i) => i,
         Err(e) => return Ok(e),
     };
-    let r = &mut m.os.dm.db_mut(db.id).expect("exists").records[i];
+    let r = &mut m.os.dm.db_mut(id).expect("exists").records[i];
     r.attributes &= !REC_BUSY;
     if call.u8(2) != 0 {
         r.attributes |= REC_DIRTY;
@@ -786,62 +871,62 @@ pub fn DmReleaseRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 /// `Err DmRemoveRecord(DmOpenRef dbP, UInt16 index)`: frees the chunk and the entry.
 pub fn DmRemoveRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (o, db) = open_db!(m, call, |e| e);
+    let (o, id) = open_db!(m, call, |e| e);
     if o.mode & MODE_WRITE == 0 {
         return Ok(set_err(m, DM_ERR_READ_ONLY));
     }
-    let i = match record_index(m, &db, call.u16(1)) {
+    let i = match record_index(m, id, call.u16(1)) {
         Ok(i) => i,
         Err(e) => return Ok(e),
     };
-    free_handle(m, call, db.records[i].handle)?;
-    m.os.dm.db_mut(db.id).expect("exists").records.remove(i);
-    bump_mod(m, db.id);
+    free_handle(m, call, dbr(m, id).records[i].handle)?;
+    m.os.dm.db_mut(id).expect("exists").records.remove(i);
+    bump_mod(m, id);
     Ok(0)
 }
 
 /// `Err DmDeleteRecord(DmOpenRef dbP, UInt16 index)`: frees the chunk, keeps
 /// the entry with the delete bit.
 pub fn DmDeleteRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (o, db) = open_db!(m, call, |e| e);
+    let (o, id) = open_db!(m, call, |e| e);
     if o.mode & MODE_WRITE == 0 {
         return Ok(set_err(m, DM_ERR_READ_ONLY));
     }
-    let i = match record_index(m, &db, call.u16(1)) {
+    let i = match record_index(m, id, call.u16(1)) {
         Ok(i) => i,
         Err(e) => return Ok(e),
     };
-    free_handle(m, call, db.records[i].handle)?;
-    let r = &mut m.os.dm.db_mut(db.id).expect("exists").records[i];
+    free_handle(m, call, dbr(m, id).records[i].handle)?;
+    let r = &mut m.os.dm.db_mut(id).expect("exists").records[i];
     r.handle = 0;
     r.attributes = (r.attributes | REC_DELETE | REC_DIRTY) & !REC_BUSY;
-    bump_mod(m, db.id);
+    bump_mod(m, id);
     Ok(0)
 }
 
 /// `UInt16 DmNumRecords(DmOpenRef dbP)`.
 pub fn DmNumRecords(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |_| 0);
-    Ok(db.records.len() as u32)
+    let (_, id) = open_db!(m, call, |_| 0);
+    Ok(dbr(m, id).records.len() as u32)
 }
 
 /// `UInt16 DmNumResources(DmOpenRef dbP)`.
 pub fn DmNumResources(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |_| 0);
-    Ok(db.resources.len() as u32)
+    let (_, id) = open_db!(m, call, |_| 0);
+    Ok(dbr(m, id).resources.len() as u32)
 }
 
 /// `MemHandle DmGetRecord(DmOpenRef dbP, UInt16 index)`: marks it busy.
 pub fn DmGetRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (o, db) = open_db!(m, call, |_| 0);
+    let (o, id) = open_db!(m, call, |_| 0);
     if o.mode & MODE_WRITE == 0 {
         set_err(m, DM_ERR_READ_ONLY);
         return Ok(0);
     }
-    let Ok(i) = record_index(m, &db, call.u16(1)) else {
+    let Ok(i) = record_index(m, id, call.u16(1)) else {
         return Ok(0);
     };
-    let r = &mut m.os.dm.db_mut(db.id).expect("exists").records[i];
+    let r = &mut m.os.dm.db_mut(id).expect("exists").records[i];
     if r.attributes & REC_BUSY != 0 {
         m.os.dm.last_err = DM_ERR_RECORD_BUSY as u16;
         return mem_mgr::invalid(
@@ -858,21 +943,21 @@ pub fn DmGetRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 /// `MemHandle DmQueryRecord(DmOpenRef dbP, UInt16 index)`: read-only, not busy.
 pub fn DmQueryRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |_| 0);
-    let Ok(i) = record_index(m, &db, call.u16(1)) else {
+    let (_, id) = open_db!(m, call, |_| 0);
+    let Ok(i) = record_index(m, id, call.u16(1)) else {
         return Ok(0);
     };
-    Ok(db.records[i].handle)
+    Ok(dbr(m, id).records[i].handle)
 }
 
 /// `MemHandle DmResizeRecord(DmOpenRef dbP, UInt16 index, UInt32 newSize)`:
 /// the record may move; returns its handle (0 on failure).
 pub fn DmResizeRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |_| 0);
-    let Ok(i) = record_index(m, &db, call.u16(1)) else {
+    let (_, id) = open_db!(m, call, |_| 0);
+    let Ok(i) = record_index(m, id, call.u16(1)) else {
         return Ok(0);
     };
-    let h = db.records[i].handle;
+    let h = dbr(m, id).records[i].handle;
     let Lookup::Chunk(heap, c) = mem_mgr::lookup_handle(m, call, h)? else {
         set_err(m, DM_ERR_INVALID_PARAM);
         return Ok(0);
@@ -889,8 +974,12 @@ pub fn DmResizeRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 /// `Err DmFindRecordByID(DmOpenRef dbP, UInt32 uniqueID, UInt16 *indexP)`.
 pub fn DmFindRecordByID(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |e| e);
-    match db.records.iter().position(|r| r.unique_id == call.u32(1)) {
+    let (_, id) = open_db!(m, call, |e| e);
+    match dbr(m, id)
+        .records
+        .iter()
+        .position(|r| r.unique_id == call.u32(1))
+    {
         Some(i) => {
             m.mem
                 .write_u16(call.u32(2), i as u16)
@@ -904,12 +993,12 @@ pub fn DmFindRecordByID(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `Err DmRecordInfo(DmOpenRef dbP, UInt16 index, UInt16 *attrP, UInt32
 /// *uniqueIDP, LocalID *chunkIDP)`.
 pub fn DmRecordInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |e| e);
-    let i = match record_index(m, &db, call.u16(1)) {
+    let (_, id) = open_db!(m, call, |e| e);
+    let i = match record_index(m, id, call.u16(1)) {
         Ok(i) => i,
         Err(e) => return Ok(e),
     };
-    let r = db.records[i].clone();
+    let r = dbr(m, id).records[i].clone();
     let res = (|| {
         if call.u32(2) != 0 {
             m.mem.write_u16(call.u32(2), u16::from(r.attributes))?;
@@ -1076,9 +1165,10 @@ pub fn DmGetDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// UInt32 *totalBytesP, UInt32 *dataBytesP)`: entries, data bytes, and data
 /// plus chunk headers and the 78-byte header as total.
 pub fn DmDatabaseSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let Some(db) = m.os.dm.db(call.u32(1)).cloned() else {
+    let Some(db) = m.os.dm.db(call.u32(1)) else {
         return Ok(set_err(m, DM_ERR_CANT_FIND));
     };
+    let n = (db.records.len() + db.resources.len()) as u32;
     let handles: Vec<u32> = db
         .records
         .iter()
@@ -1088,9 +1178,8 @@ pub fn DmDatabaseSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         .collect();
     let data: u32 = handles
         .iter()
-        .map(|&h| handle_bytes(m, h).map_or(0, |b| b.len() as u32))
+        .map(|&h| handle_size(m, h).unwrap_or(0))
         .sum();
-    let n = (db.records.len() + db.resources.len()) as u32;
     let total = data + HEADER_CHUNK_SIZE + CHUNK_HEADER_SIZE * handles.len() as u32;
     for (i, v) in [(2, n), (3, total), (4, data)] {
         if call.u32(i) != 0 {
@@ -1104,8 +1193,8 @@ pub fn DmDatabaseSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 /// `Err DmSetRecordInfo(DmOpenRef dbP, UInt16 index, UInt16 *attrP, UInt32 *uniqueIDP)`.
 pub fn DmSetRecordInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |e| e);
-    let i = match record_index(m, &db, call.u16(1)) {
+    let (_, id) = open_db!(m, call, |e| e);
+    let i = match record_index(m, id, call.u16(1)) {
         Ok(i) => i,
         Err(e) => return Ok(e),
     };
@@ -1127,7 +1216,7 @@ pub fn DmSetRecordInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     } else {
         None
     };
-    let r = &mut m.os.dm.db_mut(db.id).expect("exists").records[i];
+    let r = &mut m.os.dm.db_mut(id).expect("exists").records[i];
     if let Some(a) = attr {
         // The busy bit is the Data Manager's own (DataMgr.h: not settable).
         r.attributes = (a as u8 & !REC_BUSY) | (r.attributes & REC_BUSY);
@@ -1141,7 +1230,7 @@ pub fn DmSetRecordInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `MemHandle DmNewHandle(DmOpenRef dbP, UInt32 size)`: a movable chunk in
 /// the storage heap, not yet attached to a record.
 pub fn DmNewHandle(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, _db) = open_db!(m, call, |_| 0);
+    let (_, _id) = open_db!(m, call, |_| 0);
     let heap = m.os.mem.storage;
     let h = mem_mgr::allocate(
         m,
@@ -1161,7 +1250,7 @@ pub fn DmNewHandle(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `Err DmAttachRecord(DmOpenRef dbP, UInt16 *atP, MemHandle newH, MemHandle
 /// *oldHP)`: insert (oldHP NULL) or replace (the old handle is handed back).
 pub fn DmAttachRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (o, db) = open_db!(m, call, |e| e);
+    let (o, id) = open_db!(m, call, |e| e);
     if o.mode & MODE_WRITE == 0 {
         return Ok(set_err(m, DM_ERR_READ_ONLY));
     }
@@ -1175,19 +1264,22 @@ pub fn DmAttachRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     }
     let old_p = call.u32(3);
     if old_p != 0 {
-        let i = match record_index(m, &db, at) {
+        let i = match record_index(m, id, at) {
             Ok(i) => i,
             Err(e) => return Ok(e),
         };
-        let old = db.records[i].handle;
+        let old = dbr(m, id).records[i].handle;
         m.mem
             .write_u32(old_p, old)
             .map_err(|f| m.fault_in(call, f))?;
-        let r = &mut m.os.dm.db_mut(db.id).expect("exists").records[i];
+        let r = &mut m.os.dm.db_mut(id).expect("exists").records[i];
         r.handle = h;
         r.attributes |= REC_DIRTY;
     } else {
-        let dbm = m.os.dm.db_mut(db.id).expect("exists");
+        if dbr(m, id).records.len() >= MAX_ENTRIES {
+            return Ok(set_err(m, DM_ERR_MEM_ERROR));
+        }
+        let dbm = m.os.dm.db_mut(id).expect("exists");
         let idx = usize::from(at).min(dbm.records.len());
         dbm.header.unique_id_seed = (dbm.header.unique_id_seed + 1) & 0xFF_FFFF;
         let uid = dbm.header.unique_id_seed;
@@ -1203,42 +1295,43 @@ pub fn DmAttachRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
             .write_u16(call.u32(1), idx as u16)
             .map_err(|f| m.fault_in(call, f))?;
     }
-    bump_mod(m, db.id);
+    bump_mod(m, id);
     Ok(0)
 }
 
 /// `Err DmDetachRecord(DmOpenRef dbP, UInt16 index, MemHandle *oldHP)`: the
 /// entry goes; its handle is handed back (the caller owns it now).
 pub fn DmDetachRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (o, db) = open_db!(m, call, |e| e);
+    let (o, id) = open_db!(m, call, |e| e);
     if o.mode & MODE_WRITE == 0 {
         return Ok(set_err(m, DM_ERR_READ_ONLY));
     }
-    let i = match record_index(m, &db, call.u16(1)) {
+    let i = match record_index(m, id, call.u16(1)) {
         Ok(i) => i,
         Err(e) => return Ok(e),
     };
+    let h = dbr(m, id).records[i].handle;
     m.mem
-        .write_u32(call.u32(2), db.records[i].handle)
+        .write_u32(call.u32(2), h)
         .map_err(|f| m.fault_in(call, f))?;
-    m.os.dm.db_mut(db.id).expect("exists").records.remove(i);
-    bump_mod(m, db.id);
+    m.os.dm.db_mut(id).expect("exists").records.remove(i);
+    bump_mod(m, id);
     Ok(0)
 }
 
 /// `Err DmMoveRecord(DmOpenRef dbP, UInt16 from, UInt16 to)`: `to` is the
 /// index before which the record goes.
 pub fn DmMoveRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |e| e);
-    let from = match record_index(m, &db, call.u16(1)) {
+    let (_, id) = open_db!(m, call, |e| e);
+    let from = match record_index(m, id, call.u16(1)) {
         Ok(i) => i,
         Err(e) => return Ok(e),
     };
     let to = usize::from(call.u16(2));
-    if to > db.records.len() {
+    if to > dbr(m, id).records.len() {
         return Ok(set_err(m, DM_ERR_INDEX_OUT_OF_RANGE));
     }
-    let recs = &mut m.os.dm.db_mut(db.id).expect("exists").records;
+    let recs = &mut m.os.dm.db_mut(id).expect("exists").records;
     let r = recs.remove(from);
     let to = if to > from { to - 1 } else { to };
     recs.insert(to.min(recs.len()), r);
@@ -1248,9 +1341,9 @@ pub fn DmMoveRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `UInt16 DmNumRecordsInCategory(DmOpenRef dbP, UInt16 category)`:
 /// non-deleted records of the category (dmAllCategories 0xFFFF: all).
 pub fn DmNumRecordsInCategory(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |_| 0);
+    let (_, id) = open_db!(m, call, |_| 0);
     let c = call.u16(1);
-    Ok(db
+    Ok(dbr(m, id)
         .records
         .iter()
         .filter(|r| {
@@ -1262,20 +1355,21 @@ pub fn DmNumRecordsInCategory(m: &mut Machine, call: &Call) -> Result<u32, Stop>
 /// `MemHandle DmQueryNextInCategory(DmOpenRef dbP, UInt16 *indexP, UInt16
 /// category)`: from `*indexP` on; the index found is written back.
 pub fn DmQueryNextInCategory(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |_| 0);
+    let (_, id) = open_db!(m, call, |_| 0);
     let start = m
         .mem
         .read_u16(call.u32(1))
         .map_err(|f| m.fault_in(call, f))?;
     let c = call.u16(2);
-    let found = db
+    let found = dbr(m, id)
         .records
         .iter()
         .enumerate()
         .skip(usize::from(start))
         .find(|(_, r)| {
             r.attributes & REC_DELETE == 0 && (c == 0xFFFF || u16::from(r.attributes & 0x0F) == c)
-        });
+        })
+        .map(|(i, r)| (i, r.clone()));
     match found {
         Some((i, r)) => {
             m.mem
@@ -1353,8 +1447,8 @@ pub fn DmGetNextDatabaseByTypeCreator(m: &mut Machine, call: &Call) -> Result<u3
 /// `UInt16 DmFindResourceType(DmOpenRef dbP, DmResType resType, UInt16
 /// typeIndex)`: index of the `typeIndex`-th resource of that type, or 0xFFFF.
 pub fn DmFindResourceType(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |_| 0xFFFF);
-    Ok(db
+    let (_, id) = open_db!(m, call, |_| 0xFFFF);
+    Ok(dbr(m, id)
         .resources
         .iter()
         .enumerate()
@@ -1367,9 +1461,9 @@ pub fn DmFindResourceType(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// MemHandle resH)`: by handle if `resH` is not NULL, else by type and ID;
 /// 0xFFFF if absent.
 pub fn DmFindResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |_| 0xFFFF);
+    let (_, id) = open_db!(m, call, |_| 0xFFFF);
     let h = call.u32(3);
-    Ok(db
+    Ok(dbr(m, id)
         .resources
         .iter()
         .position(|r| {
@@ -1384,8 +1478,8 @@ pub fn DmFindResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 /// `MemHandle DmGetResourceIndex(DmOpenRef dbP, UInt16 index)`.
 pub fn DmGetResourceIndex(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |_| 0);
-    Ok(db
+    let (_, id) = open_db!(m, call, |_| 0);
+    Ok(dbr(m, id)
         .resources
         .get(usize::from(call.u16(1)))
         .map_or(0, |r| r.handle))
@@ -1394,8 +1488,8 @@ pub fn DmGetResourceIndex(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `Err DmResourceInfo(DmOpenRef dbP, UInt16 index, DmResType *resTypeP,
 /// DmResID *resIDP, LocalID *chunkLocalIDP)`.
 pub fn DmResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |e| e);
-    let Some(r) = db.resources.get(usize::from(call.u16(1))).cloned() else {
+    let (_, id) = open_db!(m, call, |e| e);
+    let Some(r) = dbr(m, id).resources.get(usize::from(call.u16(1))).cloned() else {
         return Ok(set_err(m, DM_ERR_INDEX_OUT_OF_RANGE));
     };
     let res = (|| {
@@ -1416,9 +1510,9 @@ pub fn DmResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 /// `Err DmSetResourceInfo(DmOpenRef dbP, UInt16 index, DmResType *resTypeP, DmResID *resIDP)`.
 pub fn DmSetResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (_, db) = open_db!(m, call, |e| e);
+    let (_, id) = open_db!(m, call, |e| e);
     let i = usize::from(call.u16(1));
-    if i >= db.resources.len() {
+    if i >= dbr(m, id).resources.len() {
         return Ok(set_err(m, DM_ERR_INDEX_OUT_OF_RANGE));
     }
     let kind = if call.u32(2) != 0 {
@@ -1430,7 +1524,7 @@ pub fn DmSetResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     } else {
         None
     };
-    let id = if call.u32(3) != 0 {
+    let res_id = if call.u32(3) != 0 {
         Some(
             m.mem
                 .read_u16(call.u32(3))
@@ -1439,11 +1533,11 @@ pub fn DmSetResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     } else {
         None
     };
-    let r = &mut m.os.dm.db_mut(db.id).expect("exists").resources[i];
+    let r = &mut m.os.dm.db_mut(id).expect("exists").resources[i];
     if let Some(k) = kind {
         r.kind = k;
     }
-    if let Some(x) = id {
+    if let Some(x) = res_id {
         r.id = x;
     }
     Ok(0)
@@ -1451,13 +1545,17 @@ pub fn DmSetResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 /// `MemHandle DmNewResource(DmOpenRef dbP, DmResType resType, DmResID resID, UInt32 size)`.
 pub fn DmNewResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (o, db) = open_db!(m, call, |_| 0);
-    if !db.is_res_db() {
+    let (o, id) = open_db!(m, call, |_| 0);
+    if !dbr(m, id).is_res_db() {
         set_err(m, 0x020D);
         return Ok(0);
     }
     if o.mode & MODE_WRITE == 0 {
         set_err(m, DM_ERR_READ_ONLY);
+        return Ok(0);
+    }
+    if dbr(m, id).resources.len() >= MAX_ENTRIES {
+        set_err(m, DM_ERR_MEM_ERROR);
         return Ok(0);
     }
     let heap = m.os.mem.storage;
@@ -1475,7 +1573,7 @@ pub fn DmNewResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         return Ok(0);
     }
     m.os.dm
-        .db_mut(db.id)
+        .db_mut(id)
         .expect("exists")
         .resources
         .push(ResEntry {
@@ -1483,23 +1581,23 @@ pub fn DmNewResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
             id: call.u16(2),
             handle: h,
         });
-    bump_mod(m, db.id);
+    bump_mod(m, id);
     Ok(h)
 }
 
 /// `Err DmRemoveResource(DmOpenRef dbP, UInt16 index)`.
 pub fn DmRemoveResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let (o, db) = open_db!(m, call, |e| e);
+    let (o, id) = open_db!(m, call, |e| e);
     if o.mode & MODE_WRITE == 0 {
         return Ok(set_err(m, DM_ERR_READ_ONLY));
     }
     let i = usize::from(call.u16(1));
-    let Some(r) = db.resources.get(i).cloned() else {
+    let Some(r) = dbr(m, id).resources.get(i).cloned() else {
         return Ok(set_err(m, DM_ERR_INDEX_OUT_OF_RANGE));
     };
     free_handle(m, call, r.handle)?;
-    m.os.dm.db_mut(db.id).expect("exists").resources.remove(i);
-    bump_mod(m, db.id);
+    m.os.dm.db_mut(id).expect("exists").resources.remove(i);
+    bump_mod(m, id);
     Ok(0)
 }
 
