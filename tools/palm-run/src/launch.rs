@@ -21,7 +21,7 @@ use palm_prc::Database;
 
 use crate::data_mgr;
 use crate::heap::{CHUNK_HEADER_SIZE, Placement};
-use crate::machine::{Arg68k, Machine, Stop};
+use crate::machine::{Arg68k, Machine, Stop, StopKind};
 use crate::sys::{self, AppContext};
 
 /// Owner ID given to the launched app (our choice; owner 0 is the system and
@@ -29,6 +29,81 @@ use crate::sys::{self, AppContext};
 pub const APP_OWNER_ID: u8 = 1;
 /// Stack size when the app has no `pref` 0 (prc-tools' default, PALM_FACTS §1.6).
 pub const DEFAULT_STACK_SIZE: u32 = 4096;
+/// Smallest stack given to an app: a smaller `pref` 0 stackSize is raised to it.
+pub const MIN_STACK_SIZE: u32 = 256;
+/// Largest stack an app may ask for in `pref` 0 (larger is refused as bad input).
+pub const MAX_STACK_SIZE: u32 = 0xF000;
+/// Leaked chunks the leak dump shows in full; the rest are counted in one
+/// line (all of them are in [`Outcome::leaks`]).
+pub const MAX_LEAKS_SHOWN: usize = 100;
+/// Trap patches left installed that the exit check lists one per line; the
+/// rest are counted in one line (all of them are in [`Outcome::patches_left`]).
+pub const MAX_PATCHES_SHOWN: usize = 16;
+
+/// What the launcher takes from an app's resources, checked.
+struct AppResources {
+    code1: u32,
+    code0: Option<Vec<u8>>,
+    data0: Option<Vec<u8>>,
+    stack_size: u32,
+}
+
+/// Check the resources the launch uses (code 1, code 0, pref 0): errors name
+/// the resource and the field.
+fn app_resources(m: &Machine, db: u32, name: &str) -> Result<AppResources, String> {
+    let code1 = data_mgr::resource_handle(m, db, b"code", 1)
+        .ok_or_else(|| format!("\"{name}\" has no code 1 resource"))?;
+    let code1_size = data_mgr::handle_size(m, code1).unwrap_or(0);
+    if code1_size < 2 {
+        return Err(format!(
+            "code 1 is {code1_size} bytes: the app's entry point (its first instruction) is missing"
+        ));
+    }
+    let code0 = data_mgr::resource_bytes(m, db, b"code", 0);
+    if let Some(c) = &code0 {
+        if c.len() < 8 {
+            return Err(format!(
+                "code 0 is {} bytes, shorter than its first two fields (above A5, below A5: 8 bytes)",
+                c.len()
+            ));
+        }
+        let above = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+        let below = u32::from_be_bytes([c[4], c[5], c[6], c[7]]);
+        let heap = m.os.mem.dynamic.size;
+        if u64::from(above) + u64::from(below) > u64::from(heap) {
+            return Err(format!(
+                "code 0: the A5 world it asks for (above A5 {above} + below A5 {below} bytes) \
+                 is larger than the {heap}-byte dynamic heap"
+            ));
+        }
+    }
+    let data0 = data_mgr::resource_bytes(m, db, b"data", 0);
+    let stack_size = match data_mgr::resource_bytes(m, db, b"pref", 0) {
+        None => DEFAULT_STACK_SIZE,
+        Some(p) if p.len() < 6 => {
+            return Err(format!(
+                "pref 0 is {} bytes, too short for its stackSize field (bytes 2–5)",
+                p.len()
+            ));
+        }
+        Some(p) => {
+            let n = u32::from_be_bytes([p[2], p[3], p[4], p[5]]);
+            if n > MAX_STACK_SIZE {
+                return Err(format!(
+                    "pref 0: stackSize {n} (0x{n:X}) is more than the {MAX_STACK_SIZE} bytes \
+                     palm-run gives a stack"
+                ));
+            }
+            (n.max(MIN_STACK_SIZE) + 3) & !3
+        }
+    };
+    Ok(AppResources {
+        code1,
+        code0,
+        data0,
+        stack_size,
+    })
+}
 /// Launch flags of a normal launch: NewGlobals | UIApp (the exact value a
 /// ROM passes is UNVERIFIED, PALM_FACTS §2.2; apps test bits).
 pub const NORMAL_LAUNCH_FLAGS: u16 = sys::LAUNCH_FLAG_NEW_GLOBALS | sys::LAUNCH_FLAG_UI_APP;
@@ -157,17 +232,12 @@ impl Machine {
                 "\"{name}\" is not a resource database (not an app)"
             ));
         }
-        let code1 = data_mgr::resource_handle(self, db.id, b"code", 1)
-            .ok_or_else(|| format!("\"{name}\" has no code 1 resource"))?;
-        let code0 = data_mgr::resource_bytes(self, db.id, b"code", 0);
-        let data0 = data_mgr::resource_bytes(self, db.id, b"data", 0);
-        let stack_size = data_mgr::resource_bytes(self, db.id, b"pref", 0)
-            .filter(|p| p.len() >= 6)
-            .map_or(DEFAULT_STACK_SIZE, |p| {
-                u32::from_be_bytes([p[2], p[3], p[4], p[5]])
-            })
-            .clamp(256, 0xF000)
-            & !3;
+        let AppResources {
+            code1,
+            code0,
+            data0,
+            stack_size,
+        } = app_resources(self, db.id, name)?;
         let call = data_mgr::internal_call(0xA049);
         let setup = |m: &mut Machine| -> Result<(u32, u32, u32, u32), Stop> {
             let dbp = data_mgr::open(m, &call, db.id, 1, 0)?;
@@ -223,10 +293,14 @@ impl Machine {
         self.os.sys.cur_owner = APP_OWNER_ID;
         self.cpu.set_a(7, stack + stack_size);
         self.cpu.set_a(5, 0);
+        let guard = self.stack_guard_below(stack);
+        self.mem.set_stack_guard(Some(guard));
+        self.start_clock();
         let r = self.call_68k(
             body,
             &[Arg68k::U16(cmd), Arg68k::U32(0), Arg68k::U16(flags)],
         );
+        self.mem.set_stack_guard(None);
         self.os.sys.cur_owner = 0;
         let (result, stop) = match r {
             Ok((d0, _)) => (Some(d0), None),
@@ -246,6 +320,7 @@ impl Machine {
             left_open: Vec::new(),
         };
         self.exit_checks(&before, &mut out);
+        self.print_omitted(&out);
         // Tear down the launch.
         let _ = data_mgr::close(self, &call, dbp);
         let heap = self.os.mem.dynamic;
@@ -263,6 +338,22 @@ impl Machine {
         self.os.sys.app = None;
         self.os.sys.stack = None;
         Ok(out)
+    }
+
+    /// The stack guard for a stack whose body starts at `stack`: the stack
+    /// chunk's header and the system chunks in use right below it (the
+    /// launch's own chunks and the trap dispatch table), which 68k code has
+    /// no business writing.
+    fn stack_guard_below(&self, stack: u32) -> (u32, u32) {
+        let heap = self.os.mem.dynamic;
+        let mut lo = stack - CHUNK_HEADER_SIZE;
+        while let Ok(Some(c)) = heap.chunk_before(&self.mem, lo) {
+            if c.header.free || c.header.owner != 0 || c.addr + c.header.size != lo {
+                break;
+            }
+            lo = c.addr;
+        }
+        (lo, stack)
     }
 
     fn exit_checks(&mut self, before: &[u32], out: &mut Outcome) {
@@ -301,7 +392,7 @@ impl Machine {
                     self.print("WARNING: Memory Leaks".into());
                     self.print("WARNING: Begin Memory Leak Dump".into());
                 }
-                for c in &leaks {
+                for (i, c) in leaks.iter().enumerate() {
                     let movable = c.header.movable();
                     let handle = movable.then(|| c.master_pointer());
                     let address = c.addr + CHUNK_HEADER_SIZE;
@@ -317,6 +408,10 @@ impl Machine {
                             .cloned()
                             .unwrap_or_default(),
                     };
+                    if i >= MAX_LEAKS_SHOWN {
+                        out.leaks.push(leak);
+                        continue;
+                    }
                     self.print(format!(
                         "{} chunk leaked at 0x{:08X}, size = {}{}",
                         if movable {
@@ -346,6 +441,14 @@ impl Machine {
                     }
                     out.leaks.push(leak);
                 }
+                if leaks.len() > MAX_LEAKS_SHOWN {
+                    let more = &out.leaks[MAX_LEAKS_SHOWN..];
+                    let bytes: u64 = more.iter().map(|l| u64::from(l.size)).sum();
+                    self.print(format!(
+                        "palm-run: … and {} more chunks leaked ({bytes} bytes), not shown",
+                        more.len()
+                    ));
+                }
                 if !leaks.is_empty() {
                     self.print("WARNING: End Memory Leak Dump".into());
                 }
@@ -363,15 +466,33 @@ impl Machine {
             if b != a {
                 let trap = 0xA000 | i as u16;
                 let name = crate::table::trap_info(trap).map_or("?", |t| t.name);
-                self.print(format!(
-                    "palm-run: trap 0x{trap:04X} {name} left patched: 0x{a:08X} (was 0x{b:08X})"
-                ));
+                if out.patches_left.len() < MAX_PATCHES_SHOWN {
+                    self.print(format!(
+                        "palm-run: trap 0x{trap:04X} {name} left patched: 0x{a:08X} (was 0x{b:08X})"
+                    ));
+                }
                 out.patches_left.push(PatchLeft {
                     trap,
                     before: *b,
                     after: *a,
                 });
             }
+        }
+    }
+
+    /// After the exit checks: the counts of what was not printed.
+    fn print_omitted(&mut self, out: &Outcome) {
+        if out.patches_left.len() > MAX_PATCHES_SHOWN {
+            self.print(format!(
+                "palm-run: … and {} more traps left patched, not shown",
+                out.patches_left.len() - MAX_PATCHES_SHOWN
+            ));
+        }
+        let n = self.reports_not_shown();
+        if n > 0 {
+            self.print(format!(
+                "palm-run: … and {n} more debug-ROM reports, not shown"
+            ));
         }
     }
 
@@ -402,8 +523,17 @@ impl Machine {
     /// The lines of a stop report: what, where (with symbol), the caller,
     /// and the last traps.
     pub fn stop_report(&self, s: &Stop) -> Vec<String> {
+        let what = match (&s.kind, self.os.sys.stack) {
+            (StopKind::StackOverflow { sp, .. }, Some((bottom, top))) => format!(
+                "stack overflow: SP 0x{sp:08X} below the {}-byte stack at 0x{bottom:08X}{}",
+                top - bottom,
+                self.function_at(s.pc)
+                    .map_or(String::new(), |f| format!(", in {f}"))
+            ),
+            (k, _) => k.to_string(),
+        };
         let mut v = vec![
-            format!("palm-run: app stopped: {}", s.kind),
+            format!("palm-run: app stopped: {what}"),
             format!("  at PC {}", self.describe(s.pc)),
         ];
         if let Some(c) = s.caller
@@ -414,8 +544,24 @@ impl Machine {
         let frames = self.backtrace();
         if !frames.is_empty() {
             v.push("  backtrace (A6 frame chain, innermost first):".into());
-            for r in frames {
-                v.push(format!("    {}", self.describe(r)));
+            // A run of one return address (a recursion) is one line.
+            let mut i = 0;
+            while i < frames.len() {
+                let n = frames[i..].iter().take_while(|&&r| r == frames[i]).count();
+                let line = format!("    {}", self.describe(frames[i]));
+                v.push(if n > 1 {
+                    format!(
+                        "{line}  (× {n}{})",
+                        if i + n == frames.len() {
+                            " or more"
+                        } else {
+                            ""
+                        }
+                    )
+                } else {
+                    line
+                });
+                i += n;
             }
         }
         let hist: Vec<_> = self.trap_history().copied().collect();

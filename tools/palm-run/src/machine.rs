@@ -93,6 +93,16 @@ pub enum StopKind {
     },
     /// The instruction budget (`--max-instructions`) ran out.
     InstructionLimit(u64),
+    /// The OS call budget (`--max-traps`) ran out.
+    TrapLimit(u64),
+    /// The wall-clock budget (`--timeout`) ran out.
+    TimeLimit(std::time::Duration),
+    /// Code jumped into low memory (`address` is where): through a NULL or
+    /// garbage function pointer, or by returning to a clobbered address.
+    JumpToLowMemory {
+        /// The jump target.
+        address: u32,
+    },
     /// The app's stack pointer went below its stack chunk.
     StackOverflow {
         /// SP at the check.
@@ -146,9 +156,21 @@ impl std::fmt::Display for StopKind {
                 None => write!(f, "unknown trap 0x{trap:04X} (not in the trap table)"),
             },
             StopKind::InstructionLimit(n) => write!(f, "instruction limit of {n} reached"),
+            StopKind::TrapLimit(n) => write!(f, "OS call limit of {n} reached"),
+            StopKind::TimeLimit(d) if d.subsec_millis() == 0 => {
+                write!(f, "time limit of {} s reached", d.as_secs())
+            }
+            StopKind::TimeLimit(d) => write!(f, "time limit of {} ms reached", d.as_millis()),
+            StopKind::JumpToLowMemory { address: 0 } => {
+                write!(f, "jump to address 0 (a NULL function pointer)")
+            }
+            StopKind::JumpToLowMemory { address } => write!(
+                f,
+                "jump to 0x{address:08X} in low memory (a NULL-based or garbage function pointer)"
+            ),
             StopKind::StackOverflow { sp, bottom } => write!(
                 f,
-                "stack overflow: SP 0x{sp:08X} is below the stack chunk (bottom 0x{bottom:08X})"
+                "stack overflow: SP 0x{sp:08X} below the stack at 0x{bottom:08X}"
             ),
             StopKind::DebugCheck(m) => write!(f, "debug ROM check: {m}"),
             StopKind::FatalAlert(m) => write!(f, "fatal alert (reset): {m}"),
@@ -234,6 +256,8 @@ pub struct Stats {
     pub trap_calls: std::collections::BTreeMap<u16, u64>,
     /// Native handler runs per trap word.
     pub native_calls: std::collections::BTreeMap<u16, u64>,
+    /// Native handler runs, all traps (what [`Machine::max_traps`] limits).
+    pub os_calls: u64,
 }
 
 /// Exact instruction and OS-call counts inside 68k address ranges (enables
@@ -275,6 +299,12 @@ pub struct Machine {
     pub stats: Stats,
     /// Instruction budget for the whole run.
     pub max_instructions: u64,
+    /// OS call budget for the whole run (native handler runs, [`Stats::os_calls`]).
+    pub max_traps: u64,
+    /// Wall-clock budget of each launch (`None`: no limit). It cannot be
+    /// defeated by slow OS calls; checked between batches of instructions
+    /// and OS calls, at most every 10 ms or so of emulated work.
+    pub time_limit: Option<std::time::Duration>,
     /// Print each OS call as it is made (`--trace-traps`).
     pub trace_traps: bool,
     /// Echo output lines to stdout/stderr as they are produced.
@@ -299,12 +329,28 @@ pub struct Machine {
     profile: Option<Profile>,
     symbols: Option<crate::symbols::Symbols>,
     idle_ticks: u64,
+    deadline: Option<std::time::Instant>,
+    time_checks: u32,
+    /// Reports printed so far and those left out (see [`MAX_REPORTS_SHOWN`]).
+    reports_shown: (u64, u64),
 }
+
+/// Default OS call budget ([`Machine::max_traps`]).
+pub const DEFAULT_MAX_TRAPS: u64 = 100_000_000;
+/// Debug-ROM reports printed per run; further ones are counted and the
+/// count printed at exit (they are all kept in [`Machine::reports`]).
+pub const MAX_REPORTS_SHOWN: u64 = 100;
+/// Largest batch of instructions run between time-limit checks.
+const TIMED_BATCH: u32 = 1_000_000;
 
 impl Machine {
     /// A machine with RAM of `ram_size` bytes, the given dynamic heap size,
-    /// the ROM stubs, vectors and an empty dispatch table installed.
+    /// the ROM stubs, vectors and an empty dispatch table installed. Sizes
+    /// outside [`crate::memory::check_sizes`]'s ranges are a
+    /// [`crate::os::SetupError::Config`].
     pub fn new(ram_size: u32, dynamic_heap_size: u32) -> Result<Machine, crate::os::SetupError> {
+        crate::memory::check_sizes(ram_size, dynamic_heap_size)
+            .map_err(crate::os::SetupError::Config)?;
         let storage_start = crate::memory::DYNAMIC_HEAP_START + dynamic_heap_size;
         let mut mem = Memory::new(ram_size, storage_start);
         // ROM: ILLEGAL everywhere (code that wanders into the ROM stops with a
@@ -334,6 +380,8 @@ impl Machine {
             os,
             stats: Stats::default(),
             max_instructions: 1_000_000_000,
+            max_traps: DEFAULT_MAX_TRAPS,
+            time_limit: None,
             trace_traps: false,
             echo: false,
             alert_response: AlertResponse::Continue,
@@ -346,6 +394,9 @@ impl Machine {
             profile: None,
             symbols: None,
             idle_ticks: 0,
+            deadline: None,
+            time_checks: 0,
+            reports_shown: (0, 0),
         };
         for &(name, h) in crate::traps::HANDLERS {
             if let Some(info) = table::TRAPS.iter().find(|t| t.name == name) {
@@ -418,10 +469,44 @@ impl Machine {
         self.output.push(line);
     }
 
-    /// Record a debug-ROM report (also printed).
+    /// Record a debug-ROM report (also printed, up to
+    /// [`MAX_REPORTS_SHOWN`] per run).
     pub fn report(&mut self, line: String) {
-        self.print(format!("palm-run: {line}"));
+        if self.reports_shown.0 < MAX_REPORTS_SHOWN {
+            self.reports_shown.0 += 1;
+            self.print(format!("palm-run: {line}"));
+        } else {
+            self.reports_shown.1 += 1;
+        }
         self.reports.push(line);
+    }
+
+    /// Reports recorded but not printed (beyond [`MAX_REPORTS_SHOWN`]).
+    pub fn reports_not_shown(&self) -> u64 {
+        self.reports_shown.1
+    }
+
+    /// Start the wall-clock budget ([`Machine::time_limit`]) now.
+    pub fn start_clock(&mut self) {
+        self.deadline = self.time_limit.map(|d| std::time::Instant::now() + d);
+    }
+
+    /// The function containing 68k address `addr`, from the symbols.
+    pub fn function_at(&self, addr: u32) -> Option<String> {
+        let base = self.os.sys.code1_base?;
+        let s = self.symbols.as_ref()?;
+        s.lookup(addr.checked_sub(base)?)
+            .map(|(name, _)| name.to_string())
+    }
+
+    /// Whether the wall-clock budget ran out (checked when `long_batch`, or
+    /// every 64th call).
+    fn out_of_time(&mut self, long_batch: bool) -> bool {
+        let Some(d) = self.deadline else {
+            return false;
+        };
+        self.time_checks = self.time_checks.wrapping_add(1);
+        (long_batch || self.time_checks.is_multiple_of(64)) && std::time::Instant::now() >= d
     }
 
     /// Build a [`Stop`] at the current PC.
@@ -510,13 +595,22 @@ impl Machine {
                 return Err(self.stop(StopKind::InstructionLimit(self.max_instructions)));
             }
             let pc_before = self.cpu.pc;
+            let batch = if self.deadline.is_some() {
+                TIMED_BATCH
+            } else {
+                50_000_000
+            };
             let r = if self.profile.is_some() {
                 self.cpu.run_batch(&mut self.mem, 1, &[])
             } else {
                 self.cpu
-                    .run_batch(&mut self.mem, left.min(50_000_000) as u32, &[])
+                    .run_batch(&mut self.mem, left.min(u64::from(batch)) as u32, &[])
             };
             self.stats.instructions += u64::from(r.instructions);
+            if self.out_of_time(r.instructions >= TIMED_BATCH / 10) {
+                let limit = self.time_limit.unwrap_or_default();
+                return Err(self.stop(StopKind::TimeLimit(limit)));
+            }
             if r.instructions == 1
                 && let Some(p) = self.profile.as_mut()
                 && let Some(i) = p.range_of(pc_before)
@@ -568,6 +662,13 @@ impl Machine {
                     }));
                 }
                 BatchExit::Stopped => {
+                    if self.cpu.is_halted()
+                        && let Some(f) = self.mem.take_fault()
+                        && f.kind == crate::memory::FaultKind::StackGuard
+                        && let Some(s) = self.guard_stop(self.cpu.a(7), f.address)
+                    {
+                        return Err(s);
+                    }
                     return Err(self.stop(if self.cpu.is_halted() {
                         StopKind::DoubleFault
                     } else {
@@ -601,6 +702,29 @@ impl Machine {
                 let address = self.mem.read_u32(sp.wrapping_add(8)).unwrap_or(0);
                 let status = self.mem.read_u16(sp.wrapping_add(12)).unwrap_or(0);
                 let write = status & 0x10 == 0;
+                // SP before the CPU pushed this 14-byte frame.
+                let before = sp.wrapping_add(14);
+                match fault.map(|f| f.kind) {
+                    Some(crate::memory::FaultKind::Execute) => {
+                        let target = fault.map_or(address, |f| f.address);
+                        // A JSR pushed its return address; otherwise the
+                        // innermost A6 frame names the caller.
+                        let ret = self.mem.read_u32(before).ok().filter(|&r| self.is_code(r));
+                        let caller = ret.or_else(|| self.backtrace().first().copied());
+                        return Stop {
+                            kind: StopKind::JumpToLowMemory { address: target },
+                            pc: target,
+                            caller,
+                        };
+                    }
+                    Some(crate::memory::FaultKind::StackGuard) => {
+                        let at = fault.map_or(address, |f| f.address);
+                        if let Some(s) = self.guard_stop(before, at) {
+                            return Stop { pc, ..s };
+                        }
+                    }
+                    _ => {}
+                }
                 let kind = if v == 2 {
                     StopKind::BusError(fault.unwrap_or(Fault {
                         address,
@@ -639,6 +763,31 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// After a write at `at` into the stack guard (the fault already
+    /// taken): put the guarded bytes back and, if SP (`sp`, before the
+    /// exception frame) has reached the bottom of the app's stack, the stack
+    /// overflow stop (its SP is where the write went: the push's new SP).
+    fn guard_stop(&mut self, sp: u32, at: u32) -> Option<Stop> {
+        self.mem.restore_guarded();
+        let (bottom, _) = self.os.sys.stack?;
+        (sp < bottom.saturating_add(64)).then(|| Stop {
+            kind: StopKind::StackOverflow {
+                sp: at.min(sp),
+                bottom,
+            },
+            pc: self.cpu.ppc,
+            caller: None,
+        })
+    }
+
+    /// Whether `a` can be a return address: even, in RAM above low memory
+    /// or in ROM.
+    fn is_code(&self, a: u32) -> bool {
+        a & 1 == 0
+            && ((a >= crate::memory::LOW_MEMORY_END && a < self.mem.ram_size())
+                || (ROM_BASE..ROM_BASE + crate::memory::ROM_SIZE).contains(&a))
     }
 
     fn remember(&mut self, trap: u16, caller: u32) {
@@ -747,6 +896,14 @@ impl Machine {
             caller,
         };
         *self.stats.native_calls.entry(trap).or_default() += 1;
+        self.stats.os_calls += 1;
+        if self.stats.os_calls > self.max_traps {
+            return Err(Stop {
+                kind: StopKind::TrapLimit(self.max_traps),
+                pc: caller,
+                caller: Some(caller),
+            });
+        }
         let r = handler(self, &call)?;
         if self.trace_traps {
             let line = self.format_call(&call, r);

@@ -146,6 +146,22 @@ pub fn SysSetTrapAddress(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// tables (PALM_FACTS §1.6): three compressed blocks, then xref tables
 /// (table 1 based on A5, table 2 on code 1's start).
 pub fn load_data0(m: &mut Machine, data: &[u8], a5: u32, code1: u32) -> Result<(), String> {
+    load_data0_in(m, data, a5, code1, (0, u32::MAX))
+}
+
+/// [`load_data0`] with every write checked to fall inside `globals`
+/// (`[start, end)`, the globals chunk's body): a malformed `data` 0 is an
+/// error, not a write elsewhere in memory.
+pub fn load_data0_in(
+    m: &mut Machine,
+    data: &[u8],
+    a5: u32,
+    code1: u32,
+    globals: (u32, u32),
+) -> Result<(), String> {
+    let inside = |at: u32, len: u32| {
+        at >= globals.0 && u64::from(at) + u64::from(len) <= u64::from(globals.1)
+    };
     let mut p = 4usize;
     let byte = |p: &mut usize| -> Result<u8, String> {
         let b = *data
@@ -164,6 +180,13 @@ pub fn load_data0(m: &mut Machine, data: &[u8], a5: u32, code1: u32) -> Result<(
     for _ in 0..3 {
         let mut dst = a5.wrapping_add(long(&mut p)?);
         let mut out = |bytes: &[u8], dst: &mut u32| -> Result<(), String> {
+            if !inside(*dst, bytes.len() as u32) {
+                return Err(format!(
+                    "data 0 writes {} bytes at A5{:+}, outside the globals",
+                    bytes.len(),
+                    dst.wrapping_sub(a5) as i32,
+                ));
+            }
             m.mem
                 .os_write_bytes(*dst, bytes)
                 .map_err(|f| format!("data 0 writes outside the globals: {f}"))?;
@@ -238,6 +261,12 @@ pub fn load_data0(m: &mut Machine, data: &[u8], a5: u32, code1: u32) -> Result<(
                 (((v << 2) as i32) >> 2) as u32
             };
             pos = pos.wrapping_add(delta.wrapping_mul(2));
+            if !inside(pos, 4) {
+                return Err(format!(
+                    "data 0 relocates a long at A5{:+}, outside the globals (offset {p} of data 0)",
+                    pos.wrapping_sub(a5) as i32
+                ));
+            }
             let v = m
                 .mem
                 .read_u32(pos)
@@ -256,6 +285,7 @@ pub fn load_data0(m: &mut Machine, data: &[u8], a5: u32, code1: u32) -> Result<(
 /// hand back the app info, the previous A5 and the globals chunk.
 pub fn SysAppStartup(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let Some(app) = m.os.sys.app.clone() else {
+        m.report("SysAppStartup failed (sysErrParamErr): no app is being launched".into());
         return Ok(SYS_ERR_PARAM);
     };
     m.os.sys.startups += 1;
@@ -273,10 +303,16 @@ pub fn SysAppStartup(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
             ),
             _ => (0, 0),
         };
-        let size = (above + below).max(4);
+        let size = above.saturating_add(below).max(4);
         let heap = m.os.mem.dynamic;
         globals = crate::mem_mgr::allocate(m, call, heap, size, 0, false, Placement::Start)?;
         if globals == 0 {
+            let (_, largest) = heap.free_bytes(&m.mem).unwrap_or((0, 0));
+            m.report(format!(
+                "SysAppStartup failed (memErrNotEnoughSpace): the app's globals, {size} bytes \
+                 (code 0: {above} above A5 + {below} below), do not fit in the dynamic heap \
+                 (largest free chunk {largest} bytes): the app cannot run"
+            ));
             return Ok(crate::mem_mgr::MEM_ERR_NOT_ENOUGH_SPACE);
         }
         m.mem
@@ -285,7 +321,7 @@ pub fn SysAppStartup(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         let a5 = globals + below;
         if let Some(d) = &app.data0 {
             let code1 = m.os.sys.code1_base.unwrap_or(0);
-            if let Err(e) = load_data0(m, d, a5, code1) {
+            if let Err(e) = load_data0_in(m, d, a5, code1, (globals, globals + size)) {
                 return Err(m.stop_in(call, StopKind::DebugCheck(format!("SysAppStartup: {e}"))));
             }
         }
