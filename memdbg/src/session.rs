@@ -9,8 +9,8 @@ use crate::index::{self, Index};
 use crate::ledger;
 use crate::patch;
 use crate::record::{
-    DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC, HEADER_SIZE, HeaderFlags, NOT_SAMPLED,
-    Options, U16Be, kind,
+    self, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC, HEADER_SIZE, HeaderFlags,
+    NOT_SAMPLED, Options, U16Be, kind,
 };
 use crate::stack::CodeRange;
 use crate::state::{self, NO_SLOT, Scratch, State};
@@ -156,21 +156,34 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
 /// Code 1's address range: `code` 1 of the most recently opened resource database
 /// (`DmGet1Resource`, DataMgr.h: the running app's, before MemDbgDB is opened), else
 /// of any open one (`DmGetResource`), accepted only if one of our own functions is
-/// inside it; otherwise frames stay raw ([`HeaderFlags::CODE_BASE_UNKNOWN`]).
+/// inside it; otherwise frames stay raw ([`HeaderFlags::CODE_BASE_UNKNOWN`]). Once
+/// found, its CRC-32 goes into the header ([`record::Header::code_crc`]), so the
+/// report can refuse an ELF of another build: the only pass over code 1, at start.
 fn locate_code(st: &mut State) {
     let code = palm::four_cc(b"code");
     // SAFETY: plain Data Manager calls.
     let first = unsafe { palm::DmGet1Resource(code, 1) };
-    if let Some(range) = code_range(first) {
-        st.code = range;
-        return;
-    }
-    // SAFETY: as above.
-    let any = unsafe { palm::DmGetResource(code, 1) };
-    match code_range(any) {
-        Some(range) => st.code = range,
-        None => st.flag(HeaderFlags::CODE_BASE_UNKNOWN),
-    }
+    let range = match code_range(first) {
+        Some(range) => range,
+        // SAFETY: as above.
+        None => match code_range(unsafe { palm::DmGetResource(code, 1) }) {
+            Some(range) => range,
+            None => {
+                st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
+                return;
+            }
+        },
+    };
+    st.code = range;
+    // SAFETY: code 1 stays locked by the OS while the app runs (it is executing), in
+    // the storage heap, which does not move; these are its bytes.
+    let bytes = unsafe {
+        core::slice::from_raw_parts(
+            range.base as usize as *const u8,
+            range.end.wrapping_sub(range.base) as usize,
+        )
+    };
+    st.sc().header.code_crc.set(record::crc32(bytes));
 }
 
 /// The range of resource `h` if it holds this function's code.

@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use memdbg::record::{
-    AllocFlags, AllocRecord, Counters, FileName, Frame, Header, HeaderFlags, Options, Record,
-    detected, kind,
+    AllocFlags, AllocRecord, Counters, FORMAT_VERSION, FileName, Frame, HEADER_SIZE, Header,
+    HeaderFlags, Options, Record, crc32, detected, kind,
 };
 use palm_prc::{Content, Database, FourCC};
 use palm_run::{Config, Machine};
@@ -23,6 +23,8 @@ const APP_SOURCE: &str = "memdbg/tests/app/src/lib.rs";
 
 struct App {
     prc: Vec<u8>,
+    /// Code resource 1's bytes, as the linker produced them.
+    code1: Vec<u8>,
     elf: PathBuf,
     marks: HashMap<String, u16>,
 }
@@ -56,6 +58,7 @@ fn app() -> &'static App {
         }
         App {
             prc: std::fs::read(&built.prc).unwrap(),
+            code1: built.image.code.clone(),
             elf: built.elf.clone(),
             marks,
         }
@@ -211,6 +214,19 @@ fn assert_clean_header(r: &Run) {
     let base = r.machine.os.sys.code1_base.expect("code 1 base");
     assert_eq!(h.code_base.get(), base, "code 1 base");
     assert!(h.code_size.get() as usize >= app().prc.len() / 2);
+    // Format version 2: code 1's size and CRC-32, so that the report can refuse the
+    // ELF of another build.
+    assert_eq!(
+        (h.version, h.stored_bytes().len()),
+        (FORMAT_VERSION, HEADER_SIZE)
+    );
+    assert_eq!(h.code_size.get() as usize, app().code1.len());
+    assert_eq!(
+        h.code_checksum(),
+        Some(crc32(&app().code1)),
+        "code 1 CRC-32 (header {:#010X})",
+        h.code_crc.get()
+    );
     assert!(h.stop_ticks.get() >= h.start_ticks.get());
     assert!(!r.flags().contains(HeaderFlags::RUNNING));
     assert!(

@@ -118,7 +118,7 @@ impl Ledger {
             FourCC::from_u32(record::DB_TYPE),
             FourCC::from_u32(record::DB_CREATOR),
         );
-        let mut datas: Vec<&[u8]> = vec![self.header.as_bytes()];
+        let mut datas: Vec<&[u8]> = vec![self.header.stored_bytes()];
         datas.extend(self.allocs.iter().map(AsBytes::as_bytes));
         datas.extend(self.overruns.iter().map(AsBytes::as_bytes));
         datas.extend(self.double_frees.iter().map(AsBytes::as_bytes));
@@ -170,10 +170,11 @@ fn check_type_creator(db: &Database, source: &str) -> Result<(), InputError> {
     Ok(())
 }
 
-/// The size a record of kind `k` must have, when the kind is known.
-fn kind_size(k: u8) -> Option<usize> {
+/// The size a record of kind `k` and format version `v` must have, when the
+/// kind is known.
+fn kind_size(k: u8, v: u8) -> Option<usize> {
     match k {
-        kind::HEADER => Some(record::HEADER_SIZE),
+        kind::HEADER => Some(Header::size_of_version(v).unwrap_or(record::HEADER_SIZE)),
         k if kind::is_alloc(k) => Some(record::ALLOC_RECORD_SIZE),
         kind::OVERRUN => Some(record::OVERRUN_RECORD_SIZE),
         kind::DOUBLE_FREE => Some(record::DOUBLE_FREE_RECORD_SIZE),
@@ -200,12 +201,14 @@ fn record_error(
     let found = data.get(e.offset).copied();
     match (e.what, found) {
         ("unknown record format version", Some(v)) => message.push_str(&format!(
-            "; its version is {v}, this memdbg reads version {}",
+            "; its version is {v}, this memdbg reads versions {} to {}",
+            record::OLDEST_FORMAT_VERSION,
             record::FORMAT_VERSION
         )),
         ("unknown record kind", Some(v)) => message.push_str(&format!("; kind byte 0x{v:02X}")),
         ("truncated record" | "record longer than its kind's size", _) => {
-            if let Some(size) = k.and_then(kind_size) {
+            let v = data.get(1).copied().unwrap_or(record::FORMAT_VERSION);
+            if let Some(size) = k.and_then(|k| kind_size(k, v)) {
                 message.push_str(&format!(
                     "; it has {} bytes, a {name} record has {size}",
                     data.len()

@@ -11,7 +11,9 @@
 //! 1. **Decode** ([`read_ledger`], [`Ledger`]): `.pdb` or backup `.zip` →
 //!    records decoded by `memdbg::record` (the one definition of the format).
 //!    Bad input is an [`InputError`] naming the file and the byte offset,
-//!    never a panic.
+//!    never a panic. Format versions 1 and 2 are read; a version 1 ledger has
+//!    no code 1 checksum, so an ELF is checked against it by size only (the
+//!    report warns).
 //! 2. **Symbolize** ([`Symbolize`], [`ElfSymbols`]): code 1 offsets (= ELF
 //!    addresses, palm-build links code 1 at 0) → function, file and line from
 //!    the ELF's DWARF, else its symbol table, else the raw offset.
@@ -24,7 +26,7 @@
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let ledger = read_ledger("MemDbgDB.pdb".as_ref())?;
 //! let elf = ElfSymbols::load("target/palm/StarterApp.elf".as_ref())?;
-//! elf.check(&ledger)?; // the ELF must be the build that wrote the ledger
+//! elf.check(&ledger)?; // the ELF must be the build that wrote the ledger (size, CRC-32)
 //! let mut opts = Options::default();
 //! opts.symbolizer = Some(&elf);
 //! opts.format = Format::Text;
@@ -47,7 +49,7 @@
 //! - **1**: leaks, overruns or double frees recorded; for `diff`, leaks appeared;
 //! - **2**: unreadable input (not a PDB, wrong type or creator, unknown record
 //!   version, truncated records, an ELF that does not match the ledger's code
-//!   size, a bad suppression file) or bad arguments. The message names the
+//!   1 size or CRC-32, a bad suppression file) or bad arguments. The message names the
 //!   file and offset.
 //!
 //! Suppression files: see [`suppress`]. `memdbg bench [--records N] [--elf
@@ -74,7 +76,7 @@
 //! | `schema` | string | `"memdbg-report/1"` |
 //! | `source` | string | the input (`file.zip (MemDbgDB.pdb)` for a backup) |
 //! | `symbols` | string \| null | the ELF used |
-//! | `header` | object | [`HeaderInfo`]: `app_name`, `app_creator`, `format_version`, `options` and `flags` (arrays of `{name, meaning}`), `options_bits`, `flags_bits`, `max_alerts`, `capacity`, `low_heap_threshold`, `code_base`, `code_size`, `start_ticks`, `stop_ticks` |
+//! | `header` | object | [`HeaderInfo`]: `app_name`, `app_creator`, `format_version`, `options` and `flags` (arrays of `{name, meaning}`), `options_bits`, `flags_bits`, `max_alerts`, `capacity`, `low_heap_threshold`, `code_base`, `code_size`, `code_crc` (`null` for a version 1 ledger or an unknown code 1), `start_ticks`, `stop_ticks` |
 //! | `counters` | object | [`CounterInfo`]: the header's 19 counters by their `memdbg::record::Counters` names; `low_free`/`low_largest_free` `null` when never sampled |
 //! | `leaks` | array | [`Leak`]: `number` plus the block fields below |
 //! | `sites` | array | [`Site`]: `site`, `kinds`, `count`, `bytes`, `min_size`, `max_size`, `leaks` (numbers); most bytes first |

@@ -93,6 +93,9 @@ pub struct HeaderInfo {
     pub code_base: u32,
     /// Size of code 1, bytes (0: unknown).
     pub code_size: u32,
+    /// CRC-32 of code 1 recorded at start (`memdbg::record::crc32`); `null` in a
+    /// format version 1 ledger (no such field) or when code 1 was not located.
+    pub code_crc: Option<u32>,
     /// Ticks at start.
     pub start_ticks: u32,
     /// Ticks at stop (0: did not stop).
@@ -698,6 +701,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         low_heap_threshold: h.low_heap_threshold.get(),
         code_base: h.code_base.get(),
         code_size: h.code_size.get(),
+        code_crc: h.code_checksum(),
         start_ticks: h.start_ticks.get(),
         stop_ticks: h.stop_ticks.get(),
     };
@@ -887,6 +891,12 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         }
         Some(s) if header.code_size == 0 => warnings.push(format!(
             "the ledger does not record code 1's size: {} could not be checked against it",
+            s.name()
+        )),
+        Some(s) if header.code_crc.is_none() => warnings.push(format!(
+            "a MemDbgDB version {} ledger has no code 1 checksum: {} was checked against \
+             code 1's size only",
+            h.version,
             s.name()
         )),
         _ => {}

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::rc::Rc;
 
-use memdbg::record::Header;
+use memdbg::record::{self, Header};
 use object::{Object, ObjectSection, ObjectSymbol, SectionFlags, SymbolKind};
 use serde::Serialize;
 
@@ -104,6 +104,8 @@ pub struct ElfSymbols {
     code_size: u32,
     /// Code 1's bytes (the allocated sections at their addresses).
     code: Vec<u8>,
+    /// `memdbg::record::crc32(&code)`.
+    code_crc: u32,
     dwarf: Option<addr2line::Context<Reader>>,
     comp_dirs: Vec<String>,
     /// Function symbols: (address, size, demangled name), by address.
@@ -115,6 +117,7 @@ impl std::fmt::Debug for ElfSymbols {
         f.debug_struct("ElfSymbols")
             .field("name", &self.name)
             .field("code_size", &self.code_size)
+            .field("code_crc", &format_args!("0x{:08X}", self.code_crc))
             .field("dwarf", &self.dwarf.is_some())
             .field("functions", &self.functions.len())
             .finish()
@@ -223,6 +226,7 @@ impl ElfSymbols {
         Ok(ElfSymbols {
             name: name.to_string(),
             code_size,
+            code_crc: record::crc32(&code),
             code,
             dwarf,
             comp_dirs,
@@ -235,6 +239,13 @@ impl ElfSymbols {
         self.code_size
     }
 
+    /// CRC-32 of code 1 in this ELF (the allocated sections from address 0, as
+    /// palm-build puts them in code resource 1), as `memdbg::record::crc32`
+    /// computes it and memdbg records it in the ledger's header.
+    pub fn code_crc(&self) -> u32 {
+        self.code_crc
+    }
+
     /// Whether the ELF has DWARF (line numbers); without it only function
     /// names from the symbol table are available.
     pub fn has_dwarf(&self) -> bool {
@@ -242,26 +253,47 @@ impl ElfSymbols {
     }
 
     /// Checks that this ELF is the build that wrote `ledger`: code 1's size as
-    /// the header records it must equal [`ElfSymbols::code_size`]. A header
-    /// without a code size (0) cannot be checked and passes.
+    /// the header records it must equal [`ElfSymbols::code_size`], and its
+    /// CRC-32 ([`Header::code_checksum`], format version 2 on) must equal
+    /// [`ElfSymbols::code_crc`]. A header without a code size (0) cannot be
+    /// checked and passes; a version 1 header has no checksum, so only the size
+    /// is checked (the report warns).
     ///
     /// # Errors
-    /// The sizes differ; the error names the ELF and the ledger's header field.
+    /// The sizes or the checksums differ; the one-line error names the ELF, the
+    /// ledger and the header field with its file offset.
     pub fn check(&self, ledger: &Ledger) -> Result<(), InputError> {
         let recorded = ledger.header.code_size.get();
-        if recorded == 0 || recorded == self.code_size {
+        if recorded == 0 {
             return Ok(());
         }
-        let field = ledger.header_offset + core::mem::offset_of!(Header, code_size) as u64;
-        Err(InputError::whole(
-            &self.name,
-            format!(
-                "code 1 of this ELF is {} bytes (.text + .rodata) but {} records {recorded} \
-                 bytes (header code 1 size at offset 0x{field:X}): this ELF is not the build \
-                 that wrote the ledger",
-                self.code_size, ledger.source
-            ),
-        ))
+        if recorded != self.code_size {
+            let field = ledger.header_offset + core::mem::offset_of!(Header, code_size) as u64;
+            return Err(InputError::whole(
+                &self.name,
+                format!(
+                    "code 1 of this ELF is {} bytes (.text + .rodata) but {} records {recorded} \
+                     bytes (header code 1 size at offset 0x{field:X}): this ELF is not the \
+                     build that wrote the ledger",
+                    self.code_size, ledger.source
+                ),
+            ));
+        }
+        match ledger.header.code_checksum() {
+            Some(crc) if crc != self.code_crc => {
+                let field = ledger.header_offset + core::mem::offset_of!(Header, code_crc) as u64;
+                Err(InputError::whole(
+                    &self.name,
+                    format!(
+                        "code 1 of this ELF has CRC-32 0x{:08X} but {} records 0x{crc:08X} \
+                         (header code 1 CRC-32 at offset 0x{field:X}; same size, {} bytes): \
+                         this ELF is not the build that wrote the ledger",
+                        self.code_crc, ledger.source, self.code_size
+                    ),
+                ))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// `path` without the checkout- and machine-specific parts.

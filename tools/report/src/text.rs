@@ -175,7 +175,11 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     } else {
         format!("at 0x{:08X}", h.code_base)
     };
-    writeln!(out, "Code 1    {code}, {base}")?;
+    let crc = match h.code_crc {
+        Some(crc) => format!(", CRC-32 0x{crc:08X}"),
+        None => String::new(),
+    };
+    writeln!(out, "Code 1    {code}, {base}{crc}")?;
     match &r.symbols {
         Some(s) => writeln!(out, "Symbols   {s}")?,
         None => writeln!(out, "Symbols   none")?,

@@ -95,14 +95,14 @@ fn no_records() {
 fn unknown_record_version() {
     // In the header.
     let mut recs = sample_records();
-    recs[0][1] = 2;
+    recs[0][1] = 3;
     let pdb = pdb_of(&recs);
     let e = err(&pdb);
     assert_eq!(e.offset, Some(record_offset(&pdb, 0) + 1));
     assert_eq!(
         e.message,
         "record 0 (header): unknown record format version (byte 1 of the record); its version \
-         is 2, this memdbg reads version 1"
+         is 3, this memdbg reads versions 1 to 2"
     );
     // In an allocation record.
     let mut recs = sample_records();
@@ -116,7 +116,50 @@ fn unknown_record_version() {
     );
     assert!(
         e.message
-            .ends_with("its version is 7, this memdbg reads version 1")
+            .ends_with("its version is 7, this memdbg reads versions 1 to 2")
+    );
+}
+
+/// The sample ledger as memdbg's format version 1 wrote it: a 152-byte header
+/// without the code 1 checksum, version 1 in every record.
+fn version_1_records() -> Vec<Vec<u8>> {
+    let mut recs = sample_records();
+    recs[0].truncate(record::HEADER_SIZE_V1);
+    recs[0][3] = record::HEADER_SIZE_V1 as u8;
+    for r in &mut recs {
+        r[1] = 1;
+    }
+    recs
+}
+
+#[test]
+fn version_1_ledgers_are_still_read() {
+    let ledger = ledger_from_bytes(&pdb_of(&version_1_records()), "v1.pdb").unwrap();
+    assert_eq!(ledger.header.version, 1);
+    assert_eq!(ledger.header.code_checksum(), None);
+    assert_eq!(ledger.allocs.len(), 5);
+    let r = memdbg_report::analyze(&ledger, &Options::default());
+    assert_eq!((r.header.format_version, r.header.code_crc), (1, None));
+    // Written back as version 1 (152 bytes), it reads the same.
+    let again = ledger_from_bytes(&ledger.to_pdb().unwrap(), "again.pdb").unwrap();
+    assert_eq!(again.header, ledger.header);
+    // A version 1 header has 152 bytes, a version 2 header 156.
+    let mut recs = version_1_records();
+    recs[0].extend_from_slice(&[0; 4]);
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 0) + 152));
+    assert_eq!(
+        e.message,
+        "record 0 (header): record longer than its kind's size (byte 152 of the record); it has \
+         156 bytes, a header record has 152"
+    );
+    let mut recs = sample_records();
+    recs[0].truncate(152);
+    assert_eq!(
+        err(&pdb_of(&recs)).message,
+        "record 0 (header): truncated record (byte 152 of the record); it has 152 bytes, a \
+         header record has 156"
     );
 }
 

@@ -136,6 +136,8 @@ fn leaked_pointer_and_handle() {
     assert_eq!(r.header.app_name, "MemDbgTest");
     assert_eq!(r.header.app_creator, "MDtA");
     assert_eq!(r.header.code_size, elf().code_size());
+    // memdbg's CRC-32 of code 1, computed on the 68k at start, is the ELF's.
+    assert_eq!(r.header.code_crc, Some(elf().code_crc()));
 }
 
 #[test]

@@ -172,7 +172,8 @@ fn mask_app_lines(text: &str) -> String {
 }
 
 /// The text report with the layout-dependent values masked: addresses and
-/// offsets, code 1's size, ticks, the heap's low-water marks, the app's lines.
+/// offsets, code 1's size and CRC-32, ticks, the heap's low-water marks, the
+/// app's lines.
 fn mask(text: &str) -> String {
     const VOLATILE: [&str; 4] = [
         "Code 1 ",
@@ -184,7 +185,9 @@ fn mask(text: &str) -> String {
     for line in mask_hex(&mask_app_lines(text)).split_inclusive('\n') {
         if let Some(p) = VOLATILE.iter().find(|p| line.starts_with(*p)) {
             out.push_str(p);
-            out.push_str(&mask_numbers(&line[p.len()..]));
+            // The name "CRC-32" stays; its value is masked with the rest.
+            let masked: Vec<String> = line[p.len()..].split("CRC-32").map(mask_numbers).collect();
+            out.push_str(&masked.join("CRC-32"));
         } else if let Some(i) = line.find("(tick ") {
             // Only the number after "(tick ": guard bytes follow on the line.
             let (head, tail) = line.split_at(i + "(tick ".len());
@@ -206,6 +209,7 @@ fn mask_json(v: &mut serde_json::Value) {
     const MASKED: &[&str] = &[
         "address",
         "code_base",
+        "code_crc",
         "code_size",
         "low_free",
         "low_largest_free",

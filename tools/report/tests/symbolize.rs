@@ -147,7 +147,9 @@ fn symtest_ledger(code_size: u32) -> Vec<Vec<u8>> {
         Err(0x1000_1000),
     ]);
     let leaks = [alloc(kind::RUST, 12, 0x0001_2000, 1, "", 0, st)];
-    let mut recs = vec![header(code_size, &leaks).as_bytes().to_vec()];
+    let mut h = header(code_size, &leaks);
+    h.code_crc.set(memdbg::record::crc32(&built().code));
+    let mut recs = vec![h.as_bytes().to_vec()];
     recs.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
     recs
 }
@@ -290,6 +292,91 @@ fn an_elf_that_does_not_match() {
         String::from_utf8(out.stdout)
             .unwrap()
             .contains(" in symtest_outer at ")
+    );
+}
+
+/// File offset of record 0's data in a `.pdb` (its entry is at 78).
+fn header_offset(pdb: &[u8]) -> u64 {
+    u64::from(u32::from_be_bytes(pdb[78..82].try_into().unwrap()))
+}
+
+#[test]
+fn an_elf_of_another_build_with_the_same_code_size() {
+    let elf = elf();
+    assert_eq!(elf.code_crc(), memdbg::record::crc32(&built().code));
+    // Another build's ledger: code 1 of the same size, other bytes.
+    let mut recs = symtest_ledger(elf.code_size());
+    let other = elf.code_crc() ^ 0x0100_0001;
+    recs[0][152..156].copy_from_slice(&other.to_be_bytes());
+    let pdb = pdb_of(&recs);
+    let ledger = Ledger::from_pdb(&pdb, "s.pdb").unwrap();
+    let field = header_offset(&pdb) + 152;
+    assert_eq!(
+        elf.check(&ledger).unwrap_err().to_string(),
+        format!(
+            "symtest.elf: code 1 of this ELF has CRC-32 0x{:08X} but s.pdb records 0x{other:08X} \
+             (header code 1 CRC-32 at offset 0x{field:X}; same size, {} bytes): this ELF is not \
+             the build that wrote the ledger",
+            elf.code_crc(),
+            elf.code_size()
+        )
+    );
+
+    // Through the binary: exit status 2, nothing on stdout, one line on stderr.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("MemDbgDB.pdb");
+    std::fs::write(&input, &pdb).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_memdbg"))
+        .arg("report")
+        .arg(&input)
+        .arg("--elf")
+        .arg(&built().elf_path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "memdbg: error: {}: code 1 of this ELF has CRC-32 0x{:08X} but {} records",
+            built().elf_path.display(),
+            elf.code_crc(),
+            input.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("header code 1 CRC-32 at offset 0x{field:X}")),
+        "{err}"
+    );
+
+    // A format version 1 ledger has no checksum: checked by size only, warned.
+    let mut v1 = symtest_ledger(elf.code_size());
+    v1[0].truncate(memdbg::record::HEADER_SIZE_V1);
+    v1[0][3] = memdbg::record::HEADER_SIZE_V1 as u8;
+    for r in &mut v1 {
+        r[1] = 1;
+    }
+    let old = Ledger::from_pdb(&pdb_of(&v1), "v1.pdb").unwrap();
+    elf.check(&old).unwrap();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    let r = memdbg_report::analyze(&old, &opts);
+    assert_eq!(
+        r.warnings[0],
+        "a MemDbgDB version 1 ledger has no code 1 checksum: symtest.elf was checked against \
+         code 1's size only"
+    );
+    // Version 1 of another size is still refused.
+    let mut v1 = v1.clone();
+    v1[0][64..68].copy_from_slice(&(elf.code_size() + 2).to_be_bytes());
+    let old = Ledger::from_pdb(&pdb_of(&v1), "v1.pdb").unwrap();
+    assert!(
+        elf.check(&old)
+            .unwrap_err()
+            .message
+            .starts_with("code 1 of this ELF is ")
     );
 }
 

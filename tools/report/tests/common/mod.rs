@@ -58,8 +58,12 @@ pub fn alloc(
     }
 }
 
+/// The code 1 CRC-32 in [`header`]'s headers (no ELF has it).
+pub const SAMPLE_CRC: u32 = 0x5EED_C0DE;
+
 /// A header for a stopped run of app "StarterApp" ('MDst'), code 1 of
-/// `code_size` bytes at 0x00020000, counters matching `leaks`.
+/// `code_size` bytes at 0x00020000 with CRC-32 [`SAMPLE_CRC`], counters
+/// matching `leaks`.
 pub fn header(code_size: u32, leaks: &[AllocRecord]) -> Header {
     let mut counters = Counters::default();
     let allocations = 12.max(leaks.len() as u32);
@@ -91,6 +95,7 @@ pub fn header(code_size: u32, leaks: &[AllocRecord]) -> Header {
         start_ticks: U32Be::new(100),
         stop_ticks: U32Be::new(5100),
         counters,
+        code_crc: U32Be::new(SAMPLE_CRC),
     };
     h.app_name[..10].copy_from_slice(b"StarterApp");
     h
