@@ -9,10 +9,23 @@
 //! pen 80 100      # penDown + penUp at screen coordinates
 //! key a           # keyDownEvent for a character; also `key backspace` (8),
 //!                 # `key return` (10, chrLineFeed) or a code: `key 13`, `key 0x0A`
-//! menu 2001       # menuEvent with this item ID
-//! nil 5           # 5 nilEvents (1 if no count)
+//! menu 2001       # menuEvent for this item of the active menu bar
+//! nil 5           # 5 nilEvents (1 if no count; `nil 0` is none)
 //! stop            # appStopEvent (the script also ends with one)
 //! ```
+//!
+//! Numbers are decimal (`1001`, `-2`) or hexadecimal with `0x` (`0x3E9`), the
+//! same everywhere. A single character after `key` is that character (`key 7`
+//! is the digit; the code 7 is `key 0x07`).
+//!
+//! A `tap` or `menu` naming something the app does not have (no such control
+//! in the active form, no such item in the active menu bar) stops the app
+//! when it is played, with a report naming the script line, like any other
+//! failed check. A script may produce at most [`MAX_SCRIPT_EVENTS`] events
+//! (nil counts included); `nil N` is kept as one entry played N times.
+
+/// Most events a script may produce, nil counts included.
+pub const MAX_SCRIPT_EVENTS: u64 = 10_000_000;
 
 /// One scripted input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,11 +51,47 @@ pub struct Scripted {
     pub line: usize,
     /// The event.
     pub event: ScriptEvent,
+    /// How many times it is played (`nil N`: N; otherwise 1).
+    pub repeat: u32,
+}
+
+impl Scripted {
+    /// One `event` from script line `line`.
+    pub fn once(line: usize, event: ScriptEvent) -> Scripted {
+        Scripted {
+            line,
+            event,
+            repeat: 1,
+        }
+    }
+}
+
+/// Parse a number: decimal with an optional sign, or hexadecimal after `0x`.
+pub fn number(w: &str) -> Option<i64> {
+    let (neg, digits) = match w.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, w.strip_prefix('+').unwrap_or(w)),
+    };
+    let v = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(h) if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            i64::from_str_radix(h, 16).ok()?
+        }
+        Some(_) => return None,
+        None if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            digits.parse().ok()?
+        }
+        None => return None,
+    };
+    Some(if neg { -v } else { v })
 }
 
 /// Parse a script; errors name the line: `line 3: unknown event "tapp"`.
 pub fn parse(text: &str) -> Result<Vec<Scripted>, String> {
     let mut out = Vec::new();
+    let mut total: u64 = 0;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let s = raw.split('#').next().unwrap_or("").trim();
@@ -54,8 +103,7 @@ pub fn parse(text: &str) -> Result<Vec<Scripted>, String> {
             let w = words
                 .get(k)
                 .ok_or_else(|| format!("line {line}: \"{}\" needs a number", words[0]))?;
-            w.parse::<i64>()
-                .map_err(|_| format!("line {line}: \"{w}\" is not a number"))
+            number(w).ok_or_else(|| format!("line {line}: \"{w}\" is not a number"))
         };
         let u16_at = |k: usize| -> Result<u16, String> {
             let v = num(k)?;
@@ -63,11 +111,11 @@ pub fn parse(text: &str) -> Result<Vec<Scripted>, String> {
         };
         let i16_at = |k: usize| -> Result<i16, String> {
             let v = num(k)?;
-            i16::try_from(v).map_err(|_| format!("line {line}: {v} is out of range"))
+            i16::try_from(v).map_err(|_| format!("line {line}: {v} is out of range -32768..32767"))
         };
-        let (event, argc) = match words[0] {
-            "tap" => (ScriptEvent::Tap(u16_at(1)?), 2),
-            "pen" => (ScriptEvent::Pen(i16_at(1)?, i16_at(2)?), 3),
+        let (event, argc, repeat) = match words[0] {
+            "tap" => (ScriptEvent::Tap(u16_at(1)?), 2, 1),
+            "pen" => (ScriptEvent::Pen(i16_at(1)?, i16_at(2)?), 3, 1),
             "key" => {
                 let w = words
                     .get(1)
@@ -80,34 +128,52 @@ pub fn parse(text: &str) -> Result<Vec<Scripted>, String> {
                     8
                 } else if *w == "return" {
                     10
-                } else if let Some(h) = w.strip_prefix("0x") {
-                    u16::from_str_radix(h, 16)
-                        .map_err(|_| format!("line {line}: \"{w}\" is not a key"))?
                 } else {
                     u16_at(1)?
                 };
-                (ScriptEvent::Key(c), 2)
+                (ScriptEvent::Key(c), 2, 1)
             }
-            "menu" => (ScriptEvent::Menu(u16_at(1)?), 2),
+            "menu" => (ScriptEvent::Menu(u16_at(1)?), 2, 1),
             "nil" => {
-                let n = if words.len() > 1 { u16_at(1)? } else { 1 };
-                for _ in 1..n {
-                    out.push(Scripted {
-                        line,
-                        event: ScriptEvent::Nil,
-                    });
-                }
-                (ScriptEvent::Nil, words.len().min(2))
+                let n = if words.len() > 1 {
+                    let v = num(1)?;
+                    u32::try_from(v).map_err(|_| {
+                        format!("line {line}: nil {v}: the count must be 0 to {MAX_SCRIPT_EVENTS}")
+                    })?
+                } else {
+                    1
+                };
+                (ScriptEvent::Nil, words.len().min(2), n)
             }
-            "stop" => (ScriptEvent::Stop, 1),
+            "stop" => (ScriptEvent::Stop, 1, 1),
             other => return Err(format!("line {line}: unknown event \"{other}\"")),
         };
         if words.len() > argc {
             return Err(format!("line {line}: unexpected \"{}\"", words[argc]));
         }
-        out.push(Scripted { line, event });
+        total += u64::from(repeat);
+        if total > MAX_SCRIPT_EVENTS {
+            return Err(format!(
+                "line {line}: the script's events add up to more than {MAX_SCRIPT_EVENTS} \
+                 (nil counts included)"
+            ));
+        }
+        if repeat > 0 {
+            out.push(Scripted {
+                line,
+                event,
+                repeat,
+            });
+        }
     }
     Ok(out)
+}
+
+/// The events a parsed script plays, in order (each entry `repeat` times).
+pub fn events(script: &[Scripted]) -> impl Iterator<Item = &ScriptEvent> {
+    script
+        .iter()
+        .flat_map(|s| std::iter::repeat_n(&s.event, s.repeat as usize))
 }
 
 #[cfg(test)]
@@ -118,7 +184,7 @@ mod tests {
     fn parses_and_rejects() {
         let s = parse("# start\ntap 1001\npen 10 -2 # x\nkey a\nkey 13\nmenu 5\nnil 2\nstop\nkey backspace\nkey 0x0A\n")
             .unwrap();
-        let ev: Vec<_> = s.iter().map(|x| x.event.clone()).collect();
+        let ev: Vec<_> = events(&s).cloned().collect();
         assert_eq!(
             ev,
             vec![
@@ -148,5 +214,48 @@ mod tests {
             parse("tap 70000").unwrap_err(),
             "line 1: 70000 is out of range 0..65535"
         );
+    }
+
+    /// Finding: `key 0x0A` was accepted but `tap 0x3E9` was "not a number".
+    #[test]
+    fn numbers_are_read_alike_everywhere() {
+        let s = parse("tap 0x3E9\nmenu 0X7D1\npen 0x10 -0x2\nkey 0x0A\nnil 0x3\nkey 7\n").unwrap();
+        let ev: Vec<_> = events(&s).cloned().collect();
+        assert_eq!(
+            ev,
+            vec![
+                ScriptEvent::Tap(1001),
+                ScriptEvent::Menu(2001),
+                ScriptEvent::Pen(16, -2),
+                ScriptEvent::Key(10),
+                ScriptEvent::Nil,
+                ScriptEvent::Nil,
+                ScriptEvent::Nil,
+                ScriptEvent::Key(u16::from(b'7')),
+            ]
+        );
+        for bad in ["tap 0x", "tap 0xG1", "tap 1e3", "tap --1", "pen 1 0x8000"] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// Finding: `nil 65535` on 5000 lines built 327 million queue entries up
+    /// front (the allocation failed). Counts are kept; absurd totals are
+    /// refused naming the line.
+    #[test]
+    fn nil_counts_are_kept_not_expanded() {
+        let s = parse(&"nil 65535\n".repeat(100)).unwrap();
+        assert_eq!(s.len(), 100);
+        assert_eq!(events(&s).count(), 6_553_500);
+        assert_eq!(parse("nil 0\nstop\n").unwrap().len(), 1);
+        assert_eq!(
+            parse(&"nil 65535\n".repeat(5000)).unwrap_err(),
+            format!(
+                "line 153: the script's events add up to more than {MAX_SCRIPT_EVENTS} \
+                 (nil counts included)"
+            )
+        );
+        assert!(parse("nil 4294967296").is_err());
+        assert!(parse("nil -1").is_err());
     }
 }

@@ -134,9 +134,22 @@ pub struct Ui {
     pub popups: Vec<u32>,
     /// Active menu bar (MenuInit / MenuSetActiveMenu), 0: none.
     pub menu: u32,
+    /// Menu bar resource set with MenuSetActiveMenuRscID, 0: none.
+    pub menu_rsc: u16,
 }
 
 impl Ui {
+    /// Take the next scripted event (an entry played `repeat` times stays
+    /// until its last play).
+    pub fn next_scripted(&mut self) -> Option<Scripted> {
+        let front = self.script.front_mut()?;
+        if front.repeat > 1 {
+            front.repeat -= 1;
+            return Some(Scripted::once(front.line, front.event.clone()));
+        }
+        self.script.pop_front()
+    }
+
     /// The live form at `ptr`.
     pub fn form(&self, ptr: u32) -> Option<&LiveForm> {
         self.forms.iter().find(|f| f.ptr == ptr)
@@ -209,10 +222,59 @@ fn scripted_event(m: &mut Machine, call: &Call, s: &Scripted) -> Result<Event, S
         }
         ScriptEvent::Pen(x, y) => pen(m, x, y),
         ScriptEvent::Key(c) => event(KEY_DOWN_EVENT, c),
-        ScriptEvent::Menu(id) => event(MENU_EVENT, id),
+        ScriptEvent::Menu(id) => {
+            check_menu_item(m, call, s.line, id)?;
+            event(MENU_EVENT, id)
+        }
         ScriptEvent::Nil => event(0, 0),
         ScriptEvent::Stop => event(APP_STOP_EVENT, 0),
     })
+}
+
+/// The active menu bar's resource ID: the one MenuInit/MenuSetActiveMenu
+/// made active, else MenuSetActiveMenuRscID's, else the active form's.
+fn active_menu_bar(m: &Machine) -> Option<u16> {
+    if m.os.ui.menu != 0
+        && let Ok(id) = m.mem.read_u16(m.os.ui.menu)
+    {
+        return Some(id);
+    }
+    if m.os.ui.menu_rsc != 0 {
+        return Some(m.os.ui.menu_rsc);
+    }
+    m.os.ui
+        .form(m.os.ui.active)
+        .map(|f| f.model.menu_id)
+        .filter(|&id| id != 0)
+}
+
+/// A scripted `menu ID` must name an item of the active menu bar, as a
+/// scripted tap must name a control of the active form.
+fn check_menu_item(m: &Machine, call: &Call, line: usize, id: u16) -> Result<(), Stop> {
+    let fail = |what: String| {
+        m.stop_in(
+            call,
+            StopKind::DebugCheck(format!("event script line {line}: {what}")),
+        )
+    };
+    let Some(bar) = active_menu_bar(m) else {
+        return Err(fail(format!(
+            "no menu bar is active (the active form has none) for menu item ID {id}"
+        )));
+    };
+    let data = crate::data_mgr::open_resource_bytes(m, b"MBAR", bar).ok_or_else(|| {
+        fail(format!(
+            "the active menu bar, MBAR {bar}, is not in the app"
+        ))
+    })?;
+    let menu = palm_rcp::menu::MenuBar::parse(&data)
+        .map_err(|e| fail(format!("the active menu bar, MBAR {bar}: {e}")))?;
+    if menu.item(id).is_none() {
+        return Err(fail(format!(
+            "the active menu bar (MBAR {bar}) has no item with ID {id}"
+        )));
+    }
+    Ok(())
 }
 
 fn pen(m: &mut Machine, x: i16, y: i16) -> Event {
@@ -234,7 +296,7 @@ pub fn EvtGetEvent(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     m.idle(1);
     let e = if let Some(e) = m.os.ui.queue.pop_front() {
         e
-    } else if let Some(s) = m.os.ui.script.pop_front() {
+    } else if let Some(s) = m.os.ui.next_scripted() {
         scripted_event(m, call, &s)?
     } else {
         m.os.ui.stops += 1;
@@ -1077,7 +1139,7 @@ pub fn FrmDoDialog(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let r = loop {
         let e = if let Some(e) = m.os.ui.queue.pop_front() {
             e
-        } else if let Some(s) = m.os.ui.script.pop_front() {
+        } else if let Some(s) = m.os.ui.next_scripted() {
             scripted_event(m, call, &s)?
         } else {
             break u32::from(f.model.default_button);
@@ -1313,8 +1375,10 @@ pub fn MenuSetActiveMenu(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     Ok(std::mem::replace(&mut m.os.ui.menu, call.u32(0)))
 }
 
-/// `void MenuSetActiveMenuRscID(UInt16 resourceId)`.
-pub fn MenuSetActiveMenuRscID(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
+/// `void MenuSetActiveMenuRscID(UInt16 resourceId)`: scripted menu events
+/// are checked against this menu bar (unless MenuInit's is active).
+pub fn MenuSetActiveMenuRscID(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    m.os.ui.menu_rsc = call.u16(0);
     Ok(0)
 }
 
