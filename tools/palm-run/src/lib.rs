@@ -22,6 +22,10 @@
 //! # let _ = (pdb, db);
 //! ```
 //!
+//! Budgets: [`Config::max_instructions`], [`Machine::max_traps`] (OS calls)
+//! and [`Machine::time_limit`] (wall clock, off by default); each stops the
+//! app with a [`StopKind`] like any fault.
+//!
 //! What a run leaves for assertions: [`Outcome`] (result, [`Stop`], leaks
 //! found by the owner sweep, trap patches left, databases left open),
 //! [`Machine::output`] (every printed line), [`Machine::reports`] (non-fatal
@@ -77,7 +81,8 @@ pub use machine::{Arg68k, Machine, Profile, Stats, Stop, StopKind};
 /// Machine configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
-    /// RAM size in bytes (default [`memory::DEFAULT_RAM_SIZE`], 4 MB).
+    /// RAM size in bytes (default [`memory::DEFAULT_RAM_SIZE`], 4 MB; valid
+    /// ranges: [`memory::check_sizes`]).
     pub ram_size: u32,
     /// Dynamic heap size in bytes (default [`memory::DEFAULT_DYNAMIC_HEAP_SIZE`], 256 KB).
     pub dynamic_heap_size: u32,

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! palm-run APP.prc [--install FILE.pdb]… [--events SCRIPT] [--export DBNAME=FILE.pdb]…
-//!          [--elf APP.elf] [--trace-traps] [--max-instructions N] [--stats-json FILE]
+//!          [--elf APP.elf] [--trace-traps] [--max-instructions N] [--max-traps N]
+//!          [--timeout SECONDS] [--stats-json FILE]
 //!          [--heap-size BYTES] [--ram-size BYTES] [--allow-leaks] [--nonfatal-checks]
 //!          [--refuse-trap-patches]
 //!          [--feature CRID:NUM=VALUE]…
@@ -10,11 +11,12 @@
 //! palm-run traps
 //! ```
 //!
-//! Exit status: 0 clean run; 1 the app faulted or an exit check failed (chunks
-//! still owned by the app, trap patches left installed); 2 bad input (with a
-//! one-line error).
+//! Exit status: 0 clean run; 1 the app faulted, hit a limit, could not start
+//! (SysAppStartup failed) or an exit check failed (chunks still owned by the
+//! app, trap patches left installed, debug-ROM reports); 2 bad input (with a
+//! one-line error). PilotMain's return value is printed, not judged.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use std::io::Write;
@@ -63,13 +65,21 @@ struct Cli {
     /// Stop the app after this many 68k instructions.
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
     max_instructions: u64,
+    /// Stop the app after this many OS calls (traps run by palm-run).
+    #[arg(long, value_name = "N", default_value_t = palm_run::machine::DEFAULT_MAX_TRAPS)]
+    max_traps: u64,
+    /// Stop the app after this many seconds of wall-clock time (0: no limit).
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    timeout: u64,
     /// Write run statistics as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     stats_json: Option<PathBuf>,
-    /// Dynamic heap size in bytes (default 262144: a Palm OS 3.5 device with 4 MB).
+    /// Dynamic heap size in bytes, a multiple of 4 from 16384 (16 KiB) to
+    /// 16777216 (16 MiB); default 262144, a Palm OS 3.5 device with 4 MB.
     #[arg(long, value_name = "BYTES", default_value_t = palm_run::memory::DEFAULT_DYNAMIC_HEAP_SIZE)]
     heap_size: u32,
-    /// RAM size in bytes; the storage heap is what the dynamic heap leaves.
+    /// RAM size in bytes, a multiple of 4: 4 KiB of low memory, the dynamic
+    /// heap, and a storage heap of 16 KiB to 16 MiB (default 4194304).
     #[arg(long, value_name = "BYTES", default_value_t = palm_run::memory::DEFAULT_RAM_SIZE)]
     ram_size: u32,
     /// Report chunks the app leaves behind, but do not fail the run for them.
@@ -123,8 +133,41 @@ fn bad_input(msg: String) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+/// Largest input file palm-run reads (the app, `--install`, `--events`,
+/// `--elf`): 64 MiB, more than any Palm database or app ELF.
+const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Read an input file: a regular file of at most [`MAX_INPUT_BYTES`] (not a
+/// device, pipe or directory, whose reading might never end).
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let meta = std::fs::metadata(path).map_err(err)?;
+    if !meta.is_file() {
+        return Err(format!(
+            "{}: not a regular file (palm-run reads regular files only)",
+            path.display()
+        ));
+    }
+    let too_big = |n: u64| {
+        format!(
+            "{}: {n} bytes, more than the {MAX_INPUT_BYTES} (64 MiB) palm-run reads",
+            path.display()
+        )
+    };
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(too_big(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(err)?
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(err)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 fn main() -> ExitCode {
@@ -221,26 +264,27 @@ fn run(cli: &Cli) -> Result<bool, String> {
         .iter()
         .map(|f| feature(f))
         .collect::<Result<_, _>>()?;
-    let symbols = match &cli.elf {
-        Some(p) => Some(
-            palm_run::symbols::Symbols::from_elf(&read(p)?)
-                .map_err(|e| format!("{}: {e}", p.display()))?,
-        ),
+    let elf = match &cli.elf {
+        Some(p) => {
+            let bytes = read(p)?;
+            palm_run::symbols::elf_code1(&bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+            Some((p, bytes))
+        }
         None => None,
     };
+    palm_run::memory::check_sizes(cli.ram_size, cli.heap_size)?;
     let config = Config {
         ram_size: cli.ram_size,
         dynamic_heap_size: cli.heap_size,
         max_instructions: cli.max_instructions,
     };
     let mut m = Machine::with_config(&config).map_err(|e| e.to_string())?;
+    m.max_traps = cli.max_traps;
+    m.time_limit = (cli.timeout > 0).then(|| std::time::Duration::from_secs(cli.timeout));
     m.echo = true;
     m.trace_traps = cli.trace_traps;
     m.refuse_trap_patches = cli.refuse_trap_patches;
     m.fatal_mem_errors = !cli.nonfatal_checks;
-    if let Some(s) = symbols {
-        m.set_symbols(s);
-    }
     for p in &cli.install {
         let bytes = read(p)?;
         m.install(&bytes)
@@ -256,6 +300,19 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let name = String::from_utf8_lossy(&db.header.name).into_owned();
     m.install(&app)
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
+    if let Some((p, bytes)) = elf {
+        let installed =
+            m.os.dm
+                .find(db.header.name.as_slice())
+                .map(|d| d.id)
+                .and_then(|id| palm_run::data_mgr::resource_bytes(&m, id, b"code", 1))
+                .unwrap_or_default();
+        palm_run::symbols::check_elf_matches(&bytes, &installed)
+            .map_err(|e| format!("{}: not the ELF of {}: {e}", p.display(), cli.app.display()))?;
+        let syms = palm_run::symbols::Symbols::from_elf(&bytes)
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+        m.set_symbols(syms);
+    }
     if let Some(s) = script {
         m.set_events(s);
     }
