@@ -35,28 +35,32 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
 
 /// An app whose code 1 is `code`.
 fn prc(code: &[u8]) -> Vec<u8> {
-    Database::new_resources(
-        Header::new("CliTest", app::APPL, FourCC::new(*b"PRct")),
-        vec![
-            Resource {
-                kind: FourCC::new(*b"code"),
-                id: 0,
-                data: app::code0(0x28, 0),
-            },
-            Resource {
-                kind: FourCC::new(*b"code"),
-                id: 1,
-                data: code.to_vec(),
-            },
-            Resource {
-                kind: FourCC::new(*b"data"),
-                id: 0,
-                data: app::data0_no_globals(),
-            },
-        ],
-    )
-    .to_bytes()
-    .unwrap()
+    prc_with(code, app::code0(0x28, 0), vec![])
+}
+
+/// An app whose code 1 is `code`, with this code 0 and more resources.
+fn prc_with(code: &[u8], code0: Vec<u8>, more: Vec<Resource>) -> Vec<u8> {
+    let mut rs = vec![
+        Resource {
+            kind: FourCC::new(*b"code"),
+            id: 0,
+            data: code0,
+        },
+        Resource {
+            kind: FourCC::new(*b"code"),
+            id: 1,
+            data: code.to_vec(),
+        },
+        Resource {
+            kind: FourCC::new(*b"data"),
+            id: 0,
+            data: app::data0_no_globals(),
+        },
+    ];
+    rs.extend(more);
+    Database::new_resources(Header::new("CliTest", app::APPL, FourCC::new(*b"PRct")), rs)
+        .to_bytes()
+        .unwrap()
 }
 
 /// Built once per test binary (palm-build's work files are per crate, so two
@@ -311,4 +315,329 @@ fn trace_traps_prints_calls_with_symbols() {
     assert!(out.contains("trap DbgMessage(aStr=0x"), "{out}");
     assert!(out.contains("<palm_run_test_app::strings+0x"), "{out}");
     assert!(out.contains("DbgMessage: -12 100000 abc beef"), "{out}");
+}
+
+/// Finding: slow OS calls could defeat the instruction limit; a budget of OS
+/// calls (`--max-traps`) and of wall-clock time (`--timeout`) stop the app
+/// like the instruction limit (exit 1).
+#[test]
+fn os_call_and_time_limits_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let spin = write(dir.path(), "spin.prc", &prc(&[0x60, 0xFE]));
+    let t = std::time::Instant::now();
+    let o = palm_run(&[
+        &spin,
+        "--max-instructions",
+        "1000000000000",
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(status(&o), 1);
+    assert!(
+        stdout(&o).contains("time limit of 1 s reached"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    // MemPtrNew(16) for ever: push.l #16; trap #15 MemPtrNew; addq #4,sp; bra.s.
+    let alloc = write(
+        dir.path(),
+        "alloc.prc",
+        &prc(&[
+            0x2F, 0x3C, 0, 0, 0, 16, 0x4E, 0x4F, 0xA0, 0x13, 0x58, 0x8F, 0x60, 0xF2,
+        ]),
+    );
+    let o = palm_run(&[&alloc, "--max-traps", "1000", "--allow-leaks"]);
+    assert_eq!(status(&o), 1);
+    assert!(
+        stdout(&o).contains("OS call limit of 1000 reached"),
+        "{}",
+        stdout(&o)
+    );
+    let help = stdout(&palm_run(&["--help"]));
+    assert!(
+        help.contains("--max-traps") && help.contains("--timeout"),
+        "{help}"
+    );
+}
+
+/// Finding: `nil 65535` × 5000 lines aborted with a 4 GiB allocation. Nil
+/// counts are kept as counts, and absurd totals are bad input naming the line.
+#[test]
+fn huge_nil_counts_are_refused_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = write(dir.path(), "loop.prc", &palm_run::bench::loop_prc(1));
+    let big = write(dir.path(), "big.txt", "nil 65535\n".repeat(5000).as_bytes());
+    let o = palm_run(&[&app, "--events", &big]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "palm-run: error: {big}: line 153: the script's events add up to more than \
+             10000000 (nil counts included)\n"
+        )
+    );
+    let ok = write(dir.path(), "ok.txt", "nil 65535\n".repeat(150).as_bytes());
+    let o = palm_run(&[&app, "--events", &ok]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+}
+
+/// Finding: `--elf` was not checked: another app's ELF gave wrong symbols,
+/// `/bin/ls` was accepted. The ELF must be an m68k ELF whose .text + .rodata
+/// are the app's code 1, byte for byte.
+#[test]
+fn elf_must_be_the_apps_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let runtest = runtest_prc();
+    let elf = runtest.with_extension("elf");
+    let other = write(dir.path(), "loop.prc", &palm_run::bench::loop_prc(1));
+    let o = palm_run(&[&other, "--elf", elf.to_str().unwrap()]);
+    assert_eq!(status(&o), 2);
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "palm-run: error: {}: not the ELF of {other}: its code 1 image (.text + .rodata) is ",
+            elf.display()
+        )),
+        "{err}"
+    );
+    // Same size, one byte changed: the offset is named.
+    let mut prc = Database::parse(&std::fs::read(&runtest).unwrap()).unwrap();
+    if let palm_prc::Content::Resources(rs) = &mut prc.content {
+        let code1 = rs
+            .iter_mut()
+            .find(|r| &r.kind.0 == b"code" && r.id == 1)
+            .unwrap();
+        code1.data[0x10] ^= 0xFF;
+    }
+    let changed = write(dir.path(), "changed.prc", &prc.to_bytes().unwrap());
+    let o = palm_run(&[
+        &changed,
+        "--elf",
+        elf.to_str().unwrap(),
+        "--feature",
+        "PRtt:0=9",
+    ]);
+    assert_eq!(status(&o), 2);
+    assert!(stderr(&o).contains("at offset 0x10 ("), "{}", stderr(&o));
+    let o = palm_run(&[&other, "--elf", "/bin/ls"]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).contains("/bin/ls: not an m68k ELF"),
+        "{}",
+        stderr(&o)
+    );
+    let text = write(dir.path(), "notes.elf", b"not an elf at all");
+    let o = palm_run(&[&other, "--elf", &text]);
+    assert_eq!(status(&o), 2);
+    assert!(stderr(&o).contains("not an ELF file"), "{}", stderr(&o));
+}
+
+/// Finding: bad `--heap-size`/`--ram-size` values gave an off-by-one
+/// message, a wrapped "(got 0)", or setup errors from deep inside. They are
+/// checked up front, naming the valid range.
+#[test]
+fn memory_sizes_are_checked_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = write(dir.path(), "loop.prc", &palm_run::bench::loop_prc(1));
+    for (opt, v) in [
+        ("--heap-size", "4096"),
+        ("--heap-size", "8192"),
+        ("--heap-size", "4294967295"),
+        ("--heap-size", "4294959104"),
+        ("--heap-size", "262146"),
+        ("--ram-size", "17825792"),
+        ("--ram-size", "268435456"),
+        ("--ram-size", "270000"),
+    ] {
+        let o = palm_run(&[&app, opt, v]);
+        assert_eq!(status(&o), 2, "{opt} {v}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!("palm-run: error: {opt} {v}: ")),
+            "{err}"
+        );
+        assert!(err.contains(" from ") && err.contains(" to "), "{err}");
+    }
+    let o = palm_run(&[&app, "--heap-size", "16384", "--ram-size", "36864"]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    let o = palm_run(&[&app, "--heap-size", "16777216", "--ram-size", "33558528"]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    let help = stdout(&palm_run(&["--help"]));
+    assert!(
+        help.contains("16384 (16 KiB) to") && help.contains("16777216 (16 MiB)"),
+        "{help}"
+    );
+}
+
+/// Finding: malformed app resources were accepted (a code 0 asking for 4 GB
+/// of globals ran and exited 0) or misreported (an empty code 1 was a bus
+/// error). They are bad input naming the resource and the field; a failed
+/// SysAppStartup (globals that do not fit) is a failed run.
+#[test]
+fn malformed_app_resources_are_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let rts = [0x4E, 0x75];
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "a5.prc",
+            prc_with(&rts, app::code0(0x7FFF_FFFF, 0x7FFF_FFFF), vec![]),
+            "code 0: the A5 world it asks for (above A5 2147483647 + below A5 2147483647 bytes) \
+             is larger than the 262144-byte dynamic heap",
+        ),
+        (
+            "short0.prc",
+            prc_with(&rts, vec![0, 0, 0, 0], vec![]),
+            "code 0 is 4 bytes, shorter than its first two fields",
+        ),
+        (
+            "big1.prc",
+            prc(&[0x4E, 0x71].repeat(40 * 1024)),
+            "code 1: 81920 bytes, more than the 65505 bytes a chunk holds (memMaxChunkAllocSize)",
+        ),
+        (
+            "empty1.prc",
+            prc(&[]),
+            "code 1 is 0 bytes: the app's entry point (its first instruction) is missing",
+        ),
+        (
+            "stack.prc",
+            prc_with(
+                &rts,
+                app::code0(0x28, 0),
+                vec![Resource {
+                    kind: FourCC::new(*b"pref"),
+                    id: 0,
+                    data: app::pref0(30, 0xFFFF_FFF0, 0x1000),
+                }],
+            ),
+            "pref 0: stackSize 4294967280 (0xFFFFFFF0) is more than the 61440 bytes",
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        let p = write(dir.path(), name, &bytes);
+        let o = palm_run(&[&p]);
+        assert_eq!(status(&o), 2, "{name}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!("palm-run: error: {p}: {want}")),
+            "{err}"
+        );
+    }
+    // Two code 1 resources: the second one's ID is patched in the entry list
+    // (the PRC writer refuses duplicates).
+    let mut dup = prc_with(
+        &rts,
+        app::code0(0x28, 0),
+        vec![Resource {
+            kind: FourCC::new(*b"code"),
+            id: 2,
+            data: rts.to_vec(),
+        }],
+    );
+    let entry = 78 + 10 * 3;
+    assert_eq!(&dup[entry..entry + 6], b"code\0\x02");
+    dup[entry + 5] = 1;
+    let p = write(dir.path(), "dup.prc", &dup);
+    let o = palm_run(&[&p]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!("palm-run: error: {p}: duplicate resource code 1\n")
+    );
+    // Globals that fit the heap's size but not its free space: SysAppStartup
+    // fails, the app cannot run: exit 1 with the reason. Code 1: link; three
+    // pointers for SysAppStartup; trap; lea 12(sp),sp; unlk; rts.
+    let startup = [
+        0x4E, 0x56, 0xFF, 0xF4, 0x48, 0x6E, 0xFF, 0xF4, 0x48, 0x6E, 0xFF, 0xF8, 0x48, 0x6E, 0xFF,
+        0xFC, 0x4E, 0x4F, 0xA0, 0x8F, 0x4F, 0xEF, 0x00, 0x0C, 0x4E, 0x5E, 0x4E, 0x75,
+    ];
+    let p = write(
+        dir.path(),
+        "globals.prc",
+        &prc_with(&startup, app::code0(0x28, 250_000), vec![]),
+    );
+    let o = palm_run(&[&p]);
+    assert_eq!(status(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains(
+            "palm-run: SysAppStartup failed (memErrNotEnoughSpace): the app's globals, 250040 bytes"
+        ),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// Finding: `/dev/zero` as the app, `--events`, `--elf` or `--install` was
+/// read until memory ran out. Inputs must be regular files of at most 64 MiB.
+#[test]
+fn special_and_huge_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = write(dir.path(), "loop.prc", &palm_run::bench::loop_prc(1));
+    for args in [
+        vec!["/dev/zero"],
+        vec![app.as_str(), "--events", "/dev/zero"],
+        vec![app.as_str(), "--elf", "/dev/zero"],
+        vec![app.as_str(), "--install", "/dev/zero"],
+        vec![app.as_str(), "--install", dir.path().to_str().unwrap()],
+    ] {
+        let o = palm_run(&args);
+        assert_eq!(status(&o), 2, "{args:?}");
+        assert!(
+            stderr(&o).contains(": not a regular file"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let huge = dir.path().join("huge.pdb");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(64 * 1024 * 1024 + 1)
+        .unwrap();
+    let o = palm_run(&[&app, "--install", huge.to_str().unwrap()]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).contains("67108865 bytes, more than the 67108864 (64 MiB) palm-run reads"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Findings: a deep recursion and a jump to NULL, as the CLI reports them.
+#[test]
+fn stack_overflow_and_null_jump_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    // bsr.s to itself: pushes return addresses for ever.
+    let deep = write(dir.path(), "deep.prc", &prc(&[0x61, 0xFE]));
+    let o = palm_run(&[&deep]);
+    assert_eq!(status(&o), 1);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("palm-run: app stopped: stack overflow: SP 0x"),
+        "{out}"
+    );
+    assert!(out.contains("below the 4096-byte stack at 0x"), "{out}");
+    assert!(
+        !out.contains("patched") && !out.contains("corrupt"),
+        "{out}"
+    );
+    assert!(out.lines().count() < 30, "{out}");
+    // suba.l a0,a0; jsr (a0); rts.
+    let null = write(
+        dir.path(),
+        "null.prc",
+        &prc(&[0x91, 0xC8, 0x4E, 0x90, 0x4E, 0x75]),
+    );
+    let o = palm_run(&[&null]);
+    assert_eq!(status(&o), 1);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(
+            "palm-run: app stopped: jump to address 0 (a NULL function pointer)\n  at PC 0x00000000\n  called from 0x"
+        ),
+        "{out}"
+    );
 }

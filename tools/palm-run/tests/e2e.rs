@@ -600,3 +600,197 @@ fn scramble_moves_unlocked_handles_and_fill_free() {
     assert_ne!(p2, p3, "MemHeapScramble moved it again");
     assert_eq!(ftr(&m, 4), 0x5555_5555, "FillFree");
 }
+
+/// Finding: every Memory Manager call walked the whole heap, so an app that
+/// fills the heap with small chunks and keeps asking got slower with every
+/// chunk (1 M instructions of it took 30–48 s, the default budget hours). Now
+/// a call costs O(log n): 10 000 chunks and 30 000 more failing calls in a
+/// few seconds even in a debug build, and the heap's index is never rebuilt
+/// from a full walk after the launch built it.
+#[test]
+fn full_heap_allocations_stay_cheap() {
+    let mut m = machine(19);
+    m.set_feature(*b"PRtt", 1, 30_000);
+    let t = std::time::Instant::now();
+    let out = m.launch("RunTest").unwrap();
+    let took = t.elapsed();
+    assert_eq!(out.stop, None);
+    let chunks = ftr(&m, 2);
+    assert!(chunks > 10_000, "{chunks} chunks of 16 bytes in 256 KB");
+    assert_eq!(ftr(&m, 3), 30_000, "further MemPtrNew calls, all NULL");
+    assert_eq!(out.leaks.len() as u32, chunks);
+    let rebuilds = m.os.mem.dynamic.index_rebuilds(&m.mem);
+    assert!(rebuilds <= 2, "{rebuilds} full rebuilds of the heap index");
+    assert!(took.as_secs() < 30, "{took:?}");
+    // The leak dump shows the first chunks and counts the rest.
+    let more = format!(
+        "palm-run: … and {} more chunks leaked ({} bytes), not shown",
+        chunks as usize - palm_run::launch::MAX_LEAKS_SHOWN,
+        (chunks as usize - palm_run::launch::MAX_LEAKS_SHOWN) * 16
+    );
+    assert!(m.output.contains(&more), "{more}");
+}
+
+/// Finding: the heap code allowed 1000 chained master pointer tables and
+/// called the 1001st "heap corrupted: bad master pointer table chain" — app
+/// corruption — after 50 195 records. Tables now chain as far as the heap
+/// goes; a database holds 65 535 records (numRecords is a UInt16), then
+/// DmNewRecord fails with dmErrMemError, as on a device.
+#[test]
+fn dm_new_record_up_to_the_record_limit() {
+    let mut m = machine(20);
+    m.set_feature(*b"PRtt", 1, 0);
+    let t = std::time::Instant::now();
+    let out = m.launch("RunTest").unwrap();
+    let took = t.elapsed();
+    assert_eq!(out.stop, None, "{}", m.output.join("\n"));
+    assert!(m.reports.is_empty(), "{:?}", m.reports);
+    assert_eq!((ftr(&m, 2), ftr(&m, 3)), (65_535, 65_535));
+    assert_eq!(ftr(&m, 4), palm_run::data_mgr::DM_ERR_MEM_ERROR);
+    let rebuilds = m.os.mem.storage.index_rebuilds(&m.mem);
+    assert!(rebuilds <= 2, "{rebuilds} full rebuilds of the heap index");
+    assert!(took.as_secs() < 60, "{took:?}");
+    // Every record's chunk is there, each with its own master pointer.
+    let db = m.os.dm.find(b"RtData").unwrap();
+    assert_eq!(db.records.len(), 65_535);
+    let heap = m.os.mem.storage;
+    assert!(heap.walk(&m.mem).is_ok());
+    for r in db.records.iter().step_by(997) {
+        assert!(heap.is_master_pointer(&m.mem, r.handle).unwrap());
+    }
+}
+
+/// Finding: slow OS calls could defeat the instruction limit. A budget of OS
+/// calls and a wall-clock budget stop the app like the instruction limit.
+#[test]
+fn os_call_and_time_limits_stop_the_app() {
+    let mut m = machine(19);
+    m.set_feature(*b"PRtt", 1, 0); // MemPtrNew for ever
+    m.max_traps = 20_000;
+    let out = m.launch("RunTest").unwrap();
+    assert_eq!(out.stop.unwrap().kind, StopKind::TrapLimit(20_000));
+    assert_eq!(m.stats.os_calls, 20_001);
+
+    let mut m = machine(19);
+    m.set_feature(*b"PRtt", 1, 0);
+    m.time_limit = Some(std::time::Duration::from_millis(300));
+    let t = std::time::Instant::now();
+    let out = m.launch("RunTest").unwrap();
+    assert_eq!(
+        out.stop.unwrap().kind,
+        StopKind::TimeLimit(std::time::Duration::from_millis(300))
+    );
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+}
+
+/// Finding: a deep recursion overwrote the chunks under the stack (the trap
+/// dispatch table among them), then low memory: a bus error at PC 0, "heap
+/// corrupted", and a line per trap "left patched". Now the first write below
+/// the stack chunk stops the app with one report, and what it overwrote is
+/// put back.
+#[test]
+fn stack_overflow_is_one_clear_report() {
+    let (m, out) = run(21);
+    let stop = out.stop.clone().unwrap();
+    let (bottom, top) = match stop.kind {
+        StopKind::StackOverflow { sp, bottom } => {
+            assert!(sp < bottom && sp + 16 >= bottom, "SP 0x{sp:08X}");
+            (bottom, bottom + 4096)
+        }
+        k => panic!("{k}"),
+    };
+    let first = &m.output[0];
+    assert_eq!(
+        first,
+        &format!(
+            "palm-run: app stopped: stack overflow: SP 0x{:08X} below the 4096-byte stack at \
+             0x{bottom:08X}, in palm_run_test_app::recurse",
+            match stop.kind {
+                StopKind::StackOverflow { sp, .. } => sp,
+                _ => 0,
+            }
+        )
+    );
+    assert!(
+        m.describe(stop.pc)
+            .contains("<palm_run_test_app::recurse+0x")
+    );
+    assert!(top > bottom);
+    assert!(out.patches_left.is_empty(), "{:?}", out.patches_left);
+    assert!(m.reports.is_empty(), "{:?}", m.reports);
+    assert!(
+        !m.output
+            .iter()
+            .any(|l| l.contains("corrupt") || l.contains("patched")),
+        "{}",
+        m.output.join("\n")
+    );
+    assert!(m.output.len() < 30, "{}", m.output.join("\n"));
+}
+
+/// Finding: a call through a NULL function pointer was reported as "bus
+/// error: write of 1 byte(s) to 0x00000000 … at PC 0x00000000" (the vectors
+/// run as code). Low memory is not executable: the report names the jump and
+/// the caller.
+#[test]
+fn jump_to_null_names_the_caller() {
+    let (m, out) = run(22);
+    let stop = out.stop.unwrap();
+    assert_eq!(stop.kind, StopKind::JumpToLowMemory { address: 0 });
+    assert_eq!(stop.pc, 0);
+    let caller = stop.caller.expect("caller");
+    assert!(
+        m.describe(caller)
+            .contains("<palm_run_test_app::null_call+0x"),
+        "{}",
+        m.describe(caller)
+    );
+    assert_eq!(
+        m.output[0],
+        "palm-run: app stopped: jump to address 0 (a NULL function pointer)"
+    );
+    assert!(
+        m.output[2].starts_with("  called from 0x"),
+        "{}",
+        m.output[2]
+    );
+    assert!(!m.os.ftr.features.contains_key(&(CRID, 1)));
+}
+
+/// Finding: `menu 9999` (no such item) was played silently while `tap 4242`
+/// stopped the app. Both now name the script line and stop the app; items of
+/// the active form's menu bar are played.
+#[test]
+fn script_menu_items_are_checked_like_taps() {
+    let mut m = machine(10);
+    m.set_events(palm_run::script::parse("menu 1301\nmenu 0x515\n").unwrap());
+    let out = m.launch("RunTest").unwrap();
+    assert_eq!(out.stop, None, "{}", m.output.join("\n"));
+
+    let mut m = machine(10);
+    m.set_events(palm_run::script::parse("menu 1301\n\nmenu 9999\n").unwrap());
+    let out = m.launch("RunTest").unwrap();
+    let StopKind::DebugCheck(msg) = out.stop.unwrap().kind else {
+        panic!()
+    };
+    assert_eq!(
+        msg,
+        "event script line 3: the active menu bar (MBAR 1300) has no item with ID 9999"
+    );
+}
+
+/// `nil N` is one queue entry played N times.
+#[test]
+fn nil_counts_are_played_lazily() {
+    let mut m = machine(10);
+    m.set_events(palm_run::script::parse("nil 65535\nnil 65535\n").unwrap());
+    assert_eq!(m.os.ui.script.len(), 2);
+    let out = m.launch("RunTest").unwrap();
+    assert_eq!(out.stop, None);
+    // frmLoadEvent and frmOpenEvent from FrmGotoForm, the nils, appStopEvent.
+    assert_eq!(
+        m.stats.native_calls[&0xA11D],
+        2 + 2 * 65_535 + 1,
+        "EvtGetEvent"
+    );
+}

@@ -650,6 +650,78 @@ fn debug_modes() {
     }
 }
 
+/// 19: fill the dynamic heap with 16-byte chunks until MemPtrNew returns NULL,
+/// then keep asking (feature 1: that many more calls, 0: forever). Feature 2:
+/// chunks allocated; 3: further calls made.
+#[inline(never)]
+fn full_heap() {
+    unsafe {
+        let mut n = 0u32;
+        while !MemPtrNew(16).is_null() {
+            n += 1;
+        }
+        put(2, n);
+        let more = get(1);
+        let mut i = 0u32;
+        while more == 0 || i < more {
+            black_box(MemPtrNew(16));
+            i += 1;
+        }
+        put(3, i);
+    }
+}
+
+/// 20: feature 1 × (DmNewRecord(db, &at, 1) + DmReleaseRecord) appending to a
+/// new database (feature 1 = 0: until DmNewRecord fails). Feature 2: records
+/// made; 3: DmNumRecords; 4: DmGetLastErr after the last call.
+#[inline(never)]
+fn many_records() {
+    unsafe {
+        let db = open_data();
+        let n = get(1);
+        let mut i = 0u32;
+        while n == 0 || i < n {
+            let mut at = 0xFFFFu16;
+            if DmNewRecord(db, &mut at, 1).is_null() {
+                break;
+            }
+            DmReleaseRecord(db, at, 0);
+            i += 1;
+        }
+        put(2, i);
+        put(3, DmNumRecords(db) as u32);
+        put(4, DmGetLastErr() as u32);
+        DmCloseDatabase(db);
+    }
+}
+
+/// 21's recursion: a frame with locals per level.
+#[inline(never)]
+fn recurse(n: u32) -> u32 {
+    let local = black_box(n ^ 0x55);
+    if n == 0 {
+        0
+    } else {
+        recurse(n - 1).wrapping_add(local)
+    }
+}
+
+/// 21: a recursion 100 000 levels deep overflows the 4 KB stack.
+#[inline(never)]
+fn deep_recursion() {
+    put(1, recurse(black_box(100_000)));
+}
+
+/// 22: a call through a NULL function pointer.
+#[inline(never)]
+fn null_call() {
+    let f: Option<extern "C" fn()> = black_box(None);
+    // SAFETY: deliberately wrong, the scenario is a NULL function pointer.
+    let f: extern "C" fn() = unsafe { core::mem::transmute(f) };
+    f();
+    put(1, 1);
+}
+
 unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
     if cmd != 0 {
         return 0;
@@ -673,6 +745,10 @@ unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
         13 => misc(),
         14 => bad_unlock(),
         15 => services(),
+        19 => full_heap(),
+        20 => many_records(),
+        21 => deep_recursion(),
+        22 => null_call(),
         _ => return 0xBAD,
     }
     0
