@@ -6,6 +6,14 @@
 //! else the whole call stack (the same key as the report's "Leaks by site").
 //! Addresses and sequence numbers differ from run to run and are not compared.
 //! Suppressions and the minimum size apply to both ledgers.
+//!
+//! Both ledgers must be of the same app: [`check_same_app`] refuses two apps
+//! (database name or creator differ; `memdbg diff` exits with status 2), as
+//! their sites have nothing in common. Two builds of one app (code 1's size
+//! or CRC-32 differ) are compared, with a warning ([`Diff::warnings`]): the
+//! file:line sites of the wrappers still match (a before/after comparison of
+//! a fix), but Rust allocations are keyed by code 1 offsets, which move
+//! between builds.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -16,7 +24,7 @@ use crate::report::{
     Analyzer, Hidden, Options, SiteKey, StackFrame, allocs_in_order, hidden, site_key,
 };
 use crate::text::{StackWriter, count, num};
-use crate::{Format, Ledger};
+use crate::{Format, InputError, Ledger};
 
 /// The `schema` value of the diff's JSON document.
 pub const DIFF_SCHEMA: &str = "memdbg-diff/1";
@@ -76,8 +84,77 @@ pub struct Diff {
     pub unchanged_sites: usize,
     /// Leaks at those sites (in NEW).
     pub unchanged_leaks: usize,
+    /// OLD and NEW are of different builds of the app (code 1's size or
+    /// CRC-32 differ), so sites keyed by code offsets may not match.
+    pub warnings: Vec<String>,
     /// Totals.
     pub summary: DiffSummary,
+}
+
+/// The app of a ledger in words: `"StarterApp" (creator 'MDst')`.
+fn app_of(l: &Ledger) -> String {
+    let c = l.header.app_creator.get().to_be_bytes();
+    let creator = if c.iter().all(u8::is_ascii_graphic) {
+        format!("'{}'", String::from_utf8_lossy(&c))
+    } else {
+        format!("0x{:08X}", l.header.app_creator.get())
+    };
+    format!("\"{}\" (creator {creator})", l.app_name())
+}
+
+/// Checks that `old` and `new` are ledgers of the same app: the same database
+/// name and creator in their headers. A diff of two apps would match
+/// unrelated sites.
+///
+/// # Errors
+/// The apps differ; the error names NEW and both apps.
+pub fn check_same_app(old: &Ledger, new: &Ledger) -> Result<(), InputError> {
+    let (o, n) = (&old.header, &new.header);
+    if o.app_name_bytes() == n.app_name_bytes() && o.app_creator == n.app_creator {
+        return Ok(());
+    }
+    Err(InputError::whole(
+        &new.source,
+        format!(
+            "a ledger of app {} but {} is of app {}: memdbg diff compares two runs of one app",
+            app_of(new),
+            old.source,
+            app_of(old)
+        ),
+    ))
+}
+
+/// Warnings when `old` and `new` were written by different builds of the app.
+fn build_warnings(old: &Ledger, new: &Ledger) -> Vec<String> {
+    let (o, n) = (&old.header, &new.header);
+    let (os, ns) = (o.code_size.get(), n.code_size.get());
+    let differs = if os != 0 && ns != 0 && os != ns {
+        Some(format!(
+            "code 1 is {} bytes in {} and {} bytes in {}",
+            num(os.into()),
+            old.source,
+            num(ns.into()),
+            new.source
+        ))
+    } else {
+        match (o.code_checksum(), n.code_checksum()) {
+            (Some(oc), Some(nc)) if oc != nc => Some(format!(
+                "code 1 has CRC-32 0x{oc:08X} in {} and 0x{nc:08X} in {}",
+                old.source, new.source
+            )),
+            _ => None,
+        }
+    };
+    differs
+        .map(|d| {
+            format!(
+                "the ledgers were written by different builds of the app ({d}): \
+                 wrapper sites still match by file and line, but Rust allocations are \
+                 matched by code 1 offsets, which move between builds"
+            )
+        })
+        .into_iter()
+        .collect()
 }
 
 #[derive(Default)]
@@ -86,7 +163,8 @@ struct Side {
     bytes: u64,
 }
 
-/// Compares the leaks of `old` and `new`.
+/// Compares the leaks of `old` and `new` (of the same app: see
+/// [`check_same_app`]).
 pub fn diff(old: &Ledger, new: &Ledger, opts: &Options<'_>) -> Diff {
     let mut an = Analyzer::new(opts.symbolizer);
     // Per site: (OLD, NEW, description, kinds, stack of a representative).
@@ -169,6 +247,7 @@ pub fn diff(old: &Ledger, new: &Ledger, opts: &Options<'_>) -> Diff {
         disappeared,
         unchanged_sites,
         unchanged_leaks,
+        warnings: build_warnings(old, new),
     }
 }
 
@@ -231,6 +310,9 @@ pub fn print_diff(
             writeln!(out, "memdbg diff of {} → {}", d.old, d.new)?;
             if let Some(s) = &d.symbols {
                 writeln!(out, "Symbols   {s}")?;
+            }
+            for w in &d.warnings {
+                writeln!(out, "warning: {w}")?;
             }
             writeln!(out)?;
             let mut sw = StackWriter::default();

@@ -1,6 +1,9 @@
 //! Reading a ledger from a file: a `.pdb` (POSE "Export Database…", `palm-run
 //! --export`) or a CloudpilotEmu backup `.zip` ("Save backup", `save-backup`),
-//! told apart by their first bytes, not by the file name.
+//! told apart by their first bytes, not by the file name. Every input file
+//! (ledgers, ELFs, suppression files) is read through [`read_file`]: regular
+//! files only, up to a size limit, so a device or a FIFO given by mistake is
+//! an error instead of an endless read.
 
 use std::io::{Cursor, Read};
 use std::path::Path;
@@ -10,19 +13,121 @@ use palm_prc::{Database, FourCC};
 
 use crate::{InputError, Ledger};
 
+/// Largest ledger file read: 64 MiB. A MemDbgDB `.pdb` is at most a few MB
+/// (it lives in a Palm storage heap), and so is a CloudpilotEmu backup.
+pub const MAX_LEDGER_FILE: u64 = 64 << 20;
+
+/// Largest ELF read: 64 MiB (a Palm app's code 1 is under 64 KB; its DWARF
+/// makes the ELF a few MB).
+pub const MAX_ELF_FILE: u64 = 64 << 20;
+
+/// Largest suppression file read: 16 MiB.
+pub const MAX_SUPPRESSION_FILE: u64 = 16 << 20;
+
 /// Largest zip member read (a Palm storage heap is a few MB; this bounds what a
 /// hostile archive can make us inflate).
 const MAX_MEMBER: u64 = 64 << 20;
 
+/// What a non-regular file is, in words.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// Reads `path`, `what` it should be (for messages, e.g. "a MemDbgDB .pdb"):
+/// only a regular file (checked before it is opened, so a FIFO does not block)
+/// of at most `limit` bytes (checked before and while reading).
+///
+/// # Errors
+/// The file cannot be read, is not a regular file, or is larger than `limit`;
+/// the error names the file.
+pub(crate) fn read_file(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, InputError> {
+    let name = path.display().to_string();
+    let cannot = |e: std::io::Error| InputError::whole(&name, format!("cannot read: {e}"));
+    let too_large = |size: u64| {
+        InputError::whole(
+            &name,
+            format!(
+                "{size} bytes or more, larger than the {} MiB limit for {what}",
+                limit >> 20
+            ),
+        )
+    };
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(InputError::whole(
+            &name,
+            format!(
+                "{}, not {what}: only regular files are read",
+                file_kind(&meta)
+            ),
+        ));
+    }
+    if meta.len() > limit {
+        return Err(too_large(meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut data = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limit + 1)
+        .read_to_end(&mut data)
+        .map_err(cannot)?;
+    if data.len() as u64 > limit {
+        return Err(too_large(data.len() as u64));
+    }
+    Ok(data)
+}
+
+/// Reads a ledger file's bytes (`.pdb` or backup `.zip`) with the checks of
+/// [`read_ledger`], without decoding them.
+///
+/// # Errors
+/// The file cannot be read, is not a regular file, or is larger than
+/// [`MAX_LEDGER_FILE`].
+pub fn read_ledger_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
+    read_file(
+        path,
+        MAX_LEDGER_FILE,
+        "a MemDbgDB .pdb or a CloudpilotEmu backup .zip",
+    )
+}
+
 /// Reads and decodes the ledger in `path` (`.pdb` or backup `.zip`).
 ///
 /// # Errors
-/// The file cannot be read, or [`ledger_from_bytes`] fails.
+/// The file cannot be read, is not a regular file, is larger than
+/// [`MAX_LEDGER_FILE`], or [`ledger_from_bytes`] fails.
 pub fn read_ledger(path: &Path) -> Result<Ledger, InputError> {
-    let name = path.display().to_string();
-    let bytes =
-        std::fs::read(path).map_err(|e| InputError::whole(&name, format!("cannot read: {e}")))?;
-    ledger_from_bytes(&bytes, &name)
+    read_ledger_member(path, None)
+}
+
+/// As [`read_ledger`]; in a backup `.zip`, `member` (a member's path as the
+/// archive lists it, e.g. `a/MemDbgDB.pdb`) chooses the database when given
+/// (see [`ledger_from_bytes_member`]).
+///
+/// # Errors
+/// As [`read_ledger`] and [`ledger_from_bytes_member`].
+pub fn read_ledger_member(path: &Path, member: Option<&str>) -> Result<Ledger, InputError> {
+    let bytes = read_ledger_bytes(path)?;
+    ledger_from_bytes_member(&bytes, &path.display().to_string(), member)
 }
 
 /// Whether `bytes` start like a zip archive (a local file header, or the end
@@ -35,20 +140,44 @@ pub fn is_zip(bytes: &[u8]) -> bool {
 ///
 /// A zip archive is searched for `MemDbgDB.pdb` (any folder, any letter
 /// case), and failing that for any `.pdb` member whose type and creator are
-/// MemDbgDB's; anything else is decoded as a `.pdb`.
+/// MemDbgDB's; anything else is decoded as a `.pdb`. An archive with more than
+/// one such member is refused as ambiguous ([`ledger_from_bytes_member`]
+/// chooses one).
 ///
 /// # Errors
-/// A broken archive, an archive without MemDbgDB, or a database that
-/// [`Ledger::from_pdb`] rejects.
+/// A broken archive, an archive without MemDbgDB or with several, or a
+/// database that [`Ledger::from_pdb`] rejects.
 pub fn ledger_from_bytes(bytes: &[u8], name: &str) -> Result<Ledger, InputError> {
+    ledger_from_bytes_member(bytes, name, None)
+}
+
+/// As [`ledger_from_bytes`], with `member` choosing the database of a backup
+/// `.zip` by its path in the archive (exactly as the archive lists it, e.g.
+/// `a/MemDbgDB.pdb`; `memdbg … --member PATH`). `member` is for archives only.
+///
+/// # Errors
+/// As [`ledger_from_bytes`]; `member` is given but `bytes` are not a zip
+/// archive, or the archive has no member of that path.
+pub fn ledger_from_bytes_member(
+    bytes: &[u8],
+    name: &str,
+    member: Option<&str>,
+) -> Result<Ledger, InputError> {
     if is_zip(bytes) {
-        ledger_from_zip(bytes, name)
+        ledger_from_zip(bytes, name, member)
+    } else if let Some(m) = member {
+        Err(InputError::whole(
+            name,
+            format!(
+                "--member {m} chooses a member of a backup .zip, but this is not a zip archive"
+            ),
+        ))
     } else {
         Ledger::from_pdb(bytes, name)
     }
 }
 
-fn ledger_from_zip(bytes: &[u8], name: &str) -> Result<Ledger, InputError> {
+fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Ledger, InputError> {
     let bad = |e: zip::result::ZipError| {
         InputError::whole(name, format!("not a readable zip archive: {e}"))
     };
@@ -62,6 +191,11 @@ fn ledger_from_zip(bytes: &[u8], name: &str) -> Result<Ledger, InputError> {
                 .unwrap_or_default()
         })
         .collect();
+    let listed = if names.is_empty() {
+        "it is empty".to_string()
+    } else {
+        format!("it holds {}", names.join(", "))
+    };
     let base = |n: &str| {
         n.rsplit(['/', '\\'])
             .next()
@@ -85,16 +219,49 @@ fn ledger_from_zip(bytes: &[u8], name: &str) -> Result<Ledger, InputError> {
         }
         Ok(data)
     };
+    let ambiguous = |found: &[usize], what: &str| {
+        let list: Vec<&str> = found.iter().map(|&i| names[i].as_str()).collect();
+        InputError::whole(
+            name,
+            format!(
+                "{} members are {what} ({}): ambiguous; choose one with --member PATH",
+                found.len(),
+                list.join(", ")
+            ),
+        )
+    };
+    if let Some(m) = member {
+        let found: Vec<usize> = (0..names.len()).filter(|&i| names[i] == m).collect();
+        return match found[..] {
+            [] => Err(InputError::whole(
+                name,
+                format!("no member {m} in this backup ({listed})"),
+            )),
+            [i] => {
+                let data = read_member(i)?;
+                Ledger::from_pdb(&data, &format!("{name} ({m})"))
+            }
+            _ => Err(ambiguous(&found, &format!("named {m}"))),
+        };
+    }
     let wanted = format!("{}.pdb", record::DB_NAME).to_ascii_lowercase();
-    if let Some(i) = names.iter().position(|n| base(n) == wanted) {
-        let data = read_member(i)?;
-        return Ledger::from_pdb(&data, &format!("{name} ({})", names[i]));
+    let found: Vec<usize> = (0..names.len())
+        .filter(|&i| base(&names[i]) == wanted)
+        .collect();
+    match found[..] {
+        [i] => {
+            let data = read_member(i)?;
+            return Ledger::from_pdb(&data, &format!("{name} ({})", names[i]));
+        }
+        [] => {}
+        _ => return Err(ambiguous(&found, &format!("{}.pdb", record::DB_NAME))),
     }
     // Renamed on the way out? Any database with MemDbgDB's type and creator.
     let (want_type, want_creator) = (
         FourCC::from_u32(record::DB_TYPE),
         FourCC::from_u32(record::DB_CREATOR),
     );
+    let mut found = Vec::new();
     for (i, n) in names.iter().enumerate() {
         if !base(n).ends_with(".pdb") {
             continue;
@@ -104,20 +271,25 @@ fn ledger_from_zip(bytes: &[u8], name: &str) -> Result<Ledger, InputError> {
             && db.header.kind == want_type
             && db.header.creator == want_creator
         {
-            return Ledger::from_pdb(&data, &format!("{name} ({n})"));
+            found.push((i, data));
         }
     }
-    let listed = if names.is_empty() {
-        "it is empty".to_string()
-    } else {
-        format!("it holds {}", names.join(", "))
-    };
-    Err(InputError::whole(
-        name,
-        format!(
-            "no {}.pdb in this backup ({listed}); CloudpilotEmu skips open databases, so \
-             save the backup with the launcher in front",
-            record::DB_NAME
-        ),
-    ))
+    match &found[..] {
+        [(i, data)] => Ledger::from_pdb(data, &format!("{name} ({})", names[*i])),
+        [] => Err(InputError::whole(
+            name,
+            format!(
+                "no {}.pdb in this backup ({listed}); CloudpilotEmu skips open databases, so \
+                 save the backup with the launcher in front",
+                record::DB_NAME
+            ),
+        )),
+        _ => {
+            let at: Vec<usize> = found.iter().map(|(i, _)| *i).collect();
+            Err(ambiguous(
+                &at,
+                &format!("databases of type {want_type} and creator {want_creator}"),
+            ))
+        }
+    }
 }

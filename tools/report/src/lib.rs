@@ -37,20 +37,29 @@
 //!
 //! # Command line
 //! ```text
-//! memdbg report INPUT [--elf APP.elf] [--json] [--min-size N] [--suppress FILE]
-//! memdbg diff OLD NEW [--elf APP.elf] [--json] [--min-size N] [--suppress FILE]
+//! memdbg report INPUT [--elf APP.elf] [--json] [--min-size N] [--suppress FILE] [--member PATH]
+//! memdbg diff OLD NEW [--elf APP.elf] [--json] [--min-size N] [--suppress FILE] [--member PATH]
 //! ```
 //! INPUT is a `.pdb` or a CloudpilotEmu backup `.zip` (the member
-//! `MemDbgDB.pdb` is used; failing that, any `.pdb` with MemDbgDB's type
-//! `'LEAK'` and creator `'MDbg'`). Exit status, as LeakSanitizer's, so CI can
-//! gate on it:
+//! `MemDbgDB.pdb`, in any folder, is used; failing that, any `.pdb` with
+//! MemDbgDB's type `'LEAK'` and creator `'MDbg'`). A backup with more than
+//! one such member is refused as ambiguous unless `--member PATH` names one
+//! (its path as the archive lists it, e.g. `a/MemDbgDB.pdb`). `diff` refuses
+//! two ledgers of different apps (database name or creator) and warns when
+//! they come from different builds of one app (code 1's size or CRC-32).
+//!
+//! Inputs are read only from regular files of at most 64 MiB (ledgers and
+//! ELFs: [`MAX_LEDGER_FILE`], [`MAX_ELF_FILE`]) or 16 MiB (suppression files,
+//! [`MAX_SUPPRESSION_FILE`]); a device, FIFO or directory is an error. Exit
+//! status, as LeakSanitizer's, so CI can gate on it:
 //! - **0**: no leaks and no errors recorded (suppressed leaks and leaks below
 //!   `--min-size` do not count); for `diff`, no leaks appeared;
 //! - **1**: leaks, overruns or double frees recorded; for `diff`, leaks appeared;
-//! - **2**: unreadable input (not a PDB, wrong type or creator, unknown record
-//!   version, truncated records, an ELF that does not match the ledger's code
-//!   1 size or CRC-32, a bad suppression file) or bad arguments. The message names the
-//!   file and offset.
+//! - **2**: unreadable input (not a regular file, too large, not a PDB, wrong
+//!   type or creator, unknown record version, truncated records, an ambiguous
+//!   backup, an ELF that does not match the ledger's code 1 size or CRC-32, a
+//!   bad suppression file), `diff` of two apps, or bad arguments. The message
+//!   names the file and, when there is one, the offset.
 //!
 //! Suppression files: see [`suppress`]. `memdbg bench [--records N] [--elf
 //! APP.elf]` (hidden) times the report of a generated ledger ([`mod@bench`]).
@@ -98,7 +107,8 @@
 //! `memdbg diff --json` prints a [`diff::Diff`] (`schema`
 //! `"memdbg-diff/1"`): `old`, `new`, `symbols`, `appeared` and `disappeared`
 //! (arrays of `{site, kinds, old_count, new_count, old_bytes, new_bytes,
-//! stack}`), `unchanged_sites`, `unchanged_leaks`, `summary`
+//! stack}`), `unchanged_sites`, `unchanged_leaks`, `warnings` (strings:
+//! different builds), `summary`
 //! (`appeared_leaks`, `appeared_bytes`, `disappeared_leaks`,
 //! `disappeared_bytes`, `exit_status`, `line`).
 
@@ -115,7 +125,10 @@ mod symbolize;
 mod text;
 
 pub use error::InputError;
-pub use input::{is_zip, ledger_from_bytes, read_ledger};
+pub use input::{
+    MAX_ELF_FILE, MAX_LEDGER_FILE, MAX_SUPPRESSION_FILE, is_zip, ledger_from_bytes,
+    ledger_from_bytes_member, read_ledger, read_ledger_bytes, read_ledger_member,
+};
 pub use ledger::Ledger;
 pub use report::{
     Block, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo, HeapInfo, Leak, LowHeap,

@@ -77,11 +77,20 @@ impl Suppressions {
     /// Reads a suppression file.
     ///
     /// # Errors
-    /// The file cannot be read or a line is not a pattern.
+    /// The file cannot be read (not a regular file, larger than
+    /// [`MAX_SUPPRESSION_FILE`](crate::MAX_SUPPRESSION_FILE), not UTF-8) or a
+    /// line is not a pattern.
     pub fn load(path: &Path) -> Result<Suppressions, InputError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| InputError::whole(&name, format!("cannot read: {e}")))?;
+        let bytes =
+            crate::input::read_file(path, crate::MAX_SUPPRESSION_FILE, "a suppression file")?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            InputError::at(
+                &name,
+                e.utf8_error().valid_up_to() as u64,
+                "cannot read: not UTF-8 text",
+            )
+        })?;
         Suppressions::parse(&text, &name)
     }
 

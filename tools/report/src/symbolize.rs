@@ -133,11 +133,11 @@ impl ElfSymbols {
     /// Reads `path`.
     ///
     /// # Errors
-    /// As [`ElfSymbols::from_bytes`], or the file cannot be read.
+    /// As [`ElfSymbols::from_bytes`], or the file cannot be read, is not a
+    /// regular file or is larger than [`MAX_ELF_FILE`](crate::MAX_ELF_FILE).
     pub fn load(path: &std::path::Path) -> Result<ElfSymbols, InputError> {
         let name = path.display().to_string();
-        let data = std::fs::read(path)
-            .map_err(|e| InputError::whole(&name, format!("cannot read: {e}")))?;
+        let data = crate::input::read_file(path, crate::MAX_ELF_FILE, "an ELF file")?;
         ElfSymbols::from_bytes(&data, &name)
     }
 

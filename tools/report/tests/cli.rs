@@ -244,3 +244,195 @@ fn bench_command() {
     let help = memdbg(&["--help".as_ref()]);
     assert!(!text(&help.stdout).contains("bench"));
 }
+
+/// Runs `memdbg ARGS`, killed after 30 s (a read that never ends is a failure,
+/// not a hung test run).
+fn memdbg_within(args: &[&Path]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_memdbg"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(30) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("memdbg {args:?} still running after 30 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Exit status 2 and one line on stderr that contains `what`.
+fn refused(out: &Output, what: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(what), "{err}");
+}
+
+#[test]
+fn devices_fifos_directories_and_huge_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdb = write(dir.path(), "ok.pdb", &pdb_of(&leaks_only()));
+    let zero: &Path = "/dev/zero".as_ref();
+    let device = "/dev/zero: a character device, not";
+    refused(&memdbg_within(&["report".as_ref(), zero]), device);
+    refused(
+        &memdbg_within(&["report".as_ref(), &pdb, "--elf".as_ref(), zero]),
+        "/dev/zero: a character device, not an ELF file: only regular files are read",
+    );
+    refused(
+        &memdbg_within(&["report".as_ref(), &pdb, "--suppress".as_ref(), zero]),
+        "/dev/zero: a character device, not a suppression file",
+    );
+    refused(&memdbg_within(&["diff".as_ref(), &pdb, zero]), device);
+    refused(
+        &memdbg_within(&["report".as_ref(), dir.path()]),
+        ": a directory, not a MemDbgDB .pdb or a CloudpilotEmu backup .zip",
+    );
+    // A FIFO without a writer: refused before it is opened (opening would block).
+    let fifo = dir.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    refused(&memdbg_within(&["report".as_ref(), &fifo]), ": a FIFO, not");
+    // A (sparse) file just over the limit.
+    let huge = dir.path().join("huge.pdb");
+    let f = std::fs::File::create(&huge).unwrap();
+    f.set_len(memdbg_report::MAX_LEDGER_FILE + 1).unwrap();
+    refused(
+        &memdbg_within(&["report".as_ref(), &huge]),
+        "67108865 bytes or more, larger than the 64 MiB limit for a MemDbgDB .pdb or a \
+         CloudpilotEmu backup .zip",
+    );
+    let huge_elf = dir.path().join("huge.elf");
+    std::fs::File::create(&huge_elf)
+        .unwrap()
+        .set_len(memdbg_report::MAX_ELF_FILE + 1)
+        .unwrap();
+    refused(
+        &memdbg_within(&["report".as_ref(), &pdb, "--elf".as_ref(), &huge_elf]),
+        "larger than the 64 MiB limit for an ELF file",
+    );
+}
+
+/// `leaks_only` as app "MyApp" ('MyAp').
+fn other_app() -> Vec<Vec<u8>> {
+    let mut recs = leaks_only();
+    recs[0][24..28].copy_from_slice(b"MyAp");
+    recs[0][28..60].fill(0);
+    recs[0][28..33].copy_from_slice(b"MyApp");
+    recs
+}
+
+#[test]
+fn diff_refuses_two_apps_and_warns_about_two_builds() {
+    let dir = tempfile::tempdir().unwrap();
+    let starter = write(dir.path(), "starter.pdb", &pdb_of(&clean_records()));
+    let mine = write(dir.path(), "mine.pdb", &pdb_of(&other_app()));
+    let out = memdbg(&["diff".as_ref(), &starter, &mine]);
+    refused(
+        &out,
+        &format!(
+            "memdbg: error: {}: a ledger of app \"MyApp\" (creator 'MyAp') but {} is of app \
+             \"StarterApp\" (creator 'MDst'): memdbg diff compares two runs of one app",
+            mine.display(),
+            starter.display()
+        ),
+    );
+    // Another build of the same app: compared, with a warning.
+    let mut rebuilt = leaks_only();
+    rebuilt[0][152..156].copy_from_slice(&0x0BAD_C0DEu32.to_be_bytes());
+    let rebuilt = write(dir.path(), "rebuilt.pdb", &pdb_of(&rebuilt));
+    let out = memdbg(&["diff".as_ref(), &starter, &rebuilt]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    let warning = format!(
+        "warning: the ledgers were written by different builds of the app (code 1 has CRC-32 \
+         0x{SAMPLE_CRC:08X} in {} and 0x0BADC0DE in {}): wrapper sites still match by file \
+         and line, but Rust allocations are matched by code 1 offsets, which move between \
+         builds\n",
+        starter.display(),
+        rebuilt.display()
+    );
+    assert!(t.contains(&warning), "{t}");
+    let out = memdbg(&["diff".as_ref(), &starter, &rebuilt, "--json".as_ref()]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["warnings"].as_array().unwrap().len(), 1);
+    // The same build: no warning.
+    let leaky = write(dir.path(), "leaky.pdb", &pdb_of(&leaks_only()));
+    let out = memdbg(&["diff".as_ref(), &starter, &leaky]);
+    assert!(!text(&out.stdout).contains("warning:"));
+}
+
+fn zip_of(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    for (name, data) in members {
+        zip.start_file(*name, opts).unwrap();
+        zip.write_all(data).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+#[test]
+fn an_ambiguous_backup_is_refused_unless_a_member_is_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let backup = write(
+        dir.path(),
+        "two.zip",
+        &zip_of(&[
+            ("a/MemDbgDB.pdb", pdb_of(&clean_records())),
+            ("b/MemDbgDB.pdb", pdb_of(&leaks_only())),
+        ]),
+    );
+    refused(
+        &memdbg(&["report".as_ref(), &backup]),
+        &format!(
+            "memdbg: error: {}: 2 members are MemDbgDB.pdb (a/MemDbgDB.pdb, b/MemDbgDB.pdb): \
+             ambiguous; choose one with --member PATH",
+            backup.display()
+        ),
+    );
+    let member = |m: &str| memdbg(&["report".as_ref(), &backup, "--member".as_ref(), m.as_ref()]);
+    let out = member("b/MemDbgDB.pdb");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with(&format!(
+        "memdbg report of {} (b/MemDbgDB.pdb)\n",
+        backup.display()
+    )));
+    assert_eq!(member("a/MemDbgDB.pdb").status.code(), Some(0));
+    refused(
+        &member("c/MemDbgDB.pdb"),
+        "no member c/MemDbgDB.pdb in this backup (it holds a/MemDbgDB.pdb, b/MemDbgDB.pdb)",
+    );
+    // --member is for backups.
+    let pdb = write(dir.path(), "one.pdb", &pdb_of(&leaks_only()));
+    refused(
+        &memdbg(&["report".as_ref(), &pdb, "--member".as_ref(), "x".as_ref()]),
+        "--member x chooses a member of a backup .zip, but this is not a zip archive",
+    );
+    // diff: the member is read from each backup; a .pdb is read as it is.
+    let out = memdbg(&[
+        "diff".as_ref(),
+        &pdb,
+        &backup,
+        "--member".as_ref(),
+        "b/MemDbgDB.pdb".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    refused(
+        &memdbg(&[
+            "diff".as_ref(),
+            &pdb,
+            &pdb,
+            "--member".as_ref(),
+            "x".as_ref(),
+        ]),
+        "but neither OLD nor NEW is a zip archive",
+    );
+}

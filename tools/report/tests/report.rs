@@ -11,7 +11,8 @@ use common::*;
 use memdbg::record::{AsBytes, kind};
 use memdbg_report::diff::{diff, print_diff};
 use memdbg_report::{
-    Format, Ledger, Options, Suppressions, Symbol, Symbolize, analyze, ledger_from_bytes, print,
+    Format, Ledger, Options, Suppressions, Symbol, Symbolize, analyze, ledger_from_bytes,
+    ledger_from_bytes_member, print,
 };
 
 /// Symbols for the sample ledger's offsets, as an ELF's DWARF would give them.
@@ -351,6 +352,44 @@ fn zip_backup_is_searched() {
     let z = backup_zip("MemDbgDB.pdb", &pdb[..100]);
     let e = ledger_from_bytes(&z, "b.zip").unwrap_err();
     assert_eq!(e.file, "b.zip (MemDbgDB.pdb)");
+}
+
+/// A backup holding `members`, each the sample ledger.
+fn backup_of(members: &[&str], pdb: &[u8]) -> Vec<u8> {
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored = zip::write::SimpleFileOptions::default();
+    for name in members {
+        zip.start_file(*name, stored).unwrap();
+        zip.write_all(pdb).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+#[test]
+fn two_ledgers_in_one_backup_are_ambiguous() {
+    let pdb = pdb_of(&sample_records());
+    let z = backup_of(&["a/MemDbgDB.pdb", "b/MemDbgDB.pdb"], &pdb);
+    assert_eq!(
+        ledger_from_bytes(&z, "b.zip").unwrap_err().to_string(),
+        "b.zip: 2 members are MemDbgDB.pdb (a/MemDbgDB.pdb, b/MemDbgDB.pdb): ambiguous; \
+         choose one with --member PATH"
+    );
+    let chosen = ledger_from_bytes_member(&z, "b.zip", Some("b/MemDbgDB.pdb")).unwrap();
+    assert_eq!(chosen.source, "b.zip (b/MemDbgDB.pdb)");
+    // Two renamed ones (found by type and creator) are ambiguous too.
+    let z = backup_of(&["Leaks-1.pdb", "Leaks-2.pdb"], &pdb);
+    assert_eq!(
+        ledger_from_bytes(&z, "b.zip").unwrap_err().message,
+        "2 members are databases of type 'LEAK' and creator 'MDbg' (Leaks-1.pdb, \
+         Leaks-2.pdb): ambiguous; choose one with --member PATH"
+    );
+    // A member that is not there; a member of something that is not a zip.
+    let e = ledger_from_bytes_member(&z, "b.zip", Some("MemDbgDB.pdb")).unwrap_err();
+    assert_eq!(
+        e.message,
+        "no member MemDbgDB.pdb in this backup (it holds Leaks-1.pdb, Leaks-2.pdb)"
+    );
+    assert!(ledger_from_bytes_member(&pdb, "x.pdb", Some("MemDbgDB.pdb")).is_err());
 }
 
 fn second_generation() -> Vec<Vec<u8>> {

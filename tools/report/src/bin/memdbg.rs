@@ -61,6 +61,10 @@ struct Common {
     /// Hide known leaks: one FILE:LINE or function name per line.
     #[arg(long, value_name = "FILE")]
     suppress: Option<PathBuf>,
+    /// In a backup .zip, read this member (its path as the archive lists it, e.g.
+    /// a/MemDbgDB.pdb) instead of looking for MemDbgDB.pdb.
+    #[arg(long, value_name = "PATH")]
+    member: Option<String>,
 }
 
 fn load_elf(path: Option<&Path>, ledgers: &[&Ledger]) -> Result<Option<ElfSymbols>, InputError> {
@@ -89,6 +93,30 @@ fn options<'a>(common: &Common, elf: Option<&'a ElfSymbols>) -> Result<Options<'
     Ok(opts)
 }
 
+/// OLD and NEW of `memdbg diff`; `member` applies to those that are backup
+/// .zip files (at least one must be).
+fn read_pair(old: &Path, new: &Path, member: Option<&str>) -> Result<(Ledger, Ledger), InputError> {
+    let old_bytes = memdbg_report::read_ledger_bytes(old)?;
+    let new_bytes = memdbg_report::read_ledger_bytes(new)?;
+    if let Some(m) = member
+        && !memdbg_report::is_zip(&old_bytes)
+        && !memdbg_report::is_zip(&new_bytes)
+    {
+        return Err(InputError::whole(
+            &new.display().to_string(),
+            format!(
+                "--member {m} chooses a member of a backup .zip, but neither OLD nor NEW is a \
+                 zip archive"
+            ),
+        ));
+    }
+    let decode = |path: &Path, bytes: &[u8]| {
+        let member = member.filter(|_| memdbg_report::is_zip(bytes));
+        memdbg_report::ledger_from_bytes_member(bytes, &path.display().to_string(), member)
+    };
+    Ok((decode(old, &old_bytes)?, decode(new, &new_bytes)?))
+}
+
 fn output(e: std::io::Error) -> InputError {
     InputError::whole("standard output", e.to_string())
 }
@@ -99,7 +127,7 @@ fn run(cli: Cli) -> Result<u8, InputError> {
     let mut out = BufWriter::new(stdout.lock());
     match cli.command {
         Command::Report { input, common } => {
-            let ledger = memdbg_report::read_ledger(&input)?;
+            let ledger = memdbg_report::read_ledger_member(&input, common.member.as_deref())?;
             let elf = load_elf(common.elf.as_deref(), &[&ledger])?;
             let opts = options(&common, elf.as_ref())?;
             let summary = memdbg_report::print(&mut out, &ledger, &opts).map_err(output)?;
@@ -107,8 +135,8 @@ fn run(cli: Cli) -> Result<u8, InputError> {
             Ok(summary.exit_status)
         }
         Command::Diff { old, new, common } => {
-            let old = memdbg_report::read_ledger(&old)?;
-            let new = memdbg_report::read_ledger(&new)?;
+            let (old, new) = read_pair(&old, &new, common.member.as_deref())?;
+            memdbg_report::diff::check_same_app(&old, &new)?;
             let elf = load_elf(common.elf.as_deref(), &[&old, &new])?;
             let opts = options(&common, elf.as_ref())?;
             let summary =
