@@ -4,7 +4,9 @@
 //! app's ELF (palm-build links code 1 at address 0, so an offset recorded by
 //! memdbg is an ELF address): the DWARF line tables and inlined-function
 //! entries first (through `addr2line`, which reads DWARF 4 and 5 alike), then
-//! the ELF symbol table, then nothing (the frame stays a raw offset).
+//! the ELF symbol table, then nothing (the frame stays a raw offset). The
+//! DWARF of functions the linker removed is set aside first
+//! ([`tombstone_removed`]): GNU ld leaves it at address 0, over live code.
 
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -200,7 +202,10 @@ impl ElfSymbols {
             let load = |id: gimli::SectionId| -> Result<Reader, gimli::Error> {
                 let bytes: Cow<[u8]> = file
                     .section_by_name(id.name())
-                    .and_then(|s| s.uncompressed_data().ok())
+                    .and_then(|s| {
+                        let data = s.uncompressed_data().ok()?;
+                        Some(tombstone_removed(&s, data, endian))
+                    })
                     .unwrap_or(Cow::Borrowed(&[]));
                 Ok(Reader::new(Rc::from(&*bytes), endian))
             };
@@ -371,6 +376,53 @@ impl ElfSymbols {
     }
 }
 
+/// The DWARF tombstone written over addresses of removed code: -2 for a
+/// 32-bit address (-1 would be a base address selection in `.debug_ranges`).
+/// gimli (hence addr2line) skips line sequences, ranges and address ranges
+/// that start there; nothing in code 1 is near it.
+const TOMBSTONE: u32 = 0xFFFF_FFFE;
+
+/// `data`, a debug section's bytes, with every address that GNU ld resolved
+/// for a removed section replaced by [`TOMBSTONE`].
+///
+/// palm-build links with `--gc-sections` and `-q` (`--emit-relocs`): the ELF
+/// keeps the relocations of its debug sections, and a relocation against a
+/// section that `--gc-sections` removed is turned into `R_68K_NONE`, its field
+/// left at 0. Those are the stale addresses of removed functions (their line
+/// sequences, subprograms, address ranges), which would otherwise all sit at
+/// address 0, where code 1 starts, over live code: `lld` writes tombstones for
+/// them (`-z dead-reloc-in-nonalloc`), GNU ld for the m68k cannot, so this
+/// does it here. An ELF without relocations is read as it is (then only
+/// [`agrees_with_symbol_table`] guards against stale DWARF).
+fn tombstone_removed<'d>(
+    section: &object::Section<'d, '_>,
+    data: Cow<'d, [u8]>,
+    endian: gimli::RunTimeEndian,
+) -> Cow<'d, [u8]> {
+    let removed: Vec<usize> = section
+        .relocations()
+        .filter(|(_, r)| {
+            matches!(r.flags(), object::RelocationFlags::Elf { r_type }
+                if r_type == object::elf::R_68K_NONE)
+        })
+        .filter_map(|(offset, _)| usize::try_from(offset).ok())
+        .collect();
+    if removed.is_empty() {
+        return data;
+    }
+    let tombstone = match endian {
+        gimli::RunTimeEndian::Big => TOMBSTONE.to_be_bytes(),
+        gimli::RunTimeEndian::Little => TOMBSTONE.to_le_bytes(),
+    };
+    let mut data = data.into_owned();
+    for at in removed {
+        if let Some(field) = at.checked_add(4).and_then(|end| data.get_mut(at..end)) {
+            field.copy_from_slice(&tombstone);
+        }
+    }
+    Cow::Owned(data)
+}
+
 /// Whether DWARF `frames` for an address (innermost first) describe the
 /// function the symbol table has there: the outermost frame is that function.
 ///
@@ -382,6 +434,12 @@ impl ElfSymbols {
 /// symbol table lists only what was linked, so such an answer is dropped in
 /// favour of the symbol table's name. Without a symbol there is nothing to
 /// check against and the frames are kept.
+///
+/// This is the second line of defence: [`tombstone_removed`] moves the stale
+/// DWARF out of the way first when the ELF has its relocations (palm-build's
+/// do). It cannot catch a stale *location* without a function (a line
+/// sequence of a removed function found for code without DWARF of its own,
+/// such as a naked entry): the function name then comes from the symbol table.
 fn agrees_with_symbol_table(frames: &[Symbol], symbol: Option<&str>) -> bool {
     match (frames.last(), symbol) {
         (Some(outer), Some(name)) => outer.function == name,

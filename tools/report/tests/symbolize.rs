@@ -12,7 +12,9 @@ use std::sync::OnceLock;
 
 use common::*;
 use memdbg::record::{AsBytes, kind};
-use memdbg_report::{ElfSymbols, Format, Ledger, Options, Symbolize, ledger_from_bytes, print};
+use memdbg_report::{
+    ElfSymbols, Format, Ledger, Options, Symbol, Symbolize, ledger_from_bytes, print,
+};
 use object::{Object, ObjectSymbol};
 use proptest::prelude::*;
 
@@ -427,6 +429,127 @@ fn frames_of_another_build_are_warned() {
             "1 of 4 code 1 frame addresses do not follow a call instruction in symtest.elf \
              (e.g. 0x{leaf:08X}): it may not be the build that wrote the ledger"
         )]
+    );
+}
+
+/// The lines of `symtest_removed` (which the linker removes), from its `fn`
+/// line to its closing brace.
+fn removed_lines() -> Vec<u32> {
+    let src = include_str!("symtest/src/lib.rs");
+    let lines: Vec<&str> = src.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.contains("fn symtest_removed("))
+        .expect("symtest_removed in tests/symtest/src/lib.rs");
+    let end = start
+        + lines[start..]
+            .iter()
+            .position(|l| *l == "}")
+            .expect("the end of symtest_removed");
+    (start as u32 + 1..=end as u32 + 1).collect()
+}
+
+/// The location plain addr2line gives for `probe` from the ELF's DWARF as it
+/// is, without the report's clean-up of removed functions.
+fn raw_location(probe: u64) -> Option<(String, u32)> {
+    use object::ObjectSection;
+    let file = object::File::parse(&*built().elf).unwrap();
+    let load =
+        |id: gimli::SectionId| -> Result<gimli::EndianRcSlice<gimli::RunTimeEndian>, gimli::Error> {
+            let data = file
+                .section_by_name(id.name())
+                .and_then(|s| s.uncompressed_data().ok())
+                .unwrap_or_default();
+            Ok(gimli::EndianRcSlice::new(
+                std::rc::Rc::from(&*data),
+                gimli::RunTimeEndian::Big,
+            ))
+        };
+    let ctx = addr2line::Context::from_dwarf(gimli::Dwarf::load(load).unwrap()).unwrap();
+    let loc = ctx.find_location(probe).ok()??;
+    Some((loc.file?.to_string(), loc.line?))
+}
+
+/// palm-build links with `--gc-sections`; GNU ld keeps the DWARF of what it
+/// removes, resolved to address 0, where code 1 starts. `symtest_entry` (a
+/// naked function at 0, like palm-sys's `__palm_entry`) has no DWARF of its
+/// own, and `symtest_removed`'s stale line sequence covers it: the tester's
+/// "frame in `__palm_entry` with a line of an unrelated function".
+#[test]
+fn stale_dwarf_of_removed_functions_is_not_used() {
+    let elf = elf();
+    let (entry, entry_size) = function("symtest_entry");
+    assert_eq!(entry, 0, "the linker script puts .text.palm_entry first");
+    let file = object::File::parse(&*built().elf).unwrap();
+    assert!(
+        file.symbols()
+            .all(|s| !s.name().unwrap_or("").contains("symtest_removed")),
+        "symtest_removed is expected to be removed by --gc-sections"
+    );
+    let ret = return_address("symtest_entry", "symtest_outer");
+    assert!(ret < entry_size);
+    // The trap is armed: plain addr2line answers with a line of the removed
+    // function for the entry's call.
+    let removed = removed_lines();
+    let raw = raw_location(u64::from(ret - 1));
+    assert!(
+        raw.as_ref()
+            .is_some_and(|(f, l)| f.ends_with("symtest/src/lib.rs") && removed.contains(l)),
+        "no stale DWARF over symtest_entry any more ({raw:?}): this test needs it"
+    );
+    // The report: the symbol table's function, no line.
+    assert_eq!(
+        elf.symbolize(ret),
+        [Symbol {
+            function: "symtest_entry".into(),
+            file: None,
+            line: None,
+            inlined: false,
+        }]
+    );
+    // Nowhere in code 1 does a removed function's line show up, and every
+    // frame names the function the symbol table has there.
+    for offset in (2..=elf.code_size()).step_by(2) {
+        let syms = elf.symbolize(offset);
+        for s in &syms {
+            assert!(
+                !(s.file.as_deref() == Some(SRC) && s.line.is_some_and(|l| removed.contains(&l))),
+                "{offset:#x}: {syms:?}"
+            );
+        }
+        if let Some(outer) = syms.last() {
+            assert!(
+                !outer.function.contains("symtest_removed"),
+                "{offset:#x}: {syms:?}"
+            );
+        }
+    }
+    // The call sites of functions with DWARF keep their lines.
+    assert_eq!(
+        elf.symbolize(return_address(
+            "symtest_outer",
+            "memdbg_report_symtest::private_work"
+        ))
+        .last()
+        .and_then(|s| s.line),
+        Some(site_line("outer calls private_work"))
+    );
+    // In a report: `#0 0x… in symtest_entry`, no file and line.
+    let leaks = [alloc(kind::RUST, 4, 0x2000, 1, "", 0, stack(&[Ok(ret)]))];
+    let mut h = header(elf.code_size(), &leaks);
+    h.code_crc.set(elf.code_crc());
+    let mut recs = vec![h.as_bytes().to_vec()];
+    recs.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+    let ledger = Ledger::from_pdb(&pdb_of(&recs), "e.pdb").unwrap();
+    elf.check(&ledger).unwrap();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    let mut out = Vec::new();
+    print(&mut out, &ledger, &opts).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains(&format!("    #0 0x{ret:08X} in symtest_entry\n")),
+        "{text}"
     );
 }
 
