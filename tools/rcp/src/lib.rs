@@ -88,6 +88,12 @@
 //! stand for a string. Source files are UTF-8 (or Latin-1 bytes), mapped to the
 //! Palm character set ([`charset`]). Comments are `//` and `/* */`.
 //!
+//! # Limits
+//!
+//! Source files (the `.rcp` and every `#include`d file) are read only if they
+//! are regular files of at most [`MAX_SOURCE_FILE`] (16 MiB); a device, FIFO or
+//! directory is an error.
+//!
 //! # Errors
 //!
 //! Every compile error is an [`RcpError`] naming file, line and column. Other
@@ -122,6 +128,70 @@ pub mod strings;
 pub use error::{EncodeError, ParseError, RcpError};
 pub use geom::{Point, Rect};
 
+/// Largest source file read, main `.rcp` or `#include`d: 16 MiB (real ones are
+/// a few KB; this bounds what a wrong path, e.g. a device, can make us read).
+pub const MAX_SOURCE_FILE: u64 = 16 << 20;
+
+/// What a file that is not a regular file is, in words.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// Reads a source file: a regular file (checked before it is opened, so a
+/// FIFO does not block) of at most [`MAX_SOURCE_FILE`] bytes.
+///
+/// # Errors
+/// The file cannot be read, is not a regular file or is too large (an error
+/// of kind `InvalidInput` that says so).
+pub fn read_source_file(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let invalid = |msg: String| io::Error::new(io::ErrorKind::InvalidInput, msg);
+    let too_large = || {
+        invalid(format!(
+            "larger than {} MiB, the limit for a source file",
+            MAX_SOURCE_FILE >> 20
+        ))
+    };
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(invalid(format!(
+            "{}, not a source file: only regular files are read",
+            file_kind(&meta)
+        )));
+    }
+    if meta.len() > MAX_SOURCE_FILE {
+        return Err(too_large());
+    }
+    let mut data = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    std::fs::File::open(path)?
+        .take(MAX_SOURCE_FILE + 1)
+        .read_to_end(&mut data)?;
+    if data.len() as u64 > MAX_SOURCE_FILE {
+        return Err(too_large());
+    }
+    Ok(data)
+}
+
 /// One compiled resource: its four-character type, its ID, and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resource {
@@ -150,7 +220,8 @@ pub trait IncludeResolver {
 }
 
 /// Reads included files from the file system: first next to the including
-/// file, then in each of `search_dirs` in order (PilRC's `-I`).
+/// file, then in each of `search_dirs` in order (PilRC's `-I`), with the
+/// checks of [`read_source_file`].
 #[derive(Debug, Clone, Default)]
 pub struct FsIncludes {
     /// Directories searched after the including file's own.
@@ -163,7 +234,7 @@ impl IncludeResolver for FsIncludes {
         let mut first_error = None;
         for dir in std::iter::once(&own_dir).chain(&self.search_dirs) {
             let path = dir.join(name);
-            match std::fs::read(&path) {
+            match read_source_file(&path) {
                 Ok(bytes) => return Ok((path, bytes)),
                 Err(e) => {
                     first_error.get_or_insert(e);
@@ -253,12 +324,13 @@ pub fn compile_file(path: impl AsRef<Path>) -> Result<Vec<Resource>, RcpError> {
 }
 
 /// Compiles the `.rcp` file at `path` with `includes` resolving `#include`s.
-/// A file that cannot be read is an error at its line 1, column 1.
+/// A file that cannot be read ([`read_source_file`]: not a regular file, too
+/// large) is an error at its line 1, column 1.
 pub fn compile_file_with(
     path: &Path,
     includes: &dyn IncludeResolver,
 ) -> Result<Vec<Resource>, RcpError> {
-    let bytes = std::fs::read(path).map_err(|e| RcpError {
+    let bytes = read_source_file(path).map_err(|e| RcpError {
         file: path.display().to_string(),
         line: 1,
         column: 1,

@@ -19,7 +19,7 @@ use clap::Parser;
 struct Args {
     /// The .rcp file to compile.
     input: PathBuf,
-    /// Directory for the .bin files (created if missing).
+    /// Directory for the .bin files (created if missing; must not be a file).
     #[arg(short = 'o', long = "output", default_value = ".")]
     output: PathBuf,
     /// Directory searched for #include files after the including file's own.
@@ -42,6 +42,14 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if args.output.exists() && !args.output.is_dir() {
+        eprintln!(
+            "palm-rcp: -o {}: the output must be a directory (one .bin file per resource is \
+             written in it), and this is a file",
+            args.output.display()
+        );
+        return ExitCode::from(2);
+    }
     if let Err(e) = std::fs::create_dir_all(&args.output) {
         eprintln!("palm-rcp: cannot create {}: {e}", args.output.display());
         return ExitCode::from(2);

@@ -87,3 +87,88 @@ fn includes_from_search_dirs() {
     assert!(status.success());
     assert_eq!(std::fs::read(out.join("tSTR04d2.bin")).unwrap(), b"hi\0");
 }
+
+/// Runs palm-rcp with `args`, killed after 30 s (an endless read is a failure,
+/// not a hung test run).
+fn run_within(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let mut child = palm_rcp()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(30) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("palm-rcp {args:?} still running after 30 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn devices_and_huge_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = out.as_os_str();
+    let output = run_within(&["/dev/zero".as_ref(), "-o".as_ref(), o]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "/dev/zero:1:1: cannot read file: a character device, not a source file: only regular \
+         files are read\n"
+    );
+    // An #include of a device: the error is at the file name.
+    let src = dir.path().join("App.rcp");
+    std::fs::write(&src, "STRING ID 1 \"x\"\n  #include \"/dev/zero\"\n").unwrap();
+    let output = run_within(&[src.as_os_str(), "-o".as_ref(), o]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!(
+            "{}:2:12: cannot read include file \"/dev/zero\": a character device, not a source \
+             file: only regular files are read\n",
+            src.display()
+        )
+    );
+    // A directory, and a (sparse) file over 16 MiB.
+    let output = run_within(&[dir.path().as_os_str(), "-o".as_ref(), o]);
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .contains("a directory, not a source file")
+    );
+    let huge = dir.path().join("Huge.rcp");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(palm_rcp::MAX_SOURCE_FILE + 1)
+        .unwrap();
+    let output = run_within(&[huge.as_os_str(), "-o".as_ref(), o]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .ends_with("cannot read file: larger than 16 MiB, the limit for a source file\n")
+    );
+}
+
+#[test]
+fn the_output_must_be_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ok.rcp");
+    std::fs::write(&file, "STRING ID 1 \"x\"\n").unwrap();
+    let output = palm_rcp().arg(RCP).arg("-o").arg(&file).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!(
+            "palm-rcp: -o {}: the output must be a directory (one .bin file per resource is \
+             written in it), and this is a file\n",
+            file.display()
+        )
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), b"STRING ID 1 \"x\"\n");
+}
