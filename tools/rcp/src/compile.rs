@@ -675,6 +675,20 @@ impl Compiler<'_, '_> {
     }
 
     fn push(&mut self, kind: [u8; 4], id: u16, data: Vec<u8>, at: Pos) -> Result<(), Diag> {
+        if data.len() > crate::MAX_RESOURCE_SIZE {
+            return Err(Diag::new(
+                at,
+                format!(
+                    "{} {id} is too large: its {} resource would be {} bytes, and a Palm \
+                     resource is at most {} bytes (one storage-heap chunk, \
+                     memMaxChunkAllocSize)",
+                    statement_of(kind),
+                    String::from_utf8_lossy(&kind),
+                    thousands(data.len()),
+                    thousands(crate::MAX_RESOURCE_SIZE)
+                ),
+            ));
+        }
         if let Some(first) = self.seen.get(&(kind, id)) {
             return Err(Diag::new(
                 at,
@@ -789,12 +803,37 @@ impl Compiler<'_, '_> {
         self.form_size = Some((width, height));
         self.expect_kw("BEGIN", &owner)?;
         let mut objects = Vec::new();
+        // Objects with an ID: ID → (object keyword, position, is a label).
+        let mut ids: HashMap<u16, (String, Pos, bool)> = HashMap::new();
         loop {
             let t = self.next(&format!("END of {owner}"))?;
             if t.is_kw("END") {
                 break;
             }
+            let (word, pos) = (t.describe().to_ascii_uppercase(), t.pos);
             if let Some(object) = self.form_object(t)? {
+                if let Some(oid) = object.id() {
+                    let label = matches!(object, FormObject::Label(_));
+                    match ids.get(&oid) {
+                        // Two labels may share an ID, as in PilRC.
+                        Some((_, _, true)) if label => {}
+                        Some((first, at, _)) => {
+                            return Err(Diag::new(
+                                pos,
+                                format!(
+                                    "duplicate object ID {oid} in {owner}: this {word} and the \
+                                     {first} at {}:{}:{}",
+                                    self.src.file_name(*at),
+                                    at.line,
+                                    at.col
+                                ),
+                            ));
+                        }
+                        None => {
+                            ids.insert(oid, (word, pos, label));
+                        }
+                    }
+                }
                 objects.push(object);
             }
         }
@@ -1172,6 +1211,33 @@ impl Compiler<'_, '_> {
         let data = alert.to_bytes().map_err(|e| encode_error(at, e))?;
         self.push(*b"Talt", id, data, at)
     }
+}
+
+/// The `.rcp` statement that makes a resource of type `kind`.
+fn statement_of(kind: [u8; 4]) -> &'static str {
+    match &kind {
+        b"tFRM" => "FORM",
+        b"MBAR" => "MENU",
+        b"Talt" => "ALERT",
+        b"tSTR" => "STRING",
+        b"tver" => "VERSION",
+        b"tAIN" => "APPLICATIONICONNAME",
+        b"APPL" => "APPLICATION",
+        _ => "resource",
+    }
+}
+
+/// `n` with a comma between thousands (`70,001`).
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Pull-down and title bounds as PilRC computes them (`AssignMenuRects`), with

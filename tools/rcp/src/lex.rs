@@ -70,6 +70,10 @@ impl Token {
             Tok::Ident(s) => s.clone(),
             Tok::Num(n) => n.to_string(),
             Tok::Str(s) => format!("\"{}\"", charset::decode(s)),
+            Tok::Punct(BOM) => "a byte order mark (U+FEFF)".to_string(),
+            Tok::Punct(c) if c.is_control() || c.is_whitespace() => {
+                format!("U+{:04X}", u32::from(*c))
+            }
             Tok::Punct(c) => format!("'{c}'"),
         }
     }
@@ -348,12 +352,20 @@ impl Lexer<'_> {
                     'e' => 27,
                     'z' => 26,
                     '_' => return Ok(None),
-                    other => charset::encode_char(other).ok_or_else(|| {
-                        Diag::new(
+                    '"' | '\'' | '\\' | '?' => c as u8,
+                    other => {
+                        // PilRC keeps the character of an unknown escape
+                        // (lex.c's escape switch has no default): a typo
+                        // would go unnoticed.
+                        return Err(Diag::new(
                             at,
-                            format!("character '{other}' is not in the Palm character set"),
-                        )
-                    })?,
+                            format!(
+                                "unknown escape {}: PilRC would keep the character; write it \
+                                 without the backslash, or \\\\ for a backslash",
+                                describe_escape(other)
+                            ),
+                        ));
+                    }
                 }
             }
         }))
@@ -364,9 +376,24 @@ impl Lexer<'_> {
 /// was malformed.
 pub(crate) const INVALID: char = '\u{FFFD}';
 
+/// The UTF-8 byte order mark some editors put at the start of a file.
+const BOM: char = '\u{FEFF}';
+
+/// An escape `\c` as the user wrote it, for messages (`\q`; invisible
+/// characters by their code point).
+fn describe_escape(c: char) -> String {
+    if c.is_control() || c.is_whitespace() || c == BOM {
+        format!("\\ followed by U+{:04X}", u32::from(c))
+    } else {
+        format!("\\{c}")
+    }
+}
+
 /// Tokenizes `text`, the contents of file number `file`. With `lenient` (C
 /// headers) malformed literals become [`INVALID`] tokens; other errors remain.
+/// A byte order mark at the start is skipped (it takes no column).
 pub(crate) fn lex(text: &str, file: usize, lenient: bool) -> Result<Vec<Token>, Diag> {
+    let text = text.strip_prefix(BOM).unwrap_or(text);
     let mut lexer = Lexer {
         chars: text.chars().peekable(),
         lenient,

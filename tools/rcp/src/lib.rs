@@ -88,17 +88,31 @@
 //! stand for a string. Source files are UTF-8 (or Latin-1 bytes), mapped to the
 //! Palm character set ([`charset`]). Comments are `//` and `/* */`.
 //!
+//! A UTF-8 byte order mark at the start of a file is skipped. Escapes in
+//! strings and character constants: `\a \b \f \n \r \t \v`, `\e` (ESC),
+//! `\z` (Ctrl-Z), `\_` (nothing), octal `\ooo`, hexadecimal `\xhh`, and `\"`,
+//! `\'`, `\\`, `\?` for the character itself. Any other escape is an error:
+//! PilRC silently keeps the character (`\q` is `q`: its lexer's escape
+//! `switch` has no `default`, `jichu4n/pilrc:lex.c` `FGetLex`), which hides
+//! typos.
+//!
 //! # Limits
 //!
 //! Source files (the `.rcp` and every `#include`d file) are read only if they
 //! are regular files of at most [`MAX_SOURCE_FILE`] (16 MiB); a device, FIFO or
-//! directory is an error.
+//! directory is an error. A compiled resource may not exceed
+//! [`MAX_RESOURCE_SIZE`] (65,505 bytes): a Palm resource is one storage-heap
+//! chunk, and `memMaxChunkAllocSize` is 65,505 (PALM_FACTS §5.2). The error
+//! names the statement and the resource's size.
 //!
 //! # Errors
 //!
 //! Every compile error is an [`RcpError`] naming file, line and column. Other
 //! PilRC constructs (bitmaps, icons, lists, tables, ...) are reported as not
-//! supported. Neither the compiler nor the binary parsers panic on any input.
+//! supported. Two objects of one form may not share an ID, except two labels
+//! (PilRC warns about duplicate form object IDs but not about labels, whose IDs
+//! nothing looks up: `jichu4n/pilrc:pilrc.c` `AddObject`); the error names both
+//! positions. Neither the compiler nor the binary parsers panic on any input.
 //!
 //! # Binary layouts
 //!
@@ -131,6 +145,11 @@ pub use geom::{Point, Rect};
 /// Largest source file read, main `.rcp` or `#include`d: 16 MiB (real ones are
 /// a few KB; this bounds what a wrong path, e.g. a device, can make us read).
 pub const MAX_SOURCE_FILE: u64 = 16 << 20;
+
+/// Largest resource the compiler produces: 65,505 bytes. A Palm resource is a
+/// storage-heap chunk, at most `memMaxChunkAllocSize` = 0xFFFF − 30 bytes
+/// (`MemoryPrv.h`; PALM_FACTS §5.2).
+pub const MAX_RESOURCE_SIZE: usize = 65_505;
 
 /// What a file that is not a regular file is, in words.
 fn file_kind(meta: &std::fs::Metadata) -> &'static str {

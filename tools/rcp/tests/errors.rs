@@ -269,3 +269,111 @@ fn unreadable_file() {
     );
     assert!(e.message.starts_with("cannot read file: "), "{}", e.message);
 }
+
+fn compiles(src: &str) -> Vec<palm_rcp::Resource> {
+    compile_str(src, "StarterApp.rcp".as_ref(), &NoIncludes)
+        .unwrap_or_else(|e| panic!("{e}\nsource:\n{src}"))
+}
+
+#[test]
+fn resources_over_64_kb_are_refused() {
+    let long = "a".repeat(70_000);
+    assert_eq!(
+        error(&format!("\n  STRING ID 1000 \"{long}\"\n")),
+        "StarterApp.rcp:2:3: STRING 1000 is too large: its tSTR resource would be 70,001 bytes, \
+         and a Palm resource is at most 65,505 bytes (one storage-heap chunk, \
+         memMaxChunkAllocSize)"
+    );
+    let digits = "1".repeat(100_000);
+    assert_eq!(
+        error(&format!("VERSION ID 1 \"{digits}\"")),
+        "StarterApp.rcp:1:1: VERSION 1 is too large: its tver resource would be 100,001 bytes, \
+         and a Palm resource is at most 65,505 bytes (one storage-heap chunk, \
+         memMaxChunkAllocSize)"
+    );
+    // Joined pieces count too; exactly 65,505 bytes (with the NUL) is accepted.
+    let half = "b".repeat(40_000);
+    assert!(error(&format!("STRING 5 \"{half}\" + \"{half}\"")).contains("80,001 bytes"));
+    let max = "c".repeat(65_504);
+    let r = compiles(&format!("STRING 5 \"{max}\""));
+    assert_eq!(r[0].data.len(), palm_rcp::MAX_RESOURCE_SIZE);
+    assert!(error(&format!("STRING 5 \"{max}c\"")).contains("65,506 bytes"));
+    // A form made large by its labels.
+    let label = "d".repeat(30_000);
+    let form = format!(
+        "{FORM}  LABEL \"{label}\" ID 1 AT (0 0)\n  LABEL \"{label}\" ID 2 AT (0 0)\n  \
+         LABEL \"{label}\" ID 3 AT (0 0)\nEND\n"
+    );
+    assert!(
+        error(&form).starts_with("StarterApp.rcp:1:1: FORM 1000 is too large: its tFRM resource"),
+        "{}",
+        error(&form)
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped_or_named() {
+    let r = compiles("\u{FEFF}STRING ID 1 \"x\"");
+    assert_eq!((r[0].id, &r[0].data[..]), (1, &b"x\0"[..]));
+    // Columns of the first line do not count it.
+    assert_eq!(
+        error("\u{FEFF}STRING ID 1 2"),
+        "StarterApp.rcp:1:13: expected the text of STRING 1, found 2"
+    );
+    // Anywhere else it is named, not shown as an invisible character.
+    assert_eq!(
+        error("STRING ID 1 \"x\"\n\u{FEFF}STRING ID 2 \"y\""),
+        "StarterApp.rcp:2:1: expected a resource (FORM, MENU, ALERT, STRING, VERSION, \
+         APPLICATIONICONNAME, APPLICATION), found a byte order mark (U+FEFF)"
+    );
+    // In an included file too.
+    let includes = MemoryIncludes::new().with("ids.h", "\u{FEFF}#define Greeting 7\n");
+    let r = compile_str(
+        "#include \"ids.h\"\nSTRING ID Greeting \"hi\"",
+        "main.rcp".as_ref(),
+        &includes,
+    )
+    .unwrap();
+    assert_eq!(r[0].id, 7);
+}
+
+#[test]
+fn unknown_escapes_are_errors() {
+    assert_eq!(
+        error("STRING ID 1 \"a\\qb\""),
+        "StarterApp.rcp:1:15: unknown escape \\q: PilRC would keep the character; write it \
+         without the backslash, or \\\\ for a backslash"
+    );
+    assert!(error("STRING ID 1 \"\\ \"").contains("unknown escape \\ followed by U+0020"));
+    assert!(
+        error("APPLICATION ID 1 \"\\Qabc\"").starts_with("StarterApp.rcp:1:19: unknown escape \\Q")
+    );
+    // The escapes of C and PilRC.
+    let r = compiles("STRING ID 1 \"\\\"\\'\\\\\\?\\a\\b\\f\\n\\r\\t\\v\\e\\z\\_\\101\\x42\"");
+    assert_eq!(r[0].data, b"\"'\\?\x07\x08\x0C\n\n\t\x0B\x1B\x1AAB\0");
+}
+
+#[test]
+fn duplicate_object_ids_in_a_form() {
+    assert_eq!(
+        error(&format!(
+            "{FORM}  BUTTON \"OK\" ID 1001 AT (1 1 20 12)\n  FIELD ID 1002 AT (1 20 50 12)\n  \
+             CHECKBOX \"On\" ID 1001 AT (1 40 50 12)\nEND\n"
+        )),
+        "StarterApp.rcp:5:3: duplicate object ID 1001 in FORM 1000: this CHECKBOX and the \
+         BUTTON at StarterApp.rcp:3:3"
+    );
+    assert_eq!(
+        error(&format!(
+            "{FORM}  LABEL \"a\" ID 7 AT (1 1)\n  FIELD ID 7 AT (1 20 50 12)\nEND\n"
+        )),
+        "StarterApp.rcp:4:3: duplicate object ID 7 in FORM 1000: this FIELD and the LABEL at \
+         StarterApp.rcp:3:3"
+    );
+    // Labels may share an ID (PilRC's "dupe labels are ok"); other forms are apart.
+    let r = compiles(&format!(
+        "{FORM}  LABEL \"a\" ID 7 AT (1 1)\n  LABEL \"b\" ID 7 AT (1 20)\nEND\n\
+         FORM ID 1001 AT (0 0 160 160)\nBEGIN\n  FIELD ID 7 AT (1 1 50 12)\nEND\n"
+    ));
+    assert_eq!(r.len(), 2);
+}
