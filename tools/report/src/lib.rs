@@ -46,7 +46,9 @@
 //! one such member is refused as ambiguous unless `--member PATH` names one
 //! (its path as the archive lists it, e.g. `a/MemDbgDB.pdb`). `diff` refuses
 //! two ledgers of different apps (database name or creator) and warns when
-//! they come from different builds of one app (code 1's size or CRC-32).
+//! they come from different builds of one app (code 1's size or CRC-32); with
+//! `--elf`, both ledgers must match that ELF, so two builds are compared
+//! without it.
 //!
 //! Inputs are read only from regular files of at most 64 MiB (ledgers and
 //! ELFs: [`MAX_LEDGER_FILE`], [`MAX_ELF_FILE`]) or 16 MiB (suppression files,
