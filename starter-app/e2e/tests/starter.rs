@@ -472,6 +472,9 @@ fn the_header_counts_the_whole_run() {
     assert_eq!(h.app_creator.get(), u32::from_be_bytes(*b"MDst"));
     assert_eq!(Some(h.code_base.get()), r.code1_base, "code 1 base");
     assert_eq!(h.code_size.get() as usize, app().code1.len());
+    // The 68k CRC-32 of code 1 (what lets the report refuse another build's ELF).
+    assert_eq!(h.version, memdbg::record::FORMAT_VERSION);
+    assert_eq!(h.code_checksum(), Some(memdbg::record::crc32(&app().code1)));
     assert!(h.stop_ticks.get() > h.start_ticks.get());
     assert_eq!(h.header_flags(), HeaderFlags::empty());
     assert_eq!(
