@@ -1,8 +1,12 @@
 /*
  * memdbg.h: memdbg for Palm OS applications written in C (prc-tools, CodeWarrior).
  *
- * Link the memdbg staticlib (built for the MC68000 by palm-build) and include this
- * header after PalmOS.h. With MEMDBG defined, MemPtrNew, MemHandleNew and
+ * Status: the C interface (cargo feature `capi`) is tested only from Rust (memdbg's
+ * end-to-end tests call these functions through palm-build's verified pipeline). A
+ * library for C linkers built by that pipeline does not exist yet: `cargo build`'s
+ * staticlib is LLVM's own object code, which has the miscompilations palm-build
+ * repairs (see README.md, Limitations). Include this header after PalmOS.h. With
+ * MEMDBG defined, MemPtrNew, MemHandleNew and
  * MemChunkNew are recorded with __FILE__ and __LINE__, the resize calls keep their
  * records, and MemDbgStart/MemDbgStop run the detector; without it, everything
  * compiles to the plain calls. The ledger is the database MemDbgDB; see the memdbg
