@@ -174,7 +174,7 @@ pub fn compile(
     work: &Path,
     quiet: bool,
 ) -> Result<Compiled> {
-    std::fs::create_dir_all(work)?;
+    std::fs::create_dir_all(work).with_context(|| format!("creating {}", work.display()))?;
     let top_asm = work.join(format!("{}.s", pkg.lib_name));
     let mut cmd = cargo_in(&pkg.workspace_root);
     cmd.args([

@@ -130,8 +130,9 @@ pub fn build_image(opts: &Options) -> Result<Image> {
     let work = out_dir.join("work").join(&variant);
     // One build of a variant at a time, across threads and processes: the
     // work files (.s, .o, the IR verdict) and the ELF are per variant.
-    std::fs::create_dir_all(&work)?;
-    let lock = std::fs::File::create(work.join(".lock"))?;
+    std::fs::create_dir_all(&work).with_context(|| format!("creating {}", work.display()))?;
+    let lock = std::fs::File::create(work.join(".lock"))
+        .with_context(|| format!("creating {}", work.join(".lock").display()))?;
     lock.lock()
         .with_context(|| format!("locking {}", work.display()))?;
     let progress = |msg: &str| {
@@ -147,13 +148,15 @@ pub fn build_image(opts: &Options) -> Result<Image> {
     let mut compiled = cargo::compile(&pkg, &opts.features, &target_dir, &work, opts.quiet)?;
 
     // The IR dump exists only when rustc ran; its verdict is kept for builds
-    // where cargo finds the crate fresh. A verdict written by another version
-    // of the check (cargo does not rerun rustc when only the dump flags
-    // change) is not trusted: the crate is cleaned and compiled again.
+    // where cargo finds the crate fresh, keyed to the assembly it was made
+    // with. A verdict of another version of the check (cargo does not rerun
+    // rustc when only the dump flags change), or of other assembly (rustc ran
+    // but palm-build was interrupted before it wrote the verdict), is not
+    // trusted: the crate is cleaned and compiled again.
     let verdict_file = work.join("ircheck.txt");
     let mut cached = None;
     if compiled.ir_dump.is_none() {
-        cached = read_verdict(&verdict_file);
+        cached = read_verdict(&verdict_file, asm_digest(&compiled.top_asm));
         if cached.is_none() {
             progress("the IR check's verdict is missing or stale: recompiling");
             cargo::clean_package(&pkg, &target_dir)?;
@@ -163,7 +166,7 @@ pub fn build_image(opts: &Options) -> Result<Image> {
     let findings = match (&compiled.ir_dump, cached) {
         (Some(dump), _) => {
             let findings = ircheck::scan_ir(dump);
-            write_verdict(&verdict_file, &findings)?;
+            write_verdict(&verdict_file, &findings, asm_digest(&compiled.top_asm))?;
             findings
         }
         (None, Some(findings)) => findings,
@@ -278,12 +281,13 @@ pub struct App {
 /// # Errors
 /// Any error of [`build_image`], the metadata, the resource compiler or the writer.
 pub fn build_app(opts: &Options) -> Result<App> {
+    // Settings and resources first: their mistakes should not wait for a build.
+    let meta = prc::AppMeta::from_package(&cargo::package(&opts.manifest_path)?)?;
+    let resources = prc::compile_resources(&meta)?;
     let image = build_image(&Options {
         kind: ImageKind::App,
         ..opts.clone()
     })?;
-    let meta = prc::AppMeta::from_package(&image.package)?;
-    let resources = prc::compile_resources(&meta)?;
     let unix_now = std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|s| s.parse::<i64>().ok())
@@ -297,6 +301,12 @@ pub fn build_app(opts: &Options) -> Result<App> {
     let out_dir = image.elf.parent().unwrap_or(Path::new(".")).to_path_buf();
     let prc_path = out_dir.join(format!("{}.prc", meta.name));
     let elf_path = out_dir.join(format!("{}.elf", meta.name));
+    // Two builds writing the same app's outputs at once take turns.
+    let lock_path = out_dir.join(format!(".{}.lock", meta.name));
+    let lock = std::fs::File::create(&lock_path)
+        .with_context(|| format!("creating {}", lock_path.display()))?;
+    lock.lock()
+        .with_context(|| format!("locking {}", lock_path.display()))?;
     std::fs::write(&prc_path, &bytes).with_context(|| format!("writing {}", prc_path.display()))?;
     if elf_path != image.elf {
         std::fs::copy(&image.elf, &elf_path)
@@ -320,17 +330,28 @@ pub fn build_app(opts: &Options) -> Result<App> {
     })
 }
 
-/// First line of a verdict file: which check wrote it.
-fn verdict_header() -> String {
+/// FNV-1a (64-bit) of the file at `path` (0 if unreadable): which assembly a
+/// verdict belongs to. Not a security measure: it only has to change when
+/// rustc writes a different `.s`.
+fn asm_digest(path: &Path) -> u64 {
+    std::fs::read(path).map_or(0, |bytes| {
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    })
+}
+
+/// First line of a verdict file: which check wrote it, for which assembly.
+fn verdict_header(asm: u64) -> String {
     format!(
-        "# palm-build IR check {} ({})",
+        "# palm-build IR check {} ({}) asm {asm:016x}",
         ircheck::CHECK_VERSION,
         cargo::IR_DUMP_PASSES
     )
 }
 
-fn write_verdict(path: &Path, findings: &[ircheck::Finding]) -> Result<()> {
-    let mut text = verdict_header();
+fn write_verdict(path: &Path, findings: &[ircheck::Finding], asm: u64) -> Result<()> {
+    let mut text = verdict_header(asm);
     text.push('\n');
     for f in findings {
         text += &format!("{}\t{}\t{}\n", f.symbol, f.function, f.instruction);
@@ -338,12 +359,13 @@ fn write_verdict(path: &Path, findings: &[ircheck::Finding]) -> Result<()> {
     std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
 }
 
-/// The findings of a verdict written by this version of the check, or `None`
-/// (missing, unreadable, or another version).
-fn read_verdict(path: &Path) -> Option<Vec<ircheck::Finding>> {
+/// The findings of a verdict written by this version of the check for the
+/// assembly with digest `asm`, or `None` (missing, unreadable, another version
+/// or other assembly).
+fn read_verdict(path: &Path, asm: u64) -> Option<Vec<ircheck::Finding>> {
     let text = std::fs::read_to_string(path).ok()?;
     let mut lines = text.lines();
-    if lines.next()? != verdict_header() {
+    if lines.next()? != verdict_header(asm) {
         return None;
     }
     Some(
@@ -358,4 +380,35 @@ fn read_verdict(path: &Path) -> Option<Vec<ircheck::Finding>> {
             })
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_is_only_reused_for_the_assembly_it_checked() {
+        let dir = std::env::temp_dir().join(format!("palm-build-verdict-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (asm, verdict) = (dir.join("app.s"), dir.join("ircheck.txt"));
+        std::fs::write(&asm, "\tmove.l\t%d0, %d1\n").unwrap();
+        let finding = ircheck::Finding {
+            symbol: "f".into(),
+            function: "app::f".into(),
+            instruction: "%5 = getelementptr inbounds i8, ptr %3, i32 %4".into(),
+        };
+        write_verdict(&verdict, std::slice::from_ref(&finding), asm_digest(&asm)).unwrap();
+        assert_eq!(
+            read_verdict(&verdict, asm_digest(&asm)),
+            Some(vec![finding])
+        );
+        // rustc wrote other assembly since (an interrupted palm-build left
+        // cargo running): the old verdict must not be trusted.
+        std::fs::write(&asm, "\tmove.l\t%d0, %d2\n").unwrap();
+        assert_eq!(read_verdict(&verdict, asm_digest(&asm)), None);
+        // A verdict of another version of the check neither.
+        std::fs::write(&verdict, "# palm-build IR check 1 (codegenprepare)\n").unwrap();
+        assert_eq!(read_verdict(&verdict, asm_digest(&asm)), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -46,6 +46,11 @@ pub(crate) struct Linked {
     pub repairs: Vec<String>,
 }
 
+/// Writes `bytes` to `path`; the error names the file.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
+}
+
 fn run(cmd: &mut Command, what: &str) -> Result<()> {
     let out = cmd.output().with_context(|| {
         format!("cannot run {what} (run ci/setup to install binutils-m68k-linux-gnu)")
@@ -73,7 +78,7 @@ fn repair(asm_path: &Path, work: &Path, counts: &mut BTreeMap<String, usize>) ->
     }
     let stem = asm_path.file_stem().unwrap_or_default().to_string_lossy();
     let out = work.join(format!("{stem}.fixed.s"));
-    std::fs::write(&out, repaired.text)?;
+    write_file(&out, repaired.text.as_bytes())?;
     Ok(out)
 }
 
@@ -109,9 +114,9 @@ pub(crate) fn assemble_and_link(
     let top_fixed = repair(&compiled.top_asm, work, &mut counts)?;
     let builtins_fixed = repair(&compiled.builtins_asm, work, &mut counts)?;
     let runtime = work.join("palm_runtime.s");
-    std::fs::write(&runtime, RUNTIME_ASM)?;
+    write_file(&runtime, RUNTIME_ASM.as_bytes())?;
     let repair_runtime = work.join("repair_runtime.s");
-    std::fs::write(&repair_runtime, m68k_asm_repair::RUNTIME_ASM)?;
+    write_file(&repair_runtime, m68k_asm_repair::RUNTIME_ASM.as_bytes())?;
     let mut objects = Vec::new();
     for source in [&top_fixed, &builtins_fixed, &runtime, &repair_runtime] {
         let object = source.with_extension("o");
@@ -158,7 +163,7 @@ fn link(
     inputs: &[PathBuf],
 ) -> Result<()> {
     let script = work.join("palm.ld");
-    std::fs::write(&script, LINKER_SCRIPT)?;
+    write_file(&script, LINKER_SCRIPT.as_bytes())?;
     let mut ld = Command::new(&binutils.linker);
     ld.args(["-q", "--gc-sections", "-T"])
         .arg(&script)

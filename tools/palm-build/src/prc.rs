@@ -33,6 +33,11 @@ use crate::cargo::Package;
 /// (MemoryPrv.h; PALM_FACTS §5.2).
 pub const MAX_RESOURCE_BYTES: usize = 65_505;
 
+/// Largest `stack-size`: the stack is one dynamic-heap chunk (at most
+/// `memMaxChunkAllocSize`, 65,505 bytes), and palm-run, like the OS, wants
+/// room to spare: 60 KB.
+pub const MAX_STACK_BYTES: u32 = 61_440;
+
 /// The application settings from `[package.metadata.palm]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AppMeta {
@@ -93,8 +98,16 @@ impl AppMeta {
             }
         };
         let name = text("name")?.unwrap_or_else(|| pkg.name.clone());
-        if name.is_empty() || name.len() > 31 || !name.is_ascii() {
-            bail!("[package.metadata.palm] name {name:?}: a database name is 1–31 ASCII bytes");
+        if name.is_empty()
+            || name.len() > 31
+            || !name.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
+            || name.contains(['/', '\\'])
+            || name.starts_with('.')
+        {
+            bail!(
+                "[package.metadata.palm] name {name:?}: a database name is 1–31 printable ASCII \
+                 characters (not `/`, `\\` or a leading `.`: it also names target/palm/NAME.prc)"
+            );
         }
         let creator_text = text("creator")?.ok_or_else(|| {
             anyhow!(
@@ -109,8 +122,13 @@ impl AppMeta {
             v => v
                 .as_u64()
                 .and_then(|n| u32::try_from(n).ok())
-                .filter(|&n| (1024..=65536).contains(&n) && n % 2 == 0)
-                .ok_or_else(|| anyhow!("[package.metadata.palm] stack-size must be an even number of bytes, 1024–65536"))?,
+                .filter(|&n| (1024..=MAX_STACK_BYTES).contains(&n) && n % 2 == 0)
+                .ok_or_else(|| {
+                    anyhow!(
+                        "[package.metadata.palm] stack-size must be an even number of bytes, \
+                         1024–{MAX_STACK_BYTES}"
+                    )
+                })?,
         };
         let resources = match &m["resources"] {
             Value::Null => Vec::new(),
@@ -211,19 +229,19 @@ pub fn build_prc(
         });
     }
     for r in resources {
-        if r.data.len() > MAX_RESOURCE_BYTES {
-            bail!(
-                "resource {} {} is {} bytes; a Palm OS resource is one storage-heap chunk of at \
-                 most {MAX_RESOURCE_BYTES} bytes (memMaxChunkAllocSize, MemoryPrv.h)",
-                r.kind,
-                r.id,
-                r.data.len()
-            );
-        }
         if all.iter().any(|a| a.kind == r.kind && a.id == r.id) {
             bail!("resource {} {} is defined twice", r.kind, r.id);
         }
         all.push(r);
+    }
+    if let Some(r) = all.iter().find(|r| r.data.len() > MAX_RESOURCE_BYTES) {
+        bail!(
+            "resource {} {} is {} bytes; a Palm OS resource is one storage-heap chunk of at \
+             most {MAX_RESOURCE_BYTES} bytes (memMaxChunkAllocSize, MemoryPrv.h)",
+            r.kind,
+            r.id,
+            r.data.len()
+        );
     }
     let mut header = Header::new(meta.name.as_bytes(), app::APPL, meta.creator);
     header.attributes = hdr_attr::BACKUP;

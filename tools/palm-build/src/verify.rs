@@ -161,6 +161,7 @@ pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, 
     if rules == Rules::App {
         violations.extend(check_entry(&elf));
     }
+    violations.extend(check_layout(&elf));
     let (instructions, insn_violations) = match check_instructions(path, &elf, objdump) {
         Ok(r) => r,
         Err(message) => (
@@ -199,6 +200,39 @@ fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
         ));
     }
     std::fs::read(path).map_err(|e| format!("cannot read: {e}"))
+}
+
+/// Code 1 is `.text` at address 0 then `.rodata` after it (palm-build's
+/// linker script): anything else is not an image palm-build made.
+fn check_layout(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
+    let text = elf.section_by_name(".text");
+    let mut out = Vec::new();
+    let mut bad = |message: String| {
+        out.push(Violation {
+            kind: ViolationKind::BadElf,
+            message,
+        })
+    };
+    match &text {
+        None => bad("no .text section".into()),
+        Some(t) if t.address() != 0 => bad(format!(
+            ".text is at address 0x{:x}, not 0: code 1 is linked at 0",
+            t.address()
+        )),
+        Some(_) => {}
+    }
+    if let (Some(t), Some(r)) = (&text, elf.section_by_name(".rodata"))
+        && r.size() > 0
+        && r.address() < t.address() + t.size()
+    {
+        bad(format!(
+            ".rodata at 0x{:x} overlaps .text (0x{:x} bytes from 0x{:x})",
+            r.address(),
+            t.size(),
+            t.address()
+        ));
+    }
+    out
 }
 
 fn section_size(elf: &ElfFile32<BigEndian>, name: &str) -> u64 {
@@ -561,14 +595,23 @@ fn check_instructions(
         .arg(path)
         .output()
         .map_err(|e| format!("cannot run {objdump} (run ci/setup): {e}"))?;
-    if !output.status.success() {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // objdump reports a damaged ELF ("section extending past end of file")
+    // on stderr and still exits 0, having disassembled nothing.
+    if !output.status.success() || !stderr.trim().is_empty() {
         return Err(format!(
-            "{objdump} failed: {}",
-            String::from_utf8_lossy(&output.stderr).trim()
+            "{objdump} could not disassemble .text: {}",
+            stderr.trim()
         ));
     }
     let text = String::from_utf8_lossy(&output.stdout);
     let insns = parse_objdump(&text);
+    let text_size = elf.section_by_name(".text").map_or(0, |s| s.size());
+    if insns.is_empty() && text_size > 0 {
+        return Err(format!(
+            "{objdump} found no instruction in the {text_size}-byte .text: a damaged ELF?"
+        ));
+    }
     let text_index = elf.section_by_name(".text").map(|s| s.index());
     let mut violations = Vec::new();
     let mut prev: Option<&Insn<'_>> = None;

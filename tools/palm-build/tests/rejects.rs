@@ -141,3 +141,24 @@ fn dyn_trait_vtables_are_rejected_naming_the_methods_and_the_user() {
     );
     assert!(msg.contains("used by: dyn_area"), "{msg}");
 }
+
+#[test]
+fn a_damaged_elf_is_not_verified_ok() {
+    let image = build("").expect("the clean image builds");
+    let mut bytes = std::fs::read(&image.elf).unwrap();
+    // Section header 1 (.text): point its file offset past the end of the file.
+    let shoff = u32::from_be_bytes(bytes[32..36].try_into().unwrap()) as usize;
+    let shentsize = u16::from_be_bytes(bytes[46..48].try_into().unwrap()) as usize;
+    let at = shoff + shentsize + 16;
+    bytes[at..at + 4].copy_from_slice(&0xFFFF_FF00u32.to_be_bytes());
+    let damaged = image.elf.with_extension("damaged.elf");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let err = palm_build::verify::verify_elf(
+        &damaged,
+        palm_build::verify::Rules::TestLib,
+        &palm_build::Binutils::default().objdump,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("could not disassemble .text"), "{err}");
+}
