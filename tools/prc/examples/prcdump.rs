@@ -28,6 +28,15 @@ impl From<io::Error> for Failure {
 }
 
 fn dump(path: &str, out: &mut impl Write) -> Result<(), Failure> {
+    // A Palm database file is at most a few MB; refuse devices and huge files
+    // instead of reading them without end.
+    const LIMIT: u64 = 64 << 20;
+    let meta = std::fs::metadata(path).map_err(|err| Failure::Input(format!("{path}: {err}")))?;
+    if !meta.is_file() || meta.len() > LIMIT {
+        return Err(Failure::Input(format!(
+            "{path}: not a regular file of at most {LIMIT} bytes"
+        )));
+    }
     let bytes = std::fs::read(path).map_err(|err| Failure::Input(format!("{path}: {err}")))?;
     let db = Database::parse(&bytes).map_err(|err| Failure::Input(format!("{path}: {err}")))?;
     let h = &db.header;

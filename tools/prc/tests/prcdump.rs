@@ -108,3 +108,16 @@ fn a_closed_pipe_ends_it_quietly() {
     assert_eq!(stderr, "");
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn devices_are_refused_not_read_forever() {
+    let out = Command::new(prcdump())
+        .arg("/dev/zero")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/dev/zero: not a regular file"), "{err}");
+}
