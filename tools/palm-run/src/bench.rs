@@ -105,7 +105,8 @@ fn run(
 
 /// The `--stats-json` document: instruction counts (total, in app code =
 /// everything outside ROM, in ROM), OS calls per trap (dispatches and native
-/// handler runs), ticks, the result, the stop reason, leaks and patches left.
+/// handler runs), ticks, the result, the stop reason, leaks, patches left and
+/// the number of scripted events not played (`events_not_played`).
 pub fn stats_json(m: &Machine, out: &Outcome) -> Value {
     let name = |t: u16| {
         crate::table::trap_info(t).map_or_else(|| format!("0x{t:04X}"), |i| i.name.to_string())
@@ -136,5 +137,6 @@ pub fn stats_json(m: &Machine, out: &Outcome) -> Value {
             "allocated_by": l.allocated_by.iter().map(|&a| m.describe(a)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "patches_left": out.patches_left.iter().map(|p| format!("0x{:04X}", p.trap)).collect::<Vec<_>>(),
+        "events_not_played": out.events_not_played,
     })
 }

@@ -56,7 +56,8 @@ fn app_resources(m: &Machine, db: u32, name: &str) -> Result<AppResources, Strin
     let code1_size = data_mgr::handle_size(m, code1).unwrap_or(0);
     if code1_size < 2 {
         return Err(format!(
-            "code 1 is {code1_size} bytes: the app's entry point (its first instruction) is missing"
+            "code 1 is {code1_size} byte{}: the app's entry point (its first instruction) is missing",
+            if code1_size == 1 { "" } else { "s" }
         ));
     }
     let code0 = data_mgr::resource_bytes(m, db, b"code", 0);
@@ -147,6 +148,11 @@ pub struct Outcome {
     pub patches_left: Vec<PatchLeft>,
     /// Names of databases the app left open (closed since).
     pub left_open: Vec<String>,
+    /// Scripted events the app never asked for (it returned or was stopped
+    /// first), nil counts included; they stay queued in `os.ui.script`.
+    pub events_not_played: u64,
+    /// The script line of the first of them.
+    pub first_not_played_line: Option<usize>,
 }
 
 impl Outcome {
@@ -318,7 +324,21 @@ impl Machine {
             leaks: Vec::new(),
             patches_left: Vec::new(),
             left_open: Vec::new(),
+            events_not_played: self.os.ui.script.iter().map(|s| u64::from(s.repeat)).sum(),
+            first_not_played_line: self.os.ui.script.front().map(|s| s.line),
         };
+        if let Some(line) = out.first_not_played_line {
+            let n = out.events_not_played;
+            self.print(format!(
+                "palm-run: {n} scripted event{} not played: the app {} before script line {line}",
+                if n == 1 { " was" } else { "s were" },
+                if out.stop.is_some() {
+                    "was stopped"
+                } else {
+                    "returned"
+                }
+            ));
+        }
         self.exit_checks(&before, &mut out);
         self.print_omitted(&out);
         // Tear down the launch.

@@ -77,7 +77,9 @@ pub enum StopKind {
         /// The opcode.
         opcode: u16,
     },
-    /// A TRAP #n other than #15.
+    /// A TRAP #n other than #15 (Palm OS installs no handler for them),
+    /// however it was reached: intercepted by the core or taken through its
+    /// exception vector (32 + n).
     UnexpectedTrap {
         /// n.
         n: u8,
@@ -149,12 +151,15 @@ impl std::fmt::Display for StopKind {
             StopKind::IllegalInstruction { opcode } => {
                 write!(f, "illegal instruction 0x{opcode:04X}")
             }
-            StopKind::UnexpectedTrap { n } => write!(f, "unexpected TRAP #{n}"),
+            StopKind::UnexpectedTrap { n } => write!(f, "TRAP #{n} (no handler on Palm OS)"),
             StopKind::DoubleFault => write!(f, "double fault: the CPU halted"),
             StopKind::UnknownTrap { trap, name } => match name {
                 Some(n) => write!(f, "unimplemented trap 0x{trap:04X} {n}"),
                 None => write!(f, "unknown trap 0x{trap:04X} (not in the trap table)"),
             },
+            StopKind::InstructionLimit(0) => {
+                write!(f, "instruction limit of 0 reached: no instruction ran")
+            }
             StopKind::InstructionLimit(n) => write!(f, "instruction limit of {n} reached"),
             StopKind::TrapLimit(n) => write!(f, "OS call limit of {n} reached"),
             StopKind::TimeLimit(d) if d.subsec_millis() == 0 => {
@@ -592,7 +597,13 @@ impl Machine {
                 .max_instructions
                 .saturating_sub(self.stats.instructions);
             if left == 0 {
-                return Err(self.stop(StopKind::InstructionLimit(self.max_instructions)));
+                let mut stop = self.stop(StopKind::InstructionLimit(self.max_instructions));
+                if self.stats.instructions == 0 {
+                    // Nothing ran (a budget of 0): the stop is at the first
+                    // instruction, not at a stale previous PC.
+                    stop.pc = self.cpu.pc;
+                }
+                return Err(stop);
             }
             let pc_before = self.cpu.pc;
             let batch = if self.deadline.is_some() {
@@ -698,9 +709,12 @@ impl Machine {
                 // Group-0 frame as the m68k crate (0.15.1) writes it: it pushes
                 // the status word first and the PC last, so from SP up: PC,
                 // SR, IR, access address, status word (the CLI tests pin this).
-                let pc = self.mem.read_u32(sp).unwrap_or(0);
-                let address = self.mem.read_u32(sp.wrapping_add(8)).unwrap_or(0);
-                let status = self.mem.read_u16(sp.wrapping_add(12)).unwrap_or(0);
+                // SP may be odd (an address error pushing to an odd SP: the
+                // core writes the frame there anyway), so the frame is read
+                // bytewise.
+                let pc = self.frame_u32(sp);
+                let address = self.frame_u32(sp.wrapping_add(8));
+                let status = self.frame_u16(sp.wrapping_add(12));
                 let write = status & 0x10 == 0;
                 // SP before the CPU pushed this 14-byte frame.
                 let before = sp.wrapping_add(14);
@@ -741,9 +755,20 @@ impl Machine {
                     caller: None,
                 }
             }
+            32..=47 => {
+                // TRAP #n taken by the core through its vector (32 + n): the
+                // same stop as when the core hands the TRAP over. The frame
+                // holds SR and the PC after the 2-byte TRAP instruction.
+                let next = self.frame_u32(sp.wrapping_add(2));
+                Stop {
+                    kind: StopKind::UnexpectedTrap { n: v - 32 },
+                    pc: next.wrapping_sub(2),
+                    caller: None,
+                }
+            }
             _ => {
                 // Group 1/2 frame: SR, PC (of the next instruction).
-                let pc = self.mem.read_u32(sp.wrapping_add(2)).unwrap_or(0);
+                let pc = self.frame_u32(sp.wrapping_add(2));
                 let name = match v {
                     4 => "illegal instruction",
                     5 => "divide by zero",
@@ -763,6 +788,26 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// The long at `a` in an exception frame, read bytewise (the frame may
+    /// be at an odd address); 0 if it is not in memory.
+    fn frame_u32(&self, a: u32) -> u32 {
+        self.mem
+            .read_bytes(a, 4)
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u32::from_be_bytes)
+    }
+
+    /// The word at `a` in an exception frame, read bytewise; 0 if it is not
+    /// in memory.
+    fn frame_u16(&self, a: u32) -> u16 {
+        self.mem
+            .read_bytes(a, 2)
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u16::from_be_bytes)
     }
 
     /// After a write at `at` into the stack guard (the fault already

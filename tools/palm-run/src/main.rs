@@ -63,24 +63,24 @@ struct Cli {
     #[arg(long)]
     trace_traps: bool,
     /// Stop the app after this many 68k instructions.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 1_000_000_000, value_parser = number::<u64>)]
     max_instructions: u64,
     /// Stop the app after this many OS calls (traps run by palm-run).
-    #[arg(long, value_name = "N", default_value_t = palm_run::machine::DEFAULT_MAX_TRAPS)]
+    #[arg(long, value_name = "N", default_value_t = palm_run::machine::DEFAULT_MAX_TRAPS, value_parser = number::<u64>)]
     max_traps: u64,
     /// Stop the app after this many seconds of wall-clock time (0: no limit).
-    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = number::<u64>)]
     timeout: u64,
     /// Write run statistics as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     stats_json: Option<PathBuf>,
     /// Dynamic heap size in bytes, a multiple of 4 from 16384 (16 KiB) to
     /// 16777216 (16 MiB); default 262144, a Palm OS 3.5 device with 4 MB.
-    #[arg(long, value_name = "BYTES", default_value_t = palm_run::memory::DEFAULT_DYNAMIC_HEAP_SIZE)]
+    #[arg(long, value_name = "BYTES", default_value_t = palm_run::memory::DEFAULT_DYNAMIC_HEAP_SIZE, value_parser = number::<u32>)]
     heap_size: u32,
     /// RAM size in bytes, a multiple of 4: 4 KiB of low memory, the dynamic
     /// heap, and a storage heap of 16 KiB to 16 MiB (default 4194304).
-    #[arg(long, value_name = "BYTES", default_value_t = palm_run::memory::DEFAULT_RAM_SIZE)]
+    #[arg(long, value_name = "BYTES", default_value_t = palm_run::memory::DEFAULT_RAM_SIZE, value_parser = number::<u32>)]
     ram_size: u32,
     /// Report chunks the app leaves behind, but do not fail the run for them.
     #[arg(long)]
@@ -95,6 +95,94 @@ struct Cli {
     /// Register a feature before launch: CRID:NUM=VALUE (e.g. PRtt:0=7), repeatable.
     #[arg(long = "feature", value_name = "CRID:NUM=VALUE")]
     features: Vec<String>,
+}
+
+/// A numeric option: decimal or `0x` hexadecimal, as in event scripts
+/// ([`palm_run::script::unsigned`]), within `T`'s range.
+fn number<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
+    let v = palm_run::script::unsigned(s).ok_or_else(|| {
+        format!(
+            "\"{}\" is not a number (decimal, or hexadecimal after 0x)",
+            palm_run::script::shown(s)
+        )
+    })?;
+    T::try_from(v).map_err(|_| format!("{v} is too large"))
+}
+
+/// Where a path leads, to compare two of them: the file itself when it
+/// exists (device and inode: hard links and symlinks are one file),
+/// otherwise its canonical directory and name.
+#[derive(PartialEq, Eq)]
+enum FileKey {
+    Existing(u64, u64),
+    New(PathBuf),
+}
+
+fn file_key(path: &Path) -> Option<FileKey> {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(m) = std::fs::metadata(path) {
+        return Some(FileKey::Existing(m.dev(), m.ino()));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(FileKey::New(
+        std::fs::canonicalize(dir).ok()?.join(path.file_name()?),
+    ))
+}
+
+/// Refuse outputs (`--export` files, `--stats-json`) that would overwrite an
+/// input (the app, `--install`, `--events`, `--elf`) or another output:
+/// palm-run writes its outputs after the run, and a typo must not destroy
+/// the app or lose one of two exports.
+fn check_outputs(cli: &Cli, exports: &[(String, PathBuf)]) -> Result<(), String> {
+    let mut inputs: Vec<(String, &Path)> = vec![("the app".into(), cli.app.as_path())];
+    inputs.extend(
+        cli.install
+            .iter()
+            .map(|p| ("an --install file".into(), p.as_path())),
+    );
+    inputs.extend(
+        cli.events
+            .iter()
+            .map(|p| ("the --events script".into(), p.as_path())),
+    );
+    inputs.extend(
+        cli.elf
+            .iter()
+            .map(|p| ("the --elf file".into(), p.as_path())),
+    );
+    let mut outputs: Vec<(String, &Path)> = exports
+        .iter()
+        .map(|(n, f)| (format!("--export {n}={}", f.display()), f.as_path()))
+        .collect();
+    outputs.extend(
+        cli.stats_json
+            .iter()
+            .map(|p| (format!("--stats-json {}", p.display()), p.as_path())),
+    );
+    let mut seen: Vec<(FileKey, &str)> = Vec::new();
+    for (what, path) in &outputs {
+        let Some(key) = file_key(path) else { continue };
+        if let Some((role, _)) = inputs
+            .iter()
+            .find(|(_, p)| file_key(p).is_some_and(|k| k == key))
+        {
+            return Err(format!(
+                "{what}: {} is {role}, an input; palm-run will not overwrite it",
+                path.display()
+            ));
+        }
+        if let Some((_, other)) = seen.iter().find(|(k, _)| *k == key) {
+            return Err(format!(
+                "{what}: {} is also the output of {other}; one would overwrite the other",
+                path.display()
+            ));
+        }
+        seen.push((key, what.as_str()));
+    }
+    Ok(())
 }
 
 /// Parse `CRID:NUM=VALUE`.
@@ -251,6 +339,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
             _ => Err(format!("--export {e}: expected DBNAME=FILE")),
         })
         .collect::<Result<_, _>>()?;
+    check_outputs(cli, &exports)?;
     let script = match &cli.events {
         Some(p) => {
             let text = String::from_utf8(read(p)?)
@@ -322,14 +411,29 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let out = m
         .launch(&name)
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
+    // Every output is attempted; when the app faulted, that is the run's
+    // result (exit 1) and an output that could not be written (a database
+    // the app never created) is reported beside it, not instead of it.
+    let mut output_error = None;
     for (name, file) in &exports {
-        let bytes = m.export(name)?;
-        std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+        let written = m.export(name).and_then(|bytes| {
+            std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))
+        });
+        if let Err(e) = written {
+            output_error.get_or_insert(e);
+        }
     }
     if let Some(p) = &cli.stats_json {
         let json = palm_run::bench::stats_json(&m, &out);
-        std::fs::write(p, serde_json::to_string_pretty(&json).unwrap_or_default())
-            .map_err(|e| format!("{}: {e}", p.display()))?;
+        if let Err(e) = std::fs::write(p, serde_json::to_string_pretty(&json).unwrap_or_default()) {
+            output_error.get_or_insert(format!("{}: {e}", p.display()));
+        }
+    }
+    if let Some(e) = output_error {
+        if out.stop.is_none() {
+            return Err(e);
+        }
+        errln!("palm-run: error: {e}");
     }
     let ok = out.stop.is_none()
         && out.patches_left.is_empty()

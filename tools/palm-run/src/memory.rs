@@ -81,6 +81,17 @@ pub const MAX_HEAP_SIZE: u32 = 16 * 1024 * 1024;
 /// Smallest storage heap (RAM size − low memory − dynamic heap).
 pub const MIN_STORAGE_HEAP_SIZE: u32 = 16 * 1024;
 
+/// The RAM sizes valid with a dynamic heap of `dynamic_heap_size` bytes,
+/// smallest and largest: low memory, the heap, and a storage heap of
+/// [`MIN_STORAGE_HEAP_SIZE`] to [`MAX_HEAP_SIZE`] (multiples of 4 between).
+pub fn ram_size_range(dynamic_heap_size: u32) -> (u64, u64) {
+    let base = u64::from(LOW_MEMORY_END) + u64::from(dynamic_heap_size);
+    (
+        base + u64::from(MIN_STORAGE_HEAP_SIZE),
+        base + u64::from(MAX_HEAP_SIZE),
+    )
+}
+
 /// Check a RAM size and a dynamic heap size: both multiples of 4, the
 /// dynamic heap [`MIN_DYNAMIC_HEAP_SIZE`]–[`MAX_HEAP_SIZE`], the storage heap
 /// (what RAM leaves after low memory and the dynamic heap)
@@ -94,8 +105,7 @@ pub fn check_sizes(ram_size: u32, dynamic_heap_size: u32) -> Result<(), String> 
              {MIN_DYNAMIC_HEAP_SIZE} (16 KiB) to {MAX_HEAP_SIZE} (16 MiB) bytes"
         ));
     }
-    let lo = u64::from(LOW_MEMORY_END) + h + u64::from(MIN_STORAGE_HEAP_SIZE);
-    let hi = u64::from(LOW_MEMORY_END) + h + u64::from(MAX_HEAP_SIZE);
+    let (lo, hi) = ram_size_range(dynamic_heap_size);
     let r = u64::from(ram_size);
     if r % 4 != 0 || r < lo || r > hi {
         return Err(format!(

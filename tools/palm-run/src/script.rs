@@ -72,20 +72,57 @@ pub fn number(w: &str) -> Option<i64> {
         Some(rest) => (true, rest),
         None => (false, w.strip_prefix('+').unwrap_or(w)),
     };
-    let v = match digits
+    let v = i64::try_from(magnitude(digits)?).ok()?;
+    Some(if neg { -v } else { v })
+}
+
+/// Parse a number that cannot be negative, in the syntax of [`number`]
+/// (decimal, or hexadecimal after `0x`/`0X`; an optional `+`): palm-run's
+/// command-line numbers (`--max-instructions 0x10000`) are read with it, so
+/// they take the same forms as a script's.
+pub fn unsigned(w: &str) -> Option<u64> {
+    magnitude(w.strip_prefix('+').unwrap_or(w))
+}
+
+/// The digits of a number without its sign: decimal, or hexadecimal after
+/// `0x`/`0X`.
+fn magnitude(digits: &str) -> Option<u64> {
+    match digits
         .strip_prefix("0x")
         .or_else(|| digits.strip_prefix("0X"))
     {
         Some(h) if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
-            i64::from_str_radix(h, 16).ok()?
+            u64::from_str_radix(h, 16).ok()
         }
-        Some(_) => return None,
+        Some(_) => None,
         None if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-            digits.parse().ok()?
+            digits.parse().ok()
         }
-        None => return None,
-    };
-    Some(if neg { -v } else { v })
+        None => None,
+    }
+}
+
+/// Longest piece of an input token that messages quote, in characters.
+pub const SHOWN_CHARS: usize = 40;
+
+/// `token` as a message quotes it: control characters, `\` and `"` escaped
+/// as Rust writes them (`\0`, `\t`, `\u{7f}`, `\\`, `\"`), and cut after
+/// [`SHOWN_CHARS`] characters with `…` (a 60 MB number in a script must not
+/// make a 60 MB "one-line" error).
+pub fn shown(token: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in token.chars().enumerate() {
+        if i == SHOWN_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() || c == '\\' || c == '"' {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Parse a script; errors name the line: `line 3: unknown event "tapp"`.
@@ -102,8 +139,8 @@ pub fn parse(text: &str) -> Result<Vec<Scripted>, String> {
         let num = |k: usize| -> Result<i64, String> {
             let w = words
                 .get(k)
-                .ok_or_else(|| format!("line {line}: \"{}\" needs a number", words[0]))?;
-            number(w).ok_or_else(|| format!("line {line}: \"{w}\" is not a number"))
+                .ok_or_else(|| format!("line {line}: \"{}\" needs a number", shown(words[0])))?;
+            number(w).ok_or_else(|| format!("line {line}: \"{}\" is not a number", shown(w)))
         };
         let u16_at = |k: usize| -> Result<u16, String> {
             let v = num(k)?;
@@ -146,10 +183,13 @@ pub fn parse(text: &str) -> Result<Vec<Scripted>, String> {
                 (ScriptEvent::Nil, words.len().min(2), n)
             }
             "stop" => (ScriptEvent::Stop, 1, 1),
-            other => return Err(format!("line {line}: unknown event \"{other}\"")),
+            other => return Err(format!("line {line}: unknown event \"{}\"", shown(other))),
         };
         if words.len() > argc {
-            return Err(format!("line {line}: unexpected \"{}\"", words[argc]));
+            return Err(format!(
+                "line {line}: unexpected \"{}\"",
+                shown(words[argc])
+            ));
         }
         total += u64::from(repeat);
         if total > MAX_SCRIPT_EVENTS {
@@ -257,5 +297,35 @@ mod tests {
         );
         assert!(parse("nil 4294967296").is_err());
         assert!(parse("nil -1").is_err());
+    }
+
+    /// Finding: an error echoed the whole bad token (a 60 MB number made a
+    /// 60 MB "one-line" error) and printed a NUL raw. Tokens are cut after
+    /// 40 characters and control characters escaped.
+    #[test]
+    fn bad_tokens_are_cut_and_escaped_in_messages() {
+        let long = "9".repeat(1_000_000);
+        let e = parse(&format!("tap {long}")).unwrap_err();
+        assert_eq!(
+            e,
+            format!("line 1: \"{}…\" is not a number", "9".repeat(40))
+        );
+        assert_eq!(
+            parse("ta\0p 1").unwrap_err(),
+            "line 1: unknown event \"ta\\0p\""
+        );
+        assert_eq!(
+            parse("tap 1 \u{7f}\"x").unwrap_err(),
+            "line 1: unexpected \"\\u{7f}\\\"x\""
+        );
+        assert_eq!(
+            parse(&format!("{}\n", "é".repeat(50))).unwrap_err(),
+            format!("line 1: unknown event \"{}…\"", "é".repeat(40))
+        );
+        assert_eq!(shown("abc"), "abc");
+        assert_eq!(unsigned("0x10"), Some(16));
+        assert_eq!(unsigned("+12"), Some(12));
+        assert_eq!(unsigned("-1"), None);
+        assert_eq!(unsigned("18446744073709551615"), Some(u64::MAX));
     }
 }

@@ -537,7 +537,27 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
                     m.os.ui.queue.push_back(sel);
                     Ok(true)
                 }
-                None => Ok(false),
+                None => {
+                    // A usable, editable field under the pen takes the focus
+                    // (FrmHandleEvent hands the penDown to FldHandleEvent,
+                    // which makes the field the form's focus).
+                    let field = form.model.objects.iter().position(|o| {
+                        matches!(o, FormObject::Field(f)
+                            if f.attr.usable
+                                && f.attr.editable
+                                && x >= f.bounds.x
+                                && x < f.bounds.x + f.bounds.width
+                                && y >= f.bounds.y
+                                && y < f.bounds.y + f.bounds.height)
+                    });
+                    match (field, m.os.ui.forms.iter_mut().find(|f| f.ptr == form.ptr)) {
+                        (Some(oi), Some(live)) => {
+                            live.focus = Some(oi);
+                            Ok(true)
+                        }
+                        _ => Ok(false),
+                    }
+                }
             }
         }
         _ => Ok(false),

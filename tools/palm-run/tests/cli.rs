@@ -641,3 +641,124 @@ fn stack_overflow_and_null_jump_reports() {
         "{out}"
     );
 }
+
+/// Findings of the second review: an output naming an input or another
+/// output is refused before the run (exit 2, the app untouched); a fault is
+/// the run's result (exit 1) even when an export then fails; TRAP #n other
+/// than #15 and an exception frame pushed at an odd SP are reported, not
+/// misread; events the app never asked for are counted; numeric options take
+/// hexadecimal as scripts do.
+#[test]
+fn outputs_exit_priority_traps_and_unplayed_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let rts = prc(&[0x4E, 0x75]);
+    let app = write(dir.path(), "rts.prc", &rts);
+    let script = write(dir.path(), "ev.txt", b"nil 3\nstop\n");
+
+    let o = palm_run(&[&app, "--export", &format!("RtsApp={app}")]);
+    assert_eq!(status(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "--export RtsApp={app}: {app} is the app, an input; palm-run will not overwrite it"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&app).unwrap(), rts, "the app is untouched");
+    let o = palm_run(&[&app, "--events", &script, "--stats-json", &script]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).contains("is the --events script, an input"),
+        "{}",
+        stderr(&o)
+    );
+    let out = dir.path().join("out.pdb");
+    let out = out.to_str().unwrap();
+    let o = palm_run(&[&app, "--export", &format!("A={out}"), "--stats-json", out]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).contains(&format!(
+            "--stats-json {out}: {out} is also the output of --export A={out}"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!Path::new(out).exists());
+
+    // move.w d0,(1): the fault decides the status; the export's error is shown too.
+    let odd = write(
+        dir.path(),
+        "odd.prc",
+        &prc(&[0x31, 0xC0, 0x00, 0x01, 0x4E, 0x75]),
+    );
+    let o = palm_run(&[&odd, "--export", &format!("NoSuchDB={out}")]);
+    assert_eq!(status(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("palm-run: error: "), "{}", stderr(&o));
+    assert!(stderr(&o).contains("NoSuchDB"), "{}", stderr(&o));
+    // Without a fault, a missing database is bad input.
+    let o = palm_run(&[&app, "--export", &format!("NoSuchDB={out}")]);
+    assert_eq!(status(&o), 2, "{}", stderr(&o));
+
+    // TRAP #4 and TRAP #0.
+    for (n, op) in [(4u8, 0x44u8), (0, 0x40)] {
+        let t = write(dir.path(), "trap.prc", &prc(&[0x4E, op, 0x4E, 0x75]));
+        let o = palm_run(&[&t]);
+        assert_eq!(status(&o), 1);
+        assert!(
+            stdout(&o).contains(&format!("TRAP #{n} (no handler on Palm OS)")),
+            "{}",
+            stdout(&o)
+        );
+    }
+    // subq.l #1,sp; move.l d0,-(sp): an address error whose frame lands at
+    // an odd SP is still reported with its PC (the move) and address.
+    let oddsp = write(
+        dir.path(),
+        "oddsp.prc",
+        &prc(&[0x53, 0x8F, 0x2F, 0x00, 0x4E, 0x75]),
+    );
+    let o = palm_run(&[&oddsp]);
+    assert_eq!(status(&o), 1);
+    assert!(
+        stdout(&o).contains("address error: write at odd address 0x"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("at PC 0x"), "{}", stdout(&o));
+
+    // An app that returns at once leaves the whole script unplayed.
+    let stats = dir.path().join("s.json");
+    let o = palm_run(&[
+        &app,
+        "--events",
+        &script,
+        "--stats-json",
+        stats.to_str().unwrap(),
+        "--max-instructions",
+        "0x1000",
+    ]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(
+            "palm-run: 4 scripted events were not played: the app returned before script line 1"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&stats).unwrap()).unwrap();
+    assert_eq!(v["events_not_played"], 4);
+    let o = palm_run(&[&app, "--max-instructions", "0xZZ"]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).contains("\"0xZZ\" is not a number"),
+        "{}",
+        stderr(&o)
+    );
+    let o = palm_run(&[&app, "--heap-size", "0x100000000"]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).contains("4294967296 is too large"),
+        "{}",
+        stderr(&o)
+    );
+}

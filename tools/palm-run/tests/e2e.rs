@@ -558,6 +558,23 @@ fn field_editing_popup_and_return() {
     assert_eq!(m.os.ui.forms_drawn, vec![1000, 1200]);
 }
 
+/// A penDown on an editable field focuses it (FrmHandleEvent → FldHandleEvent);
+/// a penDown elsewhere does not, and keys then go nowhere.
+#[test]
+fn pen_down_on_a_field_focuses_it() {
+    // Field 1002 is at (10, 40), 100 × 12, in form 1000 at (0, 0).
+    for (pen, typed) in [("pen 50 45", 2), ("pen 150 150", 0)] {
+        let mut m = machine(16);
+        m.set_feature(*b"PRtt", 30, 1);
+        m.set_events(
+            palm_run::script::parse(&format!("{pen}\nkey h\nkey i\ntap 1001\ntap 1201\n")).unwrap(),
+        );
+        let out = m.launch("RunTest").unwrap();
+        assert!(out.clean(), "{out:?}");
+        assert_eq!(ftr(&m, 20), typed, "{pen}: characters in the field");
+    }
+}
+
 #[test]
 fn extra_services() {
     let mut m = machine(17);

@@ -507,7 +507,8 @@ unsafe extern "C" fn edit_handler(e: *mut EventType) -> bool {
         match (*e).eType {
             x if x == frmOpenEvent => {
                 FrmDrawForm(form);
-                if (*e).form_id() == 1000 {
+                // Feature 30 set: the field gets the focus from a penDown.
+                if (*e).form_id() == 1000 && get(30) == 0 {
                     FrmSetFocus(form, FrmGetObjectIndex(form, 1002));
                 }
                 true
