@@ -182,6 +182,22 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
         InputError::whole(name, format!("not a readable zip archive: {e}"))
     };
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(bad)?;
+    // The zip crate keeps one member per name; two databases under one name
+    // would be read as one, silently. Refuse them by name instead.
+    let dups: Vec<String> = duplicate_member_names(bytes)
+        .into_iter()
+        .filter(|n| n.to_ascii_lowercase().ends_with(".pdb"))
+        .collect();
+    if !dups.is_empty() {
+        return Err(InputError::whole(
+            name,
+            format!(
+                "several members share the name {}: ambiguous, and --member cannot choose \
+                 between them; save the backup again",
+                dups.join(", ")
+            ),
+        ));
+    }
     let names: Vec<String> = (0..archive.len())
         .map(|i| {
             archive
@@ -292,4 +308,54 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
             ))
         }
     }
+}
+
+/// Names that more than one entry of a zip archive's central directory
+/// carries (PKWARE APPNOTE 4.3.12 central directory header, 4.3.16 end of
+/// central directory record). Best effort: an archive this scan cannot
+/// follow (zip64 counts, a truncated directory) yields what it read so far;
+/// the zip crate reports broken archives itself.
+fn duplicate_member_names(bytes: &[u8]) -> Vec<String> {
+    const EOCD: &[u8] = b"PK\x05\x06";
+    const CDH: &[u8] = b"PK\x01\x02";
+    let u16_at = |at: usize| -> Option<usize> {
+        Some(usize::from(u16::from_le_bytes(
+            bytes.get(at..at + 2)?.try_into().ok()?,
+        )))
+    };
+    let u32_at = |at: usize| -> Option<usize> {
+        usize::try_from(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?)).ok()
+    };
+    // The record is 22 bytes plus a comment of up to 65,535.
+    let from = bytes.len().saturating_sub(22 + 65_535);
+    let Some(eocd) = bytes[from..]
+        .windows(4)
+        .rposition(|w| w == EOCD)
+        .map(|i| from + i)
+    else {
+        return Vec::new();
+    };
+    let (Some(total), Some(mut at)) = (u16_at(eocd + 10), u32_at(eocd + 16)) else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::BTreeMap::<Vec<u8>, usize>::new();
+    for _ in 0..total {
+        if bytes.get(at..at + 4) != Some(CDH) {
+            break;
+        }
+        let (Some(n), Some(extra), Some(comment)) =
+            (u16_at(at + 28), u16_at(at + 30), u16_at(at + 32))
+        else {
+            break;
+        };
+        let Some(name) = bytes.get(at + 46..at + 46 + n) else {
+            break;
+        };
+        *seen.entry(name.to_vec()).or_default() += 1;
+        at += 46 + n + extra + comment;
+    }
+    seen.into_iter()
+        .filter(|(_, count)| *count > 1)
+        .map(|(n, _)| String::from_utf8_lossy(&n).into_owned())
+        .collect()
 }

@@ -392,6 +392,41 @@ fn two_ledgers_in_one_backup_are_ambiguous() {
     assert!(ledger_from_bytes_member(&pdb, "x.pdb", Some("MemDbgDB.pdb")).is_err());
 }
 
+/// Two members under one name: the zip crate keeps one of them, so the
+/// archive is refused naming the name (found in the central directory).
+#[test]
+fn two_members_of_one_name_are_refused() {
+    let pdb = pdb_of(&sample_records());
+    // Written as MemDbgDB.pdb and MemDbgDX.pdb, then renamed in place (the
+    // writer refuses duplicate names; other tools do not).
+    let mut z = backup_of(&["MemDbgDB.pdb", "MemDbgDX.pdb"], &pdb);
+    let mut renamed = 0;
+    for i in 0..z.len() - 12 {
+        if &z[i..i + 12] == b"MemDbgDX.pdb" {
+            z[i + 7] = b'B';
+            renamed += 1;
+        }
+    }
+    assert_eq!(renamed, 2, "local header and central directory");
+    let e = ledger_from_bytes(&z, "b.zip").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "b.zip: several members share the name MemDbgDB.pdb: ambiguous, and --member \
+         cannot choose between them; save the backup again"
+    );
+    assert!(ledger_from_bytes_member(&z, "b.zip", Some("MemDbgDB.pdb")).is_err());
+    // Duplicates of some other file do not matter.
+    let mut z = backup_of(&["MemDbgDB.pdb", "notes.txt", "notes.txx"], &pdb);
+    let at = z.windows(9).position(|w| w == b"notes.txx").unwrap();
+    z[at + 8] = b't';
+    let at = z.windows(9).rposition(|w| w == b"notes.txx").unwrap();
+    z[at + 8] = b't';
+    assert_eq!(
+        ledger_from_bytes(&z, "b.zip").unwrap().source,
+        "b.zip (MemDbgDB.pdb)"
+    );
+}
+
 fn second_generation() -> Vec<Vec<u8>> {
     // One more leak at starter.rs:42, forms.rs:7 fixed, a new site.
     let mut recs = sample_records();
