@@ -18,15 +18,24 @@ use crate::record::{self, AsBytes, DB_CREATOR, DB_NAME_C, DB_TYPE, HEADER_SIZE};
 use crate::state::State;
 
 /// (Re)creates MemDbgDB, opens it and adds the header record (record 0, locked).
+/// An existing MemDbgDB is deleted only if it is a ledger: a record database of
+/// creator [`DB_CREATOR`] and type [`DB_TYPE`]. A database of that name with another
+/// creator or type, or a resource database, belongs to someone else and is left
+/// alone.
 ///
 /// # Errors
 /// [`Error::Ledger`] with the Data Manager's error when the database cannot be
-/// deleted, created or opened, or the header record cannot be added.
+/// deleted, created or opened, or the header record cannot be added;
+/// `Error::Ledger(dmErrAlreadyExists)` when a MemDbgDB that is not a ledger exists
+/// (the error `DmCreateDatabase` gives for a name in use).
 pub fn create(st: &mut State) -> Result<(), Error> {
     // SAFETY: plain Data Manager calls with a NUL-terminated constant name.
     unsafe {
         let old = palm::DmFindDatabase(0, DB_NAME_C.as_ptr());
         if old != 0 {
+            if !is_ledger(old)? {
+                return Err(Error::Ledger(palm::errors::dmErrAlreadyExists));
+            }
             let err = palm::DmDeleteDatabase(0, old);
             if err != palm::errNone {
                 return Err(Error::Ledger(err));
@@ -54,6 +63,40 @@ pub fn create(st: &mut State) -> Result<(), Error> {
     }
     st.header_rec = h;
     Ok(())
+}
+
+/// Whether database `id` (card 0) is a MemDbgDB ledger: a record database with our
+/// creator and type (`DmDatabaseInfo`, DataMgr.h; NULL outputs are not written).
+///
+/// # Errors
+/// [`Error::Ledger`] with `DmDatabaseInfo`'s error.
+fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
+    let mut attributes: u16 = 0;
+    let mut kind: u32 = 0;
+    let mut creator: u32 = 0;
+    let n: *mut u32 = core::ptr::null_mut();
+    // SAFETY: the outputs are locals or NULL.
+    let err = unsafe {
+        palm::DmDatabaseInfo(
+            0,
+            id,
+            core::ptr::null_mut(),
+            &mut attributes,
+            core::ptr::null_mut(),
+            n,
+            n,
+            n,
+            n,
+            n,
+            n,
+            &mut kind,
+            &mut creator,
+        )
+    };
+    if err != palm::errNone {
+        return Err(Error::Ledger(err));
+    }
+    Ok(creator == DB_CREATOR && kind == DB_TYPE && attributes & palm::dm::dmHdrAttrResDB == 0)
 }
 
 /// Appends a record of `size` bytes and returns it locked and not busy, or null when

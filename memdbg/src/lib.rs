@@ -22,7 +22,8 @@
 //!
 //! ## What it does
 //! - [`start`] (re)creates `MemDbgDB` ([`record::DB_NAME`], creator `'MDbg'`, type
-//!   `'LEAK'`), writes its header, allocates its state in system-owned chunks found
+//!   `'LEAK'`; a database of that name with another creator or type is left alone and
+//!   `start` fails with [`Error::Ledger`]`(dmErrAlreadyExists)`), writes its header, allocates its state in system-owned chunks found
 //!   again through `FtrGet('MDbg', 0)` (no writable statics: a code resource is
 //!   write-protected), locates code 1 for call stacks, and patches the two free
 //!   traps with `SysSetTrapAddress`, reading them back (unless refused: then
@@ -173,6 +174,9 @@ pub enum Error {
     NoMemory,
     /// The ledger database could not be created or opened (the Data Manager's error
     /// code, e.g. `dmErrDatabaseOpen` when another app holds MemDbgDB open).
+    /// `dmErrAlreadyExists` (0x0219): a database named MemDbgDB exists that is not a
+    /// ledger (another creator than `'MDbg'`, another type than `'LEAK'`, or a
+    /// resource database); it belongs to someone else and is left untouched.
     Ledger(u16),
 }
 

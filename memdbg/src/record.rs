@@ -5,7 +5,9 @@
 //! # The database
 //! - Name [`DB_NAME`] (`"MemDbgDB"`), creator [`DB_CREATOR`] (`'MDbg'`), type
 //!   [`DB_TYPE`] (`'LEAK'`), a record database (not a resource database) in the
-//!   storage heap of card 0, deleted and created again by every `memdbg::start`.
+//!   storage heap of card 0, deleted and created again by every `memdbg::start`
+//!   (only if it is a ledger: a database of that name with another creator or type
+//!   is left alone, and `start` fails).
 //! - Record 0 is the [`Header`]. Every other record starts with a one-byte
 //!   [`kind`] and a one-byte format version ([`FORMAT_VERSION`]), then the fields
 //!   of its kind. Sizes are exact: a record of a known kind and version has exactly the

@@ -68,7 +68,8 @@ fn free_chunk(p: *mut u8) {
 
 /// Starts the detector (normal launch only; see the crate docs).
 ///
-/// Creates MemDbgDB afresh with a header record, allocates the state, index and slot
+/// Creates MemDbgDB afresh with a header record (replacing the previous run's ledger,
+/// never another app's database of that name), allocates the state, index and slot
 /// table (system-owned chunks; sizes in [`Settings::capacity`]), registers the state
 /// with `FtrSet('MDbg', 0)`, locates code 1 (`DmGet1Resource('code', 1)`) and the
 /// app's name and creator, and patches `MemChunkFree`/`MemHandleFree` when
@@ -76,8 +77,10 @@ fn free_chunk(p: *mut u8) {
 ///
 /// # Errors
 /// [`Error::AlreadyRunning`], [`Error::BadSettings`] (capacity 0 or above 5461),
-/// [`Error::NoMemory`] (dynamic heap), [`Error::Ledger`] (Data Manager). On an error
-/// nothing is left behind and the wrappers behave as the plain OS calls.
+/// [`Error::NoMemory`] (dynamic heap), [`Error::Ledger`] (Data Manager; with
+/// `dmErrAlreadyExists` when a database named MemDbgDB exists that is not a ledger:
+/// another creator or type, or a resource database, which is left untouched). On an
+/// error nothing is left behind and the wrappers behave as the plain OS calls.
 #[inline(never)]
 pub fn start(settings: &Settings) -> Result<(), Error> {
     if is_running() {

@@ -123,8 +123,13 @@ fn machine(config: &Config) -> Machine {
     m
 }
 
-/// Launches `scenario` on a fresh machine (after `setup`) and decodes the ledger.
-fn run_with(scenario: u32, config: &Config, setup: impl FnOnce(&mut Machine)) -> Run {
+/// Launches `scenario` on a fresh machine (after `setup`); the app's own checks
+/// passed.
+fn launch_with(
+    scenario: u32,
+    config: &Config,
+    setup: impl FnOnce(&mut Machine),
+) -> (Machine, palm_run::Outcome) {
     let mut m = machine(config);
     m.os.ftr.features.insert((CREATOR, 0), scenario);
     // MEMDBG_TRACE=1: print every OS call and everything the run prints.
@@ -146,6 +151,12 @@ fn run_with(scenario: u32, config: &Config, setup: impl FnOnce(&mut Machine)) ->
         "scenario {scenario}: in-app check failed\n{}",
         m.output.join("\n")
     );
+    (m, outcome)
+}
+
+/// Launches `scenario` on a fresh machine (after `setup`) and decodes the ledger.
+fn run_with(scenario: u32, config: &Config, setup: impl FnOnce(&mut Machine)) -> Run {
+    let (m, outcome) = launch_with(scenario, config, setup);
     let pdb = m.export("MemDbgDB").unwrap();
     let db = Database::parse(&pdb).unwrap();
     assert_eq!(db.header.name, b"MemDbgDB");
@@ -765,6 +776,47 @@ fn options_fills_stacks_low_heap_and_rare_events() {
         (2, 1, 1)
     );
     assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+}
+
+#[test]
+fn a_foreign_mem_dbg_db_is_left_alone_and_start_fails() {
+    // 0: another creator; 1: another type; 2: a resource database.
+    for (variant, creator, kind, records) in [
+        (0, *b"Othr", *b"LEAK", true),
+        (1, *b"MDbg", *b"DATA", true),
+        (2, *b"MDbg", *b"LEAK", false),
+    ] {
+        let (m, outcome) = launch_with(19, &Config::default(), |m| {
+            m.os.ftr.features.insert((CREATOR, 1), variant);
+        });
+        assert!(
+            outcome.patches_left.is_empty(),
+            "{:?}",
+            outcome.patches_left
+        );
+        assert!(m.os.sys.err_displays.is_empty());
+        let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+        assert_eq!(
+            (db.header.creator, db.header.kind),
+            (FourCC::new(creator), FourCC::new(kind)),
+            "variant {variant}: the foreign database's identity"
+        );
+        match &db.content {
+            Content::Records(recs) => {
+                assert!(records, "variant {variant}");
+                assert_eq!(
+                    recs.len(),
+                    1,
+                    "variant {variant}: its one record, not a ledger"
+                );
+                assert_eq!(recs[0].data, b"foreign\0");
+            }
+            Content::Resources(res) => {
+                assert!(!records, "variant {variant}");
+                assert!(res.is_empty());
+            }
+        }
+    }
 }
 
 /// Every line of the app's source in the inline chain of a code 1 frame (innermost

@@ -6,7 +6,7 @@
 //! the expected ledger (file, line, size, kind) is exact. The result is 0, or the
 //! number of the in-app check that failed.
 #![no_std]
-#![feature(asm_experimental_arch)]
+#![cfg_attr(target_arch = "m68k", feature(asm_experimental_arch))]
 #![allow(clippy::missing_safety_doc)]
 
 extern crate alloc;
@@ -67,6 +67,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             16 => c_api(),
             17 => churn(),
             18 => options_and_rare_events(),
+            19 => foreign_ledger(),
             100 => bench(false),
             101 => bench(true),
             _ => 99,
@@ -491,6 +492,55 @@ unsafe fn options_and_rare_events() -> u32 {
         *q.add(6) = 0x55;
     }
     end()
+}
+
+/// A database named MemDbgDB that is not a ledger (feature 1: 0 another creator, 1
+/// another type, 2 a resource database with memdbg's creator and type): `start`
+/// fails with `dmErrAlreadyExists` and leaves it alone (the test reads its record);
+/// the wrappers are then the plain OS calls.
+#[inline(never)]
+unsafe fn foreign_ledger() -> u32 {
+    use memdbg::record::{DB_CREATOR, DB_NAME_C, DB_TYPE};
+    let (creator, kind, res) = match feature(1) {
+        0 => (four_cc(b"Othr"), DB_TYPE, 0),
+        1 => (DB_CREATOR, four_cc(b"DATA"), 0),
+        _ => (DB_CREATOR, DB_TYPE, 1),
+    };
+    unsafe {
+        if DmCreateDatabase(0, DB_NAME_C.as_ptr(), creator, kind, res) != errNone {
+            return 1;
+        }
+        let id = DmFindDatabase(0, DB_NAME_C.as_ptr());
+        if res == 0 {
+            let db = DmOpenDatabase(0, id, dm::dmModeReadWrite);
+            let mut at = dm::dmMaxRecordIndex;
+            let h = DmNewRecord(db, &mut at, 8);
+            if h.is_null() {
+                return 2;
+            }
+            let p = MemHandleLock(h);
+            DmWrite(p, 0, c"foreign".as_ptr().cast(), 8);
+            MemHandleUnlock(h);
+            DmReleaseRecord(db, at, 1);
+            DmCloseDatabase(db);
+        }
+        if memdbg::start(&Settings::DEFAULT)
+            != Err(memdbg::Error::Ledger(errors::dmErrAlreadyExists))
+        {
+            return 3;
+        }
+        if memdbg::is_running() || memdbg::stop() != Err(memdbg::Error::NotRunning) {
+            return 4;
+        }
+        let p = mem_ptr_new!(8);
+        if p.is_null() || MemChunkFree(p) != errNone {
+            return 5;
+        }
+        if DmFindDatabase(0, DB_NAME_C.as_ptr()) != id {
+            return 6;
+        }
+    }
+    0
 }
 
 /// Benchmark: `live` blocks allocated first (feature 2), then `pairs` alloc+free
