@@ -256,14 +256,14 @@ pub unsafe fn handle_free(h: MemHandle) -> palm::Err {
     unsafe { free_at(h as u32, true, ret, frame) }
 }
 
-/// Frees through the trap; when the traps are not patched, does the bookkeeping here
+/// Frees through the trap; when the free traps are not patched, does the bookkeeping here
 /// first (with the patches, the patch does it).
 ///
 /// # Safety
 /// As `MemChunkFree`/`MemHandleFree`.
 pub(crate) unsafe fn free_at(addr: u32, handle: bool, ret: u32, frame: u32) -> palm::Err {
     if let Some(st) = state::enter() {
-        let unpatched = st.patched == 0;
+        let unpatched = st.patched & state::PATCHED_FREES == 0;
         let r = if unpatched {
             track::freeing(st, addr, handle, ret, frame)
         } else {

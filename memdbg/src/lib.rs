@@ -26,8 +26,9 @@
 //!   `start` fails with [`Error::Ledger`]`(dmErrAlreadyExists)`), writes its header, allocates its state in system-owned chunks found
 //!   again through `FtrGet('MDbg', 0)` (no writable statics: a code resource is
 //!   write-protected), locates code 1 for call stacks, and patches the two free
-//!   traps with `SysSetTrapAddress`, reading them back (unless refused: then
-//!   [`record::HeaderFlags::PATCHES_REFUSED`] and the wrappers keep working).
+//!   traps (and, with guards, `MemPtrSize`, `MemHandleSize`, `MemPtrResize` and
+//!   `MemHandleResize`) with `SysSetTrapAddress`, reading them back (unless refused:
+//!   then [`record::HeaderFlags::PATCHES_REFUSED`] and the wrappers keep working).
 //! - The wrappers [`mem_ptr_new!`], [`mem_handle_new!`], [`mem_chunk_new!`] capture the
 //!   call's file and line (and, with [`Options::CALL_STACKS`], the callers); the
 //!   resize wrappers [`mem_ptr_resize!`], [`mem_handle_resize!`] keep exactly one
@@ -36,6 +37,11 @@
 //! - Every block in the dynamic heap gets [`record::GUARD_LEN`] guard bytes
 //!   ([`record::GUARD_BYTE`]) after it ([`Options::GUARDS`]), checked at free, resize
 //!   and stop; a damaged guard is reported with the **allocation's** file and line.
+//!   The guard is invisible: the patched `MemPtrSize`/`MemHandleSize` give a tracked
+//!   block's requested size (also for a locked handle's pointer), and a
+//!   `MemPtrResize`/`MemHandleResize` made by anyone (the app through the trap, the
+//!   Field Manager growing a text handle) is handled as the resize wrappers do it:
+//!   the guard moves and the record keeps the new size.
 //! - Frees find their record through a hash index in the state (no database scan).
 //!   `MemPtrFree(MemHandleLock(h))` matches the handle. A double free is caught before
 //!   the OS sees it and reported with both frees' sites; a free of a block memdbg

@@ -1,45 +1,57 @@
-//! The `MemChunkFree` and `MemHandleFree` patches (PALM_FACTS §3.4).
+//! The trap patches (PALM_FACTS §3.4): `MemChunkFree` and `MemHandleFree` (with
+//! [`Options::PATCH_FREES`]) so that every free is matched, and `MemPtrSize`,
+//! `MemHandleSize`, `MemPtrResize` and `MemHandleResize` (with [`Options::GUARDS`]) so
+//! that the guard bytes are invisible: a tracked guarded block's size is the size
+//! asked for (not the chunk's, which includes the guard), and a resize done by
+//! anyone (the Field Manager growing a field's text handle, the app calling the trap
+//! directly) moves the guard and updates the record as the resize wrappers do.
 //!
-//! `start` saves the original addresses with `SysGetTrapAddress` and points the two
-//! dispatch-table entries, with `SysSetTrapAddress` (each read back), at two small
+//! `start` saves the original addresses with `SysGetTrapAddress` and points the
+//! dispatch-table entries, with `SysSetTrapAddress` (each read back), at small
 //! trampolines it writes into a system-owned chunk of the dynamic heap; `stop` puts
-//! the exact originals back and reads them back too. A patch is entered with a plain
-//! JSR frame (return address at 0(SP), the Palm-layout argument at 4(SP)) from any
-//! context: the app, or the OS freeing on the app's behalf (`FrmDeleteForm` freeing a
-//! field's text handle). It does the bookkeeping ([`crate::track::freeing`]) and
+//! the exact originals back and reads them back too. All wanted patches are
+//! installed, or none ([`HeaderFlags::PATCHES_REFUSED`]). A patch is entered with a
+//! plain JSR frame (return address at 0(SP), the Palm-layout arguments from 4(SP))
+//! from any context: the app, or the OS working on the app's behalf (`FrmDeleteForm`
+//! freeing a field's text handle). It does the bookkeeping ([`crate::track`]) and
 //! chains to the saved original with JSR, never through `TRAP #15` (which would enter
-//! the patch again).
+//! the patch again). A patch entered while the detector is busy (its own Data
+//! Manager calls, a wrapper's resize) goes straight to the original.
 //!
-//! Each trampoline (12 bytes) pushes the state chunk's address and jumps to its entry
-//! in code 1:
+//! Each trampoline (12 bytes) pushes the state chunk's address (+1 for the handle
+//! form of a trap) and jumps to its entry in code 1:
 //!
 //! ```text
 //! move.l #state,-(%sp)   ; 2F3C ssss ssss
 //! jmp    entry           ; 4EF9 eeee eeee   (absolute: code 1 is locked while the app runs)
 //! ```
 //!
-//! so the free path finds the state without a Feature Manager call. Code in a chunk
+//! so the patches find the state without a Feature Manager call. Code in a chunk
 //! is ordinary RAM to the 68000 (no MMU, no caches on DragonBall); the chunk is owned
 //! by the system (owner 0) so the OS never frees it, and `stop` frees it after the
 //! table is restored. The entries are memdbg's own (not palm-sys's
 //! `trap_replacement!`) because the bookkeeping needs the caller's return address
 //! (the free's site, and whether the app or the OS freed) and the caller's A6 (to
-//! walk its callers). Both arguments are a single pointer: no re-packing is needed.
+//! walk its callers). Every argument is a pointer or a `UInt32`: the Palm layout
+//! and LLVM's agree, no re-packing is needed.
 
 use core::ffi::c_void;
 
 use m68k_palmos_sys as palm;
-use palm::traps::{sysTrapMemChunkFree, sysTrapMemHandleFree};
+use palm::traps::{
+    sysTrapMemChunkFree, sysTrapMemHandleFree, sysTrapMemHandleResize, sysTrapMemHandleSize,
+    sysTrapMemPtrResize, sysTrapMemPtrSize,
+};
 
 use core::mem::offset_of;
 
-use crate::record::{AllocRecord, HeaderFlags};
-use crate::state::{RING, State};
+use crate::record::{AllocRecord, HeaderFlags, Options};
+use crate::state::{PATCHED_FREES, PATCHED_SIZES, RING, State};
 use crate::track::{self, Freed};
 #[cfg(target_arch = "m68k")]
 use crate::{
     index::Index,
-    record::{AllocFlags, GUARD_BYTE, Options, kind},
+    record::{AllocFlags, GUARD_BYTE, kind},
     stack::CodeRange,
     state::{Ring, Scratch},
 };
@@ -396,14 +408,178 @@ extern "C" fn free_body(tagged: u32, addr: u32, ret: u32, frame: u32) -> palm::E
     free_general(st, addr, tagged & 1 != 0, ret, frame)
 }
 
-/// The trampoline the dispatch table points at for one of the traps.
-fn entry(st: &State, handle: bool) -> *mut c_void {
-    // SAFETY: the trampoline chunk holds two trampolines.
+/// The size and resize patches' entries (the bookkeeping is in Rust: these traps
+/// are not on the wrappers' hot path). A trampoline pushed the state's address
+/// (tagged: +1 for the handle form) above the JSR frame; the entry calls the body
+/// in LLVM's convention with the caller's return address and A6 (where a damaged
+/// guard found by a resize was found), and returns its result in D0. D3–D7/A2–A6
+/// are preserved by the body (LLVM's convention keeps D2 too).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn size_entry() {
+    core::arch::naked_asm!(
+        // Stack: tagged state@0, ret@4, p@8.
+        "move.l (8,%sp),-(%sp)", // p state ret p
+        "move.l (4,%sp),-(%sp)", // state p state ret p
+        "bsr.w {body}",
+        "lea (12,%sp),%sp", // ret p
+        "rts",
+        body = sym size_body,
+    )
+}
+
+/// See [`size_entry`]: `MemPtrResize(p, newSize)` / `MemHandleResize(h, newSize)`.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn resize_entry() {
+    core::arch::naked_asm!(
+        // Stack: tagged state@0, ret@4, p@8, size@12.
+        "move.l %a6,-(%sp)",      // a6 state ret p size
+        "move.l (8,%sp),-(%sp)",  // ret a6 state ret p size
+        "move.l (20,%sp),-(%sp)", // size ret a6 state ret p size
+        "move.l (20,%sp),-(%sp)", // p size ret a6 state ret p size
+        "move.l (16,%sp),-(%sp)", // state p size ret a6 state ret p size
+        "bsr.w {body}",
+        "lea (24,%sp),%sp", // ret p size
+        "rts",
+        body = sym resize_body,
+    )
+}
+
+/// Host stand-ins (the patches only exist on the 68k).
+#[cfg(not(target_arch = "m68k"))]
+unsafe extern "C" fn size_entry() {
+    unimplemented!("memdbg's trap patches run only on Palm OS")
+}
+#[cfg(not(target_arch = "m68k"))]
+unsafe extern "C" fn resize_entry() {
+    unimplemented!("memdbg's trap patches run only on Palm OS")
+}
+
+/// The state of a tagged trampoline value, and whether it is the handle form.
+#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
+#[inline(always)]
+fn untag(tagged: u32) -> (*mut State, bool) {
+    ((tagged & !1) as usize as *mut State, tagged & 1 != 0)
+}
+
+/// `MemPtrSize(p)` / `MemHandleSize(h)` (called by [`size_entry`]): the original's
+/// answer, except for a tracked guarded block (also a locked handle's pointer): its
+/// requested size, so that nobody writes over the guard because the chunk is
+/// bigger than what was asked for.
+#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
+extern "C" fn size_body(tagged: u32, addr: u32) -> u32 {
+    let (st, handle) = untag(tagged);
+    // SAFETY: `st` is the live state (the trampolines exist only while it does); the
+    // originals were saved before the patches were installed. `busy` is volatile, as
+    // in `free_general`: a nested entry just gets the OS's answer.
     unsafe {
-        st.trampolines
-            .add(if handle { TRAMPOLINE_LEN } else { 0 })
-            .cast()
+        let os = if handle {
+            palm::chain::MemHandleSize((*st).orig_handle_size, addr as usize as palm::MemHandle)
+        } else {
+            palm::chain::MemPtrSize((*st).orig_ptr_size, addr as usize as palm::MemPtr)
+        };
+        let busy = core::ptr::addr_of_mut!((*st).busy);
+        if busy.read_volatile() != 0 {
+            return os;
+        }
+        busy.write_volatile(1);
+        let r = track::visible_size(&*st, addr, handle, os);
+        busy.write_volatile(0);
+        r
     }
+}
+
+/// `MemPtrResize(p, size)` / `MemHandleResize(h, size)` (called by
+/// [`resize_entry`]): a tracked block is resized exactly as the resize wrappers do
+/// it ([`track::resize`]: guard checked, room for a new guard, the guard rewritten,
+/// the record's size updated); anything else goes to the original.
+#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
+extern "C" fn resize_body(tagged: u32, addr: u32, size: u32, ret: u32, frame: u32) -> u32 {
+    let (st, handle) = untag(tagged);
+    // SAFETY: as in `size_body`.
+    unsafe {
+        let busy = core::ptr::addr_of_mut!((*st).busy);
+        if busy.read_volatile() != 0 {
+            return u32::from(chain_resize(&*st, addr, size, handle));
+        }
+        busy.write_volatile(1);
+        let r = track::resize(&mut *st, addr, size, handle, ret, frame);
+        busy.write_volatile(0);
+        u32::from(r)
+    }
+}
+
+/// `MemPtrResize`/`MemHandleResize` through the saved original (the resize traps
+/// are patched).
+pub fn chain_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
+    // SAFETY: the originals take the arguments the patched trap got.
+    unsafe {
+        if handle {
+            palm::chain::MemHandleResize(
+                st.orig_handle_resize,
+                addr as usize as palm::MemHandle,
+                size,
+            )
+        } else {
+            palm::chain::MemPtrResize(st.orig_ptr_resize, addr as usize as palm::MemPtr, size)
+        }
+    }
+}
+
+/// Trampolines (and patched traps): `MemChunkFree`, `MemHandleFree`, `MemPtrSize`,
+/// `MemHandleSize`, `MemPtrResize`, `MemHandleResize`, in this order (trap `i`'s
+/// handle form is `i | 1`).
+pub const TRAMPOLINES: usize = 6;
+
+/// Trap `i`'s number.
+fn trap(i: usize) -> u16 {
+    match i {
+        0 => sysTrapMemChunkFree,
+        1 => sysTrapMemHandleFree,
+        2 => sysTrapMemPtrSize,
+        3 => sysTrapMemHandleSize,
+        4 => sysTrapMemPtrResize,
+        _ => sysTrapMemHandleResize,
+    }
+}
+
+/// The [`State::patched`] bit of trap `i`'s group.
+fn group(i: usize) -> u8 {
+    if i < 2 { PATCHED_FREES } else { PATCHED_SIZES }
+}
+
+/// Trap `i`'s saved original.
+fn original(st: &mut State, i: usize) -> &mut *mut c_void {
+    match i {
+        0 => &mut st.orig_chunk_free,
+        1 => &mut st.orig_handle_free,
+        2 => &mut st.orig_ptr_size,
+        3 => &mut st.orig_handle_size,
+        4 => &mut st.orig_ptr_resize,
+        _ => &mut st.orig_handle_resize,
+    }
+}
+
+/// Writes the trampolines of traps `i` (tag 0) and `i + 1` (the handle form, tag 1),
+/// both jumping to `target`. Called once per entry with its address: a `match`
+/// choosing among the entries would become a table of code addresses, which needs
+/// absolute relocations (TOOLCHAIN.md).
+#[inline(never)]
+fn write_pair(st: &State, i: usize, target: u32) {
+    let state = st as *const State as u32;
+    // SAFETY: TRAMPOLINES trampolines fit in the chunk `start` allocated; i + 1 <
+    // TRAMPOLINES.
+    unsafe {
+        write_trampoline(entry(st, i).cast(), state, target);
+        write_trampoline(entry(st, i + 1).cast(), state | 1, target);
+    }
+}
+
+/// The trampoline the dispatch table points at for trap `i`.
+fn entry(st: &State, i: usize) -> *mut c_void {
+    // SAFETY: the trampoline chunk holds TRAMPOLINES trampolines.
+    unsafe { st.trampolines.add(i * TRAMPOLINE_LEN).cast() }
 }
 
 /// Writes a trampoline at `at` that pushes `state` and jumps to `target`.
@@ -423,14 +599,6 @@ unsafe fn write_trampoline(at: *mut u8, state: u32, target: u32) {
     }
 }
 
-fn trap(handle: bool) -> u16 {
-    if handle {
-        sysTrapMemHandleFree
-    } else {
-        sysTrapMemChunkFree
-    }
-}
-
 /// Points `trap` at `to` and reads it back.
 fn set(trap: u16, to: *mut c_void) -> bool {
     // SAFETY: plain System Manager calls.
@@ -439,74 +607,78 @@ fn set(trap: u16, to: *mut c_void) -> bool {
     }
 }
 
+/// The patch groups wanted: the free traps with [`Options::PATCH_FREES`], the size
+/// and resize traps with [`Options::GUARDS`] (they hide the guard bytes).
+fn wanted(st: &State) -> u8 {
+    let mut w = 0;
+    if st.has(Options::PATCH_FREES) {
+        w |= PATCHED_FREES;
+    }
+    if st.has(Options::GUARDS) {
+        w |= PATCHED_SIZES;
+    }
+    w
+}
+
 /// Saves the originals, writes the trampolines into `st.trampolines` (allocated by
-/// `start`) and installs both patches, or none: a refusal (Palm OS 5, PumpkinOS)
-/// undoes the first and sets [`HeaderFlags::PATCHES_REFUSED`].
+/// `start`) and installs every wanted patch, or none: a refusal (Palm OS 5,
+/// PumpkinOS) puts back what was installed and sets
+/// [`HeaderFlags::PATCHES_REFUSED`].
 pub fn install(st: &mut State) {
-    let state = st as *mut State as u32;
-    // SAFETY: two trampolines fit in the chunk `start` allocated for them.
-    unsafe {
-        write_trampoline(
-            entry(st, false).cast(),
-            state,
-            chunk_free_entry as *const () as u32,
-        );
-        write_trampoline(
-            entry(st, true).cast(),
-            state | 1,
-            chunk_free_entry as *const () as u32,
-        );
+    let want = wanted(st);
+    if want == 0 {
+        return;
     }
-    // SAFETY: plain System Manager calls.
-    unsafe {
-        st.orig_chunk_free = palm::SysGetTrapAddress(sysTrapMemChunkFree);
-        st.orig_handle_free = palm::SysGetTrapAddress(sysTrapMemHandleFree);
+    write_pair(st, 0, chunk_free_entry as *const () as u32);
+    write_pair(st, 2, size_entry as *const () as u32);
+    write_pair(st, 4, resize_entry as *const () as u32);
+    let mut i = 0;
+    while i < TRAMPOLINES {
+        // SAFETY: plain System Manager call.
+        *original(st, i) = unsafe { palm::SysGetTrapAddress(trap(i)) };
+        i += 1;
     }
-    if set(trap(false), entry(st, false)) {
-        if set(trap(true), entry(st, true)) {
-            st.patched = 1;
-            return;
+    let mut i = 0;
+    while i < TRAMPOLINES {
+        if group(i) & want != 0 && !set(trap(i), entry(st, i)) {
+            break;
         }
-        set(trap(false), st.orig_chunk_free);
+        i += 1;
     }
-    // A refused set may still have changed an entry: put the originals back.
-    put_back(st, false);
-    put_back(st, true);
+    if i == TRAMPOLINES {
+        st.patched = want;
+        return;
+    }
+    // A refused set may still have changed an entry: put every original back.
+    let mut i = 0;
+    while i < TRAMPOLINES {
+        if group(i) & want != 0 {
+            let orig = *original(st, i);
+            // SAFETY: plain System Manager call.
+            if unsafe { palm::SysGetTrapAddress(trap(i)) } != orig {
+                set(trap(i), orig);
+            }
+        }
+        i += 1;
+    }
     st.flag(HeaderFlags::PATCHES_REFUSED);
-}
-
-fn original(st: &State, handle: bool) -> *mut c_void {
-    if handle {
-        st.orig_handle_free
-    } else {
-        st.orig_chunk_free
-    }
-}
-
-fn put_back(st: &State, handle: bool) {
-    let orig = original(st, handle);
-    // SAFETY: plain System Manager call.
-    if unsafe { palm::SysGetTrapAddress(trap(handle)) } != orig {
-        set(trap(handle), orig);
-    }
 }
 
 /// Restores the exact original addresses (read back). If an entry no longer held our
 /// patch, someone patched over it: the original is restored anyway and
 /// [`HeaderFlags::TRAPS_DISTURBED`] is set.
 pub fn remove(st: &mut State) {
-    if st.patched == 0 {
-        return;
+    let mut i = 0;
+    while i < TRAMPOLINES {
+        if group(i) & st.patched != 0 {
+            // SAFETY: plain System Manager call.
+            let now = unsafe { palm::SysGetTrapAddress(trap(i)) };
+            let orig = *original(st, i);
+            if now != entry(st, i) || !set(trap(i), orig) {
+                st.flag(HeaderFlags::TRAPS_DISTURBED);
+            }
+        }
+        i += 1;
     }
-    restore(st, false);
-    restore(st, true);
     st.patched = 0;
-}
-
-fn restore(st: &mut State, handle: bool) {
-    // SAFETY: plain System Manager call.
-    let now = unsafe { palm::SysGetTrapAddress(trap(handle)) };
-    if now != entry(st, handle) || !set(trap(handle), original(st, handle)) {
-        st.flag(HeaderFlags::TRAPS_DISTURBED);
-    }
 }

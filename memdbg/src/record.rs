@@ -385,7 +385,13 @@ flags! {
     /// Detector options (header bytes 12..16; `memdbg::Settings::options`).
     pub struct Options: u32 {
         /// Write [`GUARD_LEN`] guard bytes ([`GUARD_BYTE`]) after each block in the
-        /// dynamic heap and check them at free, resize and stop.
+        /// dynamic heap and check them at free, resize and stop. The guard bytes are
+        /// hidden: `MemPtrSize`, `MemHandleSize`, `MemPtrResize` and
+        /// `MemHandleResize` are patched too (unless [`HeaderFlags::PATCHES_REFUSED`]),
+        /// so a tracked block's size is the size asked for and a resize by anyone
+        /// (the app through the trap, the Field Manager) moves the guard and updates
+        /// the record. So with this option and without `PATCHES_REFUSED`, the size
+        /// and resize traps were patched.
         const GUARDS = 0x0001;
         /// Record up to [`STACK_FRAMES`] return addresses per allocation (walking
         /// the A6 frame chain), also for file/line wrappers, and per free site.
@@ -406,6 +412,8 @@ flags! {
         /// Patch `MemChunkFree` and `MemHandleFree` with `SysSetTrapAddress` so frees
         /// done anywhere (the OS's too) are matched. Without it (or when the OS
         /// refuses), only frees through the detector's own free functions are seen.
+        /// With this option and without [`HeaderFlags::PATCHES_REFUSED`], the free
+        /// traps were patched.
         const PATCH_FREES = 0x0080;
         /// Report overruns found at free/resize immediately with a non-fatal
         /// `ErrDisplayFileLineMsg` (they are always recorded).
@@ -423,10 +431,12 @@ flags! {
         /// had no room for a record): the ledger may miss leaks. See
         /// [`Counters::untracked`].
         const INCOMPLETE = 0x0001;
-        /// `SysSetTrapAddress` refused to patch the free traps (Palm OS 5/PACE,
-        /// PumpkinOS): only frees through the detector's own functions were seen, so
-        /// blocks freed elsewhere (by the OS, or with a plain `MemPtrFree`) appear
-        /// as leaks.
+        /// `SysSetTrapAddress` refused a trap patch (Palm OS 5/PACE, PumpkinOS), so
+        /// none was installed: only frees through the detector's own functions were
+        /// seen, so blocks freed elsewhere (by the OS, or with a plain `MemPtrFree`)
+        /// appear as leaks; with [`Options::GUARDS`], `MemPtrSize`/`MemHandleSize`
+        /// included the guard bytes and resizes not made through the detector's
+        /// wrappers left the guard behind, so an overrun may be false.
         const PATCHES_REFUSED = 0x0002;
         /// `stop` has not run (yet): the app is running, crashed or was reset. The
         /// allocation records are the blocks live at that moment; counters in the

@@ -73,7 +73,9 @@ fn free_chunk(p: *mut u8) {
 /// table (system-owned chunks; sizes in [`Settings::capacity`]), registers the state
 /// with `FtrSet('MDbg', 0)`, locates code 1 (`DmGet1Resource('code', 1)`) and the
 /// app's name and creator, and patches `MemChunkFree`/`MemHandleFree` when
-/// [`Options::PATCH_FREES`] is set (a refusal is recorded, not an error).
+/// [`Options::PATCH_FREES`] is set and `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/
+/// `MemHandleResize` when [`Options::GUARDS`] is (so that the guard bytes are
+/// invisible to the OS and the app); a refusal is recorded, not an error.
 ///
 /// # Errors
 /// [`Error::AlreadyRunning`], [`Error::BadSettings`] (capacity 0 or above 5461),
@@ -98,7 +100,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     // largest capacity).
     let st_size = even(size_of::<State>());
     let sc_size = even(size_of::<Scratch>());
-    let tramp_size = 2 * patch::TRAMPOLINE_LEN as u32;
+    let tramp_size = (patch::TRAMPOLINES * patch::TRAMPOLINE_LEN) as u32;
     let st_p = system_chunk(st_size + sc_size + tramp_size + cap * 6 + n * 2);
     let keys = system_chunk(n * 4);
     if st_p.is_null() || keys.is_null() {
@@ -147,9 +149,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     unsafe {
         palm::FtrSet(DB_CREATOR, FEATURE_STATE, st_p as u32);
     }
-    if st.has(Options::PATCH_FREES) {
-        patch::install(st);
-    }
+    patch::install(st);
     fill_header(st, 0);
     ledger::write_header(st);
     state::leave(st);

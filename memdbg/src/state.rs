@@ -24,6 +24,11 @@ use crate::{Settings, Site};
 pub const RING: usize = 8;
 /// Call sites whose small allocations are counted separately.
 pub const SITES: usize = 16;
+/// [`State::patched`]: `MemChunkFree` and `MemHandleFree` are patched.
+pub const PATCHED_FREES: u8 = 1;
+/// [`State::patched`]: `MemPtrSize`, `MemHandleSize`, `MemPtrResize` and
+/// `MemHandleResize` are patched (guard bytes hidden from the OS and the app).
+pub const PATCHED_SIZES: u8 = 2;
 /// "No slot" in the slot free list.
 pub const NO_SLOT: u16 = 0xFFFF;
 /// Bytes of the message buffer.
@@ -100,7 +105,7 @@ pub struct State {
     /// Manager's own frees, the detector's) goes straight to the original. Accessed
     /// with volatile reads and writes only ([`enter`], [`leave`]).
     pub busy: u8,
-    /// 1 when the free traps are patched.
+    /// Which traps are patched: [`PATCHED_FREES`], [`PATCHED_SIZES`] bits.
     pub patched: u8,
     /// Next ring entry to write (the oldest).
     pub ring_next: u8,
@@ -172,9 +177,19 @@ pub struct State {
     pub header_rec: *mut u8,
     /// The index's keys chunk (the other chunk starts with the state).
     pub index_keys: *mut u32,
-    /// The RAM trampolines the dispatch table points at while patched (two of
-    /// [`crate::patch::TRAMPOLINE_LEN`] bytes: `MemChunkFree`, `MemHandleFree`).
+    /// The RAM trampolines the dispatch table points at while patched
+    /// ([`crate::patch::TRAMPOLINES`] of [`crate::patch::TRAMPOLINE_LEN`] bytes:
+    /// `MemChunkFree`, `MemHandleFree`, `MemPtrSize`, `MemHandleSize`,
+    /// `MemPtrResize`, `MemHandleResize`).
     pub trampolines: *mut u8,
+    /// `MemPtrSize`'s address before patching.
+    pub orig_ptr_size: *mut c_void,
+    /// `MemHandleSize`'s address before patching.
+    pub orig_handle_size: *mut c_void,
+    /// `MemPtrResize`'s address before patching.
+    pub orig_ptr_resize: *mut c_void,
+    /// `MemHandleResize`'s address before patching.
+    pub orig_handle_resize: *mut c_void,
     /// Ticks at start.
     pub start_ticks: u32,
 }

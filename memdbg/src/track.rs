@@ -23,7 +23,7 @@ use crate::record::{
     U16Be, detected, kind,
 };
 use crate::stack::{self, read_long};
-use crate::state::{RING, SITES, State, scratch};
+use crate::state::{PATCHED_SIZES, RING, SITES, State, scratch};
 
 /// A block just allocated.
 pub struct Block {
@@ -540,9 +540,14 @@ fn fill_freed(rec: *const u8, addr: u32) {
     unsafe { guard::fill(body.add(f.data_off()), f.size, record::FILL_FREED_BYTE) };
 }
 
-/// Resizes a block through the Memory Manager (a pointer or a handle).
-fn os_resize(addr: u32, size: u32, handle: bool) -> palm::Err {
-    // SAFETY: the caller passes what the app passed to the resize wrapper.
+/// Resizes a block through the Memory Manager (a pointer or a handle): through the
+/// saved original when the resize traps are patched (so the patch is not entered
+/// again), else through the trap.
+fn os_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
+    if st.patched & PATCHED_SIZES != 0 {
+        return crate::patch::chain_resize(st, addr, size, handle);
+    }
+    // SAFETY: the caller passes what the app (or the OS) passed to the resize.
     unsafe {
         if handle {
             palm::MemHandleResize(addr as usize as palm::MemHandle, size)
@@ -552,9 +557,57 @@ fn os_resize(addr: u32, size: u32, handle: bool) -> palm::Err {
     }
 }
 
-/// A wrapper resize: checks the guard, resizes with room for a new guard, writes it,
-/// and updates the record's size and flags (one record stays). Untracked blocks are
-/// simply resized.
+/// The index position and key of the tracked block a size or resize call on `addr`
+/// is about (`handle`: `MemHandleSize`/`MemHandleResize`), or [`NOT_FOUND`]. A
+/// pointer may be a locked handle's (`MemPtrSize(MemHandleLock(h))` is legal): then
+/// the key is the handle. The record's kind must match the call's: a handle's
+/// record for a handle or a locked handle's pointer, a pointer's for a pointer.
+fn lookup(st: &State, addr: u32, handle: bool) -> (u16, u32) {
+    let pos = st.index.find(addr);
+    if pos != NOT_FOUND {
+        let f = fields(st.rec(st.index.slot_at(pos)), addr);
+        let is_handle = f.flags & AllocFlags::HANDLE.bits() != 0;
+        return (if is_handle == handle { pos } else { NOT_FOUND }, addr);
+    }
+    if handle || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
+        return (NOT_FOUND, addr);
+    }
+    // SAFETY: `addr` was passed to a Memory Manager call on a chunk, so it is (meant
+    // to be) one; the OS answers 0 for a non-movable chunk.
+    let h = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
+    if h == 0 {
+        return (NOT_FOUND, addr);
+    }
+    let pos = st.index.find(h);
+    if pos != NOT_FOUND
+        && fields(st.rec(st.index.slot_at(pos)), h).flags & AllocFlags::HANDLE.bits() != 0
+    {
+        return (pos, h);
+    }
+    (NOT_FOUND, addr)
+}
+
+/// What the size patches answer for `addr` (`handle`: `MemHandleSize`), given the
+/// OS's answer `os`: for a tracked guarded block, the bytes before its guard (its
+/// requested size, plus its data offset for an over-aligned Rust block), so that
+/// nothing writes the guard because the chunk is bigger; else `os`.
+pub fn visible_size(st: &State, addr: u32, handle: bool, os: u32) -> u32 {
+    let (pos, key) = lookup(st, addr, handle);
+    if pos == NOT_FOUND {
+        return os;
+    }
+    let f = fields(st.rec(st.index.slot_at(pos)), key);
+    if f.flags & AllocFlags::GUARDED.bits() == 0 {
+        return os;
+    }
+    f.data_off() as u32 + f.size
+}
+
+/// A resize of `addr` (`handle`: `MemHandleResize`) by a wrapper or, through the
+/// resize patches, by anyone: checks the guard, resizes with room for a new guard,
+/// writes it, and updates the record's size and flags (one record stays). Untracked
+/// blocks are simply resized. `addr` may be a locked handle's pointer
+/// (`MemPtrResize` resizes its chunk in place): the handle's record is updated.
 pub fn resize(
     st: &mut State,
     addr: u32,
@@ -563,12 +616,12 @@ pub fn resize(
     ret: u32,
     frame: u32,
 ) -> palm::Err {
-    let pos = st.index.find(addr);
+    let (pos, key) = lookup(st, addr, handle);
     if pos == NOT_FOUND {
-        return os_resize(addr, size, handle);
+        return os_resize(st, addr, size, handle);
     }
     let rec = st.rec(st.index.slot_at(pos));
-    let mut f = fields(rec, addr);
+    let mut f = fields(rec, key);
     let mut flags = f.flags;
     if flags & AllocFlags::GUARDED.bits() != 0
         && let Some(g) = damaged_guard(&f)
@@ -581,9 +634,9 @@ pub fn resize(
     }
     let mut guarded = flags & AllocFlags::GUARDED.bits() != 0;
     let extra = if guarded { record::GUARD_LEN as u32 } else { 0 };
-    let mut err = os_resize(addr, size.wrapping_add(extra), handle);
+    let mut err = os_resize(st, addr, size.wrapping_add(extra), handle);
     if err != palm::errNone && guarded {
-        err = os_resize(addr, size, handle);
+        err = os_resize(st, addr, size, handle);
         guarded = false;
     }
     if err != palm::errNone {
@@ -597,7 +650,7 @@ pub fn resize(
     let grow =
         st.has(Options::FILL_NEW) && size > f.size && flags & AllocFlags::NOT_DYNAMIC.bits() == 0;
     if guarded || grow {
-        let body = body(addr, flags);
+        let body = body(key, flags);
         // SAFETY: the chunk now holds `size` bytes (+ the guard when guarded).
         unsafe {
             if grow {

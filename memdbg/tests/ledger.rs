@@ -819,6 +819,86 @@ fn a_foreign_mem_dbg_db_is_left_alone_and_start_fails() {
     }
 }
 
+#[test]
+fn guard_bytes_are_invisible_to_size_and_resize_calls() {
+    let r = run(20);
+    assert_clean_header(&r);
+    assert!(r.flags().is_empty(), "{:?}", r.flags());
+    // The kept handle: one record, with the size of its last resize (through its
+    // locked pointer), no overrun although every byte MemPtrSize gave was written.
+    assert_eq!(
+        seen_all(&r),
+        vec![alloc(
+            kind::HANDLE,
+            AllocFlags::GUARDED | AllocFlags::HANDLE | AllocFlags::RESIZED,
+            60,
+            "hidden-kept"
+        )]
+    );
+    // The only overrun: one byte past the 12 bytes MemPtrSize gave.
+    let ev = r.events();
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    let Record::Overrun(o) = ev[0] else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(o.when.get(), detected::AT_FREE);
+    assert_eq!(o.guard, [0x00, 0xFD, 0xFD, 0xFD]);
+    assert_eq!(
+        seen(&o.alloc),
+        alloc(
+            kind::POINTER,
+            PTR_GUARDED | AllocFlags::OVERRUN,
+            12,
+            "hidden-overrun"
+        )
+    );
+    assert_eq!(
+        site_line(o.site.frame(0)),
+        Some(line("hidden-overrun-free"))
+    );
+    let c = r.counters();
+    assert_eq!(
+        (c.allocations.get(), c.frees.get(), c.leaks.get()),
+        (6, 5, 1)
+    );
+    assert_eq!(c.resizes.get(), 5, "MemPtrResize ×2, MemHandleResize ×3");
+    assert_eq!((c.overruns.get(), c.leaked_bytes.get()), (1, 60));
+    assert_eq!(c.unknown_frees.get(), 1, "the untracked block");
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    assert_eq!(
+        r.err_displays(),
+        &[
+            (
+                file.clone(),
+                line("hidden-overrun"),
+                "Overrun after 12 bytes (pointer)".into()
+            ),
+            (file, line("hidden-kept"), "Leaked 60 bytes (handle)".into()),
+        ]
+    );
+    assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+}
+
+#[test]
+fn a_text_handle_grown_by_the_field_manager_keeps_its_guard() {
+    let r = run(21);
+    assert_clean_header(&r);
+    assert!(
+        r.allocs().is_empty() && r.events().is_empty(),
+        "{:?}",
+        r.records
+    );
+    let c = r.counters();
+    assert_eq!(
+        (c.allocations.get(), c.frees.get(), c.os_frees.get()),
+        (1, 1, 1)
+    );
+    assert_eq!(c.resizes.get(), 1, "FldInsert's MemHandleResize");
+    assert_eq!((c.overruns.get(), c.leaks.get()), (0, 0));
+    assert!(r.err_displays().is_empty(), "{:?}", r.err_displays());
+    assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+}
+
 /// Every line of the app's source in the inline chain of a code 1 frame (innermost
 /// first).
 fn inline_lines(f: Frame) -> Vec<u16> {

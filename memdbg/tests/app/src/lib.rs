@@ -21,7 +21,10 @@ use memdbg::{
     mem_ptr_free, mem_ptr_new, mem_ptr_resize,
 };
 use palm::errors::memErrInvalidParam;
-use palm::traps::{sysTrapMemChunkFree, sysTrapMemHandleFree};
+use palm::traps::{
+    sysTrapMemChunkFree, sysTrapMemHandleFree, sysTrapMemHandleResize, sysTrapMemHandleSize,
+    sysTrapMemPtrResize, sysTrapMemPtrSize,
+};
 use palm::*;
 
 #[global_allocator]
@@ -68,6 +71,8 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             17 => churn(),
             18 => options_and_rare_events(),
             19 => foreign_ledger(),
+            20 => guards_hidden(),
+            21 => field_grown_by_the_os(),
             100 => bench(false),
             101 => bench(true),
             _ => 99,
@@ -235,29 +240,84 @@ unsafe fn pointer_of_handle() -> u32 {
     end()
 }
 
-/// The patches are in the dispatch table while running, and the exact originals are
-/// back after stop.
+/// The patched traps, in memdbg's order: the two frees, then the size and resize
+/// traps (patched with guards only).
+const PATCHED: [u16; 6] = [
+    sysTrapMemChunkFree,
+    sysTrapMemHandleFree,
+    sysTrapMemPtrSize,
+    sysTrapMemHandleSize,
+    sysTrapMemPtrResize,
+    sysTrapMemHandleResize,
+];
+
+/// The dispatch table entries of [`PATCHED`], into a chunk (not a stack array:
+/// TOOLCHAIN.md #2).
+unsafe fn table_entries(out: *mut u32) {
+    let traps = core::hint::black_box(&PATCHED).as_ptr();
+    let mut i = 0;
+    while i < 6 {
+        unsafe { *out.add(i) = SysGetTrapAddress(*traps.add(i)) as u32 };
+        i += 1;
+    }
+}
+
+/// The patches are in the dispatch table while running (the size and resize traps
+/// only with guards), and the exact originals are back after each stop.
 #[inline(never)]
 unsafe fn dispatch_table() -> u32 {
     unsafe {
-        let chunk = SysGetTrapAddress(sysTrapMemChunkFree);
-        let handle = SysGetTrapAddress(sysTrapMemHandleFree);
+        let before = MemPtrNew(48).cast::<u32>();
+        let now = before.add(6);
+        table_entries(before);
+        // Default settings: all six patched.
         begin(&Settings::DEFAULT);
-        if SysGetTrapAddress(sysTrapMemChunkFree) == chunk
-            || SysGetTrapAddress(sysTrapMemHandleFree) == handle
-        {
-            return 1;
+        table_entries(now);
+        let mut i = 0;
+        while i < 6 {
+            if *now.add(i) == *before.add(i) {
+                return 1;
+            }
+            i += 1;
         }
         let p = mem_ptr_new!(4);
         MemChunkFree(p);
         if end() != 0 {
             return 2;
         }
-        if SysGetTrapAddress(sysTrapMemChunkFree) != chunk
-            || SysGetTrapAddress(sysTrapMemHandleFree) != handle
-        {
-            return 3;
+        table_entries(now);
+        let mut i = 0;
+        while i < 6 {
+            if *now.add(i) != *before.add(i) {
+                return 3;
+            }
+            i += 1;
         }
+        // Without guards the size and resize traps are left alone.
+        begin(&Settings {
+            options: Settings::DEFAULT.options.difference(Options::GUARDS),
+            ..Settings::DEFAULT
+        });
+        table_entries(now);
+        let mut i = 0;
+        while i < 6 {
+            if (*now.add(i) == *before.add(i)) != (i >= 2) {
+                return 4;
+            }
+            i += 1;
+        }
+        if end() != 0 {
+            return 5;
+        }
+        table_entries(now);
+        let mut i = 0;
+        while i < 6 {
+            if *now.add(i) != *before.add(i) {
+                return 6;
+            }
+            i += 1;
+        }
+        MemChunkFree(before.cast());
     }
     0
 }
@@ -541,6 +601,121 @@ unsafe fn foreign_ledger() -> u32 {
         }
     }
     0
+}
+
+/// Writes `n` bytes of `v` at `p`.
+unsafe fn fill(p: MemPtr, n: u32, v: u8) {
+    let p = p.cast::<u8>();
+    let mut i = 0;
+    while i < n {
+        unsafe { *p.add(i as usize) = v };
+        i += 1;
+    }
+}
+
+/// The guard bytes are invisible: MemPtrSize/MemHandleSize give the requested sizes
+/// (also of a locked handle's pointer), and plain MemPtrResize/MemHandleResize
+/// (through TRAP #15, not memdbg's wrappers) move the guard and update the record;
+/// writing every byte the OS says a block has is no overrun. One byte past the
+/// requested size still is. Untracked blocks get the OS's answers.
+#[inline(never)]
+unsafe fn guards_hidden() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        // A pointer written to exactly MemPtrSize bytes.
+        let p = mem_ptr_new!(10);
+        let n = MemPtrSize(p);
+        if n != 10 {
+            return 1;
+        }
+        fill(p, n, 0xAB);
+        MemChunkFree(p);
+        // A pointer shrunk by MemPtrResize, then written to its new size.
+        let p = mem_ptr_new!(32);
+        if MemPtrResize(p, 20) != errNone || MemPtrSize(p) != 20 {
+            return 2;
+        }
+        fill(p, MemPtrSize(p), 0xAC);
+        MemChunkFree(p);
+        // A handle grown (it moves: a block sits right after it) and shrunk by
+        // MemHandleResize, written to MemHandleSize bytes each time, then freed.
+        let h = mem_handle_new!(16);
+        let blocker = mem_ptr_new!(8);
+        if MemHandleSize(h) != 16 {
+            return 3;
+        }
+        let before = MemHandleLock(h);
+        MemHandleUnlock(h);
+        if MemHandleResize(h, 300) != errNone || MemHandleSize(h) != 300 {
+            return 4;
+        }
+        let q = MemHandleLock(h);
+        if q == before || MemPtrSize(q) != 300 {
+            return 5;
+        }
+        fill(q, MemHandleSize(h), 0xAD);
+        MemHandleUnlock(h);
+        if MemHandleResize(h, 5) != errNone || MemHandleSize(h) != 5 {
+            return 6;
+        }
+        fill(MemHandleLock(h), MemHandleSize(h), 0xAE);
+        MemHandleUnlock(h);
+        MemHandleFree(h);
+        MemChunkFree(blocker);
+        // A handle grown by MemHandleResize, shrunk through its locked pointer by
+        // MemPtrResize (in place), fully written and kept: its one record has the
+        // latest size.
+        let k = mem_handle_new!(24); // @mark hidden-kept
+        if MemHandleResize(k, 100) != errNone {
+            return 7;
+        }
+        let kp = MemHandleLock(k);
+        if MemPtrResize(kp, 60) != errNone || MemPtrSize(kp) != 60 || MemHandleSize(k) != 60 {
+            return 8;
+        }
+        fill(kp, MemPtrSize(kp), 0xAF);
+        MemHandleUnlock(k);
+        // One byte past the requested size is still an overrun.
+        let o = mem_ptr_new!(12); // @mark hidden-overrun
+        let n = MemPtrSize(o);
+        *o.cast::<u8>().add(n as usize) = 0;
+        MemChunkFree(o); // @mark hidden-overrun-free
+        // Untracked blocks: the OS's answers.
+        let u = MemPtrNew(10);
+        if MemPtrSize(u) != 10 || MemPtrResize(u, 6) != errNone || MemPtrSize(u) != 6 {
+            return 9;
+        }
+        MemChunkFree(u);
+    }
+    end()
+}
+
+/// The OS grows a field's text handle (FldInsert: MemHandleResize through the
+/// dispatch table, inside the OS): the guard moves with it, so FrmDeleteForm's free
+/// finds it intact.
+#[inline(never)]
+unsafe fn field_grown_by_the_os() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let form = FrmInitForm(FORM_ID);
+        let field = FrmGetObjectPtr(form, FrmGetObjectIndex(form, FIELD_ID)).cast();
+        let h = mem_handle_new!(4); // @mark field-grown
+        let text = MemHandleLock(h).cast::<u8>();
+        *text = b'h';
+        *text.add(1) = b'i';
+        *text.add(2) = 0;
+        MemHandleUnlock(h);
+        FldSetTextHandle(field, h);
+        let more = c", a text that needs a bigger handle";
+        if FldInsert(field, more.as_ptr(), 35) == 0 {
+            return 1;
+        }
+        if FldGetTextHandle(field) != h || MemHandleSize(h) != 38 {
+            return 2;
+        }
+        FrmDeleteForm(form);
+    }
+    end()
 }
 
 /// Benchmark: `live` blocks allocated first (feature 2), then `pairs` alloc+free
