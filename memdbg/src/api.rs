@@ -81,6 +81,9 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
     };
     if base == 0 {
         st.count(offset_of!(Counters, failed));
+        if st.has(Options::HEAP_STATS) {
+            track::heap_marks(st);
+        }
         return 0;
     }
     let mut off = 0u16;

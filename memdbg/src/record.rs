@@ -396,8 +396,10 @@ flags! {
         /// Record up to [`STACK_FRAMES`] return addresses per allocation (walking
         /// the A6 frame chain), also for file/line wrappers, and per free site.
         const CALL_STACKS = 0x0002;
-        /// Sample `MemHeapFreeBytes` after each tracked allocation (low-water marks,
-        /// the largest-free-chunk warning) and count small allocations per site.
+        /// Sample `MemHeapFreeBytes` after each wrapper or `GlobalAlloc` allocation
+        /// (low-water marks; also after an untracked or failed one) and check the
+        /// largest-free-chunk warning after each tracked one; count small
+        /// allocations per site.
         const HEAP_STATS = 0x0004;
         /// At stop, show up to `max_alerts` non-fatal `ErrDisplayFileLineMsg`
         /// alerts, one per leak, naming the allocation's file and line.
@@ -735,10 +737,11 @@ pub struct Counters {
     /// Peak number of live tracked blocks.
     pub peak_live_count: U32Be,
     /// Low-water of `MemHeapFreeBytes`' free total of the dynamic heap (bytes), or
-    /// [`NOT_SAMPLED`].
+    /// [`NOT_SAMPLED`]: sampled after every wrapper/`GlobalAlloc` allocation,
+    /// tracked, untracked or failed.
     pub low_free: U32Be,
     /// Low-water of the dynamic heap's largest free chunk (bytes), or
-    /// [`NOT_SAMPLED`].
+    /// [`NOT_SAMPLED`]; sampled as `low_free`.
     pub low_largest_free: U32Be,
     /// Tracked allocations of 1 to [`SMALL_ALLOC_MAX`] bytes.
     pub small_allocs: U32Be,

@@ -148,11 +148,14 @@ pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: 
     }
 }
 
-/// An allocation that got no record.
+/// An allocation that got no record (it still lowers the heap: sampled).
 #[cold]
 fn untracked(st: &mut State) {
     st.count(offset_of!(Counters, untracked));
     st.flag(HeaderFlags::INCOMPLETE);
+    if st.has(Options::HEAP_STATS) {
+        heap_marks(st);
+    }
 }
 
 #[inline(always)]
@@ -199,10 +202,11 @@ fn small(st: &mut State, site: u32, size: u32) {
     }
 }
 
-/// Samples the dynamic heap: low-water marks, and the low-heap warning the first time
-/// the largest free chunk is below the threshold.
-#[inline(always)]
-fn sample_heap(st: &mut State) {
+/// Samples the dynamic heap into the low-water marks ([`Options::HEAP_STATS`]): after
+/// every tracked allocation, and also after an untracked one and a failed one (the
+/// heap is at its lowest when an allocation fails).
+#[inline(never)]
+pub(crate) fn heap_marks(st: &mut State) {
     // SAFETY: heap 0 is the dynamic heap; both outputs are fields of the state.
     unsafe {
         palm::MemHeapFreeBytes(0, &mut st.heap_free, &mut st.heap_max);
@@ -212,9 +216,18 @@ fn sample_heap(st: &mut State) {
     }
     if st.heap_max < st.low_max {
         st.low_max = st.heap_max;
-        if st.heap_max < st.low_heap_threshold && st.flags & HeaderFlags::LOW_HEAP.bits() == 0 {
-            low_heap(st);
-        }
+    }
+}
+
+/// After a tracked allocation: the low-water marks, and the low-heap warning the
+/// first time the largest free chunk is below the threshold at a tracked allocation
+/// (its event names that allocation; a low seen only at a failed or untracked
+/// allocation is in the low-water mark).
+#[inline(always)]
+fn sample_heap(st: &mut State) {
+    heap_marks(st);
+    if st.heap_max < st.low_heap_threshold && st.flags & HeaderFlags::LOW_HEAP.bits() == 0 {
+        low_heap(st);
     }
 }
 

@@ -899,6 +899,36 @@ fn a_text_handle_grown_by_the_field_manager_keeps_its_guard() {
     assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
 }
 
+#[test]
+fn failed_and_untracked_allocations_sample_the_heap_low_water_marks() {
+    for variant in [0, 1] {
+        let r = run_with(22, &Config::default(), |m| {
+            m.os.ftr.features.insert((CREATOR, 1), variant);
+        });
+        assert_clean_header(&r);
+        let ftr = &r.machine.os.ftr.features;
+        let (free, max) = (ftr[&(CREATOR, 10)], ftr[&(CREATOR, 11)]);
+        let c = r.counters();
+        assert_eq!(
+            (c.low_free.get(), c.low_largest_free.get()),
+            (free, max),
+            "variant {variant}: the low-water marks are the heap at its lowest"
+        );
+        if variant == 0 {
+            assert_eq!((c.failed.get(), c.allocations.get()), (1, 0));
+            assert!(max < 604, "the 600-byte block could not fit: {max}");
+        } else {
+            assert_eq!((c.untracked.get(), c.allocations.get()), (1, 1));
+            assert!(r.flags().contains(HeaderFlags::INCOMPLETE));
+        }
+        assert!(
+            r.allocs().is_empty() && r.events().is_empty(),
+            "{:?}",
+            r.records
+        );
+    }
+}
+
 /// Every line of the app's source in the inline chain of a code 1 frame (innermost
 /// first).
 fn inline_lines(f: Frame) -> Vec<u16> {

@@ -73,6 +73,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             19 => foreign_ledger(),
             20 => guards_hidden(),
             21 => field_grown_by_the_os(),
+            22 => heap_low_water(),
             100 => bench(false),
             101 => bench(true),
             _ => 99,
@@ -714,6 +715,71 @@ unsafe fn field_grown_by_the_os() -> u32 {
             return 2;
         }
         FrmDeleteForm(form);
+    }
+    end()
+}
+
+/// Publishes the dynamic heap's free bytes and largest free chunk now in features
+/// 10 and 11 (the test compares them with the header's low-water marks).
+unsafe fn publish_heap() {
+    let (mut free, mut max) = (0u32, 0u32);
+    unsafe {
+        MemHeapFreeBytes(0, &mut free, &mut max);
+        FtrSet(CREATOR, 10, free);
+        FtrSet(CREATOR, 11, max);
+    }
+}
+
+/// The heap's low-water marks are sampled at allocations that get no record
+/// (feature 1: 0 an allocation that fails on a nearly full heap, with no tracked
+/// allocation at all; 1 an allocation left untracked because the capacity, 1, is
+/// used). The heap is published (features 10, 11) right after the lowest point.
+#[inline(never)]
+unsafe fn heap_low_water() -> u32 {
+    unsafe {
+        if feature(1) == 0 {
+            begin(&Settings::DEFAULT);
+            // Fill the heap with untracked chunks, each holding the previous one.
+            let mut last: *mut u32 = core::ptr::null_mut();
+            loop {
+                let (mut free, mut max) = (0u32, 0u32);
+                MemHeapFreeBytes(0, &mut free, &mut max);
+                if max < 512 {
+                    break;
+                }
+                let n = if max > 60_000 { 60_000 } else { max - 16 };
+                let c = MemPtrNew(n).cast::<u32>();
+                if c.is_null() {
+                    return 1;
+                }
+                *c = last as u32;
+                last = c;
+            }
+            publish_heap();
+            if !mem_ptr_new!(600).is_null() {
+                return 2;
+            }
+            while !last.is_null() {
+                let prev = *last as usize as *mut u32;
+                MemChunkFree(last.cast());
+                last = prev;
+            }
+        } else {
+            begin(&Settings {
+                capacity: 1,
+                ..Settings::DEFAULT
+            });
+            let a = mem_ptr_new!(16);
+            let filler = MemPtrNew(4000);
+            let b = mem_ptr_new!(16);
+            publish_heap();
+            if a.is_null() || filler.is_null() || b.is_null() {
+                return 3;
+            }
+            MemChunkFree(b);
+            MemChunkFree(filler);
+            MemChunkFree(a);
+        }
     }
     end()
 }
