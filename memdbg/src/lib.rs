@@ -65,16 +65,20 @@
 //! ## Costs
 //! Measured exactly in `palm-run` by `cargo run --release -p memdbg --example bench`
 //! (default settings, 16-byte blocks, 10 to 5,000 blocks live): a `mem_ptr_new!` +
-//! `MemPtrFree` pair runs about 310 68k instructions inside memdbg, a
-//! `mem_handle_new!` + `MemHandleFree` pair 320–370, and each makes 8 OS calls from
+//! `MemPtrFree` pair runs about 310–400 68k instructions inside memdbg, a
+//! `mem_handle_new!` + `MemHandleFree` pair 320–450 (the index probes' lengths depend
+//! on the blocks' addresses), and each makes 8 OS calls from
 //! it (`FtrGet`, `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`,
 //! `MemHeapFreeBytes`; `TimGetTicks`, `DmSet`, the original free), plus the app's own
 //! free trap. A handle's chunk is reached through its master pointer, never locked.
 //! The index keeps this flat as the number of live blocks grows. Both common cases
 //! are hand-written 68000 assembly: the wrappers' allocation (`fast.rs`) and the free
 //! patch, entered through a RAM trampoline that carries the state's address, so frees
-//! make no Feature Manager call; anything unusual takes the general Rust path. Code:
-//! about 12.5 KB of memdbg in a Rust app's code 1 (13.8 KB with the C interface).
+//! make no Feature Manager call; anything unusual takes the general Rust path. With
+//! guards, every `MemPtrSize`/`MemHandleSize` (the OS's too) costs the original plus
+//! an index probe (and a `MemPtrRecoverHandle` for an unknown pointer while handles
+//! are live), and a resize of a tracked block the wrapper's work. Code:
+//! about 13.9 KB of memdbg in a Rust app's code 1 (15.2 KB with the C interface).
 //! Once, at [`start`], memdbg reads all of code 1 for the header's CRC-32
 //! ([`record::crc32`], about 22 instructions per byte: 360,000 for the starter
 //! app's 16 KB code 1), so that the report can refuse the ELF of another build.
