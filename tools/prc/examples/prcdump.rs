@@ -4,6 +4,9 @@
 //! cargo run -p palm-prc --example prcdump -- FILE...
 //! ```
 //!
+//! Dates are shown as the raw Palm value and its Unix time, or `never` for 0
+//! (Palm OS's "no date", e.g. a database never backed up).
+//!
 //! Exit status 1 if a file cannot be read or parsed (the others are still
 //! printed). When standard output is closed early (`prcdump FILE | head`), it
 //! stops quietly with status 0, as `cat` would when killed by SIGPIPE.
@@ -53,11 +56,17 @@ fn dump(path: &str, out: &mut impl Write) -> Result<(), Failure> {
         ("modified", h.modification_date),
         ("backed up", h.last_backup_date),
     ] {
-        writeln!(
-            out,
-            "  {what:<11} 0x{date:08X} (Unix {})",
-            palm_to_unix(date)
-        )?;
+        // Palm OS stores 0 for a date that never happened (a database never
+        // backed up, a header left blank): not 1904-01-01.
+        if date == 0 {
+            writeln!(out, "  {what:<11} never")?;
+        } else {
+            writeln!(
+                out,
+                "  {what:<11} 0x{date:08X} (Unix {})",
+                palm_to_unix(date)
+            )?;
+        }
     }
     writeln!(
         out,

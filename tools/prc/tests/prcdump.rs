@@ -66,6 +66,11 @@ fn prints_the_entries() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("  name        \"Many\"\n"), "{text}");
+    // Header::new leaves every date 0, Palm OS's "never".
+    assert!(
+        text.contains("  created     never\n  modified    never\n  backed up   never\n"),
+        "{text}"
+    );
     assert!(text.ends_with(
         "  3 records\n    id 0x000001  attributes 0x00 (category 0)  4 bytes\n    id 0x000002  \
          attributes 0x00 (category 0)  4 bytes\n    id 0x000003  attributes 0x00 (category 0)  \
@@ -120,4 +125,31 @@ fn devices_are_refused_not_read_forever() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/dev/zero: not a regular file"), "{err}");
+}
+
+#[test]
+fn a_set_date_is_converted_and_zero_is_never() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut header = Header::new("Dated", FourCC::new(*b"DATA"), FourCC::new(*b"Test"));
+    // 2000-01-01 00:00:00 UTC; the backup date stays 0.
+    header.creation_date = 0xB492_F400;
+    header.modification_date = 1;
+    let path = dir.path().join("Dated.pdb");
+    std::fs::write(
+        &path,
+        Database::new_records(header, Vec::new())
+            .to_bytes()
+            .unwrap(),
+    )
+    .unwrap();
+    let out = Command::new(prcdump()).arg(&path).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "  created     0xB492F400 (Unix 946684800)\n  modified    0x00000001 (Unix \
+             -2082844799)\n  backed up   never\n"
+        ),
+        "{text}"
+    );
 }
