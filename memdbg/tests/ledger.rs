@@ -881,22 +881,26 @@ fn guard_bytes_are_invisible_to_size_and_resize_calls() {
 
 #[test]
 fn a_text_handle_grown_by_the_field_manager_keeps_its_guard() {
-    let r = run(21);
-    assert_clean_header(&r);
-    assert!(
-        r.allocs().is_empty() && r.events().is_empty(),
-        "{:?}",
-        r.records
-    );
-    let c = r.counters();
-    assert_eq!(
-        (c.allocations.get(), c.frees.get(), c.os_frees.get()),
-        (1, 1, 1)
-    );
-    assert_eq!(c.resizes.get(), 1, "FldInsert's MemHandleResize");
-    assert_eq!((c.overruns.get(), c.leaks.get()), (0, 0));
-    assert!(r.err_displays().is_empty(), "{:?}", r.err_displays());
-    assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+    for variant in [0, 1] {
+        let r = run_with(21, &Config::default(), |m| {
+            m.os.ftr.features.insert((CREATOR, 1), variant);
+        });
+        assert_clean_header(&r);
+        assert!(
+            r.allocs().is_empty() && r.events().is_empty(),
+            "{:?}",
+            r.records
+        );
+        let c = r.counters();
+        assert_eq!(
+            (c.allocations.get(), c.frees.get(), c.os_frees.get()),
+            (1, 1, 1)
+        );
+        assert_eq!(c.resizes.get(), 1, "FldInsert's MemHandleResize");
+        assert_eq!((c.overruns.get(), c.leaks.get()), (0, 0));
+        assert!(r.err_displays().is_empty(), "{:?}", r.err_displays());
+        assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+    }
 }
 
 #[test]

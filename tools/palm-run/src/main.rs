@@ -164,6 +164,21 @@ fn check_outputs(cli: &Cli, exports: &[(String, PathBuf)]) -> Result<(), String>
     );
     let mut seen: Vec<(FileKey, &str)> = Vec::new();
     for (what, path) in &outputs {
+        // Caught before the run, not after it: a directory, or a folder
+        // that does not exist.
+        if path.is_dir() {
+            return Err(format!("{what}: {} is a directory", path.display()));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(format!(
+                "{what}: the folder {} does not exist",
+                dir.display()
+            ));
+        }
         let Some(key) = file_key(path) else { continue };
         if let Some((role, _)) = inputs
             .iter()
@@ -411,34 +426,35 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let out = m
         .launch(&name)
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
-    // Every output is attempted; when the app faulted, that is the run's
-    // result (exit 1) and an output that could not be written (a database
-    // the app never created) is reported beside it, not instead of it.
+    // Every output is attempted; when the run failed (a fault, a limit, a
+    // failed exit check), that is its result (exit 1) and an output that
+    // could not be written (a database the app never created) is reported
+    // beside it, not instead of it.
     let mut output_error = None;
     for (name, file) in &exports {
         let written = m.export(name).and_then(|bytes| {
             std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))
         });
         if let Err(e) = written {
-            output_error.get_or_insert(e);
+            output_error.get_or_insert(format!("--export {name}: {e}"));
         }
     }
     if let Some(p) = &cli.stats_json {
         let json = palm_run::bench::stats_json(&m, &out);
         if let Err(e) = std::fs::write(p, serde_json::to_string_pretty(&json).unwrap_or_default()) {
-            output_error.get_or_insert(format!("{}: {e}", p.display()));
+            output_error.get_or_insert(format!("--stats-json {}: {e}", p.display()));
         }
-    }
-    if let Some(e) = output_error {
-        if out.stop.is_none() {
-            return Err(e);
-        }
-        errln!("palm-run: error: {e}");
     }
     let ok = out.stop.is_none()
         && out.patches_left.is_empty()
         && m.reports.is_empty()
         && (cli.allow_leaks || out.leaks.is_empty());
+    if let Some(e) = output_error {
+        if ok {
+            return Err(e);
+        }
+        errln!("palm-run: error: {e}");
+    }
     if let Some(r) = out.result {
         errln!(
             "palm-run: {name} returned {r} after {} instructions",

@@ -818,16 +818,17 @@ fn set_field_text(
         h = a0;
         m.os.ui.forms[fi].fields[oi].handle = h;
     } else {
-        let size = match crate::mem_mgr::lookup_handle(m, call, h)? {
-            crate::mem_mgr::Lookup::Chunk(_, c) => c.header.data_size(),
-            crate::mem_mgr::Lookup::Invalid(why) => {
-                return Err(bad(
-                    m,
-                    call,
-                    format!("the field's text handle 0x{h:08X}: {why}"),
-                ));
-            }
-        };
+        if let crate::mem_mgr::Lookup::Invalid(why) = crate::mem_mgr::lookup_handle(m, call, h)? {
+            return Err(bad(
+                m,
+                call,
+                format!("the field's text handle 0x{h:08X}: {why}"),
+            ));
+        }
+        // MemHandleSize (0xA02D) through the dispatch table, as the ROM's Field Manager
+        // asks for it: a patch of MemHandleSize (memdbg hiding its guard
+        // bytes) answers.
+        let (size, _) = m.call_trap(0xA02D, &[Arg68k::U32(h)])?;
         if size < need {
             let (d0, _) = m.call_trap(0xA033, &[Arg68k::U32(h), Arg68k::U32(need)])?;
             if d0 & 0xFFFF != 0 {

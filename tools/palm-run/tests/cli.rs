@@ -695,6 +695,38 @@ fn outputs_exit_priority_traps_and_unplayed_events() {
     assert_eq!(status(&o), 1, "{}", stderr(&o));
     assert!(stderr(&o).contains("palm-run: error: "), "{}", stderr(&o));
     assert!(stderr(&o).contains("NoSuchDB"), "{}", stderr(&o));
+    // A failed exit check (a leaked chunk) decides it too.
+    // move.l #16,-(sp); trap #15 MemPtrNew; addq.l #4,sp; rts
+    let leak = write(
+        dir.path(),
+        "leak.prc",
+        &prc(&[
+            0x2F, 0x3C, 0, 0, 0, 16, 0x4E, 0x4F, 0xA0, 0x13, 0x58, 0x8F, 0x4E, 0x75,
+        ]),
+    );
+    let o = palm_run(&[&leak, "--export", &format!("NoSuchDB={out}")]);
+    assert_eq!(status(&o), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("palm-run: error: --export NoSuchDB: "),
+        "{}",
+        stderr(&o)
+    );
+    // Output paths that cannot be written are refused before the run.
+    let d = dir.path().to_str().unwrap();
+    let o = palm_run(&[&leak, "--stats-json", d]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!("palm-run: error: --stats-json {d}: {d} is a directory\n")
+    );
+    let o = palm_run(&[&leak, "--export", "MemDbgDB=/nonexistent/dir/x.pdb"]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        "palm-run: error: --export MemDbgDB=/nonexistent/dir/x.pdb: the folder \
+         /nonexistent/dir does not exist\n"
+    );
+    assert!(!stdout(&o).contains("leak"), "refused before the run");
     // Without a fault, a missing database is bad input.
     let o = palm_run(&[&app, "--export", &format!("NoSuchDB={out}")]);
     assert_eq!(status(&o), 2, "{}", stderr(&o));

@@ -707,11 +707,19 @@ unsafe fn field_grown_by_the_os() -> u32 {
         *text.add(2) = 0;
         MemHandleUnlock(h);
         FldSetTextHandle(field, h);
-        let more = c", a text that needs a bigger handle";
-        if FldInsert(field, more.as_ptr(), 35) == 0 {
+        // Feature 1 set: two characters, so "hi!!" and its NUL (5 bytes) fit
+        // in the chunk with its guard (4 + 4) but not in the 4 bytes asked for:
+        // the Field Manager must see 4 (MemHandleSize through the table) and
+        // resize, not write over the guard.
+        let (more, n, size) = if feature(1) == 1 {
+            (c"!!", 2, 5)
+        } else {
+            (c", a text that needs a bigger handle", 35, 38)
+        };
+        if FldInsert(field, more.as_ptr(), n) == 0 {
             return 1;
         }
-        if FldGetTextHandle(field) != h || MemHandleSize(h) != 38 {
+        if FldGetTextHandle(field) != h || MemHandleSize(h) != size {
             return 2;
         }
         FrmDeleteForm(form);
