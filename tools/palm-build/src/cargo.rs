@@ -96,6 +96,13 @@ fn cargo_in(dir: &Path) -> Command {
 /// # Errors
 /// cargo fails, or the manifest has no library target.
 pub fn package(manifest_path: &Path) -> Result<Package> {
+    if manifest_path.is_dir() {
+        bail!(
+            "{}: a directory; --manifest-path names the crate's Cargo.toml ({})",
+            manifest_path.display(),
+            manifest_path.join("Cargo.toml").display()
+        );
+    }
     let manifest_path = manifest_path
         .canonicalize()
         .with_context(|| format!("{}: no such manifest", manifest_path.display()))?;
@@ -146,6 +153,23 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
                 manifest_path.display()
             )
         })?;
+    let kinds: Vec<&str> = lib["kind"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    if kinds != ["staticlib"] {
+        // With a second crate type rustc cannot run whole-program LTO, so
+        // the one assembly file would hold this crate's code without its
+        // dependencies' (the link then fails on their symbols).
+        bail!(
+            "{}: the 68k crate's crate-type must be exactly [\"staticlib\"], not {kinds:?}: \
+             with another type rustc does not put the whole program (LTO) into the \
+             assembly palm-build links; test host code from a separate crate",
+            manifest_path.display()
+        );
+    }
     let field = |v: &Value, what: &str| -> Result<String> {
         v.as_str()
             .map(str::to_string)
@@ -382,6 +406,46 @@ mod tests {
             "\nnot json\n"
         );
         assert_eq!(diagnostics(stdout), "warning: unused variable: `x`\n");
+    }
+
+    /// A crate that is also an `rlib` (for host tests, say) is refused up
+    /// front: with two crate types rustc skips whole-program LTO and the link
+    /// failed later on the dependencies' symbols, without a word about why.
+    #[test]
+    fn crate_type_must_be_staticlib_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = dir.path().join("Cargo.toml");
+        let write = |types: &str| {
+            std::fs::write(
+                &manifest,
+                format!(
+                    "[package]\nname = \"two-types\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
+                     [lib]\ncrate-type = {types}\n[workspace]\n"
+                ),
+            )
+            .unwrap();
+        };
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
+        write(r#"["staticlib", "rlib"]"#);
+        let e = package(&manifest).unwrap_err().to_string();
+        assert!(
+            e.ends_with(
+                "Cargo.toml: the 68k crate's crate-type must be exactly [\"staticlib\"], not \
+                 [\"staticlib\", \"rlib\"]: with another type rustc does not put the whole \
+                 program (LTO) into the assembly palm-build links; test host code from a \
+                 separate crate"
+            ),
+            "{e}"
+        );
+        write(r#"["staticlib"]"#);
+        assert_eq!(package(&manifest).unwrap().name, "two-types");
+        let e = package(dir.path()).unwrap_err().to_string();
+        assert!(e.ends_with("Cargo.toml)"), "{e}");
+        assert!(
+            e.contains(": a directory; --manifest-path names the crate's Cargo.toml ("),
+            "{e}"
+        );
     }
 
     #[test]
