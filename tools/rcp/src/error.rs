@@ -7,15 +7,20 @@ use std::fmt;
 /// (`StarterApp.rcp:12:5: expected ID after BUTTON "OK", found AT`).
 ///
 /// Lines and columns count from 1; a column counts characters, a tab being one.
-/// Errors that concern a whole file (it cannot be read) point at 1:1 of it.
+/// An error that concerns a whole file (it cannot be read) has line and column
+/// 0 and is shown without them, as `file: message`
+/// (`App.rcp: cannot read file: No such file or directory (os error 2)`). An
+/// `#include` that cannot be read is an error at the `#include` line of the
+/// including file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RcpError {
     /// The file as it was named: the path given to [`compile_file`](crate::compile_file)
     /// or [`compile_str`](crate::compile_str), or the path an `#include` resolved to.
     pub file: String,
-    /// Line number, from 1.
+    /// Line number, from 1; 0 for an error about the whole file.
     pub line: u32,
-    /// Column number, from 1, in characters.
+    /// Column number, from 1, in characters; 0 for an error about the whole
+    /// file.
     pub column: u32,
     /// What is wrong, in one line.
     pub message: String,
@@ -23,6 +28,9 @@ pub struct RcpError {
 
 impl fmt::Display for RcpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return write!(f, "{}: {}", self.file, self.message);
+        }
         write!(
             f,
             "{}:{}:{}: {}",
@@ -88,6 +96,13 @@ mod tests {
             message: "expected ID".into(),
         };
         assert_eq!(e.to_string(), "StarterApp.rcp:12:5: expected ID");
+        let whole = RcpError {
+            file: "App.rcp".into(),
+            line: 0,
+            column: 0,
+            message: "cannot read file: gone".into(),
+        };
+        assert_eq!(whole.to_string(), "App.rcp: cannot read file: gone");
         let p = ParseError {
             resource: "tFRM",
             offset: 0x44,

@@ -18,6 +18,21 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # The `palm-rcp` command
+//!
+//! ```text
+//! palm-rcp app.rcp [-o DIR] [-I include-dir]... [-q]
+//! ```
+//!
+//! writes one `.bin` file per resource ([`Resource::file_name`]) in `DIR`, or
+//! in the current directory without `-o` (as PilRC does), and prints each file
+//! written with its size, then a summary line naming the directory (`-q`:
+//! nothing). Exit status 0 on success; 2 on any error, printed as one line
+//! `palm-rcp: error: ...`: bad arguments (clap's usage message), a compile
+//! error (`palm-rcp: error: file:line:column: message`), a file that cannot be
+//! read (`palm-rcp: error: file: cannot read file: ...`), or an output that
+//! cannot be written. Nothing is written when the source has an error.
+//!
 //! # Resources
 //!
 //! | statement | resource | model / parser |
@@ -107,7 +122,9 @@
 //!
 //! # Errors
 //!
-//! Every compile error is an [`RcpError`] naming file, line and column. Other
+//! Every compile error is an [`RcpError`] naming file, line and column
+//! (`file:line:column: message`), except a file that cannot be read at all,
+//! which is named without a position (`file: cannot read file: ...`). Other
 //! PilRC constructs (bitmaps, icons, lists, tables, ...) are reported as not
 //! supported. Two objects of one form may not share an ID, except two labels
 //! (PilRC warns about duplicate form object IDs but not about labels, whose IDs
@@ -337,22 +354,24 @@ pub fn compile_str(
 }
 
 /// Compiles the `.rcp` file at `path`, with includes found next to it (see
-/// [`compile_str`]; a file that cannot be read is an error at its 1:1).
+/// [`compile_str`]; a file that cannot be read is an error about the whole
+/// file, with line and column 0).
 pub fn compile_file(path: impl AsRef<Path>) -> Result<Vec<Resource>, RcpError> {
     compile_file_with(path.as_ref(), &FsIncludes::default())
 }
 
 /// Compiles the `.rcp` file at `path` with `includes` resolving `#include`s.
 /// A file that cannot be read ([`read_source_file`]: not a regular file, too
-/// large) is an error at its line 1, column 1.
+/// large) is an error about the whole file: line and column 0, shown as
+/// `file: cannot read file: ...`.
 pub fn compile_file_with(
     path: &Path,
     includes: &dyn IncludeResolver,
 ) -> Result<Vec<Resource>, RcpError> {
     let bytes = read_source_file(path).map_err(|e| RcpError {
         file: path.display().to_string(),
-        line: 1,
-        column: 1,
+        line: 0,
+        column: 0,
         message: format!("cannot read file: {e}"),
     })?;
     compile_str(&charset::source_text(&bytes), path, includes)

@@ -2,11 +2,26 @@
 //! named as PilRC names them (`tFRM03e8.bin`: type, ID in hex).
 //!
 //! ```text
-//! palm-rcp StarterApp.rcp -o build/rsrc [-I include-dir]...
+//! palm-rcp StarterApp.rcp -o build/rsrc [-I include-dir]... [-q]
 //! ```
 //!
-//! Exit status: 0 on success, 1 on a compile error (printed as
-//! `file:line:column: message`), 2 when the output cannot be written.
+//! Without `-o` the `.bin` files are written in the current directory, as
+//! PilRC does. Each written file is printed on standard output as
+//! `DIR/tFRM03e8.bin (636 bytes)`, then a summary line naming the directory;
+//! `-q` prints nothing on success.
+//!
+//! Exit status: 0 on success; 2 on any error, printed as one line on standard
+//! error:
+//! - bad arguments (clap's message, followed by its usage line), or `-o`
+//!   naming something that is not a directory: `palm-rcp: error: -o FILE: ...`;
+//! - a `.rcp` (or `#include`d file) that cannot be read or compiled:
+//!   `palm-rcp: error: FILE:LINE:COLUMN: message` for an error inside a file
+//!   (an unreadable `#include` is at its `#include` line), and
+//!   `palm-rcp: error: FILE: cannot read file: ...` for a file that cannot be
+//!   read at all;
+//! - the output cannot be written: `palm-rcp: error: cannot write FILE: ...`.
+//!
+//! Nothing is written when the source has an error.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,15 +30,34 @@ use clap::Parser;
 
 /// Compile a PilRC .rcp file into binary Palm resources (one .bin per resource).
 #[derive(Parser)]
-#[command(name = "palm-rcp", version)]
+#[command(
+    name = "palm-rcp",
+    version,
+    after_help = "\
+Output: one .bin file per resource, named as PilRC names them (tFRM03e8.bin:
+type, ID in hex), in the -o directory, or in the current directory when -o is
+not given (as PilRC does). Each file written is printed with its size, then a
+summary line naming the directory; -q prints nothing on success.
+
+Exit status:
+  0  the resources were written
+  2  error, in one line on standard error: bad arguments (with usage), or
+       palm-rcp: error: FILE:LINE:COLUMN: message   (an error in the source,
+                                                    or an unreadable #include)
+       palm-rcp: error: FILE: cannot read file: ...  (missing, not a regular
+                                                    file, larger than 16 MiB)
+       palm-rcp: error: -o DIR: ... / cannot write FILE: ...  (the output)
+     Nothing is written when the source has an error."
+)]
 struct Args {
     /// The .rcp file to compile.
     input: PathBuf,
-    /// Directory for the .bin files (created if missing; must not be a file).
-    #[arg(short = 'o', long = "output", default_value = ".")]
-    output: PathBuf,
+    /// Directory for the .bin files (created if missing; must not be a file)
+    /// [default: the current directory].
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    output: Option<PathBuf>,
     /// Directory searched for #include files after the including file's own.
-    #[arg(short = 'I', long = "include")]
+    #[arg(short = 'I', long = "include", value_name = "DIR")]
     include: Vec<PathBuf>,
     /// Print nothing on success.
     #[arg(short, long)]
@@ -32,37 +66,52 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("palm-rcp: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Compiles and writes; the error is the one line to print after
+/// `palm-rcp: error: `.
+fn run(args: Args) -> Result<(), String> {
     let includes = palm_rcp::FsIncludes {
         search_dirs: args.include,
     };
-    let resources = match palm_rcp::compile_file_with(&args.input, &includes) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(1);
-        }
-    };
-    if args.output.exists() && !args.output.is_dir() {
-        eprintln!(
-            "palm-rcp: -o {}: the output must be a directory (one .bin file per resource is \
-             written in it), and this is a file",
-            args.output.display()
-        );
-        return ExitCode::from(2);
+    let resources =
+        palm_rcp::compile_file_with(&args.input, &includes).map_err(|e| e.to_string())?;
+    let output = args.output.clone().unwrap_or_else(|| PathBuf::from("."));
+    if output.exists() && !output.is_dir() {
+        return Err(format!(
+            "-o {}: the output must be a directory (one .bin file per resource is written in \
+             it), and this is a file",
+            output.display()
+        ));
     }
-    if let Err(e) = std::fs::create_dir_all(&args.output) {
-        eprintln!("palm-rcp: cannot create {}: {e}", args.output.display());
-        return ExitCode::from(2);
-    }
+    std::fs::create_dir_all(&output)
+        .map_err(|e| format!("cannot create {}: {e}", output.display()))?;
     for r in &resources {
-        let path = args.output.join(r.file_name());
-        if let Err(e) = std::fs::write(&path, &r.data) {
-            eprintln!("palm-rcp: cannot write {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
+        let path = output.join(r.file_name());
+        std::fs::write(&path, &r.data)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         if !args.quiet {
             println!("{} ({} bytes)", path.display(), r.data.len());
         }
     }
-    ExitCode::SUCCESS
+    if !args.quiet {
+        let files = match resources.len() {
+            1 => "1 resource file".to_owned(),
+            n => format!("{n} resource files"),
+        };
+        match &args.output {
+            Some(dir) => println!("palm-rcp: {files} written in {}", dir.display()),
+            None => {
+                println!("palm-rcp: {files} written in the current directory (no -o DIR given)")
+            }
+        }
+    }
+    Ok(())
 }

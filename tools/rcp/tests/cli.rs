@@ -1,5 +1,6 @@
 //! The `palm-rcp` command: one `.bin` per resource, PilRC's file names, exit
-//! status 1 with `file:line:column: message` on a compile error.
+//! status 2 with one line `palm-rcp: error: file:line:column: message` on a
+//! compile error (`file: message` for a file that cannot be read).
 
 use std::process::Command;
 
@@ -42,7 +43,7 @@ fn writes_one_file_per_resource() {
 }
 
 #[test]
-fn compile_errors_exit_1_with_position() {
+fn compile_errors_exit_2_with_position() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("Bad.rcp");
     std::fs::write(
@@ -56,15 +57,16 @@ fn compile_errors_exit_1_with_position() {
         .arg(dir.path())
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(
-        stderr.trim_end(),
+        stderr,
         format!(
-            "{}:3:17: expected ID after BUTTON \"OK\", found AT",
+            "palm-rcp: error: {}:3:17: expected ID after BUTTON \"OK\", found AT\n",
             bad.display()
         )
     );
+    assert!(output.stdout.is_empty());
 }
 
 #[test]
@@ -115,21 +117,21 @@ fn devices_and_huge_files_are_refused() {
     let out = dir.path().join("out");
     let o = out.as_os_str();
     let output = run_within(&["/dev/zero".as_ref(), "-o".as_ref(), o]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
-        "/dev/zero:1:1: cannot read file: a character device, not a source file: only regular \
+        "palm-rcp: error: /dev/zero: cannot read file: a character device, not a source file: only regular \
          files are read\n"
     );
     // An #include of a device: the error is at the file name.
     let src = dir.path().join("App.rcp");
     std::fs::write(&src, "STRING ID 1 \"x\"\n  #include \"/dev/zero\"\n").unwrap();
     let output = run_within(&[src.as_os_str(), "-o".as_ref(), o]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
         format!(
-            "{}:2:12: cannot read include file \"/dev/zero\": a character device, not a source \
+            "palm-rcp: error: {}:2:12: cannot read include file \"/dev/zero\": a character device, not a source \
              file: only regular files are read\n",
             src.display()
         )
@@ -147,7 +149,7 @@ fn devices_and_huge_files_are_refused() {
         .set_len(palm_rcp::MAX_SOURCE_FILE + 1)
         .unwrap();
     let output = run_within(&[huge.as_os_str(), "-o".as_ref(), o]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     assert!(
         String::from_utf8(output.stderr)
             .unwrap()
@@ -165,10 +167,81 @@ fn the_output_must_be_a_directory() {
     assert_eq!(
         String::from_utf8(output.stderr).unwrap(),
         format!(
-            "palm-rcp: -o {}: the output must be a directory (one .bin file per resource is \
+            "palm-rcp: error: -o {}: the output must be a directory (one .bin file per resource is \
              written in it), and this is a file\n",
             file.display()
         )
     );
     assert_eq!(std::fs::read(&file).unwrap(), b"STRING ID 1 \"x\"\n");
+}
+
+#[test]
+fn a_missing_file_exits_2_without_a_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("rsrc/MyApp.rcp");
+    let output = palm_rcp()
+        .arg(&missing)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with(&format!(
+            "palm-rcp: error: {}: cannot read file: ",
+            missing.display()
+        )),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // Nothing was written in the current directory.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    let output = palm_rcp().arg("--no-such-option").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let output = palm_rcp().output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn without_o_the_files_go_to_the_current_directory_and_are_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("App.rcp");
+    std::fs::write(&src, "STRING ID 1 \"x\"\nSTRING ID 2 \"y\"\n").unwrap();
+    let output = palm_rcp()
+        .arg("App.rcp")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "./tSTR0001.bin (2 bytes)\n./tSTR0002.bin (2 bytes)\npalm-rcp: 2 resource files \
+         written in the current directory (no -o DIR given)\n"
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("tSTR0001.bin")).unwrap(),
+        b"x\0"
+    );
+    // With -o, the summary names the directory; -q prints nothing.
+    let output = palm_rcp()
+        .args(["App.rcp", "-o", "out"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .ends_with("out/tSTR0002.bin (2 bytes)\npalm-rcp: 2 resource files written in out\n")
+    );
+    let output = palm_rcp()
+        .args(["App.rcp", "-q", "-o", "out"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty() && output.stderr.is_empty());
 }

@@ -265,9 +265,15 @@ fn unreadable_file() {
     let e = compile_file("/nonexistent/dir/App.rcp").unwrap_err();
     assert_eq!(
         (e.file.as_str(), e.line, e.column),
-        ("/nonexistent/dir/App.rcp", 1, 1)
+        ("/nonexistent/dir/App.rcp", 0, 0)
     );
     assert!(e.message.starts_with("cannot read file: "), "{}", e.message);
+    // A whole-file error has no line:column.
+    assert!(
+        e.to_string()
+            .starts_with("/nonexistent/dir/App.rcp: cannot read file: "),
+        "{e}"
+    );
 }
 
 fn compiles(src: &str) -> Vec<palm_rcp::Resource> {
