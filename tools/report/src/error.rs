@@ -5,14 +5,18 @@ use std::fmt;
 /// Why an input could not be used (exit status 2 in the `memdbg` binary).
 ///
 /// Always names the file; `offset` is the byte offset in that file of what is
-/// wrong when one is known. For a database inside a CloudpilotEmu backup,
-/// `file` is `backup.zip (MemDbgDB.pdb)` and `offset` is inside the database.
+/// wrong when one is known, `line` its line in a text file. For a database
+/// inside a CloudpilotEmu backup, `file` is `backup.zip (MemDbgDB.pdb)` and
+/// `offset` is inside the database.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
     /// The file, as given on the command line (plus the zip member, if any).
     pub file: String,
     /// Byte offset in `file` (for a zip member: in the member) of the bad data.
     pub offset: Option<u64>,
+    /// Line number in `file`, from 1, for a text file (a suppression file);
+    /// shown as `file:line: message`.
+    pub line: Option<u32>,
     /// What is wrong, in words.
     pub message: String,
 }
@@ -23,6 +27,7 @@ impl InputError {
         InputError {
             file: file.to_string(),
             offset: Some(offset),
+            line: None,
             message: message.into(),
         }
     }
@@ -32,6 +37,17 @@ impl InputError {
         InputError {
             file: file.to_string(),
             offset: None,
+            line: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error at line `line` (from 1) of the text file `file`.
+    pub fn at_line(file: &str, line: u32, message: impl Into<String>) -> Self {
+        InputError {
+            file: file.to_string(),
+            offset: None,
+            line: Some(line),
             message: message.into(),
         }
     }
@@ -39,9 +55,10 @@ impl InputError {
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.offset {
-            Some(o) => write!(f, "{}: offset 0x{o:X}: {}", self.file, self.message),
-            None => write!(f, "{}: {}", self.file, self.message),
+        match (self.line, self.offset) {
+            (Some(l), _) => write!(f, "{}:{l}: {}", self.file, self.message),
+            (None, Some(o)) => write!(f, "{}: offset 0x{o:X}: {}", self.file, self.message),
+            (None, None) => write!(f, "{}: {}", self.file, self.message),
         }
     }
 }

@@ -63,7 +63,12 @@
 //!   bad suppression file), `diff` of two apps, or bad arguments. The message
 //!   names the file and, when there is one, the offset.
 //!
-//! Suppression files: see [`suppress`]. `memdbg bench [--records N] [--elf
+//! Suppression files ([`suppress`]): one `FILE:LINE` or function name per line
+//! (optionally after LeakSanitizer's `leak:`), `#` comments and blank lines
+//! ignored, any other line an error naming `FILE:LINE`. A function name
+//! matches any frame of a leak's stack, as LeakSanitizer's does, so a function
+//! in every stack (`pilot_main`) hides every leak: the report counts what each
+//! pattern hid and warns then. `memdbg bench [--records N] [--elf
 //! APP.elf]` (hidden) times the report of a generated ledger ([`mod@bench`]).
 //!
 //! # Text report

@@ -13,6 +13,7 @@ use memdbg::record::{
 use palm_prc::FourCC;
 use serde::Serialize;
 
+use crate::suppress::Pattern;
 use crate::symbolize::{Symbolize, Symbols};
 use crate::{Ledger, Suppressions};
 
@@ -742,13 +743,26 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     let (mut below_n, mut below_bytes) = (0usize, 0u64);
     let mut leaks = Vec::new();
     let mut keys = Vec::new();
+    // The allocation sites each pattern hid (for the warning below).
+    let mut hidden_sites: Vec<Vec<SiteKey>> = vec![Vec::new(); uses.len()];
+    // Leaks with a symbolized frame: those a function pattern can match.
+    let mut symbolized = 0usize;
     for a in allocs_in_order(ledger) {
         let block = an.block(a);
+        if block.stack.iter().any(|f| !f.symbols.is_empty()) {
+            symbolized += 1;
+        }
         match hidden(&block, opts) {
             Hidden::Suppressed(i) => {
                 if let Some(u) = uses.get_mut(i) {
                     u.leaks += 1;
                     u.bytes += u64::from(block.size);
+                }
+                if let Some(sites) = hidden_sites.get_mut(i) {
+                    let key = site_key(a);
+                    if sites.len() < 2 && !sites.contains(&key) {
+                        sites.push(key);
+                    }
                 }
             }
             Hidden::BelowMinSize => {
@@ -762,6 +776,26 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
                     block,
                 });
             }
+        }
+    }
+
+    // A function pattern matches any frame (as LeakSanitizer's leak:), so one
+    // that every stack passes through (pilot_main) hides everything.
+    for ((p, u), sites) in opts
+        .suppressions
+        .patterns
+        .iter()
+        .zip(&uses)
+        .zip(&hidden_sites)
+    {
+        if matches!(p, Pattern::Function(_)) && u.leaks >= symbolized && sites.len() > 1 {
+            warnings.push(format!(
+                "suppression `{}` hid every leak with a symbolized call stack ({}), from \
+                 several allocation sites: a function pattern matches any frame of the stack, \
+                 so a function that every stack passes through hides every leak; name the \
+                 allocating function or use FILE:LINE",
+                u.pattern, u.leaks
+            ));
         }
     }
 

@@ -145,17 +145,37 @@ fn min_size_and_suppressions() {
     ));
     assert!(t.ends_with("SUMMARY: memdbg: no leaks; 72 byte(s) in 2 allocation(s) suppressed.\n"));
 
-    let bad = write(dir.path(), "bad.supp", b"src/a.rs:1\nnot a pattern\n");
-    let out = memdbg(&["report".as_ref(), &leaky, "--suppress".as_ref(), &bad]);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        text(&out.stderr),
-        format!(
-            "memdbg: error: {}: offset 0xB: line 2: `not a pattern` has spaces: a pattern is \
-             FILE:LINE or a function name\n",
-            bad.display()
-        )
-    );
+    // A malformed line is an error naming FILE:LINE, not a pattern that
+    // silently matches nothing.
+    for (line, why) in [
+        ("not a pattern", "`not a pattern` has spaces"),
+        (
+            "myapp/src/lib.rs:abc",
+            "`abc` in `myapp/src/lib.rs:abc` is not a line number (FILE:LINE, LINE from 1)",
+        ),
+        (
+            "lib.rs:26:5",
+            "`lib.rs:26:5` has a column: suppressions match FILE:LINE, write `lib.rs:26`",
+        ),
+    ] {
+        let bad = write(
+            dir.path(),
+            "bad.supp",
+            format!("# known\nsrc/a.rs:1\n{line}\n").as_bytes(),
+        );
+        let out = memdbg(&["report".as_ref(), &leaky, "--suppress".as_ref(), &bad]);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(out.stdout, b"");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "memdbg: error: {}:3: {why}; a line is FILE:LINE (src/starter.rs:42) or a \
+                 function name (make_cache, starter_app::make_cache, starter_app::*::leak*), \
+                 optionally after `leak:`; blank lines and lines starting with # are ignored\n",
+                bad.display()
+            )
+        );
+    }
 }
 
 #[test]

@@ -225,6 +225,36 @@ fn suppressions_hide_and_count() {
     // A frame's file:line suppresses too (the inlined frame of the leaks at 0x124).
     opts.suppressions = Suppressions::parse("src/starter.rs:60\n", "s.supp").unwrap();
     assert_eq!(analyze(&sample(), &opts).summary.suppressed_leaks, 3);
+    assert!(r.warnings.iter().all(|w| !w.contains("suppression")));
+}
+
+#[test]
+fn a_function_in_every_stack_suppresses_everything_with_a_warning() {
+    // As LeakSanitizer's leak:, a function pattern matches any frame: the
+    // pattern below is in the stack of every symbolized leak (3 at
+    // starter.rs:42, 1 from make_box), so it hides them all, and says so.
+    let mut opts = with_symbols();
+    opts.suppressions = Suppressions::parse("starter_app::*\n", "s.supp").unwrap();
+    let r = analyze(&sample(), &opts);
+    assert_eq!(r.summary.suppressed_leaks, 4);
+    assert_eq!(r.leaks.len(), 1, "the leak without a stack stays");
+    assert!(
+        r.warnings.contains(
+            &"suppression `starter_app::*` hid every leak with a symbolized call stack (4), \
+              from several allocation sites: a function pattern matches any frame of the \
+              stack, so a function that every stack passes through hides every leak; name \
+              the allocating function or use FILE:LINE"
+                .to_string()
+        ),
+        "{:?}",
+        r.warnings
+    );
+    // pilot_main is in the stack of the three leaks from starter.rs:42 only:
+    // one site, no warning.
+    opts.suppressions = Suppressions::parse("leak:pilot_main\n", "s.supp").unwrap();
+    let r = analyze(&sample(), &opts);
+    assert_eq!(r.summary.suppressed_leaks, 3);
+    assert!(r.warnings.iter().all(|w| !w.contains("suppression")));
 }
 
 fn leaks_only() -> Vec<Vec<u8>> {

@@ -58,7 +58,17 @@ struct Common {
     /// Do not list leaks smaller than N bytes (they are counted in the summary).
     #[arg(long, value_name = "N", default_value_t = 0)]
     min_size: u32,
-    /// Hide known leaks: one FILE:LINE or function name per line.
+    /// Hide known leaks listed in FILE (counted in the summary; format: --help).
+    ///
+    /// Hidden leaks are counted in the summary line and listed under
+    /// "Suppressions used". One pattern per line, optionally after `leak:`:
+    /// FILE:LINE (src/starter.rs:42; the allocation site or any stack frame's
+    /// file:line) or a function name (make_cache, starter_app::make_cache,
+    /// starter_app::*::leak*; `*` is any run of characters). A function matches
+    /// ANY frame of a leak's stack, as LeakSanitizer's leak: does, so one that
+    /// every stack passes through (pilot_main) hides every leak. Blank lines and
+    /// lines starting with # are ignored; any other line is an error (exit 2,
+    /// FILE:LINE: what is wrong).
     #[arg(long, value_name = "FILE")]
     suppress: Option<PathBuf>,
     /// In a backup .zip, read this member (its path as the archive lists it, e.g.
