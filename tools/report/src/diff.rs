@@ -14,6 +14,16 @@
 //! file:line sites of the wrappers still match (a before/after comparison of
 //! a fix), but Rust allocations are keyed by code 1 offsets, which move
 //! between builds.
+//!
+//! Each side is symbolized with the ELF of its own build: [`diff_with`] takes
+//! OLD's symbolizer apart from NEW's (`opts.symbolizer`); [`diff`] uses one for
+//! both (the same build). A side without symbols keeps code 1 offsets and
+//! function-name suppressions cannot match its leaks; the diff warns then.
+//!
+//! The verdict ([`DiffSummary::exit_status`], `memdbg diff`'s exit status) is
+//! 1 when leaks appeared (a site that has more leaks in NEW than in OLD,
+//! after suppressions and the minimum size), else 0, whatever disappeared or
+//! stayed. Overruns and double frees are not compared.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -23,6 +33,7 @@ use serde::Serialize;
 use crate::report::{
     Analyzer, Hidden, Options, SiteKey, StackFrame, allocs_in_order, hidden, site_key,
 };
+use crate::symbolize::Symbolize;
 use crate::text::{StackWriter, count, num};
 use crate::{Format, InputError, Ledger};
 
@@ -74,8 +85,12 @@ pub struct Diff {
     pub old: String,
     /// NEW's name.
     pub new: String,
-    /// The symbol file's name, or `null`.
+    /// The symbol file used for NEW (and for OLD when it is of the same
+    /// build), or `null`.
     pub symbols: Option<String>,
+    /// The symbol file used for OLD (the same as `symbols` for one build), or
+    /// `null` when OLD is not symbolized.
+    pub old_symbols: Option<String>,
     /// Sites with more leaks in NEW, most added bytes first.
     pub appeared: Vec<SiteChange>,
     /// Sites with fewer leaks in NEW, most removed bytes first.
@@ -85,7 +100,8 @@ pub struct Diff {
     /// Leaks at those sites (in NEW).
     pub unchanged_leaks: usize,
     /// OLD and NEW are of different builds of the app (code 1's size or
-    /// CRC-32 differ), so sites keyed by code offsets may not match.
+    /// CRC-32 differ), so sites keyed by code offsets may not match; one side
+    /// is symbolized and the other is not.
     pub warnings: Vec<String>,
     /// Totals.
     pub summary: DiffSummary,
@@ -164,13 +180,45 @@ struct Side {
 }
 
 /// Compares the leaks of `old` and `new` (of the same app: see
-/// [`check_same_app`]).
+/// [`check_same_app`]), both symbolized with `opts.symbolizer` (one build).
 pub fn diff(old: &Ledger, new: &Ledger, opts: &Options<'_>) -> Diff {
-    let mut an = Analyzer::new(opts.symbolizer);
+    diff_with(old, new, opts, opts.symbolizer)
+}
+
+/// Warnings when one side is symbolized and the other is not.
+fn symbol_warnings(
+    old: &Ledger,
+    new: &Ledger,
+    old_symbols: Option<&dyn Symbolize>,
+    new_symbols: Option<&dyn Symbolize>,
+) -> Option<String> {
+    let (unsymbolized, flag) = match (old_symbols, new_symbols) {
+        (None, Some(_)) => (&old.source, "--old-elf"),
+        (Some(_), None) => (&new.source, "--elf"),
+        _ => return None,
+    };
+    Some(format!(
+        "{unsymbolized} is not symbolized (no ELF of its build: {flag}): its frames stay code 1 \
+         offsets and function-name suppressions do not apply to its leaks"
+    ))
+}
+
+/// Compares the leaks of `old` and `new` (of the same app: see
+/// [`check_same_app`]) when they may be of different builds: NEW is
+/// symbolized with `opts.symbolizer` and OLD with `old_symbolizer`.
+pub fn diff_with(
+    old: &Ledger,
+    new: &Ledger,
+    opts: &Options<'_>,
+    old_symbolizer: Option<&dyn Symbolize>,
+) -> Diff {
+    let mut old_an = Analyzer::new(old_symbolizer);
+    let mut new_an = Analyzer::new(opts.symbolizer);
     // Per site: (OLD, NEW, description, kinds, stack of a representative).
     type Entry = (Side, Side, String, Vec<&'static str>, Vec<StackFrame>);
     let mut sites: BTreeMap<SiteKey, Entry> = BTreeMap::new();
     for (ledger, is_new) in [(old, false), (new, true)] {
+        let an = if is_new { &mut new_an } else { &mut old_an };
         for a in allocs_in_order(ledger) {
             let block = an.block(a);
             if !matches!(hidden(&block, opts), Hidden::No) {
@@ -235,6 +283,7 @@ pub fn diff(old: &Ledger, new: &Ledger, opts: &Options<'_>) -> Diff {
         old: old.source.clone(),
         new: new.source.clone(),
         symbols: opts.symbolizer.map(|s| s.name().to_string()),
+        old_symbols: old_symbolizer.map(|s| s.name().to_string()),
         summary: DiffSummary {
             appeared_leaks,
             appeared_bytes,
@@ -247,7 +296,10 @@ pub fn diff(old: &Ledger, new: &Ledger, opts: &Options<'_>) -> Diff {
         disappeared,
         unchanged_sites,
         unchanged_leaks,
-        warnings: build_warnings(old, new),
+        warnings: build_warnings(old, new)
+            .into_iter()
+            .chain(symbol_warnings(old, new, old_symbolizer, opts.symbolizer))
+            .collect(),
     }
 }
 
@@ -289,8 +341,9 @@ fn write_changes(
     Ok(())
 }
 
-/// Compares `old` and `new` and writes the result in `opts.format`; returns
-/// the summary (its `exit_status` is the `memdbg diff` exit status).
+/// Compares `old` and `new` ([`diff`]: one build) and writes the result in
+/// `opts.format`; returns the summary (its `exit_status` is the `memdbg diff`
+/// exit status).
 ///
 /// # Errors
 /// Writing to `out` failed.
@@ -300,7 +353,21 @@ pub fn print_diff(
     new: &Ledger,
     opts: &Options<'_>,
 ) -> io::Result<DiffSummary> {
-    let d = diff(old, new, opts);
+    print_diff_with(out, old, new, opts, opts.symbolizer)
+}
+
+/// [`print_diff`] with OLD symbolized by `old_symbolizer` ([`diff_with`]).
+///
+/// # Errors
+/// Writing to `out` failed.
+pub fn print_diff_with(
+    out: &mut dyn Write,
+    old: &Ledger,
+    new: &Ledger,
+    opts: &Options<'_>,
+    old_symbolizer: Option<&dyn Symbolize>,
+) -> io::Result<DiffSummary> {
+    let d = diff_with(old, new, opts, old_symbolizer);
     match opts.format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, &d)?;
@@ -308,8 +375,13 @@ pub fn print_diff(
         }
         Format::Text => {
             writeln!(out, "memdbg diff of {} → {}", d.old, d.new)?;
-            if let Some(s) = &d.symbols {
-                writeln!(out, "Symbols   {s}")?;
+            match (&d.symbols, &d.old_symbols) {
+                (Some(n), Some(o)) if n == o => writeln!(out, "Symbols   {n}")?,
+                (None, None) => {}
+                (n, o) => {
+                    let name = |s: &Option<String>| s.clone().unwrap_or_else(|| "none".into());
+                    writeln!(out, "Symbols   {} (NEW), {} (OLD)", name(n), name(o))?;
+                }
             }
             for w in &d.warnings {
                 writeln!(out, "warning: {w}")?;

@@ -38,7 +38,7 @@
 //! # Command line
 //! ```text
 //! memdbg report INPUT [--elf APP.elf] [--json] [--min-size N] [--suppress FILE] [--member PATH]
-//! memdbg diff OLD NEW [--elf APP.elf] [--json] [--min-size N] [--suppress FILE] [--member PATH]
+//! memdbg diff OLD NEW [--elf NEW.elf] [--old-elf OLD.elf] [--json] [--min-size N] [--suppress FILE] [--member PATH]
 //! ```
 //! INPUT is a `.pdb` or a CloudpilotEmu backup `.zip` (the member
 //! `MemDbgDB.pdb`, in any folder, is used; failing that, any `.pdb` with
@@ -46,21 +46,29 @@
 //! one such member is refused as ambiguous unless `--member PATH` names one
 //! (its path as the archive lists it, e.g. `a/MemDbgDB.pdb`). `diff` refuses
 //! two ledgers of different apps (database name or creator) and warns when
-//! they come from different builds of one app (code 1's size or CRC-32); with
-//! `--elf`, both ledgers must match that ELF, so two builds are compared
-//! without it.
+//! they come from different builds of one app (code 1's size or CRC-32). Each
+//! side is symbolized with the ELF of its build: `--elf` is NEW's (it must
+//! match NEW) and `--old-elf` OLD's (it must match OLD). With `--elf` alone,
+//! OLD is symbolized with it too when it is of the same build, else OLD's
+//! frames stay offsets and the diff warns (function-name suppressions then do
+//! not apply to OLD's leaks). So `memdbg diff before.pdb after.pdb --elf
+//! after.elf --old-elf before.elf` compares the runs before and after a fix.
 //!
 //! Inputs are read only from regular files of at most 64 MiB (ledgers and
 //! ELFs: [`MAX_LEDGER_FILE`], [`MAX_ELF_FILE`]) or 16 MiB (suppression files,
 //! [`MAX_SUPPRESSION_FILE`]); a device, FIFO or directory is an error. Exit
 //! status, as LeakSanitizer's, so CI can gate on it:
 //! - **0**: no leaks and no errors recorded (suppressed leaks and leaks below
-//!   `--min-size` do not count); for `diff`, no leaks appeared;
-//! - **1**: leaks, overruns or double frees recorded; for `diff`, leaks appeared;
+//!   `--min-size` do not count); for `diff`, no leaks appeared (sites that
+//!   disappeared, shrank or stayed do not count);
+//! - **1**: leaks, overruns or double frees recorded; for `diff`, leaks
+//!   appeared: a site has more leaks in NEW than in OLD (after suppressions
+//!   and `--min-size`; `diff` does not compare overruns and double frees);
 //! - **2**: unreadable input (not a regular file, too large, not a PDB, wrong
 //!   type or creator, unknown record version, truncated records, an ambiguous
-//!   backup, an ELF that does not match the ledger's code 1 size or CRC-32, a
-//!   bad suppression file), `diff` of two apps, or bad arguments. The message
+//!   backup, an ELF that does not match the ledger's code 1 size or CRC-32 —
+//!   for `diff`, `--elf` against NEW and `--old-elf` against OLD — a bad
+//!   suppression file), `diff` of two apps, or bad arguments. The message
 //!   names the file and, when there is one, the offset.
 //!
 //! Suppression files ([`suppress`]): one `FILE:LINE` or function name per line
@@ -112,10 +120,12 @@
 //! inlined}`, innermost inlined function first; empty when unknown).
 //!
 //! `memdbg diff --json` prints a [`diff::Diff`] (`schema`
-//! `"memdbg-diff/1"`): `old`, `new`, `symbols`, `appeared` and `disappeared`
+//! `"memdbg-diff/1"`): `old`, `new`, `symbols` (the ELF of NEW, and of OLD
+//! when one build), `old_symbols` (the ELF of OLD, `null` when OLD is not
+//! symbolized), `appeared` and `disappeared`
 //! (arrays of `{site, kinds, old_count, new_count, old_bytes, new_bytes,
 //! stack}`), `unchanged_sites`, `unchanged_leaks`, `warnings` (strings:
-//! different builds), `summary`
+//! different builds, one side not symbolized), `summary`
 //! (`appeared_leaks`, `appeared_bytes`, `disappeared_leaks`,
 //! `disappeared_bytes`, `exit_status`, `line`).
 

@@ -529,6 +529,37 @@ fn diff_of_two_ledgers() {
 }
 
 #[test]
+fn diff_with_old_unsymbolized() {
+    // Two builds, only NEW's ELF: OLD's frames stay offsets, with a warning.
+    let old = sample();
+    let new = Ledger::from_pdb(&pdb_of(&second_generation()), "second.pdb").unwrap();
+    let d = memdbg_report::diff::diff_with(&old, &new, &with_symbols(), None);
+    assert_eq!(d.symbols.as_deref(), Some("StarterApp.elf"));
+    assert_eq!(d.old_symbols, None);
+    assert!(
+        d.warnings.contains(
+            &"sample.pdb is not symbolized (no ELF of its build: --old-elf): its frames stay \
+              code 1 offsets and function-name suppressions do not apply to its leaks"
+                .to_string()
+        ),
+        "{:?}",
+        d.warnings
+    );
+    // The sites and the verdict are those of the diff with one ELF.
+    let one = diff(&old, &new, &with_symbols());
+    assert_eq!(d.summary, one.summary);
+    assert_eq!(one.old_symbols.as_deref(), Some("StarterApp.elf"));
+    assert!(one.warnings.iter().all(|w| !w.contains("not symbolized")));
+    let mut out = Vec::new();
+    memdbg_report::diff::print_diff_with(&mut out, &old, &new, &with_symbols(), None).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("Symbols   StarterApp.elf (NEW), none (OLD)\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn pdb_round_trip() {
     let ledger = sample();
     let bytes = ledger.to_pdb().unwrap();

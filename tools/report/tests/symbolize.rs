@@ -582,3 +582,81 @@ proptest! {
         }
     }
 }
+
+/// `memdbg diff OLD NEW` of two builds: `--elf` is NEW's, `--old-elf` OLD's.
+#[test]
+fn diff_of_two_builds_with_their_elfs() {
+    let elf = elf();
+    let dir = tempfile::tempdir().unwrap();
+    // OLD: another build (same size, another CRC-32), no leaks. NEW: this
+    // build, one leak.
+    let mut old_recs = symtest_ledger(elf.code_size());
+    old_recs[0][152..156].copy_from_slice(&(elf.code_crc() ^ 1).to_be_bytes());
+    old_recs.truncate(1);
+    let old = dir.path().join("old.pdb");
+    std::fs::write(&old, pdb_of(&old_recs)).unwrap();
+    let new = dir.path().join("new.pdb");
+    std::fs::write(&new, pdb_of(&symtest_ledger(elf.code_size()))).unwrap();
+    let memdbg = |args: &[&std::ffi::OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_memdbg"))
+            .arg("diff")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let elf_path = built().elf_path.as_os_str();
+
+    // --elf alone, OLD of another build: NEW symbolized, OLD not, a warning;
+    // a leak appeared: status 1 (was 2: the ELF was checked against both).
+    let out = memdbg(&[old.as_ref(), new.as_ref(), "--elf".as_ref(), elf_path]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(" in symtest_outer at "), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "warning: {} is not symbolized (no ELF of its build: --old-elf)",
+            old.display()
+        )),
+        "{stdout}"
+    );
+    // Reversed: nothing appeared, status 0.
+    let out = memdbg(&[new.as_ref(), old.as_ref(), "--old-elf".as_ref(), elf_path]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Each ELF must be its side's build: --old-elf against OLD, --elf against NEW.
+    for args in [
+        [
+            old.as_os_str(),
+            new.as_os_str(),
+            "--old-elf".as_ref(),
+            elf_path,
+        ],
+        [new.as_os_str(), old.as_os_str(), "--elf".as_ref(), elf_path],
+    ] {
+        let out = memdbg(&args);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.starts_with(&format!(
+                "memdbg: error: {}: code 1 of this ELF has CRC-32",
+                built().elf_path.display()
+            )) && err.contains(&old.display().to_string()),
+            "{err}"
+        );
+    }
+    // One build on both sides: --elf serves both, no warning about symbols.
+    let out = memdbg(&[new.as_ref(), new.as_ref(), "--elf".as_ref(), elf_path]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(!stdout.contains("not symbolized"), "{stdout}");
+    assert!(stdout.contains("Symbols   "), "{stdout}");
+}

@@ -27,11 +27,26 @@ enum Command {
         common: Common,
     },
     /// Compare two ledgers: leak sites that appeared or disappeared from OLD to NEW.
+    ///
+    /// Leaks are matched by site (the wrapper's file:line, else the call stack).
+    /// OLD and NEW may come from two builds of the app (before and after a fix):
+    /// --elf is NEW's ELF and --old-elf OLD's. With --elf alone, OLD is
+    /// symbolized with it too when it is of the same build, else OLD is left
+    /// unsymbolized, with a warning.
+    ///
+    /// Exit status: 0 no leaks appeared (none, or only unchanged or disappeared
+    /// sites), 1 leaks appeared (a site has more leaks in NEW than in OLD, after
+    /// --suppress and --min-size; overruns and double frees are not compared),
+    /// 2 bad input (unreadable ledger, ledgers of two apps, an ELF that is not
+    /// the build of its ledger, a bad suppression file) or bad arguments.
     Diff {
         /// The earlier ledger.
         old: PathBuf,
         /// The later ledger.
         new: PathBuf,
+        /// OLD's ELF, when OLD is of another build than NEW (--elf).
+        #[arg(long, value_name = "OLD.elf")]
+        old_elf: Option<PathBuf>,
         #[command(flatten)]
         common: Common,
     },
@@ -49,7 +64,8 @@ enum Command {
 
 #[derive(Args)]
 struct Common {
-    /// The app's ELF (target/palm/APP.elf) for function names, files and lines.
+    /// The app's ELF (target/palm/APP.elf) for function names, files and lines;
+    /// it must be the build that wrote the ledger (for diff: NEW).
     #[arg(long, value_name = "APP.elf")]
     elf: Option<PathBuf>,
     /// Print the report as JSON (schema in the crate documentation).
@@ -77,14 +93,13 @@ struct Common {
     member: Option<String>,
 }
 
-fn load_elf(path: Option<&Path>, ledgers: &[&Ledger]) -> Result<Option<ElfSymbols>, InputError> {
+/// The ELF at `path`, checked against `ledger` (the build that wrote it).
+fn load_elf(path: Option<&Path>, ledger: &Ledger) -> Result<Option<ElfSymbols>, InputError> {
     let Some(path) = path else {
         return Ok(None);
     };
     let elf = ElfSymbols::load(path)?;
-    for l in ledgers {
-        elf.check(l)?;
-    }
+    elf.check(ledger)?;
     Ok(Some(elf))
 }
 
@@ -138,19 +153,33 @@ fn run(cli: Cli) -> Result<u8, InputError> {
     match cli.command {
         Command::Report { input, common } => {
             let ledger = memdbg_report::read_ledger_member(&input, common.member.as_deref())?;
-            let elf = load_elf(common.elf.as_deref(), &[&ledger])?;
+            let elf = load_elf(common.elf.as_deref(), &ledger)?;
             let opts = options(&common, elf.as_ref())?;
             let summary = memdbg_report::print(&mut out, &ledger, &opts).map_err(output)?;
             out.flush().map_err(output)?;
             Ok(summary.exit_status)
         }
-        Command::Diff { old, new, common } => {
+        Command::Diff {
+            old,
+            new,
+            old_elf,
+            common,
+        } => {
             let (old, new) = read_pair(&old, &new, common.member.as_deref())?;
             memdbg_report::diff::check_same_app(&old, &new)?;
-            let elf = load_elf(common.elf.as_deref(), &[&old, &new])?;
+            // Each side with the ELF of its own build: --elf must be NEW's,
+            // --old-elf OLD's; --elf alone serves OLD too if it is its build.
+            let elf = load_elf(common.elf.as_deref(), &new)?;
+            let old_elf = load_elf(old_elf.as_deref(), &old)?;
+            let old_symbols: Option<&dyn Symbolize> = match (&old_elf, &elf) {
+                (Some(e), _) => Some(e),
+                (None, Some(e)) if e.check(&old).is_ok() => Some(e),
+                _ => None,
+            };
             let opts = options(&common, elf.as_ref())?;
             let summary =
-                memdbg_report::diff::print_diff(&mut out, &old, &new, &opts).map_err(output)?;
+                memdbg_report::diff::print_diff_with(&mut out, &old, &new, &opts, old_symbols)
+                    .map_err(output)?;
             out.flush().map_err(output)?;
             Ok(summary.exit_status)
         }
