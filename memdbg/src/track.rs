@@ -274,8 +274,12 @@ pub fn dbg_message(st: &State) {
 }
 
 /// Shows a non-fatal `ErrDisplayFileLineMsg` at the file and line of allocation
-/// record `rec` (file "rust" and line 0 for Rust allocations) saying template `t`
-/// with the record's size and kind `k` ("Leaked 16 bytes (handle)").
+/// record `rec` saying template `t` with the record's size and kind `k` ("Leaked
+/// 16 bytes (handle)"; `t` ends with [`crate::text::THEN`] for the tail). A Rust
+/// allocation has no file and line: the alert shows file "rust", line 0, and the
+/// message ends with its innermost caller as an offset in code 1 ("Leaked 24 bytes
+/// (Rust alloc) from code+0x00000C7A"; `memdbg report` or `addr2line` on the ELF
+/// turns it into a function and line).
 #[inline(never)]
 pub fn alert(st: &mut State, rec: *const u8, k: u8, t: &[u8]) {
     st.count(offset_of!(Counters, alerts));
@@ -286,6 +290,17 @@ pub fn alert(st: &mut State, rec: *const u8, k: u8, t: &[u8]) {
         let args = st.args();
         *args = a.size.get() as usize;
         *args.add(1) = in_register(u32::from(k)) as usize;
+        let tail: &[u8] = if a.file.0[0] == 0 && a.stack.count != 0 {
+            *args.add(3) = a.stack.frames[0].get() as usize;
+            if a.stack.raw_mask & 1 == 0 {
+                b" from code+\x02\0"
+            } else {
+                b" from \x02\0"
+            }
+        } else {
+            b"\0"
+        };
+        *args.add(2) = tail.as_ptr() as usize;
         st.say(t);
         let file = if a.file.0[0] == 0 {
             c"rust".as_ptr()
@@ -379,7 +394,7 @@ fn overrun(st: &mut State, rec: *mut u8, when: u16, ticks: u32, g: u32) {
     let head = (o as *const OverrunRecord).cast::<u8>();
     ledger::event(st, head, OVERRUN_HEAD, rec, f.kind);
     if st.has(Options::ALERT_OVERRUNS) {
-        alert(st, rec, f.kind, b"Overrun after \x01 bytes (\x03)\0");
+        alert(st, rec, f.kind, b"Overrun after \x01 bytes (\x03)\x05\0");
     }
 }
 
@@ -446,7 +461,7 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     let head = (d as *const DoubleFreeRecord).cast::<u8>();
     ledger::event(st, head, DOUBLE_FREE_HEAD, rec, k);
     if st.has(Options::ALERT_DOUBLE_FREES) {
-        alert(st, rec, k, b"Double free of \x01 bytes (\x03)\0");
+        alert(st, rec, k, b"Double free of \x01 bytes (\x03)\x05\0");
     }
 }
 
@@ -713,7 +728,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         if st.has(Options::ALERTS_AT_EXIT)
             && scratch!(st, header.counters).alerts.get() < u32::from(st.settings.max_alerts)
         {
-            alert(st, rec, f.kind, b"Leaked \x01 bytes (\x03)\0");
+            alert(st, rec, f.kind, b"Leaked \x01 bytes (\x03)\x05\0");
         }
         if st.has(Options::DBG_MESSAGES) {
             leak_line(st, rec);

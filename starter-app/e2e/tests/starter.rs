@@ -554,11 +554,24 @@ fn alerts_and_dbg_messages_name_the_sites() {
             ),
         ]
     );
-    // The Box has no line: its alert comes last, with line 0.
+    // The Box has no line: its alert comes last, file "rust", line 0, and
+    // names its innermost caller as an offset in code 1 (its record's first
+    // frame).
     let last = r.err_displays.last().unwrap();
+    let mut allocs = r.allocs();
+    allocs.sort_by_key(|a| a.seq.get());
+    let boxed = allocs.last().unwrap();
+    assert_eq!(boxed.kind, kind::RUST);
+    let Some(memdbg::record::Frame::Code(caller)) = boxed.stack.iter().next() else {
+        panic!("the Box's innermost caller is in code 1: {:?}", boxed.stack)
+    };
     assert_eq!(
-        (last.1, last.2.as_str()),
-        (0, "Leaked 24 bytes (Rust alloc)")
+        (last.0.as_str(), last.1, last.2.clone()),
+        (
+            "rust",
+            0,
+            format!("Leaked 24 bytes (Rust alloc) from code+0x{caller:08X}")
+        )
     );
     assert_eq!(r.err_displays.len(), 5);
 
