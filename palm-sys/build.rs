@@ -9,7 +9,9 @@
 //!
 //! The calling convention and why each instruction is there: `src/glue.rs` and
 //! PALM_FACTS.md §3 and §6.3. LLVM's m68k inline-asm parser is picky (TOOLCHAIN.md):
-//! every displacement is written `(d,%an)`, no `tst`, `pea`, `clr`, `addq`, `cmpa`.
+//! every displacement is written `(d,%an)`, no `tst`, `pea`, `clr`, `addq`, `cmpa`
+//! (the one `addq` the glue wants, popping up to 8 bytes of arguments, is written as
+//! its opcode word).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -475,7 +477,16 @@ fn asm_body(t: &Trap, chain: bool) -> String {
     for c in &call {
         let _ = writeln!(tmpl, "            {c}");
     }
-    if fixed > 0 {
+    if (1..=8).contains(&fixed) {
+        // `addq.l #fixed,%sp` (2 bytes; `lea` takes 4), written as its
+        // opcode word because LLVM's inline-asm parser rejects `addq`:
+        // 0101 ddd0 10 001 111, ddd = fixed mod 8 (M68000 PRM, ADDQ).
+        let word = 0x508F_u16 | ((fixed as u16 & 7) << 9);
+        let _ = writeln!(
+            tmpl,
+            "            \".short 0x{word:04X}\", // addq.l #{fixed},%sp"
+        );
+    } else if fixed > 0 {
         let _ = writeln!(tmpl, "            \"lea ({fixed},%sp),%sp\",");
     }
     if t.variadic {

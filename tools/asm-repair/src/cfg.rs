@@ -40,6 +40,9 @@ pub(crate) struct Function {
     /// without `;APP` markers and without that label: hand-written code,
     /// whose moves may set flags on purpose, so none is copy-like there.
     pub compiled: bool,
+    /// True for each instruction inside inline asm (between `;APP` and
+    /// `;NO_APP`): the user's, kept exactly as written.
+    pub in_asm: Vec<bool>,
     /// Label name → index into `insns` of the instruction it precedes.
     labels: HashMap<String, usize>,
     /// Numeric local labels (`1:`) in definition order.
@@ -239,6 +242,7 @@ impl Program {
                     func.insns.push(li);
                     func.effects.push(eff);
                     func.copy_like.push(copy_like);
+                    func.in_asm.push(in_asm);
                     previous_insn = Some(insn);
                 }
                 Stmt::Empty => {}

@@ -188,6 +188,13 @@ pub enum FixKind {
     Comment,
     /// A DWARF 5 `.file N "dir" "name"` turned into `.file N "dir/name"`.
     DwarfFile,
+    /// Not a bug: an instruction replaced by a shorter one with exactly the
+    /// same effect on registers, memory and every condition code (`cmpi #0`
+    /// → `tst`, `move #0` → `clr` except to an address register, `lea
+    /// (n,%aN),%aN` → `addq`/`subq` for n in ±1..8), in code LLVM compiled
+    /// only (inline and file-scope asm stay as written). LLVM's m68k backend
+    /// emits the long forms; GNU as does not shorten them.
+    Shorter,
 }
 
 impl FixKind {
@@ -203,6 +210,7 @@ impl FixKind {
             FixKind::Plt => "plt",
             FixKind::Comment => "comment",
             FixKind::DwarfFile => "dwarf-file",
+            FixKind::Shorter => "shorter",
         }
     }
 
@@ -223,6 +231,7 @@ impl FixKind {
             FixKind::Plt => format!("{n} @PLT operand{s}"),
             FixKind::Comment => format!("{n} ';' comment{s}"),
             FixKind::DwarfFile => format!("{n} DWARF 5 .file directive{s}"),
+            FixKind::Shorter => format!("{n} shorter equivalent form{s} (tst, clr, addq/subq)"),
         }
     }
 
@@ -478,6 +487,9 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
                 Needs::Nothing => {
                     if flags_live && f.copy_like[k] {
                         Some((FixKind::CcrMove, rewrite::ccr_neutral_move(insn)))
+                    } else if f.compiled && !f.in_asm[k] {
+                        // Only LLVM's code: hand-written asm stays as written.
+                        rewrite::shorter(insn).map(|new| (FixKind::Shorter, Ok(new)))
                     } else {
                         None
                     }

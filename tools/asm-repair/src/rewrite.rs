@@ -289,6 +289,69 @@ pub(crate) fn long_size(insn: &Insn) -> Vec<String> {
     vec![Insn::new(&insn.mnemonic, Some(Size::L), insn.operands.clone()).to_string()]
 }
 
+/// A shorter instruction with exactly the same effect, or `None` (see
+/// [`crate::FixKind::Shorter`]). Flags, per the M68000 Programmer's Reference
+/// Manual: `cmpi #0,<ea>` and `tst <ea>` both set N and Z from the operand and
+/// clear V and C, X untouched; `move #0,<ea>` and `clr <ea>` both set Z and
+/// clear N, V and C (to an address register `move` is `movea`, which sets no
+/// flags: left alone); `lea (n,%aN),%aN` and `addq`/`subq` to an address
+/// register set no flags and change all 32 bits. Both forms of each pair take
+/// the same destinations on the 68000 (data alterable; `clr` reads its memory
+/// operand before writing it, harmless for RAM, and code 1 touches no
+/// device registers).
+pub(crate) fn shorter(insn: &Insn) -> Option<Vec<String>> {
+    let zero = |o: &Operand| matches!(o, Operand::Imm(e) if e.value == Some(0));
+    let data_alterable = |o: &Operand| match o {
+        Operand::Reg(Reg::D(_))
+        | Operand::Ind(_)
+        | Operand::PostInc(_)
+        | Operand::PreDec(_)
+        | Operand::Abs(_) => true,
+        Operand::Disp { base, .. } | Operand::Index { base, .. } => matches!(base, Base::A(_)),
+        _ => false,
+    };
+    let size = insn
+        .size
+        .filter(|s| matches!(s, Size::B | Size::W | Size::L));
+    match (insn.mnemonic.as_str(), insn.operands.as_slice()) {
+        ("cmpi" | "cmp", [src, dst]) if zero(src) && data_alterable(dst) => Some(vec![
+            Insn::new("tst", Some(size?), vec![dst.clone()]).to_string(),
+        ]),
+        ("move", [src, dst]) if zero(src) && data_alterable(dst) => Some(vec![
+            Insn::new("clr", Some(size?), vec![dst.clone()]).to_string(),
+        ]),
+        (
+            "lea",
+            [
+                Operand::Disp {
+                    disp,
+                    base: Base::A(b),
+                },
+                Operand::Reg(Reg::A(r)),
+            ],
+        ) if b == r => {
+            let n = disp.value?;
+            let (op, n) = match n {
+                1..=8 => ("addq", n),
+                -8..=-1 => ("subq", -n),
+                _ => return None,
+            };
+            Some(vec![
+                Insn::new(
+                    op,
+                    Some(Size::L),
+                    vec![
+                        Operand::Imm(Expr::new(&n.to_string())),
+                        Operand::Reg(Reg::A(*r)),
+                    ],
+                )
+                .to_string(),
+            ])
+        }
+        _ => None,
+    }
+}
+
 /// `link.l` with a 16-bit displacement → `link.w`.
 pub(crate) fn link_word(insn: &Insn) -> Vec<String> {
     vec![Insn::new("link", Some(Size::W), insn.operands.clone()).to_string()]
@@ -301,6 +364,54 @@ mod tests {
 
     fn ccr(s: &str) -> Vec<String> {
         ccr_neutral_move(&parse_insn(s)).expect(s)
+    }
+
+    fn short(s: &str) -> Option<String> {
+        shorter(&parse_insn(s)).map(|v| v.join("\n"))
+    }
+
+    #[test]
+    fn shorter_forms_only_where_exactly_equivalent() {
+        assert_eq!(short("cmpi.l #0, %d5").as_deref(), Some("\ttst.l\t%d5"));
+        assert_eq!(
+            short("cmpi.b #0, (12,%a6)").as_deref(),
+            Some("\ttst.b\t(12,%a6)")
+        );
+        assert_eq!(
+            short("cmpi.w #0, (0,%a0,%d4)").as_deref(),
+            Some("\ttst.w\t(0,%a0,%d4)")
+        );
+        assert_eq!(
+            short("move.l #0, (4,%a0)").as_deref(),
+            Some("\tclr.l\t(4,%a0)")
+        );
+        assert_eq!(short("move.w #0, %d1").as_deref(), Some("\tclr.w\t%d1"));
+        assert_eq!(
+            short("move.b #0, -(%sp)").as_deref(),
+            Some("\tclr.b\t-(%sp)")
+        );
+        assert_eq!(
+            short("lea (6,%sp), %sp").as_deref(),
+            Some("\taddq.l\t#6, %sp")
+        );
+        assert_eq!(
+            short("lea (-8,%a2), %a2").as_deref(),
+            Some("\tsubq.l\t#8, %a2")
+        );
+        // Not equivalent or not shorter: left alone.
+        for s in [
+            "move.l #0, %a0",     // movea sets no flags; clr sets Z
+            "cmpi.l #1, %d0",     // not zero
+            "cmpi.l #0, (4,%pc)", // no tst (d16,PC) on the 68000
+            "move.l #sym, (%a0)", // not a known zero
+            "lea (10,%sp), %sp",  // beyond addq's 1..8
+            "lea (0,%sp), %sp",   // addq #0 does not exist
+            "lea (4,%a1), %a0",   // another register
+            "lea (4,%pc), %a0",
+            "move.l %d0, (%a0)",
+        ] {
+            assert_eq!(short(s), None, "{s}");
+        }
     }
 
     #[test]

@@ -13,11 +13,12 @@ fn fixture(name: &str) -> String {
 }
 
 /// (line, kind, before, after) of every fix except the `@PLT` operand
-/// edits, which `plt_lines` checks.
+/// edits, which `plt_lines` checks, and the shorter forms, which
+/// `shorter_forms` checks.
 fn summary(fixes: &[Fix]) -> Vec<(usize, FixKind, String, String)> {
     fixes
         .iter()
-        .filter(|f| f.kind != FixKind::Plt)
+        .filter(|f| f.kind != FixKind::Plt && f.kind != FixKind::Shorter)
         .map(|f| (f.line, f.kind, f.before.clone(), f.after.clone()))
         .collect()
 }
@@ -95,6 +96,11 @@ fn u32_div_rem_copy_between_sub_and_bpl() {
             continue;
         }
         back.push(l);
+    }
+    // The shorter forms (checked by `shorter_forms`) put back.
+    for f in r.fixes.iter().filter(|f| f.kind == FixKind::Shorter) {
+        assert_eq!(back[f.line - 1], f.after, "line {}", f.line);
+        back[f.line - 1] = &f.before;
     }
     assert_eq!(back, src.lines().collect::<Vec<_>>());
     gas("u32_div_rem", &r.text).expect("gas accepts the repaired text");
@@ -180,7 +186,7 @@ fn mulhc3_address_register_and_and_word_copies() {
     assert_eq!(
         r.summary(),
         "repaired 2 CCR-clobbering moves, 2 address-register operands (and/or/eor/cmpi/tst on \
-         %aN), 66 @PLT operands"
+         %aN), 66 @PLT operands, 15 shorter equivalent forms (tst, clr, addq/subq)"
     );
     gas("mulhc3", &r.text).expect("gas accepts the repaired text");
 }
@@ -434,4 +440,71 @@ fn mutated_inputs_never_panic() {
         }
     }
     assert!(ok > 0 && err > 0, "ok {ok}, err {err}");
+}
+
+/// The shorter forms on real LLVM output: each is one of the three exact
+/// equivalences, never where the flags of a copy were repaired, and gas
+/// assembles the result to fewer bytes.
+#[test]
+fn shorter_forms() {
+    let mut seen = [0usize; 3];
+    for name in [
+        "cb_u32_div_rem",
+        "cb_mulhc3",
+        "app_opaque_sum",
+        "app_dbg_head",
+        "app_system_chunk",
+        "app_walk",
+    ] {
+        let src = fixture(name);
+        let r = repair(&src, name).expect("repairable");
+        for f in r.fixes.iter().filter(|f| f.kind == FixKind::Shorter) {
+            let (b, a) = (f.before.trim(), f.after.trim());
+            let (bm, bops) = b.split_once('\t').unwrap();
+            let (am, aops) = a.split_once('\t').unwrap();
+            let size = |m: &str| m.rsplit_once('.').map(|(_, s)| s.to_string());
+            if let Some(dst) = bops.strip_prefix("#0, ") {
+                assert_eq!(aops, dst, "{b} → {a}");
+                assert_eq!(size(bm), size(am), "{b} → {a}");
+                assert!(!dst.starts_with("%a") && !dst.contains("%pc"), "{b}");
+                match bm.split('.').next().unwrap() {
+                    "cmpi" | "cmp" => {
+                        assert!(am.starts_with("tst."), "{b} → {a}");
+                        seen[0] += 1;
+                    }
+                    "move" => {
+                        assert!(am.starts_with("clr."), "{b} → {a}");
+                        seen[1] += 1;
+                    }
+                    other => panic!("{other}: {b} → {a}"),
+                }
+            } else {
+                assert_eq!(bm, "lea", "{b} → {a}");
+                let (disp, reg) = bops
+                    .strip_prefix('(')
+                    .and_then(|s| s.split_once(','))
+                    .unwrap();
+                let n: i64 = disp.parse().unwrap();
+                let (base, dst) = reg.split_once("), ").unwrap();
+                assert_eq!(base, dst, "{b}");
+                let want = if n > 0 {
+                    format!("addq.l\t#{n}, {dst}")
+                } else {
+                    format!("subq.l\t#{}, {dst}", -n)
+                };
+                assert_eq!(a, want, "{b}");
+                seen[2] += 1;
+            }
+        }
+        gas(name, &r.text).expect("gas accepts the result");
+        if name == "app_system_chunk" {
+            // The trap glue's `lea` is inline asm: kept as written.
+            assert!(r.text.contains("\tlea\t(4,%sp), %sp\n"), "{}", r.text);
+            assert!(r.text.contains("\tlea\t(6,%sp), %sp\n"), "{}", r.text);
+        }
+    }
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "tst, clr and addq/subq all seen: {seen:?}"
+    );
 }
