@@ -3,7 +3,9 @@
 //! repeat an action, run again, compare).
 //!
 //! Leaks are matched by site: the wrapper's file and line when recorded,
-//! else the whole call stack (the same key as the report's "Leaks by site").
+//! else the whole call stack: by function, file and line of every frame when
+//! each is symbolized (so two builds match), else by code 1 offsets (the same
+//! key as the report's "Leaks by site").
 //! Addresses and sequence numbers differ from run to run and are not compared.
 //! Suppressions and the minimum size apply to both ledgers.
 //!
@@ -12,8 +14,9 @@
 //! their sites have nothing in common. Two builds of one app (code 1's size
 //! or CRC-32 differ) are compared, with a warning ([`Diff::warnings`]): the
 //! file:line sites of the wrappers still match (a before/after comparison of
-//! a fix), but Rust allocations are keyed by code 1 offsets, which move
-//! between builds.
+//! a fix), and so do Rust allocations when both sides are symbolized (with
+//! `--elf` and `--old-elf`); unsymbolized, they are keyed by code 1 offsets,
+//! which move between builds.
 //!
 //! Each side is symbolized with the ELF of its own build: [`diff_with`] takes
 //! OLD's symbolizer apart from NEW's (`opts.symbolizer`); [`diff`] uses one for
@@ -36,6 +39,7 @@ use crate::report::{
 use crate::symbolize::Symbolize;
 use crate::text::{StackWriter, count, num};
 use crate::{Format, InputError, Ledger};
+use memdbg::record::AllocRecord;
 
 /// The `schema` value of the diff's JSON document.
 pub const DIFF_SCHEMA: &str = "memdbg-diff/1";
@@ -140,8 +144,12 @@ pub fn check_same_app(old: &Ledger, new: &Ledger) -> Result<(), InputError> {
     ))
 }
 
-/// Warnings when `old` and `new` were written by different builds of the app.
-fn build_warnings(old: &Ledger, new: &Ledger) -> Vec<String> {
+/// Warnings when `old` and `new` were written by different builds of the app
+/// and are not both symbolized (then Rust allocations match by offsets).
+fn build_warnings(old: &Ledger, new: &Ledger, both_symbolized: bool) -> Vec<String> {
+    if both_symbolized {
+        return Vec::new();
+    }
     let (o, n) = (&old.header, &new.header);
     let (os, ns) = (o.code_size.get(), n.code_size.get());
     let differs = if os != 0 && ns != 0 && os != ns {
@@ -177,6 +185,40 @@ fn build_warnings(old: &Ledger, new: &Ledger) -> Vec<String> {
 struct Side {
     count: usize,
     bytes: u64,
+}
+
+/// How the diff matches a leak of OLD with one of NEW.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum DiffKey {
+    /// The report's site key: a wrapper's file and line, or a call stack by
+    /// code 1 offsets when a frame in code 1 has no symbols.
+    Site(SiteKey),
+    /// A call stack whose every code 1 frame is symbolized: function, file
+    /// and line of each (inlined ones too); frames outside code 1 by address.
+    /// Offsets move when code is added above a `Box::new`; these stay.
+    Symbolic(Vec<(String, Option<String>, Option<u32>)>),
+}
+
+fn diff_key(a: &AllocRecord, stack: &[StackFrame]) -> DiffKey {
+    let unsymbolized = |f: &StackFrame| f.in_code1 && f.symbols.is_empty();
+    if !a.file.bytes().is_empty() || stack.is_empty() || stack.iter().any(unsymbolized) {
+        return DiffKey::Site(site_key(a));
+    }
+    DiffKey::Symbolic(
+        stack
+            .iter()
+            .flat_map(|f| -> Vec<(String, Option<String>, Option<u32>)> {
+                if f.in_code1 {
+                    f.symbols
+                        .iter()
+                        .map(|s| (s.function.clone(), s.file.clone(), s.line))
+                        .collect()
+                } else {
+                    vec![(String::new(), None, Some(f.address))]
+                }
+            })
+            .collect(),
+    )
 }
 
 /// Compares the leaks of `old` and `new` (of the same app: see
@@ -216,7 +258,7 @@ pub fn diff_with(
     let mut new_an = Analyzer::new(opts.symbolizer);
     // Per site: (OLD, NEW, description, kinds, stack of a representative).
     type Entry = (Side, Side, String, Vec<&'static str>, Vec<StackFrame>);
-    let mut sites: BTreeMap<SiteKey, Entry> = BTreeMap::new();
+    let mut sites: BTreeMap<DiffKey, Entry> = BTreeMap::new();
     for (ledger, is_new) in [(old, false), (new, true)] {
         let an = if is_new { &mut new_an } else { &mut old_an };
         for a in allocs_in_order(ledger) {
@@ -224,7 +266,7 @@ pub fn diff_with(
             if !matches!(hidden(&block, opts), Hidden::No) {
                 continue;
             }
-            let e = sites.entry(site_key(a)).or_insert_with(|| {
+            let e = sites.entry(diff_key(a, &block.stack)).or_insert_with(|| {
                 (
                     Side::default(),
                     Side::default(),
@@ -296,10 +338,14 @@ pub fn diff_with(
         disappeared,
         unchanged_sites,
         unchanged_leaks,
-        warnings: build_warnings(old, new)
-            .into_iter()
-            .chain(symbol_warnings(old, new, old_symbolizer, opts.symbolizer))
-            .collect(),
+        warnings: build_warnings(
+            old,
+            new,
+            old_symbolizer.is_some() && opts.symbolizer.is_some(),
+        )
+        .into_iter()
+        .chain(symbol_warnings(old, new, old_symbolizer, opts.symbolizer))
+        .collect(),
     }
 }
 

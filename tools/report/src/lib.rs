@@ -45,8 +45,11 @@
 //! MemDbgDB's type `'LEAK'` and creator `'MDbg'`). A backup with more than
 //! one such member is refused as ambiguous unless `--member PATH` names one
 //! (its path as the archive lists it, e.g. `a/MemDbgDB.pdb`). `diff` refuses
-//! two ledgers of different apps (database name or creator) and warns when
-//! they come from different builds of one app (code 1's size or CRC-32). Each
+//! two ledgers of different apps (database name or creator). Leaks are
+//! matched by the wrappers' file and line, and Rust allocations by their
+//! symbolized call stacks (function, file, line) — by code 1 offsets when a
+//! side is not symbolized, and then the diff warns if the ledgers come from
+//! different builds (code 1's size or CRC-32), where offsets move. Each
 //! side is symbolized with the ELF of its build: `--elf` is NEW's (it must
 //! match NEW) and `--old-elf` OLD's (it must match OLD). With `--elf` alone,
 //! OLD is symbolized with it too when it is of the same build, else OLD's

@@ -528,6 +528,62 @@ fn diff_of_two_ledgers() {
     assert_eq!(same.summary.exit_status, 0);
 }
 
+/// FakeElf for a build whose code from 0x0200 on moved by 0x10 bytes.
+struct ShiftedElf;
+
+impl Symbolize for ShiftedElf {
+    fn symbolize(&self, offset: u32) -> Vec<Symbol> {
+        FakeElf.symbolize(if offset >= 0x0200 {
+            offset - 0x10
+        } else {
+            offset
+        })
+    }
+
+    fn name(&self) -> &str {
+        "Shifted.elf"
+    }
+}
+
+/// A ledger of one Rust allocation leaked with these frames, from a build
+/// whose code 1 has this CRC-32.
+fn rust_leak(frames: &[u32], crc: u32, name: &str) -> Ledger {
+    let frames: Vec<Result<u32, u32>> = frames.iter().map(|&f| Ok(f)).collect();
+    let leaks = vec![alloc(kind::RUST, 24, 0x0001_5000, 8, "", 0, stack(&frames))];
+    let mut recs = vec![header(0x0C00, &leaks).as_bytes().to_vec()];
+    recs[0][152..156].copy_from_slice(&crc.to_be_bytes());
+    recs.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+    Ledger::from_pdb(&pdb_of(&recs), name).unwrap()
+}
+
+/// Finding: a Rust allocation at the same symbolized site in two builds
+/// (code added above it moved its offsets) was both "appeared" and
+/// "disappeared", exit 1. With each side symbolized by its own ELF it is
+/// matched by function, file and line.
+#[test]
+fn rust_allocations_of_two_builds_match_by_symbols() {
+    let old = rust_leak(&[0x0300, 0x0A02], 0x1111_1111, "old.pdb");
+    let new = rust_leak(&[0x0310, 0x0A12], 0x2222_2222, "new.pdb");
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&ShiftedElf);
+    let d = memdbg_report::diff::diff_with(&old, &new, &opts, Some(&FakeElf));
+    assert!(d.appeared.is_empty() && d.disappeared.is_empty(), "{d:?}");
+    assert_eq!((d.unchanged_sites, d.unchanged_leaks), (1, 1));
+    assert_eq!(d.summary.exit_status, 0);
+    assert!(d.warnings.is_empty(), "{:?}", d.warnings);
+    // Without OLD's ELF the offsets are all there is: both directions, exit 1,
+    // and the warnings say why.
+    let d = memdbg_report::diff::diff_with(&old, &new, &opts, None);
+    assert_eq!((d.appeared.len(), d.disappeared.len()), (1, 1));
+    assert_eq!(d.summary.exit_status, 1);
+    assert_eq!(d.warnings.len(), 2, "{:?}", d.warnings);
+    // A frame without symbols (0x0040) keeps the offsets as the key.
+    let old = rust_leak(&[0x0300, 0x0040], 0x1111_1111, "old.pdb");
+    let new = rust_leak(&[0x0310, 0x0040], 0x2222_2222, "new.pdb");
+    let d = memdbg_report::diff::diff_with(&old, &new, &opts, Some(&FakeElf));
+    assert_eq!((d.appeared.len(), d.disappeared.len()), (1, 1));
+}
+
 #[test]
 fn diff_with_old_unsymbolized() {
     // Two builds, only NEW's ELF: OLD's frames stay offsets, with a warning.
