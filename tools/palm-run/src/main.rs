@@ -166,18 +166,19 @@ fn check_outputs(cli: &Cli, exports: &[(String, PathBuf)]) -> Result<(), String>
     for (what, path) in &outputs {
         // Caught before the run, not after it: a directory, or a folder
         // that does not exist.
-        if path.is_dir() {
-            return Err(format!("{what}: {} is a directory", path.display()));
+        if path.is_dir() || path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+            return Err(format!("{what}: {} names a directory", path.display()));
         }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
         if !dir.is_dir() {
-            return Err(format!(
-                "{what}: the folder {} does not exist",
-                dir.display()
-            ));
+            return Err(if dir.exists() {
+                format!("{what}: {} is a file, not a folder", dir.display())
+            } else {
+                format!("{what}: the folder {} does not exist", dir.display())
+            });
         }
         let Some(key) = file_key(path) else { continue };
         if let Some((role, _)) = inputs
@@ -460,6 +461,30 @@ fn run(cli: &Cli) -> Result<bool, String> {
             "palm-run: {name} returned {r} after {} instructions",
             m.stats.instructions
         );
+    }
+    if !ok {
+        // Why the status is 1, in one line (the details are on stdout).
+        let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+        let mut why = Vec::new();
+        if out.stop.is_some() {
+            why.push("the app was stopped".to_string());
+        }
+        if !cli.allow_leaks && !out.leaks.is_empty() {
+            why.push(format!(
+                "{} left by the app (--allow-leaks accepts them)",
+                plural(out.leaks.len(), "chunk")
+            ));
+        }
+        if !out.patches_left.is_empty() {
+            why.push(format!(
+                "{} left installed",
+                plural(out.patches_left.len(), "trap patch")
+            ));
+        }
+        if !m.reports.is_empty() {
+            why.push(plural(m.reports.len(), "debug-ROM report"));
+        }
+        errln!("palm-run: exit status 1: {}", why.join("; "));
     }
     Ok(ok)
 }

@@ -707,6 +707,13 @@ fn outputs_exit_priority_traps_and_unplayed_events() {
     let o = palm_run(&[&leak, "--export", &format!("NoSuchDB={out}")]);
     assert_eq!(status(&o), 1, "{}", stderr(&o));
     assert!(
+        stderr(&o).ends_with(
+            "palm-run: exit status 1: 1 chunk left by the app (--allow-leaks accepts them)\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
         stderr(&o).contains("palm-run: error: --export NoSuchDB: "),
         "{}",
         stderr(&o)
@@ -717,7 +724,22 @@ fn outputs_exit_priority_traps_and_unplayed_events() {
     assert_eq!(status(&o), 2);
     assert_eq!(
         stderr(&o),
-        format!("palm-run: error: --stats-json {d}: {d} is a directory\n")
+        format!("palm-run: error: --stats-json {d}: {d} names a directory\n")
+    );
+    // A trailing slash names a directory too, existing or not; a "folder"
+    // that is a file is not one.
+    let o = palm_run(&[&leak, "--export", &format!("MemDbgDB={d}/new.pdb/")]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).ends_with("/new.pdb/ names a directory\n"),
+        "{}",
+        stderr(&o)
+    );
+    let o = palm_run(&[&leak, "--stats-json", &format!("{leak}/x.json")]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!("palm-run: error: --stats-json {leak}/x.json: {leak} is a file, not a folder\n")
     );
     let o = palm_run(&[&leak, "--export", "MemDbgDB=/nonexistent/dir/x.pdb"]);
     assert_eq!(status(&o), 2);
