@@ -183,21 +183,24 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
     };
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(bad)?;
     // The zip crate keeps one member per name; two databases under one name
-    // would be read as one, silently. Refuse them by name instead.
+    // would be read as one, silently. Such a name is refused where it could
+    // be the ledger: the --member chosen, a MemDbgDB.pdb, or any .pdb when
+    // the search by type and creator is needed.
     let dups: Vec<String> = duplicate_member_names(bytes)
         .into_iter()
         .filter(|n| n.to_ascii_lowercase().ends_with(".pdb"))
         .collect();
-    if !dups.is_empty() {
-        return Err(InputError::whole(
+    let shared = |which: &[&String]| {
+        let list: Vec<&str> = which.iter().map(|s| s.as_str()).collect();
+        InputError::whole(
             name,
             format!(
                 "several members share the name {}: ambiguous, and --member cannot choose \
                  between them; save the backup again",
-                dups.join(", ")
+                list.join(", ")
             ),
-        ));
-    }
+        )
+    };
     let names: Vec<String> = (0..archive.len())
         .map(|i| {
             archive
@@ -247,6 +250,9 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
         )
     };
     if let Some(m) = member {
+        if let Some(d) = dups.iter().find(|d| *d == m) {
+            return Err(shared(&[d]));
+        }
         let found: Vec<usize> = (0..names.len()).filter(|&i| names[i] == m).collect();
         return match found[..] {
             [] => Err(InputError::whole(
@@ -261,6 +267,10 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
         };
     }
     let wanted = format!("{}.pdb", record::DB_NAME).to_ascii_lowercase();
+    let ledgers: Vec<&String> = dups.iter().filter(|d| base(d) == wanted).collect();
+    if !ledgers.is_empty() {
+        return Err(shared(&ledgers));
+    }
     let found: Vec<usize> = (0..names.len())
         .filter(|&i| base(&names[i]) == wanted)
         .collect();
@@ -273,6 +283,9 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
         _ => return Err(ambiguous(&found, &format!("{}.pdb", record::DB_NAME))),
     }
     // Renamed on the way out? Any database with MemDbgDB's type and creator.
+    if !dups.is_empty() {
+        return Err(shared(&dups.iter().collect::<Vec<_>>()));
+    }
     let (want_type, want_creator) = (
         FourCC::from_u32(record::DB_TYPE),
         FourCC::from_u32(record::DB_CREATOR),

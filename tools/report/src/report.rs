@@ -788,7 +788,11 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         .zip(&uses)
         .zip(&hidden_sites)
     {
-        if matches!(p, Pattern::Function(_)) && u.leaks >= symbolized && sites.len() > 1 {
+        // A pattern with `*` is meant to cover several functions: no warning.
+        if matches!(p, Pattern::Function(f) if !f.contains('*'))
+            && u.leaks >= symbolized
+            && sites.len() > 1
+        {
             warnings.push(format!(
                 "suppression `{}` hid every leak with a symbolized call stack ({}), from \
                  several allocation sites: a function pattern matches any frame of the stack, \

@@ -22,7 +22,8 @@
 //!   allocating function, or use `FILE:LINE`. The report lists how many leaks
 //!   and bytes each pattern hid ("Suppressions used:", JSON `suppressions`),
 //!   counts them in its summary line, and warns when one function pattern
-//!   hid every leak that has a symbolized stack, from several sites.
+//!   without `*` hid every leak that has a symbolized stack, from several
+//!   sites (a pattern with `*` is taken to mean several functions).
 //!
 //! Function patterns need symbols (`--elf`); without them only `FILE:LINE`
 //! patterns can match (against the recorded allocation site).
@@ -130,6 +131,9 @@ impl Suppressions {
     /// accepted forms.
     pub fn parse(text: &str, name: &str) -> Result<Suppressions, InputError> {
         let mut patterns = Vec::new();
+        // A UTF-8 byte order mark (Windows editors write one) is not part
+        // of the first line's pattern.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (n, raw) in text.lines().enumerate() {
             let line = raw.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -179,6 +183,13 @@ impl Pattern {
         }
         if body.contains(char::is_whitespace) {
             return Err(format!("`{body}` has spaces"));
+        }
+        if let Some(c) = body.chars().find(|c| c.is_control() || *c == '\u{feff}') {
+            return Err(format!(
+                "`{}` has the control character {}",
+                body.escape_debug(),
+                c.escape_unicode()
+            ));
         }
         if body.contains(":::") {
             return Err(format!("`{body}` has `:::`"));
@@ -288,6 +299,23 @@ fn glob(pattern: &[u8], text: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Findings: a BOM made the first line's pattern match nothing, and a
+    /// NUL byte was a pattern.
+    #[test]
+    fn byte_order_mark_and_control_characters() {
+        let s = Suppressions::parse("\u{feff}leak_box\n", "s.txt").unwrap();
+        assert_eq!(s.patterns, vec![Pattern::Function("leak_box".into())]);
+        let e = Suppressions::parse("ok\n\0\n", "s.txt").unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert!(
+            e.message
+                .starts_with("`\\0` has the control character \\u{0}"),
+            "{}",
+            e.message
+        );
+        assert!(Suppressions::parse("a\u{feff}b\n", "s.txt").is_err());
+    }
 
     #[test]
     fn parses_both_forms_and_comments() {
