@@ -351,6 +351,12 @@ fn run(cli: &Cli) -> Result<bool, String> {
         .export
         .iter()
         .map(|e| match e.split_once('=') {
+            // dmDBNameLength (DataMgr.h) is 32 bytes with the NUL.
+            Some((n, _)) if n.len() > 31 => Err(format!(
+                "--export {e}: \"{}\" is {} bytes; a Palm database name has at most 31",
+                palm_run::script::shown(n),
+                n.len()
+            )),
             Some((n, f)) if !n.is_empty() && !f.is_empty() => Ok((n.to_string(), PathBuf::from(f))),
             _ => Err(format!("--export {e}: expected DBNAME=FILE")),
         })

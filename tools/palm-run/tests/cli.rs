@@ -726,6 +726,16 @@ fn outputs_exit_priority_traps_and_unplayed_events() {
         stderr(&o),
         format!("palm-run: error: --stats-json {d}: {d} names a directory\n")
     );
+    let long = "N".repeat(32);
+    let o = palm_run(&[&leak, "--export", &format!("{long}=x.pdb")]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "palm-run: error: --export {long}=x.pdb: \"{long}\" is 32 bytes; a Palm database \
+             name has at most 31\n"
+        )
+    );
     // A trailing slash names a directory too, existing or not; a "folder"
     // that is a file is not one.
     let o = palm_run(&[&leak, "--export", &format!("MemDbgDB={d}/new.pdb/")]);
