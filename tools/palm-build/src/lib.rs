@@ -108,13 +108,22 @@ impl Image {
     }
 }
 
-/// Builds `opts.manifest_path` into a verified code 1 image.
-///
-/// # Errors
-/// cargo fails; the IR check finds a stack array indexed with a variable
-/// offset (naming the function); the repair pass, GNU as or ld fail; or the
-/// verifier rejects the image (every violation listed).
-pub fn build_image(opts: &Options) -> Result<Image> {
+/// A crate compiled for the 68000 and IR-checked, its work directory locked.
+struct Prepared {
+    pkg: cargo::Package,
+    target_dir: PathBuf,
+    out_dir: PathBuf,
+    variant: String,
+    work: PathBuf,
+    compiled: cargo::Compiled,
+    /// What the IR check found (the caller decides which functions matter).
+    findings: Vec<ircheck::Finding>,
+    /// Held until the build's outputs are written.
+    _lock: std::fs::File,
+}
+
+/// Stages 1–2 of every build: cargo, then the IR check (or its cached verdict).
+fn compile_checked(opts: &Options) -> Result<Prepared> {
     let pkg = cargo::package(&opts.manifest_path)?;
     let target_dir = opts
         .target_dir
@@ -176,7 +185,40 @@ pub fn build_image(opts: &Options) -> Result<Image> {
             pkg.name
         ),
     };
+    Ok(Prepared {
+        pkg,
+        target_dir,
+        out_dir,
+        variant,
+        work,
+        compiled,
+        findings,
+        _lock: lock,
+    })
+}
 
+/// Builds `opts.manifest_path` into a verified code 1 image.
+///
+/// # Errors
+/// cargo fails; the IR check finds a stack array indexed with a variable
+/// offset (naming the function); the repair pass, GNU as or ld fail; or the
+/// verifier rejects the image (every violation listed).
+pub fn build_image(opts: &Options) -> Result<Image> {
+    let Prepared {
+        pkg,
+        target_dir,
+        out_dir,
+        variant,
+        work,
+        compiled,
+        findings,
+        _lock,
+    } = compile_checked(opts)?;
+    let progress = |msg: &str| {
+        if !opts.quiet {
+            eprintln!("palm-build: {msg}");
+        }
+    };
     let binutils = Binutils::default();
     if opts.raw_llvm {
         let elf = out_dir.join(format!("{variant}.raw-llvm.elf"));
@@ -254,6 +296,165 @@ pub fn build_image(opts: &Options) -> Result<Image> {
         entry,
         package: pkg,
         repairs: linked.repairs,
+        verified,
+    })
+}
+
+/// A static archive for C linkers built by [`build_lib`].
+#[derive(Clone, Debug)]
+pub struct Library {
+    /// The archive (`ar` with a symbol index).
+    pub archive: PathBuf,
+    /// Its members, in order: the crate's whole program (after LTO),
+    /// compiler_builtins, palm-build's `memcpy`/`memmove`/`memset`, the repair
+    /// pass's helpers. Each was repaired, assembled by GNU as `-m68000
+    /// --pcrel` and checked by [`verify::verify_object`].
+    pub objects: Vec<PathBuf>,
+    /// The crate's exported (global) symbols, e.g. `memdbg_start`.
+    pub exported: Vec<String>,
+    /// A test link of the exported functions and everything they reach
+    /// (`<target>/palm/<crate>.lib.elf`), verified as a test library.
+    pub check_elf: PathBuf,
+    /// That link's statistics: what the exported functions cost a C app.
+    pub verified: verify::Verified,
+    /// What the repair pass changed, one summary line per kind.
+    pub repairs: Vec<String>,
+}
+
+/// Builds a `staticlib` crate into a static archive `archive` for C apps
+/// (`palm-build lib`): the app pipeline's compile, IR check, repair and GNU as
+/// steps, with compiler_builtins' repaired assembly and palm-build's own
+/// `memcpy`/`memmove`/`memset`, then `m68k-linux-gnu-ar`. Every object is
+/// verified relocatable for code 1 ([`verify::verify_object`]: PC-relative
+/// relocations only, no writable sections, 68000 instructions only), and a
+/// test link of the exported functions is verified as a whole
+/// ([`verify::Rules::TestLib`]: self-contained, ≤ 32 KB).
+///
+/// # Errors
+/// As [`build_image`]; the IR check fails on any function (the archive keeps
+/// all of the crate's code); or an object breaks a rule.
+pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
+    let Prepared {
+        pkg,
+        out_dir,
+        variant,
+        work,
+        compiled,
+        findings,
+        _lock,
+        ..
+    } = compile_checked(&Options {
+        kind: ImageKind::TestLib,
+        ..opts.clone()
+    })?;
+    let progress = |msg: &str| {
+        if !opts.quiet {
+            eprintln!("palm-build: {msg}");
+        }
+    };
+    if !findings.is_empty() {
+        let list: Vec<String> = findings.iter().map(|f| format!("  - {f}")).collect();
+        bail!(
+            "{} function(s) hit LLVM m68k miscompilations that cannot be repaired in the \
+             assembly, so the build stops:\n{}",
+            findings.len(),
+            list.join("\n")
+        );
+    }
+    let binutils = Binutils::default();
+    progress("repairing and assembling");
+    let (objects, repairs) = link::assemble_all(&binutils, &compiled, &work)?;
+    if !repairs.is_empty() {
+        progress(&format!("repaired {}", repairs.join(", ")));
+    }
+    let mut problems = Vec::new();
+    let mut instructions = 0;
+    for object in &objects {
+        match verify::verify_object(object, &binutils.objdump) {
+            Ok(v) => instructions += v.instructions,
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    if !problems.is_empty() {
+        bail!("{}", problems.join("\n"));
+    }
+    progress(&format!(
+        "verified {} objects: {instructions} instructions, all 68000, PC-relative only",
+        objects.len()
+    ));
+    let exported = link::globals_of(&compiled.top_asm)?;
+    let check_elf = out_dir.join(format!("{variant}.lib.elf"));
+    link::link_inputs(
+        &binutils,
+        &objects,
+        &exported,
+        &work,
+        &check_elf,
+        ImageKind::TestLib,
+        true,
+    )?;
+    let verified = verify::verify_elf(&check_elf, verify::Rules::TestLib, &binutils.objdump)?;
+    progress(&format!(
+        "verified {}: the exported functions link alone in {} bytes of code + {} bytes of rodata",
+        check_elf.display(),
+        verified.text_bytes,
+        verified.rodata_bytes
+    ));
+    if let Some(dir) = archive.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    link::archive(&binutils, &objects, archive)?;
+    progress(&format!(
+        "wrote {} ({} objects from {})",
+        archive.display(),
+        objects.len(),
+        pkg.name
+    ));
+    Ok(Library {
+        archive: archive.to_path_buf(),
+        objects,
+        exported,
+        check_elf,
+        verified,
+        repairs,
+    })
+}
+
+/// Code 1 linked from prebuilt objects and archives by [`link_objects`].
+#[derive(Clone, Debug)]
+pub struct Linked {
+    /// The linked ELF (relocations kept).
+    pub elf: PathBuf,
+    /// The bytes of code resource 1.
+    pub code: Vec<u8>,
+    /// Every named symbol → its offset in code 1.
+    pub symbols: BTreeMap<String, u32>,
+    /// Verifier statistics.
+    pub verified: verify::Verified,
+}
+
+/// Links prebuilt 68k objects and archives (a C application's objects and a
+/// [`build_lib`] archive, say) with palm-build's linker script (code at 0, the
+/// entry's section `.text.palm_entry` first, `--gc-sections`) into `elf`, and
+/// verifies it as `kind` (an application needs `__palm_entry` at offset 0).
+/// [`prc::build_prc_from_code`] packages the result.
+///
+/// # Errors
+/// ld fails (undefined symbols, over 32 KB), or the verifier rejects the image.
+pub fn link_objects(inputs: &[PathBuf], elf: &Path, kind: ImageKind) -> Result<Linked> {
+    let binutils = Binutils::default();
+    let work = elf.with_extension("work");
+    std::fs::create_dir_all(&work).with_context(|| format!("creating {}", work.display()))?;
+    let linked = link::link_inputs(&binutils, inputs, &[], &work, elf, kind, true)?;
+    let rules = match kind {
+        ImageKind::App => verify::Rules::App,
+        ImageKind::TestLib => verify::Rules::TestLib,
+    };
+    let verified = verify::verify_elf(elf, rules, &binutils.objdump)?;
+    Ok(Linked {
+        elf: elf.to_path_buf(),
+        code: linked.code,
+        symbols: linked.symbols,
         verified,
     })
 }

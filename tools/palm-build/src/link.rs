@@ -27,6 +27,8 @@ pub struct Binutils {
     pub linker: String,
     /// GNU objdump.
     pub objdump: String,
+    /// GNU ar (for `palm-build lib`'s archive).
+    pub archiver: String,
 }
 
 impl Default for Binutils {
@@ -35,6 +37,7 @@ impl Default for Binutils {
             assembler: "m68k-linux-gnu-as".into(),
             linker: "m68k-linux-gnu-ld".into(),
             objdump: "m68k-linux-gnu-objdump".into(),
+            archiver: "m68k-linux-gnu-ar".into(),
         }
     }
 }
@@ -103,13 +106,14 @@ fn globals(asm: &str) -> Vec<String> {
         .collect()
 }
 
-pub(crate) fn assemble_and_link(
+/// Repairs the compiled assembly and assembles it, with palm-build's runtime
+/// (`rt/mem.s`) and the repair pass's helpers, into `work`; returns the objects
+/// and what was repaired (one `n × kind` line per kind).
+pub(crate) fn assemble_all(
     binutils: &Binutils,
     compiled: &Compiled,
     work: &Path,
-    elf: &Path,
-    kind: ImageKind,
-) -> Result<Linked> {
+) -> Result<(Vec<PathBuf>, Vec<String>)> {
     let mut counts = BTreeMap::new();
     let top_fixed = repair(&compiled.top_asm, work, &mut counts)?;
     let builtins_fixed = repair(&compiled.builtins_asm, work, &mut counts)?;
@@ -123,14 +127,65 @@ pub(crate) fn assemble_and_link(
         assemble(binutils, source, &object)?;
         objects.push(object);
     }
-
-    link(binutils, compiled, work, elf, kind, &objects)?;
-    let mut linked = read_image(elf)?;
-    linked.repairs = counts
+    let repairs = counts
         .into_iter()
         .map(|(kind, n)| format!("{n} × {kind}"))
         .collect();
+    Ok((objects, repairs))
+}
+
+pub(crate) fn assemble_and_link(
+    binutils: &Binutils,
+    compiled: &Compiled,
+    work: &Path,
+    elf: &Path,
+    kind: ImageKind,
+) -> Result<Linked> {
+    let (objects, repairs) = assemble_all(binutils, compiled, work)?;
+    let exported = globals(&std::fs::read_to_string(&compiled.top_asm)?);
+    link(binutils, &exported, work, elf, kind, true, &objects)?;
+    let mut linked = read_image(elf)?;
+    linked.repairs = repairs;
     Ok(linked)
+}
+
+/// Links `inputs` (objects and archives: a C app and a `palm-build lib`
+/// archive, say) with palm-build's linker script into `elf`, keeping the
+/// `keep` symbols and, with `gc`, only what they and the entry reach.
+pub(crate) fn link_inputs(
+    binutils: &Binutils,
+    inputs: &[PathBuf],
+    keep: &[String],
+    work: &Path,
+    elf: &Path,
+    kind: ImageKind,
+    gc: bool,
+) -> Result<Linked> {
+    link(binutils, keep, work, elf, kind, gc, inputs)?;
+    read_image(elf)
+}
+
+/// Global symbols defined in the assembly file at `path`.
+pub(crate) fn globals_of(path: &Path) -> Result<Vec<String>> {
+    Ok(globals(
+        &std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
+    ))
+}
+
+/// Writes the archive `archive` (replacing it) holding `objects`, with a
+/// symbol index and deterministic member headers.
+pub(crate) fn archive(binutils: &Binutils, objects: &[PathBuf], archive: &Path) -> Result<()> {
+    if archive.exists() {
+        std::fs::remove_file(archive)
+            .with_context(|| format!("replacing {}", archive.display()))?;
+    }
+    run(
+        Command::new(&binutils.archiver)
+            .arg("rcsD")
+            .arg(archive)
+            .args(objects),
+        &format!("{} {}", binutils.archiver, archive.display()),
+    )
 }
 
 /// Links LLVM's own object code from cargo's staticlib `archive`, unrepaired
@@ -143,40 +198,44 @@ pub(crate) fn link_raw(
     elf: &Path,
     kind: ImageKind,
 ) -> Result<Linked> {
+    let exported = globals(&std::fs::read_to_string(&compiled.top_asm)?);
     link(
         binutils,
-        compiled,
+        &exported,
         work,
         elf,
         kind,
+        true,
         &[archive.to_path_buf()],
     )?;
     read_image(elf)
 }
 
+/// `keep`: symbols kept for a test library (the top crate's globals).
 fn link(
     binutils: &Binutils,
-    compiled: &Compiled,
+    keep: &[String],
     work: &Path,
     elf: &Path,
     kind: ImageKind,
+    gc: bool,
     inputs: &[PathBuf],
 ) -> Result<()> {
     let script = work.join("palm.ld");
     write_file(&script, LINKER_SCRIPT.as_bytes())?;
     let mut ld = Command::new(&binutils.linker);
-    ld.args(["-q", "--gc-sections", "-T"])
-        .arg(&script)
-        .arg("-o")
-        .arg(elf);
+    ld.arg("-q");
+    if gc {
+        ld.arg("--gc-sections");
+    }
+    ld.arg("-T").arg(&script).arg("-o").arg(elf);
     match kind {
         ImageKind::App => {
             ld.args(["-e", crate::verify::ENTRY_SYMBOL]);
         }
         ImageKind::TestLib => {
             ld.args(["-e", "0"]);
-            let top = std::fs::read_to_string(&compiled.top_asm)?;
-            for sym in globals(&top) {
+            for sym in keep {
                 ld.arg(format!("--undefined={sym}"));
             }
         }

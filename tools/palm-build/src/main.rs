@@ -36,6 +36,23 @@ enum Command {
         #[arg(long)]
         target_dir: Option<PathBuf>,
     },
+    /// Build a staticlib crate into a static archive for C apps: compiled,
+    /// IR-checked, repaired and assembled like an app, every object verified
+    /// (PC-relative relocations only, no writable sections, 68000 only).
+    Lib {
+        /// Cargo.toml of the crate (crate-type exactly ["staticlib"]).
+        #[arg(long, default_value = "Cargo.toml")]
+        manifest_path: PathBuf,
+        /// The archive to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Cargo features to enable on the crate (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        features: Vec<String>,
+        /// cargo target directory (default: the workspace's).
+        #[arg(long)]
+        target_dir: Option<PathBuf>,
+    },
     /// Check a linked ELF against the Palm code 1 rules.
     Verify {
         /// The ELF (linked with `ld -q` so relocations are kept).
@@ -84,6 +101,30 @@ fn main() -> ExitCode {
                 "{}: {} bytes of code 1",
                 image.elf.display(),
                 image.code.len()
+            );
+        }),
+        Command::Lib {
+            manifest_path,
+            output,
+            features,
+            target_dir,
+        } => palm_build::build_lib(
+            &Options {
+                manifest_path,
+                target_dir,
+                kind: ImageKind::TestLib,
+                features,
+                quiet: false,
+                raw_llvm: false,
+            },
+            &output,
+        )
+        .map(|lib| {
+            println!(
+                "{}: {} objects, exports {}",
+                lib.archive.display(),
+                lib.objects.len(),
+                lib.exported.join(" ")
             );
         }),
         Command::Verify { elf, test_lib } => {

@@ -186,6 +186,20 @@ pub fn build_prc(
     if image.entry != 0 {
         bail!("{}: the entry is not at offset 0", image.elf.display());
     }
+    build_prc_from_code(&image.code, meta, resources, creation_date)
+}
+
+/// [`build_prc`] for code 1 bytes made some other way (a C application linked
+/// by [`crate::link_objects`], whose verifier checked the entry at offset 0).
+///
+/// # Errors
+/// Two resources share a type and ID, or the PRC writer refuses a field.
+pub fn build_prc_from_code(
+    code: &[u8],
+    meta: &AppMeta,
+    resources: Vec<Resource>,
+    creation_date: u32,
+) -> Result<(Vec<u8>, usize)> {
     let has = |kind: FourCC, id: u16| resources.iter().any(|r| r.kind == kind && r.id == id);
     let mut all = vec![
         // No globals: 0 bytes below A5, the 40-byte reserved area above it.
@@ -197,7 +211,7 @@ pub fn build_prc(
         Resource {
             kind: app::CODE,
             id: 1,
-            data: image.code.clone(),
+            data: code.to_vec(),
         },
         Resource {
             kind: app::DATA,

@@ -184,6 +184,170 @@ pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, 
     }
 }
 
+/// Verifies a relocatable object (a member of a `palm-build lib` archive,
+/// which a C linker places anywhere in code 1) against the rules that hold
+/// before linking: every relocation that applies to an allocatable section is
+/// PC-relative, no allocatable section but code (`.text*`) and read-only data
+/// (`.rodata*`) has contents, and every instruction in the executable sections
+/// is a 68000 one. (Size and entry are the final link's business.)
+///
+/// # Errors
+/// A [`VerifyError`] listing every violation.
+pub fn verify_object(path: &Path, objdump: &str) -> Result<Verified, VerifyError> {
+    let file = path.display().to_string();
+    let fail = |kind, message: String| VerifyError {
+        file: file.clone(),
+        violations: vec![Violation { kind, message }],
+    };
+    let data = read_limited(path).map_err(|e| fail(ViolationKind::BadElf, e))?;
+    let elf = ElfFile32::<BigEndian>::parse(&*data).map_err(|e| {
+        fail(
+            ViolationKind::BadElf,
+            format!("not a 32-bit big-endian ELF: {e}"),
+        )
+    })?;
+    if elf.elf_header().e_machine(BigEndian) != elf::EM_68K {
+        return Err(fail(ViolationKind::BadElf, "not an m68k ELF".into()));
+    }
+    if elf.elf_header().e_type(BigEndian) != elf::ET_REL {
+        return Err(fail(
+            ViolationKind::BadElf,
+            "not a relocatable object (ET_REL)".into(),
+        ));
+    }
+    let mut violations = Vec::new();
+    let (mut text_bytes, mut rodata_bytes) = (0, 0);
+    for section in elf.sections() {
+        let name = section.name().unwrap_or("<bad name>");
+        let SectionFlags::Elf { sh_flags, .. } = section.flags() else {
+            continue;
+        };
+        if sh_flags.0 & elf::SHF_ALLOC.0 == 0 {
+            continue;
+        }
+        let code = name == ".text" || name.starts_with(".text.");
+        let rodata = name == ".rodata" || name.starts_with(".rodata.");
+        let writable = sh_flags.0 & elf::SHF_WRITE.0 != 0;
+        if code {
+            text_bytes += section.size();
+        } else if rodata {
+            rodata_bytes += section.size();
+        }
+        if section.size() > 0 && (writable || !(code || rodata)) {
+            violations.push(Violation {
+                kind: ViolationKind::WritableSection,
+                message: format!(
+                    "section {name} is not empty ({} bytes): Palm code 1 holds only code and \
+                     read-only data",
+                    section.size()
+                ),
+            });
+        }
+        for (offset, reloc) in section.relocations() {
+            let RelocationFlags::Elf { r_type } = reloc.flags() else {
+                continue;
+            };
+            if is_pc_relative(r_type.0) {
+                continue;
+            }
+            let target = match reloc.target() {
+                object::RelocationTarget::Symbol(i) => elf
+                    .symbol_by_index(i)
+                    .ok()
+                    .and_then(|s| match (s.kind(), s.section_index()) {
+                        (SymbolKind::Section, Some(at)) => elf
+                            .section_by_index(at)
+                            .ok()
+                            .and_then(|sec| sec.name().ok().map(str::to_string)),
+                        _ => s.name().ok().map(sym_name),
+                    })
+                    .unwrap_or_else(|| format!("symbol #{}", i.0)),
+                _ => "<absolute>".to_string(),
+            };
+            violations.push(Violation {
+                kind: ViolationKind::AbsoluteRelocation,
+                message: format!(
+                    "absolute relocation {} to `{target}` at {name}+0x{offset:x} (in {}): code 1 \
+                     runs in place at an unknown address, so every reference must be PC-relative",
+                    reloc_type_name(r_type.0),
+                    containing_symbol(&elf, section.index(), offset)
+                ),
+            });
+        }
+    }
+    let output = Command::new(objdump)
+        .args(["-d", "-m", "m68k:68000"])
+        .arg(path)
+        .output()
+        .map_err(|e| {
+            fail(
+                ViolationKind::BadElf,
+                format!("cannot run {objdump} (run ci/setup): {e}"),
+            )
+        })?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() || !stderr.trim().is_empty() {
+        return Err(fail(
+            ViolationKind::BadElf,
+            format!("{objdump} could not disassemble: {}", stderr.trim()),
+        ));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let mut instructions = 0;
+    let mut function = String::new();
+    let mut reported_in: Option<String> = None;
+    let mut prev: Option<Insn<'_>> = None;
+    for line in text.lines() {
+        // "00000000 <memdbg_stop>:" starts a function (each in its own section).
+        if let Some(label) = line.strip_suffix(">:")
+            && let Some((_, name)) = label.split_once(" <")
+        {
+            function = sym_name(name);
+            prev = None;
+            continue;
+        }
+        let Some(insn) = parse_objdump(line).pop() else {
+            continue;
+        };
+        instructions += 1;
+        if let Some(why) = not_68000(prev.as_ref(), &insn)
+            && reported_in.as_deref() != Some(function.as_str())
+        {
+            violations.push(Violation {
+                kind: ViolationKind::Not68000,
+                message: format!("{why} at {function}+0x{:x}", insn.address),
+            });
+            reported_in = Some(function.clone());
+        }
+        prev = Some(insn);
+    }
+    if violations.is_empty() {
+        Ok(Verified {
+            text_bytes,
+            rodata_bytes,
+            instructions,
+        })
+    } else {
+        Err(VerifyError { file, violations })
+    }
+}
+
+/// The relocation types that are PC-relative (or none): all a position-
+/// independent 68000 image may have.
+fn is_pc_relative(r: u32) -> bool {
+    [
+        elf::R_68K_NONE,
+        elf::R_68K_PC8,
+        elf::R_68K_PC16,
+        elf::R_68K_PC32,
+        elf::R_68K_PLT8,
+        elf::R_68K_PLT16,
+        elf::R_68K_PLT32,
+    ]
+    .iter()
+    .any(|t| t.0 == r)
+}
+
 /// Largest ELF read: far above any image (code 1 ≤ 32 KB plus DWARF).
 const MAX_ELF_BYTES: u64 = 256 << 20;
 
@@ -402,18 +566,7 @@ fn check_relocations(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
                 continue;
             };
             let r = r_type.0;
-            let pc_relative = [
-                elf::R_68K_NONE,
-                elf::R_68K_PC8,
-                elf::R_68K_PC16,
-                elf::R_68K_PC32,
-                elf::R_68K_PLT8,
-                elf::R_68K_PLT16,
-                elf::R_68K_PLT32,
-            ]
-            .iter()
-            .any(|t| t.0 == r);
-            if pc_relative {
+            if is_pc_relative(r) {
                 continue;
             }
             let target = match reloc.target() {

@@ -162,3 +162,54 @@ fn a_damaged_elf_is_not_verified_ok() {
     .to_string();
     assert!(err.contains("could not disassemble .text"), "{err}");
 }
+
+/// `palm-build lib`'s check of each archive member: an object with an
+/// absolute reference, a non-empty `.data` and a 68020 opcode is rejected
+/// with all three named; the same object without them passes.
+#[test]
+fn an_archive_member_is_verified_before_linking() {
+    let dir = tempfile::tempdir().unwrap();
+    let assemble = |name: &str, source: &str| {
+        let (s, o) = (
+            dir.path().join(format!("{name}.s")),
+            dir.path().join(format!("{name}.o")),
+        );
+        std::fs::write(&s, source).unwrap();
+        let out = std::process::Command::new("m68k-linux-gnu-as")
+            .args(["-m68000", "--pcrel", "-o"])
+            .arg(&o)
+            .arg(&s)
+            .output()
+            .expect("m68k-linux-gnu-as runs (ci/setup)");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        o
+    };
+    let good = assemble(
+        "good",
+        "\t.section .text.f,\"ax\",@progbits\n\t.globl f\nf:\n\tlea (g,%pc),%a0\n\trts\n\
+         \t.section .text.g,\"ax\",@progbits\ng:\n\trts\n",
+    );
+    let v = palm_build::verify::verify_object(&good, "m68k-linux-gnu-objdump").unwrap();
+    assert_eq!((v.instructions, v.text_bytes), (3, 8));
+    let bad = assemble(
+        "bad",
+        "\t.section .text.f,\"ax\",@progbits\n\t.globl f\nf:\n\tmove.l #g,%d0\n\t.short 0x4c00\n\
+         \trts\n\t.size f, .-f\n\t.section .text.g,\"ax\",@progbits\ng:\n\trts\n\t.data\n\t.long 1\n",
+    );
+    let e = palm_build::verify::verify_object(&bad, "m68k-linux-gnu-objdump")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("section .data is not empty (4 bytes)"), "{e}");
+    assert!(
+        e.contains("absolute relocation R_68K_32 to `.text.g` at .text.f+0x2 (in f+0x2)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("opcode 0x4c00 (68020 32-bit MULU.L/MULS.L/DIVU.L/DIVS.L) is not a 68000 instruction at f+0x6"),
+        "{e}"
+    );
+}
