@@ -305,10 +305,11 @@ pub fn build_image(opts: &Options) -> Result<Image> {
 pub struct Library {
     /// The archive (`ar` with a symbol index).
     pub archive: PathBuf,
-    /// Its members, in order: the crate's whole program (after LTO),
-    /// compiler_builtins, palm-build's `memcpy`/`memmove`/`memset`, the repair
-    /// pass's helpers. Each was repaired, assembled by GNU as `-m68000
-    /// --pcrel` and checked by [`verify::verify_object`].
+    /// Its member: one object partially linked (`ld -r`) from the crate's
+    /// whole program (after LTO), compiler_builtins, palm-build's
+    /// `memcpy`/`memmove`/`memset` and the repair pass's helpers, each
+    /// repaired and assembled by GNU as `-m68000 --pcrel`; checked by
+    /// [`verify::verify_object`].
     pub objects: Vec<PathBuf>,
     /// The crate's exported (global) symbols, e.g. `memdbg_start`.
     pub exported: Vec<String>,
@@ -363,10 +364,29 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
     }
     let binutils = Binutils::default();
     progress("repairing and assembling");
-    let (objects, repairs) = link::assemble_all(&binutils, &compiled, &work)?;
+    let (assembled, repairs) = link::assemble_all(&binutils, &compiled, &work)?;
     if !repairs.is_empty() {
         progress(&format!("repaired {}", repairs.join(", ")));
     }
+    let (parts, members) = (work.join("lib-parts"), work.join("lib"));
+    for dir in [&parts, &members] {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut stripped = Vec::new();
+    for object in &assembled {
+        let name = object.file_name().unwrap_or_default().to_string_lossy();
+        let member = parts.join(name.replace(".fixed.o", ".o"));
+        link::strip_bitcode(&binutils, object, &member)?;
+        stripped.push(member);
+    }
+    // One member, partially linked (`ld -r`, sections kept apart for the C
+    // link's --gc-sections): its strong `memcpy`/`memmove`/`memset` (rt/mem.s)
+    // replace compiler_builtins' weak, miscompiled ones inside it. As separate
+    // members, which definition a C link gets would depend on which member
+    // ld happens to load first.
+    let object = members.join(format!("{}.o", pkg.lib_name));
+    link::partial_link(&binutils, &stripped, &object)?;
+    let objects = vec![object];
     let mut problems = Vec::new();
     let mut instructions = 0;
     for object in &objects {
@@ -379,14 +399,19 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         bail!("{}", problems.join("\n"));
     }
     progress(&format!(
-        "verified {} objects: {instructions} instructions, all 68000, PC-relative only",
-        objects.len()
+        "verified {}: {instructions} instructions, all 68000, PC-relative only",
+        objects[0].display()
     ));
+    if let Some(dir) = archive.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    link::archive(&binutils, &objects, archive)?;
+    // The check link takes the archive as a C linker does.
     let exported = link::globals_of(&compiled.top_asm)?;
     let check_elf = out_dir.join(format!("{variant}.lib.elf"));
     link::link_inputs(
         &binutils,
-        &objects,
+        &[archive.to_path_buf()],
         &exported,
         &work,
         &check_elf,
@@ -394,22 +419,15 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         true,
     )?;
     let verified = verify::verify_elf(&check_elf, verify::Rules::TestLib, &binutils.objdump)?;
+    check_mem_routines(&check_elf)?;
     progress(&format!(
-        "verified {}: the exported functions link alone in {} bytes of code + {} bytes of rodata",
+        "verified {}: the exported functions link alone from the archive in {} bytes of code \
+         + {} bytes of rodata",
         check_elf.display(),
         verified.text_bytes,
         verified.rodata_bytes
     ));
-    if let Some(dir) = archive.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    link::archive(&binutils, &objects, archive)?;
-    progress(&format!(
-        "wrote {} ({} objects from {})",
-        archive.display(),
-        objects.len(),
-        pkg.name
-    ));
+    progress(&format!("wrote {} (from {})", archive.display(), pkg.name));
     Ok(Library {
         archive: archive.to_path_buf(),
         objects,
@@ -418,6 +436,25 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         verified,
         repairs,
     })
+}
+
+/// Fails when the linked `elf` took `memcpy`, `memmove` or `memset` from
+/// compiler_builtins (weak definitions, wrong on misaligned pointers:
+/// docs/TOOLCHAIN.md bug 4) instead of palm-build's runtime (strong).
+fn check_mem_routines(elf: &Path) -> Result<()> {
+    use object::{Object, ObjectSymbol};
+    let data = std::fs::read(elf).with_context(|| format!("reading {}", elf.display()))?;
+    let file = object::File::parse(&*data).with_context(|| format!("parsing {}", elf.display()))?;
+    for sym in file.symbols() {
+        let name = sym.name().unwrap_or("");
+        if ["memcpy", "memmove", "memset"].contains(&name) && sym.is_definition() && sym.is_weak() {
+            bail!(
+                "{}: `{name}` is compiler_builtins' weak one, not palm-build's runtime's",
+                elf.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Code 1 linked from prebuilt objects and archives by [`link_objects`].

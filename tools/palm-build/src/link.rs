@@ -29,6 +29,8 @@ pub struct Binutils {
     pub objdump: String,
     /// GNU ar (for `palm-build lib`'s archive).
     pub archiver: String,
+    /// GNU objcopy (for `palm-build lib`'s archive members).
+    pub objcopy: String,
 }
 
 impl Default for Binutils {
@@ -38,6 +40,7 @@ impl Default for Binutils {
             linker: "m68k-linux-gnu-ld".into(),
             objdump: "m68k-linux-gnu-objdump".into(),
             archiver: "m68k-linux-gnu-ar".into(),
+            objcopy: "m68k-linux-gnu-objcopy".into(),
         }
     }
 }
@@ -170,6 +173,33 @@ pub(crate) fn globals_of(path: &Path) -> Result<Vec<String>> {
     Ok(globals(
         &std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
     ))
+}
+
+/// Copies `object` to `out` without rustc's embedded LLVM bitcode
+/// (`.llvmbc`, `.llvmcmd`): with it, binutils' LTO plugin takes the member for
+/// an LLVM IR file, fails to read it (another LLVM version) and leaves its
+/// symbols out of the archive index, so a C link cannot find compiler_builtins'
+/// `__udivsi3` in the archive. Nothing links or runs that bitcode.
+pub(crate) fn strip_bitcode(binutils: &Binutils, object: &Path, out: &Path) -> Result<()> {
+    run(
+        Command::new(&binutils.objcopy)
+            .args(["-R", ".llvmbc", "-R", ".llvmcmd"])
+            .arg(object)
+            .arg(out),
+        &format!("{} {}", binutils.objcopy, object.display()),
+    )
+}
+
+/// Partially links `objects` into one relocatable `out` (`ld -r`).
+pub(crate) fn partial_link(binutils: &Binutils, objects: &[PathBuf], out: &Path) -> Result<()> {
+    run(
+        Command::new(&binutils.linker)
+            .arg("-r")
+            .arg("-o")
+            .arg(out)
+            .args(objects),
+        &format!("{} -r {}", binutils.linker, out.display()),
+    )
 }
 
 /// Writes the archive `archive` (replacing it) holding `objects`, with a

@@ -121,9 +121,8 @@ fn main() -> ExitCode {
         )
         .map(|lib| {
             println!(
-                "{}: {} objects, exports {}",
+                "{}: exports {}",
                 lib.archive.display(),
-                lib.objects.len(),
                 lib.exported.join(" ")
             );
         }),
