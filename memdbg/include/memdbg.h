@@ -1,19 +1,23 @@
 /*
  * memdbg.h: memdbg for Palm OS applications written in C (prc-tools, CodeWarrior).
  *
- * Status: the C interface (cargo feature `capi`) is tested only from Rust (memdbg's
- * end-to-end tests call these functions through palm-build's verified pipeline). A
- * library for C linkers built by that pipeline does not exist yet: `cargo build`'s
- * staticlib is LLVM's own object code, which has the miscompilations palm-build
- * repairs (see README.md, Limitations). Include this header after PalmOS.h. With
- * MEMDBG defined, MemPtrNew, MemHandleNew and
+ * Build the library with palm-build's pipeline (LLVM's object code has
+ * miscompilations the pipeline repairs; README.md, Limitations):
+ *     palm-build lib --manifest-path memdbg/capi-lib/Cargo.toml -o libmemdbg.a
+ * Verified: memdbg/tests/c_app.rs compiles a C app with m68k-linux-gnu-gcc
+ * (-m68000 -Os -mpcrel -ffixed-a5), links it with that archive, runs it in palm-run
+ * and checks the ledger (one MemPtrNew leak with its __FILE__, __LINE__ and size;
+ * a freed block not reported). Other C compilers were not tried. Include this
+ * header after PalmOS.h. With MEMDBG defined, MemPtrNew, MemHandleNew and
  * MemChunkNew are recorded with __FILE__ and __LINE__, the resize calls keep their
  * records, and MemDbgStart/MemDbgStop run the detector; without it, everything
  * compiles to the plain calls. The ledger is the database MemDbgDB; see the memdbg
  * crate documentation for its format and the `memdbg report` tool.
  *
  * Every parameter of the memdbg_* functions is 32 bits wide, so Palm's C calling
- * convention (16-bit values in 2-byte stack slots) and the library's agree.
+ * convention (16-bit values in 2-byte stack slots) and the library's agree. Pointers
+ * are returned in A0 (where gcc and Palm compilers read them); the library preserves
+ * D2-D7 and A2-A6 and never writes A5 (measured: docs/TOOLCHAIN.md).
  */
 #ifndef MEMDBG_H
 #define MEMDBG_H

@@ -186,11 +186,16 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
     assert_eq!(allocs.len(), 1, "{allocs:?}");
     let a = &allocs[0];
     assert_eq!(
-        (a.kind, a.size.get(), a.file.bytes(), a.line.get()),
+        (
+            a.kind,
+            a.size.get(),
+            String::from_utf8_lossy(a.file.bytes()),
+            a.line.get()
+        ),
         (
             kind::POINTER,
             24,
-            FileName::new(C_SOURCE.as_bytes()).bytes(),
+            String::from_utf8_lossy(FileName::new(C_SOURCE.as_bytes()).bytes()),
             mark("c-leak")
         )
     );

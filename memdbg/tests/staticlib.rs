@@ -6,7 +6,8 @@
 //!
 //! This checks that the archive exists and matches the header, not that its code
 //! is right: it is LLVM's object code, without palm-build's repairs (README,
-//! Limitations).
+//! Limitations). C apps use `palm-build lib`'s archive instead, which
+//! `tests/c_app.rs` runs end to end.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
