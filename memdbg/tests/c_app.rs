@@ -128,6 +128,18 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
     )
     .unwrap_or_else(|e| panic!("linking the C app failed: {e:#}"));
     assert_eq!(linked.symbols.get("__palm_entry"), Some(&0));
+    // memcpy & co. are palm-build's (rt/mem.s), and compiler_builtins' unused
+    // implementations were not dragged in with them.
+    let builtin_mem: Vec<_> = linked
+        .symbols
+        .keys()
+        .filter(|k| {
+            ["6memcpy", "7memmove", "6memset"]
+                .iter()
+                .any(|f| k.contains(&format!("compiler_builtins3mem{f}")))
+        })
+        .collect();
+    assert!(builtin_mem.is_empty(), "{builtin_mem:?}");
     let meta = AppMeta {
         name: APP_NAME.into(),
         creator: FourCC::new(*b"MDtC"),

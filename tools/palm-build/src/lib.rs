@@ -376,7 +376,19 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
     for object in &assembled {
         let name = object.file_name().unwrap_or_default().to_string_lossy();
         let member = parts.join(name.replace(".fixed.o", ".o"));
-        link::strip_bitcode(&binutils, object, &member)?;
+        // compiler_builtins' weak mem routines sit in sections named like
+        // rt/mem.s's (`.text.memcpy`): `ld -r` would merge each pair into
+        // one section, which a C link's --gc-sections then keeps whole, with
+        // the unused builtin implementations it reaches (2 KB).
+        let renames: Vec<String> = if name.starts_with("compiler_builtins-") {
+            ["memcpy", "memmove", "memset"]
+                .iter()
+                .map(|f| format!(".text.{f}=.text.compiler_builtins.{f}"))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        link::strip_bitcode(&binutils, object, &member, &renames)?;
         stripped.push(member);
     }
     // One member, partially linked (`ld -r`, sections kept apart for the C

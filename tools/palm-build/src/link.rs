@@ -180,12 +180,22 @@ pub(crate) fn globals_of(path: &Path) -> Result<Vec<String>> {
 /// an LLVM IR file, fails to read it (another LLVM version) and leaves its
 /// symbols out of the archive index, so a C link cannot find compiler_builtins'
 /// `__udivsi3` in the archive. Nothing links or runs that bitcode.
-pub(crate) fn strip_bitcode(binutils: &Binutils, object: &Path, out: &Path) -> Result<()> {
+///
+/// `renames` (`old=new` section names) keep sections apart that `ld -r` would
+/// otherwise merge by name.
+pub(crate) fn strip_bitcode(
+    binutils: &Binutils,
+    object: &Path,
+    out: &Path,
+    renames: &[String],
+) -> Result<()> {
+    let mut cmd = Command::new(&binutils.objcopy);
+    cmd.args(["-R", ".llvmbc", "-R", ".llvmcmd"]);
+    for r in renames {
+        cmd.arg("--rename-section").arg(r);
+    }
     run(
-        Command::new(&binutils.objcopy)
-            .args(["-R", ".llvmbc", "-R", ".llvmcmd"])
-            .arg(object)
-            .arg(out),
+        cmd.arg(object).arg(out),
         &format!("{} {}", binutils.objcopy, object.display()),
     )
 }
