@@ -6,8 +6,9 @@
  *     palm-build lib --manifest-path memdbg/capi-lib/Cargo.toml -o libmemdbg.a
  * Verified: memdbg/tests/c_app.rs compiles a C app with m68k-linux-gnu-gcc
  * (-m68000 -Os -mpcrel -ffixed-a5), links it with that archive, runs it in palm-run
- * and checks the ledger (one MemPtrNew leak with its __FILE__, __LINE__ and size;
- * a freed block not reported). Other C compilers were not tried. Include this
+ * and checks the ledger: one MemPtrNew leak with its __FILE__, __LINE__ and size;
+ * a block resized with MemPtrResize and a MemHandleNew handle, both freed through
+ * the traps, counted and not reported. Other C compilers were not tried. Include this
  * header after PalmOS.h. With MEMDBG defined, MemPtrNew, MemHandleNew and
  * MemChunkNew are recorded with __FILE__ and __LINE__, the resize calls keep their
  * records, and MemDbgStart/MemDbgStop run the detector; without it, everything

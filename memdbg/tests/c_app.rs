@@ -4,7 +4,8 @@
 //! macros); palm-build links the two with its linker script and verifies the image
 //! (entry at 0, PC-relative only, no writable sections, 68000 only); palm-run runs
 //! the PRC; the exported MemDbgDB must list exactly the one leak, with the C file
-//! and line `MemPtrNew` was called from.
+//! and line `MemPtrNew` was called from, and count the resize and the two frees
+//! (a pointer and a handle, freed through the traps memdbg patches).
 //!
 //! gcc (Debian's gcc-m68k-linux-gnu, ci/setup) is the C compiler here: the test is
 //! skipped, saying so, only when `m68k-linux-gnu-gcc` is missing.
@@ -211,7 +212,21 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
             mark("c-leak")
         )
     );
-    assert_eq!(header.counters.leaks.get(), 1);
+    let c = &header.counters;
+    assert_eq!(
+        [
+            c.allocations.get(),
+            c.frees.get(),
+            c.resizes.get(),
+            c.leaks.get(),
+            c.leaked_bytes.get(),
+            c.unknown_frees.get(),
+            c.double_frees.get(),
+            c.overruns.get(),
+        ],
+        [3, 2, 1, 1, 24, 0, 0, 0],
+        "allocations, frees, resizes, leaks, leaked bytes, unknown frees, double frees, overruns"
+    );
     // palm-run's sweep at exit finds the same one block still owned by the app.
     assert_eq!(outcome.leaks.len(), 1, "{:?}", outcome.leaks);
 }

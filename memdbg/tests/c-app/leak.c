@@ -3,7 +3,8 @@
  * (memdbg/tests/c_app.rs): compiled by m68k-linux-gnu-gcc for the 68000 (PC-relative,
  * A5 untouched), linked with the archive `palm-build lib` makes of memdbg/capi-lib,
  * run in palm-run. PilotMain starts memdbg, leaks one MemPtrNew block (24 bytes,
- * the line marked c-leak), allocates and frees another, and stops. It returns 0
+ * the line marked c-leak), allocates, resizes and frees another, allocates and
+ * frees a handle, and stops. It returns 0
  * when everything it can check itself holds, else the number of the failed check.
  * Lines the test checks carry an `@mark name` comment.
  */
@@ -19,17 +20,21 @@ typedef struct _opaque *MemHandle;
 
 #define sysAppLaunchCmdNormalLaunch 0
 
-/* MemChunkFree (trap 0xA012), called the Palm way: the argument on the stack,
+/* A trap taking one 32-bit argument, called the Palm way: the argument on the stack,
    `trap #15` and the trap word, the result in D0; D0-D2/A0-A1 clobbered. */
-static Err MemPtrFree(MemPtr p)
-{
-    register UInt32 r __asm__("d0");
-    __asm__ volatile("move.l %1,-(%%sp)\n\ttrap #15\n\t.short 0xA012\n\taddq.l #4,%%sp"
-                     : "=d"(r)
-                     : "a"(p)
-                     : "d1", "d2", "a0", "a1", "memory", "cc");
-    return (Err)r;
-}
+#define TRAP_1(word, arg)                                                              \
+    ({                                                                                 \
+        register UInt32 r_ __asm__("d0");                                              \
+        __asm__ volatile("move.l %1,-(%%sp)\n\ttrap #15\n\t.short " #word            \
+                         "\n\taddq.l #4,%%sp"                                           \
+                         : "=d"(r_)                                                    \
+                         : "a"(arg)                                                    \
+                         : "d1", "d2", "a0", "a1", "memory", "cc");                   \
+        (Err) r_;                                                                      \
+    })
+/* MemChunkFree and MemHandleFree: memdbg sees these frees through its trap patches. */
+#define MemPtrFree(p) TRAP_1(0xA012, (p))
+#define MemHandleFree(h) TRAP_1(0xA02B, (h))
 
 #define MEMDBG 1
 #include "memdbg.h"
@@ -93,6 +98,7 @@ static __attribute__((noinline)) UInt32 mix(UInt8 *a, UInt8 *b, UInt32 k)
 UInt32 PilotMain(UInt32 cmd, MemPtr cmdPBP, UInt32 launchFlags)
 {
     UInt8 *leaked, *freed;
+    MemHandle handle;
     UInt32 i, before, leaks;
     (void)cmdPBP;
     (void)launchFlags;
@@ -105,13 +111,20 @@ UInt32 PilotMain(UInt32 cmd, MemPtr cmdPBP, UInt32 launchFlags)
         return 2;
     for (i = 0; i < 24; i++)
         leaked[i] = (UInt8)(i + 1);
-    freed = MemPtrNew(10); /* @mark c-freed */
+    freed = MemPtrNew(10);
     if (freed == 0)
         return 3;
     freed[1] = 7;
+    if (MemPtrResize(freed, 20) != 0) /* memdbg_ptr_resize: the record follows */
+        return 6;
+    handle = MemHandleNew(16);
+    if (handle == 0)
+        return 7;
     before = mix(leaked, freed, 5);
     if (MemPtrFree(freed) != 0)
         return 4;
+    if (MemHandleFree(handle) != 0)
+        return 8;
     leaks = MemDbgStop();
     /* `leaked` and `before` lived through memdbg's calls in callee-saved registers. */
     if (before != 1 + 7 * 3 + 5 || leaked[23] != 24)
