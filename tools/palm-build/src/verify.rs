@@ -120,6 +120,40 @@ pub struct Verified {
     pub instructions: usize,
 }
 
+/// The bytes of `path`, read within the size limit.
+///
+/// # Errors
+/// One [`ViolationKind::BadElf`] violation naming the file.
+fn read_m68k_elf(path: &Path) -> Result<Vec<u8>, VerifyError> {
+    read_limited(path).map_err(|message| VerifyError {
+        file: path.display().to_string(),
+        violations: vec![Violation {
+            kind: ViolationKind::BadElf,
+            message,
+        }],
+    })
+}
+
+/// `data` parsed as a 32-bit big-endian m68k ELF (`file` names it in errors).
+///
+/// # Errors
+/// One [`ViolationKind::BadElf`] violation: not such an ELF.
+fn parse_m68k_elf<'d>(data: &'d [u8], file: &str) -> Result<ElfFile32<'d, BigEndian>, VerifyError> {
+    let fail = |message: String| VerifyError {
+        file: file.to_string(),
+        violations: vec![Violation {
+            kind: ViolationKind::BadElf,
+            message,
+        }],
+    };
+    let elf = ElfFile32::<BigEndian>::parse(data)
+        .map_err(|e| fail(format!("not a 32-bit big-endian ELF: {e}")))?;
+    if elf.elf_header().e_machine(BigEndian) != elf::EM_68K {
+        return Err(fail("not an m68k ELF".into()));
+    }
+    Ok(elf)
+}
+
 /// Verifies a linked ELF (linked with `ld -q`, so relocations are kept) against
 /// the Palm code 1 rules above. `objdump` is the path or name of GNU objdump
 /// for m68k (`m68k-linux-gnu-objdump`).
@@ -129,20 +163,8 @@ pub struct Verified {
 /// [`ViolationKind::BadElf`] violation.
 pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, VerifyError> {
     let file = path.display().to_string();
-    let fail = |kind, message: String| VerifyError {
-        file: file.clone(),
-        violations: vec![Violation { kind, message }],
-    };
-    let data = read_limited(path).map_err(|e| fail(ViolationKind::BadElf, e))?;
-    let elf = ElfFile32::<BigEndian>::parse(&*data).map_err(|e| {
-        fail(
-            ViolationKind::BadElf,
-            format!("not a 32-bit big-endian ELF: {e}"),
-        )
-    })?;
-    if elf.elf_header().e_machine(BigEndian) != elf::EM_68K {
-        return Err(fail(ViolationKind::BadElf, "not an m68k ELF".into()));
-    }
+    let data = read_m68k_elf(path)?;
+    let elf = parse_m68k_elf(&data, &file)?;
     let mut violations = check_sections(&elf);
     violations.extend(check_relocations(&elf));
     let text_bytes = section_size(&elf, ".text");
@@ -199,16 +221,8 @@ pub fn verify_object(path: &Path, objdump: &str) -> Result<Verified, VerifyError
         file: file.clone(),
         violations: vec![Violation { kind, message }],
     };
-    let data = read_limited(path).map_err(|e| fail(ViolationKind::BadElf, e))?;
-    let elf = ElfFile32::<BigEndian>::parse(&*data).map_err(|e| {
-        fail(
-            ViolationKind::BadElf,
-            format!("not a 32-bit big-endian ELF: {e}"),
-        )
-    })?;
-    if elf.elf_header().e_machine(BigEndian) != elf::EM_68K {
-        return Err(fail(ViolationKind::BadElf, "not an m68k ELF".into()));
-    }
+    let data = read_m68k_elf(path)?;
+    let elf = parse_m68k_elf(&data, &file)?;
     if elf.elf_header().e_type(BigEndian) != elf::ET_REL {
         return Err(fail(
             ViolationKind::BadElf,
