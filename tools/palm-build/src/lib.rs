@@ -37,7 +37,7 @@ pub mod verify;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 
 pub use link::{Binutils, RUNTIME_ASM};
 
@@ -63,6 +63,15 @@ pub struct Options {
     pub raw_llvm: bool,
 }
 
+impl Options {
+    /// Prints a progress line on stderr unless [`Options::quiet`].
+    fn progress(&self, msg: &str) {
+        if !self.quiet {
+            eprintln!("palm-build: {msg}");
+        }
+    }
+}
+
 /// The kind of image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImageKind {
@@ -73,6 +82,16 @@ pub enum ImageKind {
     /// A library of `#[no_mangle] extern "C"` functions for tests: all of
     /// the top crate's exported symbols are kept; there is no entry.
     TestLib,
+}
+
+impl ImageKind {
+    /// The verifier's rules for this kind of image.
+    fn rules(self) -> verify::Rules {
+        match self {
+            ImageKind::App => verify::Rules::App,
+            ImageKind::TestLib => verify::Rules::TestLib,
+        }
+    }
 }
 
 /// A linked, verified code 1 image.
@@ -122,6 +141,17 @@ struct Prepared {
     _lock: std::fs::File,
 }
 
+/// The error that stops a build on functions the IR check found.
+fn unrepairable(findings: &[&ircheck::Finding]) -> anyhow::Error {
+    let list: Vec<String> = findings.iter().map(|f| format!("  - {f}")).collect();
+    anyhow!(
+        "{} function(s) hit LLVM m68k miscompilations that cannot be repaired in the \
+         assembly, so the build stops:\n{}",
+        findings.len(),
+        list.join("\n")
+    )
+}
+
 /// Stages 1–2 of every build: cargo, then the IR check (or its cached verdict).
 fn compile_checked(opts: &Options) -> Result<Prepared> {
     let pkg = cargo::package(&opts.manifest_path)?;
@@ -144,11 +174,7 @@ fn compile_checked(opts: &Options) -> Result<Prepared> {
         .with_context(|| format!("creating {}", work.join(".lock").display()))?;
     lock.lock()
         .with_context(|| format!("locking {}", work.display()))?;
-    let progress = |msg: &str| {
-        if !opts.quiet {
-            eprintln!("palm-build: {msg}");
-        }
-    };
+    let progress = |msg: &str| opts.progress(msg);
     progress(&format!(
         "compiling {} for the 68000 ({})",
         pkg.name,
@@ -214,11 +240,7 @@ pub fn build_image(opts: &Options) -> Result<Image> {
         findings,
         _lock,
     } = compile_checked(opts)?;
-    let progress = |msg: &str| {
-        if !opts.quiet {
-            eprintln!("palm-build: {msg}");
-        }
-    };
+    let progress = |msg: &str| opts.progress(msg);
     let binutils = Binutils::default();
     if opts.raw_llvm {
         let elf = out_dir.join(format!("{variant}.raw-llvm.elf"));
@@ -256,24 +278,14 @@ pub fn build_image(opts: &Options) -> Result<Image> {
         })
         .collect();
     if !bad.is_empty() {
-        let list: Vec<String> = bad.iter().map(|f| format!("  - {f}")).collect();
-        bail!(
-            "{} function(s) hit LLVM m68k miscompilations that cannot be repaired in the \
-             assembly, so the build stops:\n{}",
-            bad.len(),
-            list.join("\n")
-        );
+        return Err(unrepairable(&bad));
     }
     let linked = linked?;
     if !linked.repairs.is_empty() {
         progress(&format!("repaired {}", linked.repairs.join(", ")));
     }
 
-    let rules = match opts.kind {
-        ImageKind::App => verify::Rules::App,
-        ImageKind::TestLib => verify::Rules::TestLib,
-    };
-    let verified = verify::verify_elf(&elf, rules, &binutils.objdump)?;
+    let verified = verify::verify_elf(&elf, opts.kind.rules(), &binutils.objdump)?;
     progress(&format!(
         "verified {}: {} bytes of code + {} bytes of rodata, {} instructions, all 68000",
         elf.display(),
@@ -348,19 +360,9 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         kind: ImageKind::TestLib,
         ..opts.clone()
     })?;
-    let progress = |msg: &str| {
-        if !opts.quiet {
-            eprintln!("palm-build: {msg}");
-        }
-    };
+    let progress = |msg: &str| opts.progress(msg);
     if !findings.is_empty() {
-        let list: Vec<String> = findings.iter().map(|f| format!("  - {f}")).collect();
-        bail!(
-            "{} function(s) hit LLVM m68k miscompilations that cannot be repaired in the \
-             assembly, so the build stops:\n{}",
-            findings.len(),
-            list.join("\n")
-        );
+        return Err(unrepairable(&findings.iter().collect::<Vec<_>>()));
     }
     let binutils = Binutils::default();
     progress("repairing and assembling");
@@ -398,22 +400,12 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
     // ld happens to load first.
     let object = members.join(format!("{}.o", pkg.lib_name));
     link::partial_link(&binutils, &stripped, &object)?;
-    let objects = vec![object];
-    let mut problems = Vec::new();
-    let mut instructions = 0;
-    for object in &objects {
-        match verify::verify_object(object, &binutils.objdump) {
-            Ok(v) => instructions += v.instructions,
-            Err(e) => problems.push(e.to_string()),
-        }
-    }
-    if !problems.is_empty() {
-        bail!("{}", problems.join("\n"));
-    }
+    let instructions = verify::verify_object(&object, &binutils.objdump)?.instructions;
     progress(&format!(
         "verified {}: {instructions} instructions, all 68000, PC-relative only",
-        objects[0].display()
+        object.display()
     ));
+    let objects = vec![object];
     if let Some(dir) = archive.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
@@ -495,11 +487,7 @@ pub fn link_objects(inputs: &[PathBuf], elf: &Path, kind: ImageKind) -> Result<L
     let work = elf.with_extension("work");
     std::fs::create_dir_all(&work).with_context(|| format!("creating {}", work.display()))?;
     let linked = link::link_inputs(&binutils, inputs, &[], &work, elf, kind, true)?;
-    let rules = match kind {
-        ImageKind::App => verify::Rules::App,
-        ImageKind::TestLib => verify::Rules::TestLib,
-    };
-    let verified = verify::verify_elf(elf, rules, &binutils.objdump)?;
+    let verified = verify::verify_elf(elf, kind.rules(), &binutils.objdump)?;
     Ok(Linked {
         elf: elf.to_path_buf(),
         code: linked.code,
