@@ -586,6 +586,15 @@ fn alerts_and_dbg_messages_name_the_sites() {
         "{}",
         leak_lines[0]
     );
+    // The Box's line names the same innermost caller as its alert.
+    assert!(
+        leak_lines[2].starts_with(&format!(
+            "memdbg: leak #{}: 24 bytes (Rust alloc 0x",
+            boxed.seq.get()
+        )) && leak_lines[2].ends_with(&format!(") at code+0x{caller:08X}")),
+        "{}",
+        leak_lines[2]
+    );
     assert_eq!(
         r.dbg_messages.last().map(String::as_str),
         Some("memdbg: leaks 3 (72 bytes), overruns 1, double frees 1")
