@@ -123,13 +123,19 @@ fn file_key(path: &Path) -> Option<FileKey> {
     if let Ok(m) = std::fs::metadata(path) {
         return Some(FileKey::Existing(m.dev(), m.ino()));
     }
-    let dir = match path.parent() {
+    Some(FileKey::New(
+        std::fs::canonicalize(folder_of(path))
+            .ok()?
+            .join(path.file_name()?),
+    ))
+}
+
+/// The folder `path` is in (`.` for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
-    };
-    Some(FileKey::New(
-        std::fs::canonicalize(dir).ok()?.join(path.file_name()?),
-    ))
+    }
 }
 
 /// Refuse outputs (`--export` files, `--stats-json`) that would overwrite an
@@ -137,22 +143,12 @@ fn file_key(path: &Path) -> Option<FileKey> {
 /// palm-run writes its outputs after the run, and a typo must not destroy
 /// the app or lose one of two exports.
 fn check_outputs(cli: &Cli, exports: &[(String, PathBuf)]) -> Result<(), String> {
-    let mut inputs: Vec<(String, &Path)> = vec![("the app".into(), cli.app.as_path())];
-    inputs.extend(
-        cli.install
-            .iter()
-            .map(|p| ("an --install file".into(), p.as_path())),
-    );
-    inputs.extend(
-        cli.events
-            .iter()
-            .map(|p| ("the --events script".into(), p.as_path())),
-    );
-    inputs.extend(
-        cli.elf
-            .iter()
-            .map(|p| ("the --elf file".into(), p.as_path())),
-    );
+    let inputs: Vec<(&str, FileKey)> = std::iter::once(("the app", &cli.app))
+        .chain(cli.install.iter().map(|p| ("an --install file", p)))
+        .chain(cli.events.iter().map(|p| ("the --events script", p)))
+        .chain(cli.elf.iter().map(|p| ("the --elf file", p)))
+        .filter_map(|(role, p)| Some((role, file_key(p)?)))
+        .collect();
     let mut outputs: Vec<(String, &Path)> = exports
         .iter()
         .map(|(n, f)| (format!("--export {n}={}", f.display()), f.as_path()))
@@ -169,10 +165,7 @@ fn check_outputs(cli: &Cli, exports: &[(String, PathBuf)]) -> Result<(), String>
         if path.is_dir() || path.as_os_str().as_encoded_bytes().ends_with(b"/") {
             return Err(format!("{what}: {} names a directory", path.display()));
         }
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
+        let dir = folder_of(path);
         if !dir.is_dir() {
             return Err(if dir.exists() {
                 format!("{what}: {} is a file, not a folder", dir.display())
@@ -181,10 +174,7 @@ fn check_outputs(cli: &Cli, exports: &[(String, PathBuf)]) -> Result<(), String>
             });
         }
         let Some(key) = file_key(path) else { continue };
-        if let Some((role, _)) = inputs
-            .iter()
-            .find(|(_, p)| file_key(p).is_some_and(|k| k == key))
-        {
+        if let Some((role, _)) = inputs.iter().find(|(_, k)| *k == key) {
             return Err(format!(
                 "{what}: {} is {role}, an input; palm-run will not overwrite it",
                 path.display()
