@@ -1198,24 +1198,8 @@ pub fn DmSetRecordInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         Ok(i) => i,
         Err(e) => return Ok(e),
     };
-    let attr = if call.u32(2) != 0 {
-        Some(
-            m.mem
-                .read_u16(call.u32(2))
-                .map_err(|f| m.fault_in(call, f))?,
-        )
-    } else {
-        None
-    };
-    let uid = if call.u32(3) != 0 {
-        Some(
-            m.mem
-                .read_u32(call.u32(3))
-                .map_err(|f| m.fault_in(call, f))?,
-        )
-    } else {
-        None
-    };
+    let attr = opt_u16(m, call, 2)?;
+    let uid = opt_u32(m, call, 3)?;
     let r = &mut m.os.dm.db_mut(id).expect("exists").records[i];
     if let Some(a) = attr {
         // The busy bit is the Data Manager's own (DataMgr.h: not settable).
@@ -1225,6 +1209,23 @@ pub fn DmSetRecordInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         r.unique_id = u & 0xFF_FFFF;
     }
     Ok(0)
+}
+
+/// The 16-bit value argument `n` points at, or `None` for a NULL pointer (the
+/// Data Manager's "leave this one as it is" in the set-info calls).
+fn opt_u16(m: &Machine, call: &Call, n: usize) -> Result<Option<u16>, Stop> {
+    match call.u32(n) {
+        0 => Ok(None),
+        p => m.mem.read_u16(p).map(Some).map_err(|f| m.fault_in(call, f)),
+    }
+}
+
+/// As [`opt_u16`], 32 bits.
+fn opt_u32(m: &Machine, call: &Call, n: usize) -> Result<Option<u32>, Stop> {
+    match call.u32(n) {
+        0 => Ok(None),
+        p => m.mem.read_u32(p).map(Some).map_err(|f| m.fault_in(call, f)),
+    }
 }
 
 /// `MemHandle DmNewHandle(DmOpenRef dbP, UInt32 size)`: a movable chunk in
@@ -1515,24 +1516,8 @@ pub fn DmSetResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     if i >= dbr(m, id).resources.len() {
         return Ok(set_err(m, DM_ERR_INDEX_OUT_OF_RANGE));
     }
-    let kind = if call.u32(2) != 0 {
-        Some(
-            m.mem
-                .read_u32(call.u32(2))
-                .map_err(|f| m.fault_in(call, f))?,
-        )
-    } else {
-        None
-    };
-    let res_id = if call.u32(3) != 0 {
-        Some(
-            m.mem
-                .read_u16(call.u32(3))
-                .map_err(|f| m.fault_in(call, f))?,
-        )
-    } else {
-        None
-    };
+    let kind = opt_u32(m, call, 2)?;
+    let res_id = opt_u16(m, call, 3)?;
     let r = &mut m.os.dm.db_mut(id).expect("exists").resources[i];
     if let Some(k) = kind {
         r.kind = k;
