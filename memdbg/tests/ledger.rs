@@ -403,10 +403,10 @@ fn resizes_keep_one_record_with_the_new_size() {
     assert_eq!(c.overruns.get(), 0, "the guards moved with the resizes");
 }
 
-#[test]
-fn one_byte_overrun_is_reported_with_the_allocation_line() {
-    let r = run(5);
-    assert_clean_header(&r);
+/// The run's only event is an overrun of a guarded pointer of `size` bytes
+/// allocated at mark `alloc_mark`, its first guard byte written (0x00), found
+/// when it was freed at mark `free_mark`.
+fn assert_one_overrun_at_free(r: &Run, size: u32, alloc_mark: &str, free_mark: &str) {
     let ev = r.events();
     assert_eq!(ev.len(), 1, "{ev:?}");
     let Record::Overrun(o) = ev[0] else {
@@ -419,16 +419,23 @@ fn one_byte_overrun_is_reported_with_the_allocation_line() {
         alloc(
             kind::POINTER,
             PTR_GUARDED | AllocFlags::OVERRUN,
-            10,
-            "overrun"
+            size,
+            alloc_mark
         )
     );
     assert_eq!(
         site_line(o.site.frame(0)),
-        Some(line("overrun-free")),
+        Some(line(free_mark)),
         "{:?}",
         o.site.iter().collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn one_byte_overrun_is_reported_with_the_allocation_line() {
+    let r = run(5);
+    assert_clean_header(&r);
+    assert_one_overrun_at_free(&r, 10, "overrun", "overrun-free");
     let c = r.counters();
     assert_eq!((c.overruns.get(), c.frees.get(), c.leaks.get()), (1, 1, 0));
     let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
@@ -836,26 +843,7 @@ fn guard_bytes_are_invisible_to_size_and_resize_calls() {
         )]
     );
     // The only overrun: one byte past the 12 bytes MemPtrSize gave.
-    let ev = r.events();
-    assert_eq!(ev.len(), 1, "{ev:?}");
-    let Record::Overrun(o) = ev[0] else {
-        panic!("{ev:?}")
-    };
-    assert_eq!(o.when.get(), detected::AT_FREE);
-    assert_eq!(o.guard, [0x00, 0xFD, 0xFD, 0xFD]);
-    assert_eq!(
-        seen(&o.alloc),
-        alloc(
-            kind::POINTER,
-            PTR_GUARDED | AllocFlags::OVERRUN,
-            12,
-            "hidden-overrun"
-        )
-    );
-    assert_eq!(
-        site_line(o.site.frame(0)),
-        Some(line("hidden-overrun-free"))
-    );
+    assert_one_overrun_at_free(&r, 12, "hidden-overrun", "hidden-overrun-free");
     let c = r.counters();
     assert_eq!(
         (c.allocations.get(), c.frees.get(), c.leaks.get()),
