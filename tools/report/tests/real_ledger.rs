@@ -4,6 +4,8 @@
 //! are found through the app's `// @mark name` comments, addresses through the
 //! ELF, so the assertions hold whatever the compiler emits.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -109,18 +111,7 @@ fn has(stack: &[StackFrame], function: &str, line: u32) -> bool {
 #[test]
 fn leaked_pointer_and_handle() {
     let (_, r) = report(1);
-    let leaks: Vec<(&str, u32, Option<&str>, Option<u32>)> = r
-        .leaks
-        .iter()
-        .map(|l| {
-            (
-                l.block.kind,
-                l.block.size,
-                l.block.file.as_deref(),
-                l.block.line,
-            )
-        })
-        .collect();
+    let leaks = common::leak_sites(&r);
     assert_eq!(
         leaks,
         [

@@ -313,18 +313,7 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
     assert_eq!(r.header.flags, []);
     // The pointer, the handle and the Box; nothing from the field handle, the
     // resizes, the fragmentation or the correct path.
-    let leaks: Vec<(&str, u32, Option<&str>, Option<u32>)> = r
-        .leaks
-        .iter()
-        .map(|l| {
-            (
-                l.block.kind,
-                l.block.size,
-                l.block.file.as_deref(),
-                l.block.line,
-            )
-        })
-        .collect();
+    let leaks = common::leak_sites(&r);
     assert_eq!(
         leaks,
         [

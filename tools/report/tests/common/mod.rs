@@ -280,3 +280,20 @@ pub fn golden(name: &str, actual: &str) {
         path.display()
     );
 }
+
+/// Each reported leak's kind, size, file and line, in report order.
+pub fn leak_sites(
+    r: &memdbg_report::Report,
+) -> Vec<(&'static str, u32, Option<&str>, Option<u32>)> {
+    r.leaks
+        .iter()
+        .map(|l| {
+            (
+                l.block.kind,
+                l.block.size,
+                l.block.file.as_deref(),
+                l.block.line,
+            )
+        })
+        .collect()
+}
