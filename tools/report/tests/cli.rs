@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::*;
-use memdbg::record::{AsBytes, kind};
 
 fn memdbg(args: &[&Path]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memdbg"))
@@ -26,32 +25,6 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
     p
-}
-
-fn leaks_only() -> Vec<Vec<u8>> {
-    let leaks = [
-        alloc(
-            kind::POINTER,
-            8,
-            0x0001_1000,
-            1,
-            "src/a.rs",
-            1,
-            stack(&[Ok(0x10)]),
-        ),
-        alloc(
-            kind::HANDLE,
-            64,
-            0x0001_1100,
-            2,
-            "src/b.rs",
-            2,
-            stack(&[Ok(0x20)]),
-        ),
-    ];
-    let mut out = vec![header(0x0C00, &leaks).as_bytes().to_vec()];
-    out.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
-    out
 }
 
 #[test]

@@ -253,9 +253,7 @@ fn a_function_in_every_stack_suppresses_everything_with_a_warning() {
             stack(&[Ok(0x0A02)]),
         ),
     ];
-    let mut recs = vec![header(0x0C00, &leaks).as_bytes().to_vec()];
-    recs.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
-    let ledger = Ledger::from_pdb(&pdb_of(&recs), "two.pdb").unwrap();
+    let ledger = Ledger::from_pdb(&pdb_of(&records_of(&leaks)), "two.pdb").unwrap();
     let mut opts = with_symbols();
     opts.suppressions = Suppressions::parse("leak:pilot_main\n", "s.supp").unwrap();
     let r = analyze(&ledger, &opts);
@@ -289,32 +287,6 @@ fn a_function_in_every_stack_suppresses_everything_with_a_warning() {
     let r = analyze(&sample(), &opts);
     assert_eq!(r.summary.suppressed_leaks, 3);
     assert!(r.warnings.iter().all(|w| !w.contains("suppression")));
-}
-
-fn leaks_only() -> Vec<Vec<u8>> {
-    let leaks = [
-        alloc(
-            kind::POINTER,
-            8,
-            0x0001_1000,
-            1,
-            "src/a.rs",
-            1,
-            stack(&[Ok(0x10)]),
-        ),
-        alloc(
-            kind::HANDLE,
-            64,
-            0x0001_1100,
-            2,
-            "src/b.rs",
-            2,
-            stack(&[Ok(0x20)]),
-        ),
-    ];
-    let mut out = vec![header(0x0C00, &leaks).as_bytes().to_vec()];
-    out.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
-    out
 }
 
 #[test]
@@ -611,9 +583,8 @@ impl Symbolize for ShiftedElf {
 fn rust_leak(frames: &[u32], crc: u32, name: &str) -> Ledger {
     let frames: Vec<Result<u32, u32>> = frames.iter().map(|&f| Ok(f)).collect();
     let leaks = vec![alloc(kind::RUST, 24, 0x0001_5000, 8, "", 0, stack(&frames))];
-    let mut recs = vec![header(0x0C00, &leaks).as_bytes().to_vec()];
+    let mut recs = records_of(&leaks);
     recs[0][152..156].copy_from_slice(&crc.to_be_bytes());
-    recs.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
     Ledger::from_pdb(&pdb_of(&recs), name).unwrap()
 }
 

@@ -297,3 +297,36 @@ pub fn leak_sites(
         })
         .collect()
 }
+
+/// The records of a ledger holding just `leaks` (its header from [`header`],
+/// code 1 of 0x0C00 bytes), header first.
+pub fn records_of(leaks: &[AllocRecord]) -> Vec<Vec<u8>> {
+    let mut out = vec![header(0x0C00, leaks).as_bytes().to_vec()];
+    out.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+    out
+}
+
+/// Two leaks from two sites: a pointer of 8 bytes at src/a.rs:1 and a handle
+/// of 64 bytes at src/b.rs:2.
+pub fn leaks_only() -> Vec<Vec<u8>> {
+    records_of(&[
+        alloc(
+            kind::POINTER,
+            8,
+            0x0001_1000,
+            1,
+            "src/a.rs",
+            1,
+            stack(&[Ok(0x10)]),
+        ),
+        alloc(
+            kind::HANDLE,
+            64,
+            0x0001_1100,
+            2,
+            "src/b.rs",
+            2,
+            stack(&[Ok(0x20)]),
+        ),
+    ])
+}
