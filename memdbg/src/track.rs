@@ -290,17 +290,15 @@ pub fn alert(st: &mut State, rec: *const u8, k: u8, t: &[u8]) {
         let args = st.args();
         *args = a.size.get() as usize;
         *args.add(1) = in_register(u32::from(k)) as usize;
-        let frame = if a.file.0[0] == 0 {
-            innermost_frame(a, args.add(4))
-        } else {
-            None
-        };
-        let tail: &[u8] = match frame {
-            Some(frame) => {
-                *args.add(3) = frame.as_ptr() as usize;
-                b" from \x05\0"
+        let tail: &[u8] = if a.file.0[0] == 0 && a.stack.count != 0 {
+            *args.add(3) = a.stack.frames[0].get() as usize;
+            if a.stack.raw_mask & 1 == 0 {
+                b" from code+\x02\0"
+            } else {
+                b" from \x02\0"
             }
-            _ => b"\0",
+        } else {
+            b"\0"
         };
         *args.add(2) = tail.as_ptr() as usize;
         st.say(t);
@@ -740,25 +738,6 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
     (leaks, bytes)
 }
 
-/// The template of record `a`'s innermost caller, "code+0x000001A2" (an offset in
-/// code 1) or a raw 68k address, with its argument stored at `arg`; `None` when
-/// the record has no frames.
-///
-/// # Safety
-/// `arg` is one of the scratch message arguments.
-unsafe fn innermost_frame(a: &AllocRecord, arg: *mut usize) -> Option<&'static [u8]> {
-    if a.stack.count == 0 {
-        return None;
-    }
-    // SAFETY: the caller's.
-    unsafe { *arg = a.stack.frames[0].get() as usize };
-    Some(if a.stack.raw_mask & 1 == 0 {
-        b"code+\x02\0"
-    } else {
-        b"\x02\0"
-    })
-}
-
 /// "memdbg: leak #3: 16 bytes (handle 0x00012344) at src/leaks.rs:42" into the
 /// message buffer (Rust allocations: "at code+0x000001A2", the innermost frame).
 fn leak_line(st: &State, rec: *const u8) {
@@ -776,8 +755,13 @@ fn leak_line(st: &State, rec: *const u8) {
             *args.add(5) = a.file.0.as_ptr() as usize;
             *args.add(6) = in_register(u32::from(a.line.get())) as usize;
             b"\x04:\x01\0"
-        } else if let Some(frame) = innermost_frame(a, args.add(5)) {
-            frame
+        } else if a.stack.count != 0 {
+            *args.add(5) = a.stack.frames[0].get() as usize;
+            if a.stack.raw_mask & 1 == 0 {
+                b"code+\x02\0"
+            } else {
+                b"\x02\0"
+            }
         } else {
             b"?\0"
         };
