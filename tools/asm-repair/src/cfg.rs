@@ -50,7 +50,9 @@ pub(crate) struct Function {
 }
 
 impl Function {
-    fn resolve(&self, at: usize, target: &str) -> Option<usize> {
+    /// The instruction index a branch at `at` to `target` lands on, if the
+    /// label is defined in this function (`.LBBx`, or `1b`/`1f`).
+    pub(crate) fn resolve(&self, at: usize, target: &str) -> Option<usize> {
         let b = target.as_bytes();
         if b.len() >= 2 && b[..b.len() - 1].iter().all(u8::is_ascii_digit) {
             let name = &target[..target.len() - 1];

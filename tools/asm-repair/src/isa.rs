@@ -121,6 +121,11 @@ fn is_areg(op: Option<&Operand>) -> bool {
 /// MC68000 does not have.
 pub(crate) fn effects(insn: &Insn) -> Option<Effects> {
     let m = insn.mnemonic.as_str();
+    // GNU as' `jbcc` is `bcc` with the shortest displacement that reaches.
+    let m = match m.strip_prefix('j') {
+        Some(b) if b.starts_with('b') && b != "bsr" => b,
+        _ => m,
+    };
     let ops = &insn.operands;
     let dst = ops.last();
     let src = ops.first();

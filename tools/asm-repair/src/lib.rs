@@ -191,9 +191,13 @@ pub enum FixKind {
     /// Not a bug: an instruction replaced by a shorter one with exactly the
     /// same effect on registers, memory and every condition code (`cmpi #0`
     /// → `tst`, `move #0` → `clr` except to an address register, `lea
-    /// (n,%aN),%aN` → `addq`/`subq` for n in ±1..8), in code LLVM compiled
-    /// only (inline and file-scope asm stay as written). LLVM's m68k backend
-    /// emits the long forms; GNU as does not shorten them.
+    /// (n,%aN),%aN` → `addq`/`subq` for n in ±1..8), or on every condition
+    /// code read afterwards (a branch within the function → `jbcc`, which
+    /// GNU as makes 2 bytes when it reaches; a single-register `movem` →
+    /// `move`/`movea`; a `tst` of what the instruction before it just set →
+    /// dropped), in code LLVM compiled only (inline and file-scope asm stay
+    /// as written). LLVM's m68k backend emits the long forms; GNU as does
+    /// not shorten them.
     Shorter,
 }
 
@@ -231,7 +235,10 @@ impl FixKind {
             FixKind::Plt => format!("{n} @PLT operand{s}"),
             FixKind::Comment => format!("{n} ';' comment{s}"),
             FixKind::DwarfFile => format!("{n} DWARF 5 .file directive{s}"),
-            FixKind::Shorter => format!("{n} shorter equivalent form{s} (tst, clr, addq/subq)"),
+            FixKind::Shorter => format!(
+                "{n} shorter equivalent form{s} \
+                 (tst, clr, addq/subq, jbcc, move for movem, tst dropped)"
+            ),
         }
     }
 
@@ -489,7 +496,19 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
                         Some((FixKind::CcrMove, rewrite::ccr_neutral_move(insn)))
                     } else if f.compiled && !f.in_asm[k] {
                         // Only LLVM's code: hand-written asm stays as written.
-                        rewrite::shorter(insn).map(|new| (FixKind::Shorter, Ok(new)))
+                        let in_context = {
+                            let local_target = match f.effects[k].as_ref().map(|e| &e.flow) {
+                                Some(isa::Flow::Cond(t) | isa::Flow::Jump(t)) => {
+                                    t.starts_with(".L") && f.resolve(k, t).is_some()
+                                }
+                                _ => false,
+                            };
+                            let previous = previous_in_block(f, k, &lines, &replaced);
+                            rewrite::shorter_in_context(insn, live[k], previous, local_target)
+                        };
+                        in_context
+                            .or_else(|| rewrite::shorter(insn))
+                            .map(|new| (FixKind::Shorter, Ok(new)))
                     } else {
                         None
                     }
@@ -618,6 +637,29 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
     })
 }
 
+/// The instruction right before instruction `k` of `f` when a rewrite may
+/// rely on the flags it set: compiled code outside inline asm, not a copy
+/// (LLVM never uses a copy's flags, and the CCR repair may make it
+/// flag-neutral), not itself rewritten, and no label from it up to `k`.
+fn previous_in_block<'a>(
+    f: &cfg::Function,
+    k: usize,
+    lines: &'a [Line<'a>],
+    replaced: &[Option<(FixKind, Vec<String>)>],
+) -> Option<&'a parse::Insn> {
+    let (before, at) = (*f.insns.get(k.checked_sub(1)?)?, f.insns[k]);
+    if f.in_asm[k - 1] || f.copy_like[k - 1] || replaced[before].is_some() {
+        return None;
+    }
+    if lines[before + 1..=at].iter().any(|l| l.label.is_some()) {
+        return None;
+    }
+    match &lines[before].stmt {
+        Stmt::Insn(insn) => Some(insn),
+        _ => None,
+    }
+}
+
 /// The instruction part of a line, for the comment in front of its
 /// replacement.
 fn original_code<'a>(line: &Line<'a>) -> String {
@@ -666,8 +708,13 @@ mod tests {
     fn summary_and_origins() {
         let src = "\t.text\nf:\n\tsub.l\t%d4, %d7\n\tmove.l\t%d6, %d5\n\tbpl\t.L7\n.L7:\n\trts\n.Lfunc_end0:\n";
         let r = repair(src, "t.s").unwrap();
-        assert_eq!(r.summary(), "repaired 1 CCR-clobbering move");
+        assert_eq!(
+            r.summary(),
+            "repaired 1 CCR-clobbering move, 1 shorter equivalent form \
+             (tst, clr, addq/subq, jbcc, move for movem, tst dropped)"
+        );
         assert_eq!(r.fixes[0].line, 4);
+        assert_eq!(r.fixes[1].after, "\tjbpl\t.L7");
         assert_eq!(r.fixes[0].function, "f");
         // Lines 1-3 map to themselves, then comment + 3 lines from line 4.
         assert_eq!(r.input_line(3), Some(3));
@@ -682,7 +729,12 @@ mod tests {
     fn every_copy_between_compare_and_branch_is_repaired() {
         let src = "\t.text\nf:\n\tcmp.l\t%d1, %d0\n\tmove.l\t%d2, %d3\n\tmove.l\t%d4, (8,%sp)\n\tmoveq\t#0, %d5\n\tbhi\t.L1\n\tmove.l\t%d0, %d1\n.L1:\n\trts\n.Lfunc_end0:\n";
         let r = repair(src, "t.s").unwrap();
-        let lines: Vec<usize> = r.fixes.iter().map(|f| f.line).collect();
+        let lines: Vec<usize> = r
+            .fixes
+            .iter()
+            .filter(|f| f.kind == FixKind::CcrMove)
+            .map(|f| f.line)
+            .collect();
         assert_eq!(lines, [4, 5, 6]);
         assert_eq!(r.fixes[1].after, "\tmovem.l\t%d4, (8,%sp)");
         // The output needs no further repair.

@@ -1,6 +1,7 @@
 //! The replacement sequences. Each function returns the new instruction lines
 //! (without the comment line that records the original), or why it cannot.
 
+use crate::isa;
 use crate::parse::{Base, Expr, Insn, Operand, Reg, Size};
 
 const SAVE_CCR: &str = "\tmove.w\t%sr, -(%sp)";
@@ -355,6 +356,132 @@ pub(crate) fn shorter(insn: &Insn) -> Option<Vec<String>> {
 /// `link.l` with a 16-bit displacement → `link.w`.
 pub(crate) fn link_word(insn: &Insn) -> Vec<String> {
     vec![Insn::new("link", Some(Size::W), insn.operands.clone()).to_string()]
+}
+
+/// Shorter forms that depend on the instruction's surroundings, in code LLVM
+/// compiled only; each has exactly the effect of the original on registers,
+/// memory, and every condition code that is read afterwards:
+///
+/// - a `Bcc`/`BRA` without a size to a label of the same function becomes
+///   `jbcc`/`jbra`, which GNU as assembles as the 2-byte `.s` form when the
+///   target is within −128..127 bytes and as the `.w` form LLVM's `bcc`
+///   always gets otherwise (`--pcrel`: never an absolute jump);
+/// - a single-register `movem` becomes a `move`/`movea` (2 bytes shorter):
+///   to an address register always (`movea` sets no flags and, like `movem`,
+///   sign-extends a word), otherwise only when N/Z/V/C are dead after it
+///   (`move` sets them, `movem` does not); never a word load into a data
+///   register (`movem.w` sign-extends it to 32 bits, `move.w` does not), nor
+///   a register that is also the operand's base;
+/// - a `tst.s %dN` (or `cmpi.s #0,%dN`) right after an instruction that wrote `%dN` at the same
+///   size (no label in between) is dropped when that instruction set the
+///   flags tst would set: AND/OR/EOR/NOT/CLR/EXT/SWAP exactly as TST does
+///   (N and Z from the result, V and C cleared, X untouched); NEG/ADD/SUB and
+///   shifts set N and Z from the result too, but V and C their own way, so
+///   those only when V and C are dead after the `tst`.
+///
+/// `live_after`: the flags live after `insn`; `previous`: the instruction
+/// right before a `tst`, when it is compiled code, not a copy (whose flags
+/// LLVM never uses), not rewritten, with no label in between;
+/// `local_target`: `insn` branches to a label defined in its function.
+pub(crate) fn shorter_in_context(
+    insn: &Insn,
+    live_after: u8,
+    previous: Option<&Insn>,
+    local_target: bool,
+) -> Option<Vec<String>> {
+    let m = insn.mnemonic.as_str();
+    let ops = insn.operands.as_slice();
+    let flags_dead = live_after & isa::NZVC == 0;
+    if local_target && insn.size.is_none() && m.starts_with('b') {
+        return Some(vec![
+            Insn::new(&format!("j{m}"), None, ops.to_vec()).to_string(),
+        ]);
+    }
+    if m == "movem" {
+        let size = insn.size.filter(|s| matches!(s, Size::W | Size::L))?;
+        let single = |o: &Operand| match o {
+            Operand::Reg(r) => Some(*r),
+            Operand::RegList(mask) if mask.count_ones() == 1 => {
+                let i = mask.trailing_zeros() as u8;
+                Some(if i < 8 { Reg::D(i) } else { Reg::A(i - 8) })
+            }
+            _ => None,
+        };
+        let base_is = |o: &Operand, r: Reg| match (o, r) {
+            (
+                Operand::Ind(b)
+                | Operand::PostInc(b)
+                | Operand::PreDec(b)
+                | Operand::Disp {
+                    base: Base::A(b), ..
+                }
+                | Operand::Index {
+                    base: Base::A(b), ..
+                },
+                Reg::A(a),
+            ) => *b == a,
+            (Operand::Index { index, .. }, r) => *index == r,
+            (Operand::Other(_), _) => true,
+            _ => false,
+        };
+        let [src, dst] = ops else { return None };
+        if let Some(r) = single(src) {
+            // A store.
+            if !flags_dead || base_is(dst, r) || matches!(dst, Operand::Reg(_)) {
+                return None;
+            }
+            return Some(vec![
+                Insn::new("move", Some(size), vec![Operand::Reg(r), dst.clone()]).to_string(),
+            ]);
+        }
+        let r = single(dst)?;
+        if base_is(src, r) || matches!(src, Operand::Reg(_)) {
+            return None;
+        }
+        let mnemonic = match r {
+            Reg::A(_) => "movea",
+            Reg::D(_) if size == Size::L && flags_dead => "move",
+            Reg::D(_) => return None,
+        };
+        return Some(vec![
+            Insn::new(mnemonic, Some(size), vec![src.clone(), Operand::Reg(r)]).to_string(),
+        ]);
+    }
+    // `cmpi #0` is a `tst` too (see `shorter`).
+    let tested = match ops {
+        [Operand::Reg(Reg::D(n))] if m == "tst" => Some(n),
+        [Operand::Imm(e), Operand::Reg(Reg::D(n))]
+            if matches!(m, "cmpi" | "cmp") && e.value == Some(0) =>
+        {
+            Some(n)
+        }
+        _ => None,
+    };
+    if let Some(n) = tested
+        && let Some(p) = previous
+        && p.operands.last() == Some(&Operand::Reg(Reg::D(*n)))
+    {
+        let differ = match p.mnemonic.as_str() {
+            "and" | "andi" | "or" | "ori" | "eor" | "eori" | "not" | "clr" | "ext"
+                if p.size == insn.size =>
+            {
+                0
+            }
+            "swap" if p.size.is_none() && insn.size == Some(Size::L) => 0,
+            "neg" | "add" | "addi" | "addq" | "sub" | "subi" | "subq" | "lsl" | "lsr" | "asl"
+            | "asr"
+                if p.size == insn.size =>
+            {
+                isa::V | isa::C
+            }
+            _ => return None,
+        };
+        if differ & live_after == 0 {
+            // An empty line keeps the output's lines in step with the input's.
+            return Some(vec![String::new()]);
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -25,9 +25,15 @@ fn ccr_rewrite(body: &str) -> String {
     );
     let r = repair(&src, "form.s").unwrap_or_else(|e| panic!("{body}: {e}"));
     let n = body.lines().count();
-    assert_eq!(r.fixes.len(), n, "{body}: {:?}", r.fixes);
+    // The branches after it become `jbcc` (checked in context_rewrites_…).
+    let fixes: Vec<_> = r
+        .fixes
+        .iter()
+        .filter(|f| f.kind != FixKind::Shorter)
+        .collect();
+    assert_eq!(fixes.len(), n, "{body}: {:?}", r.fixes);
     let mut out = Vec::new();
-    for (i, f) in r.fixes.iter().enumerate() {
+    for (i, f) in fixes.iter().enumerate() {
         assert_eq!((f.kind, f.line), (FixKind::CcrMove, 4 + i), "{body}");
         out.push(f.after.clone());
     }
@@ -508,6 +514,132 @@ fn extb_and_long_forms() {
             let r = run(&mut mo, &orig, &init, &pokes).expect("68020");
             let n = run(&mut mn, &new, &init, &pokes).expect("68000");
             assert_eq!(r.state, n.state, "`{insn}` → {after:?}, run {run_no}");
+        }
+    }
+}
+
+/// The rewrites that depend on flag liveness and on the previous
+/// instruction: (body, shorter forms expected, CCR bits that must match at
+/// the end). The body runs as compiled code; `sCC` instructions after a
+/// rewrite capture the flags it must keep.
+const CONTEXT_FORMS: &[(&str, &[&str], u16)] = &[
+    // Single-register MOVEM: nothing read after it, so only X must match.
+    ("\tmovem.l\t%d1, (8,%a0)", &["\tmove.l\t%d1, (8,%a0)"], 0x10),
+    ("\tmovem.l\t(8,%a0), %d1", &["\tmove.l\t(8,%a0), %d1"], 0x10),
+    ("\tmovem.w\t%d3, -(%sp)", &["\tmove.w\t%d3, -(%sp)"], 0x10),
+    ("\tmovem.l\t%a3, -(%sp)", &["\tmove.l\t%a3, -(%sp)"], 0x10),
+    ("\tmovem.l\t(%sp)+, %d4", &["\tmove.l\t(%sp)+, %d4"], 0x10),
+    // To an address register: MOVEA, even with flags live after it.
+    (
+        "\tcmp.l\t%d7, %d6\n\tmovem.l\t(8,%sp), %a1\n\tscs\t%d5\n\tsvs\t%d4\n\tsmi\t%d3\n\tseq\t%d2",
+        &["\tmovea.l\t(8,%sp), %a1"],
+        0x1F,
+    ),
+    (
+        "\tcmp.l\t%d7, %d6\n\tmovem.w\t(6,%sp), %a2\n\tscs\t%d5\n\tsvs\t%d4\n\tsmi\t%d3\n\tseq\t%d2",
+        &["\tmovea.w\t(6,%sp), %a2"],
+        0x1F,
+    ),
+    // Kept: flags live after a data-register load, a word load into a data
+    // register (MOVEM sign-extends), the base register in the list.
+    (
+        "\tcmp.l\t%d7, %d6\n\tmovem.l\t(8,%sp), %d1\n\tscs\t%d5\n\tseq\t%d2",
+        &[],
+        0x1F,
+    ),
+    ("\tmovem.w\t(6,%sp), %d2", &[], 0x1F),
+    ("\tmovem.l\t(%a0)+, %a0", &[], 0x1F),
+    // TST of what AND/SWAP just set: identical flags.
+    (
+        "\tand.w\t#32, %d0\n\ttst.w\t%d0\n\tscs\t%d5\n\tsvs\t%d4\n\tsmi\t%d3\n\tseq\t%d2",
+        &[""],
+        0x1F,
+    ),
+    (
+        "\tswap\t%d1\n\ttst.l\t%d1\n\tscs\t%d5\n\tsvs\t%d4\n\tsmi\t%d3\n\tseq\t%d2",
+        &[""],
+        0x1F,
+    ),
+    // LLVM's `cmpi #0` is a TST.
+    (
+        "\tand.l\t#2, %d2\n\tcmpi.l\t#0, %d2\n\tscs\t%d5\n\tsvs\t%d4\n\tsmi\t%d3\n\tseq\t%d1",
+        &[""],
+        0x1F,
+    ),
+    // After NEG/LSL only N and Z agree: dropped when V and C are dead.
+    (
+        "\tneg.b\t%d0\n\ttst.b\t%d0\n\tsmi\t%d3\n\tseq\t%d2",
+        &[""],
+        0x1C,
+    ),
+    ("\tlsl.l\t#2, %d0\n\ttst.l\t%d0\n\tseq\t%d2", &[""], 0x1C),
+    ("\tneg.b\t%d0\n\ttst.b\t%d0\n\tscs\t%d5", &[], 0x1F),
+    // Kept: another size, another register, a label in between.
+    ("\tand.w\t#32, %d0\n\ttst.b\t%d0\n\tseq\t%d2", &[], 0x1F),
+    ("\tand.w\t#32, %d0\n\ttst.w\t%d1\n\tseq\t%d2", &[], 0x1F),
+    (
+        "\tand.w\t#32, %d0\n.L5:\n\ttst.w\t%d0\n\tseq\t%d2",
+        &[],
+        0x1F,
+    ),
+    // A branch inside the function: GNU as picks the 2-byte form.
+    (
+        "\ttst.l\t%d1\n\tbeq\t.L1\n\tmoveq\t#1, %d2\n.L1:\n\tbra\t.L2\n\tmoveq\t#2, %d3\n.L2:",
+        &["\tjbeq\t.L1", "\tjbra\t.L2"],
+        0x1F,
+    ),
+];
+
+/// The function body of `repair`'s output for `body` compiled by LLVM.
+fn context_rewrite(body: &str, want: &[&str]) -> String {
+    let src = format!("\t.text\nf:\n{body}\n\trts\n.Lfunc_end0:\n");
+    let r = repair(&src, "form.s").unwrap_or_else(|e| panic!("{body}: {e}"));
+    let got: Vec<&str> = r.fixes.iter().map(|f| f.after.as_str()).collect();
+    assert_eq!(got, want, "{body}");
+    assert!(r.fixes.iter().all(|f| f.kind == FixKind::Shorter), "{body}");
+    // Repairing again changes nothing.
+    assert_eq!(repair(&r.text, "form.s").unwrap().fixes, [], "{body}");
+    let start = r.text.find("f:\n").unwrap() + 3;
+    let end = r.text.rfind("\trts\n").unwrap();
+    r.text[start..end].to_string()
+}
+
+#[test]
+fn context_rewrites_are_equivalent_and_shorter() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut rng = Rng(0xC0DE_0000_5151_0001);
+    for (k, &(body, want, ccr_mask)) in CONTEXT_FORMS.iter().enumerate() {
+        let after = context_rewrite(body, want);
+        let orig = program(dir.path(), &format!("o{k}"), body, "", "68000");
+        let new = program(dir.path(), &format!("n{k}"), &after, "", "68000");
+        let (lo, ln) = (orig.2 - orig.1, new.2 - new.1);
+        // Each rewrite saves at least 2 bytes (6 for a dropped `cmpi.l #0`).
+        assert!(
+            lo >= ln + 2 * want.len() as u32,
+            "{body}: {lo} → {ln} bytes"
+        );
+        assert_eq!(lo == ln, want.is_empty(), "{body}: {lo} → {ln} bytes");
+        let (mut mo, mut mn) = (
+            machine(CpuType::M68000, &orig, k as u64),
+            machine(CpuType::M68000, &new, k as u64),
+        );
+        for run_no in 0..300 {
+            let (init, pokes) = random_state(&mut rng, false);
+            let ctx = || format!("`{body}` → {after:?}, run {run_no}, from {init:x?}");
+            let o = run(&mut mo, &orig, &init, &pokes)
+                .unwrap_or_else(|e| panic!("original: {e}: {}", ctx()));
+            let n = run(&mut mn, &new, &init, &pokes)
+                .unwrap_or_else(|e| panic!("rewrite: {e}: {}", ctx()));
+            assert_eq!(o.state.d, n.state.d, "data registers: {}", ctx());
+            assert_eq!(o.state.a, n.state.a, "address registers: {}", ctx());
+            assert_eq!(o.state.sr & !0x1F, n.state.sr & !0x1F, "SR: {}", ctx());
+            assert_eq!(
+                o.state.sr & ccr_mask,
+                n.state.sr & ccr_mask,
+                "CCR: {}",
+                ctx()
+            );
+            same_memory(&o, &n).unwrap_or_else(|e| panic!("{e}: {}", ctx()));
         }
     }
 }

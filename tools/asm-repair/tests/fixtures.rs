@@ -76,7 +76,7 @@ fn u32_div_rem_copy_between_sub_and_bpl() {
             SAVE,
             "\tmove.l\t%d6, %d5",
             RESTORE,
-            "\tbpl\t.LBB35_7",
+            "\tjbpl\t.LBB35_7",
         ]
     );
     assert_eq!(r.input_line(134), Some(134));
@@ -186,7 +186,8 @@ fn mulhc3_address_register_and_and_word_copies() {
     assert_eq!(
         r.summary(),
         "repaired 2 CCR-clobbering moves, 2 address-register operands (and/or/eor/cmpi/tst on \
-         %aN), 66 @PLT operands, 15 shorter equivalent forms (tst, clr, addq/subq)"
+         %aN), 66 @PLT operands, 54 shorter equivalent forms (tst, clr, addq/subq, jbcc, \
+         move for movem, tst dropped)"
     );
     gas("mulhc3", &r.text).expect("gas accepts the repaired text");
 }
@@ -316,9 +317,14 @@ fn jump_table_function_needs_only_the_plt_edit() {
     let r = repair(&src, "app_jump_table.s").expect("repairable");
     assert_eq!(summary(&r.fixes), []);
     assert_eq!(plt_lines(&r.fixes), [37]);
-    assert_eq!(r.fixes[0].before, "\tjsr\t(__udivsi3@PLT,%pc)");
-    assert_eq!(r.text, src.replace("__udivsi3@PLT,", "__udivsi3,"));
-    assert_eq!(r.summary(), "repaired 1 @PLT operand");
+    // Besides the shorter forms (`shorter_forms`), only the `@PLT` edit.
+    let mut text: Vec<&str> = r.text.lines().collect();
+    for f in r.fixes.iter().filter(|f| f.kind == FixKind::Shorter) {
+        assert_eq!(text[f.line - 1], f.after, "line {}", f.line);
+        text[f.line - 1] = &f.before;
+    }
+    let plain = src.replace("__udivsi3@PLT,", "__udivsi3,");
+    assert_eq!(text, plain.lines().collect::<Vec<_>>());
     gas("jump_table", &r.text).expect("gas accepts it");
 }
 
@@ -356,7 +362,12 @@ fn debug_info_file_directives() {
     let err = gas("dbg_orig", &src).expect_err("gas 2.40 rejects the DWARF 5 .file");
     assert!(err.contains("junk at end of line"), "{err}");
     let r = repair(&src, "app_dbg_head.s").expect("repairable");
-    let kinds: Vec<(usize, FixKind)> = r.fixes.iter().map(|f| (f.line, f.kind)).collect();
+    let kinds: Vec<(usize, FixKind)> = r
+        .fixes
+        .iter()
+        .filter(|f| f.kind != FixKind::Shorter)
+        .map(|f| (f.line, f.kind))
+        .collect();
     assert_eq!(
         kinds,
         [
@@ -366,13 +377,18 @@ fn debug_info_file_directives() {
             (136, FixKind::DwarfFile),
         ]
     );
-    assert_eq!(r.fixes[0].after, "\t.file\t1 \"/tmp/asmrep/e2e/app.rs\"");
+    let fixes: Vec<&Fix> = r
+        .fixes
+        .iter()
+        .filter(|f| f.kind != FixKind::Shorter)
+        .collect();
+    assert_eq!(fixes[0].after, "\t.file\t1 \"/tmp/asmrep/e2e/app.rs\"");
     assert!(
-        r.fixes[1]
+        fixes[1]
             .after
             .ends_with("/library/core/src/num/uint_macros.rs\"")
     );
-    assert_eq!(r.fixes[2].function, "cmul");
+    assert_eq!(fixes[2].function, "cmul");
     gas("dbg", &r.text).expect("gas accepts the repaired text");
 }
 
@@ -442,12 +458,15 @@ fn mutated_inputs_never_panic() {
     assert!(ok > 0 && err > 0, "ok {ok}, err {err}");
 }
 
-/// The shorter forms on real LLVM output: each is one of the three exact
-/// equivalences, never where the flags of a copy were repaired, and gas
-/// assembles the result to fewer bytes.
+/// The shorter forms on real LLVM output: each is one of the exact
+/// equivalences (`cmpi #0` → `tst`, `move #0` → `clr`, `lea` → `addq`/
+/// `subq`, `bcc` → `jbcc`, single-register `movem` → `move`/`movea`, a
+/// redundant `tst`/`cmpi #0` dropped), never where the flags of a copy were
+/// repaired, and gas assembles the result to fewer bytes.
 #[test]
 fn shorter_forms() {
-    let mut seen = [0usize; 3];
+    // tst, clr, addq/subq, jbcc, move(a), dropped
+    let mut seen = [0usize; 6];
     for name in [
         "cb_u32_div_rem",
         "cb_mulhc3",
@@ -461,6 +480,16 @@ fn shorter_forms() {
         for f in r.fixes.iter().filter(|f| f.kind == FixKind::Shorter) {
             let (b, a) = (f.before.trim(), f.after.trim());
             let (bm, bops) = b.split_once('\t').unwrap();
+            if a.is_empty() {
+                // Dropped: a test of the register the instruction before set.
+                let reg = bops.strip_prefix("#0, ").unwrap_or(bops);
+                assert!(bm.starts_with("tst.") || bm.starts_with("cmpi."), "{b}");
+                assert!(reg.starts_with("%d"), "{b}");
+                let before = src.lines().nth(f.line - 2).unwrap();
+                assert!(before.ends_with(reg), "{before} / {b}");
+                seen[5] += 1;
+                continue;
+            }
             let (am, aops) = a.split_once('\t').unwrap();
             let size = |m: &str| m.rsplit_once('.').map(|(_, s)| s.to_string());
             if let Some(dst) = bops.strip_prefix("#0, ") {
@@ -478,6 +507,19 @@ fn shorter_forms() {
                     }
                     other => panic!("{other}: {b} → {a}"),
                 }
+            } else if bm.starts_with('b') {
+                assert_eq!((am, aops), (format!("j{bm}").as_str(), bops), "{b}");
+                seen[3] += 1;
+            } else if let Some(sz) = bm.strip_prefix("movem.") {
+                assert_eq!(aops, bops, "{b} → {a}");
+                let to_areg = aops.rsplit(", ").next().unwrap().starts_with("%a");
+                let want = if to_areg && !bops.starts_with('%') {
+                    format!("movea.{sz}")
+                } else {
+                    format!("move.{sz}")
+                };
+                assert_eq!(am, want, "{b} → {a}");
+                seen[4] += 1;
             } else {
                 assert_eq!(bm, "lea", "{b} → {a}");
                 let (disp, reg) = bops
@@ -505,6 +547,6 @@ fn shorter_forms() {
     }
     assert!(
         seen.iter().all(|&n| n > 0),
-        "tst, clr and addq/subq all seen: {seen:?}"
+        "tst, clr, addq/subq, jbcc, move(a) and dropped tst all seen: {seen:?}"
     );
 }
