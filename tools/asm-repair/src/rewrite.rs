@@ -358,6 +358,59 @@ pub(crate) fn link_word(insn: &Insn) -> Vec<String> {
     vec![Insn::new("link", Some(Size::W), insn.operands.clone()).to_string()]
 }
 
+/// `add #-n` as `subq #n`, `sub #-n` as `addq #n` (n in 1..8; GNU as
+/// already makes `add #n`/`sub #n` quick). To an address register always
+/// (ADDQ/SUBQ there change all 32 bits and no flag, like ADDA/SUBA of the
+/// sign-extended immediate); elsewhere the result, N and Z are the same but
+/// X, V and C are not, so only when those are dead after it.
+fn quick_opposite(insn: &Insn, live_after: u8) -> Option<String> {
+    let m = insn.mnemonic.as_str();
+    let [Operand::Imm(e), dst] = insn.operands.as_slice() else {
+        return None;
+    };
+    let n = e.value.filter(|v| (-8..=-1).contains(v))?;
+    let to_areg = matches!(dst, Operand::Reg(Reg::A(_)));
+    let flipped = match m {
+        "add" | "addi" | "adda" => "subq",
+        "sub" | "subi" | "suba" => "addq",
+        _ => return None,
+    };
+    let size = if to_areg {
+        // ADDA/SUBA.w sign-extend the immediate: the same 32-bit change.
+        Size::L
+    } else {
+        let dead = live_after & (isa::X | isa::V | isa::C) == 0;
+        let alterable = matches!(
+            dst,
+            Operand::Reg(Reg::D(_))
+                | Operand::Ind(_)
+                | Operand::PostInc(_)
+                | Operand::PreDec(_)
+                | Operand::Disp {
+                    base: Base::A(_),
+                    ..
+                }
+                | Operand::Index {
+                    base: Base::A(_),
+                    ..
+                }
+        );
+        if !dead || !alterable || m.ends_with('a') {
+            return None;
+        }
+        insn.size
+            .filter(|s| matches!(s, Size::B | Size::W | Size::L))?
+    };
+    Some(
+        Insn::new(
+            flipped,
+            Some(size),
+            vec![Operand::Imm(Expr::new(&(-n).to_string())), dst.clone()],
+        )
+        .to_string(),
+    )
+}
+
 /// Shorter forms that depend on the instruction's surroundings, in code LLVM
 /// compiled only; each has exactly the effect of the original on registers,
 /// memory, and every condition code that is read afterwards:
@@ -372,6 +425,8 @@ pub(crate) fn link_word(insn: &Insn) -> Vec<String> {
 ///   (`move` sets them, `movem` does not); never a word load into a data
 ///   register (`movem.w` sign-extends it to 32 bits, `move.w` does not), nor
 ///   a register that is also the operand's base;
+/// - `add #-n`/`sub #-n` (n in 1..8) as `subq #n`/`addq #n`
+///   ([`quick_opposite`]);
 /// - a `tst.s %dN` (or `cmpi.s #0,%dN`) right after an instruction that wrote `%dN` at the same
 ///   size (no label in between) is dropped when that instruction set the
 ///   flags tst would set: AND/OR/EOR/NOT/CLR/EXT/SWAP exactly as TST does
@@ -446,6 +501,9 @@ pub(crate) fn shorter_in_context(
         return Some(vec![
             Insn::new(mnemonic, Some(size), vec![src.clone(), Operand::Reg(r)]).to_string(),
         ]);
+    }
+    if let Some(new) = quick_opposite(insn, live_after) {
+        return Some(vec![new]);
     }
     // `cmpi #0` is a `tst` too (see `shorter`).
     let tested = match ops {

@@ -582,6 +582,29 @@ const CONTEXT_FORMS: &[(&str, &[&str], u16)] = &[
         &[],
         0x1F,
     ),
+    // ADD/SUB of −1..−8 as SUBQ/ADDQ: N and Z agree; X, V and C must be dead.
+    (
+        "\tadd.l\t#-1, %d0\n\tseq\t%d2\n\tsmi\t%d3",
+        &["\tsubq.l\t#1, %d0"],
+        0x0C,
+    ),
+    (
+        "\tsub.b\t#-3, %d0\n\tseq\t%d2",
+        &["\taddq.b\t#3, %d0"],
+        0x0C,
+    ),
+    (
+        "\tadd.w\t#-1, (6,%sp)\n\tseq\t%d2",
+        &["\tsubq.w\t#1, (6,%sp)"],
+        0x0C,
+    ),
+    ("\tadd.l\t#-1, %d0\n\tscs\t%d5", &[], 0x1F),
+    // To an address register: no flags either way.
+    (
+        "\tcmp.l\t%d7, %d6\n\tadd.w\t#-2, %a1\n\tscs\t%d5\n\tseq\t%d2",
+        &["\tsubq.l\t#2, %a1"],
+        0x1F,
+    ),
     // A branch inside the function: GNU as picks the 2-byte form.
     (
         "\ttst.l\t%d1\n\tbeq\t.L1\n\tmoveq\t#1, %d2\n.L1:\n\tbra\t.L2\n\tmoveq\t#2, %d3\n.L2:",

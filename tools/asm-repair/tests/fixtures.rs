@@ -460,13 +460,14 @@ fn mutated_inputs_never_panic() {
 
 /// The shorter forms on real LLVM output: each is one of the exact
 /// equivalences (`cmpi #0` → `tst`, `move #0` → `clr`, `lea` → `addq`/
-/// `subq`, `bcc` → `jbcc`, single-register `movem` → `move`/`movea`, a
+/// `subq`, `bcc` → `jbcc`, single-register `movem` → `move`/`movea`, `add
+/// #-n` → `subq #n` where X/V/C are dead, a
 /// redundant `tst`/`cmpi #0` dropped), never where the flags of a copy were
 /// repaired, and gas assembles the result to fewer bytes.
 #[test]
 fn shorter_forms() {
-    // tst, clr, addq/subq, jbcc, move(a), dropped
-    let mut seen = [0usize; 6];
+    // tst, clr, addq/subq, jbcc, move(a), dropped, quick of −n
+    let mut seen = [0usize; 7];
     for name in [
         "cb_u32_div_rem",
         "cb_mulhc3",
@@ -510,6 +511,19 @@ fn shorter_forms() {
             } else if bm.starts_with('b') {
                 assert_eq!((am, aops), (format!("j{bm}").as_str(), bops), "{b}");
                 seen[3] += 1;
+            } else if let Some(n) = bops.strip_prefix("#-") {
+                // add/sub of −n as subq/addq of n.
+                let (n, dst) = n.split_once(", ").unwrap();
+                let (op, sz) = bm.split_once('.').unwrap();
+                let want_op = if op.starts_with("add") {
+                    "subq"
+                } else {
+                    "addq"
+                };
+                let want_sz = if dst.starts_with("%a") { "l" } else { sz };
+                assert_eq!(am, format!("{want_op}.{want_sz}"), "{b} → {a}");
+                assert_eq!(aops, format!("#{n}, {dst}"), "{b} → {a}");
+                seen[6] += 1;
             } else if let Some(sz) = bm.strip_prefix("movem.") {
                 assert_eq!(aops, bops, "{b} → {a}");
                 let to_areg = aops.rsplit(", ").next().unwrap().starts_with("%a");
@@ -547,6 +561,6 @@ fn shorter_forms() {
     }
     assert!(
         seen.iter().all(|&n| n > 0),
-        "tst, clr, addq/subq, jbcc, move(a) and dropped tst all seen: {seen:?}"
+        "tst, clr, addq/subq, jbcc, move(a), dropped tst and quick −n all seen: {seen:?}"
     );
 }
