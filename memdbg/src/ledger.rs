@@ -66,7 +66,7 @@ pub fn create(st: &mut State) -> Result<(), Error> {
 }
 
 /// Whether database `id` (card 0) is a MemDbgDB ledger: a record database with our
-/// creator and type (`DmDatabaseInfo`, DataMgr.h; NULL outputs are not written).
+/// creator and type.
 ///
 /// # Errors
 /// [`Error::Ledger`] with `DmDatabaseInfo`'s error.
@@ -74,29 +74,50 @@ fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
     let mut attributes: u16 = 0;
     let mut kind: u32 = 0;
     let mut creator: u32 = 0;
-    let n: *mut u32 = core::ptr::null_mut();
-    // SAFETY: the outputs are locals or NULL.
-    let err = unsafe {
-        palm::DmDatabaseInfo(
-            0,
-            id,
-            core::ptr::null_mut(),
-            &mut attributes,
-            core::ptr::null_mut(),
-            n,
-            n,
-            n,
-            n,
-            n,
-            n,
-            &mut kind,
-            &mut creator,
-        )
-    };
+    let err = db_info(
+        0,
+        id,
+        core::ptr::null_mut(),
+        &mut attributes,
+        &mut kind,
+        &mut creator,
+    );
     if err != palm::errNone {
         return Err(Error::Ledger(err));
     }
     Ok(creator == DB_CREATOR && kind == DB_TYPE && attributes & palm::dm::dmHdrAttrResDB == 0)
+}
+
+/// `DmDatabaseInfo` (DataMgr.h) asking for the name, attributes, type and creator
+/// only; a NULL output is not written.
+#[inline(never)]
+pub fn db_info(
+    card: u16,
+    id: palm::LocalID,
+    name: *mut u8,
+    attributes: *mut u16,
+    kind: *mut u32,
+    creator: *mut u32,
+) -> palm::Err {
+    let n: *mut u32 = core::ptr::null_mut();
+    // SAFETY: the outputs are valid for writing or NULL (the caller's).
+    unsafe {
+        palm::DmDatabaseInfo(
+            card,
+            id,
+            name.cast(),
+            attributes,
+            n.cast(),
+            n,
+            n,
+            n,
+            n,
+            n,
+            n,
+            kind,
+            creator,
+        )
+    }
 }
 
 /// Appends a record of `size` bytes and returns it locked and not busy, or null when

@@ -545,17 +545,27 @@ pub fn chain_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err
 /// handle form is `i | 1`).
 pub const TRAMPOLINES: usize = 6;
 
-/// Trap `i`'s number.
-fn trap(i: usize) -> u16 {
-    match i {
-        0 => sysTrapMemChunkFree,
-        1 => sysTrapMemHandleFree,
-        2 => sysTrapMemPtrSize,
-        3 => sysTrapMemHandleSize,
-        4 => sysTrapMemPtrResize,
-        _ => sysTrapMemHandleResize,
-    }
-}
+/// The patched traps' numbers, in trampoline order.
+const TRAPS: [u16; TRAMPOLINES] = [
+    sysTrapMemChunkFree,
+    sysTrapMemHandleFree,
+    sysTrapMemPtrSize,
+    sysTrapMemHandleSize,
+    sysTrapMemPtrResize,
+    sysTrapMemHandleResize,
+];
+
+/// Where each trap's saved original is in [`State`] (byte offsets, in trampoline
+/// order).
+const ORIGINALS: [u8; TRAMPOLINES] = [
+    offset_of!(State, orig_chunk_free) as u8,
+    offset_of!(State, orig_handle_free) as u8,
+    offset_of!(State, orig_ptr_size) as u8,
+    offset_of!(State, orig_handle_size) as u8,
+    offset_of!(State, orig_ptr_resize) as u8,
+    offset_of!(State, orig_handle_resize) as u8,
+];
+static_assertions::const_assert!(offset_of!(State, orig_handle_resize) < 256);
 
 /// The [`State::patched`] bit of trap `i`'s group.
 fn group(i: usize) -> u8 {
@@ -564,13 +574,12 @@ fn group(i: usize) -> u8 {
 
 /// Trap `i`'s saved original.
 fn original(st: &mut State, i: usize) -> &mut *mut c_void {
-    match i {
-        0 => &mut st.orig_chunk_free,
-        1 => &mut st.orig_handle_free,
-        2 => &mut st.orig_ptr_size,
-        3 => &mut st.orig_handle_size,
-        4 => &mut st.orig_ptr_resize,
-        _ => &mut st.orig_handle_resize,
+    // SAFETY: ORIGINALS holds the offsets of State's `*mut c_void` fields.
+    unsafe {
+        &mut *(st as *mut State)
+            .cast::<u8>()
+            .add(usize::from(ORIGINALS[i]))
+            .cast::<*mut c_void>()
     }
 }
 
@@ -600,23 +609,25 @@ fn entry(st: &State, i: usize) -> *mut c_void {
 /// # Safety
 /// `at` is [`TRAMPOLINE_LEN`] writable bytes of the dynamic heap, 2-aligned.
 unsafe fn write_trampoline(at: *mut u8, state: u32, target: u32) {
-    // SAFETY: the caller's guarantee; 16-bit stores at even addresses.
+    // SAFETY: the caller's guarantee; the 68000 stores longs at even addresses.
+    // Big-endian: 2F3C ssss | ssss 4EF9 | tttt tttt.
     unsafe {
-        let w = at.cast::<u16>();
-        w.write(0x2F3C); // move.l #imm,-(%sp)
-        w.add(1).write((state >> 16) as u16);
-        w.add(2).write(state as u16);
-        w.add(3).write(0x4EF9); // jmp abs.l
-        w.add(4).write((target >> 16) as u16);
-        w.add(5).write(target as u16);
+        let w = at.cast::<u32>();
+        w.write(0x2F3C_0000 | (state >> 16)); // move.l #state,-(%sp)
+        w.add(1).write((state << 16) | 0x4EF9); // jmp abs.l
+        w.add(2).write(target);
     }
 }
 
-/// Points `trap` at `to` and reads it back.
-fn set(trap: u16, to: *mut c_void) -> bool {
+/// Points `trap` at `to` and reads it back: 0 when it holds `to`, else nonzero.
+#[inline(never)]
+fn set(trap: u16, to: *mut c_void) -> u32 {
     // SAFETY: plain System Manager calls.
     unsafe {
-        palm::SysSetTrapAddress(trap, to) == palm::errNone && palm::SysGetTrapAddress(trap) == to
+        if palm::SysSetTrapAddress(trap, to) != palm::errNone {
+            return 1;
+        }
+        palm::SysGetTrapAddress(trap) as u32 ^ to as u32
     }
 }
 
@@ -648,50 +659,56 @@ pub fn install(st: &mut State) {
     let mut i = 0;
     while i < TRAMPOLINES {
         // SAFETY: plain System Manager call.
-        *original(st, i) = unsafe { palm::SysGetTrapAddress(trap(i)) };
+        *original(st, i) = unsafe { palm::SysGetTrapAddress(TRAPS[i]) };
         i += 1;
     }
     let mut i = 0;
     while i < TRAMPOLINES {
-        if group(i) & want != 0 && !set(trap(i), entry(st, i)) {
-            break;
+        if group(i) & want != 0 && set(TRAPS[i], entry(st, i)) != 0 {
+            // A refused set may still have changed an entry: put every original back.
+            put_back(st, want, false);
+            st.flag(HeaderFlags::PATCHES_REFUSED);
+            return;
         }
         i += 1;
     }
-    if i == TRAMPOLINES {
-        st.patched = want;
-        return;
-    }
-    // A refused set may still have changed an entry: put every original back.
+    st.patched = want;
+}
+
+/// Puts back the saved originals of the patch groups in `groups`. With `ours` (at
+/// stop) each entry should hold our trampoline: an entry that does not is left as
+/// it is, and it or a set that does not read back makes the result nonzero. Without
+/// (a refused install), an entry is set back unless it holds the original.
+#[inline(never)]
+fn put_back(st: &mut State, groups: u8, ours: bool) -> u32 {
+    let mut disturbed = 0;
     let mut i = 0;
     while i < TRAMPOLINES {
-        if group(i) & want != 0 {
-            let orig = *original(st, i);
+        if group(i) & groups != 0 {
             // SAFETY: plain System Manager call.
-            if unsafe { palm::SysGetTrapAddress(trap(i)) } != orig {
-                set(trap(i), orig);
+            let now = unsafe { palm::SysGetTrapAddress(TRAPS[i]) };
+            let orig = *original(st, i);
+            if ours {
+                disturbed |= if now != entry(st, i) {
+                    1
+                } else {
+                    set(TRAPS[i], orig)
+                };
+            } else if now != orig {
+                set(TRAPS[i], orig);
             }
         }
         i += 1;
     }
-    st.flag(HeaderFlags::PATCHES_REFUSED);
+    disturbed
 }
 
 /// Restores the exact original addresses (read back). If an entry no longer held our
 /// patch, someone patched over it: the original is restored anyway and
 /// [`HeaderFlags::TRAPS_DISTURBED`] is set.
 pub fn remove(st: &mut State) {
-    let mut i = 0;
-    while i < TRAMPOLINES {
-        if group(i) & st.patched != 0 {
-            // SAFETY: plain System Manager call.
-            let now = unsafe { palm::SysGetTrapAddress(trap(i)) };
-            let orig = *original(st, i);
-            if now != entry(st, i) || !set(trap(i), orig) {
-                st.flag(HeaderFlags::TRAPS_DISTURBED);
-            }
-        }
-        i += 1;
+    if put_back(st, st.patched, true) != 0 {
+        st.flag(HeaderFlags::TRAPS_DISTURBED);
     }
     st.patched = 0;
 }

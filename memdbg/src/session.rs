@@ -57,12 +57,13 @@ fn system_chunk(size: u32) -> *mut u8 {
     }
 }
 
-fn free_chunk(p: *mut u8) {
-    if !p.is_null() {
-        // SAFETY: a chunk from system_chunk, freed once.
-        unsafe {
-            palm::MemChunkFree(p.cast());
-        }
+/// Frees the two chunks `start` allocated.
+#[inline(always)]
+fn free_chunks(a: *mut u8, b: *mut u8) {
+    // SAFETY: chunks from system_chunk, each freed once.
+    unsafe {
+        palm::MemChunkFree(a.cast());
+        palm::MemChunkFree(b.cast());
     }
 }
 
@@ -102,10 +103,13 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     let sc_size = even(size_of::<Scratch>());
     let tramp_size = (patch::TRAMPOLINES * patch::TRAMPOLINE_LEN) as u32;
     let st_p = system_chunk(st_size + sc_size + tramp_size + cap * 6 + n * 2);
+    if st_p.is_null() {
+        return Err(Error::NoMemory);
+    }
     let keys = system_chunk(n * 4);
-    if st_p.is_null() || keys.is_null() {
-        free_chunk(st_p);
-        free_chunk(keys);
+    if keys.is_null() {
+        // SAFETY: the chunk just allocated, freed once.
+        unsafe { palm::MemChunkFree(st_p.cast()) };
         return Err(Error::NoMemory);
     }
     // SAFETY: offsets inside the first chunk, as sized above.
@@ -137,8 +141,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.trampolines = tramp;
     locate_code(st);
     if let Err(e) = ledger::create(st) {
-        free_chunk(st_p);
-        free_chunk(keys);
+        free_chunks(st_p, keys);
         return Err(e);
     }
     // SAFETY: TimGetTicks has no arguments.
@@ -150,8 +153,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
         palm::FtrSet(DB_CREATOR, FEATURE_STATE, st_p as u32);
     }
     patch::install(st);
-    fill_header(st, 0);
-    ledger::write_header(st);
+    write_header(st, 0);
     state::leave(st);
     Ok(())
 }
@@ -165,19 +167,13 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
 fn locate_code(st: &mut State) {
     let code = palm::four_cc(b"code");
     // SAFETY: plain Data Manager calls.
-    let first = unsafe { palm::DmGet1Resource(code, 1) };
-    let range = match code_range(first) {
-        Some(range) => range,
-        // SAFETY: as above.
-        None => match code_range(unsafe { palm::DmGetResource(code, 1) }) {
-            Some(range) => range,
-            None => {
-                st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
-                return;
-            }
-        },
-    };
-    st.code = range;
+    if !take_code(st, unsafe { palm::DmGet1Resource(code, 1) })
+        && !take_code(st, unsafe { palm::DmGetResource(code, 1) })
+    {
+        st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
+        return;
+    }
+    let range = st.code;
     // SAFETY: code 1 stays locked by the OS while the app runs (it is executing), in
     // the storage heap, which does not move; these are its bytes.
     let bytes = unsafe {
@@ -189,10 +185,11 @@ fn locate_code(st: &mut State) {
     st.sc().header.code_crc.set(record::crc32(bytes));
 }
 
-/// The range of resource `h` if it holds this function's code.
-fn code_range(h: palm::MemHandle) -> Option<CodeRange> {
+/// Sets `st.code` to the range of resource `h` if it holds this function's code.
+#[inline(never)]
+fn take_code(st: &mut State, h: palm::MemHandle) -> bool {
     if h.is_null() {
-        return None;
+        return false;
     }
     // SAFETY: `h` is a resource handle; it is locked only while its address and size
     // are read (the OS keeps code 1 locked while the app runs), then released.
@@ -206,9 +203,11 @@ fn code_range(h: palm::MemHandle) -> Option<CodeRange> {
             end: base.wrapping_add(size),
         }
     };
-    range
-        .contains(code_range as *const () as usize as u32)
-        .then_some(range)
+    let ours = range.contains(take_code as *const () as usize as u32);
+    if ours {
+        st.code = range;
+    }
+    ours
 }
 
 /// The app's database name and creator into the header scratch.
@@ -216,24 +215,16 @@ fn app_identity(st: &mut State) {
     let mut card: u16 = 0;
     let mut id: u32 = 0;
     let mut creator: u32 = 0;
-    let n: *mut u32 = core::ptr::null_mut();
-    // SAFETY: outputs are a local or the header's 32-byte name field (dmDBNameLength
-    // = 32); NULL outputs are not written (DataMgr.h).
+    // SAFETY: outputs are locals or the header's 32-byte name field (dmDBNameLength
+    // = 32).
     unsafe {
         if palm::SysCurAppDatabase(&mut card, &mut id) == palm::errNone {
-            palm::DmDatabaseInfo(
+            ledger::db_info(
                 card,
                 id,
                 st.sc().header.app_name.as_mut_ptr().cast(),
-                n.cast(),
-                n.cast(),
-                n,
-                n,
-                n,
-                n,
-                n,
-                n,
-                n,
+                core::ptr::null_mut(),
+                core::ptr::null_mut(),
                 &mut creator,
             );
         }
@@ -241,9 +232,10 @@ fn app_identity(st: &mut State) {
     st.sc().header.app_creator.set(creator);
 }
 
-/// The header's fields that are not kept in it all along (the app identity is set
-/// at start, the rarer counters are counted in place) from the state.
-fn fill_header(st: &State, stop_ticks: u32) {
+/// Fills the header's fields that are not kept in it all along (the app identity is
+/// set at start, the rarer counters are counted in place) from the state, and writes
+/// the header to record 0.
+fn write_header(st: &State, stop_ticks: u32) {
     // SAFETY: the scratch header, reached through an opaque base (`near`).
     let h = unsafe { &mut *state::near(core::ptr::addr_of_mut!((*st.scratch).header)) };
     h.kind = kind::HEADER;
@@ -270,6 +262,7 @@ fn fill_header(st: &State, stop_ticks: u32) {
     k.peak_live_count.set(st.peak_count);
     k.low_free.set(st.low_free);
     k.low_largest_free.set(st.low_max);
+    ledger::write_header(st);
 }
 
 /// Stops the detector: restores the free traps' original addresses (read back),
@@ -297,8 +290,7 @@ pub fn stop() -> Result<Summary, Error> {
     st.flags &= !HeaderFlags::RUNNING.bits();
     // SAFETY: TimGetTicks has no arguments.
     let stop_ticks = unsafe { palm::TimGetTicks() };
-    fill_header(st, stop_ticks);
-    ledger::write_header(st);
+    write_header(st, stop_ticks);
     let summary = Summary {
         leaks,
         leaked_bytes: bytes,
@@ -325,7 +317,6 @@ pub fn stop() -> Result<Summary, Error> {
     unsafe {
         palm::FtrUnregister(DB_CREATOR, FEATURE_STATE);
     }
-    free_chunk(keys);
-    free_chunk((st as *mut State).cast());
+    free_chunks(keys, (st as *mut State).cast());
     Ok(summary)
 }
