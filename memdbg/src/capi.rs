@@ -13,8 +13,8 @@ use palm::{Char, MemHandle, MemPtr};
 
 use crate::api;
 use crate::record::{AllocFlags, Options, kind};
+use crate::session::state_ptr;
 use crate::stack::frame_pointer;
-use crate::state::state_ptr;
 use crate::{Error, Settings, Site};
 
 /// Error numbers of [`memdbg_start`] and [`memdbg_stop`] (0 = success).

@@ -35,7 +35,20 @@ pub struct Summary {
 
 /// Whether the detector is running (its feature is registered).
 pub fn is_running() -> bool {
-    !state::state_ptr().is_null()
+    !state_ptr().is_null()
+}
+
+/// [`state::state_ptr`] as one function for the calls outside the hot paths.
+#[inline(never)]
+pub(crate) fn state_ptr() -> *mut State {
+    state::state_ptr()
+}
+
+/// [`state::enter`] as one function for the calls outside the hot paths (it is
+/// inlined wherever it is called).
+#[inline(never)]
+pub(crate) fn enter() -> Option<&'static mut State> {
+    state::enter()
 }
 
 /// `n` rounded up to an even number (chunk-internal offsets stay 2-aligned).
@@ -275,7 +288,7 @@ fn write_header(st: &State, stop_ticks: u32) {
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
 #[inline(never)]
 pub fn stop() -> Result<Summary, Error> {
-    let Some(st) = state::enter() else {
+    let Some(st) = enter() else {
         return Err(if is_running() {
             Error::Busy
         } else {
