@@ -85,7 +85,7 @@ fn c_site(file: *const Char, line: u32) -> *const Site {
         } else {
             core::ffi::CStr::from_ptr(file).to_bytes()
         };
-        let site = &mut (*(*p).scratch).c_site;
+        let site = &mut *crate::state::near(core::ptr::addr_of_mut!((*(*p).scratch).c_site));
         site.file.set(path);
         site.line.set(line.min(0xFFFF) as u16);
         site.flags.set(if crate::record::FileName::cut(path) > 0 {

@@ -36,6 +36,7 @@
 //! and LLVM's agree, no re-packing is needed.
 
 use core::ffi::c_void;
+use core::ptr::addr_of;
 
 use m68k_palmos_sys as palm;
 use palm::traps::{
@@ -374,18 +375,14 @@ fn free_general(st: *mut State, addr: u32, handle: bool, ret: u32, frame: u32) -
     // afterwards. `busy` is read and written volatile (see `state::enter`): a nested
     // entry goes straight to the original.
     unsafe {
-        let orig = if handle {
-            (*st).orig_handle_free
-        } else {
-            (*st).orig_chunk_free
-        };
+        let orig = pick(addr_of!((*st).orig_chunk_free), handle);
         let busy = core::ptr::addr_of_mut!((*st).busy);
         if busy.read_volatile() != 0 {
-            return chain(orig, addr, handle);
+            return chain(orig, addr);
         }
         busy.write_volatile(1);
         let r = match track::freeing(&mut *st, addr, handle, ret, frame) {
-            Freed::Pass => chain(orig, addr, handle),
+            Freed::Pass => chain(orig, addr),
             Freed::Refuse => palm::errors::memErrInvalidParam,
         };
         busy.write_volatile(0);
@@ -393,18 +390,13 @@ fn free_general(st: *mut State, addr: u32, handle: bool, ret: u32, frame: u32) -
     }
 }
 
-/// Calls the original free routine.
+/// Calls the original free routine (`MemChunkFree`'s or `MemHandleFree`'s: both take
+/// one 4-byte argument and return an `Err`, so one call serves both).
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-fn chain(orig: *mut c_void, addr: u32, handle: bool) -> palm::Err {
+fn chain(orig: *mut c_void, addr: u32) -> palm::Err {
     // SAFETY: `orig` is what SysGetTrapAddress returned for this trap before it was
     // patched; it takes the same single argument.
-    unsafe {
-        if handle {
-            palm::chain::MemHandleFree(orig, addr as usize as palm::MemHandle)
-        } else {
-            palm::chain::MemChunkFree(orig, addr as usize as palm::MemPtr)
-        }
-    }
+    unsafe { palm::chain::MemChunkFree(orig, addr as usize as palm::MemPtr) }
 }
 
 /// The patches' general path (called by [`chunk_free_entry`]): `tagged` is the
@@ -481,11 +473,10 @@ extern "C" fn size_body(tagged: u32, addr: u32) -> u32 {
     // originals were saved before the patches were installed. `busy` is volatile, as
     // in `free_general`: a nested entry just gets the OS's answer.
     unsafe {
-        let os = if handle {
-            palm::chain::MemHandleSize((*st).orig_handle_size, addr as usize as palm::MemHandle)
-        } else {
-            palm::chain::MemPtrSize((*st).orig_ptr_size, addr as usize as palm::MemPtr)
-        };
+        // MemPtrSize's and MemHandleSize's originals take one 4-byte argument and
+        // return a UInt32: one call serves both.
+        let orig = pick(addr_of!((*st).orig_ptr_size), handle);
+        let os = palm::chain::MemPtrSize(orig, addr as usize as palm::MemPtr);
         let busy = core::ptr::addr_of_mut!((*st).busy);
         if busy.read_volatile() != 0 {
             return os;
@@ -520,19 +511,37 @@ extern "C" fn resize_body(tagged: u32, addr: u32, size: u32, ret: u32, frame: u3
 /// `MemPtrResize`/`MemHandleResize` through the saved original (the resize traps
 /// are patched).
 pub fn chain_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
-    // SAFETY: the originals take the arguments the patched trap got.
+    // SAFETY: the originals take the arguments the patched trap got (two 4-byte
+    // arguments, an `Err` back, for both: one call serves both).
     unsafe {
-        if handle {
-            palm::chain::MemHandleResize(
-                st.orig_handle_resize,
-                addr as usize as palm::MemHandle,
-                size,
-            )
-        } else {
-            palm::chain::MemPtrResize(st.orig_ptr_resize, addr as usize as palm::MemPtr, size)
-        }
+        let orig = pick(addr_of!(st.orig_ptr_resize), handle);
+        palm::chain::MemPtrResize(orig, addr as usize as palm::MemPtr, size)
     }
 }
+
+/// The saved original of a trap pair's pointer form at `first`, or with `handle` the
+/// handle form's, which follows it in [`State`].
+///
+/// # Safety
+/// `first` is `orig_chunk_free`, `orig_ptr_size` or `orig_ptr_resize` of a live
+/// state.
+#[inline(always)]
+unsafe fn pick(first: *const *mut c_void, handle: bool) -> *mut c_void {
+    // SAFETY: the caller's guarantee; the pairs are adjacent (asserted below).
+    unsafe { *first.add(usize::from(handle)) }
+}
+static_assertions::const_assert_eq!(
+    offset_of!(State, orig_handle_free),
+    offset_of!(State, orig_chunk_free) + core::mem::size_of::<*mut c_void>()
+);
+static_assertions::const_assert_eq!(
+    offset_of!(State, orig_handle_size),
+    offset_of!(State, orig_ptr_size) + core::mem::size_of::<*mut c_void>()
+);
+static_assertions::const_assert_eq!(
+    offset_of!(State, orig_handle_resize),
+    offset_of!(State, orig_ptr_resize) + core::mem::size_of::<*mut c_void>()
+);
 
 /// Trampolines (and patched traps): `MemChunkFree`, `MemHandleFree`, `MemPtrSize`,
 /// `MemHandleSize`, `MemPtrResize`, `MemHandleResize`, in this order (trap `i`'s

@@ -180,9 +180,12 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
 fn locate_code(st: &mut State) {
     let code = palm::four_cc(b"code");
     // SAFETY: plain Data Manager calls.
-    if !take_code(st, unsafe { palm::DmGet1Resource(code, 1) })
-        && !take_code(st, unsafe { palm::DmGetResource(code, 1) })
-    {
+    take_code(st, unsafe { palm::DmGet1Resource(code, 1) });
+    if st.code.base == 0 {
+        // SAFETY: as above.
+        take_code(st, unsafe { palm::DmGetResource(code, 1) });
+    }
+    if st.code.base == 0 {
         st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
         return;
     }
@@ -198,11 +201,12 @@ fn locate_code(st: &mut State) {
     st.sc().header.code_crc.set(record::crc32(bytes));
 }
 
-/// Sets `st.code` to the range of resource `h` if it holds this function's code.
+/// Sets `st.code` to the range of resource `h` if it holds this function's code
+/// (code 1 is never at address 0: a zero base means "not found").
 #[inline(never)]
-fn take_code(st: &mut State, h: palm::MemHandle) -> bool {
+fn take_code(st: &mut State, h: palm::MemHandle) {
     if h.is_null() {
-        return false;
+        return;
     }
     // SAFETY: `h` is a resource handle; it is locked only while its address and size
     // are read (the OS keeps code 1 locked while the app runs), then released.
@@ -216,11 +220,9 @@ fn take_code(st: &mut State, h: palm::MemHandle) -> bool {
             end: base.wrapping_add(size),
         }
     };
-    let ours = range.contains(take_code as *const () as usize as u32);
-    if ours {
+    if range.contains(take_code as *const () as usize as u32) {
         st.code = range;
     }
-    ours
 }
 
 /// The app's database name and creator into the header scratch.
