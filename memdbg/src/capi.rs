@@ -20,12 +20,9 @@ use crate::{Error, Settings, Site};
 /// Error numbers of [`memdbg_start`] and [`memdbg_stop`] (0 = success).
 fn error_code(e: Error) -> u32 {
     match e {
-        Error::AlreadyRunning => 1,
-        Error::NotRunning => 2,
-        Error::Busy => 3,
-        Error::BadSettings => 4,
-        Error::NoMemory => 5,
         Error::Ledger(err) => 0x1_0000 | u32::from(err),
+        // SAFETY: a `repr(u16)` enum starts with its discriminant (1 to 5 here).
+        _ => u32::from(unsafe { *(&e as *const Error).cast::<u16>() }),
     }
 }
 

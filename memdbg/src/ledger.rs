@@ -213,9 +213,9 @@ pub fn finish(st: &mut State) {
             if h.is_null() {
                 continue;
             }
-            let p = palm::MemHandleLock(h).cast::<u8>();
-            let kind = p.read();
-            palm::MemHandleUnlock(h);
+            // The kind byte through the master pointer: nothing moves chunks
+            // between the query and this read.
+            let kind = h.cast::<*const u8>().read().read();
             if kind == record::kind::FREE_SLOT {
                 palm::DmRemoveRecord(st.db, i);
             }

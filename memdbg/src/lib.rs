@@ -168,26 +168,28 @@ impl Default for Settings {
     }
 }
 
-/// Why [`start`] or [`stop`] did nothing.
+/// Why [`start`] or [`stop`] did nothing. The discriminants are the C interface's
+/// error numbers (`capi`).
+#[repr(u16)]
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub enum Error {
     /// `start` while running.
-    AlreadyRunning,
+    AlreadyRunning = 1,
     /// `stop` while not running.
-    NotRunning,
+    NotRunning = 2,
     /// `stop` called from inside the detector (e.g. from a free patch).
-    Busy,
+    Busy = 3,
     /// `capacity` is 0 or above 5461.
-    BadSettings,
+    BadSettings = 4,
     /// The dynamic heap has no room for the state, index or slot table.
-    NoMemory,
+    NoMemory = 5,
     /// The ledger database could not be created or opened (the Data Manager's error
     /// code, e.g. `dmErrDatabaseOpen` when another app holds MemDbgDB open).
     /// `dmErrAlreadyExists` (0x0219): a database named MemDbgDB exists that is not a
     /// ledger (another creator than `'MDbg'`, another type than `'LEAK'`, or a
     /// resource database); it belongs to someone else and is left untouched.
-    Ledger(u16),
+    Ledger(u16) = 6,
 }
 
 /// An allocation's source position as stored in its record: the file name's tail

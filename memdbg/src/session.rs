@@ -44,11 +44,23 @@ pub(crate) fn state_ptr() -> *mut State {
     state::state_ptr()
 }
 
-/// [`state::enter`] as one function for the calls outside the hot paths (it is
-/// inlined wherever it is called).
+/// [`state::enter`] for the calls outside the hot paths (that one is inlined
+/// wherever it is called), through the shared [`state_ptr`].
 #[inline(never)]
 pub(crate) fn enter() -> Option<&'static mut State> {
-    state::enter()
+    let p = state_ptr();
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: as in `state::enter`: the live state chunk; `busy` read and written
+    // volatile, the `&mut` made only when nobody else holds one.
+    unsafe {
+        if core::ptr::addr_of!((*p).busy).read_volatile() != 0 {
+            return None;
+        }
+        core::ptr::addr_of_mut!((*p).busy).write_volatile(1);
+        Some(&mut *p)
+    }
 }
 
 /// `n` rounded up to an even number (chunk-internal offsets stay 2-aligned).
@@ -99,7 +111,7 @@ fn free_chunks(a: *mut u8, b: *mut u8) {
 /// error nothing is left behind and the wrappers behave as the plain OS calls.
 #[inline(never)]
 pub fn start(settings: &Settings) -> Result<(), Error> {
-    if is_running() {
+    if !state_ptr().is_null() {
         return Err(Error::AlreadyRunning);
     }
     let entries = match index::entries_for(settings.capacity) {
@@ -291,10 +303,10 @@ fn write_header(st: &State, stop_ticks: u32) {
 #[inline(never)]
 pub fn stop() -> Result<Summary, Error> {
     let Some(st) = enter() else {
-        return Err(if is_running() {
-            Error::Busy
-        } else {
+        return Err(if state_ptr().is_null() {
             Error::NotRunning
+        } else {
+            Error::Busy
         });
     };
     patch::remove(st);
