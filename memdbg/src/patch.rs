@@ -85,7 +85,7 @@ unsafe extern "C" fn chunk_free_entry() {
         "and.l (32,%sp),%d0",
         "move.l %d0,%a2",
         "move.l (40,%sp),%d3",
-        "cmpi.b #0,({busy},%a2)",
+        "move.b ({busy},%a2),%d0",
         "bne 9f",
         "moveq #{slow_options},%d0",
         "and.l ({opts},%a2),%d0",
@@ -681,7 +681,8 @@ pub fn install(st: &mut State) {
 /// Puts back the saved originals of the patch groups in `groups`. With `ours` (at
 /// stop) each entry should hold our trampoline: an entry that does not is left as
 /// it is, and it or a set that does not read back makes the result nonzero. Without
-/// (a refused install), an entry is set back unless it holds the original.
+/// (a refused install), an entry is set back unless it holds the original (the
+/// result is then meaningless).
 #[inline(never)]
 fn put_back(st: &mut State, groups: u8, ours: bool) -> u32 {
     let mut disturbed = 0;
@@ -691,15 +692,16 @@ fn put_back(st: &mut State, groups: u8, ours: bool) -> u32 {
             // SAFETY: plain System Manager call.
             let now = unsafe { palm::SysGetTrapAddress(TRAPS[i]) };
             let orig = *original(st, i);
-            if ours {
-                disturbed |= if now != entry(st, i) {
-                    1
-                } else {
-                    set(TRAPS[i], orig)
-                };
-            } else if now != orig {
-                set(TRAPS[i], orig);
-            }
+            let go = if ours {
+                now == entry(st, i)
+            } else {
+                now != orig
+            };
+            disturbed |= if go {
+                set(TRAPS[i], orig)
+            } else {
+                u32::from(ours)
+            };
         }
         i += 1;
     }
