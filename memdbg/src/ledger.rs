@@ -89,7 +89,9 @@ fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
 }
 
 /// `DmDatabaseInfo` (DataMgr.h) asking for the name, attributes, type and creator
-/// only; a NULL output is not written.
+/// only; a NULL output is not written. On the 68k the 50-byte Palm argument block is
+/// pushed directly (seven of its pointers are NULL), which is much shorter than the
+/// generic glue's copy of a zeroed block.
 #[inline(never)]
 pub fn db_info(
     card: u16,
@@ -99,24 +101,66 @@ pub fn db_info(
     kind: *mut u32,
     creator: *mut u32,
 ) -> palm::Err {
-    let n: *mut u32 = core::ptr::null_mut();
-    // SAFETY: the outputs are valid for writing or NULL (the caller's).
-    unsafe {
-        palm::DmDatabaseInfo(
-            card,
-            id,
-            name.cast(),
-            attributes,
-            n.cast(),
-            n,
-            n,
-            n,
-            n,
-            n,
-            n,
-            kind,
-            creator,
-        )
+    #[cfg(target_arch = "m68k")]
+    {
+        let err: u32;
+        // SAFETY: the outputs are valid for writing or NULL (the caller's); the asm
+        // pushes the Palm layout (cardNo, dbID, nameP, attributesP, versionP, crDateP,
+        // modDateP, bckUpDateP, modNumP, appInfoIDP, sortInfoIDP, typeP, creatorP:
+        // 2 + 12 × 4 = 50 bytes, the last argument first), pops exactly that and
+        // declares every register Palm OS may clobber (D0-D2/A0-A1).
+        unsafe {
+            core::arch::asm!(
+                "move.l {creator},-(%sp)",
+                "move.l {kind},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {attributes},-(%sp)",
+                "move.l {name},-(%sp)",
+                "move.l {id},-(%sp)",
+                "move.w {card},-(%sp)",
+                "trap #15",
+                ".short {trap}",
+                "lea (50,%sp),%sp",
+                creator = in(reg) creator as usize as u32,
+                kind = in(reg) kind as usize as u32,
+                zero = in(reg) 0u32,
+                attributes = in(reg) attributes as usize as u32,
+                name = in(reg) name as usize as u32,
+                id = in(reg) id,
+                card = in(reg) u32::from(card),
+                trap = const palm::traps::sysTrapDmDatabaseInfo,
+                lateout("d0") err, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+            );
+        }
+        err as palm::Err
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        let n: *mut u32 = core::ptr::null_mut();
+        // SAFETY: the outputs are valid for writing or NULL (the caller's).
+        unsafe {
+            palm::DmDatabaseInfo(
+                card,
+                id,
+                name.cast(),
+                attributes,
+                n.cast(),
+                n,
+                n,
+                n,
+                n,
+                n,
+                n,
+                kind,
+                creator,
+            )
+        }
     }
 }
 
