@@ -63,7 +63,7 @@ pub unsafe fn format(out: *mut u8, cap: usize, t: *const u8, args: *const usize)
     unsafe {
         let mut o = Out {
             p: out,
-            end: out.add(cap - 1),
+            end: crate::state::near(out.add(cap - 1)),
         };
         let mut t = t;
         let mut a = 0;
