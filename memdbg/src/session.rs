@@ -155,7 +155,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.free_head = NO_SLOT;
     st.low_free = NOT_SAMPLED;
     st.low_max = NOT_SAMPLED;
-    st.sc().rec.version = FORMAT_VERSION;
+    state::scratch!(st, rec).version = FORMAT_VERSION;
     st.index_keys = keys.cast();
     // SAFETY: `keys` and `slots` hold `entries` zeroed (empty) elements, a power of
     // two, and live until stop.
@@ -256,7 +256,7 @@ fn app_identity(st: &mut State) {
             );
         }
     }
-    st.sc().header.app_creator.set(creator);
+    state::scratch!(st, header.app_creator).set(creator);
 }
 
 /// Fills the header's fields that are not kept in it all along (the app identity is
