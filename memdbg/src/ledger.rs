@@ -54,11 +54,11 @@ pub fn create(st: &mut State) -> Result<(), Error> {
     }
     let h = new_record(st, HEADER_SIZE as u32);
     if h.is_null() {
+        // `start` frees the state next: `st.db` is not read again.
         // SAFETY: the database was opened above.
         unsafe {
             palm::DmCloseDatabase(st.db);
         }
-        st.db = core::ptr::null_mut();
         return Err(Error::Ledger(palm::errors::dmErrMemError));
     }
     st.header_rec = h;
@@ -264,7 +264,7 @@ pub fn finish(st: &mut State) {
                 palm::DmRemoveRecord(st.db, i);
             }
         }
+        // (`stop` frees the state next: `st.db` is not read again.)
         palm::DmCloseDatabase(st.db);
     }
-    st.db = core::ptr::null_mut();
 }

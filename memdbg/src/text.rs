@@ -57,7 +57,7 @@ impl Out {
 /// `out` has `cap` writable bytes; `t` and every template reached through [`THEN`]
 /// are NUL-terminated; `args` has [`ARGS`] elements, and those used by [`STR`] and
 /// [`THEN`] are addresses of NUL-terminated bytes.
-#[inline(never)]
+#[inline(always)]
 pub unsafe fn format(out: *mut u8, cap: usize, t: *const u8, args: *const usize) {
     // SAFETY: the caller's guarantees.
     unsafe {
