@@ -132,12 +132,12 @@ unsafe extern "C" fn chunk_free_entry() {
         "lsl.l #2,%d0",
         "move.l (0,%a0,%d0),%a3",
         // The record is a handle's exactly when this is MemHandleFree (tag bit 0).
+        // (The tag, from the tagged state's low byte, moved to the flag's bit.)
         "move.w (2,%a3),%d1",
-        "move.w %d1,%d2",
-        "lsr.w #{handle_bit},%d2",
-        "move.l (32,%sp),%d0",
-        "eor.l %d0,%d2",
-        "btst #0,%d2",
+        "move.b (35,%sp),%d2",
+        "lsl.b #{handle_bit},%d2",
+        "eor.b %d1,%d2",
+        "btst #{handle_bit},%d2",
         "bne 9f",
         "btst #{guarded_bit},%d1",
         "beq 3f",
