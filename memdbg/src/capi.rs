@@ -95,14 +95,11 @@ fn c_site(file: *const Char, line: u32) -> *const Site {
     }
 }
 
-/// Allocates through the wrappers' path with a run-time site.
+/// Allocates through the wrappers' path with a run-time site (when the detector is
+/// not running there is no site, and `wrapped` makes the plain OS call).
 fn alloc(k: u8, how: u32, file: *const Char, line: u32, size: u32, a6: u32) -> u32 {
-    let site = c_site(file, line);
-    if site.is_null() {
-        return api::os_alloc(k, how, size);
-    }
     // The scratch site lives until `stop`, longer than this call.
-    api::wrapped(k, how, site, size, a6)
+    api::wrapped(k, how, c_site(file, line), size, a6)
 }
 
 /// `MemPtrNew(size)` recorded at `file`:`line`.
