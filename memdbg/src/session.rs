@@ -220,12 +220,12 @@ fn take_code(st: &mut State, h: palm::MemHandle) {
     if h.is_null() {
         return;
     }
-    // SAFETY: `h` is a resource handle; it is locked only while its address and size
-    // are read (the OS keeps code 1 locked while the app runs), then released.
+    // SAFETY: `h` is a resource handle: its master pointer holds the chunk's address
+    // (nothing moves chunks between these calls; the OS keeps code 1 locked while the
+    // app runs, so only a match is kept); then it is released.
     let range = unsafe {
-        let base = palm::MemHandleLock(h) as u32;
+        let base = h.cast::<u32>().read();
         let size = palm::MemHandleSize(h);
-        palm::MemHandleUnlock(h);
         palm::DmReleaseResource(h);
         CodeRange {
             base,
