@@ -13,19 +13,16 @@ use palm::{Char, MemHandle, MemPtr};
 
 use crate::api;
 use crate::record::{AllocFlags, Options, kind};
+use crate::session::state_ptr;
 use crate::stack::frame_pointer;
-use crate::state::state_ptr;
 use crate::{Error, Settings, Site};
 
 /// Error numbers of [`memdbg_start`] and [`memdbg_stop`] (0 = success).
 fn error_code(e: Error) -> u32 {
     match e {
-        Error::AlreadyRunning => 1,
-        Error::NotRunning => 2,
-        Error::Busy => 3,
-        Error::BadSettings => 4,
-        Error::NoMemory => 5,
         Error::Ledger(err) => 0x1_0000 | u32::from(err),
+        // SAFETY: a `repr(u16)` enum starts with its discriminant (1 to 5 here).
+        _ => u32::from(unsafe { *(&e as *const Error).cast::<u16>() }),
     }
 }
 
@@ -85,7 +82,7 @@ fn c_site(file: *const Char, line: u32) -> *const Site {
         } else {
             core::ffi::CStr::from_ptr(file).to_bytes()
         };
-        let site = &mut (*(*p).scratch).c_site;
+        let site = &mut *crate::state::near(core::ptr::addr_of_mut!((*(*p).scratch).c_site));
         site.file.set(path);
         site.line.set(line.min(0xFFFF) as u16);
         site.flags.set(if crate::record::FileName::cut(path) > 0 {
@@ -98,14 +95,11 @@ fn c_site(file: *const Char, line: u32) -> *const Site {
     }
 }
 
-/// Allocates through the wrappers' path with a run-time site.
+/// Allocates through the wrappers' path with a run-time site (when the detector is
+/// not running there is no site, and `wrapped` makes the plain OS call).
 fn alloc(k: u8, how: u32, file: *const Char, line: u32, size: u32, a6: u32) -> u32 {
-    let site = c_site(file, line);
-    if site.is_null() {
-        return api::os_alloc(k, how, size);
-    }
     // The scratch site lives until `stop`, longer than this call.
-    api::wrapped(k, how, site, size, a6)
+    api::wrapped(k, how, c_site(file, line), size, a6)
 }
 
 /// `MemPtrNew(size)` recorded at `file`:`line`.

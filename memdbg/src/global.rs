@@ -15,6 +15,7 @@ use palm::allocator::{CHUNK_ALIGN, PalmAlloc};
 
 use crate::api::{self, free_at};
 use crate::record::kind;
+use crate::session;
 use crate::stack::{caller_of, frame_pointer};
 use crate::state;
 use crate::track;
@@ -39,7 +40,7 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let a6 = frame_pointer();
-        let Some(st) = state::enter() else {
+        let Some(st) = session::enter() else {
             // SAFETY: same contract.
             return unsafe { PalmAlloc.alloc(layout) };
         };
@@ -76,7 +77,7 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
     #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if layout.align() <= CHUNK_ALIGN
-            && let Some(st) = state::enter()
+            && let Some(st) = session::enter()
         {
             // In place when the chunk can grow: the record keeps its site.
             // SAFETY: own live frame.

@@ -54,11 +54,11 @@ pub fn create(st: &mut State) -> Result<(), Error> {
     }
     let h = new_record(st, HEADER_SIZE as u32);
     if h.is_null() {
+        // `start` frees the state next: `st.db` is not read again.
         // SAFETY: the database was opened above.
         unsafe {
             palm::DmCloseDatabase(st.db);
         }
-        st.db = core::ptr::null_mut();
         return Err(Error::Ledger(palm::errors::dmErrMemError));
     }
     st.header_rec = h;
@@ -66,7 +66,7 @@ pub fn create(st: &mut State) -> Result<(), Error> {
 }
 
 /// Whether database `id` (card 0) is a MemDbgDB ledger: a record database with our
-/// creator and type (`DmDatabaseInfo`, DataMgr.h; NULL outputs are not written).
+/// creator and type.
 ///
 /// # Errors
 /// [`Error::Ledger`] with `DmDatabaseInfo`'s error.
@@ -74,29 +74,94 @@ fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
     let mut attributes: u16 = 0;
     let mut kind: u32 = 0;
     let mut creator: u32 = 0;
-    let n: *mut u32 = core::ptr::null_mut();
-    // SAFETY: the outputs are locals or NULL.
-    let err = unsafe {
-        palm::DmDatabaseInfo(
-            0,
-            id,
-            core::ptr::null_mut(),
-            &mut attributes,
-            core::ptr::null_mut(),
-            n,
-            n,
-            n,
-            n,
-            n,
-            n,
-            &mut kind,
-            &mut creator,
-        )
-    };
+    let err = db_info(
+        0,
+        id,
+        core::ptr::null_mut(),
+        &mut attributes,
+        &mut kind,
+        &mut creator,
+    );
     if err != palm::errNone {
         return Err(Error::Ledger(err));
     }
     Ok(creator == DB_CREATOR && kind == DB_TYPE && attributes & palm::dm::dmHdrAttrResDB == 0)
+}
+
+/// `DmDatabaseInfo` (DataMgr.h) asking for the name, attributes, type and creator
+/// only; a NULL output is not written. On the 68k the 50-byte Palm argument block is
+/// pushed directly (seven of its pointers are NULL), which is much shorter than the
+/// generic glue's copy of a zeroed block.
+#[inline(never)]
+pub fn db_info(
+    card: u16,
+    id: palm::LocalID,
+    name: *mut u8,
+    attributes: *mut u16,
+    kind: *mut u32,
+    creator: *mut u32,
+) -> palm::Err {
+    #[cfg(target_arch = "m68k")]
+    {
+        let err: u32;
+        // SAFETY: the outputs are valid for writing or NULL (the caller's); the asm
+        // pushes the Palm layout (cardNo, dbID, nameP, attributesP, versionP, crDateP,
+        // modDateP, bckUpDateP, modNumP, appInfoIDP, sortInfoIDP, typeP, creatorP:
+        // 2 + 12 × 4 = 50 bytes, the last argument first), pops exactly that and
+        // declares every register Palm OS may clobber (D0-D2/A0-A1).
+        unsafe {
+            core::arch::asm!(
+                "move.l {creator},-(%sp)",
+                "move.l {kind},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {zero},-(%sp)",
+                "move.l {attributes},-(%sp)",
+                "move.l {name},-(%sp)",
+                "move.l {id},-(%sp)",
+                "move.w {card},-(%sp)",
+                "trap #15",
+                ".short {trap}",
+                "lea (50,%sp),%sp",
+                creator = in(reg) creator as usize as u32,
+                kind = in(reg) kind as usize as u32,
+                zero = in(reg) 0u32,
+                attributes = in(reg) attributes as usize as u32,
+                name = in(reg) name as usize as u32,
+                id = in(reg) id,
+                card = in(reg) u32::from(card),
+                trap = const palm::traps::sysTrapDmDatabaseInfo,
+                lateout("d0") err, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+            );
+        }
+        err as palm::Err
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        let n: *mut u32 = core::ptr::null_mut();
+        // SAFETY: the outputs are valid for writing or NULL (the caller's).
+        unsafe {
+            palm::DmDatabaseInfo(
+                card,
+                id,
+                name.cast(),
+                attributes,
+                n.cast(),
+                n,
+                n,
+                n,
+                n,
+                n,
+                n,
+                kind,
+                creator,
+            )
+        }
+    }
 }
 
 /// Appends a record of `size` bytes and returns it locked and not busy, or null when
@@ -192,14 +257,14 @@ pub fn finish(st: &mut State) {
             if h.is_null() {
                 continue;
             }
-            let p = palm::MemHandleLock(h).cast::<u8>();
-            let kind = p.read();
-            palm::MemHandleUnlock(h);
+            // The kind byte through the master pointer: nothing moves chunks
+            // between the query and this read.
+            let kind = h.cast::<*const u8>().read().read();
             if kind == record::kind::FREE_SLOT {
                 palm::DmRemoveRecord(st.db, i);
             }
         }
+        // (`stop` frees the state next: `st.db` is not read again.)
         palm::DmCloseDatabase(st.db);
     }
-    st.db = core::ptr::null_mut();
 }

@@ -36,6 +36,7 @@
 //! and LLVM's agree, no re-packing is needed.
 
 use core::ffi::c_void;
+use core::ptr::addr_of;
 
 use m68k_palmos_sys as palm;
 use palm::traps::{
@@ -80,16 +81,16 @@ unsafe extern "C" fn chunk_free_entry() {
     core::arch::naked_asm!(
         // Stack after this: saved regs (32), state@32, ret@36, p@40.
         "movem.l %d3-%d7/%a2-%a4,-(%sp)",
-        "move.l (32,%sp),%d0",
-        "and.l #{untag},%d0",
+        "moveq #{untag},%d0",
+        "and.l (32,%sp),%d0",
         "move.l %d0,%a2",
         "move.l (40,%sp),%d3",
-        "cmpi.b #0,({busy},%a2)",
+        "move.b ({busy},%a2),%d0",
         "bne 9f",
-        "move.l ({opts},%a2),%d0",
-        "and.l #{slow_options},%d0",
+        "moveq #{slow_options},%d0",
+        "and.l ({opts},%a2),%d0",
         "bne 9f",
-        "cmpi.l #0,({code_base},%a2)",
+        "move.l ({code_base},%a2),%d0",
         "beq 9f",
         // Index probe from index::home(p): x = (p >> 2) + (p >> 18),
         // home = ((x * FIB) mod 2^16) >> shift (the and clears the product's high word).
@@ -113,7 +114,8 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.l (0,%a0,%d1),%d2",
         "cmp.l %d3,%d2",
         "beq 2f",
-        "cmpi.l #0,%d2",
+        // The flags of d2 (LLVM's asm parser rejects tst).
+        "move.l %d2,%d2",
         "beq 9f",
         "add.l #1,%d0",
         "and.l %d6,%d0",
@@ -130,12 +132,12 @@ unsafe extern "C" fn chunk_free_entry() {
         "lsl.l #2,%d0",
         "move.l (0,%a0,%d0),%a3",
         // The record is a handle's exactly when this is MemHandleFree (tag bit 0).
+        // (The tag, from the tagged state's low byte, moved to the flag's bit.)
         "move.w (2,%a3),%d1",
-        "move.w %d1,%d2",
-        "lsr.w #{handle_bit},%d2",
-        "move.l (32,%sp),%d0",
-        "eor.l %d0,%d2",
-        "btst #0,%d2",
+        "move.b (35,%sp),%d2",
+        "lsl.b #{handle_bit},%d2",
+        "eor.b %d1,%d2",
+        "btst #{handle_bit},%d2",
         "bne 9f",
         "btst #{guarded_bit},%d1",
         "beq 3f",
@@ -148,13 +150,14 @@ unsafe extern "C" fn chunk_free_entry() {
         "moveq #0,%d0",
         "move.w (22,%a3),%d0",
         "adda.l %d0,%a0",
-        "cmpi.b #{guard_byte},(%a0)",
+        "moveq #{guard_byte},%d1",
+        "cmp.b (%a0),%d1",
         "bne 9f",
-        "cmpi.b #{guard_byte},(1,%a0)",
+        "cmp.b (1,%a0),%d1",
         "bne 9f",
-        "cmpi.b #{guard_byte},(2,%a0)",
+        "cmp.b (2,%a0),%d1",
         "bne 9f",
-        "cmpi.b #{guard_byte},(3,%a0)",
+        "cmp.b (3,%a0),%d1",
         "bne 9f",
         // Committed: from here on the state changes.
         "3:",
@@ -169,16 +172,15 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.b ({ring_next},%a2),%d7",
         "move.l %d7,%d0",
         "add.l #1,%d0",
-        "and.l #{ring_mask},%d0",
+        "and.b #{ring_mask},%d0",
         "move.b %d0,({ring_next},%a2)",
         "move.l %d7,%d0",
         "lsl.l #2,%d0",
         "move.l ({r_addr},%a4,%d0),%d1",
         "move.l %d3,({r_addr},%a4,%d0)",
         "move.l %d6,({r_ticks},%a4,%d0)",
-        "move.l %d7,%d0",
-        "add.l %d0,%d0",
-        "cmpi.l #0,%d1",
+        "lsr.l #1,%d0",
+        "move.l %d1,%d1",
         "beq 4f",
         // The entry's old slot goes back on the free list.
         "moveq #0,%d1",
@@ -195,7 +197,8 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.l %d7,%d0",
         "lsl.l #5,%d0",
         "lea ({r_site},%a4,%d0),%a0",
-        "move.b #1,(%a0)",
+        // One frame (count 1), raw until found inside code 1 (raw_mask 1).
+        "move.w #0x0101,(%a0)",
         "move.l (36,%sp),%d1",
         "move.l ({code_base},%a2),%d0",
         "cmp.l %d0,%d1",
@@ -204,15 +207,12 @@ unsafe extern "C" fn chunk_free_entry() {
         "bcc 5f",
         "sub.l %d0,%d1",
         "move.b #0,(1,%a0)",
-        "move.l %d1,(2,%a0)",
         "bra 6f",
         "5:",
-        "move.b #1,(1,%a0)",
-        "move.l %d1,(2,%a0)",
-        "move.l ({os_frees},%a2),%d0",
-        "add.l #1,%d0",
-        "move.l %d0,({os_frees},%a2)",
+        "moveq #1,%d0",
+        "add.l %d0,({os_frees},%a2)",
         "6:",
+        "move.l %d1,(2,%a0)",
         // DmSet(rec, 0, 1, FREE_SLOT): the record's kind byte says "free".
         "move.b #{free_slot},-(%sp)",
         "moveq #1,%d0",
@@ -224,21 +224,15 @@ unsafe extern "C" fn chunk_free_entry() {
         ".short {dm_set}",
         "lea (14,%sp),%sp",
         // Counters.
-        "move.l ({frees},%a2),%d0",
-        "add.l #1,%d0",
-        "move.l %d0,({frees},%a2)",
-        "move.l ({live_count},%a2),%d0",
-        "sub.l #1,%d0",
-        "move.l %d0,({live_count},%a2)",
-        "move.l ({live_bytes},%a2),%d0",
-        "sub.l (4,%a3),%d0",
-        "move.l %d0,({live_bytes},%a2)",
+        "moveq #1,%d0",
+        "add.l %d0,({frees},%a2)",
+        "sub.l %d0,({live_count},%a2)",
         "btst #0,(35,%sp)",
         "beq 1f",
-        "move.l ({live_handles},%a2),%d0",
-        "sub.l #1,%d0",
-        "move.l %d0,({live_handles},%a2)",
+        "sub.l %d0,({live_handles},%a2)",
         "1:",
+        "move.l (4,%a3),%d0",
+        "sub.l %d0,({live_bytes},%a2)",
         // Remove index entry d5 (hole d7), shifting the cluster back: an entry at j
         // (d2) with home h (index::home, as above; d5 = shift) moves into the hole
         // when (j - h) & mask >= (j - hole) & mask.
@@ -255,7 +249,6 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.l %d2,%d0",
         "lsl.l #2,%d0",
         "move.l (0,%a0,%d0),%d1",
-        "cmpi.l #0,%d1",
         "beq 8f",
         "move.l %d1,%d3",
         "moveq #18,%d4",
@@ -298,10 +291,12 @@ unsafe extern "C" fn chunk_free_entry() {
         "1:",
         "move.l (40,%sp),-(%sp)",
         "jsr (%a0)",
-        "lea (4,%sp),%sp",
+        // Pops (into D1, free here) are shorter than lea (LLVM's asm parser rejects
+        // addq).
+        "move.l (%sp)+,%d1",
         "move.b #0,({busy},%a2)",
         "movem.l (%sp)+,%d3-%d7/%a2-%a4",
-        "lea (4,%sp),%sp",
+        "move.l (%sp)+,%d1",
         "rts",
         // The general path (nothing was changed).
         "9:",
@@ -314,7 +309,7 @@ unsafe extern "C" fn chunk_free_entry() {
         "lea (20,%sp),%sp", // ret p
         "rts",
         body = sym free_body,
-        untag = const !1u32,
+        untag = const !1i32,
         live_handles = const offset_of!(State, live_handles),
         orig_handle_free = const offset_of!(State, orig_handle_free),
         busy = const offset_of!(State, busy),
@@ -347,7 +342,7 @@ unsafe extern "C" fn chunk_free_entry() {
         ring_mask = const RING - 1,
         handle_bit = const AllocFlags::HANDLE.bits().trailing_zeros(),
         guarded_bit = const AllocFlags::GUARDED.bits().trailing_zeros(),
-        guard_byte = const GUARD_BYTE,
+        guard_byte = const GUARD_BYTE as i8,
         free_slot = const kind::FREE_SLOT,
         tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
         dm_set = const palm::traps::sysTrapDmSet,
@@ -380,18 +375,14 @@ fn free_general(st: *mut State, addr: u32, handle: bool, ret: u32, frame: u32) -
     // afterwards. `busy` is read and written volatile (see `state::enter`): a nested
     // entry goes straight to the original.
     unsafe {
-        let orig = if handle {
-            (*st).orig_handle_free
-        } else {
-            (*st).orig_chunk_free
-        };
+        let orig = pick(addr_of!((*st).orig_chunk_free), handle);
         let busy = core::ptr::addr_of_mut!((*st).busy);
         if busy.read_volatile() != 0 {
-            return chain(orig, addr, handle);
+            return chain(orig, addr);
         }
         busy.write_volatile(1);
         let r = match track::freeing(&mut *st, addr, handle, ret, frame) {
-            Freed::Pass => chain(orig, addr, handle),
+            Freed::Pass => chain(orig, addr),
             Freed::Refuse => palm::errors::memErrInvalidParam,
         };
         busy.write_volatile(0);
@@ -399,18 +390,13 @@ fn free_general(st: *mut State, addr: u32, handle: bool, ret: u32, frame: u32) -
     }
 }
 
-/// Calls the original free routine.
+/// Calls the original free routine (`MemChunkFree`'s or `MemHandleFree`'s: both take
+/// one 4-byte argument and return an `Err`, so one call serves both).
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-fn chain(orig: *mut c_void, addr: u32, handle: bool) -> palm::Err {
+fn chain(orig: *mut c_void, addr: u32) -> palm::Err {
     // SAFETY: `orig` is what SysGetTrapAddress returned for this trap before it was
     // patched; it takes the same single argument.
-    unsafe {
-        if handle {
-            palm::chain::MemHandleFree(orig, addr as usize as palm::MemHandle)
-        } else {
-            palm::chain::MemChunkFree(orig, addr as usize as palm::MemPtr)
-        }
-    }
+    unsafe { palm::chain::MemChunkFree(orig, addr as usize as palm::MemPtr) }
 }
 
 /// The patches' general path (called by [`chunk_free_entry`]): `tagged` is the
@@ -487,11 +473,10 @@ extern "C" fn size_body(tagged: u32, addr: u32) -> u32 {
     // originals were saved before the patches were installed. `busy` is volatile, as
     // in `free_general`: a nested entry just gets the OS's answer.
     unsafe {
-        let os = if handle {
-            palm::chain::MemHandleSize((*st).orig_handle_size, addr as usize as palm::MemHandle)
-        } else {
-            palm::chain::MemPtrSize((*st).orig_ptr_size, addr as usize as palm::MemPtr)
-        };
+        // MemPtrSize's and MemHandleSize's originals take one 4-byte argument and
+        // return a UInt32: one call serves both.
+        let orig = pick(addr_of!((*st).orig_ptr_size), handle);
+        let os = palm::chain::MemPtrSize(orig, addr as usize as palm::MemPtr);
         let busy = core::ptr::addr_of_mut!((*st).busy);
         if busy.read_volatile() != 0 {
             return os;
@@ -526,36 +511,64 @@ extern "C" fn resize_body(tagged: u32, addr: u32, size: u32, ret: u32, frame: u3
 /// `MemPtrResize`/`MemHandleResize` through the saved original (the resize traps
 /// are patched).
 pub fn chain_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
-    // SAFETY: the originals take the arguments the patched trap got.
+    // SAFETY: the originals take the arguments the patched trap got (two 4-byte
+    // arguments, an `Err` back, for both: one call serves both).
     unsafe {
-        if handle {
-            palm::chain::MemHandleResize(
-                st.orig_handle_resize,
-                addr as usize as palm::MemHandle,
-                size,
-            )
-        } else {
-            palm::chain::MemPtrResize(st.orig_ptr_resize, addr as usize as palm::MemPtr, size)
-        }
+        let orig = pick(addr_of!(st.orig_ptr_resize), handle);
+        palm::chain::MemPtrResize(orig, addr as usize as palm::MemPtr, size)
     }
 }
+
+/// The saved original of a trap pair's pointer form at `first`, or with `handle` the
+/// handle form's, which follows it in [`State`].
+///
+/// # Safety
+/// `first` is `orig_chunk_free`, `orig_ptr_size` or `orig_ptr_resize` of a live
+/// state.
+#[inline(always)]
+unsafe fn pick(first: *const *mut c_void, handle: bool) -> *mut c_void {
+    // SAFETY: the caller's guarantee; the pairs are adjacent (asserted below).
+    unsafe { *first.add(usize::from(handle)) }
+}
+static_assertions::const_assert_eq!(
+    offset_of!(State, orig_handle_free),
+    offset_of!(State, orig_chunk_free) + core::mem::size_of::<*mut c_void>()
+);
+static_assertions::const_assert_eq!(
+    offset_of!(State, orig_handle_size),
+    offset_of!(State, orig_ptr_size) + core::mem::size_of::<*mut c_void>()
+);
+static_assertions::const_assert_eq!(
+    offset_of!(State, orig_handle_resize),
+    offset_of!(State, orig_ptr_resize) + core::mem::size_of::<*mut c_void>()
+);
 
 /// Trampolines (and patched traps): `MemChunkFree`, `MemHandleFree`, `MemPtrSize`,
 /// `MemHandleSize`, `MemPtrResize`, `MemHandleResize`, in this order (trap `i`'s
 /// handle form is `i | 1`).
 pub const TRAMPOLINES: usize = 6;
 
-/// Trap `i`'s number.
-fn trap(i: usize) -> u16 {
-    match i {
-        0 => sysTrapMemChunkFree,
-        1 => sysTrapMemHandleFree,
-        2 => sysTrapMemPtrSize,
-        3 => sysTrapMemHandleSize,
-        4 => sysTrapMemPtrResize,
-        _ => sysTrapMemHandleResize,
-    }
-}
+/// The patched traps' numbers, in trampoline order.
+const TRAPS: [u16; TRAMPOLINES] = [
+    sysTrapMemChunkFree,
+    sysTrapMemHandleFree,
+    sysTrapMemPtrSize,
+    sysTrapMemHandleSize,
+    sysTrapMemPtrResize,
+    sysTrapMemHandleResize,
+];
+
+/// Where each trap's saved original is in [`State`] (byte offsets, in trampoline
+/// order).
+const ORIGINALS: [u8; TRAMPOLINES] = [
+    offset_of!(State, orig_chunk_free) as u8,
+    offset_of!(State, orig_handle_free) as u8,
+    offset_of!(State, orig_ptr_size) as u8,
+    offset_of!(State, orig_handle_size) as u8,
+    offset_of!(State, orig_ptr_resize) as u8,
+    offset_of!(State, orig_handle_resize) as u8,
+];
+static_assertions::const_assert!(offset_of!(State, orig_handle_resize) < 256);
 
 /// The [`State::patched`] bit of trap `i`'s group.
 fn group(i: usize) -> u8 {
@@ -564,13 +577,12 @@ fn group(i: usize) -> u8 {
 
 /// Trap `i`'s saved original.
 fn original(st: &mut State, i: usize) -> &mut *mut c_void {
-    match i {
-        0 => &mut st.orig_chunk_free,
-        1 => &mut st.orig_handle_free,
-        2 => &mut st.orig_ptr_size,
-        3 => &mut st.orig_handle_size,
-        4 => &mut st.orig_ptr_resize,
-        _ => &mut st.orig_handle_resize,
+    // SAFETY: ORIGINALS holds the offsets of State's `*mut c_void` fields.
+    unsafe {
+        &mut *(st as *mut State)
+            .cast::<u8>()
+            .add(usize::from(ORIGINALS[i]))
+            .cast::<*mut c_void>()
     }
 }
 
@@ -600,23 +612,25 @@ fn entry(st: &State, i: usize) -> *mut c_void {
 /// # Safety
 /// `at` is [`TRAMPOLINE_LEN`] writable bytes of the dynamic heap, 2-aligned.
 unsafe fn write_trampoline(at: *mut u8, state: u32, target: u32) {
-    // SAFETY: the caller's guarantee; 16-bit stores at even addresses.
+    // SAFETY: the caller's guarantee; the 68000 stores longs at even addresses.
+    // Big-endian: 2F3C ssss | ssss 4EF9 | tttt tttt.
     unsafe {
-        let w = at.cast::<u16>();
-        w.write(0x2F3C); // move.l #imm,-(%sp)
-        w.add(1).write((state >> 16) as u16);
-        w.add(2).write(state as u16);
-        w.add(3).write(0x4EF9); // jmp abs.l
-        w.add(4).write((target >> 16) as u16);
-        w.add(5).write(target as u16);
+        let w = at.cast::<u32>();
+        w.write(0x2F3C_0000 | (state >> 16)); // move.l #state,-(%sp)
+        w.add(1).write((state << 16) | 0x4EF9); // jmp abs.l
+        w.add(2).write(target);
     }
 }
 
-/// Points `trap` at `to` and reads it back.
-fn set(trap: u16, to: *mut c_void) -> bool {
+/// Points `trap` at `to` and reads it back: 0 when it holds `to`, else nonzero.
+#[inline(never)]
+fn set(trap: u16, to: *mut c_void) -> u32 {
     // SAFETY: plain System Manager calls.
     unsafe {
-        palm::SysSetTrapAddress(trap, to) == palm::errNone && palm::SysGetTrapAddress(trap) == to
+        if palm::SysSetTrapAddress(trap, to) != palm::errNone {
+            return 1;
+        }
+        palm::SysGetTrapAddress(trap) as u32 ^ to as u32
     }
 }
 
@@ -648,50 +662,58 @@ pub fn install(st: &mut State) {
     let mut i = 0;
     while i < TRAMPOLINES {
         // SAFETY: plain System Manager call.
-        *original(st, i) = unsafe { palm::SysGetTrapAddress(trap(i)) };
+        *original(st, i) = unsafe { palm::SysGetTrapAddress(TRAPS[i]) };
         i += 1;
     }
     let mut i = 0;
     while i < TRAMPOLINES {
-        if group(i) & want != 0 && !set(trap(i), entry(st, i)) {
-            break;
+        if group(i) & want != 0 && set(TRAPS[i], entry(st, i)) != 0 {
+            // A refused set may still have changed an entry: put every original back.
+            put_back(st, want, false);
+            st.flag(HeaderFlags::PATCHES_REFUSED);
+            return;
         }
         i += 1;
     }
-    if i == TRAMPOLINES {
-        st.patched = want;
-        return;
-    }
-    // A refused set may still have changed an entry: put every original back.
+    st.patched = want;
+}
+
+/// Puts back the saved originals of the patch groups in `groups`. With `ours` (at
+/// stop) each entry should hold our trampoline: an entry that does not is left as
+/// it is, and it or a set that does not read back makes the result nonzero. Without
+/// (a refused install), an entry is set back unless it holds the original (the
+/// result is then meaningless).
+#[inline(never)]
+fn put_back(st: &mut State, groups: u8, ours: bool) -> u32 {
+    let mut disturbed = 0;
     let mut i = 0;
     while i < TRAMPOLINES {
-        if group(i) & want != 0 {
-            let orig = *original(st, i);
+        if group(i) & groups != 0 {
             // SAFETY: plain System Manager call.
-            if unsafe { palm::SysGetTrapAddress(trap(i)) } != orig {
-                set(trap(i), orig);
-            }
+            let now = unsafe { palm::SysGetTrapAddress(TRAPS[i]) };
+            let orig = *original(st, i);
+            let go = if ours {
+                now == entry(st, i)
+            } else {
+                now != orig
+            };
+            disturbed |= if go {
+                set(TRAPS[i], orig)
+            } else {
+                u32::from(ours)
+            };
         }
         i += 1;
     }
-    st.flag(HeaderFlags::PATCHES_REFUSED);
+    disturbed
 }
 
 /// Restores the exact original addresses (read back). If an entry no longer held our
 /// patch, someone patched over it: the original is restored anyway and
 /// [`HeaderFlags::TRAPS_DISTURBED`] is set.
 pub fn remove(st: &mut State) {
-    let mut i = 0;
-    while i < TRAMPOLINES {
-        if group(i) & st.patched != 0 {
-            // SAFETY: plain System Manager call.
-            let now = unsafe { palm::SysGetTrapAddress(trap(i)) };
-            let orig = *original(st, i);
-            if now != entry(st, i) || !set(trap(i), orig) {
-                st.flag(HeaderFlags::TRAPS_DISTURBED);
-            }
-        }
-        i += 1;
+    if put_back(st, st.patched, true) != 0 {
+        st.flag(HeaderFlags::TRAPS_DISTURBED);
     }
     st.patched = 0;
 }

@@ -35,7 +35,32 @@ pub struct Summary {
 
 /// Whether the detector is running (its feature is registered).
 pub fn is_running() -> bool {
-    !state::state_ptr().is_null()
+    !state_ptr().is_null()
+}
+
+/// [`state::state_ptr`] as one function for the calls outside the hot paths.
+#[inline(never)]
+pub(crate) fn state_ptr() -> *mut State {
+    state::state_ptr()
+}
+
+/// [`state::enter`] for the calls outside the hot paths (that one is inlined
+/// wherever it is called), through the shared [`state_ptr`].
+#[inline(never)]
+pub(crate) fn enter() -> Option<&'static mut State> {
+    let p = state_ptr();
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: as in `state::enter`: the live state chunk; `busy` read and written
+    // volatile, the `&mut` made only when nobody else holds one.
+    unsafe {
+        if core::ptr::addr_of!((*p).busy).read_volatile() != 0 {
+            return None;
+        }
+        core::ptr::addr_of_mut!((*p).busy).write_volatile(1);
+        Some(&mut *p)
+    }
 }
 
 /// `n` rounded up to an even number (chunk-internal offsets stay 2-aligned).
@@ -57,12 +82,13 @@ fn system_chunk(size: u32) -> *mut u8 {
     }
 }
 
-fn free_chunk(p: *mut u8) {
-    if !p.is_null() {
-        // SAFETY: a chunk from system_chunk, freed once.
-        unsafe {
-            palm::MemChunkFree(p.cast());
-        }
+/// Frees the two chunks `start` allocated.
+#[inline(always)]
+fn free_chunks(a: *mut u8, b: *mut u8) {
+    // SAFETY: chunks from system_chunk, each freed once.
+    unsafe {
+        palm::MemChunkFree(a.cast());
+        palm::MemChunkFree(b.cast());
     }
 }
 
@@ -85,7 +111,7 @@ fn free_chunk(p: *mut u8) {
 /// error nothing is left behind and the wrappers behave as the plain OS calls.
 #[inline(never)]
 pub fn start(settings: &Settings) -> Result<(), Error> {
-    if is_running() {
+    if !state_ptr().is_null() {
         return Err(Error::AlreadyRunning);
     }
     let entries = match index::entries_for(settings.capacity) {
@@ -102,10 +128,13 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     let sc_size = even(size_of::<Scratch>());
     let tramp_size = (patch::TRAMPOLINES * patch::TRAMPOLINE_LEN) as u32;
     let st_p = system_chunk(st_size + sc_size + tramp_size + cap * 6 + n * 2);
+    if st_p.is_null() {
+        return Err(Error::NoMemory);
+    }
     let keys = system_chunk(n * 4);
-    if st_p.is_null() || keys.is_null() {
-        free_chunk(st_p);
-        free_chunk(keys);
+    if keys.is_null() {
+        // SAFETY: the chunk just allocated, freed once.
+        unsafe { palm::MemChunkFree(st_p.cast()) };
         return Err(Error::NoMemory);
     }
     // SAFETY: offsets inside the first chunk, as sized above.
@@ -126,7 +155,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.free_head = NO_SLOT;
     st.low_free = NOT_SAMPLED;
     st.low_max = NOT_SAMPLED;
-    st.sc().rec.version = FORMAT_VERSION;
+    state::scratch!(st, rec).version = FORMAT_VERSION;
     st.index_keys = keys.cast();
     // SAFETY: `keys` and `slots` hold `entries` zeroed (empty) elements, a power of
     // two, and live until stop.
@@ -137,8 +166,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.trampolines = tramp;
     locate_code(st);
     if let Err(e) = ledger::create(st) {
-        free_chunk(st_p);
-        free_chunk(keys);
+        free_chunks(st_p, keys);
         return Err(e);
     }
     // SAFETY: TimGetTicks has no arguments.
@@ -150,8 +178,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
         palm::FtrSet(DB_CREATOR, FEATURE_STATE, st_p as u32);
     }
     patch::install(st);
-    fill_header(st, 0);
-    ledger::write_header(st);
+    write_header(st, 0);
     state::leave(st);
     Ok(())
 }
@@ -165,19 +192,16 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
 fn locate_code(st: &mut State) {
     let code = palm::four_cc(b"code");
     // SAFETY: plain Data Manager calls.
-    let first = unsafe { palm::DmGet1Resource(code, 1) };
-    let range = match code_range(first) {
-        Some(range) => range,
+    take_code(st, unsafe { palm::DmGet1Resource(code, 1) });
+    if st.code.base == 0 {
         // SAFETY: as above.
-        None => match code_range(unsafe { palm::DmGetResource(code, 1) }) {
-            Some(range) => range,
-            None => {
-                st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
-                return;
-            }
-        },
-    };
-    st.code = range;
+        take_code(st, unsafe { palm::DmGetResource(code, 1) });
+    }
+    if st.code.base == 0 {
+        st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
+        return;
+    }
+    let range = st.code;
     // SAFETY: code 1 stays locked by the OS while the app runs (it is executing), in
     // the storage heap, which does not move; these are its bytes.
     let bytes = unsafe {
@@ -189,26 +213,28 @@ fn locate_code(st: &mut State) {
     st.sc().header.code_crc.set(record::crc32(bytes));
 }
 
-/// The range of resource `h` if it holds this function's code.
-fn code_range(h: palm::MemHandle) -> Option<CodeRange> {
+/// Sets `st.code` to the range of resource `h` if it holds this function's code
+/// (code 1 is never at address 0: a zero base means "not found").
+#[inline(never)]
+fn take_code(st: &mut State, h: palm::MemHandle) {
     if h.is_null() {
-        return None;
+        return;
     }
-    // SAFETY: `h` is a resource handle; it is locked only while its address and size
-    // are read (the OS keeps code 1 locked while the app runs), then released.
+    // SAFETY: `h` is a resource handle: its master pointer holds the chunk's address
+    // (nothing moves chunks between these calls; the OS keeps code 1 locked while the
+    // app runs, so only a match is kept); then it is released.
     let range = unsafe {
-        let base = palm::MemHandleLock(h) as u32;
+        let base = h.cast::<u32>().read();
         let size = palm::MemHandleSize(h);
-        palm::MemHandleUnlock(h);
         palm::DmReleaseResource(h);
         CodeRange {
             base,
             end: base.wrapping_add(size),
         }
     };
-    range
-        .contains(code_range as *const () as usize as u32)
-        .then_some(range)
+    if range.contains(take_code as *const () as usize as u32) {
+        st.code = range;
+    }
 }
 
 /// The app's database name and creator into the header scratch.
@@ -216,34 +242,27 @@ fn app_identity(st: &mut State) {
     let mut card: u16 = 0;
     let mut id: u32 = 0;
     let mut creator: u32 = 0;
-    let n: *mut u32 = core::ptr::null_mut();
-    // SAFETY: outputs are a local or the header's 32-byte name field (dmDBNameLength
-    // = 32); NULL outputs are not written (DataMgr.h).
+    // SAFETY: outputs are locals or the header's 32-byte name field (dmDBNameLength
+    // = 32).
     unsafe {
         if palm::SysCurAppDatabase(&mut card, &mut id) == palm::errNone {
-            palm::DmDatabaseInfo(
+            ledger::db_info(
                 card,
                 id,
                 st.sc().header.app_name.as_mut_ptr().cast(),
-                n.cast(),
-                n.cast(),
-                n,
-                n,
-                n,
-                n,
-                n,
-                n,
-                n,
+                core::ptr::null_mut(),
+                core::ptr::null_mut(),
                 &mut creator,
             );
         }
     }
-    st.sc().header.app_creator.set(creator);
+    state::scratch!(st, header.app_creator).set(creator);
 }
 
-/// The header's fields that are not kept in it all along (the app identity is set
-/// at start, the rarer counters are counted in place) from the state.
-fn fill_header(st: &State, stop_ticks: u32) {
+/// Fills the header's fields that are not kept in it all along (the app identity is
+/// set at start, the rarer counters are counted in place) from the state, and writes
+/// the header to record 0.
+fn write_header(st: &State, stop_ticks: u32) {
     // SAFETY: the scratch header, reached through an opaque base (`near`).
     let h = unsafe { &mut *state::near(core::ptr::addr_of_mut!((*st.scratch).header)) };
     h.kind = kind::HEADER;
@@ -270,6 +289,7 @@ fn fill_header(st: &State, stop_ticks: u32) {
     k.peak_live_count.set(st.peak_count);
     k.low_free.set(st.low_free);
     k.low_largest_free.set(st.low_max);
+    ledger::write_header(st);
 }
 
 /// Stops the detector: restores the free traps' original addresses (read back),
@@ -282,11 +302,11 @@ fn fill_header(st: &State, stop_ticks: u32) {
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
 #[inline(never)]
 pub fn stop() -> Result<Summary, Error> {
-    let Some(st) = state::enter() else {
-        return Err(if is_running() {
-            Error::Busy
-        } else {
+    let Some(st) = enter() else {
+        return Err(if state_ptr().is_null() {
             Error::NotRunning
+        } else {
+            Error::Busy
         });
     };
     patch::remove(st);
@@ -297,8 +317,7 @@ pub fn stop() -> Result<Summary, Error> {
     st.flags &= !HeaderFlags::RUNNING.bits();
     // SAFETY: TimGetTicks has no arguments.
     let stop_ticks = unsafe { palm::TimGetTicks() };
-    fill_header(st, stop_ticks);
-    ledger::write_header(st);
+    write_header(st, stop_ticks);
     let summary = Summary {
         leaks,
         leaked_bytes: bytes,
@@ -325,7 +344,6 @@ pub fn stop() -> Result<Summary, Error> {
     unsafe {
         palm::FtrUnregister(DB_CREATOR, FEATURE_STATE);
     }
-    free_chunk(keys);
-    free_chunk((st as *mut State).cast());
+    free_chunks(keys, (st as *mut State).cast());
     Ok(summary)
 }

@@ -26,44 +26,28 @@ pub const ARGS: usize = 8;
 
 /// The kinds' labels, NUL-separated, in kind order from [`crate::record::kind::POINTER`].
 const LABELS: &[u8] = b"pointer\0handle\0chunk\0Rust alloc\0";
+/// Where each label starts in [`LABELS`].
+const LABEL_AT: [u8; 4] = [0, 8, 15, 21];
 
 /// The output position while a template is expanded.
 struct Out {
     p: *mut u8,
-    n: usize,
-    cap: usize,
+    /// The last byte of the buffer (kept for the NUL).
+    end: *mut u8,
 }
 
 impl Out {
     /// Appends one byte if there is room for it and the NUL.
-    #[inline(never)]
+    #[inline(always)]
     fn put(&mut self, b: u8) {
-        if self.n + 1 < self.cap {
-            // SAFETY: n + 1 < cap, inside the caller's buffer.
-            unsafe { *self.p.add(self.n) = b };
-            self.n += 1;
-        }
-    }
-}
-
-/// The label of allocation kind `k` (NUL-terminated); other kinds read "Rust alloc".
-fn label(k: usize) -> *const u8 {
-    let mut i = k.wrapping_sub(usize::from(crate::record::kind::POINTER));
-    if i > 3 {
-        i = 3;
-    }
-    let mut p = LABELS.as_ptr();
-    while i > 0 {
-        // SAFETY: LABELS holds four NUL-terminated labels; at most three are skipped.
-        unsafe {
-            while *p != 0 {
-                p = p.add(1);
+        if self.p < self.end {
+            // SAFETY: p < end, inside the caller's buffer.
+            unsafe {
+                *self.p = b;
+                self.p = self.p.add(1);
             }
-            p = p.add(1);
         }
-        i -= 1;
     }
-    p
 }
 
 /// Expands the NUL-terminated template `t` with `args` into `out` (`cap` ≥ 1 bytes),
@@ -73,13 +57,16 @@ fn label(k: usize) -> *const u8 {
 /// `out` has `cap` writable bytes; `t` and every template reached through [`THEN`]
 /// are NUL-terminated; `args` has [`ARGS`] elements, and those used by [`STR`] and
 /// [`THEN`] are addresses of NUL-terminated bytes.
-#[inline(never)]
+#[inline(always)]
 pub unsafe fn format(out: *mut u8, cap: usize, t: *const u8, args: *const usize) {
-    let mut o = Out { p: out, n: 0, cap };
-    let mut t = t;
-    let mut a = 0;
     // SAFETY: the caller's guarantees.
     unsafe {
+        let mut o = Out {
+            p: out,
+            end: crate::state::near(out.add(cap - 1)),
+        };
+        let mut t = t;
+        let mut a = 0;
         loop {
             let c = *t;
             t = t.add(1);
@@ -92,40 +79,54 @@ pub unsafe fn format(out: *mut u8, cap: usize, t: *const u8, args: *const usize)
             }
             let v = *args.add(a & (ARGS - 1));
             a += 1;
-            if c == DEC {
-                // The largest power of ten not above v, then one digit per power.
+            if c == THEN {
+                t = v as *const u8;
+            } else if (DEC..=HEX).contains(&c) {
+                // Decimal from the largest power of ten not above v; hexadecimal as
+                // "0x" and eight digits (16^7 is above v / 16 already). Each digit by
+                // subtraction, then the next lower power.
+                let mut base = 10;
                 let mut p: usize = 1;
-                while v / p >= 10 {
+                if c == HEX {
+                    o.put(b'0');
+                    o.put(b'x');
+                    base = 16;
+                    p = 1 << 28;
+                }
+                let lim = v / base;
+                while p <= lim {
                     p *= 10;
                 }
+                let mut v = v;
                 loop {
-                    o.put(b'0' + ((v / p) % 10) as u8);
+                    let mut d = b'0';
+                    while v >= p {
+                        v -= p;
+                        d += 1;
+                    }
+                    o.put(if d > b'9' { d + 7 } else { d });
                     if p == 1 {
                         break;
                     }
-                    p /= 10;
+                    p /= base;
                 }
-            } else if c == HEX {
-                o.put(b'0');
-                o.put(b'x');
-                let mut shift = 32;
-                while shift > 0 {
-                    shift -= 4;
-                    let d = ((v >> shift) & 0xF) as u8;
-                    o.put(if d < 10 { b'0' + d } else { b'A' + d - 10 });
-                }
-            } else if c == THEN {
-                t = v as *const u8;
             } else {
-                // KIND or STR.
-                let mut s = if c == KIND { label(v) } else { v as *const u8 };
+                // KIND: the kind's label (other kinds read "Rust alloc"); STR: the
+                // string itself.
+                let mut s = v as *const u8;
+                if c == KIND {
+                    let i = v.wrapping_sub(usize::from(crate::record::kind::POINTER));
+                    s = LABELS
+                        .as_ptr()
+                        .add(usize::from(LABEL_AT[if i > 3 { 3 } else { i }]));
+                }
                 while *s != 0 {
                     o.put(*s);
                     s = s.add(1);
                 }
             }
         }
-        *out.add(o.n) = 0;
+        *o.p = 0;
     }
 }
 
