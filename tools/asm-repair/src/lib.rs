@@ -74,9 +74,11 @@
 //!      saved region to undo the push. Displacements that would leave their
 //!      8/16-bit range are errors.
 //! 3. **`bra.l`/`bsr.l`/`bcc.l`** (68020 32-bit displacements): LLVM's asm
-//!    prints unsized branches that GNU as relaxes correctly; an explicit
-//!    `.l` (inline asm) is dropped. `link.l` with a 16-bit displacement
-//!    becomes `link.w`.
+//!    prints unsized branches, which GNU as assembles as 16-bit ones (never
+//!    the 68020 form); an explicit `.l` (inline asm) is dropped. `link.l`
+//!    with a 16-bit displacement becomes `link.w`. (Unsized branches within
+//!    a function become `jbcc`, which GNU as shortens to 8 bits when the
+//!    target is near: a shorter form, see [`FixKind::Shorter`].)
 //! 5. **Address register as a data operand** (`and.l #65535,%a2`; LLVM's own
 //!    assembler silently encodes it as `and.l #65535,%d2`): `exg %dK,%aN` /
 //!    the instruction on `%dK` / `exg %dK,%aN`, with `%dK` the lowest data
