@@ -34,7 +34,7 @@ pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
 /// Allocates `size` bytes the way kind `k` does: `MemHandleNew`, `MemChunkNew` (heap
 /// and attributes in `how`, [`chunk_how`]) or `MemPtrNew` (pointers and Rust
 /// allocations); 0 on failure.
-#[inline(always)]
+#[inline(never)]
 pub(crate) fn os_alloc(k: u8, how: u32, size: u32) -> u32 {
     // SAFETY: the three calls take any size (and heap/attributes) and return a
     // chunk, a handle or null.
@@ -62,29 +62,23 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
     // Over-aligned Rust blocks: room to move the block up to its alignment.
     let pad = if k == kind::RUST { how } else { 0 };
     let want = size.wrapping_add(pad);
-    let mut n = want;
+    let mut base = 0;
     if flags & AllocFlags::NOT_DYNAMIC.bits() == 0
         && st.has(Options::GUARDS)
         && want <= MAX_CHUNK - GUARD_LEN as u32
     {
-        n += GUARD_LEN as u32;
-        flags |= AllocFlags::GUARDED.bits();
+        base = os_alloc(k, how, want + GUARD_LEN as u32);
+        if base != 0 {
+            flags |= AllocFlags::GUARDED.bits();
+        }
     }
-    let base = loop {
-        let base = os_alloc(k, how, n);
-        if base != 0 || n == want {
-            break base;
-        }
-        // No room for the guard: exactly the request.
-        n = want;
-        flags &= !AllocFlags::GUARDED.bits();
-    };
     if base == 0 {
-        st.count(offset_of!(Counters, failed));
-        if st.has(Options::HEAP_STATS) {
-            track::heap_marks(st);
+        // No guard wanted, or no room for it: exactly the request.
+        base = os_alloc(k, how, want);
+        if base == 0 {
+            failed(st);
+            return 0;
         }
-        return 0;
     }
     let mut off = 0u16;
     if pad != 0 {
@@ -104,9 +98,18 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
         data_off: off,
         flags,
     };
-    let stack = site.is_null() || st.has(Options::CALL_STACKS);
-    track::allocated(st, &b, site, ret, frame, stack);
+    track::allocated(st, &b, site, ret, frame);
     base + u32::from(off)
+}
+
+/// A failed allocation: counted, and the heap sampled (it is at its lowest).
+#[cold]
+#[inline(never)]
+fn failed(st: &mut State) {
+    st.count(offset_of!(Counters, failed));
+    if st.has(Options::HEAP_STATS) {
+        track::heap_marks(st);
+    }
 }
 
 /// The [`AllocFlags::HANDLE`] and [`AllocFlags::NOT_DYNAMIC`] of an allocation of
@@ -141,23 +144,21 @@ pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) ->
     p
 }
 
-/// Fills a new block ([`Options::FILL_NEW`]) and writes its guard.
+/// Fills a new block ([`Options::FILL_NEW`]) and writes its guard (both only in the
+/// dynamic heap: guarded blocks are there).
 #[inline(always)]
 fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u16) {
-    let guarded = flags & AllocFlags::GUARDED.bits() != 0;
-    let fill = st.has(Options::FILL_NEW) && flags & AllocFlags::NOT_DYNAMIC.bits() == 0;
-    if !guarded && !fill {
+    if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
         return;
     }
-    let body = track::body(addr, flags);
     // SAFETY: the chunk was just allocated with `size` bytes after `data_off` (+ the
     // guard when guarded), in the dynamic heap (writable).
     unsafe {
-        let block = body.add(usize::from(data_off));
-        if fill {
+        let block = track::body(addr, flags).add(usize::from(data_off));
+        if st.has(Options::FILL_NEW) {
             guard::fill(block, size, crate::record::FILL_NEW_BYTE);
         }
-        if guarded {
+        if flags & AllocFlags::GUARDED.bits() != 0 {
             guard::write(block.add(size as usize));
         }
     }

@@ -18,9 +18,9 @@ use crate::guard;
 use crate::index::NOT_FOUND;
 use crate::ledger;
 use crate::record::{
-    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, FORMAT_VERSION, FileName,
+    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, FORMAT_VERSION,
     HeaderFlags, LowHeapRecord, Options, OverrunRecord, STACK_FRAMES, SmallSiteRecord, Stack,
-    U16Be, detected, kind,
+    detected, kind,
 };
 use crate::stack::{self, read_long};
 use crate::state::{PATCHED_SIZES, RING, SITES, State, scratch};
@@ -82,10 +82,13 @@ fn tidy(s: &mut Stack) {
     }
 }
 
+/// The site of a Rust allocation: no file, line 0, no flags.
+const NO_SITE: Site = Site::new("", 0);
+
 /// Records a successful allocation, or counts it as untracked when no slot is left.
 /// `site` is null for Rust allocations; `ret`/`frame` start the call-stack walk
-/// (done when `stack` is set).
-pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: u32, stack: bool) {
+/// (done for those and with [`Options::CALL_STACKS`]).
+pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: u32) {
     let Some(slot) = st.take_slot() else {
         untracked(st);
         return;
@@ -94,26 +97,20 @@ pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: 
     let ticks = unsafe { palm::TimGetTicks() };
     st.seq += 1;
     let sc = st.sc();
-    let mut flags = b.flags;
+    let from: &Site = if site.is_null() {
+        &NO_SITE
+    } else {
+        // SAFETY: a non-null site is a live `Site` (a promoted constant of the
+        // caller, or the scratch C site, whose user resets `rec_site`).
+        unsafe { &*site }
+    };
+    let flags = b.flags | from.flags.get();
     // The scratch record keeps its version byte (set at start), and its file, line and
     // stack while they do not change: a loop allocating at one site copies nothing.
     if site as u32 != st.rec_site {
         st.rec_site = site as u32;
-        if site.is_null() {
-            sc.rec.file = FileName::default();
-            sc.rec.line = U16Be::new(0);
-        } else {
-            // SAFETY: a non-null site is a live `Site` (a promoted constant of the
-            // caller, or the scratch C site, whose user resets `rec_site`).
-            unsafe {
-                sc.rec.file = (*site).file;
-                sc.rec.line = (*site).line;
-            }
-        }
-    }
-    if !site.is_null() {
-        // SAFETY: as above.
-        flags |= unsafe { (*site).flags.get() };
+        sc.rec.file = from.file;
+        sc.rec.line = from.line;
     }
     let r = &mut sc.rec;
     r.kind = b.kind;
@@ -123,9 +120,9 @@ pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: 
     r.seq.set(st.seq);
     r.ticks.set(ticks);
     r.data_offset.set(b.data_off);
-    if stack {
+    if site.is_null() || st.has(Options::CALL_STACKS) {
+        // (The walk zeroes the frames it does not fill.)
         walk(st, &mut r.stack, ret, frame);
-        tidy(&mut r.stack);
         st.rec_stack = 1;
     } else if st.rec_stack != 0 {
         r.stack = Stack::default();
