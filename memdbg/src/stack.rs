@@ -67,7 +67,7 @@ pub fn walk(
         };
         out.frames[n].set(v);
         n += 1;
-        if !inside || frame & 1 != 0 || frame == 0 {
+        if n == max || !inside || frame & 1 != 0 || frame == 0 {
             break;
         }
         ret = read(frame.wrapping_add(4));
@@ -93,20 +93,6 @@ pub fn walk(
     }
     out.count = n as u8;
     out.raw_mask = raw;
-}
-
-/// Fills `out` with the single frame `ret` (no walk). Frames beyond the first are
-/// left as they were.
-#[inline(always)]
-pub fn innermost(out: &mut Stack, ret: u32, code: CodeRange) {
-    out.count = 1;
-    if code.contains(ret) {
-        out.raw_mask = 0;
-        out.frames[0].set(ret - code.base);
-    } else {
-        out.raw_mask = 1;
-        out.frames[0].set(ret);
-    }
 }
 
 /// The current function's frame pointer (A6). Call it from an `#[inline(never)]`
@@ -241,11 +227,15 @@ mod tests {
 
     #[test]
     fn innermost_only() {
+        // One frame wanted: the walk reads nothing and zeroes the other frames.
         let mut s = Stack::default();
-        innermost(&mut s, 0x4_0010, CODE);
+        s.frames[3].set(0xDEAD);
+        walk(&mut s, 0x4_0010, 0x1F00, 1, CODE, mem(&[]));
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![Frame::Code(0x10)]);
-        innermost(&mut s, 0x10_0000, CODE);
+        assert_eq!(s.frames[1..], [Default::default(); 5]);
+        walk(&mut s, 0x10_0000, 0x1F00, 1, CODE, mem(&[]));
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![Frame::Raw(0x10_0000)]);
+        assert_eq!(s.raw_mask, 1);
     }
 
     #[test]

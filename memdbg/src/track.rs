@@ -9,6 +9,7 @@
 
 use core::ffi::c_void;
 use core::mem::offset_of;
+use core::ptr::addr_of_mut;
 
 use m68k_palmos_sys as palm;
 use palm::codegen::in_register;
@@ -48,32 +49,28 @@ pub enum Freed {
     Refuse,
 }
 
-/// Walks the frame chain into `out` (all of [`STACK_FRAMES`]).
+/// Walks the frame chain into `out`: up to `max` frames, the rest zeroed.
 #[inline(never)]
-fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32) {
+fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
     // SAFETY: `out` points into the scratch chunk; the walk reads only plausible
     // frame slots (stack.rs).
-    unsafe {
-        stack::walk(&mut *out, ret, frame, STACK_FRAMES, st.code, |a| {
-            read_long(a)
-        })
-    }
+    unsafe { stack::walk(&mut *out, ret, frame, max, st.code, |a| read_long(a)) }
 }
 
 /// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
-/// chain, else only `ret` (which costs nothing to find). Frames beyond `count` are
-/// left as they were until [`tidy`] zeroes them for the ledger.
+/// chain, else only `ret` (which costs nothing to find); unused frames are zero.
 #[inline(always)]
 fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
-    if st.has(Options::CALL_STACKS) {
-        walk(st, out, ret, frame);
+    let max = if st.has(Options::CALL_STACKS) {
+        STACK_FRAMES
     } else {
-        // SAFETY: as in `walk`.
-        unsafe { stack::innermost(&mut *out, ret, st.code) }
-    }
+        1
+    };
+    walk(st, out, ret, frame, max);
 }
 
-/// Zeroes the frames of `s` beyond its count, as the ledger wants them.
+/// Zeroes the frames of `s` beyond its count, as the ledger wants them (a ring
+/// entry written by the free patch's assembly holds only its innermost frame).
 fn tidy(s: &mut Stack) {
     let mut i = usize::from(s.count);
     while i < STACK_FRAMES {
@@ -122,7 +119,7 @@ pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: 
     r.data_offset.set(b.data_off);
     if site.is_null() || st.has(Options::CALL_STACKS) {
         // (The walk zeroes the frames it does not fill.)
-        walk(st, &mut r.stack, ret, frame);
+        walk(st, &mut r.stack, ret, frame, STACK_FRAMES);
         st.rec_stack = 1;
     } else if st.rec_stack != 0 {
         r.stack = Stack::default();
@@ -356,43 +353,53 @@ impl Fields {
     }
 }
 
-/// The guard bytes of a guarded block, if damaged (read in place, a handle's
-/// through its master pointer).
-#[inline(always)]
-fn damaged_guard(f: &Fields) -> Option<u32> {
-    let body = body(f.addr, f.flags);
-    // SAFETY: a guarded block's chunk has GUARD_LEN bytes after the block.
-    let end = unsafe { body.add(f.data_off() + f.size as usize) };
-    // SAFETY: as above.
-    if unsafe { guard::intact(end) } {
-        None
-    } else {
-        // SAFETY: as above.
-        Some(unsafe { guard::read(end) })
-    }
-}
-
-/// Records (and with [`Options::ALERT_OVERRUNS`] shows) a damaged guard. The caller
-/// has put the site in the scratch overrun record.
-#[cold]
+/// Checks the guard of the tracked block whose record is `rec` (`key`: its address;
+/// a handle's chunk is reached through its master pointer). A damaged guard is
+/// recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an overrun found `when`,
+/// at `ticks`, by the caller at `site` (null: unknown). Returns whether it was.
 #[inline(never)]
-fn overrun(st: &mut State, rec: *mut u8, when: u16, ticks: u32, g: u32) {
-    let f = fields(rec, 0);
+fn check_guard(
+    st: &mut State,
+    rec: *mut u8,
+    key: u32,
+    when: u16,
+    ticks: u32,
+    site: *const Stack,
+) -> bool {
+    let f = fields(rec, key);
+    if f.flags & AllocFlags::GUARDED.bits() == 0 {
+        return false;
+    }
+    // SAFETY: a guarded block's chunk has GUARD_LEN readable bytes after the block.
+    let g = unsafe { guard::read(body(key, f.flags).add(f.data_off() + f.size as usize)) };
+    if g == guard::INTACT {
+        return false;
+    }
     st.count(offset_of!(Counters, overruns));
     let flags = f.flags | AllocFlags::OVERRUN.bits();
     ledger::write(rec, 2, &flags.to_be_bytes());
+    // SAFETY: the overrun record's stack in the scratch chunk; `site` is a stack in
+    // the scratch chunk, possibly this one (a raw pointer: copy allows overlap).
+    unsafe {
+        let to = addr_of_mut!((*st.scratch).ev.overrun.site);
+        if site.is_null() {
+            to.write(Stack::default());
+        } else {
+            core::ptr::copy(site, to, 1);
+        }
+    }
     let o = scratch!(st, ev.overrun);
     o.kind = kind::OVERRUN;
     o.version = FORMAT_VERSION;
     o.when.set(when);
     o.ticks.set(ticks);
     o.guard = g.to_be_bytes();
-    tidy(&mut o.site);
     let head = (o as *const OverrunRecord).cast::<u8>();
     ledger::event(st, head, OVERRUN_HEAD, rec, f.kind);
     if st.has(Options::ALERT_OVERRUNS) {
         alert(st, rec, f.kind, b"Overrun after \x01 bytes (\x03)\x05\0");
     }
+    true
 }
 
 /// Where a ring entry for `addr` is, newest first.
@@ -453,7 +460,6 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     d.first = ring.site[i].stack;
     tidy(&mut d.first);
     capture(st, &mut d.second, ret, frame);
-    tidy(&mut d.second);
     // The quarantined slot's record still holds the allocation (but for its kind).
     let head = (d as *const DoubleFreeRecord).cast::<u8>();
     ledger::event(st, head, DOUBLE_FREE_HEAD, rec, k);
@@ -534,12 +540,7 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     ring.ticks[i] = ticks;
     ring.kind[i] = f.kind;
     capture(st, &mut ring.site[i].stack, ret, frame);
-    if f.flags & AllocFlags::GUARDED.bits() != 0
-        && let Some(g) = damaged_guard(&f)
-    {
-        scratch!(st, ev.overrun).site = ring.site[i].stack;
-        overrun(st, rec, detected::AT_FREE, ticks, g);
-    }
+    check_guard(st, rec, key, detected::AT_FREE, ticks, &ring.site[i].stack);
     if st.has(Options::FILL_FREED) && f.flags & AllocFlags::NOT_DYNAMIC.bits() == 0 {
         fill_freed(rec, key);
     }
@@ -648,13 +649,12 @@ pub fn resize(
     let rec = st.rec(st.index.slot_at(pos));
     let mut f = fields(rec, key);
     let mut flags = f.flags;
-    if flags & AllocFlags::GUARDED.bits() != 0
-        && let Some(g) = damaged_guard(&f)
-    {
-        capture(st, &mut scratch!(st, ev.overrun).site, ret, frame);
-        // SAFETY: TimGetTicks has no arguments.
-        let ticks = unsafe { palm::TimGetTicks() };
-        overrun(st, rec, detected::AT_RESIZE, ticks, g);
+    // SAFETY: a field of the scratch chunk.
+    let site = unsafe { addr_of_mut!((*st.scratch).ev.overrun.site) };
+    capture(st, site, ret, frame);
+    // SAFETY: TimGetTicks has no arguments.
+    let ticks = unsafe { palm::TimGetTicks() };
+    if check_guard(st, rec, key, detected::AT_RESIZE, ticks, site) {
         flags |= AllocFlags::OVERRUN.bits();
     }
     let mut guarded = flags & AllocFlags::GUARDED.bits() != 0;
@@ -716,12 +716,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         }
         leaks += 1;
         bytes += f.size;
-        if f.flags & AllocFlags::GUARDED.bits() != 0
-            && let Some(g) = damaged_guard(&f)
-        {
-            scratch!(st, ev.overrun).site = Stack::default();
-            overrun(st, rec, detected::AT_STOP, ticks, g);
-        }
+        check_guard(st, rec, f.addr, detected::AT_STOP, ticks, core::ptr::null());
         if st.has(Options::ALERTS_AT_EXIT)
             && scratch!(st, header.counters).alerts.get() < u32::from(st.settings.max_alerts)
         {
