@@ -15,7 +15,6 @@ use palm::allocator::aligned_offset;
 
 use crate::Site;
 use crate::fast;
-use crate::guard;
 use crate::record::{AllocFlags, Counters, GUARD_LEN, Options, kind};
 use crate::stack::{caller_of, frame_pointer};
 use crate::state::{self, State};
@@ -88,7 +87,15 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
         unsafe { ((base as usize + o - 2) as *mut u16).write(o as u16) };
         off = o as u16;
     }
-    prepare(st, base, off, size, flags);
+    let off32 = u32::from(off);
+    track::prepare(
+        st,
+        base,
+        flags,
+        off32,
+        off32 + size,
+        crate::record::FILL_NEW_BYTE,
+    );
     // SAFETY: a6 is the live frame of the function the program called.
     let (ret, frame) = unsafe { caller_of(a6) };
     let b = Block {
@@ -142,26 +149,6 @@ pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) ->
     let p = alloc(st, k, how, site, size, a6);
     state::leave(st);
     p
-}
-
-/// Fills a new block ([`Options::FILL_NEW`]) and writes its guard (both only in the
-/// dynamic heap: guarded blocks are there).
-#[inline(always)]
-fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u16) {
-    if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
-        return;
-    }
-    // SAFETY: the chunk was just allocated with `size` bytes after `data_off` (+ the
-    // guard when guarded), in the dynamic heap (writable).
-    unsafe {
-        let block = track::body(addr, flags).add(usize::from(data_off));
-        if st.has(Options::FILL_NEW) {
-            guard::fill(block, size, crate::record::FILL_NEW_BYTE);
-        }
-        if flags & AllocFlags::GUARDED.bits() != 0 {
-            guard::write(block.add(size as usize));
-        }
-    }
 }
 
 /// `MemPtrNew(size)` recorded at `site` (use [`mem_ptr_new!`](crate::mem_ptr_new)).

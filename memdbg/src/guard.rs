@@ -11,7 +11,7 @@ use crate::record::{GUARD_BYTE, GUARD_LEN};
 /// # Safety
 /// `end..end + GUARD_LEN` is writable memory of the block's chunk (the chunk was
 /// allocated with room for the guard).
-#[inline(never)]
+#[inline]
 pub unsafe fn write(end: *mut u8) {
     // SAFETY: the caller guarantees GUARD_LEN writable bytes.
     unsafe { core::ptr::write_bytes(end, GUARD_BYTE, GUARD_LEN) }

@@ -166,34 +166,39 @@ fn peaks(st: &mut State) {
 #[inline(never)]
 fn small(st: &mut State, site: u32, size: u32) {
     let sc = st.sc();
-    let sites = scratch!(st, sites);
     st.count(offset_of!(Counters, small_allocs));
     let key = if site != 0 {
         site
     } else {
         sc.rec.stack.frames[0].get()
     };
-    let n = usize::from(st.n_sites);
-    let mut i = 0;
-    while i < n {
-        let s = &mut sites[i];
-        if s.key == key {
-            s.count += 1;
-            s.bytes += size;
+    let n = st.n_sites;
+    // The entries in use, then the next free one (walked by pointer: an entry is
+    // 94 bytes, and an index would multiply).
+    let mut s = sc.sites.as_mut_ptr();
+    let mut k = n;
+    // SAFETY: `s` stays within the n ≤ SITES entries in use, then is the next one
+    // (written only when n < SITES).
+    unsafe {
+        while k != 0 {
+            if (*s).key == key {
+                (*s).count += 1;
+                (*s).bytes += size;
+                return;
+            }
+            s = s.add(1);
+            k -= 1;
+        }
+        if usize::from(n) < SITES {
+            (*s).key = key;
+            (*s).count = 1;
+            (*s).bytes = size;
+            (*s).first = sc.rec;
+            st.n_sites = n + 1;
             return;
         }
-        i += 1;
     }
-    if n < SITES {
-        let s = &mut sites[n];
-        s.key = key;
-        s.count = 1;
-        s.bytes = size;
-        s.first = sc.rec;
-        st.n_sites += 1;
-    } else {
-        st.count(offset_of!(Counters, small_unsited));
-    }
+    st.count(offset_of!(Counters, small_unsited));
 }
 
 /// Samples the dynamic heap into the low-water marks ([`Options::HEAP_STATS`]): after
@@ -529,7 +534,7 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     // The oldest ring entry gives way; its slot becomes reusable.
-    let i = usize::from(st.ring_next);
+    let i = usize::from(st.ring_next) & (RING - 1);
     st.ring_next = ((i + 1) & (RING - 1)) as u8;
     let ring = scratch!(st, ring);
     if ring.addr[i] != 0 {
@@ -647,56 +652,66 @@ pub fn resize(
         return os_resize(st, addr, size, handle);
     }
     let rec = st.rec(st.index.slot_at(pos));
-    let mut f = fields(rec, key);
-    let mut flags = f.flags;
+    let f = fields(rec, key);
     // SAFETY: a field of the scratch chunk.
     let site = unsafe { addr_of_mut!((*st.scratch).ev.overrun.site) };
     capture(st, site, ret, frame);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
+    let mut flags = f.flags | AllocFlags::RESIZED.bits();
     if check_guard(st, rec, key, detected::AT_RESIZE, ticks, site) {
         flags |= AllocFlags::OVERRUN.bits();
     }
-    let mut guarded = flags & AllocFlags::GUARDED.bits() != 0;
-    let extra = if guarded { record::GUARD_LEN as u32 } else { 0 };
-    let mut err = os_resize(st, addr, size.wrapping_add(extra), handle);
-    if err != palm::errNone && guarded {
-        err = os_resize(st, addr, size, handle);
-        guarded = false;
+    let mut err = palm::errors::memErrInvalidParam;
+    if flags & AllocFlags::GUARDED.bits() != 0 {
+        err = os_resize(
+            st,
+            addr,
+            size.wrapping_add(record::GUARD_LEN as u32),
+            handle,
+        );
     }
     if err != palm::errNone {
-        return err;
-    }
-    flags |= AllocFlags::RESIZED.bits();
-    if !guarded {
+        // Unguarded, or no room for the guard: exactly the request.
         flags &= !AllocFlags::GUARDED.bits();
-    }
-    f.flags = flags;
-    let grow =
-        st.has(Options::FILL_NEW) && size > f.size && flags & AllocFlags::NOT_DYNAMIC.bits() == 0;
-    if guarded || grow {
-        let body = body(key, flags);
-        // SAFETY: the chunk now holds `size` bytes (+ the guard when guarded).
-        unsafe {
-            if grow {
-                guard::fill(
-                    body.add(f.size as usize),
-                    size - f.size,
-                    record::FILL_RESIZE_BYTE,
-                );
-            }
-            if guarded {
-                guard::write(body.add(size as usize));
-            }
+        err = os_resize(st, addr, size, handle);
+        if err != palm::errNone {
+            return err;
         }
     }
-    // Flags and size are adjacent (bytes 2..8): one DmWrite.
-    let (fb, sb) = (flags.to_be_bytes(), size.to_be_bytes());
-    ledger::write(rec, 2, &[fb[0], fb[1], sb[0], sb[1], sb[2], sb[3]]);
+    prepare(st, key, flags, f.size, size, record::FILL_RESIZE_BYTE);
+    // Flags and size are adjacent (bytes 2..8): one DmWrite, from the scratch record
+    // (its flags and size are rewritten at every allocation).
+    let r = &mut st.sc().rec;
+    r.flags.set(flags);
+    r.size.set(size);
+    ledger::write(rec, 2, &r.as_bytes()[2..8]);
     st.live_bytes = st.live_bytes - f.size + size;
     peaks(st);
     st.count(offset_of!(Counters, resizes));
     palm::errNone
+}
+
+/// After a block's allocation or resize (in the dynamic heap: guarded blocks are
+/// there): with [`Options::FILL_NEW`] its bytes `from..to` get `byte`, and with
+/// [`AllocFlags::GUARDED`] in `flags` the guard is written at `to` (offsets from
+/// the chunk start; `addr` is the pointer or handle).
+#[inline(never)]
+pub(crate) fn prepare(st: &State, addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
+    if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
+        return;
+    }
+    let body = body(addr, flags);
+    // SAFETY: the chunk holds `to` bytes (+ the guard when guarded), in the dynamic
+    // heap (writable).
+    unsafe {
+        if st.has(Options::FILL_NEW) && to > from {
+            guard::fill(body.add(from as usize), to - from, byte);
+        }
+        if flags & AllocFlags::GUARDED.bits() != 0 {
+            guard::write(body.add(to as usize));
+        }
+    }
 }
 
 /// At stop: every live block's guard is checked, it is counted as a leak and reported
@@ -764,15 +779,19 @@ fn leak_line(st: &State, rec: *const u8) {
 
 /// At stop: one record per small-allocation site.
 pub fn write_sites(st: &mut State) {
-    let mut i = 0;
-    while i < usize::from(st.n_sites) {
+    let mut site = scratch!(st, sites).as_ptr();
+    let mut k = st.n_sites;
+    while k != 0 {
         let r = scratch!(st, ev.small);
-        let site = &scratch!(st, sites)[i];
         r.kind = kind::SMALL_SITE;
         r.version = FORMAT_VERSION;
-        r.count.set(site.count);
-        r.bytes.set(site.bytes);
-        let first = &site.first;
+        // SAFETY: one of the n_sites ≤ SITES entries in use (walked by pointer: an
+        // index would multiply by the entry's 94 bytes).
+        let first = unsafe {
+            r.count.set((*site).count);
+            r.bytes.set((*site).bytes);
+            &(*site).first
+        };
         let head = (r as *const SmallSiteRecord).cast::<u8>();
         ledger::event(
             st,
@@ -781,6 +800,8 @@ pub fn write_sites(st: &mut State) {
             first.as_bytes().as_ptr(),
             first.kind,
         );
-        i += 1;
+        // SAFETY: at most one past the entries in use.
+        site = unsafe { site.add(1) };
+        k -= 1;
     }
 }
