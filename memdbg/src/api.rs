@@ -18,7 +18,7 @@ use crate::fast;
 use crate::record::{AllocFlags, Counters, GUARD_LEN, Options, kind};
 use crate::stack::{caller_of, frame_pointer};
 use crate::state::{self, State};
-use crate::track::{self, Block, Freed};
+use crate::track::{self, Freed};
 
 /// Largest chunk the Memory Manager gives (`memMaxChunkAllocSize` = 65,505 bytes,
 /// PALM_FACTS §5.2); a guard is added only below it.
@@ -75,7 +75,7 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
         // No guard wanted, or no room for it: exactly the request.
         base = os_alloc(k, how, want);
         if base == 0 {
-            failed(st);
+            track::unrecorded(st, offset_of!(Counters, failed));
             return 0;
         }
     }
@@ -87,6 +87,11 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
         unsafe { ((base as usize + o - 2) as *mut u16).write(o as u16) };
         off = o as u16;
     }
+    let r = &mut st.sc().rec;
+    r.kind = k;
+    r.size.set(size);
+    r.address.set(base);
+    r.data_offset.set(off);
     let off32 = u32::from(off);
     track::prepare(
         st,
@@ -98,25 +103,8 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
     );
     // SAFETY: a6 is the live frame of the function the program called.
     let (ret, frame) = unsafe { caller_of(a6) };
-    let b = Block {
-        kind: k,
-        addr: base,
-        size,
-        data_off: off,
-        flags,
-    };
-    track::allocated(st, &b, site, ret, frame);
+    track::allocated(st, flags, site, ret, frame);
     base + u32::from(off)
-}
-
-/// A failed allocation: counted, and the heap sampled (it is at its lowest).
-#[cold]
-#[inline(never)]
-fn failed(st: &mut State) {
-    st.count(offset_of!(Counters, failed));
-    if st.has(Options::HEAP_STATS) {
-        track::heap_marks(st);
-    }
 }
 
 /// The [`AllocFlags::HANDLE`] and [`AllocFlags::NOT_DYNAMIC`] of an allocation of
@@ -201,7 +189,8 @@ pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
     resize(h as u32, size, true, frame_pointer())
 }
 
-#[inline(always)]
+/// The resize wrappers' body (`a6`: the wrapper's own frame).
+#[inline(never)]
 fn resize(addr: u32, size: u32, handle: bool, a6: u32) -> palm::Err {
     let Some(st) = state::enter() else {
         // SAFETY: the caller's contract (see the wrappers).

@@ -26,20 +26,6 @@ use crate::record::{
 use crate::stack::{self, read_long};
 use crate::state::{PATCHED_SIZES, RING, SITES, State, scratch};
 
-/// A block just allocated.
-pub struct Block {
-    /// Record kind ([`kind::POINTER`] …).
-    pub kind: u8,
-    /// Pointer (chunk start) or handle.
-    pub addr: u32,
-    /// Requested bytes.
-    pub size: u32,
-    /// Offset of the program's block in the chunk.
-    pub data_off: u16,
-    /// [`AllocFlags`] bits known so far (guarded, handle, not dynamic).
-    pub flags: u16,
-}
-
 /// What a free patch or free function does with the call after bookkeeping.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Freed {
@@ -83,11 +69,15 @@ fn tidy(s: &mut Stack) {
 const NO_SITE: Site = Site::new("", 0);
 
 /// Records a successful allocation, or counts it as untracked when no slot is left.
-/// `site` is null for Rust allocations; `ret`/`frame` start the call-stack walk
-/// (done for those and with [`Options::CALL_STACKS`]).
-pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: u32) {
+/// The scratch record already holds its kind, size, address and data offset;
+/// `flags` are its [`AllocFlags`] so far (guarded, handle, not dynamic). `site` is
+/// null for Rust allocations; `ret`/`frame` start the call-stack walk (done for
+/// those and with [`Options::CALL_STACKS`]).
+#[inline(always)]
+pub fn allocated(st: &mut State, flags: u16, site: *const Site, ret: u32, frame: u32) {
     let Some(slot) = st.take_slot() else {
-        untracked(st);
+        st.flag(HeaderFlags::INCOMPLETE);
+        unrecorded(st, offset_of!(Counters, untracked));
         return;
     };
     // SAFETY: TimGetTicks has no arguments.
@@ -101,7 +91,7 @@ pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: 
         // caller, or the scratch C site, whose user resets `rec_site`).
         unsafe { &*site }
     };
-    let flags = b.flags | from.flags.get();
+    let flags = flags | from.flags.get();
     // The scratch record keeps its version byte (set at start), and its file, line and
     // stack while they do not change: a loop allocating at one site copies nothing.
     if site as u32 != st.rec_site {
@@ -110,13 +100,9 @@ pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: 
         sc.rec.line = from.line;
     }
     let r = &mut sc.rec;
-    r.kind = b.kind;
     r.flags.set(flags);
-    r.size.set(b.size);
-    r.address.set(b.addr);
     r.seq.set(st.seq);
     r.ticks.set(ticks);
-    r.data_offset.set(b.data_off);
     if site.is_null() || st.has(Options::CALL_STACKS) {
         // (The walk zeroes the frames it does not fill.)
         walk(st, &mut r.stack, ret, frame, STACK_FRAMES);
@@ -126,27 +112,30 @@ pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: 
         st.rec_stack = 0;
     }
     ledger::write(st.rec(slot), 0, sc.rec.as_bytes());
-    st.index.insert(b.addr, slot);
+    let size = sc.rec.size.get();
+    st.index.insert(sc.rec.address.get(), slot);
     st.allocations += 1;
     st.live_count += 1;
-    st.live_bytes += b.size;
+    st.live_bytes += size;
     if flags & AllocFlags::HANDLE.bits() != 0 {
         st.live_handles += 1;
     }
     peaks(st);
     if st.has(Options::HEAP_STATS) {
-        if b.size.wrapping_sub(1) < record::SMALL_ALLOC_MAX {
-            small(st, site as u32, b.size);
+        if size.wrapping_sub(1) < record::SMALL_ALLOC_MAX {
+            small(st, site as u32, size);
         }
         sample_heap(st);
     }
 }
 
-/// An allocation that got no record (it still lowers the heap: sampled).
+/// An allocation that got no record, counted at `counter` (`offset_of!(Counters,
+/// …)`): a failed one, or an untracked one. It still lowers the heap: sampled (at
+/// a failure the heap is at its lowest).
 #[cold]
-fn untracked(st: &mut State) {
-    st.count(offset_of!(Counters, untracked));
-    st.flag(HeaderFlags::INCOMPLETE);
+#[inline(never)]
+pub(crate) fn unrecorded(st: &mut State, counter: usize) {
+    st.count(counter);
     if st.has(Options::HEAP_STATS) {
         heap_marks(st);
     }
