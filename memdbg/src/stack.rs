@@ -26,10 +26,10 @@ pub struct CodeRange {
 }
 
 impl CodeRange {
-    /// Whether `addr` is inside code 1.
+    /// Whether `addr` is inside code 1 (one unsigned compare: `base <= end`).
     #[inline(always)]
     pub fn contains(&self, addr: u32) -> bool {
-        addr >= self.base && addr < self.end
+        addr.wrapping_sub(self.base) < self.end.wrapping_sub(self.base)
     }
 }
 
@@ -48,13 +48,10 @@ pub fn walk(
     code: CodeRange,
     read: impl Fn(u32) -> u32,
 ) {
-    let max = if max > STACK_FRAMES {
-        STACK_FRAMES
-    } else {
-        max
-    };
+    let max = max.min(STACK_FRAMES);
+    *out = Stack::default();
     let mut n = 0usize;
-    let mut raw = 0u8;
+    let mut bit = 1u8;
     let mut ret = ret;
     let mut frame = frame;
     while n < max {
@@ -62,11 +59,12 @@ pub fn walk(
         let v = if inside {
             ret - code.base
         } else {
-            raw |= 1 << n;
+            out.raw_mask |= bit;
             ret
         };
         out.frames[n].set(v);
         n += 1;
+        bit <<= 1;
         if n == max || !inside || frame & 1 != 0 || frame == 0 {
             break;
         }
@@ -86,13 +84,7 @@ pub fn walk(
             frame = next;
         }
     }
-    let mut i = n;
-    while i < STACK_FRAMES {
-        out.frames[i].set(0);
-        i += 1;
-    }
     out.count = n as u8;
-    out.raw_mask = raw;
 }
 
 /// The current function's frame pointer (A6). Call it from an `#[inline(never)]`

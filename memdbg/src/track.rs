@@ -492,18 +492,12 @@ fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
             double_free(st, i, ret, frame);
             return Freed::Refuse;
         }
-        if !handle && st.live_handles != 0 {
-            // MemPtrFree(MemHandleLock(h)) is legal on Palm OS: a locked handle's
-            // pointer frees the handle.
-            // SAFETY: `addr` is being freed, so it is (supposed to be) a chunk.
-            let h = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
-            if h != 0 {
-                let pos = st.index.find(h);
-                if pos != NOT_FOUND {
-                    free_tracked(st, pos, h, ret, frame);
-                    return Freed::Pass;
-                }
-            }
+        // MemPtrFree(MemHandleLock(h)) is legal on Palm OS: a locked handle's pointer
+        // frees the handle.
+        let (pos, key) = lookup(st, addr, handle);
+        if pos != NOT_FOUND {
+            free_tracked(st, pos, key, ret, frame);
+            return Freed::Pass;
         }
     }
     st.count(if app_side(st, ret) {
@@ -583,28 +577,31 @@ fn os_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
 /// the key is the handle. The record's kind must match the call's: a handle's
 /// record for a handle or a locked handle's pointer, a pointer's for a pointer.
 fn lookup(st: &State, addr: u32, handle: bool) -> (u16, u32) {
-    let pos = st.index.find(addr);
-    if pos != NOT_FOUND {
-        let f = fields(st.rec(st.index.slot_at(pos)), addr);
-        let is_handle = f.flags & AllocFlags::HANDLE.bits() != 0;
-        return (if is_handle == handle { pos } else { NOT_FOUND }, addr);
+    let mut handle = handle;
+    let mut key = addr;
+    let mut pos = st.index.find(addr);
+    if pos == NOT_FOUND {
+        if handle || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
+            return (NOT_FOUND, addr);
+        }
+        // SAFETY: `addr` was passed to a Memory Manager call on a chunk, so it is
+        // (meant to be) one; the OS answers 0 for a non-movable chunk.
+        key = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
+        if key == 0 {
+            return (NOT_FOUND, addr);
+        }
+        pos = st.index.find(key);
+        if pos == NOT_FOUND {
+            return (NOT_FOUND, addr);
+        }
+        handle = true;
     }
-    if handle || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
+    let is_handle =
+        fields(st.rec(st.index.slot_at(pos)), key).flags & AllocFlags::HANDLE.bits() != 0;
+    if is_handle != handle {
         return (NOT_FOUND, addr);
     }
-    // SAFETY: `addr` was passed to a Memory Manager call on a chunk, so it is (meant
-    // to be) one; the OS answers 0 for a non-movable chunk.
-    let h = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
-    if h == 0 {
-        return (NOT_FOUND, addr);
-    }
-    let pos = st.index.find(h);
-    if pos != NOT_FOUND
-        && fields(st.rec(st.index.slot_at(pos)), h).flags & AllocFlags::HANDLE.bits() != 0
-    {
-        return (pos, h);
-    }
-    (NOT_FOUND, addr)
+    (pos, key)
 }
 
 /// What the size patches answer for `addr` (`handle`: `MemHandleSize`), given the
