@@ -127,11 +127,17 @@ fn kind_flags(k: u8, how: u32) -> u16 {
     f
 }
 
+/// [`state::enter`], out of line for the wrappers.
+#[inline(never)]
+pub(crate) fn enter() -> Option<&'static mut State> {
+    state::enter()
+}
+
 /// The wrappers' allocation: [`alloc`] with the detector entered, else (not
 /// running, or busy) the plain OS call. `a6` is the wrapper's own frame.
 #[inline(never)]
 pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
-    let Some(st) = state::enter() else {
+    let Some(st) = enter() else {
         return os_alloc(k, how, size);
     };
     let p = alloc(st, k, how, site, size, a6);
@@ -192,7 +198,7 @@ pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
 /// The resize wrappers' body (`a6`: the wrapper's own frame).
 #[inline(never)]
 fn resize(addr: u32, size: u32, handle: bool, a6: u32) -> palm::Err {
-    let Some(st) = state::enter() else {
+    let Some(st) = enter() else {
         // SAFETY: the caller's contract (see the wrappers).
         return unsafe {
             if handle {
@@ -242,7 +248,7 @@ pub unsafe fn handle_free(h: MemHandle) -> palm::Err {
 /// # Safety
 /// As `MemChunkFree`/`MemHandleFree`.
 pub(crate) unsafe fn free_at(addr: u32, handle: bool, ret: u32, frame: u32) -> palm::Err {
-    if let Some(st) = state::enter() {
+    if let Some(st) = enter() {
         let unpatched = st.patched & state::PATCHED_FREES == 0;
         let r = if unpatched {
             track::freeing(st, addr, handle, ret, frame)

@@ -513,7 +513,6 @@ fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
 fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     let slot = st.index.slot_at(pos);
     let rec = st.rec(slot);
-    let f = fields(rec, key);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     // The oldest ring entry gives way; its slot becomes reusable.
@@ -526,10 +525,10 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     ring.addr[i] = key;
     ring.slot[i] = slot;
     ring.ticks[i] = ticks;
-    ring.kind[i] = f.kind;
+    ring.kind[i] = fields(rec, key).kind;
     capture(st, &mut ring.site[i].stack, ret, frame);
     check_guard(st, rec, key, detected::AT_FREE, ticks, &ring.site[i].stack);
-    if st.has(Options::FILL_FREED) && f.flags & AllocFlags::NOT_DYNAMIC.bits() == 0 {
+    if st.has(Options::FILL_FREED) {
         fill_freed(rec, key);
     }
     ledger::mark_free(rec);
@@ -538,6 +537,8 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     if !app_side(st, ret) {
         st.os_frees += 1;
     }
+    // (Read now: the record keeps its size and flags, the overrun flag aside.)
+    let f = fields(rec, key);
     st.live_count -= 1;
     st.live_bytes -= f.size;
     if f.flags & AllocFlags::HANDLE.bits() != 0 {
@@ -545,10 +546,14 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     }
 }
 
-/// [`Options::FILL_FREED`]: the block's bytes become [`record::FILL_FREED_BYTE`].
+/// [`Options::FILL_FREED`]: the block's bytes become [`record::FILL_FREED_BYTE`]
+/// (in the dynamic heap only: the storage heaps are write-protected).
 #[inline(never)]
 fn fill_freed(rec: *const u8, addr: u32) {
     let f = fields(rec, addr);
+    if f.flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
+        return;
+    }
     let body = body(f.addr, f.flags);
     // SAFETY: the block is live until the OS frees it right after this.
     unsafe { guard::fill(body.add(f.data_off()), f.size, record::FILL_FREED_BYTE) };
