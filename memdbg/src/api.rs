@@ -111,20 +111,18 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
 /// kind `k` with `how` ([`chunk_how`] for chunks).
 #[inline(always)]
 fn kind_flags(k: u8, how: u32) -> u16 {
-    if k == kind::HANDLE {
-        return AllocFlags::HANDLE.bits();
-    }
-    if k != kind::CHUNK {
+    let mut f = 0;
+    if k == kind::CHUNK {
+        if how >> 16 != 0 {
+            f = AllocFlags::NOT_DYNAMIC.bits();
+        }
+        if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) != 0 {
+            return f;
+        }
+    } else if k != kind::HANDLE {
         return 0;
     }
-    let mut f = 0;
-    if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0 {
-        f |= AllocFlags::HANDLE.bits();
-    }
-    if how >> 16 != 0 {
-        f |= AllocFlags::NOT_DYNAMIC.bits();
-    }
-    f
+    f | AllocFlags::HANDLE.bits()
 }
 
 /// [`state::enter`], out of line for the wrappers.

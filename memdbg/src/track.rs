@@ -175,7 +175,8 @@ fn small(st: &mut State, site: u32, size: u32) {
                 (*s).bytes += size;
                 return;
             }
-            s = s.add(1);
+            // (Opaque: LLVM would otherwise compute the loop's end with a multiply.)
+            s = crate::state::near(s.add(1));
             k -= 1;
         }
         if usize::from(n) < SITES {
@@ -582,11 +583,12 @@ fn os_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
 /// the key is the handle. The record's kind must match the call's: a handle's
 /// record for a handle or a locked handle's pointer, a pointer's for a pointer.
 fn lookup(st: &State, addr: u32, handle: bool) -> (u16, u32) {
-    let mut handle = handle;
+    // The record's HANDLE flag must be this.
+    let mut want = u16::from(handle) << AllocFlags::HANDLE.bits().trailing_zeros();
     let mut key = addr;
     let mut pos = st.index.find(addr);
     if pos == NOT_FOUND {
-        if handle || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
+        if want != 0 || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
             return (NOT_FOUND, addr);
         }
         // SAFETY: `addr` was passed to a Memory Manager call on a chunk, so it is
@@ -599,11 +601,9 @@ fn lookup(st: &State, addr: u32, handle: bool) -> (u16, u32) {
         if pos == NOT_FOUND {
             return (NOT_FOUND, addr);
         }
-        handle = true;
+        want = AllocFlags::HANDLE.bits();
     }
-    let is_handle =
-        fields(st.rec(st.index.slot_at(pos)), key).flags & AllocFlags::HANDLE.bits() != 0;
-    if is_handle != handle {
+    if fields(st.rec(st.index.slot_at(pos)), key).flags & AllocFlags::HANDLE.bits() != want {
         return (NOT_FOUND, addr);
     }
     (pos, key)
