@@ -351,7 +351,8 @@ impl Fields {
 /// Checks the guard of the tracked block whose record is `rec` (`key`: its address;
 /// a handle's chunk is reached through its master pointer). A damaged guard is
 /// recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an overrun found `when`,
-/// at `ticks`, by the caller at `site` (null: unknown). Returns whether it was.
+/// at `ticks`, by the caller at `site` (null: unknown). Returns
+/// [`AllocFlags::OVERRUN`] if it was, else 0.
 #[inline(never)]
 fn check_guard(
     st: &mut State,
@@ -360,15 +361,15 @@ fn check_guard(
     when: u16,
     ticks: u32,
     site: *const Stack,
-) -> bool {
+) -> u16 {
     let f = fields(rec, key);
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
-        return false;
+        return 0;
     }
     // SAFETY: a guarded block's chunk has GUARD_LEN readable bytes after the block.
     let g = unsafe { guard::read(body(key, f.flags).add(f.data_off() + f.size as usize)) };
     if g == guard::INTACT {
-        return false;
+        return 0;
     }
     st.count(offset_of!(Counters, overruns));
     let flags = f.flags | AllocFlags::OVERRUN.bits();
@@ -394,7 +395,7 @@ fn check_guard(
     if st.has(Options::ALERT_OVERRUNS) {
         alert(st, rec, f.kind, b"Overrun after \x01 bytes (\x03)\x05\0");
     }
-    true
+    AllocFlags::OVERRUN.bits()
 }
 
 /// Where a ring entry for `addr` is, newest first.
@@ -650,9 +651,7 @@ pub fn resize(
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     let mut flags = f.flags | AllocFlags::RESIZED.bits();
-    if check_guard(st, rec, key, detected::AT_RESIZE, ticks, site) {
-        flags |= AllocFlags::OVERRUN.bits();
-    }
+    flags |= check_guard(st, rec, key, detected::AT_RESIZE, ticks, site);
     let mut err = palm::errors::memErrInvalidParam;
     if flags & AllocFlags::GUARDED.bits() != 0 {
         err = os_resize(
@@ -678,7 +677,9 @@ pub fn resize(
     r.size.set(size);
     ledger::write(rec, 2, &r.as_bytes()[2..8]);
     st.live_bytes = st.live_bytes - f.size + size;
-    peaks(st);
+    if st.live_bytes > st.peak_bytes {
+        st.peak_bytes = st.live_bytes;
+    }
     st.count(offset_of!(Counters, resizes));
     palm::errNone
 }
@@ -707,6 +708,7 @@ pub(crate) fn prepare(st: &State, addr: u32, flags: u16, from: u32, to: u32, byt
 
 /// At stop: every live block's guard is checked, it is counted as a leak and reported
 /// (alerts up to the maximum, one `DbgMessage` line each).
+#[inline(never)]
 pub fn report_leaks(st: &mut State) -> (u32, u32) {
     let (mut leaks, mut bytes) = (0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
