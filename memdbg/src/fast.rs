@@ -68,11 +68,9 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         // Stack after this: saved regs (36), ret@36, k@40, site@44, size@48, a6@52.
         "movem.l %d2-%d7/%a2-%a4,-(%sp)",
         // FtrGet('MDbg', 0, &v), v in a long pushed on the stack.
-        "moveq #0,%d0",
-        "move.l %d0,-(%sp)",
-        "move.l %sp,%a0",
-        "move.l %a0,-(%sp)",
-        "move.w %d0,-(%sp)",
+        ".short 0x42A7", // clr.l -(%sp)
+        ".short 0x4857", // pea (%sp)
+        ".short 0x4267", // clr.w -(%sp)
         "move.l #{creator},-(%sp)",
         "trap #15",
         ".short {ftr_get}",
@@ -85,9 +83,10 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         ".short 0x4A2A, {busy}", // tst.b (busy,%a2)
         bs!(bne "9f"),
         // Options: guards on, call stacks and fills off.
-        "move.l ({opts},%a2),%d0",
-        "and.l #{opt_mask},%d0",
-        "cmpi.l #{guards},%d0",
+        // (All three in the options' low byte.)
+        "moveq #{opt_mask},%d0",
+        "and.b ({opts_low},%a2),%d0",
+        "cmpi.b #{guards},%d0",
         bs!(bne "9f"),
         ".short 0x4AAA, {threshold}", // tst.l (threshold,%a2)
         bs!(bne "9f"),
@@ -109,16 +108,11 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "move.l (44,%sp),%d4",
         "cmp.l ({rec_site},%a2),%d4",
         bs!(beq "2f"),
-        // The general path (nothing was changed).
+        // The general path (nothing was changed): a tail call, the stack is as
+        // `slow` wants it (the same arguments).
         "9:",
         "movem.l (%sp)+,%d2-%d7/%a2-%a4",
-        "move.l (16,%sp),-(%sp)",
-        "move.l (16,%sp),-(%sp)",
-        "move.l (16,%sp),-(%sp)",
-        "move.l (16,%sp),-(%sp)",
-        "bsr.w {slow}",
-        "lea (16,%sp),%sp",
-        "rts",
+        "bra {slow}",
         // Committed unless the OS refuses the block.
         "2:",
         "move.b #1,({busy},%a2)",
@@ -267,7 +261,7 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         slow = sym slow,
         creator = const DB_CREATOR,
         busy = const offset_of!(State, busy),
-        opts = const offset_of!(State, options),
+        opts_low = const offset_of!(State, options) + 3,
         opt_mask = const Options::GUARDS.union(Options::CALL_STACKS).union(Options::FILL_NEW).bits(),
         guards = const Options::GUARDS.bits(),
         hs_byte = const offset_of!(State, options) + 3 - Options::HEAP_STATS.bits().trailing_zeros() as usize / 8,
@@ -345,6 +339,15 @@ static_assertions::const_assert_eq!(offset_of!(Scratch, rec), 0);
 static_assertions::const_assert!(crate::record::ALLOC_RECORD_SIZE < 128);
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(SMALL_ALLOC_MAX < 128);
+// The options fast::new tests with byte operations are in the low byte.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    Options::GUARDS
+        .union(Options::CALL_STACKS)
+        .union(Options::FILL_NEW)
+        .bits()
+        < 128
+);
 // `addq.l #4,%d0` adds the guard's length.
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert_eq!(GUARD_LEN, 4);
