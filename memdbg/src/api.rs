@@ -101,9 +101,7 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
         off32 + size,
         crate::record::FILL_NEW_BYTE,
     );
-    // SAFETY: a6 is the live frame of the function the program called.
-    let (ret, frame) = unsafe { caller_of(a6) };
-    track::allocated(st, flags, site, ret, frame);
+    track::allocated(st, flags, site, a6);
     base + u32::from(off)
 }
 

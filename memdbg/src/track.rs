@@ -71,10 +71,11 @@ const NO_SITE: Site = Site::new("", 0);
 /// Records a successful allocation, or counts it as untracked when no slot is left.
 /// The scratch record already holds its kind, size, address and data offset;
 /// `flags` are its [`AllocFlags`] so far (guarded, handle, not dynamic). `site` is
-/// null for Rust allocations; `ret`/`frame` start the call-stack walk (done for
-/// those and with [`Options::CALL_STACKS`]).
+/// null for Rust allocations; `a6` is the frame of the function the program called,
+/// where the call-stack walk starts (done for those and with
+/// [`Options::CALL_STACKS`]).
 #[inline(always)]
-pub fn allocated(st: &mut State, flags: u16, site: *const Site, ret: u32, frame: u32) {
+pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
     let Some(slot) = st.take_slot() else {
         st.flag(HeaderFlags::INCOMPLETE);
         unrecorded(st, offset_of!(Counters, untracked));
@@ -105,6 +106,8 @@ pub fn allocated(st: &mut State, flags: u16, site: *const Site, ret: u32, frame:
     r.ticks.set(ticks);
     if site.is_null() || st.has(Options::CALL_STACKS) {
         // (The walk zeroes the frames it does not fill.)
+        // SAFETY: a6 is the live frame of the function the program called.
+        let (ret, frame) = unsafe { stack::caller_of(a6) };
         walk(st, &mut r.stack, ret, frame, STACK_FRAMES);
         st.rec_stack = 1;
     } else if st.rec_stack != 0 {
