@@ -404,13 +404,14 @@ fn check_guard(
 /// Where a ring entry for `addr` is, newest first.
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
     let ring = scratch!(st, ring);
-    let mut k = 1;
-    while k <= RING {
-        let i = (usize::from(st.ring_next) + RING - k) & (RING - 1);
+    let mut i = usize::from(st.ring_next);
+    let mut k = RING;
+    while k != 0 {
+        i = i.wrapping_sub(1) & (RING - 1);
         if ring.addr[i] == addr {
             return Some(i);
         }
-        k += 1;
+        k -= 1;
     }
     None
 }
@@ -716,10 +717,14 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
     let (mut leaks, mut bytes) = (0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    let mut s = 0;
-    while s < st.n_slots {
-        let rec = st.rec(s);
-        s += 1;
+    let mut k = st.n_slots;
+    let mut slot = st.slot_rec;
+    while k != 0 {
+        // SAFETY: one of the n_slots entries of the slot table.
+        let rec = unsafe { *slot };
+        // SAFETY: at most one past the entries.
+        slot = unsafe { slot.add(1) };
+        k -= 1;
         // SAFETY: a locked allocation record; its address field is at 8.
         let f = fields(rec, unsafe { rec.add(8).cast::<u32>().read() });
         if !kind::is_alloc(f.kind) {
