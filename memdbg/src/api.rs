@@ -93,14 +93,12 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
     r.address.set(base);
     r.data_offset.set(off);
     let off32 = u32::from(off);
-    track::prepare(
-        st,
-        base,
-        flags,
-        off32,
-        off32 + size,
-        crate::record::FILL_NEW_BYTE,
-    );
+    let fill = if st.has(Options::FILL_NEW) {
+        crate::record::FILL_NEW_BYTE
+    } else {
+        0
+    };
+    track::prepare(base, flags, off32, off32 + size, fill);
     track::allocated(st, flags, site, a6);
     base + u32::from(off)
 }

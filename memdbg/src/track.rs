@@ -535,7 +535,11 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     capture(st, &mut ring.site[i].stack, ret, frame);
     check_guard(st, rec, key, detected::AT_FREE, ticks, &ring.site[i].stack);
     if st.has(Options::FILL_FREED) {
-        fill_freed(rec, key);
+        // The block's bytes become FILL_FREED_BYTE (no guard written).
+        let f = fields(rec, key);
+        let from = f.data_off() as u32;
+        let flags = f.flags & !AllocFlags::GUARDED.bits();
+        prepare(key, flags, from, from + f.size, record::FILL_FREED_BYTE);
     }
     ledger::mark_free(rec);
     st.index.remove_at(pos);
@@ -550,19 +554,6 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     if f.flags & AllocFlags::HANDLE.bits() != 0 {
         st.live_handles -= 1;
     }
-}
-
-/// [`Options::FILL_FREED`]: the block's bytes become [`record::FILL_FREED_BYTE`]
-/// (in the dynamic heap only: the storage heaps are write-protected).
-#[inline(never)]
-fn fill_freed(rec: *const u8, addr: u32) {
-    let f = fields(rec, addr);
-    if f.flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
-        return;
-    }
-    let body = body(f.addr, f.flags);
-    // SAFETY: the block is live until the OS frees it right after this.
-    unsafe { guard::fill(body.add(f.data_off()), f.size, record::FILL_FREED_BYTE) };
 }
 
 /// Resizes a block through the Memory Manager (a pointer or a handle): through the
@@ -673,7 +664,12 @@ pub fn resize(
             return err;
         }
     }
-    prepare(st, key, flags, f.size, size, record::FILL_RESIZE_BYTE);
+    let fill = if st.has(Options::FILL_NEW) {
+        record::FILL_RESIZE_BYTE
+    } else {
+        0
+    };
+    prepare(key, flags, f.size, size, fill);
     // Flags and size are adjacent (bytes 2..8): one DmWrite, from the scratch record
     // (its flags and size are rewritten at every allocation).
     let r = &mut st.sc().rec;
@@ -688,12 +684,18 @@ pub fn resize(
     palm::errNone
 }
 
-/// After a block's allocation or resize (in the dynamic heap: guarded blocks are
-/// there): with [`Options::FILL_NEW`] its bytes `from..to` get `byte`, and with
-/// [`AllocFlags::GUARDED`] in `flags` the guard is written at `to` (offsets from
-/// the chunk start; `addr` is the pointer or handle).
+// prepare's "no fill" byte is none of the fill bytes.
+static_assertions::const_assert!(
+    record::FILL_NEW_BYTE != 0 && record::FILL_RESIZE_BYTE != 0 && record::FILL_FREED_BYTE != 0
+);
+
+/// After a block's allocation or resize, or before its free (in the dynamic heap
+/// only: guarded blocks are there, and the storage heaps are write-protected): its
+/// bytes `from..to` get `byte` (0: no fill), and with [`AllocFlags::GUARDED`] in
+/// `flags` the guard is written at `to` (offsets from the chunk start; `addr` is the
+/// pointer or handle).
 #[inline(never)]
-pub(crate) fn prepare(st: &State, addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
+pub(crate) fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
     if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
         return;
     }
@@ -701,7 +703,7 @@ pub(crate) fn prepare(st: &State, addr: u32, flags: u16, from: u32, to: u32, byt
     // SAFETY: the chunk holds `to` bytes (+ the guard when guarded), in the dynamic
     // heap (writable).
     unsafe {
-        if st.has(Options::FILL_NEW) && to > from {
+        if byte != 0 && to > from {
             guard::fill(body.add(from as usize), to - from, byte);
         }
         if flags & AllocFlags::GUARDED.bits() != 0 {
