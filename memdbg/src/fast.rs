@@ -33,13 +33,15 @@ use crate::{
 
 /// A short branch (`b<cc>.s`): LLVM prints every branch without a size, which GNU as
 /// assembles as a word branch, so the short form is written as its two bytes, the
-/// opcode and the displacement from the next instruction. A forward distance of 128
-/// or more makes the displacement byte overflow, which GNU as rejects.
+/// opcode and the displacement d from the next instruction. A d outside −128..127
+/// gets 65,536 added, which GNU as rejects ("value out of range"); the `99f-98f`
+/// (labels at the end of the function, 0) keeps a backward d a fixup, checked like
+/// a forward one (a constant would only be truncated, with a warning).
 #[cfg(target_arch = "m68k")]
 macro_rules! bs {
     (@ $op:literal $l:literal) => {
         concat!(
-            ".byte ", $op, ", (", $l, "-.-1) + ((", $l, "-.-1) / 128) * 256"
+            ".byte ", $op, ", (", $l, "-.-1) + (((((", $l, "-.-1) + 128) >> 8) != 0) & 1) * 65536 + (99f-98f)"
         )
     };
     (bra $l:literal) => { bs!(@ "0x60" $l) };
@@ -258,6 +260,9 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "move.l %d6,%a0",
         "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
         slow = sym slow,
         creator = const DB_CREATOR,
         busy = const offset_of!(State, busy),
