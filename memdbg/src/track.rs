@@ -45,7 +45,7 @@ fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
 
 /// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
 /// chain, else only `ret` (which costs nothing to find); unused frames are zero.
-#[inline(always)]
+#[inline(never)]
 fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
     let max = if st.has(Options::CALL_STACKS) {
         STACK_FRAMES
