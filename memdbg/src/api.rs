@@ -15,11 +15,10 @@ use palm::allocator::aligned_offset;
 
 use crate::Site;
 use crate::fast;
-use crate::guard;
 use crate::record::{AllocFlags, Counters, GUARD_LEN, Options, kind};
 use crate::stack::{caller_of, frame_pointer};
 use crate::state::{self, State};
-use crate::track::{self, Block, Freed};
+use crate::track::{self, Freed};
 
 /// Largest chunk the Memory Manager gives (`memMaxChunkAllocSize` = 65,505 bytes,
 /// PALM_FACTS §5.2); a guard is added only below it.
@@ -34,7 +33,7 @@ pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
 /// Allocates `size` bytes the way kind `k` does: `MemHandleNew`, `MemChunkNew` (heap
 /// and attributes in `how`, [`chunk_how`]) or `MemPtrNew` (pointers and Rust
 /// allocations); 0 on failure.
-#[inline(always)]
+#[inline(never)]
 pub(crate) fn os_alloc(k: u8, how: u32, size: u32) -> u32 {
     // SAFETY: the three calls take any size (and heap/attributes) and return a
     // chunk, a handle or null.
@@ -62,29 +61,23 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
     // Over-aligned Rust blocks: room to move the block up to its alignment.
     let pad = if k == kind::RUST { how } else { 0 };
     let want = size.wrapping_add(pad);
-    let mut n = want;
+    let mut base = 0;
     if flags & AllocFlags::NOT_DYNAMIC.bits() == 0
         && st.has(Options::GUARDS)
         && want <= MAX_CHUNK - GUARD_LEN as u32
     {
-        n += GUARD_LEN as u32;
-        flags |= AllocFlags::GUARDED.bits();
+        base = os_alloc(k, how, want + GUARD_LEN as u32);
+        if base != 0 {
+            flags |= AllocFlags::GUARDED.bits();
+        }
     }
-    let base = loop {
-        let base = os_alloc(k, how, n);
-        if base != 0 || n == want {
-            break base;
-        }
-        // No room for the guard: exactly the request.
-        n = want;
-        flags &= !AllocFlags::GUARDED.bits();
-    };
     if base == 0 {
-        st.count(offset_of!(Counters, failed));
-        if st.has(Options::HEAP_STATS) {
-            track::heap_marks(st);
+        // No guard wanted, or no room for it: exactly the request.
+        base = os_alloc(k, how, want);
+        if base == 0 {
+            track::unrecorded(st, offset_of!(Counters, failed));
+            return 0;
         }
-        return 0;
     }
     let mut off = 0u16;
     if pad != 0 {
@@ -94,18 +87,19 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
         unsafe { ((base as usize + o - 2) as *mut u16).write(o as u16) };
         off = o as u16;
     }
-    prepare(st, base, off, size, flags);
-    // SAFETY: a6 is the live frame of the function the program called.
-    let (ret, frame) = unsafe { caller_of(a6) };
-    let b = Block {
-        kind: k,
-        addr: base,
-        size,
-        data_off: off,
-        flags,
+    let r = &mut st.sc().rec;
+    r.kind = k;
+    r.size.set(size);
+    r.address.set(base);
+    r.data_offset.set(off);
+    let off32 = u32::from(off);
+    let fill = if st.has(Options::FILL_NEW) {
+        crate::record::FILL_NEW_BYTE
+    } else {
+        0
     };
-    let stack = site.is_null() || st.has(Options::CALL_STACKS);
-    track::allocated(st, &b, site, ret, frame, stack);
+    track::prepare(base, flags, off32, off32 + size, fill);
+    track::allocated(st, flags, site, a6);
     base + u32::from(off)
 }
 
@@ -113,54 +107,36 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
 /// kind `k` with `how` ([`chunk_how`] for chunks).
 #[inline(always)]
 fn kind_flags(k: u8, how: u32) -> u16 {
-    if k == kind::HANDLE {
-        return AllocFlags::HANDLE.bits();
-    }
-    if k != kind::CHUNK {
+    let mut f = 0;
+    if k == kind::CHUNK {
+        if how >> 16 != 0 {
+            f = AllocFlags::NOT_DYNAMIC.bits();
+        }
+        if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) != 0 {
+            return f;
+        }
+    } else if k != kind::HANDLE {
         return 0;
     }
-    let mut f = 0;
-    if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0 {
-        f |= AllocFlags::HANDLE.bits();
-    }
-    if how >> 16 != 0 {
-        f |= AllocFlags::NOT_DYNAMIC.bits();
-    }
-    f
+    f | AllocFlags::HANDLE.bits()
+}
+
+/// [`state::enter`], out of line for the wrappers.
+#[inline(never)]
+pub(crate) fn enter() -> Option<&'static mut State> {
+    state::enter()
 }
 
 /// The wrappers' allocation: [`alloc`] with the detector entered, else (not
 /// running, or busy) the plain OS call. `a6` is the wrapper's own frame.
 #[inline(never)]
 pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
-    let Some(st) = state::enter() else {
+    let Some(st) = enter() else {
         return os_alloc(k, how, size);
     };
     let p = alloc(st, k, how, site, size, a6);
     state::leave(st);
     p
-}
-
-/// Fills a new block ([`Options::FILL_NEW`]) and writes its guard.
-#[inline(always)]
-fn prepare(st: &State, addr: u32, data_off: u16, size: u32, flags: u16) {
-    let guarded = flags & AllocFlags::GUARDED.bits() != 0;
-    let fill = st.has(Options::FILL_NEW) && flags & AllocFlags::NOT_DYNAMIC.bits() == 0;
-    if !guarded && !fill {
-        return;
-    }
-    let body = track::body(addr, flags);
-    // SAFETY: the chunk was just allocated with `size` bytes after `data_off` (+ the
-    // guard when guarded), in the dynamic heap (writable).
-    unsafe {
-        let block = body.add(usize::from(data_off));
-        if fill {
-            guard::fill(block, size, crate::record::FILL_NEW_BYTE);
-        }
-        if guarded {
-            guard::write(block.add(size as usize));
-        }
-    }
 }
 
 /// `MemPtrNew(size)` recorded at `site` (use [`mem_ptr_new!`](crate::mem_ptr_new)).
@@ -213,9 +189,10 @@ pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
     resize(h as u32, size, true, frame_pointer())
 }
 
-#[inline(always)]
+/// The resize wrappers' body (`a6`: the wrapper's own frame).
+#[inline(never)]
 fn resize(addr: u32, size: u32, handle: bool, a6: u32) -> palm::Err {
-    let Some(st) = state::enter() else {
+    let Some(st) = enter() else {
         // SAFETY: the caller's contract (see the wrappers).
         return unsafe {
             if handle {
@@ -265,7 +242,7 @@ pub unsafe fn handle_free(h: MemHandle) -> palm::Err {
 /// # Safety
 /// As `MemChunkFree`/`MemHandleFree`.
 pub(crate) unsafe fn free_at(addr: u32, handle: bool, ret: u32, frame: u32) -> palm::Err {
-    if let Some(st) = state::enter() {
+    if let Some(st) = enter() {
         let unpatched = st.patched & state::PATCHED_FREES == 0;
         let r = if unpatched {
             track::freeing(st, addr, handle, ret, frame)

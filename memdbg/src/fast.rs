@@ -25,14 +25,41 @@ use crate::Site;
 #[cfg(target_arch = "m68k")]
 use crate::{
     index::Index,
-    record::{AllocFlags, AllocRecord, DB_CREATOR, GUARD_BYTE, Options, SMALL_ALLOC_MAX, kind},
+    record::{
+        AllocFlags, AllocRecord, DB_CREATOR, GUARD_BYTE, GUARD_LEN, Options, SMALL_ALLOC_MAX, kind,
+    },
     state::{NO_SLOT, Scratch, State},
 };
+
+/// A short branch (`b<cc>.s`): LLVM prints every branch without a size, which GNU as
+/// assembles as a word branch, so the short form is written as its two bytes, the
+/// opcode and the displacement d from the next instruction. A d outside −128..127
+/// gets 65,536 added, which GNU as rejects ("value out of range"); the `99f-98f`
+/// (labels at the end of the function, 0) keeps a backward d a fixup, checked like
+/// a forward one (a constant would only be truncated, with a warning).
+#[cfg(target_arch = "m68k")]
+macro_rules! bs {
+    (@ $op:literal $l:literal) => {
+        concat!(
+            ".byte ", $op, ", (", $l, "-.-1) + (((((", $l, "-.-1) + 128) >> 8) != 0) & 1) * 65536 + (99f-98f)"
+        )
+    };
+    (bra $l:literal) => { bs!(@ "0x60" $l) };
+    (bhi $l:literal) => { bs!(@ "0x62" $l) };
+    (bls $l:literal) => { bs!(@ "0x63" $l) };
+    (bcc $l:literal) => { bs!(@ "0x64" $l) };
+    (bcs $l:literal) => { bs!(@ "0x65" $l) };
+    (bne $l:literal) => { bs!(@ "0x66" $l) };
+    (beq $l:literal) => { bs!(@ "0x67" $l) };
+}
 
 /// Allocates a tracked pointer (`k` = [`crate::record::kind::POINTER`]) or handle
 /// ([`crate::record::kind::HANDLE`]) of `size` bytes for the program at `site`; `a6`
 /// is the wrapper's own frame (its `4(a6)` returns into the program). Returns the
 /// block or handle, 0 on failure.
+///
+/// `tst`, `clr`, `addq`, `subq` and `pea` are written as their opcode words (LLVM's
+/// m68k asm parser rejects them; each is named in a comment), branches with `bs!`.
 ///
 /// # Safety
 /// `a6` is the live frame of the calling wrapper.
@@ -43,84 +70,86 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         // Stack after this: saved regs (36), ret@36, k@40, site@44, size@48, a6@52.
         "movem.l %d2-%d7/%a2-%a4,-(%sp)",
         // FtrGet('MDbg', 0, &v), v in a long pushed on the stack.
-        "moveq #0,%d0",
-        "move.l %d0,-(%sp)",
-        "move.l %sp,%a0",
-        "move.l %a0,-(%sp)",
-        "move.w %d0,-(%sp)",
+        ".short 0x42A7", // clr.l -(%sp)
+        ".short 0x4857", // pea (%sp)
+        ".short 0x4267", // clr.w -(%sp)
         "move.l #{creator},-(%sp)",
         "trap #15",
         ".short {ftr_get}",
         "lea (10,%sp),%sp",
-        "move.l (%sp),%a2",
-        "lea (4,%sp),%sp",
-        "cmpi.w #0,%d0",
-        "bne 9f",
+        "move.l (%sp)+,%a2",
+        ".short 0x4A40", // tst.w %d0
+        bs!(bne "9f"),
         "move.l %a2,%d0",
-        "cmpi.l #0,%d0",
-        "beq 9f",
-        "cmpi.b #0,({busy},%a2)",
-        "bne 9f",
+        bs!(beq "9f"),
+        ".short 0x4A2A, {busy}", // tst.b (busy,%a2)
+        bs!(bne "9f"),
         // Options: guards on, call stacks and fills off.
-        "move.l ({opts},%a2),%d0",
-        "and.l #{opt_mask},%d0",
-        "cmpi.l #{guards},%d0",
-        "bne 9f",
-        "cmpi.l #0,({threshold},%a2)",
-        "bne 9f",
+        // (All three in the options' low byte.)
+        "moveq #{opt_mask},%d0",
+        "and.b ({opts_low},%a2),%d0",
+        "cmpi.b #{guards},%d0",
+        bs!(bne "9f"),
+        ".short 0x4AAA, {threshold}", // tst.l (threshold,%a2)
+        bs!(bne "9f"),
         "move.l (48,%sp),%d3",
         "cmpi.l #{max_guarded},%d3",
-        "bhi 9f",
+        bs!(bhi "9f"),
         // With heap statistics, small allocations (1..=12 bytes) take the general path.
-        "move.l ({opts},%a2),%d0",
-        "and.l #{heap_stats},%d0",
-        "beq 1f",
+        "btst #{hs_bit},({hs_byte},%a2)",
+        bs!(beq "1f"),
         "move.l %d3,%d0",
-        "sub.l #1,%d0",
+        ".short 0x5380", // subq.l #1,%d0
         "cmpi.l #{small_max},%d0",
-        "bcs 9f",
+        bs!(bcs "9f"),
         "1:",
         "cmpi.w #{no_slot},({free_head},%a2)",
-        "beq 9f",
-        "cmpi.b #0,({rec_stack},%a2)",
-        "bne 9f",
+        bs!(beq "9f"),
+        ".short 0x4A2A, {rec_stack}", // tst.b (rec_stack,%a2)
+        bs!(bne "9f"),
         "move.l (44,%sp),%d4",
         "cmp.l ({rec_site},%a2),%d4",
-        "bne 9f",
+        bs!(beq "2f"),
+        // The general path (nothing was changed): a tail call, the stack is as
+        // `slow` wants it (the same arguments).
+        "9:",
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "bra {slow}",
         // Committed unless the OS refuses the block.
+        "2:",
         "move.b #1,({busy},%a2)",
         "move.l (40,%sp),%d5",
         "move.l %d3,%d0",
-        "add.l #{guard_len},%d0",
+        ".short 0x5880", // addq.l #GUARD_LEN,%d0
         "move.l %d0,-(%sp)",
         "cmpi.b #{handle},%d5",
-        "beq 2f",
+        bs!(beq "2f"),
         "trap #15",
         ".short {ptr_new}",
-        "bra 3f",
+        bs!(bra "3f"),
         "2:",
         "trap #15",
         ".short {handle_new}",
         "3:",
-        "lea (4,%sp),%sp",
+        ".short 0x588F", // addq.l #4,%sp
         "move.l %a0,%d6",
-        "cmpi.l #0,%d6",
-        "bne 4f",
-        "move.b #0,({busy},%a2)",
-        "bra 9f",
+        bs!(bne "4f"),
+        ".short 0x422A, {busy}", // clr.b (busy,%a2)
+        bs!(bra "9b"),
         // The guard after the block (a handle's chunk through its master pointer).
         "4:",
         "moveq #{guarded},%d1",
         "cmpi.b #{handle},%d5",
-        "bne 5f",
+        bs!(bne "5f"),
         "move.l (%a0),%a0",
         "moveq #{guarded_handle},%d1",
         "5:",
         "adda.l %d3,%a0",
-        "move.b #{guard_byte},(%a0)",
-        "move.b #{guard_byte},(1,%a0)",
-        "move.b #{guard_byte},(2,%a0)",
-        "move.b #{guard_byte},(3,%a0)",
+        "moveq #{guard_byte},%d0",
+        "move.b %d0,(%a0)+",
+        "move.b %d0,(%a0)+",
+        "move.b %d0,(%a0)+",
+        "move.b %d0,(%a0)+",
         // The record's flags: the kind's, GUARDED, and the site's.
         "move.l %d4,%a0",
         "or.w ({site_flags},%a0),%d1",
@@ -141,11 +170,11 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "move.l %d3,({r_size},%a3)",
         "move.l %d6,({r_address},%a3)",
         "move.l ({seq},%a2),%d1",
-        "add.l #1,%d1",
+        ".short 0x5281", // addq.l #1,%d1
         "move.l %d1,({seq},%a2)",
         "move.l %d1,({r_seq},%a3)",
         "move.l %d0,({r_ticks},%a3)",
-        "move.w #0,({r_data_offset},%a3)",
+        ".short 0x426B, {r_data_offset}", // clr.w (r_data_offset,%a3)
         // DmWrite(slot_rec[slot], 0, record, 82).
         "move.l ({slot_rec},%a2),%a0",
         "move.l %d7,%d0",
@@ -153,8 +182,7 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "moveq #{rec_size},%d1",
         "move.l %d1,-(%sp)",
         "move.l %a3,-(%sp)",
-        "moveq #0,%d1",
-        "move.l %d1,-(%sp)",
+        ".short 0x42A7", // clr.l -(%sp)
         "move.l (0,%a0,%d0),-(%sp)",
         "trap #15",
         ".short {dm_write}",
@@ -178,97 +206,82 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "6:",
         "move.l %d0,%d1",
         "lsl.l #2,%d1",
-        "cmpi.l #0,(0,%a0,%d1)",
-        "beq 7f",
-        "add.l #1,%d0",
+        ".short 0x4AB0, 0x1800", // tst.l (0,%a0,%d1.l)
+        bs!(beq "7f"),
+        ".short 0x5280", // addq.l #1,%d0
         "and.l %d2,%d0",
-        "bra 6b",
+        bs!(bra "6b"),
         "7:",
         "move.l %d6,(0,%a0,%d1)",
         "move.l ({slots},%a2),%a0",
         "add.l %d0,%d0",
         "move.w %d7,(0,%a0,%d0)",
         // Counters and peaks.
-        "move.l ({allocations},%a2),%d0",
-        "add.l #1,%d0",
-        "move.l %d0,({allocations},%a2)",
+        ".short 0x52AA, {allocations}", // addq.l #1,(allocations,%a2)
         "move.l ({live_count},%a2),%d0",
-        "add.l #1,%d0",
+        ".short 0x5280", // addq.l #1,%d0
         "move.l %d0,({live_count},%a2)",
         "cmp.l ({peak_count},%a2),%d0",
-        "bls 1f",
+        bs!(bls "1f"),
         "move.l %d0,({peak_count},%a2)",
         "1:",
         "move.l ({live_bytes},%a2),%d0",
         "add.l %d3,%d0",
         "move.l %d0,({live_bytes},%a2)",
         "cmp.l ({peak_bytes},%a2),%d0",
-        "bls 1f",
+        bs!(bls "1f"),
         "move.l %d0,({peak_bytes},%a2)",
         "1:",
         "cmpi.b #{handle},%d5",
-        "bne 1f",
-        "move.l ({live_handles},%a2),%d0",
-        "add.l #1,%d0",
-        "move.l %d0,({live_handles},%a2)",
+        bs!(bne "1f"),
+        ".short 0x52AA, {live_handles}", // addq.l #1,(live_handles,%a2)
         "1:",
         // Heap statistics: MemHeapFreeBytes(0, &heap_free, &heap_max), low-water marks.
-        "move.l ({opts},%a2),%d0",
-        "and.l #{heap_stats},%d0",
-        "beq 8f",
-        "lea ({heap_max},%a2),%a0",
-        "move.l %a0,-(%sp)",
-        "lea ({heap_free},%a2),%a0",
-        "move.l %a0,-(%sp)",
-        "moveq #0,%d0",
-        "move.w %d0,-(%sp)",
+        "btst #{hs_bit},({hs_byte},%a2)",
+        bs!(beq "8f"),
+        ".short 0x486A, {heap_max}", // pea (heap_max,%a2)
+        ".short 0x486A, {heap_free}", // pea (heap_free,%a2)
+        ".short 0x4267", // clr.w -(%sp)
         "trap #15",
         ".short {heap_free_bytes}",
         "lea (10,%sp),%sp",
         "move.l ({heap_free},%a2),%d0",
         "cmp.l ({low_free},%a2),%d0",
-        "bcc 1f",
+        bs!(bcc "1f"),
         "move.l %d0,({low_free},%a2)",
         "1:",
         "move.l ({heap_max},%a2),%d0",
         "cmp.l ({low_max},%a2),%d0",
-        "bcc 8f",
+        bs!(bcc "8f"),
         "move.l %d0,({low_max},%a2)",
         "8:",
-        "move.b #0,({busy},%a2)",
+        ".short 0x422A, {busy}", // clr.b (busy,%a2)
         "move.l %d6,%d0",
         "move.l %d6,%a0",
         "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "rts",
-        // The general path (nothing was changed).
-        "9:",
-        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
-        "move.l (16,%sp),-(%sp)",
-        "move.l (16,%sp),-(%sp)",
-        "move.l (16,%sp),-(%sp)",
-        "move.l (16,%sp),-(%sp)",
-        "bsr.w {slow}",
-        "lea (16,%sp),%sp",
-        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
         slow = sym slow,
         creator = const DB_CREATOR,
         busy = const offset_of!(State, busy),
-        opts = const offset_of!(State, options),
+        opts_low = const offset_of!(State, options) + 3,
         opt_mask = const Options::GUARDS.union(Options::CALL_STACKS).union(Options::FILL_NEW).bits(),
         guards = const Options::GUARDS.bits(),
-        heap_stats = const Options::HEAP_STATS.bits(),
+        hs_byte = const offset_of!(State, options) + 3 - Options::HEAP_STATS.bits().trailing_zeros() as usize / 8,
+        hs_bit = const Options::HEAP_STATS.bits().trailing_zeros() % 8,
         threshold = const offset_of!(State, low_heap_threshold),
-        max_guarded = const crate::api::MAX_CHUNK - crate::record::GUARD_LEN as u32,
+        max_guarded = const crate::api::MAX_CHUNK - GUARD_LEN as u32,
         small_max = const SMALL_ALLOC_MAX,
         no_slot = const NO_SLOT,
         free_head = const offset_of!(State, free_head),
         rec_stack = const offset_of!(State, rec_stack),
         rec_site = const offset_of!(State, rec_site),
-        guard_len = const crate::record::GUARD_LEN,
         handle = const kind::HANDLE,
         guarded = const AllocFlags::GUARDED.bits(),
         guarded_handle = const AllocFlags::GUARDED.union(AllocFlags::HANDLE).bits(),
-        guard_byte = const GUARD_BYTE,
+        guard_byte = const GUARD_BYTE as i8,
         site_flags = const offset_of!(Site, flags),
         slot_next = const offset_of!(State, slot_next),
         slot_rec = const offset_of!(State, slot_rec),
@@ -331,3 +344,15 @@ static_assertions::const_assert_eq!(offset_of!(Scratch, rec), 0);
 static_assertions::const_assert!(crate::record::ALLOC_RECORD_SIZE < 128);
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(SMALL_ALLOC_MAX < 128);
+// The options fast::new tests with byte operations are in the low byte.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    Options::GUARDS
+        .union(Options::CALL_STACKS)
+        .union(Options::FILL_NEW)
+        .bits()
+        < 128
+);
+// `addq.l #4,%d0` adds the guard's length.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(GUARD_LEN, 4);

@@ -35,25 +35,9 @@ pub unsafe fn read(end: *const u8) -> u32 {
     v
 }
 
-/// Whether the guard at `end` is intact (the fast check: four byte compares).
-///
-/// # Safety
-/// `end..end + GUARD_LEN` is readable.
-#[inline(always)]
-pub unsafe fn intact(end: *const u8) -> bool {
-    // SAFETY: the caller guarantees GUARD_LEN readable bytes.
-    unsafe {
-        end.read_volatile() == GUARD_BYTE
-            && end.add(1).read_volatile() == GUARD_BYTE
-            && end.add(2).read_volatile() == GUARD_BYTE
-            && end.add(3).read_volatile() == GUARD_BYTE
-    }
-}
-
 static_assertions::const_assert_eq!(GUARD_LEN, 4);
 
 /// [`read`]'s value for an intact guard.
-#[cfg(test)]
 pub const INTACT: u32 = u32::from_be_bytes([GUARD_BYTE; GUARD_LEN]);
 
 /// Fills `len` bytes at `p` with `value` (new or freed blocks).
@@ -79,11 +63,7 @@ mod tests {
             assert_eq!(&block[3..], &[0xFD; GUARD_LEN]);
             // SAFETY: as above.
             assert_eq!(unsafe { read(block.as_ptr().add(3)) }, INTACT);
-            // SAFETY: as above.
-            assert!(unsafe { intact(block.as_ptr().add(3)) });
             block[3 + damaged] = 0;
-            // SAFETY: as above.
-            assert!(!unsafe { intact(block.as_ptr().add(3)) });
             let mut want = [0xFD; GUARD_LEN];
             want[damaged] = 0;
             // SAFETY: as above.

@@ -115,17 +115,17 @@ impl Index {
     }
 
     #[inline(always)]
-    fn key(&self, i: u16) -> u32 {
+    fn key(&self, i: usize) -> u32 {
         // SAFETY: callers mask `i`, so it is inside the table (`new`'s contract).
-        unsafe { *self.keys.add(usize::from(i)) }
+        unsafe { *self.keys.add(i) }
     }
 
     #[inline(always)]
-    fn set(&self, i: u16, key: u32, slot: u16) {
+    fn set(&self, i: usize, key: u32, slot: u16) {
         // SAFETY: as in `key`.
         unsafe {
-            *self.keys.add(usize::from(i)) = key;
-            *self.slots.add(usize::from(i)) = slot;
+            *self.keys.add(i) = key;
+            *self.slots.add(i) = slot;
         }
     }
 
@@ -141,7 +141,7 @@ impl Index {
     pub fn find(&self, key: u32) -> u16 {
         let mut i = home(key, self.shift);
         loop {
-            let k = self.key(i);
+            let k = self.key(usize::from(i));
             if k == key {
                 return i;
             }
@@ -158,28 +158,30 @@ impl Index {
     #[inline]
     pub fn insert(&self, key: u32, slot: u16) {
         let mut i = home(key, self.shift);
-        while self.key(i) != 0 {
+        while self.key(usize::from(i)) != 0 {
             i = (i + 1) & self.mask;
         }
-        self.set(i, key, slot);
+        self.set(usize::from(i), key, slot);
     }
 
     /// Removes the entry at `pos` (from [`Index::find`]) and shifts later entries of
     /// its cluster back so that every key stays reachable from its home position.
     pub fn remove_at(&self, pos: u16) {
-        let mut hole = pos & self.mask;
+        let mask = usize::from(self.mask);
+        let mut hole = usize::from(pos) & mask;
         let mut j = hole;
         loop {
-            j = (j + 1) & self.mask;
+            j = (j + 1) & mask;
             let k = self.key(j);
             if k == 0 {
                 break;
             }
             // The entry at j may move into the hole only if its home is not after
             // the hole (cyclically): distance home→j ≥ distance hole→j.
-            let h = home(k, self.shift);
-            if (j.wrapping_sub(h) & self.mask) >= (j.wrapping_sub(hole) & self.mask) {
-                let s = self.slot_at(j);
+            let h = usize::from(home(k, self.shift));
+            if (j.wrapping_sub(h) & mask) >= (j.wrapping_sub(hole) & mask) {
+                // SAFETY: as in `key`.
+                let s = unsafe { *self.slots.add(j) };
                 self.set(hole, k, s);
                 hole = j;
             }

@@ -26,10 +26,10 @@ pub struct CodeRange {
 }
 
 impl CodeRange {
-    /// Whether `addr` is inside code 1.
+    /// Whether `addr` is inside code 1 (one unsigned compare: `base <= end`).
     #[inline(always)]
     pub fn contains(&self, addr: u32) -> bool {
-        addr >= self.base && addr < self.end
+        addr.wrapping_sub(self.base) < self.end.wrapping_sub(self.base)
     }
 }
 
@@ -48,13 +48,10 @@ pub fn walk(
     code: CodeRange,
     read: impl Fn(u32) -> u32,
 ) {
-    let max = if max > STACK_FRAMES {
-        STACK_FRAMES
-    } else {
-        max
-    };
+    let max = max.min(STACK_FRAMES);
+    *out = Stack::default();
     let mut n = 0usize;
-    let mut raw = 0u8;
+    let mut bit = 1u8;
     let mut ret = ret;
     let mut frame = frame;
     while n < max {
@@ -62,12 +59,13 @@ pub fn walk(
         let v = if inside {
             ret - code.base
         } else {
-            raw |= 1 << n;
+            out.raw_mask |= bit;
             ret
         };
         out.frames[n].set(v);
         n += 1;
-        if !inside || frame & 1 != 0 || frame == 0 {
+        bit <<= 1;
+        if n == max || !inside || frame & 1 != 0 || frame == 0 {
             break;
         }
         ret = read(frame.wrapping_add(4));
@@ -86,27 +84,7 @@ pub fn walk(
             frame = next;
         }
     }
-    let mut i = n;
-    while i < STACK_FRAMES {
-        out.frames[i].set(0);
-        i += 1;
-    }
     out.count = n as u8;
-    out.raw_mask = raw;
-}
-
-/// Fills `out` with the single frame `ret` (no walk). Frames beyond the first are
-/// left as they were.
-#[inline(always)]
-pub fn innermost(out: &mut Stack, ret: u32, code: CodeRange) {
-    out.count = 1;
-    if code.contains(ret) {
-        out.raw_mask = 0;
-        out.frames[0].set(ret - code.base);
-    } else {
-        out.raw_mask = 1;
-        out.frames[0].set(ret);
-    }
 }
 
 /// The current function's frame pointer (A6). Call it from an `#[inline(never)]`
@@ -241,11 +219,15 @@ mod tests {
 
     #[test]
     fn innermost_only() {
+        // One frame wanted: the walk reads nothing and zeroes the other frames.
         let mut s = Stack::default();
-        innermost(&mut s, 0x4_0010, CODE);
+        s.frames[3].set(0xDEAD);
+        walk(&mut s, 0x4_0010, 0x1F00, 1, CODE, mem(&[]));
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![Frame::Code(0x10)]);
-        innermost(&mut s, 0x10_0000, CODE);
+        assert_eq!(s.frames[1..], [Default::default(); 5]);
+        walk(&mut s, 0x10_0000, 0x1F00, 1, CODE, mem(&[]));
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![Frame::Raw(0x10_0000)]);
+        assert_eq!(s.raw_mask, 1);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 use core::ffi::c_void;
 use core::mem::offset_of;
+use core::ptr::addr_of_mut;
 
 use m68k_palmos_sys as palm;
 use palm::codegen::in_register;
@@ -18,26 +19,12 @@ use crate::guard;
 use crate::index::NOT_FOUND;
 use crate::ledger;
 use crate::record::{
-    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, FORMAT_VERSION, FileName,
+    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, FORMAT_VERSION,
     HeaderFlags, LowHeapRecord, Options, OverrunRecord, STACK_FRAMES, SmallSiteRecord, Stack,
-    U16Be, detected, kind,
+    detected, kind,
 };
 use crate::stack::{self, read_long};
 use crate::state::{PATCHED_SIZES, RING, SITES, State, scratch};
-
-/// A block just allocated.
-pub struct Block {
-    /// Record kind ([`kind::POINTER`] …).
-    pub kind: u8,
-    /// Pointer (chunk start) or handle.
-    pub addr: u32,
-    /// Requested bytes.
-    pub size: u32,
-    /// Offset of the program's block in the chunk.
-    pub data_off: u16,
-    /// [`AllocFlags`] bits known so far (guarded, handle, not dynamic).
-    pub flags: u16,
-}
 
 /// What a free patch or free function does with the call after bookkeeping.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -48,32 +35,28 @@ pub enum Freed {
     Refuse,
 }
 
-/// Walks the frame chain into `out` (all of [`STACK_FRAMES`]).
+/// Walks the frame chain into `out`: up to `max` frames, the rest zeroed.
 #[inline(never)]
-fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32) {
+fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
     // SAFETY: `out` points into the scratch chunk; the walk reads only plausible
     // frame slots (stack.rs).
-    unsafe {
-        stack::walk(&mut *out, ret, frame, STACK_FRAMES, st.code, |a| {
-            read_long(a)
-        })
-    }
+    unsafe { stack::walk(&mut *out, ret, frame, max, st.code, |a| read_long(a)) }
 }
 
 /// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
-/// chain, else only `ret` (which costs nothing to find). Frames beyond `count` are
-/// left as they were until [`tidy`] zeroes them for the ledger.
-#[inline(always)]
+/// chain, else only `ret` (which costs nothing to find); unused frames are zero.
+#[inline(never)]
 fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
-    if st.has(Options::CALL_STACKS) {
-        walk(st, out, ret, frame);
+    let max = if st.has(Options::CALL_STACKS) {
+        STACK_FRAMES
     } else {
-        // SAFETY: as in `walk`.
-        unsafe { stack::innermost(&mut *out, ret, st.code) }
-    }
+        1
+    };
+    walk(st, out, ret, frame, max);
 }
 
-/// Zeroes the frames of `s` beyond its count, as the ledger wants them.
+/// Zeroes the frames of `s` beyond its count, as the ledger wants them (a ring
+/// entry written by the free patch's assembly holds only its innermost frame).
 fn tidy(s: &mut Stack) {
     let mut i = usize::from(s.count);
     while i < STACK_FRAMES {
@@ -82,77 +65,80 @@ fn tidy(s: &mut Stack) {
     }
 }
 
+/// The site of a Rust allocation: no file, line 0, no flags.
+const NO_SITE: Site = Site::new("", 0);
+
 /// Records a successful allocation, or counts it as untracked when no slot is left.
-/// `site` is null for Rust allocations; `ret`/`frame` start the call-stack walk
-/// (done when `stack` is set).
-pub fn allocated(st: &mut State, b: &Block, site: *const Site, ret: u32, frame: u32, stack: bool) {
+/// The scratch record already holds its kind, size, address and data offset;
+/// `flags` are its [`AllocFlags`] so far (guarded, handle, not dynamic). `site` is
+/// null for Rust allocations; `a6` is the frame of the function the program called,
+/// where the call-stack walk starts (done for those and with
+/// [`Options::CALL_STACKS`]).
+#[inline(always)]
+pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
     let Some(slot) = st.take_slot() else {
-        untracked(st);
+        st.flag(HeaderFlags::INCOMPLETE);
+        unrecorded(st, offset_of!(Counters, untracked));
         return;
     };
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     st.seq += 1;
     let sc = st.sc();
-    let mut flags = b.flags;
+    let from: &Site = if site.is_null() {
+        &NO_SITE
+    } else {
+        // SAFETY: a non-null site is a live `Site` (a promoted constant of the
+        // caller, or the scratch C site, whose user resets `rec_site`).
+        unsafe { &*site }
+    };
+    let flags = flags | from.flags.get();
     // The scratch record keeps its version byte (set at start), and its file, line and
     // stack while they do not change: a loop allocating at one site copies nothing.
     if site as u32 != st.rec_site {
         st.rec_site = site as u32;
-        if site.is_null() {
-            sc.rec.file = FileName::default();
-            sc.rec.line = U16Be::new(0);
-        } else {
-            // SAFETY: a non-null site is a live `Site` (a promoted constant of the
-            // caller, or the scratch C site, whose user resets `rec_site`).
-            unsafe {
-                sc.rec.file = (*site).file;
-                sc.rec.line = (*site).line;
-            }
-        }
-    }
-    if !site.is_null() {
-        // SAFETY: as above.
-        flags |= unsafe { (*site).flags.get() };
+        sc.rec.file = from.file;
+        sc.rec.line = from.line;
     }
     let r = &mut sc.rec;
-    r.kind = b.kind;
     r.flags.set(flags);
-    r.size.set(b.size);
-    r.address.set(b.addr);
     r.seq.set(st.seq);
     r.ticks.set(ticks);
-    r.data_offset.set(b.data_off);
-    if stack {
-        walk(st, &mut r.stack, ret, frame);
-        tidy(&mut r.stack);
+    if site.is_null() || st.has(Options::CALL_STACKS) {
+        // (The walk zeroes the frames it does not fill.)
+        // SAFETY: a6 is the live frame of the function the program called.
+        let (ret, frame) = unsafe { stack::caller_of(a6) };
+        walk(st, &mut r.stack, ret, frame, STACK_FRAMES);
         st.rec_stack = 1;
     } else if st.rec_stack != 0 {
         r.stack = Stack::default();
         st.rec_stack = 0;
     }
     ledger::write(st.rec(slot), 0, sc.rec.as_bytes());
-    st.index.insert(b.addr, slot);
+    let size = sc.rec.size.get();
+    st.index.insert(sc.rec.address.get(), slot);
     st.allocations += 1;
     st.live_count += 1;
-    st.live_bytes += b.size;
+    st.live_bytes += size;
     if flags & AllocFlags::HANDLE.bits() != 0 {
         st.live_handles += 1;
     }
     peaks(st);
     if st.has(Options::HEAP_STATS) {
-        if b.size.wrapping_sub(1) < record::SMALL_ALLOC_MAX {
-            small(st, site as u32, b.size);
+        if size.wrapping_sub(1) < record::SMALL_ALLOC_MAX {
+            small(st, site as u32, size);
         }
         sample_heap(st);
     }
 }
 
-/// An allocation that got no record (it still lowers the heap: sampled).
+/// An allocation that got no record, counted at `counter` (`offset_of!(Counters,
+/// …)`): a failed one, or an untracked one. It still lowers the heap: sampled (at
+/// a failure the heap is at its lowest).
 #[cold]
-fn untracked(st: &mut State) {
-    st.count(offset_of!(Counters, untracked));
-    st.flag(HeaderFlags::INCOMPLETE);
+#[inline(never)]
+pub(crate) fn unrecorded(st: &mut State, counter: usize) {
+    st.count(counter);
     if st.has(Options::HEAP_STATS) {
         heap_marks(st);
     }
@@ -172,34 +158,40 @@ fn peaks(st: &mut State) {
 #[inline(never)]
 fn small(st: &mut State, site: u32, size: u32) {
     let sc = st.sc();
-    let sites = scratch!(st, sites);
     st.count(offset_of!(Counters, small_allocs));
     let key = if site != 0 {
         site
     } else {
         sc.rec.stack.frames[0].get()
     };
-    let n = usize::from(st.n_sites);
-    let mut i = 0;
-    while i < n {
-        let s = &mut sites[i];
-        if s.key == key {
-            s.count += 1;
-            s.bytes += size;
+    let n = st.n_sites;
+    // The entries in use, then the next free one (walked by pointer: an entry is
+    // 94 bytes, and an index would multiply).
+    let mut s = sc.sites.as_mut_ptr();
+    let mut k = n;
+    // SAFETY: `s` stays within the n ≤ SITES entries in use, then is the next one
+    // (written only when n < SITES).
+    unsafe {
+        while k != 0 {
+            if (*s).key == key {
+                (*s).count += 1;
+                (*s).bytes += size;
+                return;
+            }
+            // (Opaque: LLVM would otherwise compute the loop's end with a multiply.)
+            s = crate::state::near(s.add(1));
+            k -= 1;
+        }
+        if usize::from(n) < SITES {
+            (*s).key = key;
+            (*s).count = 1;
+            (*s).bytes = size;
+            (*s).first = sc.rec;
+            st.n_sites = n + 1;
             return;
         }
-        i += 1;
     }
-    if n < SITES {
-        let s = &mut sites[n];
-        s.key = key;
-        s.count = 1;
-        s.bytes = size;
-        s.first = sc.rec;
-        st.n_sites += 1;
-    } else {
-        st.count(offset_of!(Counters, small_unsited));
-    }
+    st.count(offset_of!(Counters, small_unsited));
 }
 
 /// Samples the dynamic heap into the low-water marks ([`Options::HEAP_STATS`]): after
@@ -359,55 +351,67 @@ impl Fields {
     }
 }
 
-/// The guard bytes of a guarded block, if damaged (read in place, a handle's
-/// through its master pointer).
-#[inline(always)]
-fn damaged_guard(f: &Fields) -> Option<u32> {
-    let body = body(f.addr, f.flags);
-    // SAFETY: a guarded block's chunk has GUARD_LEN bytes after the block.
-    let end = unsafe { body.add(f.data_off() + f.size as usize) };
-    // SAFETY: as above.
-    if unsafe { guard::intact(end) } {
-        None
-    } else {
-        // SAFETY: as above.
-        Some(unsafe { guard::read(end) })
-    }
-}
-
-/// Records (and with [`Options::ALERT_OVERRUNS`] shows) a damaged guard. The caller
-/// has put the site in the scratch overrun record.
-#[cold]
+/// Checks the guard of the tracked block whose record is `rec` (`key`: its address;
+/// a handle's chunk is reached through its master pointer). A damaged guard is
+/// recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an overrun found `when`,
+/// at `ticks`, by the caller at `site` (null: unknown). Returns
+/// [`AllocFlags::OVERRUN`] if it was, else 0.
 #[inline(never)]
-fn overrun(st: &mut State, rec: *mut u8, when: u16, ticks: u32, g: u32) {
-    let f = fields(rec, 0);
+fn check_guard(
+    st: &mut State,
+    rec: *mut u8,
+    key: u32,
+    when: u16,
+    ticks: u32,
+    site: *const Stack,
+) -> u16 {
+    let f = fields(rec, key);
+    if f.flags & AllocFlags::GUARDED.bits() == 0 {
+        return 0;
+    }
+    // SAFETY: a guarded block's chunk has GUARD_LEN readable bytes after the block.
+    let g = unsafe { guard::read(body(key, f.flags).add(f.data_off() + f.size as usize)) };
+    if g == guard::INTACT {
+        return 0;
+    }
     st.count(offset_of!(Counters, overruns));
     let flags = f.flags | AllocFlags::OVERRUN.bits();
     ledger::write(rec, 2, &flags.to_be_bytes());
+    // SAFETY: the overrun record's stack in the scratch chunk; `site` is a stack in
+    // the scratch chunk, possibly this one (a raw pointer: copy allows overlap).
+    unsafe {
+        let to = addr_of_mut!((*st.scratch).ev.overrun.site);
+        if site.is_null() {
+            to.write(Stack::default());
+        } else {
+            core::ptr::copy(site, to, 1);
+        }
+    }
     let o = scratch!(st, ev.overrun);
     o.kind = kind::OVERRUN;
     o.version = FORMAT_VERSION;
     o.when.set(when);
     o.ticks.set(ticks);
     o.guard = g.to_be_bytes();
-    tidy(&mut o.site);
     let head = (o as *const OverrunRecord).cast::<u8>();
     ledger::event(st, head, OVERRUN_HEAD, rec, f.kind);
     if st.has(Options::ALERT_OVERRUNS) {
         alert(st, rec, f.kind, b"Overrun after \x01 bytes (\x03)\x05\0");
     }
+    AllocFlags::OVERRUN.bits()
 }
 
 /// Where a ring entry for `addr` is, newest first.
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
     let ring = scratch!(st, ring);
-    let mut k = 1;
-    while k <= RING {
-        let i = (usize::from(st.ring_next) + RING - k) & (RING - 1);
+    let mut i = usize::from(st.ring_next);
+    let mut k = RING;
+    while k != 0 {
+        i = i.wrapping_sub(1) & (RING - 1);
         if ring.addr[i] == addr {
             return Some(i);
         }
-        k += 1;
+        k -= 1;
     }
     None
 }
@@ -456,7 +460,6 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     d.first = ring.site[i].stack;
     tidy(&mut d.first);
     capture(st, &mut d.second, ret, frame);
-    tidy(&mut d.second);
     // The quarantined slot's record still holds the allocation (but for its kind).
     let head = (d as *const DoubleFreeRecord).cast::<u8>();
     ledger::event(st, head, DOUBLE_FREE_HEAD, rec, k);
@@ -495,18 +498,12 @@ fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
             double_free(st, i, ret, frame);
             return Freed::Refuse;
         }
-        if !handle && st.live_handles != 0 {
-            // MemPtrFree(MemHandleLock(h)) is legal on Palm OS: a locked handle's
-            // pointer frees the handle.
-            // SAFETY: `addr` is being freed, so it is (supposed to be) a chunk.
-            let h = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
-            if h != 0 {
-                let pos = st.index.find(h);
-                if pos != NOT_FOUND {
-                    free_tracked(st, pos, h, ret, frame);
-                    return Freed::Pass;
-                }
-            }
+        // MemPtrFree(MemHandleLock(h)) is legal on Palm OS: a locked handle's pointer
+        // frees the handle.
+        let (pos, key) = lookup(st, addr, handle);
+        if pos != NOT_FOUND {
+            free_tracked(st, pos, key, ret, frame);
+            return Freed::Pass;
         }
     }
     st.count(if app_side(st, ret) {
@@ -522,11 +519,10 @@ fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
 fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     let slot = st.index.slot_at(pos);
     let rec = st.rec(slot);
-    let f = fields(rec, key);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     // The oldest ring entry gives way; its slot becomes reusable.
-    let i = usize::from(st.ring_next);
+    let i = usize::from(st.ring_next) & (RING - 1);
     st.ring_next = ((i + 1) & (RING - 1)) as u8;
     let ring = scratch!(st, ring);
     if ring.addr[i] != 0 {
@@ -535,16 +531,15 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     ring.addr[i] = key;
     ring.slot[i] = slot;
     ring.ticks[i] = ticks;
-    ring.kind[i] = f.kind;
+    ring.kind[i] = fields(rec, key).kind;
     capture(st, &mut ring.site[i].stack, ret, frame);
-    if f.flags & AllocFlags::GUARDED.bits() != 0
-        && let Some(g) = damaged_guard(&f)
-    {
-        scratch!(st, ev.overrun).site = ring.site[i].stack;
-        overrun(st, rec, detected::AT_FREE, ticks, g);
-    }
-    if st.has(Options::FILL_FREED) && f.flags & AllocFlags::NOT_DYNAMIC.bits() == 0 {
-        fill_freed(rec, key);
+    check_guard(st, rec, key, detected::AT_FREE, ticks, &ring.site[i].stack);
+    if st.has(Options::FILL_FREED) {
+        // The block's bytes become FILL_FREED_BYTE (no guard written).
+        let f = fields(rec, key);
+        let from = f.data_off() as u32;
+        let flags = f.flags & !AllocFlags::GUARDED.bits();
+        prepare(key, flags, from, from + f.size, record::FILL_FREED_BYTE);
     }
     ledger::mark_free(rec);
     st.index.remove_at(pos);
@@ -552,20 +547,13 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
     if !app_side(st, ret) {
         st.os_frees += 1;
     }
+    // (Read now: the record keeps its size and flags, the overrun flag aside.)
+    let f = fields(rec, key);
     st.live_count -= 1;
     st.live_bytes -= f.size;
     if f.flags & AllocFlags::HANDLE.bits() != 0 {
         st.live_handles -= 1;
     }
-}
-
-/// [`Options::FILL_FREED`]: the block's bytes become [`record::FILL_FREED_BYTE`].
-#[inline(never)]
-fn fill_freed(rec: *const u8, addr: u32) {
-    let f = fields(rec, addr);
-    let body = body(f.addr, f.flags);
-    // SAFETY: the block is live until the OS frees it right after this.
-    unsafe { guard::fill(body.add(f.data_off()), f.size, record::FILL_FREED_BYTE) };
 }
 
 /// Resizes a block through the Memory Manager (a pointer or a handle): through the
@@ -591,28 +579,30 @@ fn os_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
 /// the key is the handle. The record's kind must match the call's: a handle's
 /// record for a handle or a locked handle's pointer, a pointer's for a pointer.
 fn lookup(st: &State, addr: u32, handle: bool) -> (u16, u32) {
-    let pos = st.index.find(addr);
-    if pos != NOT_FOUND {
-        let f = fields(st.rec(st.index.slot_at(pos)), addr);
-        let is_handle = f.flags & AllocFlags::HANDLE.bits() != 0;
-        return (if is_handle == handle { pos } else { NOT_FOUND }, addr);
+    // The record's HANDLE flag must be this.
+    let mut want = u16::from(handle) << AllocFlags::HANDLE.bits().trailing_zeros();
+    let mut key = addr;
+    let mut pos = st.index.find(addr);
+    if pos == NOT_FOUND {
+        if want != 0 || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
+            return (NOT_FOUND, addr);
+        }
+        // SAFETY: `addr` was passed to a Memory Manager call on a chunk, so it is
+        // (meant to be) one; the OS answers 0 for a non-movable chunk.
+        key = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
+        if key == 0 {
+            return (NOT_FOUND, addr);
+        }
+        pos = st.index.find(key);
+        if pos == NOT_FOUND {
+            return (NOT_FOUND, addr);
+        }
+        want = AllocFlags::HANDLE.bits();
     }
-    if handle || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
+    if fields(st.rec(st.index.slot_at(pos)), key).flags & AllocFlags::HANDLE.bits() != want {
         return (NOT_FOUND, addr);
     }
-    // SAFETY: `addr` was passed to a Memory Manager call on a chunk, so it is (meant
-    // to be) one; the OS answers 0 for a non-movable chunk.
-    let h = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
-    if h == 0 {
-        return (NOT_FOUND, addr);
-    }
-    let pos = st.index.find(h);
-    if pos != NOT_FOUND
-        && fields(st.rec(st.index.slot_at(pos)), h).flags & AllocFlags::HANDLE.bits() != 0
-    {
-        return (pos, h);
-    }
-    (NOT_FOUND, addr)
+    (pos, key)
 }
 
 /// What the size patches answer for `addr` (`handle`: `MemHandleSize`), given the
@@ -649,69 +639,94 @@ pub fn resize(
         return os_resize(st, addr, size, handle);
     }
     let rec = st.rec(st.index.slot_at(pos));
-    let mut f = fields(rec, key);
-    let mut flags = f.flags;
-    if flags & AllocFlags::GUARDED.bits() != 0
-        && let Some(g) = damaged_guard(&f)
-    {
-        capture(st, &mut scratch!(st, ev.overrun).site, ret, frame);
-        // SAFETY: TimGetTicks has no arguments.
-        let ticks = unsafe { palm::TimGetTicks() };
-        overrun(st, rec, detected::AT_RESIZE, ticks, g);
-        flags |= AllocFlags::OVERRUN.bits();
-    }
-    let mut guarded = flags & AllocFlags::GUARDED.bits() != 0;
-    let extra = if guarded { record::GUARD_LEN as u32 } else { 0 };
-    let mut err = os_resize(st, addr, size.wrapping_add(extra), handle);
-    if err != palm::errNone && guarded {
-        err = os_resize(st, addr, size, handle);
-        guarded = false;
+    let f = fields(rec, key);
+    // SAFETY: a field of the scratch chunk.
+    let site = unsafe { addr_of_mut!((*st.scratch).ev.overrun.site) };
+    capture(st, site, ret, frame);
+    // SAFETY: TimGetTicks has no arguments.
+    let ticks = unsafe { palm::TimGetTicks() };
+    let mut flags = f.flags | AllocFlags::RESIZED.bits();
+    flags |= check_guard(st, rec, key, detected::AT_RESIZE, ticks, site);
+    let mut err = palm::errors::memErrInvalidParam;
+    if flags & AllocFlags::GUARDED.bits() != 0 {
+        err = os_resize(
+            st,
+            addr,
+            size.wrapping_add(record::GUARD_LEN as u32),
+            handle,
+        );
     }
     if err != palm::errNone {
-        return err;
-    }
-    flags |= AllocFlags::RESIZED.bits();
-    if !guarded {
+        // Unguarded, or no room for the guard: exactly the request.
         flags &= !AllocFlags::GUARDED.bits();
-    }
-    f.flags = flags;
-    let grow =
-        st.has(Options::FILL_NEW) && size > f.size && flags & AllocFlags::NOT_DYNAMIC.bits() == 0;
-    if guarded || grow {
-        let body = body(key, flags);
-        // SAFETY: the chunk now holds `size` bytes (+ the guard when guarded).
-        unsafe {
-            if grow {
-                guard::fill(
-                    body.add(f.size as usize),
-                    size - f.size,
-                    record::FILL_RESIZE_BYTE,
-                );
-            }
-            if guarded {
-                guard::write(body.add(size as usize));
-            }
+        err = os_resize(st, addr, size, handle);
+        if err != palm::errNone {
+            return err;
         }
     }
-    // Flags and size are adjacent (bytes 2..8): one DmWrite.
-    let (fb, sb) = (flags.to_be_bytes(), size.to_be_bytes());
-    ledger::write(rec, 2, &[fb[0], fb[1], sb[0], sb[1], sb[2], sb[3]]);
+    let fill = if st.has(Options::FILL_NEW) {
+        record::FILL_RESIZE_BYTE
+    } else {
+        0
+    };
+    prepare(key, flags, f.size, size, fill);
+    // Flags and size are adjacent (bytes 2..8): one DmWrite, from the scratch record
+    // (its flags and size are rewritten at every allocation).
+    let r = &mut st.sc().rec;
+    r.flags.set(flags);
+    r.size.set(size);
+    ledger::write(rec, 2, &r.as_bytes()[2..8]);
     st.live_bytes = st.live_bytes - f.size + size;
-    peaks(st);
+    if st.live_bytes > st.peak_bytes {
+        st.peak_bytes = st.live_bytes;
+    }
     st.count(offset_of!(Counters, resizes));
     palm::errNone
 }
 
+// prepare's "no fill" byte is none of the fill bytes.
+static_assertions::const_assert!(
+    record::FILL_NEW_BYTE != 0 && record::FILL_RESIZE_BYTE != 0 && record::FILL_FREED_BYTE != 0
+);
+
+/// After a block's allocation or resize, or before its free (in the dynamic heap
+/// only: guarded blocks are there, and the storage heaps are write-protected): its
+/// bytes `from..to` get `byte` (0: no fill), and with [`AllocFlags::GUARDED`] in
+/// `flags` the guard is written at `to` (offsets from the chunk start; `addr` is the
+/// pointer or handle).
+#[inline(never)]
+pub(crate) fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
+    if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
+        return;
+    }
+    let body = body(addr, flags);
+    // SAFETY: the chunk holds `to` bytes (+ the guard when guarded), in the dynamic
+    // heap (writable).
+    unsafe {
+        if byte != 0 && to > from {
+            guard::fill(body.add(from as usize), to - from, byte);
+        }
+        if flags & AllocFlags::GUARDED.bits() != 0 {
+            guard::write(body.add(to as usize));
+        }
+    }
+}
+
 /// At stop: every live block's guard is checked, it is counted as a leak and reported
 /// (alerts up to the maximum, one `DbgMessage` line each).
+#[inline(never)]
 pub fn report_leaks(st: &mut State) -> (u32, u32) {
     let (mut leaks, mut bytes) = (0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    let mut s = 0;
-    while s < st.n_slots {
-        let rec = st.rec(s);
-        s += 1;
+    let mut k = st.n_slots;
+    let mut slot = st.slot_rec;
+    while k != 0 {
+        // SAFETY: one of the n_slots entries of the slot table.
+        let rec = unsafe { *slot };
+        // SAFETY: at most one past the entries.
+        slot = unsafe { slot.add(1) };
+        k -= 1;
         // SAFETY: a locked allocation record; its address field is at 8.
         let f = fields(rec, unsafe { rec.add(8).cast::<u32>().read() });
         if !kind::is_alloc(f.kind) {
@@ -719,12 +734,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         }
         leaks += 1;
         bytes += f.size;
-        if f.flags & AllocFlags::GUARDED.bits() != 0
-            && let Some(g) = damaged_guard(&f)
-        {
-            scratch!(st, ev.overrun).site = Stack::default();
-            overrun(st, rec, detected::AT_STOP, ticks, g);
-        }
+        check_guard(st, rec, f.addr, detected::AT_STOP, ticks, core::ptr::null());
         if st.has(Options::ALERTS_AT_EXIT)
             && scratch!(st, header.counters).alerts.get() < u32::from(st.settings.max_alerts)
         {
@@ -772,15 +782,19 @@ fn leak_line(st: &State, rec: *const u8) {
 
 /// At stop: one record per small-allocation site.
 pub fn write_sites(st: &mut State) {
-    let mut i = 0;
-    while i < usize::from(st.n_sites) {
+    let mut site = scratch!(st, sites).as_ptr();
+    let mut k = st.n_sites;
+    while k != 0 {
         let r = scratch!(st, ev.small);
-        let site = &scratch!(st, sites)[i];
         r.kind = kind::SMALL_SITE;
         r.version = FORMAT_VERSION;
-        r.count.set(site.count);
-        r.bytes.set(site.bytes);
-        let first = &site.first;
+        // SAFETY: one of the n_sites ≤ SITES entries in use (walked by pointer: an
+        // index would multiply by the entry's 94 bytes).
+        let first = unsafe {
+            r.count.set((*site).count);
+            r.bytes.set((*site).bytes);
+            &(*site).first
+        };
         let head = (r as *const SmallSiteRecord).cast::<u8>();
         ledger::event(
             st,
@@ -789,6 +803,8 @@ pub fn write_sites(st: &mut State) {
             first.as_bytes().as_ptr(),
             first.kind,
         );
-        i += 1;
+        // SAFETY: at most one past the entries in use.
+        site = unsafe { site.add(1) };
+        k -= 1;
     }
 }
