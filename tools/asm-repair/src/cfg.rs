@@ -126,7 +126,9 @@ fn identifiers(s: &str, out: &mut HashSet<String>) {
     }
 }
 
-fn asm_marker(text: &str) -> Option<bool> {
+/// `Some(true)` for LLVM's `;APP` line (inline asm follows), `Some(false)` for
+/// `;NO_APP`.
+pub(crate) fn asm_marker(text: &str) -> Option<bool> {
     let t = text.trim_start().trim_start_matches([';', '#', '|']).trim();
     match t {
         "APP" => Some(true),

@@ -506,7 +506,12 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
                                 _ => false,
                             };
                             let previous = previous_in_block(f, k, &lines, &replaced);
-                            rewrite::shorter_in_context(insn, live[k], previous, local_target)
+                            rewrite::shorter_in_context(
+                                insn,
+                                live[k],
+                                previous.as_ref(),
+                                local_target,
+                            )
                         };
                         in_context
                             .or_else(|| rewrite::shorter(insn))
@@ -639,27 +644,51 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
     })
 }
 
-/// The instruction right before instruction `k` of `f` when a rewrite may
-/// rely on the flags it set: compiled code outside inline asm, not a copy
-/// (LLVM never uses a copy's flags, and the CCR repair may make it
-/// flag-neutral), not itself rewritten, and no label from it up to `k`.
-fn previous_in_block<'a>(
+/// The instruction that runs right before instruction `k` of `f`, when a
+/// rewrite may rely on the flags it set: compiled code outside inline asm,
+/// not a copy (LLVM never uses a copy's flags, and the CCR repair may make
+/// it flag-neutral), and nothing in between but blank lines, comments,
+/// debug directives (`.loc`, `.cfi_*`) and `.LtmpN` labels: no other label,
+/// no inline-asm block (which may hold instructions written as data),
+/// nothing that emits bytes. When that instruction was itself rewritten, the
+/// last line of its replacement is the one that runs before `k` (so a second
+/// pass over the output finds what the first one saw).
+fn previous_in_block(
     f: &cfg::Function,
     k: usize,
-    lines: &'a [Line<'a>],
+    lines: &[Line<'_>],
     replaced: &[Option<(FixKind, Vec<String>)>],
-) -> Option<&'a parse::Insn> {
+) -> Option<parse::Insn> {
     let (before, at) = (*f.insns.get(k.checked_sub(1)?)?, f.insns[k]);
-    if f.in_asm[k - 1] || f.copy_like[k - 1] || replaced[before].is_some() {
+    // LLVM's `.LtmpN` labels mark debug-info and EH ranges, never a branch
+    // target (blocks are `.LBBx_y`, jump-table entries too).
+    let entry = |l: &Line<'_>| l.label.is_some_and(|n| !is_range_label(n));
+    if f.in_asm[k - 1] || entry(&lines[at]) {
         return None;
     }
-    if lines[before + 1..=at].iter().any(|l| l.label.is_some()) {
+    let harmless = |l: &Line<'_>| {
+        !entry(l)
+            && cfg::asm_marker(l.text).is_none()
+            && match &l.stmt {
+                Stmt::Empty => true,
+                Stmt::Directive { name, .. } => *name == ".loc" || name.starts_with(".cfi_"),
+                Stmt::Insn(_) => false,
+            }
+    };
+    if !lines[before + 1..at].iter().all(harmless) {
         return None;
     }
-    match &lines[before].stmt {
-        Stmt::Insn(insn) => Some(insn),
+    match (&replaced[before], &lines[before].stmt) {
+        (Some((_, new)), _) => Some(parse::parse_insn(new.last()?.trim())),
+        (None, Stmt::Insn(insn)) if !f.copy_like[k - 1] => Some(insn.clone()),
         _ => None,
     }
+}
+
+/// `.LtmpN`: a label LLVM prints for debug-info and EH ranges.
+fn is_range_label(name: &str) -> bool {
+    name.strip_prefix(".Ltmp")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The instruction part of a line, for the comment in front of its

@@ -435,8 +435,8 @@ fn quick_opposite(insn: &Insn, live_after: u8) -> Option<String> {
 ///   those only when V and C are dead after the `tst`.
 ///
 /// `live_after`: the flags live after `insn`; `previous`: the instruction
-/// right before a `tst`, when it is compiled code, not a copy (whose flags
-/// LLVM never uses), not rewritten, with no label in between;
+/// that runs right before it, when its flags may be relied on (see
+/// `previous_in_block` in lib.rs);
 /// `local_target`: `insn` branches to a label defined in its function.
 pub(crate) fn shorter_in_context(
     insn: &Insn,
@@ -448,6 +448,12 @@ pub(crate) fn shorter_in_context(
     let ops = insn.operands.as_slice();
     let flags_dead = live_after & isa::NZVC == 0;
     if local_target && insn.size.is_none() && m.starts_with('b') {
+        // GNU as knows `jbhs`/`jblo` only by their other names.
+        let m = match m {
+            "bhs" => "bcc",
+            "blo" => "bcs",
+            _ => m,
+        };
         return Some(vec![
             Insn::new(&format!("j{m}"), None, ops.to_vec()).to_string(),
         ]);

@@ -574,6 +574,24 @@ const CONTEXT_FORMS: &[(&str, &[&str], u16)] = &[
     ),
     ("\tlsl.l\t#2, %d0\n\ttst.l\t%d0\n\tseq\t%d2", &[""], 0x1C),
     ("\tneg.b\t%d0\n\ttst.b\t%d0\n\tscs\t%d5", &[], 0x1F),
+    // Dropped after a debug-range label and after a rewritten instruction.
+    (
+        "\tand.w\t#32, %d0\n.Ltmp5:\n\ttst.w\t%d0\n\tseq\t%d2",
+        &[""],
+        0x1F,
+    ),
+    (
+        "\tadd.l\t#-1, %d0\n\ttst.l\t%d0\n\tseq\t%d2",
+        &["\tsubq.l\t#1, %d0", ""],
+        0x0C,
+    ),
+    // Kept after an inline-asm block, even one that is only data (here
+    // `exg %d0,%d1` as an opcode word).
+    (
+        "\tand.l\t#255, %d0\n\t|APP\n\t.short\t0xc141\n\t|NO_APP\n\ttst.l\t%d0\n\tseq\t%d2\n\tsmi\t%d3",
+        &[],
+        0x1F,
+    ),
     // Kept: another size, another register, a label in between.
     ("\tand.w\t#32, %d0\n\ttst.b\t%d0\n\tseq\t%d2", &[], 0x1F),
     ("\tand.w\t#32, %d0\n\ttst.w\t%d1\n\tseq\t%d2", &[], 0x1F),
@@ -603,6 +621,12 @@ const CONTEXT_FORMS: &[(&str, &[&str], u16)] = &[
     (
         "\tcmp.l\t%d7, %d6\n\tadd.w\t#-2, %a1\n\tscs\t%d5\n\tseq\t%d2",
         &["\tsubq.l\t#2, %a1"],
+        0x1F,
+    ),
+    // `bhs` is `jbcc` to GNU as (it has no `jbhs`).
+    (
+        "\tcmp.l\t%d1, %d0\n\tbhs\t.L1\n\tmoveq\t#1, %d2\n.L1:",
+        &["\tjbcc\t.L1"],
         0x1F,
     ),
     // A branch inside the function: GNU as picks the 2-byte form.

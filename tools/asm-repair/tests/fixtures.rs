@@ -486,7 +486,14 @@ fn shorter_forms() {
                 let reg = bops.strip_prefix("#0, ").unwrap_or(bops);
                 assert!(bm.starts_with("tst.") || bm.starts_with("cmpi."), "{b}");
                 assert!(reg.starts_with("%d"), "{b}");
-                let before = src.lines().nth(f.line - 2).unwrap();
+                // The instruction before it (past `.loc` lines and
+                // `.LtmpN` labels).
+                let src_lines: Vec<&str> = src.lines().collect();
+                let before = src_lines[..f.line - 1]
+                    .iter()
+                    .rev()
+                    .find(|l| l.starts_with('\t') && !l.starts_with("\t."))
+                    .unwrap();
                 assert!(before.ends_with(reg), "{before} / {b}");
                 seen[5] += 1;
                 continue;
