@@ -38,29 +38,42 @@ pub fn is_running() -> bool {
     !state_ptr().is_null()
 }
 
-/// [`state::state_ptr`] as one function for the calls outside the hot paths.
-#[inline(never)]
-pub(crate) fn state_ptr() -> *mut State {
-    state::state_ptr()
+/// [`state::state_ptr`] as one function for the calls outside the hot paths. On the
+/// 68k it is written in assembly (LLVM's code built a frame and saved D2 through
+/// it): `FtrGet('MDbg', 0, &v)` with `v` in a long pushed on the stack, then `v`,
+/// or null when the feature is not registered, in A0 and D0. D2 is saved (Palm
+/// OS may clobber it; LLVM's convention keeps it).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn state_ptr() -> *mut State {
+    core::arch::naked_asm!(
+        "move.l %d2,-(%sp)",
+        ".short 0x42A7", // clr.l -(%sp): v
+        ".short 0x4857", // pea (%sp): &v
+        ".short 0x4267", // clr.w -(%sp): feature 0
+        "move.l #{creator},-(%sp)",
+        "trap #15",
+        ".short {ftr_get}",
+        "lea (10,%sp),%sp",
+        "move.l (%sp)+,%a0",
+        ".short 0x4A40", // tst.w %d0
+        ".short 0x6702", // beq.s over the next instruction
+        ".short 0x91C8", // suba.l %a0,%a0
+        "move.l (%sp)+,%d2",
+        "move.l %a0,%d0",
+        "rts",
+        creator = const DB_CREATOR,
+        ftr_get = const palm::traps::sysTrapFtrGet,
+    )
 }
 
-/// [`state::enter`] for the calls outside the hot paths (that one is inlined
-/// wherever it is called), through the shared [`state_ptr`].
-#[inline(never)]
-pub(crate) fn enter() -> Option<&'static mut State> {
-    let p = state_ptr();
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: as in `state::enter`: the live state chunk; `busy` read and written
-    // volatile, the `&mut` made only when nobody else holds one.
-    unsafe {
-        if core::ptr::addr_of!((*p).busy).read_volatile() != 0 {
-            return None;
-        }
-        core::ptr::addr_of_mut!((*p).busy).write_volatile(1);
-        Some(&mut *p)
-    }
+// The assembly pushes feature number 0.
+static_assertions::const_assert_eq!(FEATURE_STATE, 0);
+
+/// [`state::state_ptr`] (host builds: no Palm OS to call).
+#[cfg(not(target_arch = "m68k"))]
+pub(crate) fn state_ptr() -> *mut State {
+    state::state_ptr()
 }
 
 /// `n` rounded up to an even number (chunk-internal offsets stay 2-aligned).
@@ -302,7 +315,7 @@ fn write_header(st: &State, stop_ticks: u32) {
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
 #[inline(never)]
 pub fn stop() -> Result<Summary, Error> {
-    let Some(st) = enter() else {
+    let Some(st) = crate::api::enter() else {
         return Err(if state_ptr().is_null() {
             Error::NotRunning
         } else {
