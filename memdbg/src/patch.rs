@@ -60,6 +60,26 @@ use crate::{
 /// Bytes of one trampoline.
 pub const TRAMPOLINE_LEN: usize = 12;
 
+/// A short branch (`b<cc>.s`) as its two bytes, exactly as `fast.rs` writes them
+/// (LLVM prints every branch without a size, which GNU as assembles as a word
+/// branch, and its asm parser rejects `b<cc>.s`): the opcode and the displacement d
+/// from the next instruction. A d outside −128..127 gets 65,536 added, which GNU as
+/// rejects ("value out of range"); the `99f-98f` (labels at the end of the
+/// function, 0) keeps a backward d a fixup, checked like a forward one.
+#[cfg(target_arch = "m68k")]
+macro_rules! bs {
+    (@ $op:literal $l:literal) => {
+        concat!(
+            ".byte ", $op, ", (", $l, "-.-1) + (((((", $l, "-.-1) + 128) >> 8) != 0) & 1) * 65536 + (99f-98f)"
+        )
+    };
+    (bra $l:literal) => { bs!(@ "0x60" $l) };
+    (bcc $l:literal) => { bs!(@ "0x64" $l) };
+    (bcs $l:literal) => { bs!(@ "0x65" $l) };
+    (bne $l:literal) => { bs!(@ "0x66" $l) };
+    (beq $l:literal) => { bs!(@ "0x67" $l) };
+}
+
 /// The patches' entry, reached from a trampoline with the state's address (tagged:
 /// +1 for `MemHandleFree`) pushed above the JSR frame (stack: tagged state, return
 /// address, p or h).
@@ -75,6 +95,11 @@ pub const TRAMPOLINE_LEN: usize = 12;
 /// changes nothing and takes the general path: `free_body(tagged state, block,
 /// return address, caller A6)` in LLVM's convention. Both paths return the `Err` in
 /// D0 and preserve D3–D7/A2–A6.
+///
+/// Index positions are kept multiplied by 4 (a key's byte offset; the mask too), so
+/// a probe reads its key without scaling. Branches are short ones written with
+/// `bs!`; `tst`, `clr`, `addq` and `subq` are written as their opcode words (LLVM's
+/// asm parser rejects them; each is named in a comment).
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 unsafe extern "C" fn chunk_free_entry() {
@@ -85,15 +110,16 @@ unsafe extern "C" fn chunk_free_entry() {
         "and.l (32,%sp),%d0",
         "move.l %d0,%a2",
         "move.l (40,%sp),%d3",
-        "move.b ({busy},%a2),%d0",
-        "bne 9f",
+        ".short 0x4A12", // tst.b (%a2): busy
+        bs!(bne "9f"),
         "moveq #{slow_options},%d0",
         "and.l ({opts},%a2),%d0",
-        "bne 9f",
-        "move.l ({code_base},%a2),%d0",
-        "beq 9f",
+        bs!(bne "9f"),
+        ".short 0x4AAA, {code_base}", // tst.l (code_base,%a2)
+        bs!(beq "9f"),
         // Index probe from index::home(p): x = (p >> 2) + (p >> 18),
-        // home = ((x * FIB) mod 2^16) >> shift (the and clears the product's high word).
+        // home = ((x * FIB) mod 2^16) >> shift (the and clears the product's high
+        // word); d6 = mask × 4, d0 = position × 4.
         "move.l %d3,%d0",
         "lsr.l #2,%d0",
         "move.l %d3,%d1",
@@ -106,25 +132,34 @@ unsafe extern "C" fn chunk_free_entry() {
         "lsr.w %d1,%d0",
         "moveq #0,%d6",
         "move.w ({mask},%a2),%d6",
+        "lsl.l #2,%d6",
+        "lsl.l #2,%d0",
         "and.l %d6,%d0",
         "move.l ({keys},%a2),%a0",
         "1:",
-        "move.l %d0,%d1",
-        "lsl.l #2,%d1",
-        "move.l (0,%a0,%d1),%d2",
+        "move.l (0,%a0,%d0),%d2",
         "cmp.l %d3,%d2",
-        "beq 2f",
-        // The flags of d2 (LLVM's asm parser rejects tst).
-        "move.l %d2,%d2",
-        "beq 9f",
-        "add.l #1,%d0",
+        bs!(beq "2f"),
+        ".short 0x4A82", // tst.l %d2
+        bs!(beq "9f"),
+        ".short 0x5880", // addq.l #4,%d0
         "and.l %d6,%d0",
-        "bra 1b",
-        // Found at d0: d5 = pos, d4 = slot, a3 = record.
+        bs!(bra "1b"),
+        // The general path (nothing was changed).
+        "9:",
+        "movem.l (%sp)+,%d3-%d7/%a2-%a4",
+        "move.l %a6,-(%sp)",      // a6 state ret p
+        "move.l (8,%sp),-(%sp)",  // ret a6 state ret p
+        "move.l (16,%sp),-(%sp)", // p ret a6 state ret p
+        "move.l (12,%sp),-(%sp)", // state p ret a6 state ret p
+        "bsr.w {body}",
+        "lea (20,%sp),%sp", // ret p
+        "rts",
+        // Found at d0: d5 = position × 4, d4 = slot, a3 = record.
         "2:",
         "move.l %d0,%d5",
         "move.l ({slots},%a2),%a0",
-        "add.l %d0,%d0",
+        "lsr.l #1,%d0",
         "moveq #0,%d4",
         "move.w (0,%a0,%d0),%d4",
         "move.l ({slot_rec},%a2),%a0",
@@ -138,12 +173,12 @@ unsafe extern "C" fn chunk_free_entry() {
         "lsl.b #{handle_bit},%d2",
         "eor.b %d1,%d2",
         "btst #{handle_bit},%d2",
-        "bne 9f",
+        bs!(bne "9b"),
         "btst #{guarded_bit},%d1",
-        "beq 3f",
+        bs!(beq "3f"),
         "move.l %d3,%a0",
         "btst #{handle_bit},%d1",
-        "beq 1f",
+        bs!(beq "1f"),
         "move.l (%a0),%a0",
         "1:",
         "adda.l (4,%a3),%a0",
@@ -151,37 +186,37 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.w (22,%a3),%d0",
         "adda.l %d0,%a0",
         "moveq #{guard_byte},%d1",
-        "cmp.b (%a0),%d1",
-        "bne 9f",
-        "cmp.b (1,%a0),%d1",
-        "bne 9f",
-        "cmp.b (2,%a0),%d1",
-        "bne 9f",
-        "cmp.b (3,%a0),%d1",
-        "bne 9f",
+        ".short 0xB218", // cmp.b (%a0)+,%d1
+        bs!(bne "9b"),
+        ".short 0xB218", // cmp.b (%a0)+,%d1
+        bs!(bne "9b"),
+        ".short 0xB218", // cmp.b (%a0)+,%d1
+        bs!(bne "9b"),
+        ".short 0xB218", // cmp.b (%a0)+,%d1
+        bs!(bne "9b"),
         // Committed: from here on the state changes.
         "3:",
-        "move.b #1,({busy},%a2)",
+        "move.b #1,(%a2)", // busy
         "trap #15",
         ".short {tim_get_ticks}",
-        "move.l %d0,%d6",
+        "move.l %d0,%d2",
         // Ring entry i = ring_next (a4 = the ring, d7 = i).
         "move.l ({scratch},%a2),%a4",
         "lea ({ring},%a4),%a4",
         "moveq #0,%d7",
         "move.b ({ring_next},%a2),%d7",
         "move.l %d7,%d0",
-        "add.l #1,%d0",
+        ".short 0x5280", // addq.l #1,%d0
         "and.b #{ring_mask},%d0",
         "move.b %d0,({ring_next},%a2)",
         "move.l %d7,%d0",
         "lsl.l #2,%d0",
         "move.l ({r_addr},%a4,%d0),%d1",
         "move.l %d3,({r_addr},%a4,%d0)",
-        "move.l %d6,({r_ticks},%a4,%d0)",
+        "move.l %d2,({r_ticks},%a4,%d0)",
         "lsr.l #1,%d0",
-        "move.l %d1,%d1",
-        "beq 4f",
+        ".short 0x4A81", // tst.l %d1
+        bs!(beq "4f"),
         // The entry's old slot goes back on the free list.
         "moveq #0,%d1",
         "move.w ({r_slot},%a4,%d0),%d1",
@@ -202,54 +237,47 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.l (36,%sp),%d1",
         "move.l ({code_base},%a2),%d0",
         "cmp.l %d0,%d1",
-        "bcs 5f",
+        bs!(bcs "5f"),
         "cmp.l ({code_end},%a2),%d1",
-        "bcc 5f",
+        bs!(bcc "5f"),
         "sub.l %d0,%d1",
-        "move.b #0,(1,%a0)",
-        "bra 6f",
+        ".short 0x4228, 1", // clr.b (1,%a0): not raw
+        bs!(bra "6f"),
         "5:",
-        "moveq #1,%d0",
-        "add.l %d0,({os_frees},%a2)",
+        ".short 0x52AA, {os_frees}", // addq.l #1,(os_frees,%a2)
         "6:",
         "move.l %d1,(2,%a0)",
         // DmSet(rec, 0, 1, FREE_SLOT): the record's kind byte says "free".
         "move.b #{free_slot},-(%sp)",
         "moveq #1,%d0",
         "move.l %d0,-(%sp)",
-        "moveq #0,%d0",
-        "move.l %d0,-(%sp)",
+        ".short 0x42A7", // clr.l -(%sp)
         "move.l %a3,-(%sp)",
         "trap #15",
         ".short {dm_set}",
         "lea (14,%sp),%sp",
         // Counters.
-        "moveq #1,%d0",
-        "add.l %d0,({frees},%a2)",
-        "sub.l %d0,({live_count},%a2)",
+        ".short 0x52AA, {frees}",      // addq.l #1,(frees,%a2)
+        ".short 0x53AA, {live_count}", // subq.l #1,(live_count,%a2)
         "btst #0,(35,%sp)",
-        "beq 1f",
-        "sub.l %d0,({live_handles},%a2)",
+        bs!(beq "1f"),
+        ".short 0x53AA, {live_handles}", // subq.l #1,(live_handles,%a2)
         "1:",
         "move.l (4,%a3),%d0",
         "sub.l %d0,({live_bytes},%a2)",
         // Remove index entry d5 (hole d7), shifting the cluster back: an entry at j
         // (d2) with home h (index::home, as above; d5 = shift) moves into the hole
-        // when (j - h) & mask >= (j - hole) & mask.
+        // when (j - h) & mask >= (j - hole) & mask (all × 4; d6 is still mask × 4).
         "move.l ({keys},%a2),%a0",
         "move.l ({slots},%a2),%a1",
-        "moveq #0,%d6",
-        "move.w ({mask},%a2),%d6",
         "move.l %d5,%d7",
         "move.l %d5,%d2",
         "move.w ({shift},%a2),%d5",
         "7:",
-        "add.l #1,%d2",
+        ".short 0x5882", // addq.l #4,%d2
         "and.l %d6,%d2",
-        "move.l %d2,%d0",
-        "lsl.l #2,%d0",
-        "move.l (0,%a0,%d0),%d1",
-        "beq 8f",
+        "move.l (0,%a0,%d2),%d1",
+        bs!(beq "8f"),
         "move.l %d1,%d3",
         "moveq #18,%d4",
         "lsr.l %d4,%d3",
@@ -259,6 +287,7 @@ unsafe extern "C" fn chunk_free_entry() {
         // mulu.w #FIB,%d0 (LLVM's asm parser rejects mulu's immediate form).
         ".short {mulu_imm_d0}, {fib}",
         "lsr.w %d5,%d0",
+        "lsl.l #2,%d0",
         "and.l %d6,%d0",
         "move.l %d2,%d3",
         "sub.l %d0,%d3",
@@ -267,52 +296,37 @@ unsafe extern "C" fn chunk_free_entry() {
         "sub.l %d7,%d4",
         "and.l %d6,%d4",
         "cmp.l %d4,%d3",
-        "bcs 7b",
-        "move.l %d7,%d0",
-        "lsl.l #2,%d0",
-        "move.l %d1,(0,%a0,%d0)",
+        bs!(bcs "7b"),
+        "move.l %d1,(0,%a0,%d7)",
         "move.l %d2,%d3",
-        "add.l %d3,%d3",
+        "lsr.l #1,%d3",
         "move.l %d7,%d4",
-        "add.l %d4,%d4",
+        "lsr.l #1,%d4",
         "move.w (0,%a1,%d3),(0,%a1,%d4)",
         "move.l %d2,%d7",
-        "bra 7b",
+        bs!(bra "7b"),
         "8:",
-        "move.l %d7,%d0",
-        "lsl.l #2,%d0",
-        "moveq #0,%d1",
-        "move.l %d1,(0,%a0,%d0)",
+        ".short 0x42B0, 0x7800", // clr.l (0,%a0,%d7.l)
         // Chain to the original with p, then leave.
         "move.l ({orig_chunk_free},%a2),%a0",
         "btst #0,(35,%sp)",
-        "beq 1f",
+        bs!(beq "1f"),
         "move.l ({orig_handle_free},%a2),%a0",
         "1:",
         "move.l (40,%sp),-(%sp)",
         "jsr (%a0)",
-        // Pops (into D1, free here) are shorter than lea (LLVM's asm parser rejects
-        // addq).
-        "move.l (%sp)+,%d1",
-        "move.b #0,({busy},%a2)",
+        ".short 0x588F", // addq.l #4,%sp
+        ".short 0x4212", // clr.b (%a2): busy
         "movem.l (%sp)+,%d3-%d7/%a2-%a4",
-        "move.l (%sp)+,%d1",
+        ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
-        // The general path (nothing was changed).
-        "9:",
-        "movem.l (%sp)+,%d3-%d7/%a2-%a4",
-        "move.l %a6,-(%sp)",      // a6 state ret p
-        "move.l (8,%sp),-(%sp)",  // ret a6 state ret p
-        "move.l (16,%sp),-(%sp)", // p ret a6 state ret p
-        "move.l (12,%sp),-(%sp)", // state p ret a6 state ret p
-        "bsr.w {body}",
-        "lea (20,%sp),%sp", // ret p
-        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
         body = sym free_body,
         untag = const !1i32,
         live_handles = const offset_of!(State, live_handles),
         orig_handle_free = const offset_of!(State, orig_handle_free),
-        busy = const offset_of!(State, busy),
         opts = const offset_of!(State, options),
         slow_options = const Options::CALL_STACKS.union(Options::FILL_FREED).bits(),
         code_base = const offset_of!(State, code) + offset_of!(CodeRange, base),
@@ -359,6 +373,8 @@ static_assertions::const_assert_eq!(offset_of!(AllocRecord, flags), 2);
 static_assertions::const_assert_eq!(offset_of!(AllocRecord, size), 4);
 static_assertions::const_assert_eq!(offset_of!(AllocRecord, data_offset), 22);
 static_assertions::const_assert_eq!(RING, 8);
+// `busy` is reached as `(%a2)`.
+static_assertions::const_assert_eq!(offset_of!(State, busy), 0);
 
 /// Host stand-in (the patches only exist on the 68k).
 #[cfg(not(target_arch = "m68k"))]
