@@ -110,7 +110,7 @@ fn free_chunks(a: *mut u8, b: *mut u8) {
 /// Creates MemDbgDB afresh with a header record (replacing the previous run's ledger,
 /// never another app's database of that name), allocates the state, index and slot
 /// table (system-owned chunks; sizes in [`Settings::capacity`]), registers the state
-/// with `FtrSet('MDbg', 0)`, locates code 1 (`DmGet1Resource('code', 1)`) and the
+/// with `FtrSet('MDbg', 0)`, locates code 1 (`DmGetResource('code', 1)`) and the
 /// app's name and creator, and patches `MemChunkFree`/`MemHandleFree` when
 /// [`Options::PATCH_FREES`] is set and `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/
 /// `MemHandleResize` when [`Options::GUARDS`] is (so that the guard bytes are
@@ -196,41 +196,18 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     Ok(())
 }
 
-/// Code 1's address range: `code` 1 of the most recently opened resource database
-/// (`DmGet1Resource`, DataMgr.h: the running app's, before MemDbgDB is opened), else
-/// of any open one (`DmGetResource`), accepted only if one of our own functions is
-/// inside it; otherwise frames stay raw ([`HeaderFlags::CODE_BASE_UNKNOWN`]). Once
-/// found, its CRC-32 goes into the header ([`record::Header::code_crc`]), so the
+/// Code 1's address range: `code` 1 of the open resource databases, most recently
+/// opened first (`DmGetResource`, DataMgr.h: the running app's, before MemDbgDB is
+/// opened), accepted only if one of our own functions is inside it; otherwise frames
+/// stay raw ([`HeaderFlags::CODE_BASE_UNKNOWN`]). (`DmGet1Resource` first would find
+/// the same resource: it searches only the database `DmGetResource` searches first.)
+/// Once found, its CRC-32 goes into the header ([`record::Header::code_crc`]), so the
 /// report can refuse an ELF of another build: the only pass over code 1, at start.
 fn locate_code(st: &mut State) {
-    let code = palm::four_cc(b"code");
-    // SAFETY: plain Data Manager calls.
-    take_code(st, unsafe { palm::DmGet1Resource(code, 1) });
-    if st.code.base == 0 {
-        // SAFETY: as above.
-        take_code(st, unsafe { palm::DmGetResource(code, 1) });
-    }
-    if st.code.base == 0 {
-        st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
-        return;
-    }
-    let range = st.code;
-    // SAFETY: code 1 stays locked by the OS while the app runs (it is executing), in
-    // the storage heap, which does not move; these are its bytes.
-    let bytes = unsafe {
-        core::slice::from_raw_parts(
-            range.base as usize as *const u8,
-            range.end.wrapping_sub(range.base) as usize,
-        )
-    };
-    st.sc().header.code_crc.set(record::crc32(bytes));
-}
-
-/// Sets `st.code` to the range of resource `h` if it holds this function's code
-/// (code 1 is never at address 0: a zero base means "not found").
-#[inline(never)]
-fn take_code(st: &mut State, h: palm::MemHandle) {
+    // SAFETY: a plain Data Manager call.
+    let h = unsafe { palm::DmGetResource(palm::four_cc(b"code"), 1) };
     if h.is_null() {
+        st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
         return;
     }
     // SAFETY: `h` is a resource handle: its master pointer holds the chunk's address
@@ -245,9 +222,20 @@ fn take_code(st: &mut State, h: palm::MemHandle) {
             end: base.wrapping_add(size),
         }
     };
-    if range.contains(take_code as *const () as usize as u32) {
-        st.code = range;
+    if !range.contains(locate_code as *const () as usize as u32) {
+        st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
+        return;
     }
+    st.code = range;
+    // SAFETY: code 1 stays locked by the OS while the app runs (it is executing), in
+    // the storage heap, which does not move; these are its bytes.
+    let bytes = unsafe {
+        core::slice::from_raw_parts(
+            range.base as usize as *const u8,
+            range.end.wrapping_sub(range.base) as usize,
+        )
+    };
+    st.sc().header.code_crc.set(record::crc32(bytes));
 }
 
 /// The app's database name and creator into the header scratch.
