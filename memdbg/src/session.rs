@@ -173,6 +173,16 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     // SAFETY: `keys` and `slots` hold `entries` zeroed (empty) elements, a power of
     // two, and live until stop.
     st.index = unsafe { Index::new(keys.cast(), slots.cast(), entries - 1) };
+    // The same shift (`index::shift_for`, 16 − log2(entries)) by halving: the
+    // 68000 has no bit scan, and LLVM's trailing-zeros sequence multiplies through
+    // `__mulsi3` and a table; this store makes that computation dead.
+    let mut shift = 16;
+    let mut m = entries;
+    while m > 1 {
+        m >>= 1;
+        shift -= 1;
+    }
+    st.index.shift = shift;
     st.slot_rec = table.cast();
     // SAFETY: the table chunk has capacity pointers, then capacity u16s.
     st.slot_next = unsafe { table.add(cap as usize * 4) }.cast();
