@@ -164,17 +164,18 @@ pub struct State {
     pub scratch: *mut Scratch,
     /// Largest-free-chunk warning threshold (from the settings).
     pub low_heap_threshold: u32,
-    // ---- used rarely: any offset.
-    /// Settings given to `start`.
-    pub settings: Settings,
-    /// Small-site entries in use.
-    pub n_sites: u8,
-    /// Padding, 0.
-    pub pad: u8,
+    // ---- used rarely: the ledger's and the small sites' fields still below
+    // offset 128, then any offset.
     /// The open ledger database.
     pub db: palm::DmOpenRef,
     /// Record 0, locked.
     pub header_rec: *mut u8,
+    /// Small-site entries in use.
+    pub n_sites: u8,
+    /// Padding, 0.
+    pub pad: u8,
+    /// Settings given to `start`.
+    pub settings: Settings,
     /// The index's keys chunk (the other chunk starts with the state).
     pub index_keys: *mut u32,
     /// The RAM trampolines the dispatch table points at while patched
@@ -196,6 +197,8 @@ pub struct State {
 
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(core::mem::offset_of!(State, low_heap_threshold) <= 124);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(core::mem::offset_of!(State, n_sites) < 128);
 
 /// The detector's buffers: records and messages are built here (never on the stack:
 /// a variable index into a stack array is miscompiled by LLVM's m68k backend,
