@@ -248,27 +248,31 @@ fn locate_code(st: &mut State) {
     st.sc().header.code_crc.set(record::crc32(bytes));
 }
 
-/// The app's database name and creator into the header scratch.
+/// The app's database name and creator into the header scratch: `DmDatabaseInfo`
+/// writes both in place (the creator is a big-endian `UInt32` there, as on the
+/// 68k; the chunk was zeroed, so both stay 0 when the app's database is unknown).
 fn app_identity(st: &mut State) {
     let mut card: u16 = 0;
     let mut id: u32 = 0;
-    let mut creator: u32 = 0;
-    // SAFETY: outputs are locals or the header's 32-byte name field (dmDBNameLength
-    // = 32).
+    // SAFETY: outputs are locals or the header's fields: the 32-byte name
+    // (dmDBNameLength = 32) and the creator, at an even address.
     unsafe {
         if palm::SysCurAppDatabase(&mut card, &mut id) == palm::errNone {
+            let h = core::ptr::addr_of_mut!((*st.scratch).header);
             ledger::db_info(
                 card,
                 id,
-                st.sc().header.app_name.as_mut_ptr().cast(),
+                core::ptr::addr_of_mut!((*h).app_name).cast(),
                 core::ptr::null_mut(),
                 core::ptr::null_mut(),
-                &mut creator,
+                core::ptr::addr_of_mut!((*h).app_creator).cast(),
             );
         }
     }
-    state::scratch!(st, header.app_creator).set(creator);
 }
+
+// DmDatabaseInfo writes the creator as a long: at an even address.
+static_assertions::const_assert_eq!(core::mem::offset_of!(Scratch, header) % 2, 0);
 
 /// Fills the header's fields that are not kept in it all along (the app identity is
 /// set at start, the rarer counters are counted in place) from the state, and writes
