@@ -9,6 +9,7 @@
 //! unlocks everything and removes the free slots from the end backwards.
 
 use core::ffi::c_void;
+use core::mem::MaybeUninit;
 
 use m68k_palmos_sys as palm;
 use palm::dm::{dmMaxRecordIndex, dmModeReadWrite};
@@ -71,20 +72,30 @@ pub fn create(st: &mut State) -> Result<(), Error> {
 /// # Errors
 /// [`Error::Ledger`] with `DmDatabaseInfo`'s error.
 fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
-    let mut attributes: u16 = 0;
-    let mut kind: u32 = 0;
-    let mut creator: u32 = 0;
+    // Written by DmDatabaseInfo when it succeeds (and read only then): no stores
+    // to initialise them.
+    let mut attributes = MaybeUninit::<u16>::uninit();
+    let mut kind = MaybeUninit::<u32>::uninit();
+    let mut creator = MaybeUninit::<u32>::uninit();
     let err = db_info(
         0,
         id,
         core::ptr::null_mut(),
-        &mut attributes,
-        &mut kind,
-        &mut creator,
+        attributes.as_mut_ptr(),
+        kind.as_mut_ptr(),
+        creator.as_mut_ptr(),
     );
     if err != palm::errNone {
         return Err(Error::Ledger(err));
     }
+    // SAFETY: DmDatabaseInfo returned errNone: it wrote all three.
+    let (attributes, kind, creator) = unsafe {
+        (
+            attributes.assume_init(),
+            kind.assume_init(),
+            creator.assume_init(),
+        )
+    };
     Ok(creator == DB_CREATOR && kind == DB_TYPE && attributes & palm::dm::dmHdrAttrResDB == 0)
 }
 

@@ -252,16 +252,18 @@ fn locate_code(st: &mut State) {
 /// writes both in place (the creator is a big-endian `UInt32` there, as on the
 /// 68k; the chunk was zeroed, so both stay 0 when the app's database is unknown).
 fn app_identity(st: &mut State) {
-    let mut card: u16 = 0;
-    let mut id: u32 = 0;
+    // Written by SysCurAppDatabase when it succeeds (and read only then).
+    let mut card = core::mem::MaybeUninit::<u16>::uninit();
+    let mut id = core::mem::MaybeUninit::<u32>::uninit();
     // SAFETY: outputs are locals or the header's fields: the 32-byte name
-    // (dmDBNameLength = 32) and the creator, at an even address.
+    // (dmDBNameLength = 32) and the creator, at an even address; card and id are
+    // read after SysCurAppDatabase wrote them.
     unsafe {
-        if palm::SysCurAppDatabase(&mut card, &mut id) == palm::errNone {
+        if palm::SysCurAppDatabase(card.as_mut_ptr(), id.as_mut_ptr()) == palm::errNone {
             let h = core::ptr::addr_of_mut!((*st.scratch).header);
             ledger::db_info(
-                card,
-                id,
+                card.assume_init(),
+                id.assume_init(),
                 core::ptr::addr_of_mut!((*h).app_name).cast(),
                 core::ptr::null_mut(),
                 core::ptr::null_mut(),

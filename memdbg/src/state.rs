@@ -264,13 +264,16 @@ pub(crate) use scratch;
 /// not running.
 #[inline(always)]
 pub fn state_ptr() -> *mut State {
-    let mut v: u32 = 0;
-    // SAFETY: FtrGet writes one UInt32 to a valid local.
-    let err = unsafe { palm::FtrGet(record::DB_CREATOR, FEATURE_STATE, &mut v) };
-    if err != palm::errNone {
-        return core::ptr::null_mut();
+    // Written by FtrGet when it succeeds (and read only then).
+    let mut v = core::mem::MaybeUninit::<u32>::uninit();
+    // SAFETY: FtrGet writes one UInt32 to a valid local when it returns errNone.
+    unsafe {
+        let err = palm::FtrGet(record::DB_CREATOR, FEATURE_STATE, v.as_mut_ptr());
+        if err != palm::errNone {
+            return core::ptr::null_mut();
+        }
+        v.assume_init() as usize as *mut State
     }
-    v as usize as *mut State
 }
 
 /// Marks the detector busy and returns its state, or `None` if it is not running or
