@@ -47,6 +47,7 @@ use palm::traps::{
 use core::mem::offset_of;
 
 use crate::record::{AllocRecord, HeaderFlags, Options};
+use crate::stack::{caller_of, frame_pointer};
 use crate::state::{PATCHED_FREES, PATCHED_SIZES, RING, State};
 use crate::track::{self, Freed};
 #[cfg(target_arch = "m68k")]
@@ -92,8 +93,9 @@ macro_rules! bs {
 /// such a block: `TimGetTicks`, the ring entry (releasing the slot it replaces), the
 /// innermost frame, `DmSet` of the record's kind byte, the counters, the
 /// backward-shift removal from the index, and the chained original. Anything else
-/// changes nothing and takes the general path: `free_body(tagged state, block,
-/// return address, caller A6)` in LLVM's convention. Both paths return the `Err` in
+/// changes nothing and takes the general path: `free_body(tagged state, return
+/// address, block)` in LLVM's convention (the arguments the trampoline and the JSR
+/// left on the stack). Both paths return the `Err` in
 /// D0 and preserve D3–D7/A2–A6.
 ///
 /// Index positions are kept multiplied by 4 (a key's byte offset; the mask too), so
@@ -148,12 +150,9 @@ unsafe extern "C" fn chunk_free_entry() {
         // The general path (nothing was changed).
         "9:",
         "movem.l (%sp)+,%d3-%d7/%a2-%a4",
-        "move.l %a6,-(%sp)",      // a6 state ret p
-        "move.l (8,%sp),-(%sp)",  // ret a6 state ret p
-        "move.l (16,%sp),-(%sp)", // p ret a6 state ret p
-        "move.l (12,%sp),-(%sp)", // state p ret a6 state ret p
+        // The stack (state ret p) is free_body's arguments.
         "bsr.w {body}",
-        "lea (20,%sp),%sp", // ret p
+        ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
         // Found at d0: d5 = position × 4, d4 = slot, a3 = record.
         "2:",
@@ -416,28 +415,39 @@ fn chain(orig: *mut c_void, addr: u32) -> palm::Err {
 }
 
 /// The patches' general path (called by [`chunk_free_entry`]): `tagged` is the
-/// state's address, plus 1 for `MemHandleFree`.
+/// state's address, plus 1 for `MemHandleFree`; `ret` the free's return address.
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-extern "C" fn free_body(tagged: u32, addr: u32, ret: u32, frame: u32) -> palm::Err {
+#[inline(never)]
+extern "C" fn free_body(tagged: u32, ret: u32, addr: u32) -> palm::Err {
     let st = (tagged & !1) as usize as *mut State;
-    free_general(st, addr, tagged & 1 != 0, ret, frame)
+    free_general(st, addr, tagged & 1 != 0, ret, caller_frame())
+}
+
+/// The A6 the patched trap was called with, from a body called by an entry: the
+/// trampoline and the entry leave A6 alone, so the body's own `link` saved it at
+/// 0 of its frame. Inlined into the (never inlined) bodies only.
+#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
+#[inline(always)]
+fn caller_frame() -> u32 {
+    // SAFETY: the calling body's own live frame.
+    unsafe { caller_of(frame_pointer()).1 }
 }
 
 /// The size and resize patches' entries (the bookkeeping is in Rust: these traps
 /// are not on the wrappers' hot path). A trampoline pushed the state's address
-/// (tagged: +1 for the handle form) above the JSR frame; the entry calls the body
-/// in LLVM's convention with the caller's return address and A6 (where a damaged
-/// guard found by a resize was found), and returns its result in D0. D3–D7/A2–A6
-/// are preserved by the body (LLVM's convention keeps D2 too).
+/// (tagged: +1 for the handle form) above the JSR frame: the stack is then the
+/// body's arguments in LLVM's convention (tagged state, the caller's return
+/// address, the trap's arguments), so the entry calls the body, pops the tagged
+/// state and returns the body's result in D0. The body reads the caller's A6
+/// itself ([`caller_frame`]: where a damaged guard found by a resize was found).
+/// D3–D7/A2–A6 are preserved by the body (LLVM's convention keeps D2 too).
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 unsafe extern "C" fn size_entry() {
     core::arch::naked_asm!(
         // Stack: tagged state@0, ret@4, p@8.
-        "move.l (8,%sp),-(%sp)", // p state ret p
-        "move.l (4,%sp),-(%sp)", // state p state ret p
         "bsr.w {body}",
-        "lea (12,%sp),%sp", // ret p
+        ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
         body = sym size_body,
     )
@@ -449,13 +459,8 @@ unsafe extern "C" fn size_entry() {
 unsafe extern "C" fn resize_entry() {
     core::arch::naked_asm!(
         // Stack: tagged state@0, ret@4, p@8, size@12.
-        "move.l %a6,-(%sp)",      // a6 state ret p size
-        "move.l (8,%sp),-(%sp)",  // ret a6 state ret p size
-        "move.l (20,%sp),-(%sp)", // size ret a6 state ret p size
-        "move.l (20,%sp),-(%sp)", // p size ret a6 state ret p size
-        "move.l (16,%sp),-(%sp)", // state p size ret a6 state ret p size
         "bsr.w {body}",
-        "lea (24,%sp),%sp", // ret p size
+        ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
         body = sym resize_body,
     )
@@ -483,7 +488,8 @@ fn untag(tagged: u32) -> (*mut State, bool) {
 /// requested size, so that nobody writes over the guard because the chunk is
 /// bigger than what was asked for.
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-extern "C" fn size_body(tagged: u32, addr: u32) -> u32 {
+#[inline(never)]
+extern "C" fn size_body(tagged: u32, _ret: u32, addr: u32) -> u32 {
     let (st, handle) = untag(tagged);
     // SAFETY: `st` is the live state (the trampolines exist only while it does); the
     // originals were saved before the patches were installed. `busy` is volatile, as
@@ -509,7 +515,8 @@ extern "C" fn size_body(tagged: u32, addr: u32) -> u32 {
 /// it ([`track::resize`]: guard checked, room for a new guard, the guard rewritten,
 /// the record's size updated); anything else goes to the original.
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-extern "C" fn resize_body(tagged: u32, addr: u32, size: u32, ret: u32, frame: u32) -> u32 {
+#[inline(never)]
+extern "C" fn resize_body(tagged: u32, ret: u32, addr: u32, size: u32) -> u32 {
     let (st, handle) = untag(tagged);
     // SAFETY: as in `size_body`.
     unsafe {
@@ -518,7 +525,7 @@ extern "C" fn resize_body(tagged: u32, addr: u32, size: u32, ret: u32, frame: u3
             return u32::from(chain_resize(&*st, addr, size, handle));
         }
         busy.write_volatile(1);
-        let r = track::resize(&mut *st, addr, size, handle, ret, frame);
+        let r = track::resize(&mut *st, addr, size, handle, ret, caller_frame());
         busy.write_volatile(0);
         u32::from(r)
     }
