@@ -80,7 +80,7 @@
 //! are live), and a resize of a tracked block the wrapper's work. Code:
 //! about 12.3 KB of memdbg in a Rust app's code 1 (13.4 KB with the C interface).
 //! Once, at [`start`], memdbg reads all of code 1 for the header's CRC-32
-//! ([`record::crc32`], about 22 instructions per byte: 360,000 for the starter
+//! ([`record::crc32`], 16 instructions per byte: about 260,000 for the starter
 //! app's 16 KB code 1), so that the report can refuse the ELF of another build.
 //!
 //! ## C

@@ -238,14 +238,64 @@ fn locate_code(st: &mut State) {
     }
     st.code = range;
     // SAFETY: code 1 stays locked by the OS while the app runs (it is executing), in
-    // the storage heap, which does not move; these are its bytes.
-    let bytes = unsafe {
-        core::slice::from_raw_parts(
+    // the storage heap, which does not move; these are its bytes, at least one (this
+    // function is inside).
+    let crc = unsafe {
+        code_crc(
             range.base as usize as *const u8,
-            range.end.wrapping_sub(range.base) as usize,
+            range.end.wrapping_sub(range.base),
         )
     };
-    st.sc().header.code_crc.set(record::crc32(bytes));
+    st.sc().header.code_crc.set(crc);
+}
+
+/// [`record::crc32`] of the `len` bytes at `p`. On the 68k a 36-byte loop of 16
+/// instructions per input byte (LLVM's took 22 instructions and 60 bytes): the same
+/// steps, with the table index taken as `(crc << 2) & 60`.
+///
+/// # Safety
+/// `p` has `len` readable bytes, `len` > 0.
+unsafe fn code_crc(p: *const u8, len: u32) -> u32 {
+    #[cfg(target_arch = "m68k")]
+    {
+        let crc: u32;
+        // SAFETY: reads the caller's `len` bytes and the 16-entry table.
+        unsafe {
+            core::arch::asm!(
+                "moveq #-1,%d0",
+                "moveq #60,%d3",
+                "1:",
+                "move.b (%a0)+,%d2",
+                "eor.b %d2,%d0",
+                "move.l %d0,%d2",
+                "lsl.l #2,%d2",
+                "and.l %d3,%d2",
+                "lsr.l #4,%d0",
+                "move.l (0,%a1,%d2),%d2",
+                "eor.l %d2,%d0",
+                "move.l %d0,%d2",
+                "lsl.l #2,%d2",
+                "and.l %d3,%d2",
+                "lsr.l #4,%d0",
+                "move.l (0,%a1,%d2),%d2",
+                "eor.l %d2,%d0",
+                ".short 0x5381",        // subq.l #1,%d1
+                ".byte 0x66, 1b-.-1",   // bne.s 1b
+                "not.l %d0",
+                inout("a0") p => _,
+                inout("d1") len => _,
+                in("a1") record::CRC32_NIBBLES.as_ptr(),
+                out("d0") crc,
+                out("d2") _,
+                out("d3") _,
+                options(nostack, readonly),
+            );
+        }
+        crc
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: the caller's guarantee.
+    record::crc32(unsafe { core::slice::from_raw_parts(p, len as usize) })
 }
 
 /// The app's database name and creator into the header scratch: `DmDatabaseInfo`
