@@ -311,6 +311,20 @@ mod tests {
     }
 
     #[test]
+    fn a_path_is_cut_exactly_when_it_does_not_fit() {
+        // The C interface tests the length instead of calling `FileName::cut`.
+        for n in 0..80 {
+            for path in [vec![b'a'; n], b"d/".repeat(n / 2), b"d\\e".repeat(n / 3)] {
+                assert_eq!(
+                    FileName::cut(&path) > 0,
+                    path.len() >= record::FILE_NAME_LEN,
+                    "{path:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn default_settings() {
         let s = Settings::default();
         assert!(s.options.contains(Options::GUARDS | Options::PATCH_FREES));
