@@ -76,6 +76,25 @@ pub(crate) fn state_ptr() -> *mut State {
     state::state_ptr()
 }
 
+/// `v` unchanged, in a data register LLVM cannot see through (the output of an
+/// empty `asm!`), so that stores of it are register stores.
+#[inline(always)]
+fn opaque(v: u32) -> u32 {
+    #[cfg(target_arch = "m68k")]
+    {
+        let mut v = v;
+        // SAFETY: no instruction (a comment naming the register); no memory access.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg_data) v, options(pure, nomem, nostack, preserves_flags))
+        };
+        v
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    v
+}
+// `start` sets the free list's head from the same all-ones value.
+static_assertions::const_assert_eq!(NOT_SAMPLED as u16, NO_SLOT);
+
 /// `n` rounded up to an even number (chunk-internal offsets stay 2-aligned).
 fn even(n: usize) -> u32 {
     ((n + 1) & !1) as u32
@@ -165,11 +184,12 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.options = settings.options.bits();
     st.low_heap_threshold = settings.low_heap_threshold;
     st.scratch = scratch.cast::<Scratch>();
-    st.free_head = NO_SLOT;
-    st.low_free = NOT_SAMPLED;
-    st.low_max = NOT_SAMPLED;
+    // All ones, from one register: LLVM would store each as an immediate.
+    let ones = opaque(NOT_SAMPLED);
+    st.free_head = ones as u16;
+    st.low_free = ones;
+    st.low_max = ones;
     state::scratch!(st, rec).version = FORMAT_VERSION;
-    st.index_keys = keys.cast();
     // SAFETY: `keys` and `slots` hold `entries` zeroed (empty) elements, a power of
     // two, and live until stop.
     st.index = unsafe { Index::new(keys.cast(), slots.cast(), entries - 1) };
@@ -405,7 +425,8 @@ pub fn stop() -> Result<Summary, Error> {
         track::dbg_message(st);
     }
     ledger::finish(st);
-    let keys = st.index_keys.cast::<u8>();
+    // The index's keys are the second chunk (the first starts with the state).
+    let keys = st.index.keys.cast::<u8>();
     // SAFETY: unregister first, so nothing finds the state while it is freed (the
     // patches are already gone).
     unsafe {

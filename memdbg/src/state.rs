@@ -176,8 +176,6 @@ pub struct State {
     pub pad: u8,
     /// Settings given to `start`.
     pub settings: Settings,
-    /// The index's keys chunk (the other chunk starts with the state).
-    pub index_keys: *mut u32,
     /// The RAM trampolines the dispatch table points at while patched
     /// ([`crate::patch::TRAMPOLINES`] of [`crate::patch::TRAMPOLINE_LEN`] bytes:
     /// `MemChunkFree`, `MemHandleFree`, `MemPtrSize`, `MemHandleSize`,
