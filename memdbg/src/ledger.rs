@@ -42,7 +42,7 @@ pub fn create(st: &mut State) -> Result<(), Error> {
                 return Err(Error::Ledger(err));
             }
         }
-        let err = palm::DmCreateDatabase(0, DB_NAME_C.as_ptr(), DB_CREATOR, DB_TYPE, 0);
+        let err = create_db();
         if err != palm::errNone {
             return Err(Error::Ledger(err));
         }
@@ -64,6 +64,44 @@ pub fn create(st: &mut State) -> Result<(), Error> {
     }
     st.header_rec = h;
     Ok(())
+}
+
+/// `DmCreateDatabase(0, "MemDbgDB", DB_CREATOR, DB_TYPE, false)`. On the 68k its
+/// constant arguments are pushed as immediates (the glue loaded each into a
+/// register first).
+#[inline(always)]
+fn create_db() -> palm::Err {
+    #[cfg(target_arch = "m68k")]
+    {
+        let err: u32;
+        // SAFETY: pushes the Palm layout (cardNo, nameP, creator, type, resDB: 2 + 3
+        // × 4 + 2 = 16 bytes, the last argument first, a Boolean in a word slot),
+        // pops exactly that and declares every register Palm OS may clobber
+        // (D0-D2/A0-A1). The name is a NUL-terminated constant.
+        unsafe {
+            core::arch::asm!(
+                ".short 0x4267", // clr.w -(%sp): resDB false
+                "move.l #{kind},-(%sp)",
+                "move.l #{creator},-(%sp)",
+                "move.l {name},-(%sp)",
+                ".short 0x4267", // clr.w -(%sp): card 0
+                "trap #15",
+                ".short {trap}",
+                "lea (16,%sp),%sp",
+                name = in(reg_addr) DB_NAME_C.as_ptr(),
+                kind = const DB_TYPE,
+                creator = const DB_CREATOR,
+                trap = const palm::traps::sysTrapDmCreateDatabase,
+                lateout("d0") err, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+            );
+        }
+        err as palm::Err
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: a NUL-terminated constant name.
+    unsafe {
+        palm::DmCreateDatabase(0, DB_NAME_C.as_ptr(), DB_CREATOR, DB_TYPE, 0)
+    }
 }
 
 /// Whether database `id` (card 0) is a MemDbgDB ledger: a record database with our

@@ -213,7 +213,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
         return Err(e);
     }
     // SAFETY: TimGetTicks has no arguments.
-    st.start_ticks = unsafe { palm::TimGetTicks() };
+    state::scratch!(st, header.start_ticks).set(unsafe { palm::TimGetTicks() });
     app_identity(st);
     st.flag(HeaderFlags::RUNNING);
     // SAFETY: registers the state's address under our creator.
@@ -346,9 +346,9 @@ fn app_identity(st: &mut State) {
 // DmDatabaseInfo writes the creator as a long: at an even address.
 static_assertions::const_assert_eq!(core::mem::offset_of!(Scratch, header) % 2, 0);
 
-/// Fills the header's fields that are not kept in it all along (the app identity is
-/// set at start, the rarer counters are counted in place) from the state, and writes
-/// the header to record 0.
+/// Fills the header's fields that are not kept in it all along (the app identity and
+/// the start ticks are set at start, the rarer counters are counted in place) from
+/// the state, and writes the header to record 0.
 fn write_header(st: &State, stop_ticks: u32) {
     // SAFETY: the scratch header, reached through an opaque base (`near`).
     let h = unsafe { &mut *state::near(core::ptr::addr_of_mut!((*st.scratch).header)) };
@@ -363,7 +363,6 @@ fn write_header(st: &State, stop_ticks: u32) {
     h.low_heap_threshold.set(st.low_heap_threshold);
     h.code_base.set(st.code.base);
     h.code_size.set(st.code.end.wrapping_sub(st.code.base));
-    h.start_ticks.set(st.start_ticks);
     h.stop_ticks.set(stop_ticks);
     // SAFETY: as above.
     let k = unsafe { &mut *state::near(core::ptr::addr_of_mut!(h.counters)) };

@@ -189,8 +189,6 @@ pub struct State {
     pub orig_ptr_resize: *mut c_void,
     /// `MemHandleResize`'s address before patching.
     pub orig_handle_resize: *mut c_void,
-    /// Ticks at start.
-    pub start_ticks: u32,
 }
 
 #[cfg(target_arch = "m68k")]
