@@ -32,7 +32,7 @@ use crate::state::State;
 pub fn create(st: &mut State) -> Result<(), Error> {
     // SAFETY: plain Data Manager calls with a NUL-terminated constant name.
     unsafe {
-        let old = palm::DmFindDatabase(0, DB_NAME_C.as_ptr());
+        let old = find_db();
         if old != 0 {
             if !is_ledger(old)? {
                 return Err(Error::Ledger(palm::errors::dmErrAlreadyExists));
@@ -46,7 +46,7 @@ pub fn create(st: &mut State) -> Result<(), Error> {
         if err != palm::errNone {
             return Err(Error::Ledger(err));
         }
-        let id = palm::DmFindDatabase(0, DB_NAME_C.as_ptr());
+        let id = find_db();
         let db = palm::DmOpenDatabase(0, id, dmModeReadWrite);
         if db.is_null() {
             return Err(Error::Ledger(palm::DmGetLastErr()));
@@ -101,6 +101,37 @@ fn create_db() -> palm::Err {
     // SAFETY: a NUL-terminated constant name.
     unsafe {
         palm::DmCreateDatabase(0, DB_NAME_C.as_ptr(), DB_CREATOR, DB_TYPE, 0)
+    }
+}
+
+/// `DmFindDatabase(0, "MemDbgDB")`: the ledger's `LocalID`, 0 if none. On the 68k
+/// the card number is pushed as an immediate.
+#[inline(always)]
+fn find_db() -> palm::LocalID {
+    #[cfg(target_arch = "m68k")]
+    {
+        let id: u32;
+        // SAFETY: pushes the Palm layout (cardNo, nameP: 6 bytes, the last argument
+        // first), pops exactly that and declares every register Palm OS may clobber
+        // (D0-D2/A0-A1). The name is a NUL-terminated constant.
+        unsafe {
+            core::arch::asm!(
+                "move.l {name},-(%sp)",
+                ".short 0x4267", // clr.w -(%sp): card 0
+                "trap #15",
+                ".short {trap}",
+                ".short 0x5C8F", // addq.l #6,%sp
+                name = in(reg_addr) DB_NAME_C.as_ptr(),
+                trap = const palm::traps::sysTrapDmFindDatabase,
+                lateout("d0") id, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+            );
+        }
+        id
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: a NUL-terminated constant name.
+    unsafe {
+        palm::DmFindDatabase(0, DB_NAME_C.as_ptr())
     }
 }
 

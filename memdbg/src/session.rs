@@ -70,6 +70,53 @@ pub(crate) extern "C" fn state_ptr() -> *mut State {
 // The assembly pushes feature number 0.
 static_assertions::const_assert_eq!(FEATURE_STATE, 0);
 
+/// Registers the state's address `st` with `FtrSet('MDbg', 0, st)`, or with 0
+/// removes it (`FtrUnregister('MDbg', 0)`). On the 68k the constants are pushed as
+/// immediates (the glue loaded each into a register first).
+#[inline(always)]
+fn feature(st: u32) {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: pushes the Palm layouts (FtrSet: creator, featureNum, newValue; 10
+    // bytes; FtrUnregister: creator, featureNum; 6 bytes; the last argument first),
+    // pops exactly that and declares every register Palm OS may clobber (D0-D2/A0-A1).
+    unsafe {
+        if st != 0 {
+            core::arch::asm!(
+                "move.l {v},-(%sp)",
+                ".short 0x4267", // clr.w -(%sp): feature 0
+                "move.l #{creator},-(%sp)",
+                "trap #15",
+                ".short {trap}",
+                "lea (10,%sp),%sp",
+                v = in(reg) st,
+                creator = const DB_CREATOR,
+                trap = const palm::traps::sysTrapFtrSet,
+                lateout("d0") _, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+            );
+        } else {
+            core::arch::asm!(
+                ".short 0x4267", // clr.w -(%sp): feature 0
+                "move.l #{creator},-(%sp)",
+                "trap #15",
+                ".short {trap}",
+                ".short 0x5C8F", // addq.l #6,%sp
+                creator = const DB_CREATOR,
+                trap = const palm::traps::sysTrapFtrUnregister,
+                lateout("d0") _, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+            );
+        }
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: plain Feature Manager calls.
+    unsafe {
+        if st != 0 {
+            palm::FtrSet(DB_CREATOR, FEATURE_STATE, st);
+        } else {
+            palm::FtrUnregister(DB_CREATOR, FEATURE_STATE);
+        }
+    }
+}
+
 /// [`state::state_ptr`] (host builds: no Palm OS to call).
 #[cfg(not(target_arch = "m68k"))]
 pub(crate) fn state_ptr() -> *mut State {
@@ -216,10 +263,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     state::scratch!(st, header.start_ticks).set(unsafe { palm::TimGetTicks() });
     app_identity(st);
     st.flag(HeaderFlags::RUNNING);
-    // SAFETY: registers the state's address under our creator.
-    unsafe {
-        palm::FtrSet(DB_CREATOR, FEATURE_STATE, st_p as u32);
-    }
+    feature(st_p as u32);
     patch::install(st);
     write_header(st, 0);
     state::leave(st);
@@ -426,11 +470,9 @@ pub fn stop() -> Result<Summary, Error> {
     ledger::finish(st);
     // The index's keys are the second chunk (the first starts with the state).
     let keys = st.index.keys.cast::<u8>();
-    // SAFETY: unregister first, so nothing finds the state while it is freed (the
-    // patches are already gone).
-    unsafe {
-        palm::FtrUnregister(DB_CREATOR, FEATURE_STATE);
-    }
+    // Unregister first, so nothing finds the state while it is freed (the patches
+    // are already gone).
+    feature(0);
     free_chunks(keys, (st as *mut State).cast());
     Ok(summary)
 }
