@@ -47,7 +47,6 @@ use palm::traps::{
 use core::mem::offset_of;
 
 use crate::record::{AllocRecord, HeaderFlags, Options};
-use crate::stack::{caller_of, frame_pointer};
 use crate::state::{PATCHED_FREES, PATCHED_SIZES, RING, State};
 use crate::track::{self, Freed};
 #[cfg(target_arch = "m68k")]
@@ -429,8 +428,17 @@ extern "C" fn free_body(tagged: u32, ret: u32, addr: u32) -> palm::Err {
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
 #[inline(always)]
 fn caller_frame() -> u32 {
-    // SAFETY: the calling body's own live frame.
-    unsafe { caller_of(frame_pointer()).1 }
+    #[cfg(target_arch = "m68k")]
+    {
+        let r: u32;
+        // SAFETY: reads the saved A6 at 0 of the calling body's own live frame.
+        unsafe {
+            core::arch::asm!("move.l (%a6),{0}", out(reg) r, options(nostack, readonly, preserves_flags));
+        }
+        r
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    0
 }
 
 /// The size and resize patches' entries (the bookkeeping is in Rust: these traps
