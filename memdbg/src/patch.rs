@@ -391,15 +391,21 @@ fn free_general(st: *mut State, addr: u32, handle: bool, ret: u32, frame: u32) -
     unsafe {
         let orig = pick(addr_of!((*st).orig_chunk_free), handle);
         let busy = core::ptr::addr_of_mut!((*st).busy);
-        if busy.read_volatile() != 0 {
-            return chain(orig, addr);
+        // One chain for both cases; the chain runs while busy, and `was` written
+        // back afterwards is 0 or the mark that was already there.
+        let was = busy.read_volatile();
+        if was == 0 {
+            busy.write_volatile(1);
+            if matches!(
+                track::freeing(&mut *st, addr, handle, ret, frame),
+                Freed::Refuse
+            ) {
+                busy.write_volatile(0);
+                return palm::errors::memErrInvalidParam;
+            }
         }
-        busy.write_volatile(1);
-        let r = match track::freeing(&mut *st, addr, handle, ret, frame) {
-            Freed::Pass => chain(orig, addr),
-            Freed::Refuse => palm::errors::memErrInvalidParam,
-        };
-        busy.write_volatile(0);
+        let r = chain(orig, addr);
+        busy.write_volatile(was);
         r
     }
 }
