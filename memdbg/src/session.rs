@@ -444,7 +444,7 @@ pub fn stop() -> Result<Summary, Error> {
     if st.has(Options::HEAP_STATS) {
         track::write_sites(st);
     }
-    st.flags &= !HeaderFlags::RUNNING.bits();
+    st.unflag(HeaderFlags::RUNNING);
     // SAFETY: TimGetTicks has no arguments.
     let stop_ticks = unsafe { palm::TimGetTicks() };
     write_header(st, stop_ticks);

@@ -359,10 +359,47 @@ impl State {
         unsafe { addr_of_mut!((*self.scratch).args).cast() }
     }
 
-    /// Sets header flags.
+    /// Sets header flags. On the 68k one `or.l` into the field (LLVM loaded, or-ed
+    /// and stored it back with an immediate: 14 bytes instead of 6 with the `moveq`).
     #[inline(always)]
     pub fn flag(&mut self, f: record::HeaderFlags) {
-        self.flags |= f.bits();
+        #[cfg(target_arch = "m68k")]
+        // SAFETY: or-s a register into this state's `flags` (a u32 at an even
+        // offset); the asm may write memory, so LLVM reloads the field afterwards.
+        unsafe {
+            core::arch::asm!(
+                "or.l {f},({off},{st})",
+                f = in(reg_data) f.bits(),
+                st = in(reg_addr) self as *mut State,
+                off = const core::mem::offset_of!(State, flags),
+                options(nostack),
+            );
+        }
+        #[cfg(not(target_arch = "m68k"))]
+        {
+            self.flags |= f.bits();
+        }
+    }
+
+    /// Clears header flags, as [`State::flag`] sets them (one `and.l` on the 68k).
+    #[inline(always)]
+    pub fn unflag(&mut self, f: record::HeaderFlags) {
+        #[cfg(target_arch = "m68k")]
+        // SAFETY: and-s a register into this state's `flags` (a u32 at an even
+        // offset); the asm may write memory, so LLVM reloads the field afterwards.
+        unsafe {
+            core::arch::asm!(
+                "and.l {f},({off},{st})",
+                f = in(reg_data) !f.bits(),
+                st = in(reg_addr) self as *mut State,
+                off = const core::mem::offset_of!(State, flags),
+                options(nostack),
+            );
+        }
+        #[cfg(not(target_arch = "m68k"))]
+        {
+            self.flags &= !f.bits();
+        }
     }
 
     /// Puts slot `s` on the free list.
