@@ -118,15 +118,15 @@ unsafe extern "C" fn chunk_free_entry() {
         bs!(bne "9f"),
         ".short 0x4AAA, {code_base}", // tst.l (code_base,%a2)
         bs!(beq "9f"),
-        // Index probe from index::home(p): x = (p >> 2) + (p >> 18),
-        // home = ((x * FIB) mod 2^16) >> shift (the and clears the product's high
-        // word); d6 = mask × 4, d0 = position × 4.
+        // Index probe from index::home(p): x = (p >> 2) + (p >> 18) mod 2^16 (the
+        // low word of p >> 2 plus its high word), home = ((x * FIB) mod 2^16) >>
+        // shift (the and clears the product's high word); d6 = mask × 4, d0 =
+        // position × 4.
         "move.l %d3,%d0",
         "lsr.l #2,%d0",
-        "move.l %d3,%d1",
-        "moveq #18,%d2",
-        "lsr.l %d2,%d1",
-        "add.l %d1,%d0",
+        "move.l %d0,%d1",
+        ".short 0x4841", // swap %d1
+        "add.w %d1,%d0",
         // mulu.w #FIB,%d0 (LLVM's asm parser rejects mulu's immediate form).
         ".short {mulu_imm_d0}, {fib}",
         "move.w ({shift},%a2),%d1",
@@ -184,13 +184,11 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.w (22,%a3),%d0",
         "adda.l %d0,%a0",
         "moveq #{guard_byte},%d1",
-        ".short 0xB218", // cmp.b (%a0)+,%d1
-        bs!(bne "9b"),
-        ".short 0xB218", // cmp.b (%a0)+,%d1
-        bs!(bne "9b"),
-        ".short 0xB218", // cmp.b (%a0)+,%d1
-        bs!(bne "9b"),
-        ".short 0xB218", // cmp.b (%a0)+,%d1
+        "moveq #3,%d0",
+        "1:",
+        ".short 0xB218",         // cmp.b (%a0)+,%d1
+        ".byte 0x56, 0xC8",      // dbne %d0,1b
+        ".short 1b-.",
         bs!(bne "9b"),
         // Committed: from here on the state changes.
         "3:",
@@ -203,10 +201,8 @@ unsafe extern "C" fn chunk_free_entry() {
         "lea ({ring},%a4),%a4",
         "moveq #0,%d7",
         "move.b ({ring_next},%a2),%d7",
-        "move.l %d7,%d0",
-        ".short 0x5280", // addq.l #1,%d0
-        "and.b #{ring_mask},%d0",
-        "move.b %d0,({ring_next},%a2)",
+        ".short 0x522A, {ring_next}", // addq.b #1,(ring_next,%a2)
+        "and.b #{ring_mask},({ring_next},%a2)",
         "move.l %d7,%d0",
         "lsl.l #2,%d0",
         "move.l ({r_addr},%a4,%d0),%d1",
@@ -276,12 +272,11 @@ unsafe extern "C" fn chunk_free_entry() {
         "and.l %d6,%d2",
         "move.l (0,%a0,%d2),%d1",
         bs!(beq "8f"),
-        "move.l %d1,%d3",
-        "moveq #18,%d4",
-        "lsr.l %d4,%d3",
         "move.l %d1,%d0",
         "lsr.l #2,%d0",
-        "add.l %d3,%d0",
+        "move.l %d0,%d3",
+        ".short 0x4843", // swap %d3
+        "add.w %d3,%d0",
         // mulu.w #FIB,%d0 (LLVM's asm parser rejects mulu's immediate form).
         ".short {mulu_imm_d0}, {fib}",
         "lsr.w %d5,%d0",
