@@ -644,13 +644,14 @@ fn entry(st: &State, i: usize) -> *mut c_void {
 /// # Safety
 /// `at` is [`TRAMPOLINE_LEN`] writable bytes of the dynamic heap, 2-aligned.
 unsafe fn write_trampoline(at: *mut u8, state: u32, target: u32) {
-    // SAFETY: the caller's guarantee; the 68000 stores longs at even addresses.
-    // Big-endian: 2F3C ssss | ssss 4EF9 | tttt tttt.
+    // SAFETY: the caller's guarantee; the 68000 stores words and longs at even
+    // addresses (a u32 is 2-aligned there). Big-endian: 2F3C ssss ssss 4EF9 tttt
+    // tttt, as two opcode words and two longs (no shifting of `state`).
     unsafe {
-        let w = at.cast::<u32>();
-        w.write(0x2F3C_0000 | (state >> 16)); // move.l #state,-(%sp)
-        w.add(1).write((state << 16) | 0x4EF9); // jmp abs.l
-        w.add(2).write(target);
+        at.cast::<u16>().write(0x2F3C); // move.l #state,-(%sp)
+        at.add(2).cast::<u32>().write(state);
+        at.add(6).cast::<u16>().write(0x4EF9); // jmp abs.l
+        at.add(8).cast::<u32>().write(target);
     }
 }
 
