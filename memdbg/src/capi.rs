@@ -86,7 +86,11 @@ fn c_site(file: *const Char, line: u32) -> *const Site {
         };
         let site = &mut *crate::state::near(core::ptr::addr_of_mut!((*(*p).scratch).c_site));
         site.file.set(path);
-        site.line.set(line.min(0xFFFF) as u16);
+        site.line.set(if line >> 16 != 0 {
+            u16::MAX
+        } else {
+            line as u16
+        });
         // `FileName::cut(path) > 0`, as `Site::new` tests it: the path is cut
         // exactly when it does not fit.
         site.flags.set(if path.len() >= FILE_NAME_LEN {
