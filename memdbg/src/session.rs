@@ -1,7 +1,7 @@
 //! [`start`] and [`stop`]: the detector's lifetime (the seed article's Starter.cpp
 //! on/off switch).
 
-use core::mem::size_of;
+use core::mem::{offset_of, size_of};
 
 use m68k_palmos_sys as palm;
 
@@ -9,8 +9,8 @@ use crate::index::{self, Index};
 use crate::ledger;
 use crate::patch;
 use crate::record::{
-    self, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC, HEADER_SIZE, HeaderFlags,
-    NOT_SAMPLED, Options, U16Be, kind,
+    self, Counters, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC, HEADER_SIZE, Header,
+    HeaderFlags, NOT_SAMPLED, Options, U16Be, kind,
 };
 use crate::stack::CodeRange;
 use crate::state::{self, NO_SLOT, Scratch, State};
@@ -408,19 +408,90 @@ fn write_header(st: &State, stop_ticks: u32) {
     h.code_base.set(st.code.base);
     h.code_size.set(st.code.end.wrapping_sub(st.code.base));
     h.stop_ticks.set(stop_ticks);
-    // SAFETY: as above.
-    let k = unsafe { &mut *state::near(core::ptr::addr_of_mut!(h.counters)) };
-    k.allocations.set(st.allocations);
-    k.frees.set(st.frees);
-    k.os_frees.set(st.os_frees);
-    k.leaks.set(st.live_count);
-    k.leaked_bytes.set(st.live_bytes);
-    k.peak_live_bytes.set(st.peak_bytes);
-    k.peak_live_count.set(st.peak_count);
-    k.low_free.set(st.low_free);
-    k.low_largest_free.set(st.low_max);
+    copy_counters(st, h);
     ledger::write_header(st);
 }
+
+/// The header's counters kept in the state: on the 68k in assembly, addressed from
+/// the header itself (LLVM took a second base for the counters), and three runs of
+/// longs in the same order in both (the allocation, free and OS-free counts, the
+/// peaks, the low-water marks) each a `movem.l` load and store (8 bytes for two or
+/// three longs instead of 6 a long; `U32Be` is the 68k's own byte order).
+#[inline(always)]
+fn copy_counters(st: &State, h: &mut Header) {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: reads the state's fields and writes the header's counters named below
+    // (the runs asserted adjacent), all 2-aligned; D0-D2 are declared clobbered.
+    unsafe {
+        core::arch::asm!(
+            "move.l ({s_count},{st}),({k_leaks},{h})",
+            "move.l ({s_bytes},{st}),({k_leaked},{h})",
+            "movem.l ({s_alloc},{st}),%d0-%d2",
+            "movem.l %d0-%d2,({k_alloc},{h})",
+            "movem.l ({s_peak},{st}),%d0-%d1",
+            "movem.l %d0-%d1,({k_peak},{h})",
+            "movem.l ({s_low},{st}),%d0-%d1",
+            "movem.l %d0-%d1,({k_low},{h})",
+            st = in(reg_addr) st as *const State,
+            h = in(reg_addr) h as *mut Header,
+            s_count = const offset_of!(State, live_count),
+            k_leaks = const offset_of!(Header, counters) + offset_of!(Counters, leaks),
+            s_bytes = const offset_of!(State, live_bytes),
+            k_leaked = const offset_of!(Header, counters) + offset_of!(Counters, leaked_bytes),
+            s_alloc = const offset_of!(State, allocations),
+            k_alloc = const offset_of!(Header, counters) + offset_of!(Counters, allocations),
+            s_peak = const offset_of!(State, peak_bytes),
+            k_peak = const offset_of!(Header, counters) + offset_of!(Counters, peak_live_bytes),
+            s_low = const offset_of!(State, low_free),
+            k_low = const offset_of!(Header, counters) + offset_of!(Counters, low_free),
+            out("d0") _,
+            out("d1") _,
+            out("d2") _,
+            options(nostack, preserves_flags),
+        );
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        let k = &mut h.counters;
+        k.leaks.set(st.live_count);
+        k.leaked_bytes.set(st.live_bytes);
+        k.allocations.set(st.allocations);
+        k.frees.set(st.frees);
+        k.os_frees.set(st.os_frees);
+        k.peak_live_bytes.set(st.peak_bytes);
+        k.peak_live_count.set(st.peak_count);
+        k.low_free.set(st.low_free);
+        k.low_largest_free.set(st.low_max);
+    }
+}
+// copy_counters' runs: allocations, frees, os_frees; peak bytes, peak count; low free,
+// low largest free, adjacent in this order in the state and in the counters.
+static_assertions::const_assert_eq!(offset_of!(State, frees), offset_of!(State, allocations) + 4);
+static_assertions::const_assert_eq!(
+    offset_of!(State, os_frees),
+    offset_of!(State, allocations) + 8
+);
+static_assertions::const_assert_eq!(
+    offset_of!(State, peak_count),
+    offset_of!(State, peak_bytes) + 4
+);
+static_assertions::const_assert_eq!(offset_of!(State, low_max), offset_of!(State, low_free) + 4);
+static_assertions::const_assert_eq!(
+    offset_of!(Counters, frees),
+    offset_of!(Counters, allocations) + 4
+);
+static_assertions::const_assert_eq!(
+    offset_of!(Counters, os_frees),
+    offset_of!(Counters, allocations) + 8
+);
+static_assertions::const_assert_eq!(
+    offset_of!(Counters, peak_live_count),
+    offset_of!(Counters, peak_live_bytes) + 4
+);
+static_assertions::const_assert_eq!(
+    offset_of!(Counters, low_largest_free),
+    offset_of!(Counters, low_free) + 4
+);
 
 /// Stops the detector: restores the free traps' original addresses (read back),
 /// checks and reports every block still live (each is a leak: alerts up to
