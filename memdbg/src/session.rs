@@ -402,8 +402,6 @@ fn write_header(st: &State, stop_ticks: u32) {
     h.magic.set(HEADER_MAGIC);
     h.flags.set(st.flags);
     h.options.set(st.options);
-    h.max_alerts.set(st.settings.max_alerts);
-    h.capacity.set(st.settings.capacity);
     h.low_heap_threshold.set(st.low_heap_threshold);
     h.code_base.set(st.code.base);
     h.code_size.set(st.code.end.wrapping_sub(st.code.base));
@@ -412,7 +410,8 @@ fn write_header(st: &State, stop_ticks: u32) {
     ledger::write_header(st);
 }
 
-/// The header's counters kept in the state: on the 68k in assembly, addressed from
+/// The header's counters kept in the state, and the settings' alert limit and
+/// capacity: on the 68k in assembly, addressed from
 /// the header itself (LLVM took a second base for the counters), and three runs of
 /// longs in the same order in both (the allocation, free and OS-free counts, the
 /// peaks, the low-water marks) each a `movem.l` load and store (8 bytes for two or
@@ -424,6 +423,7 @@ fn copy_counters(st: &State, h: &mut Header) {
     // (the runs asserted adjacent), all 2-aligned; D0-D2 are declared clobbered.
     unsafe {
         core::arch::asm!(
+            "move.l ({s_alerts},{st}),({h_alerts},{h})", // max_alerts, capacity
             "move.l ({s_count},{st}),({k_leaks},{h})",
             "move.l ({s_bytes},{st}),({k_leaked},{h})",
             "movem.l ({s_alloc},{st}),%d0-%d2",
@@ -434,6 +434,8 @@ fn copy_counters(st: &State, h: &mut Header) {
             "movem.l %d0-%d1,({k_low},{h})",
             st = in(reg_addr) st as *const State,
             h = in(reg_addr) h as *mut Header,
+            s_alerts = const offset_of!(State, settings) + offset_of!(Settings, max_alerts),
+            h_alerts = const offset_of!(Header, max_alerts),
             s_count = const offset_of!(State, live_count),
             k_leaks = const offset_of!(Header, counters) + offset_of!(Counters, leaks),
             s_bytes = const offset_of!(State, live_bytes),
@@ -452,6 +454,8 @@ fn copy_counters(st: &State, h: &mut Header) {
     }
     #[cfg(not(target_arch = "m68k"))]
     {
+        h.max_alerts.set(st.settings.max_alerts);
+        h.capacity.set(st.settings.capacity);
         let k = &mut h.counters;
         k.leaks.set(st.live_count);
         k.leaked_bytes.set(st.live_bytes);
@@ -464,6 +468,15 @@ fn copy_counters(st: &State, h: &mut Header) {
         k.low_largest_free.set(st.low_max);
     }
 }
+// copy_counters copies max_alerts and capacity as one long.
+static_assertions::const_assert_eq!(
+    offset_of!(Settings, capacity),
+    offset_of!(Settings, max_alerts) + 2
+);
+static_assertions::const_assert_eq!(
+    offset_of!(Header, capacity),
+    offset_of!(Header, max_alerts) + 2
+);
 // copy_counters' runs: allocations, frees, os_frees; peak bytes, peak count; low free,
 // low largest free, adjacent in this order in the state and in the counters.
 static_assertions::const_assert_eq!(offset_of!(State, frees), offset_of!(State, allocations) + 4);
