@@ -411,11 +411,12 @@ fn write_header(st: &State, stop_ticks: u32) {
 }
 
 /// The header's counters kept in the state, and the settings' alert limit and
-/// capacity: on the 68k in assembly, addressed from
-/// the header itself (LLVM took a second base for the counters), and three runs of
-/// longs in the same order in both (the allocation, free and OS-free counts, the
-/// peaks, the low-water marks) each a `movem.l` load and store (8 bytes for two or
-/// three longs instead of 6 a long; `U32Be` is the 68k's own byte order).
+/// capacity: on the 68k in assembly, addressed from the header itself (LLVM took a
+/// second base for the counters and an index register for the far settings), the
+/// limit and the capacity as one long, and three runs of longs in the same order in
+/// both (the allocation, free and OS-free counts, the peaks, the low-water marks)
+/// each a `movem.l` load and store (8 bytes for two or three longs instead of 6 a
+/// long; `U32Be` is the 68k's own byte order).
 #[inline(always)]
 fn copy_counters(st: &State, h: &mut Header) {
     #[cfg(target_arch = "m68k")]
