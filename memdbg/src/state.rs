@@ -193,6 +193,8 @@ pub struct State {
 
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(core::mem::offset_of!(State, low_heap_threshold) <= 124);
+// state_ptr's assembly pushes feature number 0.
+static_assertions::const_assert_eq!(FEATURE_STATE, 0);
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(core::mem::offset_of!(State, n_sites) < 128);
 
@@ -257,9 +259,48 @@ macro_rules! scratch {
 pub(crate) use scratch;
 
 /// The state chunk's address from the Feature Manager, or null when the detector is
-/// not running.
+/// not running. On the 68k `FtrGet('MDbg', 0, &v)` is pushed with immediates and
+/// `v` is a long pushed on the stack (the glue built a frame slot and loaded each
+/// argument into a register first).
 #[inline(always)]
 pub fn state_ptr() -> *mut State {
+    #[cfg(target_arch = "m68k")]
+    {
+        let v: u32;
+        let err: u32;
+        // SAFETY: pushes the Palm layout (creator, featureNum, valueP: 10 bytes, the
+        // last argument first) above a zeroed long that valueP points at, pops the
+        // arguments and then the long, and declares every register Palm OS may
+        // clobber (D0-D2/A0-A1).
+        unsafe {
+            core::arch::asm!(
+                ".short 0x42A7", // clr.l -(%sp): v
+                ".short 0x4857", // pea (%sp): &v
+                ".short 0x4267", // clr.w -(%sp): feature 0
+                "move.l #{creator},-(%sp)",
+                "trap #15",
+                ".short {ftr_get}",
+                "lea (10,%sp),%sp",
+                "move.l (%sp)+,{v}",
+                v = out(reg) v,
+                creator = const record::DB_CREATOR,
+                ftr_get = const palm::traps::sysTrapFtrGet,
+                lateout("d0") err, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+            );
+        }
+        if err as u16 != palm::errNone {
+            return core::ptr::null_mut();
+        }
+        v as usize as *mut State
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    host_state_ptr()
+}
+
+/// [`state_ptr`] through the Feature Manager's glue (host builds).
+#[cfg(not(target_arch = "m68k"))]
+#[inline(always)]
+fn host_state_ptr() -> *mut State {
     // Written by FtrGet when it succeeds (and read only then).
     let mut v = core::mem::MaybeUninit::<u32>::uninit();
     // SAFETY: FtrGet writes one UInt32 to a valid local when it returns errNone.
