@@ -310,10 +310,36 @@ pub fn mark_free(rec: *mut u8) {
     }
 }
 
-/// Writes the header built in the scratch header to record 0.
+/// Writes the header built in the scratch header to record 0. On the 68k the
+/// constant length and offset are pushed as immediates.
 pub fn write_header(st: &State) {
-    write(st.header_rec, 0, st.sc().header.as_bytes());
+    let h = st.sc().header.as_bytes();
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: DmWrite(header_rec, 0, h, HEADER_SIZE): pushes the Palm layout
+    // (recordP, offset, srcP, bytes: 16 bytes, the last argument first), pops
+    // exactly that and declares every register Palm OS may clobber (D0-D2/A0-A1).
+    // The header record is HEADER_SIZE bytes, locked.
+    unsafe {
+        core::arch::asm!(
+            ".short 0x4878, {len}", // pea (len).w
+            "move.l {src},-(%sp)",
+            ".short 0x42A7", // clr.l -(%sp): offset 0
+            "move.l {rec},-(%sp)",
+            "trap #15",
+            ".short {trap}",
+            "lea (16,%sp),%sp",
+            len = const HEADER_SIZE,
+            src = in(reg) h.as_ptr(),
+            rec = in(reg) st.header_rec,
+            trap = const palm::traps::sysTrapDmWrite,
+            lateout("d0") _, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+        );
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    write(st.header_rec, 0, h);
 }
+// write_header pushes the length as a sign-extended word.
+static_assertions::const_assert!(HEADER_SIZE < 0x8000);
 
 /// Unlocks every record, removes the free slots (from the last record backwards, so
 /// no removal shifts a record still to be looked at) and closes the database.
