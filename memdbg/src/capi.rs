@@ -12,7 +12,7 @@ use m68k_palmos_sys as palm;
 use palm::{Char, MemHandle, MemPtr};
 
 use crate::api;
-use crate::record::{AllocFlags, Options, kind};
+use crate::record::{AllocFlags, FILE_NAME_LEN, Options, kind};
 use crate::session::state_ptr;
 use crate::stack::frame_pointer;
 use crate::{Error, Settings, Site};
@@ -46,8 +46,10 @@ pub extern "C" fn memdbg_start(
         max_alerts: max_alerts as u16,
         capacity: if capacity == 0 {
             d.capacity
+        } else if capacity >> 16 != 0 {
+            u16::MAX
         } else {
-            capacity.min(0xFFFF) as u16
+            capacity as u16
         },
         low_heap_threshold,
     };
@@ -84,8 +86,14 @@ fn c_site(file: *const Char, line: u32) -> *const Site {
         };
         let site = &mut *crate::state::near(core::ptr::addr_of_mut!((*(*p).scratch).c_site));
         site.file.set(path);
-        site.line.set(line.min(0xFFFF) as u16);
-        site.flags.set(if crate::record::FileName::cut(path) > 0 {
+        site.line.set(if line >> 16 != 0 {
+            u16::MAX
+        } else {
+            line as u16
+        });
+        // `FileName::cut(path) > 0`, as `Site::new` tests it: the path is cut
+        // exactly when it does not fit.
+        site.flags.set(if path.len() >= FILE_NAME_LEN {
             AllocFlags::FILE_TRUNCATED.bits()
         } else {
             0

@@ -15,7 +15,6 @@ use palm::allocator::{CHUNK_ALIGN, PalmAlloc};
 
 use crate::api::{self, free_at};
 use crate::record::kind;
-use crate::session;
 use crate::stack::{caller_of, frame_pointer};
 use crate::state;
 use crate::track;
@@ -40,7 +39,7 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let a6 = frame_pointer();
-        let Some(st) = session::enter() else {
+        let Some(st) = api::enter() else {
             // SAFETY: same contract.
             return unsafe { PalmAlloc.alloc(layout) };
         };
@@ -77,7 +76,7 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
     #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if layout.align() <= CHUNK_ALIGN
-            && let Some(st) = session::enter()
+            && let Some(st) = api::enter()
         {
             // In place when the chunk can grow: the record keeps its site.
             // SAFETY: own live frame.

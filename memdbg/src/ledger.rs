@@ -9,6 +9,7 @@
 //! unlocks everything and removes the free slots from the end backwards.
 
 use core::ffi::c_void;
+use core::mem::MaybeUninit;
 
 use m68k_palmos_sys as palm;
 use palm::dm::{dmMaxRecordIndex, dmModeReadWrite};
@@ -31,7 +32,7 @@ use crate::state::State;
 pub fn create(st: &mut State) -> Result<(), Error> {
     // SAFETY: plain Data Manager calls with a NUL-terminated constant name.
     unsafe {
-        let old = palm::DmFindDatabase(0, DB_NAME_C.as_ptr());
+        let old = find_db();
         if old != 0 {
             if !is_ledger(old)? {
                 return Err(Error::Ledger(palm::errors::dmErrAlreadyExists));
@@ -41,11 +42,11 @@ pub fn create(st: &mut State) -> Result<(), Error> {
                 return Err(Error::Ledger(err));
             }
         }
-        let err = palm::DmCreateDatabase(0, DB_NAME_C.as_ptr(), DB_CREATOR, DB_TYPE, 0);
+        let err = create_db();
         if err != palm::errNone {
             return Err(Error::Ledger(err));
         }
-        let id = palm::DmFindDatabase(0, DB_NAME_C.as_ptr());
+        let id = find_db();
         let db = palm::DmOpenDatabase(0, id, dmModeReadWrite);
         if db.is_null() {
             return Err(Error::Ledger(palm::DmGetLastErr()));
@@ -65,26 +66,105 @@ pub fn create(st: &mut State) -> Result<(), Error> {
     Ok(())
 }
 
+/// `DmCreateDatabase(0, "MemDbgDB", DB_CREATOR, DB_TYPE, false)`. On the 68k its
+/// constant arguments are pushed as immediates (the glue loaded each into a
+/// register first).
+#[inline(always)]
+fn create_db() -> palm::Err {
+    #[cfg(target_arch = "m68k")]
+    {
+        let err: u32;
+        // SAFETY: pushes the Palm layout (cardNo, nameP, creator, type, resDB: 2 + 3
+        // × 4 + 2 = 16 bytes, the last argument first, a Boolean in a word slot),
+        // pops exactly that and declares every register Palm OS may clobber
+        // (D0-D2/A0-A1). The name is a NUL-terminated constant.
+        unsafe {
+            core::arch::asm!(
+                ".short 0x4267", // clr.w -(%sp): resDB false
+                "move.l #{kind},-(%sp)",
+                "move.l #{creator},-(%sp)",
+                "move.l {name},-(%sp)",
+                ".short 0x4267", // clr.w -(%sp): card 0
+                "trap #15",
+                ".short {trap}",
+                "lea (16,%sp),%sp",
+                name = in(reg_addr) DB_NAME_C.as_ptr(),
+                kind = const DB_TYPE,
+                creator = const DB_CREATOR,
+                trap = const palm::traps::sysTrapDmCreateDatabase,
+                lateout("d0") err, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+            );
+        }
+        err as palm::Err
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: a NUL-terminated constant name.
+    unsafe {
+        palm::DmCreateDatabase(0, DB_NAME_C.as_ptr(), DB_CREATOR, DB_TYPE, 0)
+    }
+}
+
+/// `DmFindDatabase(0, "MemDbgDB")`: the ledger's `LocalID`, 0 if none. On the 68k
+/// the card number is pushed as an immediate.
+#[inline(always)]
+fn find_db() -> palm::LocalID {
+    #[cfg(target_arch = "m68k")]
+    {
+        let id: u32;
+        // SAFETY: pushes the Palm layout (cardNo, nameP: 6 bytes, the last argument
+        // first), pops exactly that and declares every register Palm OS may clobber
+        // (D0-D2/A0-A1). The name is a NUL-terminated constant.
+        unsafe {
+            core::arch::asm!(
+                "move.l {name},-(%sp)",
+                ".short 0x4267", // clr.w -(%sp): card 0
+                "trap #15",
+                ".short {trap}",
+                ".short 0x5C8F", // addq.l #6,%sp
+                name = in(reg_addr) DB_NAME_C.as_ptr(),
+                trap = const palm::traps::sysTrapDmFindDatabase,
+                lateout("d0") id, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+            );
+        }
+        id
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: a NUL-terminated constant name.
+    unsafe {
+        palm::DmFindDatabase(0, DB_NAME_C.as_ptr())
+    }
+}
+
 /// Whether database `id` (card 0) is a MemDbgDB ledger: a record database with our
 /// creator and type.
 ///
 /// # Errors
 /// [`Error::Ledger`] with `DmDatabaseInfo`'s error.
 fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
-    let mut attributes: u16 = 0;
-    let mut kind: u32 = 0;
-    let mut creator: u32 = 0;
+    // Written by DmDatabaseInfo when it succeeds (and read only then): no stores
+    // to initialise them.
+    let mut attributes = MaybeUninit::<u16>::uninit();
+    let mut kind = MaybeUninit::<u32>::uninit();
+    let mut creator = MaybeUninit::<u32>::uninit();
     let err = db_info(
         0,
         id,
         core::ptr::null_mut(),
-        &mut attributes,
-        &mut kind,
-        &mut creator,
+        attributes.as_mut_ptr(),
+        kind.as_mut_ptr(),
+        creator.as_mut_ptr(),
     );
     if err != palm::errNone {
         return Err(Error::Ledger(err));
     }
+    // SAFETY: DmDatabaseInfo returned errNone: it wrote all three.
+    let (attributes, kind, creator) = unsafe {
+        (
+            attributes.assume_init(),
+            kind.assume_init(),
+            creator.assume_init(),
+        )
+    };
     Ok(creator == DB_CREATOR && kind == DB_TYPE && attributes & palm::dm::dmHdrAttrResDB == 0)
 }
 
@@ -230,10 +310,36 @@ pub fn mark_free(rec: *mut u8) {
     }
 }
 
-/// Writes the header built in the scratch header to record 0.
+/// Writes the header built in the scratch header to record 0. On the 68k the
+/// constant length and offset are pushed as immediates.
 pub fn write_header(st: &State) {
-    write(st.header_rec, 0, st.sc().header.as_bytes());
+    let h = st.sc().header.as_bytes();
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: DmWrite(header_rec, 0, h, HEADER_SIZE): pushes the Palm layout
+    // (recordP, offset, srcP, bytes: 16 bytes, the last argument first), pops
+    // exactly that and declares every register Palm OS may clobber (D0-D2/A0-A1).
+    // The header record is HEADER_SIZE bytes, locked.
+    unsafe {
+        core::arch::asm!(
+            ".short 0x4878, {len}", // pea (len).w
+            "move.l {src},-(%sp)",
+            ".short 0x42A7", // clr.l -(%sp): offset 0
+            "move.l {rec},-(%sp)",
+            "trap #15",
+            ".short {trap}",
+            "lea (16,%sp),%sp",
+            len = const HEADER_SIZE,
+            src = in(reg) h.as_ptr(),
+            rec = in(reg) st.header_rec,
+            trap = const palm::traps::sysTrapDmWrite,
+            lateout("d0") _, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+        );
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    write(st.header_rec, 0, h);
 }
+// write_header pushes the length as a sign-extended word.
+static_assertions::const_assert!(HEADER_SIZE < 0x8000);
 
 /// Unlocks every record, removes the free slots (from the last record backwards, so
 /// no removal shifts a record still to be looked at) and closes the database.

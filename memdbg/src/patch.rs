@@ -60,6 +60,26 @@ use crate::{
 /// Bytes of one trampoline.
 pub const TRAMPOLINE_LEN: usize = 12;
 
+/// A short branch (`b<cc>.s`) as its two bytes, exactly as `fast.rs` writes them
+/// (LLVM prints every branch without a size, which GNU as assembles as a word
+/// branch, and its asm parser rejects `b<cc>.s`): the opcode and the displacement d
+/// from the next instruction. A d outside −128..127 gets 65,536 added, which GNU as
+/// rejects ("value out of range"); the `99f-98f` (labels at the end of the
+/// function, 0) keeps a backward d a fixup, checked like a forward one.
+#[cfg(target_arch = "m68k")]
+macro_rules! bs {
+    (@ $op:literal $l:literal) => {
+        concat!(
+            ".byte ", $op, ", (", $l, "-.-1) + (((((", $l, "-.-1) + 128) >> 8) != 0) & 1) * 65536 + (99f-98f)"
+        )
+    };
+    (bra $l:literal) => { bs!(@ "0x60" $l) };
+    (bcc $l:literal) => { bs!(@ "0x64" $l) };
+    (bcs $l:literal) => { bs!(@ "0x65" $l) };
+    (bne $l:literal) => { bs!(@ "0x66" $l) };
+    (beq $l:literal) => { bs!(@ "0x67" $l) };
+}
+
 /// The patches' entry, reached from a trampoline with the state's address (tagged:
 /// +1 for `MemHandleFree`) pushed above the JSR frame (stack: tagged state, return
 /// address, p or h).
@@ -72,9 +92,15 @@ pub const TRAMPOLINE_LEN: usize = 12;
 /// such a block: `TimGetTicks`, the ring entry (releasing the slot it replaces), the
 /// innermost frame, `DmSet` of the record's kind byte, the counters, the
 /// backward-shift removal from the index, and the chained original. Anything else
-/// changes nothing and takes the general path: `free_body(tagged state, block,
-/// return address, caller A6)` in LLVM's convention. Both paths return the `Err` in
+/// changes nothing and takes the general path: `free_body(tagged state, return
+/// address, block)` in LLVM's convention (the arguments the trampoline and the JSR
+/// left on the stack). Both paths return the `Err` in
 /// D0 and preserve D3–D7/A2–A6.
+///
+/// Index positions are kept multiplied by 4 (a key's byte offset; the mask too), so
+/// a probe reads its key without scaling. Branches are short ones written with
+/// `bs!`; `tst`, `clr`, `addq` and `subq` are written as their opcode words (LLVM's
+/// asm parser rejects them; each is named in a comment).
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 unsafe extern "C" fn chunk_free_entry() {
@@ -85,46 +111,53 @@ unsafe extern "C" fn chunk_free_entry() {
         "and.l (32,%sp),%d0",
         "move.l %d0,%a2",
         "move.l (40,%sp),%d3",
-        "move.b ({busy},%a2),%d0",
-        "bne 9f",
+        ".short 0x4A12", // tst.b (%a2): busy
+        bs!(bne "9f"),
         "moveq #{slow_options},%d0",
         "and.l ({opts},%a2),%d0",
-        "bne 9f",
-        "move.l ({code_base},%a2),%d0",
-        "beq 9f",
-        // Index probe from index::home(p): x = (p >> 2) + (p >> 18),
-        // home = ((x * FIB) mod 2^16) >> shift (the and clears the product's high word).
+        bs!(bne "9f"),
+        ".short 0x4AAA, {code_base}", // tst.l (code_base,%a2)
+        bs!(beq "9f"),
+        // Index probe from index::home(p): x = (p >> 2) + (p >> 18) mod 2^16 (the
+        // low word of p >> 2 plus its high word), home = ((x * FIB) mod 2^16) >>
+        // shift (the and clears the product's high word); d6 = mask × 4, d0 =
+        // position × 4.
         "move.l %d3,%d0",
         "lsr.l #2,%d0",
-        "move.l %d3,%d1",
-        "moveq #18,%d2",
-        "lsr.l %d2,%d1",
-        "add.l %d1,%d0",
+        "move.l %d0,%d1",
+        ".short 0x4841", // swap %d1
+        "add.w %d1,%d0",
         // mulu.w #FIB,%d0 (LLVM's asm parser rejects mulu's immediate form).
         ".short {mulu_imm_d0}, {fib}",
         "move.w ({shift},%a2),%d1",
         "lsr.w %d1,%d0",
         "moveq #0,%d6",
         "move.w ({mask},%a2),%d6",
+        "lsl.l #2,%d6",
+        "lsl.l #2,%d0",
         "and.l %d6,%d0",
         "move.l ({keys},%a2),%a0",
         "1:",
-        "move.l %d0,%d1",
-        "lsl.l #2,%d1",
-        "move.l (0,%a0,%d1),%d2",
+        "move.l (0,%a0,%d0),%d2",
         "cmp.l %d3,%d2",
-        "beq 2f",
-        // The flags of d2 (LLVM's asm parser rejects tst).
-        "move.l %d2,%d2",
-        "beq 9f",
-        "add.l #1,%d0",
+        bs!(beq "2f"),
+        ".short 0x4A82", // tst.l %d2
+        bs!(beq "9f"),
+        ".short 0x5880", // addq.l #4,%d0
         "and.l %d6,%d0",
-        "bra 1b",
-        // Found at d0: d5 = pos, d4 = slot, a3 = record.
+        bs!(bra "1b"),
+        // The general path (nothing was changed).
+        "9:",
+        "movem.l (%sp)+,%d3-%d7/%a2-%a4",
+        // The stack (state ret p) is free_body's arguments.
+        "bsr.w {body}",
+        ".short 0x588F", // addq.l #4,%sp: the tagged state
+        "rts",
+        // Found at d0: d5 = position × 4, d4 = slot, a3 = record.
         "2:",
         "move.l %d0,%d5",
         "move.l ({slots},%a2),%a0",
-        "add.l %d0,%d0",
+        "lsr.l #1,%d0",
         "moveq #0,%d4",
         "move.w (0,%a0,%d0),%d4",
         "move.l ({slot_rec},%a2),%a0",
@@ -138,12 +171,12 @@ unsafe extern "C" fn chunk_free_entry() {
         "lsl.b #{handle_bit},%d2",
         "eor.b %d1,%d2",
         "btst #{handle_bit},%d2",
-        "bne 9f",
+        bs!(bne "9b"),
         "btst #{guarded_bit},%d1",
-        "beq 3f",
+        bs!(beq "3f"),
         "move.l %d3,%a0",
         "btst #{handle_bit},%d1",
-        "beq 1f",
+        bs!(beq "1f"),
         "move.l (%a0),%a0",
         "1:",
         "adda.l (4,%a3),%a0",
@@ -151,37 +184,33 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.w (22,%a3),%d0",
         "adda.l %d0,%a0",
         "moveq #{guard_byte},%d1",
-        "cmp.b (%a0),%d1",
-        "bne 9f",
-        "cmp.b (1,%a0),%d1",
-        "bne 9f",
-        "cmp.b (2,%a0),%d1",
-        "bne 9f",
-        "cmp.b (3,%a0),%d1",
-        "bne 9f",
+        "moveq #3,%d0",
+        "1:",
+        ".short 0xB218",         // cmp.b (%a0)+,%d1
+        ".byte 0x56, 0xC8",      // dbne %d0,1b
+        ".short 1b-.",
+        bs!(bne "9b"),
         // Committed: from here on the state changes.
         "3:",
-        "move.b #1,({busy},%a2)",
+        "move.b #1,(%a2)", // busy
         "trap #15",
         ".short {tim_get_ticks}",
-        "move.l %d0,%d6",
+        "move.l %d0,%d2",
         // Ring entry i = ring_next (a4 = the ring, d7 = i).
         "move.l ({scratch},%a2),%a4",
         "lea ({ring},%a4),%a4",
         "moveq #0,%d7",
         "move.b ({ring_next},%a2),%d7",
-        "move.l %d7,%d0",
-        "add.l #1,%d0",
-        "and.b #{ring_mask},%d0",
-        "move.b %d0,({ring_next},%a2)",
+        ".short 0x522A, {ring_next}", // addq.b #1,(ring_next,%a2)
+        "and.b #{ring_mask},({ring_next},%a2)",
         "move.l %d7,%d0",
         "lsl.l #2,%d0",
         "move.l ({r_addr},%a4,%d0),%d1",
         "move.l %d3,({r_addr},%a4,%d0)",
-        "move.l %d6,({r_ticks},%a4,%d0)",
+        "move.l %d2,({r_ticks},%a4,%d0)",
         "lsr.l #1,%d0",
-        "move.l %d1,%d1",
-        "beq 4f",
+        ".short 0x4A81", // tst.l %d1
+        bs!(beq "4f"),
         // The entry's old slot goes back on the free list.
         "moveq #0,%d1",
         "move.w ({r_slot},%a4,%d0),%d1",
@@ -202,63 +231,56 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.l (36,%sp),%d1",
         "move.l ({code_base},%a2),%d0",
         "cmp.l %d0,%d1",
-        "bcs 5f",
+        bs!(bcs "5f"),
         "cmp.l ({code_end},%a2),%d1",
-        "bcc 5f",
+        bs!(bcc "5f"),
         "sub.l %d0,%d1",
-        "move.b #0,(1,%a0)",
-        "bra 6f",
+        ".short 0x4228, 1", // clr.b (1,%a0): not raw
+        bs!(bra "6f"),
         "5:",
-        "moveq #1,%d0",
-        "add.l %d0,({os_frees},%a2)",
+        ".short 0x52AA, {os_frees}", // addq.l #1,(os_frees,%a2)
         "6:",
         "move.l %d1,(2,%a0)",
         // DmSet(rec, 0, 1, FREE_SLOT): the record's kind byte says "free".
         "move.b #{free_slot},-(%sp)",
         "moveq #1,%d0",
         "move.l %d0,-(%sp)",
-        "moveq #0,%d0",
-        "move.l %d0,-(%sp)",
+        ".short 0x42A7", // clr.l -(%sp)
         "move.l %a3,-(%sp)",
         "trap #15",
         ".short {dm_set}",
         "lea (14,%sp),%sp",
         // Counters.
-        "moveq #1,%d0",
-        "add.l %d0,({frees},%a2)",
-        "sub.l %d0,({live_count},%a2)",
+        ".short 0x52AA, {frees}",      // addq.l #1,(frees,%a2)
+        ".short 0x53AA, {live_count}", // subq.l #1,(live_count,%a2)
         "btst #0,(35,%sp)",
-        "beq 1f",
-        "sub.l %d0,({live_handles},%a2)",
+        bs!(beq "1f"),
+        ".short 0x53AA, {live_handles}", // subq.l #1,(live_handles,%a2)
         "1:",
         "move.l (4,%a3),%d0",
         "sub.l %d0,({live_bytes},%a2)",
         // Remove index entry d5 (hole d7), shifting the cluster back: an entry at j
         // (d2) with home h (index::home, as above; d5 = shift) moves into the hole
-        // when (j - h) & mask >= (j - hole) & mask.
+        // when (j - h) & mask >= (j - hole) & mask (all × 4; d6 is still mask × 4).
         "move.l ({keys},%a2),%a0",
         "move.l ({slots},%a2),%a1",
-        "moveq #0,%d6",
-        "move.w ({mask},%a2),%d6",
         "move.l %d5,%d7",
         "move.l %d5,%d2",
         "move.w ({shift},%a2),%d5",
         "7:",
-        "add.l #1,%d2",
+        ".short 0x5882", // addq.l #4,%d2
         "and.l %d6,%d2",
-        "move.l %d2,%d0",
-        "lsl.l #2,%d0",
-        "move.l (0,%a0,%d0),%d1",
-        "beq 8f",
-        "move.l %d1,%d3",
-        "moveq #18,%d4",
-        "lsr.l %d4,%d3",
+        "move.l (0,%a0,%d2),%d1",
+        bs!(beq "8f"),
         "move.l %d1,%d0",
         "lsr.l #2,%d0",
-        "add.l %d3,%d0",
+        "move.l %d0,%d3",
+        ".short 0x4843", // swap %d3
+        "add.w %d3,%d0",
         // mulu.w #FIB,%d0 (LLVM's asm parser rejects mulu's immediate form).
         ".short {mulu_imm_d0}, {fib}",
         "lsr.w %d5,%d0",
+        "lsl.l #2,%d0",
         "and.l %d6,%d0",
         "move.l %d2,%d3",
         "sub.l %d0,%d3",
@@ -267,52 +289,37 @@ unsafe extern "C" fn chunk_free_entry() {
         "sub.l %d7,%d4",
         "and.l %d6,%d4",
         "cmp.l %d4,%d3",
-        "bcs 7b",
-        "move.l %d7,%d0",
-        "lsl.l #2,%d0",
-        "move.l %d1,(0,%a0,%d0)",
+        bs!(bcs "7b"),
+        "move.l %d1,(0,%a0,%d7)",
         "move.l %d2,%d3",
-        "add.l %d3,%d3",
+        "lsr.l #1,%d3",
         "move.l %d7,%d4",
-        "add.l %d4,%d4",
+        "lsr.l #1,%d4",
         "move.w (0,%a1,%d3),(0,%a1,%d4)",
         "move.l %d2,%d7",
-        "bra 7b",
+        bs!(bra "7b"),
         "8:",
-        "move.l %d7,%d0",
-        "lsl.l #2,%d0",
-        "moveq #0,%d1",
-        "move.l %d1,(0,%a0,%d0)",
+        ".short 0x42B0, 0x7800", // clr.l (0,%a0,%d7.l)
         // Chain to the original with p, then leave.
         "move.l ({orig_chunk_free},%a2),%a0",
         "btst #0,(35,%sp)",
-        "beq 1f",
+        bs!(beq "1f"),
         "move.l ({orig_handle_free},%a2),%a0",
         "1:",
         "move.l (40,%sp),-(%sp)",
         "jsr (%a0)",
-        // Pops (into D1, free here) are shorter than lea (LLVM's asm parser rejects
-        // addq).
-        "move.l (%sp)+,%d1",
-        "move.b #0,({busy},%a2)",
+        ".short 0x588F", // addq.l #4,%sp
+        ".short 0x4212", // clr.b (%a2): busy
         "movem.l (%sp)+,%d3-%d7/%a2-%a4",
-        "move.l (%sp)+,%d1",
+        ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
-        // The general path (nothing was changed).
-        "9:",
-        "movem.l (%sp)+,%d3-%d7/%a2-%a4",
-        "move.l %a6,-(%sp)",      // a6 state ret p
-        "move.l (8,%sp),-(%sp)",  // ret a6 state ret p
-        "move.l (16,%sp),-(%sp)", // p ret a6 state ret p
-        "move.l (12,%sp),-(%sp)", // state p ret a6 state ret p
-        "bsr.w {body}",
-        "lea (20,%sp),%sp", // ret p
-        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
         body = sym free_body,
         untag = const !1i32,
         live_handles = const offset_of!(State, live_handles),
         orig_handle_free = const offset_of!(State, orig_handle_free),
-        busy = const offset_of!(State, busy),
         opts = const offset_of!(State, options),
         slow_options = const Options::CALL_STACKS.union(Options::FILL_FREED).bits(),
         code_base = const offset_of!(State, code) + offset_of!(CodeRange, base),
@@ -359,6 +366,8 @@ static_assertions::const_assert_eq!(offset_of!(AllocRecord, flags), 2);
 static_assertions::const_assert_eq!(offset_of!(AllocRecord, size), 4);
 static_assertions::const_assert_eq!(offset_of!(AllocRecord, data_offset), 22);
 static_assertions::const_assert_eq!(RING, 8);
+// `busy` is reached as `(%a2)`.
+static_assertions::const_assert_eq!(offset_of!(State, busy), 0);
 
 /// Host stand-in (the patches only exist on the 68k).
 #[cfg(not(target_arch = "m68k"))]
@@ -377,15 +386,21 @@ fn free_general(st: *mut State, addr: u32, handle: bool, ret: u32, frame: u32) -
     unsafe {
         let orig = pick(addr_of!((*st).orig_chunk_free), handle);
         let busy = core::ptr::addr_of_mut!((*st).busy);
-        if busy.read_volatile() != 0 {
-            return chain(orig, addr);
+        // One chain for both cases; the chain runs while busy, and `was` written
+        // back afterwards is 0 or the mark that was already there.
+        let was = busy.read_volatile();
+        if was == 0 {
+            busy.write_volatile(1);
+            if matches!(
+                track::freeing(&mut *st, addr, handle, ret, frame),
+                Freed::Refuse
+            ) {
+                busy.write_volatile(0);
+                return palm::errors::memErrInvalidParam;
+            }
         }
-        busy.write_volatile(1);
-        let r = match track::freeing(&mut *st, addr, handle, ret, frame) {
-            Freed::Pass => chain(orig, addr),
-            Freed::Refuse => palm::errors::memErrInvalidParam,
-        };
-        busy.write_volatile(0);
+        let r = chain(orig, addr);
+        busy.write_volatile(was);
         r
     }
 }
@@ -400,28 +415,48 @@ fn chain(orig: *mut c_void, addr: u32) -> palm::Err {
 }
 
 /// The patches' general path (called by [`chunk_free_entry`]): `tagged` is the
-/// state's address, plus 1 for `MemHandleFree`.
+/// state's address, plus 1 for `MemHandleFree`; `ret` the free's return address.
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-extern "C" fn free_body(tagged: u32, addr: u32, ret: u32, frame: u32) -> palm::Err {
+#[inline(never)]
+extern "C" fn free_body(tagged: u32, ret: u32, addr: u32) -> palm::Err {
     let st = (tagged & !1) as usize as *mut State;
-    free_general(st, addr, tagged & 1 != 0, ret, frame)
+    free_general(st, addr, tagged & 1 != 0, ret, caller_frame())
+}
+
+/// The A6 the patched trap was called with, from a body called by an entry: the
+/// trampoline and the entry leave A6 alone, so the body's own `link` saved it at
+/// 0 of its frame. Inlined into the (never inlined) bodies only.
+#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
+#[inline(always)]
+fn caller_frame() -> u32 {
+    #[cfg(target_arch = "m68k")]
+    {
+        let r: u32;
+        // SAFETY: reads the saved A6 at 0 of the calling body's own live frame.
+        unsafe {
+            core::arch::asm!("move.l (%a6),{0}", out(reg) r, options(nostack, readonly, preserves_flags));
+        }
+        r
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    0
 }
 
 /// The size and resize patches' entries (the bookkeeping is in Rust: these traps
 /// are not on the wrappers' hot path). A trampoline pushed the state's address
-/// (tagged: +1 for the handle form) above the JSR frame; the entry calls the body
-/// in LLVM's convention with the caller's return address and A6 (where a damaged
-/// guard found by a resize was found), and returns its result in D0. D3–D7/A2–A6
-/// are preserved by the body (LLVM's convention keeps D2 too).
+/// (tagged: +1 for the handle form) above the JSR frame: the stack is then the
+/// body's arguments in LLVM's convention (tagged state, the caller's return
+/// address, the trap's arguments), so the entry calls the body, pops the tagged
+/// state and returns the body's result in D0. The body reads the caller's A6
+/// itself ([`caller_frame`]: where a damaged guard found by a resize was found).
+/// D3–D7/A2–A6 are preserved by the body (LLVM's convention keeps D2 too).
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 unsafe extern "C" fn size_entry() {
     core::arch::naked_asm!(
         // Stack: tagged state@0, ret@4, p@8.
-        "move.l (8,%sp),-(%sp)", // p state ret p
-        "move.l (4,%sp),-(%sp)", // state p state ret p
         "bsr.w {body}",
-        "lea (12,%sp),%sp", // ret p
+        ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
         body = sym size_body,
     )
@@ -433,13 +468,8 @@ unsafe extern "C" fn size_entry() {
 unsafe extern "C" fn resize_entry() {
     core::arch::naked_asm!(
         // Stack: tagged state@0, ret@4, p@8, size@12.
-        "move.l %a6,-(%sp)",      // a6 state ret p size
-        "move.l (8,%sp),-(%sp)",  // ret a6 state ret p size
-        "move.l (20,%sp),-(%sp)", // size ret a6 state ret p size
-        "move.l (20,%sp),-(%sp)", // p size ret a6 state ret p size
-        "move.l (16,%sp),-(%sp)", // state p size ret a6 state ret p size
         "bsr.w {body}",
-        "lea (24,%sp),%sp", // ret p size
+        ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
         body = sym resize_body,
     )
@@ -467,7 +497,8 @@ fn untag(tagged: u32) -> (*mut State, bool) {
 /// requested size, so that nobody writes over the guard because the chunk is
 /// bigger than what was asked for.
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-extern "C" fn size_body(tagged: u32, addr: u32) -> u32 {
+#[inline(never)]
+extern "C" fn size_body(tagged: u32, _ret: u32, addr: u32) -> u32 {
     let (st, handle) = untag(tagged);
     // SAFETY: `st` is the live state (the trampolines exist only while it does); the
     // originals were saved before the patches were installed. `busy` is volatile, as
@@ -493,7 +524,8 @@ extern "C" fn size_body(tagged: u32, addr: u32) -> u32 {
 /// it ([`track::resize`]: guard checked, room for a new guard, the guard rewritten,
 /// the record's size updated); anything else goes to the original.
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-extern "C" fn resize_body(tagged: u32, addr: u32, size: u32, ret: u32, frame: u32) -> u32 {
+#[inline(never)]
+extern "C" fn resize_body(tagged: u32, ret: u32, addr: u32, size: u32) -> u32 {
     let (st, handle) = untag(tagged);
     // SAFETY: as in `size_body`.
     unsafe {
@@ -502,7 +534,7 @@ extern "C" fn resize_body(tagged: u32, addr: u32, size: u32, ret: u32, frame: u3
             return u32::from(chain_resize(&*st, addr, size, handle));
         }
         busy.write_volatile(1);
-        let r = track::resize(&mut *st, addr, size, handle, ret, frame);
+        let r = track::resize(&mut *st, addr, size, handle, ret, caller_frame());
         busy.write_volatile(0);
         u32::from(r)
     }
@@ -612,13 +644,14 @@ fn entry(st: &State, i: usize) -> *mut c_void {
 /// # Safety
 /// `at` is [`TRAMPOLINE_LEN`] writable bytes of the dynamic heap, 2-aligned.
 unsafe fn write_trampoline(at: *mut u8, state: u32, target: u32) {
-    // SAFETY: the caller's guarantee; the 68000 stores longs at even addresses.
-    // Big-endian: 2F3C ssss | ssss 4EF9 | tttt tttt.
+    // SAFETY: the caller's guarantee; the 68000 stores words and longs at even
+    // addresses (a u32 is 2-aligned there). Big-endian: 2F3C ssss ssss 4EF9 tttt
+    // tttt, as two opcode words and two longs (no shifting of `state`).
     unsafe {
-        let w = at.cast::<u32>();
-        w.write(0x2F3C_0000 | (state >> 16)); // move.l #state,-(%sp)
-        w.add(1).write((state << 16) | 0x4EF9); // jmp abs.l
-        w.add(2).write(target);
+        at.cast::<u16>().write(0x2F3C); // move.l #state,-(%sp)
+        at.add(2).cast::<u32>().write(state);
+        at.add(6).cast::<u16>().write(0x4EF9); // jmp abs.l
+        at.add(8).cast::<u32>().write(target);
     }
 }
 

@@ -164,19 +164,18 @@ pub struct State {
     pub scratch: *mut Scratch,
     /// Largest-free-chunk warning threshold (from the settings).
     pub low_heap_threshold: u32,
-    // ---- used rarely: any offset.
-    /// Settings given to `start`.
-    pub settings: Settings,
-    /// Small-site entries in use.
-    pub n_sites: u8,
-    /// Padding, 0.
-    pub pad: u8,
+    // ---- used rarely: the ledger's and the small sites' fields still below
+    // offset 128, then any offset.
     /// The open ledger database.
     pub db: palm::DmOpenRef,
     /// Record 0, locked.
     pub header_rec: *mut u8,
-    /// The index's keys chunk (the other chunk starts with the state).
-    pub index_keys: *mut u32,
+    /// Small-site entries in use.
+    pub n_sites: u8,
+    /// Padding, 0.
+    pub pad: u8,
+    /// Settings given to `start`.
+    pub settings: Settings,
     /// The RAM trampolines the dispatch table points at while patched
     /// ([`crate::patch::TRAMPOLINES`] of [`crate::patch::TRAMPOLINE_LEN`] bytes:
     /// `MemChunkFree`, `MemHandleFree`, `MemPtrSize`, `MemHandleSize`,
@@ -190,12 +189,14 @@ pub struct State {
     pub orig_ptr_resize: *mut c_void,
     /// `MemHandleResize`'s address before patching.
     pub orig_handle_resize: *mut c_void,
-    /// Ticks at start.
-    pub start_ticks: u32,
 }
 
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(core::mem::offset_of!(State, low_heap_threshold) <= 124);
+// state_ptr's assembly pushes feature number 0.
+static_assertions::const_assert_eq!(FEATURE_STATE, 0);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(core::mem::offset_of!(State, n_sites) < 128);
 
 /// The detector's buffers: records and messages are built here (never on the stack:
 /// a variable index into a stack array is miscompiled by LLVM's m68k backend,
@@ -258,16 +259,58 @@ macro_rules! scratch {
 pub(crate) use scratch;
 
 /// The state chunk's address from the Feature Manager, or null when the detector is
-/// not running.
+/// not running. On the 68k `FtrGet('MDbg', 0, &v)` is pushed with immediates and
+/// `v` is a long pushed on the stack (the glue built a frame slot and loaded each
+/// argument into a register first).
 #[inline(always)]
 pub fn state_ptr() -> *mut State {
-    let mut v: u32 = 0;
-    // SAFETY: FtrGet writes one UInt32 to a valid local.
-    let err = unsafe { palm::FtrGet(record::DB_CREATOR, FEATURE_STATE, &mut v) };
-    if err != palm::errNone {
-        return core::ptr::null_mut();
+    #[cfg(target_arch = "m68k")]
+    {
+        let v: u32;
+        let err: u32;
+        // SAFETY: pushes the Palm layout (creator, featureNum, valueP: 10 bytes, the
+        // last argument first) above a zeroed long that valueP points at, pops the
+        // arguments and then the long, and declares every register Palm OS may
+        // clobber (D0-D2/A0-A1).
+        unsafe {
+            core::arch::asm!(
+                ".short 0x42A7", // clr.l -(%sp): v
+                ".short 0x4857", // pea (%sp): &v
+                ".short 0x4267", // clr.w -(%sp): feature 0
+                "move.l #{creator},-(%sp)",
+                "trap #15",
+                ".short {ftr_get}",
+                "lea (10,%sp),%sp",
+                "move.l (%sp)+,{v}",
+                v = out(reg) v,
+                creator = const record::DB_CREATOR,
+                ftr_get = const palm::traps::sysTrapFtrGet,
+                lateout("d0") err, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
+            );
+        }
+        if err as u16 != palm::errNone {
+            return core::ptr::null_mut();
+        }
+        v as usize as *mut State
     }
-    v as usize as *mut State
+    #[cfg(not(target_arch = "m68k"))]
+    host_state_ptr()
+}
+
+/// [`state_ptr`] through the Feature Manager's glue (host builds).
+#[cfg(not(target_arch = "m68k"))]
+#[inline(always)]
+fn host_state_ptr() -> *mut State {
+    // Written by FtrGet when it succeeds (and read only then).
+    let mut v = core::mem::MaybeUninit::<u32>::uninit();
+    // SAFETY: FtrGet writes one UInt32 to a valid local when it returns errNone.
+    unsafe {
+        let err = palm::FtrGet(record::DB_CREATOR, FEATURE_STATE, v.as_mut_ptr());
+        if err != palm::errNone {
+            return core::ptr::null_mut();
+        }
+        v.assume_init() as usize as *mut State
+    }
 }
 
 /// Marks the detector busy and returns its state, or `None` if it is not running or
@@ -357,10 +400,47 @@ impl State {
         unsafe { addr_of_mut!((*self.scratch).args).cast() }
     }
 
-    /// Sets header flags.
+    /// Sets header flags. On the 68k one `or.l` into the field (LLVM loaded, or-ed
+    /// and stored it back with an immediate: 14 bytes instead of 6 with the `moveq`).
     #[inline(always)]
     pub fn flag(&mut self, f: record::HeaderFlags) {
-        self.flags |= f.bits();
+        #[cfg(target_arch = "m68k")]
+        // SAFETY: or-s a register into this state's `flags` (a u32 at an even
+        // offset); the asm may write memory, so LLVM reloads the field afterwards.
+        unsafe {
+            core::arch::asm!(
+                "or.l {f},({off},{st})",
+                f = in(reg_data) f.bits(),
+                st = in(reg_addr) self as *mut State,
+                off = const core::mem::offset_of!(State, flags),
+                options(nostack),
+            );
+        }
+        #[cfg(not(target_arch = "m68k"))]
+        {
+            self.flags |= f.bits();
+        }
+    }
+
+    /// Clears header flags, as [`State::flag`] sets them (one `and.l` on the 68k).
+    #[inline(always)]
+    pub fn unflag(&mut self, f: record::HeaderFlags) {
+        #[cfg(target_arch = "m68k")]
+        // SAFETY: and-s a register into this state's `flags` (a u32 at an even
+        // offset); the asm may write memory, so LLVM reloads the field afterwards.
+        unsafe {
+            core::arch::asm!(
+                "and.l {f},({off},{st})",
+                f = in(reg_data) !f.bits(),
+                st = in(reg_addr) self as *mut State,
+                off = const core::mem::offset_of!(State, flags),
+                options(nostack),
+            );
+        }
+        #[cfg(not(target_arch = "m68k"))]
+        {
+            self.flags &= !f.bits();
+        }
     }
 
     /// Puts slot `s` on the free list.

@@ -37,14 +37,69 @@ struct Out {
 }
 
 impl Out {
-    /// Appends one byte if there is room for it and the NUL.
+    /// Appends one byte if there is room for it and the NUL. On the 68k three
+    /// instructions with the position in an address register (`cmp`, a short `bls`
+    /// over a post-increment store): LLVM kept it in a data register and moved it
+    /// to an address register for every store.
     #[inline(always)]
     fn put(&mut self, b: u8) {
+        #[cfg(target_arch = "m68k")]
+        // SAFETY: the store happens only when p < end, inside the caller's buffer.
+        unsafe {
+            core::arch::asm!(
+                "cmp.l {p},{e}",
+                ".short 0x6302", // bls.s over the store (end <= p)
+                "move.b {b},({p})+",
+                p = inout(reg_addr) self.p,
+                e = in(reg_data) self.end,
+                b = in(reg_data) b,
+                options(nostack),
+            );
+        }
+        #[cfg(not(target_arch = "m68k"))]
         if self.p < self.end {
             // SAFETY: p < end, inside the caller's buffer.
             unsafe {
                 *self.p = b;
                 self.p = self.p.add(1);
+            }
+        }
+    }
+
+    /// Appends the NUL-terminated bytes at `s` (what fits). On the 68k one loop of
+    /// six 2-byte instructions (`put`'s three, the load and two short branches).
+    ///
+    /// # Safety
+    /// `s` is NUL-terminated.
+    #[inline(always)]
+    unsafe fn puts(&mut self, s: *const u8) {
+        #[cfg(target_arch = "m68k")]
+        // SAFETY: reads up to the NUL (the caller's guarantee); stores only when
+        // p < end, inside the caller's buffer.
+        unsafe {
+            core::arch::asm!(
+                "move.b ({s})+,{c}",
+                ".short 0x6708", // beq.s to the end
+                "cmp.l {p},{e}",
+                ".short 0x63F8", // bls.s to the load (end <= p: no store)
+                "move.b {c},({p})+",
+                ".short 0x60F4", // bra.s to the load
+                s = inout(reg_addr) s => _,
+                p = inout(reg_addr) self.p,
+                e = in(reg_data) self.end,
+                c = out(reg_data) _,
+                options(nostack),
+            );
+        }
+        #[cfg(not(target_arch = "m68k"))]
+        {
+            let mut s = s;
+            // SAFETY: the caller's guarantee.
+            while unsafe { *s } != 0 {
+                // SAFETY: as above.
+                self.put(unsafe { *s });
+                // SAFETY: as above.
+                s = unsafe { s.add(1) };
             }
         }
     }
@@ -120,10 +175,7 @@ pub unsafe fn format(out: *mut u8, cap: usize, t: *const u8, args: *const usize)
                         .as_ptr()
                         .add(usize::from(LABEL_AT[if i > 3 { 3 } else { i }]));
                 }
-                while *s != 0 {
-                    o.put(*s);
-                    s = s.add(1);
-                }
+                o.puts(s);
             }
         }
         *o.p = 0;
