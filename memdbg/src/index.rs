@@ -18,7 +18,7 @@
 pub const MAX_ENTRIES: u16 = 8192;
 
 /// "Not found" from [`Index::find`].
-pub const NOT_FOUND: u16 = 0xFFFF;
+pub const NOT_FOUND: usize = usize::MAX;
 
 /// Number of entries for a detector tracking up to `capacity` blocks: the smallest
 /// power of two ≥ capacity × 3/2 and ≥ 16; `None` above [`MAX_ENTRIES`].
@@ -114,6 +114,42 @@ impl Index {
         }
     }
 
+    /// The mask as a `usize` (a position's range), zero-extended once.
+    #[inline(always)]
+    fn umask(&self) -> usize {
+        usize::from(self.mask)
+    }
+
+    /// [`home`] of `key` as a position (below `mask + 1`, the number of entries). On
+    /// the 68k the 32-bit `mulu.w` product is shifted and masked: the same value (its
+    /// bits above 16 shift into bits the mask clears), without LLVM narrowing the
+    /// product and widening it again, or masking the shift count (the shift is at most
+    /// 15; `lsr.l` reads the count's low 6 bits).
+    #[inline(always)]
+    fn start(&self, key: u32, mask: usize) -> usize {
+        #[cfg(target_arch = "m68k")]
+        {
+            let mut p = (key >> 2).wrapping_add(key >> 18);
+            // SAFETY: register arithmetic only.
+            unsafe {
+                core::arch::asm!(
+                    ".short {mulu}, {fib}",
+                    "lsr.l {s},%d0",
+                    mulu = const MULU_IMM_D0,
+                    fib = const FIB,
+                    s = in(reg_data) self.shift,
+                    inout("d0") p,
+                    options(pure, nomem, nostack),
+                )
+            };
+            p as usize & mask
+        }
+        #[cfg(not(target_arch = "m68k"))]
+        {
+            usize::from(home(key, self.shift)) & mask
+        }
+    }
+
     #[inline(always)]
     fn key(&self, i: usize) -> u32 {
         // SAFETY: callers mask `i`, so it is inside the table (`new`'s contract).
@@ -129,26 +165,30 @@ impl Index {
         }
     }
 
-    /// Slot stored at position `pos` (from [`Index::find`]).
+    /// Slot stored at position `pos`.
+    ///
+    /// # Safety
+    /// `pos` is a position [`Index::find`] returned (not [`NOT_FOUND`]).
     #[inline(always)]
-    pub fn slot_at(&self, pos: u16) -> u16 {
-        // SAFETY: as in `key`.
-        unsafe { *self.slots.add(usize::from(pos & self.mask)) }
+    pub unsafe fn slot_at(&self, pos: usize) -> u16 {
+        // SAFETY: the caller's guarantee: a position inside the table.
+        unsafe { *self.slots.add(pos) }
     }
 
     /// Position of `key`, or [`NOT_FOUND`].
     #[inline]
-    pub fn find(&self, key: u32) -> u16 {
-        let mut i = home(key, self.shift);
+    pub fn find(&self, key: u32) -> usize {
+        let mask = self.umask();
+        let mut i = self.start(key, mask);
         loop {
-            let k = self.key(usize::from(i));
+            let k = self.key(i);
             if k == key {
                 return i;
             }
             if k == 0 {
                 return NOT_FOUND;
             }
-            i = (i + 1) & self.mask;
+            i = (i + 1) & mask;
         }
     }
 
@@ -157,18 +197,23 @@ impl Index {
     /// detector's capacity, at most 2/3 of its size).
     #[inline]
     pub fn insert(&self, key: u32, slot: u16) {
-        let mut i = home(key, self.shift);
-        while self.key(usize::from(i)) != 0 {
-            i = (i + 1) & self.mask;
+        let mask = self.umask();
+        let mut i = self.start(key, mask);
+        while self.key(i) != 0 {
+            i = (i + 1) & mask;
         }
-        self.set(usize::from(i), key, slot);
+        self.set(i, key, slot);
     }
 
-    /// Removes the entry at `pos` (from [`Index::find`]) and shifts later entries of
-    /// its cluster back so that every key stays reachable from its home position.
-    pub fn remove_at(&self, pos: u16) {
-        let mask = usize::from(self.mask);
-        let mut hole = usize::from(pos) & mask;
+    /// Removes the entry at `pos` and shifts later entries of its cluster back so that
+    /// every key stays reachable from its home position.
+    ///
+    /// # Safety
+    /// `pos` is a position [`Index::find`] returned (not [`NOT_FOUND`]), and the table
+    /// has not changed since.
+    pub unsafe fn remove_at(&self, pos: usize) {
+        let mask = self.umask();
+        let mut hole = pos;
         let mut j = hole;
         loop {
             j = (j + 1) & mask;
@@ -178,7 +223,7 @@ impl Index {
             }
             // The entry at j may move into the hole only if its home is not after
             // the hole (cyclically): distance home→j ≥ distance hole→j.
-            let h = usize::from(home(k, self.shift));
+            let h = self.start(k, mask);
             if (j.wrapping_sub(h) & mask) >= (j.wrapping_sub(hole) & mask) {
                 // SAFETY: as in `key`.
                 let s = unsafe { *self.slots.add(j) };
@@ -215,7 +260,8 @@ mod tests {
 
     fn get(ix: &Index, key: u32) -> Option<u16> {
         let p = ix.find(key);
-        (p != NOT_FOUND).then(|| ix.slot_at(p))
+        // SAFETY: a found position.
+        (p != NOT_FOUND).then(|| unsafe { ix.slot_at(p) })
     }
 
     #[test]
@@ -238,7 +284,8 @@ mod tests {
         assert_eq!(get(&ix, 0x1_0010), Some(1));
         assert_eq!(get(&ix, 0x1_0020), Some(2));
         assert_eq!(ix.find(0x1_0030), NOT_FOUND);
-        ix.remove_at(ix.find(0x1_0010));
+        // SAFETY: a found position.
+        unsafe { ix.remove_at(ix.find(0x1_0010)) };
         assert_eq!(get(&ix, 0x1_0010), None);
         assert_eq!(get(&ix, 0x1_0020), Some(2));
     }
@@ -265,7 +312,8 @@ mod tests {
             .unwrap();
         ix.insert(k0, 9);
         assert_eq!(ix.find(k0), 2);
-        ix.remove_at(ix.find(keys[1]));
+        // SAFETY: a found position.
+        unsafe { ix.remove_at(ix.find(keys[1])) };
         for (s, &k) in keys.iter().enumerate() {
             if s != 1 {
                 assert_eq!(get(&ix, k), Some(s as u16), "key {s}");
@@ -312,7 +360,7 @@ mod tests {
         }
         let lens: Vec<u16> = keys
             .iter()
-            .map(|&k| (t.ix.find(k).wrapping_sub(home(k, t.ix.shift)) & mask) + 1)
+            .map(|&k| ((t.ix.find(k) as u16).wrapping_sub(home(k, t.ix.shift)) & mask) + 1)
             .collect();
         let total: u32 = lens.iter().map(|&l| u32::from(l)).sum();
         (
@@ -372,8 +420,11 @@ mod tests {
             let key = 0x1_0000 + (rand() % 2048) * 6;
             let pos = ix.find(key);
             if pos != NOT_FOUND {
-                assert_eq!(model.get(&key), Some(&ix.slot_at(pos)), "step {step}");
-                ix.remove_at(pos);
+                // SAFETY: a found position.
+                let slot = unsafe { ix.slot_at(pos) };
+                assert_eq!(model.get(&key), Some(&slot), "step {step}");
+                // SAFETY: as above.
+                unsafe { ix.remove_at(pos) };
                 model.remove(&key);
             } else {
                 assert!(!model.contains_key(&key), "step {step}");

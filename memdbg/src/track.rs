@@ -516,8 +516,9 @@ fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
 
 /// The free of the tracked block at index position `pos` (`key` is its address).
 #[inline(never)]
-fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
-    let slot = st.index.slot_at(pos);
+fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
+    // SAFETY: `pos` is a found position (freeing, not_indexed).
+    let slot = unsafe { st.index.slot_at(pos) };
     let rec = st.rec(slot);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
@@ -542,7 +543,8 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
         prepare(key, flags, from, from + f.size, record::FILL_FREED_BYTE);
     }
     ledger::mark_free(rec);
-    st.index.remove_at(pos);
+    // SAFETY: as above; nothing changed the index meanwhile.
+    unsafe { st.index.remove_at(pos) };
     st.frees += 1;
     if !app_side(st, ret) {
         st.os_frees += 1;
@@ -578,7 +580,7 @@ fn os_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
 /// pointer may be a locked handle's (`MemPtrSize(MemHandleLock(h))` is legal): then
 /// the key is the handle. The record's kind must match the call's: a handle's
 /// record for a handle or a locked handle's pointer, a pointer's for a pointer.
-fn lookup(st: &State, addr: u32, handle: bool) -> (u16, u32) {
+fn lookup(st: &State, addr: u32, handle: bool) -> (usize, u32) {
     // The record's HANDLE flag must be this.
     let mut want = u16::from(handle) << AllocFlags::HANDLE.bits().trailing_zeros();
     let mut key = addr;
@@ -599,7 +601,9 @@ fn lookup(st: &State, addr: u32, handle: bool) -> (u16, u32) {
         }
         want = AllocFlags::HANDLE.bits();
     }
-    if fields(st.rec(st.index.slot_at(pos)), key).flags & AllocFlags::HANDLE.bits() != want {
+    // SAFETY: a found position.
+    let slot = unsafe { st.index.slot_at(pos) };
+    if fields(st.rec(slot), key).flags & AllocFlags::HANDLE.bits() != want {
         return (NOT_FOUND, addr);
     }
     (pos, key)
@@ -614,7 +618,8 @@ pub fn visible_size(st: &State, addr: u32, handle: bool, os: u32) -> u32 {
     if pos == NOT_FOUND {
         return os;
     }
-    let f = fields(st.rec(st.index.slot_at(pos)), key);
+    // SAFETY: lookup's position is a found one.
+    let f = fields(st.rec(unsafe { st.index.slot_at(pos) }), key);
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
         return os;
     }
@@ -638,7 +643,8 @@ pub fn resize(
     if pos == NOT_FOUND {
         return os_resize(st, addr, size, handle);
     }
-    let rec = st.rec(st.index.slot_at(pos));
+    // SAFETY: lookup's position is a found one.
+    let rec = st.rec(unsafe { st.index.slot_at(pos) });
     let f = fields(rec, key);
     // SAFETY: a field of the scratch chunk.
     let site = unsafe { addr_of_mut!((*st.scratch).ev.overrun.site) };
