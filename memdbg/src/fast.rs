@@ -10,8 +10,8 @@
 //! the free list; the scratch record already holding this site's file and line and
 //! no call stack. It then does exactly what the general path does for such a block:
 //! the allocation with room for the guard, the guard, the slot, `TimGetTicks`, the
-//! scratch record and its `DmWrite`, the index entry, the counters and peaks, and the
-//! heap sample. Anything else (and an allocation the OS refuses) changes nothing and
+//! scratch record, then [`commit`] (the record's `DmWrite`, the index entry, the
+//! counters and peaks: the general path calls it too), and the heap sample. Anything else (and an allocation the OS refuses) changes nothing and
 //! takes the general path, [`slow`]. Both return the block (0 on failure) and
 //! preserve D2–D7/A2–A6, as LLVM's convention wants.
 
@@ -22,13 +22,15 @@ use core::mem::offset_of;
 use m68k_palmos_sys as palm;
 
 use crate::Site;
+use crate::record::AllocFlags;
+#[cfg(not(target_arch = "m68k"))]
+use crate::record::AsBytes;
+use crate::state::State;
 #[cfg(target_arch = "m68k")]
 use crate::{
     index::Index,
-    record::{
-        AllocFlags, AllocRecord, DB_CREATOR, GUARD_BYTE, GUARD_LEN, Options, SMALL_ALLOC_MAX, kind,
-    },
-    state::{NO_SLOT, Scratch, State},
+    record::{AllocRecord, DB_CREATOR, GUARD_BYTE, GUARD_LEN, Options, SMALL_ALLOC_MAX, kind},
+    state::{NO_SLOT, Scratch},
 };
 
 /// A short branch (`b<cc>.s`): LLVM prints every branch without a size, which GNU as
@@ -175,67 +177,11 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "move.l %d1,({r_seq},%a3)",
         "move.l %d0,({r_ticks},%a3)",
         ".short 0x426B, {r_data_offset}", // clr.w (r_data_offset,%a3)
-        // DmWrite(slot_rec[slot], 0, record, 82).
-        "move.l ({slot_rec},%a2),%a0",
-        "move.l %d7,%d0",
-        "lsl.l #2,%d0",
-        "moveq #{rec_size},%d1",
-        "move.l %d1,-(%sp)",
-        "move.l %a3,-(%sp)",
-        ".short 0x42A7", // clr.l -(%sp)
-        "move.l (0,%a0,%d0),-(%sp)",
-        "trap #15",
-        ".short {dm_write}",
-        "lea (16,%sp),%sp",
-        // Index: the first empty entry from index::home(addr): x = (a >> 2) + (a >> 18),
-        // home = ((x * FIB) mod 2^16) >> shift (the and clears the product's high word).
-        "move.l %d6,%d0",
-        "lsr.l #2,%d0",
-        "move.l %d6,%d1",
-        "moveq #18,%d2",
-        "lsr.l %d2,%d1",
-        "add.l %d1,%d0",
-        // mulu.w #FIB,%d0 (LLVM's asm parser rejects mulu's immediate form).
-        ".short {mulu_imm_d0}, {fib}",
-        "move.w ({shift},%a2),%d1",
-        "lsr.w %d1,%d0",
-        "moveq #0,%d2",
-        "move.w ({mask},%a2),%d2",
-        "and.l %d2,%d0",
-        "move.l ({keys},%a2),%a0",
-        "6:",
-        "move.l %d0,%d1",
-        "lsl.l #2,%d1",
-        ".short 0x4AB0, 0x1800", // tst.l (0,%a0,%d1.l)
-        bs!(beq "7f"),
-        ".short 0x5280", // addq.l #1,%d0
-        "and.l %d2,%d0",
-        bs!(bra "6b"),
-        "7:",
-        "move.l %d6,(0,%a0,%d1)",
-        "move.l ({slots},%a2),%a0",
-        "add.l %d0,%d0",
-        "move.w %d7,(0,%a0,%d0)",
-        // Counters and peaks.
-        ".short 0x52AA, {allocations}", // addq.l #1,(allocations,%a2)
-        "move.l ({live_count},%a2),%d0",
-        ".short 0x5280", // addq.l #1,%d0
-        "move.l %d0,({live_count},%a2)",
-        "cmp.l ({peak_count},%a2),%d0",
-        bs!(bls "1f"),
-        "move.l %d0,({peak_count},%a2)",
-        "1:",
-        "move.l ({live_bytes},%a2),%d0",
-        "add.l %d3,%d0",
-        "move.l %d0,({live_bytes},%a2)",
-        "cmp.l ({peak_bytes},%a2),%d0",
-        bs!(bls "1f"),
-        "move.l %d0,({peak_bytes},%a2)",
-        "1:",
-        "cmpi.b #{handle},%d5",
-        bs!(bne "1f"),
-        ".short 0x52AA, {live_handles}", // addq.l #1,(live_handles,%a2)
-        "1:",
+        // The record's DmWrite, the index entry, the counters and peaks.
+        "move.l %d7,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "jsr ({commit},%pc)",
+        ".short 0x508F", // addq.l #8,%sp
         // Heap statistics: MemHeapFreeBytes(0, &heap_free, &heap_max), low-water marks.
         "btst #{hs_bit},({hs_byte},%a2)",
         bs!(beq "8f"),
@@ -264,6 +210,7 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "98:",
         "99:",
         slow = sym slow,
+        commit = sym commit,
         creator = const DB_CREATOR,
         busy = const offset_of!(State, busy),
         opts_low = const offset_of!(State, options) + 3,
@@ -284,7 +231,6 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         guard_byte = const GUARD_BYTE as i8,
         site_flags = const offset_of!(Site, flags),
         slot_next = const offset_of!(State, slot_next),
-        slot_rec = const offset_of!(State, slot_rec),
         scratch = const offset_of!(State, scratch),
         r_kind = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, kind),
         r_flags = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, flags),
@@ -293,20 +239,7 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         r_seq = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, seq),
         r_ticks = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, ticks),
         r_data_offset = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, data_offset),
-        rec_size = const crate::record::ALLOC_RECORD_SIZE,
         seq = const offset_of!(State, seq),
-        mask = const offset_of!(State, index) + offset_of!(Index, mask),
-        shift = const offset_of!(State, index) + offset_of!(Index, shift),
-        fib = const crate::index::FIB,
-        mulu_imm_d0 = const crate::index::MULU_IMM_D0,
-        keys = const offset_of!(State, index) + offset_of!(Index, keys),
-        slots = const offset_of!(State, index) + offset_of!(Index, slots),
-        allocations = const offset_of!(State, allocations),
-        live_count = const offset_of!(State, live_count),
-        live_bytes = const offset_of!(State, live_bytes),
-        live_handles = const offset_of!(State, live_handles),
-        peak_count = const offset_of!(State, peak_count),
-        peak_bytes = const offset_of!(State, peak_bytes),
         heap_free = const offset_of!(State, heap_free),
         heap_max = const offset_of!(State, heap_max),
         low_free = const offset_of!(State, low_free),
@@ -315,7 +248,6 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         ptr_new = const palm::traps::sysTrapMemPtrNew,
         handle_new = const palm::traps::sysTrapMemHandleNew,
         tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
-        dm_write = const palm::traps::sysTrapDmWrite,
         heap_free_bytes = const palm::traps::sysTrapMemHeapFreeBytes,
     )
 }
@@ -327,6 +259,141 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
 #[cfg(not(target_arch = "m68k"))]
 pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u32 {
     slow(k, site, size, a6)
+}
+
+/// Completes a new allocation whose scratch record is complete (kind, flags, size,
+/// address, sequence number, ticks, site and stack), in slot `slot`: writes the
+/// record to the slot's ledger record (one `DmWrite`), enters the address in the
+/// index, and counts the block (allocations, live blocks and bytes, live handles by
+/// the record's [`AllocFlags::HANDLE`], peaks). Shared by [`new`] and the general
+/// path ([`crate::track::allocated`]); preserves D2–D7/A2–A6.
+///
+/// # Safety
+/// `st` is the entered state; `slot` was just taken (its ledger record is locked);
+/// the record's address is nonzero and not in the index, which has an empty entry.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub unsafe extern "C" fn commit(st: *mut State, slot: u32) {
+    core::arch::naked_asm!(
+        // Stack after this: saved regs (12), ret@12, st@16, slot@20 (its word @22).
+        "movem.l %d2/%a2-%a3,-(%sp)",
+        "move.l (16,%sp),%a2",
+        "move.l ({scratch},%a2),%a3",
+        // DmWrite(slot_rec[slot], 0, record, 82).
+        "move.l ({slot_rec},%a2),%a0",
+        "move.l (20,%sp),%d0",
+        "lsl.l #2,%d0",
+        "moveq #{rec_size},%d1",
+        "move.l %d1,-(%sp)",
+        "move.l %a3,-(%sp)",
+        ".short 0x42A7", // clr.l -(%sp)
+        "move.l (0,%a0,%d0),-(%sp)",
+        "trap #15",
+        ".short {dm_write}",
+        "lea (16,%sp),%sp",
+        // Index: the first empty entry from index::home(a): x = (a >> 2) + (a >> 18)
+        // (low words: swap, then a word shift), home = ((x * FIB) mod 2^16) >> shift
+        // (the and clears the product's high word); then by byte offsets (× 4).
+        "move.l ({r_address},%a3),%d2",
+        "move.l %d2,%d0",
+        "lsr.l #2,%d0",
+        "move.l %d2,%d1",
+        ".short 0x4841", // swap %d1
+        "lsr.w #2,%d1",
+        "add.w %d1,%d0",
+        // mulu.w #FIB,%d0 (LLVM's asm parser rejects mulu's immediate form).
+        ".short {mulu_imm_d0}, {fib}",
+        "move.w ({shift},%a2),%d1",
+        "lsr.w %d1,%d0",
+        "moveq #0,%d1",
+        "move.w ({mask},%a2),%d1",
+        "and.l %d1,%d0",
+        "lsl.l #2,%d0",
+        "lsl.l #2,%d1",
+        "move.l ({keys},%a2),%a0",
+        "6:",
+        ".short 0x4AB0, 0x0800", // tst.l (0,%a0,%d0.l)
+        bs!(beq "7f"),
+        ".short 0x5880", // addq.l #4,%d0
+        "and.l %d1,%d0",
+        bs!(bra "6b"),
+        "7:",
+        "move.l %d2,(0,%a0,%d0)",
+        "lsr.l #1,%d0",
+        "move.l ({slots},%a2),%a0",
+        "move.w (22,%sp),(0,%a0,%d0)",
+        // Counters and peaks.
+        ".short 0x52AA, {allocations}", // addq.l #1,(allocations,%a2)
+        "move.l ({live_count},%a2),%d0",
+        ".short 0x5280", // addq.l #1,%d0
+        "move.l %d0,({live_count},%a2)",
+        "cmp.l ({peak_count},%a2),%d0",
+        bs!(bls "1f"),
+        "move.l %d0,({peak_count},%a2)",
+        "1:",
+        "move.l ({live_bytes},%a2),%d0",
+        "add.l ({r_size},%a3),%d0",
+        "move.l %d0,({live_bytes},%a2)",
+        "cmp.l ({peak_bytes},%a2),%d0",
+        bs!(bls "1f"),
+        "move.l %d0,({peak_bytes},%a2)",
+        "1:",
+        "btst #{handle_bit},({r_flags_low},%a3)",
+        bs!(beq "1f"),
+        ".short 0x52AA, {live_handles}", // addq.l #1,(live_handles,%a2)
+        "1:",
+        "movem.l (%sp)+,%d2/%a2-%a3",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        scratch = const offset_of!(State, scratch),
+        slot_rec = const offset_of!(State, slot_rec),
+        rec_size = const crate::record::ALLOC_RECORD_SIZE,
+        dm_write = const palm::traps::sysTrapDmWrite,
+        r_address = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, address),
+        r_size = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, size),
+        r_flags_low = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, flags) + 1,
+        handle_bit = const AllocFlags::HANDLE.bits().trailing_zeros(),
+        mulu_imm_d0 = const crate::index::MULU_IMM_D0,
+        fib = const crate::index::FIB,
+        shift = const offset_of!(State, index) + offset_of!(Index, shift),
+        mask = const offset_of!(State, index) + offset_of!(Index, mask),
+        keys = const offset_of!(State, index) + offset_of!(Index, keys),
+        slots = const offset_of!(State, index) + offset_of!(Index, slots),
+        allocations = const offset_of!(State, allocations),
+        live_count = const offset_of!(State, live_count),
+        live_bytes = const offset_of!(State, live_bytes),
+        live_handles = const offset_of!(State, live_handles),
+        peak_count = const offset_of!(State, peak_count),
+        peak_bytes = const offset_of!(State, peak_bytes),
+    )
+}
+
+/// Host stand-in for the 68k's [`commit`] (same effect).
+///
+/// # Safety
+/// As on the 68k.
+#[cfg(not(target_arch = "m68k"))]
+pub unsafe extern "C" fn commit(st: *mut State, slot: u32) {
+    // SAFETY: the caller's guarantee.
+    let st = unsafe { &mut *st };
+    let r = &st.sc().rec;
+    crate::ledger::write(st.rec(slot as u16), 0, r.as_bytes());
+    let size = r.size.get();
+    st.index.insert(r.address.get(), slot as u16);
+    st.allocations += 1;
+    st.live_count += 1;
+    st.live_bytes += size;
+    if r.flags.get() & AllocFlags::HANDLE.bits() != 0 {
+        st.live_handles += 1;
+    }
+    if st.live_bytes > st.peak_bytes {
+        st.peak_bytes = st.live_bytes;
+    }
+    if st.live_count > st.peak_count {
+        st.peak_count = st.live_count;
+    }
 }
 
 /// The general path of [`new`]: the wrappers' [`crate::api::wrapped`].
@@ -353,6 +420,9 @@ static_assertions::const_assert!(
         .bits()
         < 128
 );
+// commit's btst reads the HANDLE flag in the flags' low byte.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(AllocFlags::HANDLE.bits() < 256);
 // `addq.l #4,%d0` adds the guard's length.
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert_eq!(GUARD_LEN, 4);

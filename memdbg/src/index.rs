@@ -79,6 +79,7 @@ pub const fn shift_for(mask: u16) -> u16 {
 ///   (stride 4), where the former `((key >> 2) ^ (key >> 12)) & mask` gave
 ///   1.1–3.0 (longest 6–25) and one 5,000-entry cluster for master pointers, so
 ///   a new handle's insert could probe thousands of entries.
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 #[inline(always)]
 pub fn home(key: u32, shift: u16) -> u16 {
     let x = (key >> 2).wrapping_add(key >> 18) as u16;
@@ -194,7 +195,9 @@ impl Index {
 
     /// Inserts `key` → `slot`. The caller guarantees that `key` is nonzero and absent
     /// and that the table has an empty entry (it never holds more than the
-    /// detector's capacity, at most 2/3 of its size).
+    /// detector's capacity, at most 2/3 of its size). On the 68k,
+    /// [`crate::fast::commit`]'s assembly does it.
+    #[cfg_attr(target_arch = "m68k", allow(dead_code))]
     #[inline]
     pub fn insert(&self, key: u32, slot: u16) {
         let mask = self.umask();

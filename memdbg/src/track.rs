@@ -114,16 +114,10 @@ pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
         r.stack = Stack::default();
         st.rec_stack = 0;
     }
-    ledger::write(st.rec(slot), 0, sc.rec.as_bytes());
+    // SAFETY: the entered state; a slot just taken; the scratch record is complete
+    // and its address (a new block) is not in the index.
+    unsafe { crate::fast::commit(st, u32::from(slot)) };
     let size = sc.rec.size.get();
-    st.index.insert(sc.rec.address.get(), slot);
-    st.allocations += 1;
-    st.live_count += 1;
-    st.live_bytes += size;
-    if flags & AllocFlags::HANDLE.bits() != 0 {
-        st.live_handles += 1;
-    }
-    peaks(st);
     if st.has(Options::HEAP_STATS) {
         if size.wrapping_sub(1) < record::SMALL_ALLOC_MAX {
             small(st, site as u32, size);
@@ -141,16 +135,6 @@ pub(crate) fn unrecorded(st: &mut State, counter: usize) {
     st.count(counter);
     if st.has(Options::HEAP_STATS) {
         heap_marks(st);
-    }
-}
-
-#[inline(always)]
-fn peaks(st: &mut State) {
-    if st.live_bytes > st.peak_bytes {
-        st.peak_bytes = st.live_bytes;
-    }
-    if st.live_count > st.peak_count {
-        st.peak_count = st.live_count;
     }
 }
 
