@@ -182,24 +182,12 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "move.l %a2,-(%sp)",
         "jsr ({commit},%pc)",
         ".short 0x508F", // addq.l #8,%sp
-        // Heap statistics: MemHeapFreeBytes(0, &heap_free, &heap_max), low-water marks.
+        // Heap statistics: the low-water marks.
         "btst #{hs_bit},({hs_byte},%a2)",
         bs!(beq "8f"),
-        ".short 0x486A, {heap_max}", // pea (heap_max,%a2)
-        ".short 0x486A, {heap_free}", // pea (heap_free,%a2)
-        ".short 0x4267", // clr.w -(%sp)
-        "trap #15",
-        ".short {heap_free_bytes}",
-        "lea (10,%sp),%sp",
-        "move.l ({heap_free},%a2),%d0",
-        "cmp.l ({low_free},%a2),%d0",
-        bs!(bcc "1f"),
-        "move.l %d0,({low_free},%a2)",
-        "1:",
-        "move.l ({heap_max},%a2),%d0",
-        "cmp.l ({low_max},%a2),%d0",
-        bs!(bcc "8f"),
-        "move.l %d0,({low_max},%a2)",
+        "move.l %a2,-(%sp)",
+        "jsr ({heap_marks},%pc)",
+        ".short 0x588F", // addq.l #4,%sp
         "8:",
         ".short 0x422A, {busy}", // clr.b (busy,%a2)
         "move.l %d6,%d0",
@@ -211,6 +199,7 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "99:",
         slow = sym slow,
         commit = sym commit,
+        heap_marks = sym heap_marks,
         creator = const DB_CREATOR,
         busy = const offset_of!(State, busy),
         opts_low = const offset_of!(State, options) + 3,
@@ -240,15 +229,10 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         r_ticks = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, ticks),
         r_data_offset = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, data_offset),
         seq = const offset_of!(State, seq),
-        heap_free = const offset_of!(State, heap_free),
-        heap_max = const offset_of!(State, heap_max),
-        low_free = const offset_of!(State, low_free),
-        low_max = const offset_of!(State, low_max),
         ftr_get = const palm::traps::sysTrapFtrGet,
         ptr_new = const palm::traps::sysTrapMemPtrNew,
         handle_new = const palm::traps::sysTrapMemHandleNew,
         tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
-        heap_free_bytes = const palm::traps::sysTrapMemHeapFreeBytes,
     )
 }
 
@@ -393,6 +377,66 @@ pub unsafe extern "C" fn commit(st: *mut State, slot: u32) {
     }
     if st.live_count > st.peak_count {
         st.peak_count = st.live_count;
+    }
+}
+
+/// Samples the dynamic heap into the low-water marks ([`crate::Options::HEAP_STATS`]):
+/// `MemHeapFreeBytes(0, &heap_free, &heap_max)`, then `low_free` and `low_max` lowered
+/// to them. After every tracked allocation ([`new`], [`crate::track::allocated`]),
+/// and also after an untracked one and a failed one (the heap is at its lowest when an
+/// allocation fails). Preserves D2–D7/A2–A6.
+///
+/// # Safety
+/// `st` is the entered state.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub unsafe extern "C" fn heap_marks(st: *mut State) {
+    core::arch::naked_asm!(
+        "move.l (4,%sp),%a0",
+        ".short 0x4868, {heap_max}", // pea (heap_max,%a0)
+        ".short 0x4868, {heap_free}", // pea (heap_free,%a0)
+        ".short 0x4267", // clr.w -(%sp)
+        "trap #15",
+        ".short {heap_free_bytes}",
+        "lea (10,%sp),%sp",
+        "move.l (4,%sp),%a0",
+        "move.l ({heap_free},%a0),%d0",
+        "cmp.l ({low_free},%a0),%d0",
+        bs!(bcc "1f"),
+        "move.l %d0,({low_free},%a0)",
+        "1:",
+        "move.l ({heap_max},%a0),%d0",
+        "cmp.l ({low_max},%a0),%d0",
+        bs!(bcc "1f"),
+        "move.l %d0,({low_max},%a0)",
+        "1:",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        heap_free = const offset_of!(State, heap_free),
+        heap_max = const offset_of!(State, heap_max),
+        low_free = const offset_of!(State, low_free),
+        low_max = const offset_of!(State, low_max),
+        heap_free_bytes = const palm::traps::sysTrapMemHeapFreeBytes,
+    )
+}
+
+/// Host stand-in for the 68k's [`heap_marks`] (same effect).
+///
+/// # Safety
+/// As on the 68k.
+#[cfg(not(target_arch = "m68k"))]
+pub unsafe extern "C" fn heap_marks(st: *mut State) {
+    // SAFETY: the caller's guarantee.
+    let st = unsafe { &mut *st };
+    // SAFETY: heap 0 is the dynamic heap; both outputs are fields of the state.
+    unsafe { m68k_palmos_sys::MemHeapFreeBytes(0, &mut st.heap_free, &mut st.heap_max) };
+    if st.heap_free < st.low_free {
+        st.low_free = st.heap_free;
+    }
+    if st.heap_max < st.low_max {
+        st.low_max = st.heap_max;
     }
 }
 

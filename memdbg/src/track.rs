@@ -134,7 +134,8 @@ pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
 pub(crate) fn unrecorded(st: &mut State, counter: usize) {
     st.count(counter);
     if st.has(Options::HEAP_STATS) {
-        heap_marks(st);
+        // SAFETY: the entered state.
+        unsafe { crate::fast::heap_marks(st) };
     }
 }
 
@@ -178,30 +179,14 @@ fn small(st: &mut State, site: u32, size: u32) {
     st.count(offset_of!(Counters, small_unsited));
 }
 
-/// Samples the dynamic heap into the low-water marks ([`Options::HEAP_STATS`]): after
-/// every tracked allocation, and also after an untracked one and a failed one (the
-/// heap is at its lowest when an allocation fails).
-#[inline(never)]
-pub(crate) fn heap_marks(st: &mut State) {
-    // SAFETY: heap 0 is the dynamic heap; both outputs are fields of the state.
-    unsafe {
-        palm::MemHeapFreeBytes(0, &mut st.heap_free, &mut st.heap_max);
-    }
-    if st.heap_free < st.low_free {
-        st.low_free = st.heap_free;
-    }
-    if st.heap_max < st.low_max {
-        st.low_max = st.heap_max;
-    }
-}
-
 /// After a tracked allocation: the low-water marks, and the low-heap warning the
 /// first time the largest free chunk is below the threshold at a tracked allocation
 /// (its event names that allocation; a low seen only at a failed or untracked
 /// allocation is in the low-water mark).
 #[inline(always)]
 fn sample_heap(st: &mut State) {
-    heap_marks(st);
+    // SAFETY: the entered state.
+    unsafe { crate::fast::heap_marks(st) };
     if st.heap_max < st.low_heap_threshold && st.flags & HeaderFlags::LOW_HEAP.bits() == 0 {
         low_heap(st);
     }
