@@ -26,8 +26,10 @@ use crate::record::{
 use crate::stack::{self, read_long};
 use crate::state::{PATCHED_SIZES, RING, SITES, State, scratch};
 
-/// What a free patch or free function does with the call after bookkeeping.
+/// What a free patch or free function does with the call after bookkeeping. (A
+/// `u32`: a byte-sized result is zero-extended again where it is returned.)
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
 pub enum Freed {
     /// Pass it to the OS.
     Pass,
@@ -527,10 +529,12 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     }
 }
 
-/// Resizes a block through the Memory Manager (a pointer or a handle): through the
-/// saved original when the resize traps are patched (so the patch is not entered
-/// again), else through the trap.
-fn os_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
+/// Resizes a block through the Memory Manager (a handle if `handle` is nonzero, else
+/// a pointer): through the saved original when the resize traps are patched (so the
+/// patch is not entered again), else through the trap. (`handle` is a `u32`: a
+/// `bool` argument is zero-extended again at every call.)
+fn os_resize(st: &State, addr: u32, size: u32, handle: u32) -> palm::Err {
+    let handle = handle != 0;
     if st.patched & PATCHED_SIZES != 0 {
         return crate::patch::chain_resize(st, addr, size, handle);
     }
@@ -609,6 +613,7 @@ pub fn resize(
     frame: u32,
 ) -> palm::Err {
     let (pos, key) = lookup(st, addr, handle);
+    let handle = u32::from(handle);
     if pos == NOT_FOUND {
         return os_resize(st, addr, size, handle);
     }
