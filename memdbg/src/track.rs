@@ -325,7 +325,7 @@ impl Fields {
 /// Checks the guard of the tracked block whose record is `rec` (`key`: its address;
 /// a handle's chunk is reached through its master pointer). A damaged guard is
 /// recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an overrun found `when`,
-/// at `ticks`, by the caller at `site` (null: unknown). Returns
+/// at `ticks`, by the caller at `site` ([`NO_STACK`]: unknown). Returns
 /// [`AllocFlags::OVERRUN`] if it was, else 0.
 #[inline(never)]
 fn check_guard(
@@ -349,15 +349,9 @@ fn check_guard(
     let flags = f.flags | AllocFlags::OVERRUN.bits();
     ledger::write(rec, 2, &flags.to_be_bytes());
     // SAFETY: the overrun record's stack in the scratch chunk; `site` is a stack in
-    // the scratch chunk, possibly this one (a raw pointer: copy allows overlap).
-    unsafe {
-        let to = addr_of_mut!((*st.scratch).ev.overrun.site);
-        if site.is_null() {
-            to.write(Stack::default());
-        } else {
-            core::ptr::copy(site, to, 1);
-        }
-    }
+    // the scratch chunk, possibly this one (a raw pointer: copy allows overlap), or
+    // NO_STACK.
+    unsafe { core::ptr::copy(site, addr_of_mut!((*st.scratch).ev.overrun.site), 1) };
     let o = scratch!(st, ev.overrun);
     o.kind = kind::OVERRUN;
     o.version = FORMAT_VERSION;
@@ -371,6 +365,13 @@ fn check_guard(
     }
     AllocFlags::OVERRUN.bits()
 }
+
+/// An empty stack: the caller of an overrun found at stop (read-only data).
+static NO_STACK: Stack = Stack {
+    count: 0,
+    raw_mask: 0,
+    frames: [record::U32Be::new(0); record::STACK_FRAMES],
+};
 
 /// Where a ring entry for `addr` is, newest first.
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
@@ -452,19 +453,19 @@ fn app_side(st: &State, ret: u32) -> bool {
 pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
     let pos = st.index.find(addr);
     if pos == NOT_FOUND {
-        return not_indexed(st, addr, handle, ret, frame);
+        return not_indexed(st, addr, handle.into(), ret, frame);
     }
     free_tracked(st, pos, addr, ret, frame);
     Freed::Pass
 }
 
 /// A free of an address the index does not hold: a double free, a locked handle's
-/// pointer, or a block never tracked.
+/// pointer, or a block never tracked (`handle` nonzero: through `MemHandleFree`).
 #[inline(never)]
-fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
+fn not_indexed(st: &mut State, addr: u32, handle: u32, ret: u32, frame: u32) -> Freed {
     if addr != 0 && addr & 1 == 0 {
         if let Some(i) = ring_find(st, addr)
-            && still_free(addr, handle)
+            && still_free(addr, handle != 0)
         {
             double_free(st, i, ret, frame);
             return Freed::Refuse;
@@ -549,13 +550,14 @@ fn os_resize(st: &State, addr: u32, size: u32, handle: u32) -> palm::Err {
 }
 
 /// The index position and key of the tracked block a size or resize call on `addr`
-/// is about (`handle`: `MemHandleSize`/`MemHandleResize`), or [`NOT_FOUND`]. A
-/// pointer may be a locked handle's (`MemPtrSize(MemHandleLock(h))` is legal): then
-/// the key is the handle. The record's kind must match the call's: a handle's
-/// record for a handle or a locked handle's pointer, a pointer's for a pointer.
-fn lookup(st: &State, addr: u32, handle: bool) -> (usize, u32) {
+/// is about (`handle` 1: `MemHandleSize`/`MemHandleResize`, else 0), or
+/// [`NOT_FOUND`]. A pointer may be a locked handle's (`MemPtrSize(MemHandleLock(h))`
+/// is legal): then the key is the handle. The record's kind must match the call's: a
+/// handle's record for a handle or a locked handle's pointer, a pointer's for a
+/// pointer. (`handle` is a `u32`: a `bool` is zero-extended again at every call.)
+fn lookup(st: &State, addr: u32, handle: u32) -> (usize, u32) {
     // The record's HANDLE flag must be this.
-    let mut want = u16::from(handle) << AllocFlags::HANDLE.bits().trailing_zeros();
+    let mut want = (handle << AllocFlags::HANDLE.bits().trailing_zeros()) as u16;
     let mut key = addr;
     let mut pos = st.index.find(addr);
     if pos == NOT_FOUND {
@@ -587,7 +589,7 @@ fn lookup(st: &State, addr: u32, handle: bool) -> (usize, u32) {
 /// requested size, plus its data offset for an over-aligned Rust block), so that
 /// nothing writes the guard because the chunk is bigger; else `os`.
 pub fn visible_size(st: &State, addr: u32, handle: bool, os: u32) -> u32 {
-    let (pos, key) = lookup(st, addr, handle);
+    let (pos, key) = lookup(st, addr, handle.into());
     if pos == NOT_FOUND {
         return os;
     }
@@ -612,8 +614,8 @@ pub fn resize(
     ret: u32,
     frame: u32,
 ) -> palm::Err {
-    let (pos, key) = lookup(st, addr, handle);
     let handle = u32::from(handle);
+    let (pos, key) = lookup(st, addr, handle);
     if pos == NOT_FOUND {
         return os_resize(st, addr, size, handle);
     }
@@ -714,7 +716,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         }
         leaks += 1;
         bytes += f.size;
-        check_guard(st, rec, f.addr, detected::AT_STOP, ticks, core::ptr::null());
+        check_guard(st, rec, f.addr, detected::AT_STOP, ticks, &NO_STACK);
         if st.has(Options::ALERTS_AT_EXIT)
             && scratch!(st, header.counters).alerts.get() < u32::from(st.settings.max_alerts)
         {
