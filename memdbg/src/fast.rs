@@ -11,9 +11,14 @@
 //! no call stack. It then does exactly what the general path does for such a block:
 //! the allocation with room for the guard, the guard, the slot, `TimGetTicks`, the
 //! scratch record, then [`commit`] (the record's `DmWrite`, the index entry, the
-//! counters and peaks: the general path calls it too), and the heap sample. Anything else (and an allocation the OS refuses) changes nothing and
-//! takes the general path, [`slow`]. Both return the block (0 on failure) and
-//! preserve D2–D7/A2–A6, as LLVM's convention wants.
+//! counters and peaks: the general path calls it too), and the heap sample. Anything
+//! else (and an allocation the OS refuses) changes nothing and takes the general
+//! path, [`slow`]. Both return the block (0 on failure) and preserve D2–D7/A2–A6, as
+//! LLVM's convention wants.
+//!
+//! The other routines here are shared with the general path and written in assembly
+//! because it is about half the size of LLVM's code: [`commit`], [`heap_marks`] and
+//! the call-stack walk, [`walk`]. Each has a host stand-in with the same effect.
 
 #[cfg(target_arch = "m68k")]
 use core::mem::offset_of;
@@ -22,14 +27,18 @@ use core::mem::offset_of;
 use m68k_palmos_sys as palm;
 
 use crate::Site;
-use crate::record::AllocFlags;
 #[cfg(not(target_arch = "m68k"))]
 use crate::record::AsBytes;
+use crate::record::{AllocFlags, Stack};
+use crate::stack::CodeRange;
 use crate::state::State;
 #[cfg(target_arch = "m68k")]
 use crate::{
     index::Index,
-    record::{AllocRecord, DB_CREATOR, GUARD_BYTE, GUARD_LEN, Options, SMALL_ALLOC_MAX, kind},
+    record::{
+        AllocRecord, DB_CREATOR, GUARD_BYTE, GUARD_LEN, Options, SMALL_ALLOC_MAX, STACK_FRAMES,
+        kind,
+    },
     state::{NO_SLOT, Scratch},
 };
 
@@ -437,6 +446,120 @@ pub unsafe extern "C" fn heap_marks(st: *mut State) {
     }
     if st.heap_max < st.low_max {
         st.low_max = st.heap_max;
+    }
+}
+
+/// The call-stack walk ([`crate::stack::walk`], the reference, with its reads of
+/// the frame slots): fills `out` with up to `max` frames (at most
+/// [`STACK_FRAMES`]) from `ret` and the frame chain from `frame`, offsets into
+/// `code` where they fall inside it, else raw (and the walk ends); the rest zeroed.
+/// Preserves D2–D7/A2–A6.
+///
+/// # Safety
+/// `out` is writable; `frame` is a live frame pointer (or odd, or 0: not followed);
+/// `code` is readable.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub unsafe extern "C" fn walk(
+    out: *mut Stack,
+    ret: u32,
+    frame: u32,
+    max: u32,
+    code: *const CodeRange,
+) {
+    core::arch::naked_asm!(
+        // Stack after this: saved regs (24), ret@24, out@28, ret@32, frame@36, max@40,
+        // code@44. Registers: a2 out, a1 the next frame slot, d2 ret, d3 frame, d4
+        // frames still allowed, d5 code's base, d6 its length, d1 the raw-mask bit.
+        "movem.l %d2-%d6/%a2,-(%sp)",
+        "move.l (28,%sp),%a2",
+        "move.l (32,%sp),%d2",
+        "move.l (36,%sp),%d3",
+        "move.l (40,%sp),%d4",
+        "move.l (44,%sp),%a1",
+        "move.l (%a1)+,%d5",
+        "move.l (%a1),%d6",
+        "sub.l %d5,%d6",
+        // The stack zeroed: count and raw mask, then the frames.
+        "move.l %a2,%a0",
+        ".short 0x4258", // clr.w (%a0)+
+        "move.l %a0,%a1",
+        ".short 0x4298, 0x4298, 0x4298, 0x4298, 0x4298, 0x4298", // clr.l (%a0)+, 6 times
+        "moveq #{frames},%d0",
+        "cmp.l %d0,%d4",
+        bs!(bls "1f"),
+        "move.l %d0,%d4",
+        "1:",
+        "moveq #1,%d1",
+        "2:",
+        ".short 0x4A84", // tst.l %d4
+        bs!(beq "9f"),
+        "move.l %d2,%d0",
+        "sub.l %d5,%d0",
+        "cmp.l %d6,%d0",
+        bs!(bcs "3f"),
+        // Outside code 1: raw, and the last frame.
+        "or.b %d1,(1,%a2)",
+        "move.l %d2,(%a1)+",
+        ".short 0x5212", // addq.b #1,(%a2)
+        bs!(bra "9f"),
+        "3:",
+        "move.l %d0,(%a1)+",
+        ".short 0x5212", // addq.b #1,(%a2)
+        "add.b %d1,%d1",
+        ".short 0x5384", // subq.l #1,%d4
+        bs!(beq "9f"),
+        // The next frame: from an even, nonzero frame pointer, an even return address.
+        "btst #0,%d3",
+        bs!(bne "9f"),
+        ".short 0x4A83", // tst.l %d3
+        bs!(beq "9f"),
+        "move.l %d3,%a0",
+        "move.l (4,%a0),%d2",
+        "move.l (%a0),%d0",
+        "btst #0,%d2",
+        bs!(bne "9f"),
+        // A plausible link: above the frame, at most MAX_FRAME_GAP above it.
+        "sub.l %d3,%d0",
+        bs!(bls "4f"),
+        "cmpi.l #{gap},%d0",
+        bs!(bhi "4f"),
+        "add.l %d0,%d3",
+        bs!(bra "2b"),
+        // Not: this return address is still good (unless 0), the chain ends after it.
+        "4:",
+        ".short 0x4A82", // tst.l %d2
+        bs!(beq "9f"),
+        "moveq #0,%d3",
+        bs!(bra "2b"),
+        "9:",
+        "movem.l (%sp)+,%d2-%d6/%a2",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        frames = const STACK_FRAMES,
+        gap = const crate::stack::MAX_FRAME_GAP,
+    )
+}
+
+/// Host stand-in for the 68k's [`walk`]: [`crate::stack::walk`].
+///
+/// # Safety
+/// As on the 68k.
+#[cfg(not(target_arch = "m68k"))]
+pub unsafe extern "C" fn walk(
+    out: *mut Stack,
+    ret: u32,
+    frame: u32,
+    max: u32,
+    code: *const CodeRange,
+) {
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        crate::stack::walk(&mut *out, ret, frame, max as usize, *code, |a| {
+            crate::stack::read_long(a)
+        })
     }
 }
 

@@ -39,7 +39,9 @@ pub const MAX_FRAME_GAP: u32 = 0x1_0000;
 /// Fills `out` with up to `max` frames (at most [`STACK_FRAMES`]): `ret` first, then
 /// the return addresses found by following the frame chain from `frame` (the A6 of
 /// the function `ret` returns into). `read` reads a big-endian long at an even
-/// address.
+/// address. The 68k runs this walk as assembly, [`crate::fast::walk`] (reading the
+/// frame slots as [`read_long`] does); the host runs this one.
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 pub fn walk(
     out: &mut Stack,
     ret: u32,

@@ -38,11 +38,11 @@ pub enum Freed {
 }
 
 /// Walks the frame chain into `out`: up to `max` frames, the rest zeroed.
-#[inline(never)]
+#[inline(always)]
 fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
     // SAFETY: `out` points into the scratch chunk; the walk reads only plausible
     // frame slots (stack.rs).
-    unsafe { stack::walk(&mut *out, ret, frame, max, st.code, |a| read_long(a)) }
+    unsafe { crate::fast::walk(out, ret, frame, max as u32, &st.code) }
 }
 
 /// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
@@ -60,10 +60,13 @@ fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
 /// Zeroes the frames of `s` beyond its count, as the ledger wants them (a ring
 /// entry written by the free patch's assembly holds only its innermost frame).
 fn tidy(s: &mut Stack) {
-    let mut i = usize::from(s.count);
-    while i < STACK_FRAMES {
-        s.frames[i].set(0);
-        i += 1;
+    // By pointer: an index would be bounds-checked and scaled each round.
+    let end = s.frames.as_mut_ptr_range().end;
+    let mut p = s.frames.as_mut_ptr().wrapping_add(usize::from(s.count));
+    while p < end {
+        // SAFETY: below `end`, so one of the frames.
+        unsafe { (*p).set(0) };
+        p = p.wrapping_add(1);
     }
 }
 
