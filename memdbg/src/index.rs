@@ -17,8 +17,9 @@
 /// Memory Manager's 65,505-byte chunk limit (`memMaxChunkAllocSize`, PALM_FACTS §5.2).
 pub const MAX_ENTRIES: u16 = 8192;
 
-/// "Not found" from [`Index::find`].
-pub const NOT_FOUND: usize = usize::MAX;
+/// "Not found" from [`Index::find`]: odd, where every position is a multiple of 4 (a
+/// small constant is shorter to load than −1).
+pub const NOT_FOUND: usize = 1;
 
 /// Number of entries for a detector tracking up to `capacity` blocks: the smallest
 /// power of two ≥ capacity × 3/2 and ≥ 16; `None` above [`MAX_ENTRIES`].
@@ -115,19 +116,19 @@ impl Index {
         }
     }
 
-    /// The mask as a `usize` (a position's range), zero-extended once.
+    /// The mask of a position (a byte offset into the keys: 4 × the entry number).
     #[inline(always)]
-    fn umask(&self) -> usize {
-        usize::from(self.mask)
+    fn bmask(&self) -> usize {
+        usize::from(self.mask) << 2
     }
 
-    /// [`home`] of `key` as a position (below `mask + 1`, the number of entries). On
-    /// the 68k the 32-bit `mulu.w` product is shifted and masked: the same value (its
-    /// bits above 16 shift into bits the mask clears), without LLVM narrowing the
-    /// product and widening it again, or masking the shift count (the shift is at most
-    /// 15; `lsr.l` reads the count's low 6 bits).
+    /// [`home`] of `key` as a position (below `bmask + 4`). On the 68k the 32-bit
+    /// `mulu.w` product is shifted and masked: the same value (its bits above 16 shift
+    /// into bits the mask clears), without LLVM narrowing the product and widening it
+    /// again, or masking the shift count (the shift is at most 15; `lsr.l` reads the
+    /// count's low 6 bits).
     #[inline(always)]
-    fn start(&self, key: u32, mask: usize) -> usize {
+    fn start(&self, key: u32, bmask: usize) -> usize {
         #[cfg(target_arch = "m68k")]
         {
             let mut p = (key >> 2).wrapping_add(key >> 18);
@@ -136,6 +137,7 @@ impl Index {
                 core::arch::asm!(
                     ".short {mulu}, {fib}",
                     "lsr.l {s},%d0",
+                    "lsl.l #2,%d0",
                     mulu = const MULU_IMM_D0,
                     fib = const FIB,
                     s = in(reg_data) self.shift,
@@ -143,26 +145,28 @@ impl Index {
                     options(pure, nomem, nostack),
                 )
             };
-            p as usize & mask
+            p as usize & bmask
         }
         #[cfg(not(target_arch = "m68k"))]
         {
-            usize::from(home(key, self.shift)) & mask
+            (usize::from(home(key, self.shift)) << 2) & bmask
         }
     }
 
+    /// The key at position `o`.
     #[inline(always)]
-    fn key(&self, i: usize) -> u32 {
-        // SAFETY: callers mask `i`, so it is inside the table (`new`'s contract).
-        unsafe { *self.keys.add(i) }
+    fn key(&self, o: usize) -> u32 {
+        // SAFETY: callers mask `o` (or have it from `find`), so it is inside the table
+        // (`new`'s contract).
+        unsafe { self.keys.byte_add(o).read() }
     }
 
     #[inline(always)]
-    fn set(&self, i: usize, key: u32, slot: u16) {
-        // SAFETY: as in `key`.
+    fn set(&self, o: usize, key: u32, slot: u16) {
+        // SAFETY: as in `key`; a slot number is half as far as its key.
         unsafe {
-            *self.keys.add(i) = key;
-            *self.slots.add(i) = slot;
+            self.keys.byte_add(o).write(key);
+            self.slots.byte_add(o >> 1).write(slot);
         }
     }
 
@@ -173,23 +177,24 @@ impl Index {
     #[inline(always)]
     pub unsafe fn slot_at(&self, pos: usize) -> u16 {
         // SAFETY: the caller's guarantee: a position inside the table.
-        unsafe { *self.slots.add(pos) }
+        unsafe { self.slots.byte_add(pos >> 1).read() }
     }
 
-    /// Position of `key`, or [`NOT_FOUND`].
+    /// Position of `key` (the byte offset of its entry in the keys: 4 × its entry
+    /// number, so that no access scales it), or [`NOT_FOUND`].
     #[inline]
     pub fn find(&self, key: u32) -> usize {
-        let mask = self.umask();
-        let mut i = self.start(key, mask);
+        let bmask = self.bmask();
+        let mut o = self.start(key, bmask);
         loop {
-            let k = self.key(i);
+            let k = self.key(o);
             if k == key {
-                return i;
+                return o;
             }
             if k == 0 {
                 return NOT_FOUND;
             }
-            i = (i + 1) & mask;
+            o = (o + 4) & bmask;
         }
     }
 
@@ -200,12 +205,12 @@ impl Index {
     #[cfg_attr(target_arch = "m68k", allow(dead_code))]
     #[inline]
     pub fn insert(&self, key: u32, slot: u16) {
-        let mask = self.umask();
-        let mut i = self.start(key, mask);
-        while self.key(i) != 0 {
-            i = (i + 1) & mask;
+        let bmask = self.bmask();
+        let mut o = self.start(key, bmask);
+        while self.key(o) != 0 {
+            o = (o + 4) & bmask;
         }
-        self.set(i, key, slot);
+        self.set(o, key, slot);
     }
 
     /// Removes the entry at `pos` and shifts later entries of its cluster back so that
@@ -215,21 +220,21 @@ impl Index {
     /// `pos` is a position [`Index::find`] returned (not [`NOT_FOUND`]), and the table
     /// has not changed since.
     pub unsafe fn remove_at(&self, pos: usize) {
-        let mask = self.umask();
+        let bmask = self.bmask();
         let mut hole = pos;
         let mut j = hole;
         loop {
-            j = (j + 1) & mask;
+            j = (j + 4) & bmask;
             let k = self.key(j);
             if k == 0 {
                 break;
             }
             // The entry at j may move into the hole only if its home is not after
             // the hole (cyclically): distance home→j ≥ distance hole→j.
-            let h = self.start(k, mask);
-            if (j.wrapping_sub(h) & mask) >= (j.wrapping_sub(hole) & mask) {
+            let h = self.start(k, bmask);
+            if (j.wrapping_sub(h) & bmask) >= (j.wrapping_sub(hole) & bmask) {
                 // SAFETY: as in `key`.
-                let s = unsafe { *self.slots.add(j) };
+                let s = unsafe { self.slot_at(j) };
                 self.set(hole, k, s);
                 hole = j;
             }
@@ -314,7 +319,7 @@ mod tests {
             .find(|&k| home(k, shift) == 0)
             .unwrap();
         ix.insert(k0, 9);
-        assert_eq!(ix.find(k0), 2);
+        assert_eq!(ix.find(k0), 2 * 4);
         // SAFETY: a found position.
         unsafe { ix.remove_at(ix.find(keys[1])) };
         for (s, &k) in keys.iter().enumerate() {
@@ -323,7 +328,7 @@ mod tests {
             }
         }
         // The home-0 key moved back to 1: the cluster is as short as it can be.
-        assert_eq!((ix.find(k0), get(&ix, k0)), (1, Some(9)));
+        assert_eq!((ix.find(k0), get(&ix, k0)), (4, Some(9)));
         assert_eq!(get(&ix, keys[1]), None);
     }
 
@@ -363,7 +368,7 @@ mod tests {
         }
         let lens: Vec<u16> = keys
             .iter()
-            .map(|&k| ((t.ix.find(k) as u16).wrapping_sub(home(k, t.ix.shift)) & mask) + 1)
+            .map(|&k| (((t.ix.find(k) / 4) as u16).wrapping_sub(home(k, t.ix.shift)) & mask) + 1)
             .collect();
         let total: u32 = lens.iter().map(|&l| u32::from(l)).sum();
         (
