@@ -401,14 +401,16 @@ pub unsafe extern "C" fn commit(st: *mut State, slot: u32) {
 #[unsafe(naked)]
 pub unsafe extern "C" fn heap_marks(st: *mut State) {
     core::arch::naked_asm!(
-        "move.l (4,%sp),%a0",
+        // D2 saved: a trap may clobber it (PALM_FACTS §6). Stack: d2, ret@4, st@8.
+        "move.l %d2,-(%sp)",
+        "move.l (8,%sp),%a0",
         ".short 0x4868, {heap_max}", // pea (heap_max,%a0)
         ".short 0x4868, {heap_free}", // pea (heap_free,%a0)
         ".short 0x4267", // clr.w -(%sp)
         "trap #15",
         ".short {heap_free_bytes}",
         "lea (10,%sp),%sp",
-        "move.l (4,%sp),%a0",
+        "move.l (8,%sp),%a0",
         "move.l ({heap_free},%a0),%d0",
         "cmp.l ({low_free},%a0),%d0",
         bs!(bcc "1f"),
@@ -419,6 +421,7 @@ pub unsafe extern "C" fn heap_marks(st: *mut State) {
         bs!(bcc "1f"),
         "move.l %d0,({low_max},%a0)",
         "1:",
+        "move.l (%sp)+,%d2",
         "rts",
         // The end, for bs!'s range check.
         "98:",
