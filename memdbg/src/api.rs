@@ -121,10 +121,12 @@ fn kind_flags(k: u8, how: u32) -> u16 {
     f | AllocFlags::HANDLE.bits()
 }
 
-/// [`state::enter`], out of line for the wrappers.
-#[inline(never)]
+/// [`state::enter`] for the wrappers ([`fast::enter`], in assembly).
+#[inline(always)]
 pub(crate) fn enter() -> Option<&'static mut State> {
-    state::enter()
+    // SAFETY: a non-null result is the live state chunk, entered by this call (as
+    // `state::enter` does it).
+    unsafe { fast::enter().as_mut() }
 }
 
 /// The wrappers' allocation: [`alloc`] with the detector entered, else (not

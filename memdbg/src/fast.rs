@@ -566,6 +566,60 @@ pub unsafe extern "C" fn walk(
     }
 }
 
+/// [`crate::state::enter`] for the wrappers: the state chunk from
+/// `FtrGet('MDbg', 0)`, marked busy; null when the detector is not running or is
+/// already busy (its `busy` byte read and written once each, as the volatile accesses
+/// there do). Returns the state in A0 (and D0).
+///
+/// # Safety
+/// None beyond the Feature Manager call's; the result is the live state, entered.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub unsafe extern "C" fn enter() -> *mut State {
+    core::arch::naked_asm!(
+        // D2 saved: a trap may clobber it (PALM_FACTS §6).
+        "move.l %d2,-(%sp)",
+        // FtrGet('MDbg', 0, &v), v in a long pushed on the stack.
+        ".short 0x42A7", // clr.l -(%sp)
+        ".short 0x4857", // pea (%sp)
+        ".short 0x4267", // clr.w -(%sp)
+        "move.l #{creator},-(%sp)",
+        "trap #15",
+        ".short {ftr_get}",
+        "lea (10,%sp),%sp",
+        "move.l (%sp)+,%a0",
+        "move.l (%sp)+,%d2",
+        ".short 0x4A40", // tst.w %d0
+        bs!(bne "9f"),
+        "move.l %a0,%d0",
+        bs!(beq "8f"),
+        ".short 0x4A28, {busy}", // tst.b (busy,%a0)
+        bs!(bne "9f"),
+        "move.b #1,({busy},%a0)",
+        "rts",
+        "9:",
+        "suba.l %a0,%a0",
+        "move.l %a0,%d0",
+        "8:",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        creator = const DB_CREATOR,
+        ftr_get = const palm::traps::sysTrapFtrGet,
+        busy = const offset_of!(State, busy),
+    )
+}
+
+/// Host stand-in for the 68k's [`enter`]: [`crate::state::enter`].
+///
+/// # Safety
+/// As on the 68k.
+#[cfg(not(target_arch = "m68k"))]
+pub unsafe extern "C" fn enter() -> *mut State {
+    crate::state::enter().map_or(core::ptr::null_mut(), |st| st as *mut State)
+}
+
 /// The general path of [`new`]: the wrappers' [`crate::api::wrapped`].
 extern "C" fn slow(k: u32, site: *const Site, size: u32, a6: u32) -> u32 {
     crate::api::wrapped(k as u8, 0, site, size, a6)
