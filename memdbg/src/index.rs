@@ -13,6 +13,8 @@
 //!
 //! No allocation and no Palm calls: the table lives in memory the caller provides.
 
+use crate::stack::read_u16;
+
 /// Most entries a table may have: 8192 keys × 4 bytes = 32 KB per array, under the
 /// Memory Manager's 65,505-byte chunk limit (`memMaxChunkAllocSize`, PALM_FACTS §5.2).
 pub const MAX_ENTRIES: u16 = 8192;
@@ -170,14 +172,14 @@ impl Index {
         }
     }
 
-    /// Slot stored at position `pos`.
+    /// Slot stored at position `pos`, zero-extended ([`read_u16`]).
     ///
     /// # Safety
     /// `pos` is a position [`Index::find`] returned (not [`NOT_FOUND`]).
     #[inline(always)]
-    pub unsafe fn slot_at(&self, pos: usize) -> u16 {
+    pub unsafe fn slot_at(&self, pos: usize) -> usize {
         // SAFETY: the caller's guarantee: a position inside the table.
-        unsafe { self.slots.byte_add(pos >> 1).read() }
+        unsafe { read_u16(self.slots.byte_add(pos >> 1)) }
     }
 
     /// Position of `key` (the byte offset of its entry in the keys: 4 × its entry
@@ -234,7 +236,7 @@ impl Index {
             let h = self.start(k, bmask);
             if (j.wrapping_sub(h) & bmask) >= (j.wrapping_sub(hole) & bmask) {
                 // SAFETY: as in `key`.
-                let s = unsafe { self.slot_at(j) };
+                let s = unsafe { self.slots.byte_add(j >> 1).read() };
                 self.set(hole, k, s);
                 hole = j;
             }
@@ -269,7 +271,7 @@ mod tests {
     fn get(ix: &Index, key: u32) -> Option<u16> {
         let p = ix.find(key);
         // SAFETY: a found position.
-        (p != NOT_FOUND).then(|| unsafe { ix.slot_at(p) })
+        (p != NOT_FOUND).then(|| unsafe { ix.slot_at(p) } as u16)
     }
 
     #[test]
@@ -430,7 +432,7 @@ mod tests {
             if pos != NOT_FOUND {
                 // SAFETY: a found position.
                 let slot = unsafe { ix.slot_at(pos) };
-                assert_eq!(model.get(&key), Some(&slot), "step {step}");
+                assert_eq!(model.get(&key), Some(&(slot as u16)), "step {step}");
                 // SAFETY: as above.
                 unsafe { ix.remove_at(pos) };
                 model.remove(&key);

@@ -119,6 +119,70 @@ pub unsafe fn read_long(addr: u32) -> u32 {
     unsafe { (addr as usize as *const u32).read_volatile() }
 }
 
+/// The `u16` at `p`, zero-extended: on the 68k `moveq #0` and a word move (LLVM
+/// loads the word and masks it with a 6-byte `andi.l #65535`).
+///
+/// # Safety
+/// `p` is a readable, 2-aligned `u16`.
+#[inline(always)]
+pub unsafe fn read_u16(p: *const u16) -> usize {
+    // SAFETY: the caller's guarantee.
+    unsafe { read_u16_at::<0>(p.cast()) }
+}
+
+/// [`read_u16`] of the `u16` `OFF` bytes after `p` (the offset in the instruction).
+///
+/// # Safety
+/// `p + OFF` is a readable, 2-aligned `u16`.
+#[inline(always)]
+pub unsafe fn read_u16_at<const OFF: usize>(p: *const u8) -> usize {
+    #[cfg(target_arch = "m68k")]
+    {
+        let v: usize;
+        // SAFETY: the caller's guarantee; one word read.
+        unsafe {
+            core::arch::asm!(
+                "moveq #0,{v}",
+                "move.w ({off},{p}),{v}",
+                p = in(reg_addr) p,
+                off = const OFF,
+                v = out(reg_data) v,
+                options(readonly, nostack),
+            )
+        };
+        v
+    }
+    // SAFETY: the caller's guarantee.
+    #[cfg(not(target_arch = "m68k"))]
+    usize::from(unsafe { p.add(OFF).cast::<u16>().read() })
+}
+
+/// The byte at `p`, zero-extended, as [`read_u16`] does it (`andi.l #255` otherwise).
+///
+/// # Safety
+/// `p` is readable.
+#[inline(always)]
+pub unsafe fn read_u8(p: *const u8) -> u32 {
+    #[cfg(target_arch = "m68k")]
+    {
+        let v: u32;
+        // SAFETY: the caller's guarantee; one byte read.
+        unsafe {
+            core::arch::asm!(
+                "moveq #0,{v}",
+                "move.b ({p}),{v}",
+                p = in(reg_addr) p,
+                v = out(reg_data) v,
+                options(readonly, nostack),
+            )
+        };
+        v
+    }
+    // SAFETY: the caller's guarantee.
+    #[cfg(not(target_arch = "m68k"))]
+    u32::from(unsafe { p.read() })
+}
+
 /// The return address and caller frame of the function whose frame is `a6`:
 /// `(4(a6), 0(a6))`.
 ///

@@ -247,7 +247,7 @@ pub fn dbg_message(st: &State) {
 /// (Rust alloc) from code+0x00000C7A"; `memdbg report` or `addr2line` on the ELF
 /// turns it into a function and line).
 #[inline(never)]
-pub fn alert(st: &mut State, rec: *const u8, k: u8, t: &[u8]) {
+pub fn alert(st: &mut State, rec: *const u8, k: u32, t: &[u8]) {
     st.count(offset_of!(Counters, alerts));
     // SAFETY: `rec` is a locked ledger record or a scratch record; its file field is
     // NUL-terminated (FileName keeps a NUL); the arguments are the scratch ones.
@@ -255,7 +255,7 @@ pub fn alert(st: &mut State, rec: *const u8, k: u8, t: &[u8]) {
         let a = &*rec.cast::<AllocRecord>();
         let args = st.args();
         *args = a.size.get() as usize;
-        *args.add(1) = in_register(u32::from(k)) as usize;
+        *args.add(1) = in_register(k) as usize;
         let tail: &[u8] = if a.file.0[0] == 0 && a.stack.count != 0 {
             *args.add(3) = a.stack.frames[0].get() as usize;
             if a.stack.raw_mask & 1 == 0 {
@@ -321,7 +321,7 @@ impl Fields {
     #[inline(always)]
     fn data_off(&self) -> usize {
         // SAFETY: as in `fields`.
-        usize::from(unsafe { self.rec.add(22).cast::<u16>().read() })
+        unsafe { stack::read_u16_at::<22>(self.rec) }
     }
 }
 
@@ -362,9 +362,11 @@ fn check_guard(
     o.ticks.set(ticks);
     o.guard = g.to_be_bytes();
     let head = (o as *const OverrunRecord).cast::<u8>();
-    ledger::event(st, head, OVERRUN_HEAD, rec, f.kind);
+    // SAFETY: as in `fields`.
+    let k = unsafe { stack::read_u8(rec) };
+    ledger::event(st, head, OVERRUN_HEAD, rec, k as u8);
     if st.has(Options::ALERT_OVERRUNS) {
-        alert(st, rec, f.kind, b"Overrun after \x01 bytes (\x03)\x05\0");
+        alert(st, rec, k, b"Overrun after \x01 bytes (\x03)\x05\0");
     }
     AllocFlags::OVERRUN.bits()
 }
@@ -375,6 +377,13 @@ static NO_STACK: Stack = Stack {
     raw_mask: 0,
     frames: [record::U32Be::new(0); record::STACK_FRAMES],
 };
+
+/// Slot `s`'s record ([`State::rec`] for a slot number already zero-extended).
+#[inline(always)]
+fn rec_at(st: &State, s: usize) -> *mut u8 {
+    // SAFETY: slot numbers are below `n_slots` ≤ capacity, the table's size.
+    unsafe { *st.slot_rec.add(s) }
+}
 
 /// Where a ring entry for `addr` is, newest first.
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
@@ -439,7 +448,7 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     let head = (d as *const DoubleFreeRecord).cast::<u8>();
     ledger::event(st, head, DOUBLE_FREE_HEAD, rec, k);
     if st.has(Options::ALERT_DOUBLE_FREES) {
-        alert(st, rec, k, b"Double free of \x01 bytes (\x03)\x05\0");
+        alert(st, rec, k.into(), b"Double free of \x01 bytes (\x03)\x05\0");
     }
 }
 
@@ -494,7 +503,7 @@ fn not_indexed(st: &mut State, addr: u32, handle: u32, ret: u32, frame: u32) -> 
 fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     // SAFETY: `pos` is a found position (freeing, not_indexed).
     let slot = unsafe { st.index.slot_at(pos) };
-    let rec = st.rec(slot);
+    let rec = rec_at(st, slot);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     // The oldest ring entry gives way; its slot becomes reusable.
@@ -505,7 +514,7 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
         st.release_slot(ring.slot[i]);
     }
     ring.addr[i] = key;
-    ring.slot[i] = slot;
+    ring.slot[i] = slot as u16;
     ring.ticks[i] = ticks;
     ring.kind[i] = fields(rec, key).kind;
     capture(st, &mut ring.site[i].stack, ret, frame);
@@ -581,7 +590,7 @@ fn lookup(st: &State, addr: u32, handle: u32) -> (usize, u32) {
     }
     // SAFETY: a found position.
     let slot = unsafe { st.index.slot_at(pos) };
-    if fields(st.rec(slot), key).flags & AllocFlags::HANDLE.bits() != want {
+    if fields(rec_at(st, slot), key).flags & AllocFlags::HANDLE.bits() != want {
         return (NOT_FOUND, addr);
     }
     (pos, key)
@@ -597,7 +606,7 @@ pub fn visible_size(st: &State, addr: u32, handle: bool, os: u32) -> u32 {
         return os;
     }
     // SAFETY: lookup's position is a found one.
-    let f = fields(st.rec(unsafe { st.index.slot_at(pos) }), key);
+    let f = fields(rec_at(st, unsafe { st.index.slot_at(pos) }), key);
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
         return os;
     }
@@ -623,7 +632,7 @@ pub fn resize(
         return os_resize(st, addr, size, handle);
     }
     // SAFETY: lookup's position is a found one.
-    let rec = st.rec(unsafe { st.index.slot_at(pos) });
+    let rec = rec_at(st, unsafe { st.index.slot_at(pos) });
     let f = fields(rec, key);
     // SAFETY: a field of the scratch chunk.
     let site = unsafe { addr_of_mut!((*st.scratch).ev.overrun.site) };
@@ -723,7 +732,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         if st.has(Options::ALERTS_AT_EXIT)
             && scratch!(st, header.counters).alerts.get() < u32::from(st.settings.max_alerts)
         {
-            alert(st, rec, f.kind, b"Leaked \x01 bytes (\x03)\x05\0");
+            alert(st, rec, f.kind.into(), b"Leaked \x01 bytes (\x03)\x05\0");
         }
         if st.has(Options::DBG_MESSAGES) {
             leak_line(st, rec);
