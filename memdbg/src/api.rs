@@ -79,28 +79,28 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
             return 0;
         }
     }
-    let mut off = 0u16;
+    let mut off = 0u32;
     if pad != 0 {
         let o = aligned_offset(base as usize, pad as usize);
         // SAFETY: 2 <= o <= align, so the word below the block is inside the chunk;
         // dealloc reads it to find the chunk start.
         unsafe { ((base as usize + o - 2) as *mut u16).write(o as u16) };
-        off = o as u16;
+        off = o as u32;
     }
     let r = &mut st.sc().rec;
     r.kind = k;
     r.size.set(size);
     r.address.set(base);
-    r.data_offset.set(off);
-    let off32 = u32::from(off);
+    r.data_offset.set(off as u16);
+    r.flags.set(flags);
     let fill = if st.has(Options::FILL_NEW) {
         crate::record::FILL_NEW_BYTE
     } else {
         0
     };
-    track::prepare(base, flags, off32, off32 + size, fill);
-    track::allocated(st, flags, site, a6);
-    base + u32::from(off)
+    track::prepare(base, flags, off, off + size, fill);
+    track::allocated(st, site, a6);
+    base + off
 }
 
 /// The [`AllocFlags::HANDLE`] and [`AllocFlags::NOT_DYNAMIC`] of an allocation of

@@ -74,13 +74,13 @@ fn tidy(s: &mut Stack) {
 const NO_SITE: Site = Site::new("", 0);
 
 /// Records a successful allocation, or counts it as untracked when no slot is left.
-/// The scratch record already holds its kind, size, address and data offset;
-/// `flags` are its [`AllocFlags`] so far (guarded, handle, not dynamic). `site` is
-/// null for Rust allocations; `a6` is the frame of the function the program called,
+/// The scratch record already holds its kind, size, address, data offset and
+/// [`AllocFlags`] so far (guarded, handle, not dynamic; the site's are added here).
+/// `site` is null for Rust allocations; `a6` is the frame of the function the program called,
 /// where the call-stack walk starts (done for those and with
 /// [`Options::CALL_STACKS`]).
 #[inline(always)]
-pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
+pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
     let Some(slot) = st.take_slot() else {
         st.flag(HeaderFlags::INCOMPLETE);
         unrecorded(st, offset_of!(Counters, untracked));
@@ -97,7 +97,6 @@ pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
         // caller, or the scratch C site, whose user resets `rec_site`).
         unsafe { &*site }
     };
-    let flags = flags | from.flags.get();
     // The scratch record keeps its version byte (set at start), and its file, line and
     // stack while they do not change: a loop allocating at one site copies nothing.
     if site as u32 != st.rec_site {
@@ -106,7 +105,7 @@ pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
         sc.rec.line = from.line;
     }
     let r = &mut sc.rec;
-    r.flags.set(flags);
+    r.flags.set(r.flags.get() | from.flags.get());
     r.seq.set(st.seq);
     r.ticks.set(ticks);
     if site.is_null() || st.has(Options::CALL_STACKS) {
@@ -328,25 +327,18 @@ impl Fields {
 /// Checks the guard of the tracked block whose record is `rec` (`key`: its address;
 /// a handle's chunk is reached through its master pointer). A damaged guard is
 /// recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an overrun found `when`,
-/// at `ticks`, by the caller at `site` ([`NO_STACK`]: unknown). Returns
-/// [`AllocFlags::OVERRUN`] if it was, else 0.
+/// at `ticks`, by the caller at `site` ([`NO_STACK`]: unknown): the record gets
+/// [`AllocFlags::OVERRUN`].
 #[inline(never)]
-fn check_guard(
-    st: &mut State,
-    rec: *mut u8,
-    key: u32,
-    when: u16,
-    ticks: u32,
-    site: *const Stack,
-) -> u16 {
+fn check_guard(st: &mut State, rec: *mut u8, key: u32, when: u16, ticks: u32, site: *const Stack) {
     let f = fields(rec, key);
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
-        return 0;
+        return;
     }
     // SAFETY: a guarded block's chunk has GUARD_LEN readable bytes after the block.
     let g = unsafe { guard::read(body(key, f.flags).add(f.data_off() + f.size as usize)) };
     if g == guard::INTACT {
-        return 0;
+        return;
     }
     st.count(offset_of!(Counters, overruns));
     let flags = f.flags | AllocFlags::OVERRUN.bits();
@@ -368,7 +360,6 @@ fn check_guard(
     if st.has(Options::ALERT_OVERRUNS) {
         alert(st, rec, k, b"Overrun after \x01 bytes (\x03)\x05\0");
     }
-    AllocFlags::OVERRUN.bits()
 }
 
 /// An empty stack: the caller of an overrun found at stop (read-only data).
@@ -633,14 +624,14 @@ pub fn resize(
     }
     // SAFETY: lookup's position is a found one.
     let rec = rec_at(st, unsafe { st.index.slot_at(pos) });
-    let f = fields(rec, key);
     // SAFETY: a field of the scratch chunk.
     let site = unsafe { addr_of_mut!((*st.scratch).ev.overrun.site) };
     capture(st, site, ret, frame);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    let mut flags = f.flags | AllocFlags::RESIZED.bits();
-    flags |= check_guard(st, rec, key, detected::AT_RESIZE, ticks, site);
+    check_guard(st, rec, key, detected::AT_RESIZE, ticks, site);
+    // (Read now, not kept across the calls: check_guard may have added OVERRUN.)
+    let mut flags = fields(rec, key).flags | AllocFlags::RESIZED.bits();
     let mut err = palm::errors::memErrInvalidParam;
     if flags & AllocFlags::GUARDED.bits() != 0 {
         err = os_resize(
@@ -663,14 +654,16 @@ pub fn resize(
     } else {
         0
     };
-    prepare(key, flags, f.size, size, fill);
+    // (The record's size is still the old one.)
+    let old = fields(rec, key).size;
+    prepare(key, flags, old, size, fill);
     // Flags and size are adjacent (bytes 2..8): one DmWrite, from the scratch record
     // (its flags and size are rewritten at every allocation).
     let r = &mut st.sc().rec;
     r.flags.set(flags);
     r.size.set(size);
     ledger::write(rec, 2, &r.as_bytes()[2..8]);
-    st.live_bytes = st.live_bytes - f.size + size;
+    st.live_bytes = st.live_bytes - old + size;
     if st.live_bytes > st.peak_bytes {
         st.peak_bytes = st.live_bytes;
     }
