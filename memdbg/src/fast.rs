@@ -30,7 +30,6 @@ use crate::Site;
 #[cfg(not(target_arch = "m68k"))]
 use crate::record::AsBytes;
 use crate::record::{AllocFlags, Stack};
-use crate::stack::CodeRange;
 use crate::state::State;
 #[cfg(target_arch = "m68k")]
 use crate::{
@@ -39,6 +38,7 @@ use crate::{
         AllocRecord, DB_CREATOR, GUARD_BYTE, GUARD_LEN, Options, SMALL_ALLOC_MAX, STACK_FRAMES,
         kind,
     },
+    stack::CodeRange,
     state::{NO_SLOT, Scratch},
 };
 
@@ -454,35 +454,37 @@ pub unsafe extern "C" fn heap_marks(st: *mut State) {
 
 /// The call-stack walk ([`crate::stack::walk`], the reference, with its reads of
 /// the frame slots): fills `out` with up to `max` frames (at most
-/// [`STACK_FRAMES`]) from `ret` and the frame chain from `frame`, offsets into
-/// `code` where they fall inside it, else raw (and the walk ends); the rest zeroed.
-/// Preserves D2–D7/A2–A6.
+/// [`STACK_FRAMES`]; 0: as the options say, `STACK_FRAMES` with
+/// [`crate::Options::CALL_STACKS`], else 1) from `ret` and the frame chain from
+/// `frame`, offsets into code 1 (`st.code`) where they fall inside it, else raw (and
+/// the walk ends); the rest zeroed. Preserves D2–D7/A2–A6.
 ///
 /// # Safety
 /// `out` is writable; `frame` is a live frame pointer (or odd, or 0: not followed);
-/// `code` is readable.
+/// `st` is the state.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-pub unsafe extern "C" fn walk(
-    out: *mut Stack,
-    ret: u32,
-    frame: u32,
-    max: u32,
-    code: *const CodeRange,
-) {
+pub unsafe extern "C" fn walk(st: *const State, out: *mut Stack, ret: u32, frame: u32, max: u32) {
     core::arch::naked_asm!(
-        // Stack after this: saved regs (24), ret@24, out@28, ret@32, frame@36, max@40,
-        // code@44. Registers: a2 out, a1 the next frame slot, d2 ret, d3 frame, d4
+        // Stack after this: saved regs (24), ret@24, st@28, out@32, ret@36, frame@40,
+        // max@44. Registers: a2 out, a1 the next frame slot, d2 ret, d3 frame, d4
         // frames still allowed, d5 code's base, d6 its length, d1 the raw-mask bit.
         "movem.l %d2-%d6/%a2,-(%sp)",
-        "move.l (28,%sp),%a2",
-        "move.l (32,%sp),%d2",
-        "move.l (36,%sp),%d3",
-        "move.l (40,%sp),%d4",
-        "move.l (44,%sp),%a1",
-        "move.l (%a1)+,%d5",
-        "move.l (%a1),%d6",
+        "move.l (28,%sp),%a1",
+        "move.l ({code_base},%a1),%d5",
+        "move.l ({code_end},%a1),%d6",
         "sub.l %d5,%d6",
+        // max 0: as the options say.
+        "move.l (44,%sp),%d4",
+        bs!(bne "1f"),
+        "moveq #1,%d4",
+        "btst #{cs_bit},({cs_byte},%a1)",
+        bs!(beq "1f"),
+        "moveq #{frames},%d4",
+        "1:",
+        "move.l (32,%sp),%a2",
+        "move.l (36,%sp),%d2",
+        "move.l (40,%sp),%d3",
         // The stack zeroed: count and raw mask, then the frames.
         "move.l %a2,%a0",
         ".short 0x4258", // clr.w (%a0)+
@@ -543,6 +545,10 @@ pub unsafe extern "C" fn walk(
         "99:",
         frames = const STACK_FRAMES,
         gap = const crate::stack::MAX_FRAME_GAP,
+        code_base = const offset_of!(State, code) + offset_of!(CodeRange, base),
+        code_end = const offset_of!(State, code) + offset_of!(CodeRange, end),
+        cs_byte = const offset_of!(State, options) + 3 - Options::CALL_STACKS.bits().trailing_zeros() as usize / 8,
+        cs_bit = const Options::CALL_STACKS.bits().trailing_zeros() % 8,
     )
 }
 
@@ -551,16 +557,16 @@ pub unsafe extern "C" fn walk(
 /// # Safety
 /// As on the 68k.
 #[cfg(not(target_arch = "m68k"))]
-pub unsafe extern "C" fn walk(
-    out: *mut Stack,
-    ret: u32,
-    frame: u32,
-    max: u32,
-    code: *const CodeRange,
-) {
+pub unsafe extern "C" fn walk(st: *const State, out: *mut Stack, ret: u32, frame: u32, max: u32) {
     // SAFETY: the caller's guarantee.
     unsafe {
-        crate::stack::walk(&mut *out, ret, frame, max as usize, *code, |a| {
+        let st = &*st;
+        let max = match max {
+            0 if st.has(crate::record::Options::CALL_STACKS) => crate::record::STACK_FRAMES,
+            0 => 1,
+            m => m as usize,
+        };
+        crate::stack::walk(&mut *out, ret, frame, max, st.code, |a| {
             crate::stack::read_long(a)
         })
     }

@@ -163,6 +163,16 @@ pub unsafe fn read_u16_at<const OFF: usize>(p: *const u8) -> usize {
 /// `p` is readable.
 #[inline(always)]
 pub unsafe fn read_u8(p: *const u8) -> u32 {
+    // SAFETY: the caller's guarantee.
+    unsafe { read_u8_at::<0>(p) }
+}
+
+/// [`read_u8`] of the byte `OFF` bytes after `p` (the offset in the instruction).
+///
+/// # Safety
+/// `p + OFF` is readable.
+#[inline(always)]
+pub unsafe fn read_u8_at<const OFF: usize>(p: *const u8) -> u32 {
     #[cfg(target_arch = "m68k")]
     {
         let v: u32;
@@ -170,8 +180,9 @@ pub unsafe fn read_u8(p: *const u8) -> u32 {
         unsafe {
             core::arch::asm!(
                 "moveq #0,{v}",
-                "move.b ({p}),{v}",
+                "move.b ({off},{p}),{v}",
                 p = in(reg_addr) p,
+                off = const OFF,
                 v = out(reg_data) v,
                 options(readonly, nostack),
             )
@@ -180,7 +191,7 @@ pub unsafe fn read_u8(p: *const u8) -> u32 {
     }
     // SAFETY: the caller's guarantee.
     #[cfg(not(target_arch = "m68k"))]
-    u32::from(unsafe { p.read() })
+    u32::from(unsafe { p.add(OFF).read() })
 }
 
 /// The return address and caller frame of the function whose frame is `a6`:

@@ -42,19 +42,15 @@ pub enum Freed {
 fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
     // SAFETY: `out` points into the scratch chunk; the walk reads only plausible
     // frame slots (stack.rs).
-    unsafe { crate::fast::walk(out, ret, frame, max as u32, &st.code) }
+    unsafe { crate::fast::walk(st, out, ret, frame, max as u32) }
 }
 
 /// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
-/// chain, else only `ret` (which costs nothing to find); unused frames are zero.
+/// chain, else only `ret` (which costs nothing to find); unused frames are zero
+/// (a walk of "0" frames: the walk reads the option).
 #[inline(never)]
 fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
-    let max = if st.has(Options::CALL_STACKS) {
-        STACK_FRAMES
-    } else {
-        1
-    };
-    walk(st, out, ret, frame, max);
+    walk(st, out, ret, frame, 0);
 }
 
 /// Zeroes the frames of `s` beyond its count, as the ledger wants them (a ring
@@ -379,7 +375,10 @@ fn rec_at(st: &State, s: usize) -> *mut u8 {
 /// Where a ring entry for `addr` is, newest first.
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
     let ring = scratch!(st, ring);
-    let mut i = usize::from(st.ring_next);
+    // SAFETY: a field of the state.
+    let mut i = unsafe {
+        stack::read_u8_at::<{ offset_of!(State, ring_next) }>((st as *const State).cast())
+    } as usize;
     let mut k = RING;
     while k != 0 {
         i = i.wrapping_sub(1) & (RING - 1);
