@@ -3,22 +3,24 @@
 //! ([`crate::api::alloc`]) is about twice as long, and the cost of a tracked
 //! allocation is one of the detector's targets (issue 4, item 10).
 //!
-//! [`new`] first checks, changing nothing, that the case is the common one: the
-//! detector running and not busy; [`crate::Options::GUARDS`] on, [`crate::Options::CALL_STACKS`] and
-//! [`crate::Options::FILL_NEW`] off, no low-heap threshold; a size that leaves room for the
-//! guard and, with [`crate::Options::HEAP_STATS`], is not a small allocation; a free slot on
-//! the free list; the scratch record already holding this site's file and line and
-//! no call stack. It then does exactly what the general path does for such a block:
-//! the allocation with room for the guard, the guard, the slot, `TimGetTicks`, the
-//! scratch record, then [`commit`] (the record's `DmWrite`, the index entry, the
-//! counters and peaks: the general path calls it too), and the heap sample. Anything
-//! else (and an allocation the OS refuses) changes nothing and takes the general
-//! path, [`slow`]. Both return the block (0 on failure) and preserve D2–D7/A2–A6, as
-//! LLVM's convention wants.
+//! [`new`] first enters the detector ([`enter`]: running and not busy, now marked
+//! busy) and checks, changing nothing else, that the case is the common one:
+//! [`crate::Options::GUARDS`] on, [`crate::Options::CALL_STACKS`] and
+//! [`crate::Options::FILL_NEW`] off, no low-heap threshold; a size that leaves room
+//! for the guard and, with [`crate::Options::HEAP_STATS`], is not a small allocation;
+//! a free slot on the free list; the scratch record already holding this site's file
+//! and line and no call stack. It then does exactly what the general path does for
+//! such a block: the allocation with room for the guard, the guard, the slot,
+//! `TimGetTicks`, the scratch record, then [`commit`] (the record's `DmWrite`, the
+//! index entry, the counters and peaks: the general path calls it too), and the heap
+//! sample. Anything else (and an allocation the OS refuses) clears the busy mark
+//! again and takes the general path, [`slow`], with nothing changed. Both return the
+//! block (0 on failure) and preserve D2–D7/A2–A6, as LLVM's convention wants.
 //!
 //! The other routines here are shared with the general path and written in assembly
-//! because it is about half the size of LLVM's code: [`commit`], [`heap_marks`] and
-//! the call-stack walk, [`walk`]. Each has a host stand-in with the same effect.
+//! because it is about half the size of LLVM's code: [`enter`], [`commit`],
+//! [`heap_marks`] and the call-stack walk, [`walk`]. Each has a host stand-in with the
+//! same effect.
 
 #[cfg(target_arch = "m68k")]
 use core::mem::offset_of;
@@ -80,21 +82,11 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
     core::arch::naked_asm!(
         // Stack after this: saved regs (36), ret@36, k@40, site@44, size@48, a6@52.
         "movem.l %d2-%d7/%a2-%a4,-(%sp)",
-        // FtrGet('MDbg', 0, &v), v in a long pushed on the stack.
-        ".short 0x42A7", // clr.l -(%sp)
-        ".short 0x4857", // pea (%sp)
-        ".short 0x4267", // clr.w -(%sp)
-        "move.l #{creator},-(%sp)",
-        "trap #15",
-        ".short {ftr_get}",
-        "lea (10,%sp),%sp",
-        "move.l (%sp)+,%a2",
-        ".short 0x4A40", // tst.w %d0
-        bs!(bne "9f"),
-        "move.l %a2,%d0",
-        bs!(beq "9f"),
-        ".short 0x4A2A, {busy}", // tst.b (busy,%a2)
-        bs!(bne "9f"),
+        // The state, entered (marked busy): running and not busy.
+        "jsr ({enter},%pc)",
+        "move.l %a0,%a2",
+        ".short 0x4A80", // tst.l %d0
+        bs!(beq "8f"),
         // Options: guards on, call stacks and fills off.
         // (All three in the options' low byte.)
         "moveq #{opt_mask},%d0",
@@ -121,14 +113,15 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "move.l (44,%sp),%d4",
         "cmp.l ({rec_site},%a2),%d4",
         bs!(beq "2f"),
-        // The general path (nothing was changed): a tail call, the stack is as
-        // `slow` wants it (the same arguments).
+        // The general path (nothing was changed but the busy mark, cleared): a tail
+        // call, the stack is as `slow` wants it (the same arguments).
         "9:",
+        ".short 0x422A, {busy}", // clr.b (busy,%a2)
+        "8:",
         "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "bra {slow}",
         // Committed unless the OS refuses the block.
         "2:",
-        "move.b #1,({busy},%a2)",
         "move.l (40,%sp),%d5",
         "move.l %d3,%d0",
         ".short 0x5880", // addq.l #GUARD_LEN,%d0
@@ -145,7 +138,6 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         ".short 0x588F", // addq.l #4,%sp
         "move.l %a0,%d6",
         bs!(bne "4f"),
-        ".short 0x422A, {busy}", // clr.b (busy,%a2)
         bs!(bra "9b"),
         // The guard after the block (a handle's chunk through its master pointer).
         "4:",
@@ -207,9 +199,9 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "98:",
         "99:",
         slow = sym slow,
+        enter = sym enter,
         commit = sym commit,
         heap_marks = sym heap_marks,
-        creator = const DB_CREATOR,
         busy = const offset_of!(State, busy),
         opts_low = const offset_of!(State, options) + 3,
         opt_mask = const Options::GUARDS.union(Options::CALL_STACKS).union(Options::FILL_NEW).bits(),
@@ -238,7 +230,6 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         r_ticks = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, ticks),
         r_data_offset = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, data_offset),
         seq = const offset_of!(State, seq),
-        ftr_get = const palm::traps::sysTrapFtrGet,
         ptr_new = const palm::traps::sysTrapMemPtrNew,
         handle_new = const palm::traps::sysTrapMemHandleNew,
         tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
