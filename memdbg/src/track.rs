@@ -58,7 +58,9 @@ fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
 fn tidy(s: &mut Stack) {
     // By pointer: an index would be bounds-checked and scaled each round.
     let end = s.frames.as_mut_ptr_range().end;
-    let mut p = s.frames.as_mut_ptr().wrapping_add(usize::from(s.count));
+    // SAFETY: a field of `s`.
+    let n = unsafe { stack::read_u8(&s.count) } as usize;
+    let mut p = s.frames.as_mut_ptr().wrapping_add(n);
     while p < end {
         // SAFETY: below `end`, so one of the frames.
         unsafe { (*p).set(0) };
@@ -208,7 +210,10 @@ fn low_heap(st: &mut State) {
     l.threshold.set(threshold);
     let head = (l as *const LowHeapRecord).cast::<u8>();
     let rec = &sc.rec;
-    ledger::event(st, head, LOW_HEAP_HEAD, rec.as_bytes().as_ptr(), rec.kind);
+    let a = rec.as_bytes().as_ptr();
+    // SAFETY: the scratch record's kind byte.
+    ledger::event(st, head, LOW_HEAP_HEAD, a, unsafe { stack::read_u8(a) }
+        as u8);
     if st.has(Options::DBG_MESSAGES) {
         let a = st.args();
         // SAFETY: the scratch arguments (ARGS elements).
@@ -745,7 +750,7 @@ fn leak_line(st: &State, rec: *const u8) {
         let args = st.args();
         *args = a.seq.get() as usize;
         *args.add(1) = a.size.get() as usize;
-        *args.add(2) = in_register(u32::from(a.kind)) as usize;
+        *args.add(2) = stack::read_u8(rec) as usize;
         *args.add(3) = a.address.get() as usize;
         let tail: &[u8] = if a.file.0[0] != 0 {
             *args.add(5) = a.file.0.as_ptr() as usize;
@@ -782,13 +787,10 @@ pub fn write_sites(st: &mut State) {
             &(*site).first
         };
         let head = (r as *const SmallSiteRecord).cast::<u8>();
-        ledger::event(
-            st,
-            head,
-            SMALL_SITE_HEAD,
-            first.as_bytes().as_ptr(),
-            first.kind,
-        );
+        let a = first.as_bytes().as_ptr();
+        // SAFETY: the record's kind byte.
+        let kind = unsafe { stack::read_u8(a) } as u8;
+        ledger::event(st, head, SMALL_SITE_HEAD, a, kind);
         // SAFETY: at most one past the entries in use.
         site = unsafe { site.add(1) };
         k -= 1;
