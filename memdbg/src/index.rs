@@ -13,7 +13,7 @@
 //!
 //! No allocation and no Palm calls: the table lives in memory the caller provides.
 
-use crate::stack::read_u16;
+use crate::stack::{read_u16, read_u16_at};
 
 /// Most entries a table may have: 8192 keys × 4 bytes = 32 KB per array, under the
 /// Memory Manager's 65,505-byte chunk limit (`memMaxChunkAllocSize`, PALM_FACTS §5.2).
@@ -186,7 +186,12 @@ impl Index {
     /// number, so that no access scales it), or [`NOT_FOUND`].
     #[inline]
     pub fn find(&self, key: u32) -> usize {
-        let bmask = self.bmask();
+        // (The mask loaded zero-extended: [`read_u16_at`].)
+        // SAFETY: a field of `self`.
+        let bmask = unsafe {
+            read_u16_at::<{ core::mem::offset_of!(Index, mask) }>((self as *const Index).cast())
+                << 2
+        };
         let mut o = self.start(key, bmask);
         loop {
             let k = self.key(o);

@@ -14,7 +14,6 @@ use core::ptr::addr_of_mut;
 use m68k_palmos_sys as palm;
 use palm::codegen::in_register;
 
-use crate::Site;
 use crate::guard;
 use crate::index::NOT_FOUND;
 use crate::ledger;
@@ -25,6 +24,7 @@ use crate::record::{
 };
 use crate::stack::{self, read_long};
 use crate::state::{PATCHED_SIZES, RING, SITES, State, scratch};
+use crate::{Settings, Site};
 
 /// What a free patch or free function does with the call after bookkeeping. (A
 /// `u32`: a byte-sized result is zero-extended again where it is returned.)
@@ -727,9 +727,21 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         bytes += f.size;
         check_guard(st, rec, f.addr, detected::AT_STOP, ticks, &NO_STACK);
         if st.has(Options::ALERTS_AT_EXIT)
-            && scratch!(st, header.counters).alerts.get() < u32::from(st.settings.max_alerts)
+            // SAFETY: a field of the state.
+            && (scratch!(st, header.counters).alerts.get() as usize)
+                < unsafe {
+                    stack::read_u16_at::<{ offset_of!(State, settings) + offset_of!(Settings, max_alerts) }>(
+                        (st as *const State).cast(),
+                    )
+                }
         {
-            alert(st, rec, f.kind.into(), b"Leaked \x01 bytes (\x03)\x05\0");
+            // SAFETY: the record's kind byte.
+            alert(
+                st,
+                rec,
+                unsafe { stack::read_u8(rec) },
+                b"Leaked \x01 bytes (\x03)\x05\0",
+            );
         }
         if st.has(Options::DBG_MESSAGES) {
             leak_line(st, rec);
