@@ -566,8 +566,17 @@ fn lookup(st: &State, addr: u32, handle: u32) -> (usize, u32) {
     // The record's HANDLE flag must be this.
     let mut want = (handle << AllocFlags::HANDLE.bits().trailing_zeros()) as u16;
     let mut key = addr;
-    let mut pos = st.index.find(addr);
-    if pos == NOT_FOUND {
+    // Twice at most: the address, then (a pointer) its handle; one find call.
+    loop {
+        let pos = st.index.find(key);
+        if pos != NOT_FOUND {
+            // SAFETY: a found position.
+            let slot = unsafe { st.index.slot_at(pos) };
+            if fields(rec_at(st, slot), key).flags & AllocFlags::HANDLE.bits() != want {
+                return (NOT_FOUND, addr);
+            }
+            return (pos, key);
+        }
         if want != 0 || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
             return (NOT_FOUND, addr);
         }
@@ -577,18 +586,8 @@ fn lookup(st: &State, addr: u32, handle: u32) -> (usize, u32) {
         if key == 0 {
             return (NOT_FOUND, addr);
         }
-        pos = st.index.find(key);
-        if pos == NOT_FOUND {
-            return (NOT_FOUND, addr);
-        }
         want = AllocFlags::HANDLE.bits();
     }
-    // SAFETY: a found position.
-    let slot = unsafe { st.index.slot_at(pos) };
-    if fields(rec_at(st, slot), key).flags & AllocFlags::HANDLE.bits() != want {
-        return (NOT_FOUND, addr);
-    }
-    (pos, key)
 }
 
 /// What the size patches answer for `addr` (`handle`: `MemHandleSize`), given the
