@@ -137,10 +137,8 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "3:",
         ".short 0x588F", // addq.l #4,%sp
         "move.l %a0,%d6",
-        bs!(bne "4f"),
-        bs!(bra "9b"),
+        bs!(beq "9b"),
         // The guard after the block (a handle's chunk through its master pointer).
-        "4:",
         "moveq #{guarded},%d1",
         "cmpi.b #{handle},%d5",
         bs!(bne "5f"),
@@ -172,10 +170,8 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "move.w %d4,({r_flags},%a3)",
         "move.l %d3,({r_size},%a3)",
         "move.l %d6,({r_address},%a3)",
-        "move.l ({seq},%a2),%d1",
-        ".short 0x5281", // addq.l #1,%d1
-        "move.l %d1,({seq},%a2)",
-        "move.l %d1,({r_seq},%a3)",
+        ".short 0x52AA, {seq}", // addq.l #1,(seq,%a2)
+        "move.l ({seq},%a2),({r_seq},%a3)",
         "move.l %d0,({r_ticks},%a3)",
         ".short 0x426B, {r_data_offset}", // clr.w (r_data_offset,%a3)
         // The record's DmWrite, the index entry, the counters and peaks.
@@ -192,7 +188,6 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
         "8:",
         ".short 0x422A, {busy}", // clr.b (busy,%a2)
         "move.l %d6,%d0",
-        "move.l %d6,%a0",
         "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "rts",
         // The end, for bs!'s range check.
@@ -276,14 +271,13 @@ pub unsafe extern "C" fn commit(st: *mut State, slot: u32) {
         ".short {dm_write}",
         "lea (16,%sp),%sp",
         // Index: the first empty entry from index::home(a): x = (a >> 2) + (a >> 18)
-        // (low words: swap, then a word shift), home = ((x * FIB) mod 2^16) >> shift
+        // (low words: a >> 18 is the high word of a >> 2), home = ((x * FIB) mod 2^16) >> shift
         // (the and clears the product's high word); then by byte offsets (× 4).
         "move.l ({r_address},%a3),%d2",
         "move.l %d2,%d0",
         "lsr.l #2,%d0",
-        "move.l %d2,%d1",
-        ".short 0x4841", // swap %d1
-        "lsr.w #2,%d1",
+        "move.l %d0,%d1",
+        ".short 0x4841", // swap %d1: its low word is a >> 18
         "add.w %d1,%d0",
         // mulu.w #FIB,%d0 (LLVM's asm parser rejects mulu's immediate form).
         ".short {mulu_imm_d0}, {fib}",
@@ -308,9 +302,8 @@ pub unsafe extern "C" fn commit(st: *mut State, slot: u32) {
         "move.w (22,%sp),(0,%a0,%d0)",
         // Counters and peaks.
         ".short 0x52AA, {allocations}", // addq.l #1,(allocations,%a2)
+        ".short 0x52AA, {live_count}", // addq.l #1,(live_count,%a2)
         "move.l ({live_count},%a2),%d0",
-        ".short 0x5280", // addq.l #1,%d0
-        "move.l %d0,({live_count},%a2)",
         "cmp.l ({peak_count},%a2),%d0",
         bs!(bls "1f"),
         "move.l %d0,({peak_count},%a2)",
