@@ -437,15 +437,14 @@ pub unsafe extern "C" fn heap_marks(st: *mut State) {
 }
 
 /// The call-stack walk ([`crate::stack::walk`], the reference, with its reads of
-/// the frame slots): fills `out` with up to `max` frames (at most
-/// [`STACK_FRAMES`]; 0: as the options say, `STACK_FRAMES` with
-/// [`crate::Options::CALL_STACKS`], else 1) from `ret` and the frame chain from
-/// `frame`, offsets into code 1 (`st.code`) where they fall inside it, else raw (and
-/// the walk ends); the rest zeroed. Preserves D2–D7/A2–A6.
+/// the frame slots): fills `out` with up to `max` frames (0: as the options say,
+/// [`STACK_FRAMES`] with [`crate::Options::CALL_STACKS`], else 1) from `ret` and the
+/// frame chain from `frame`, offsets into code 1 (`st.code`) where they fall inside
+/// it, else raw (and the walk ends); the rest zeroed. Preserves D2–D7/A2–A6.
 ///
 /// # Safety
-/// `out` is writable; `frame` is a live frame pointer (or odd, or 0: not followed);
-/// `st` is the state.
+/// `out` is writable; `max` is at most [`STACK_FRAMES`]; `frame` is a live frame
+/// pointer (or odd, or 0: not followed); `st` is the state.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 pub unsafe extern "C" fn walk(st: *const State, out: *mut Stack, ret: u32, frame: u32, max: u32) {
@@ -474,15 +473,10 @@ pub unsafe extern "C" fn walk(st: *const State, out: *mut Stack, ret: u32, frame
         ".short 0x4258", // clr.w (%a0)+
         "move.l %a0,%a1",
         ".short 0x4298, 0x4298, 0x4298, 0x4298, 0x4298, 0x4298", // clr.l (%a0)+, 6 times
-        "moveq #{frames},%d0",
-        "cmp.l %d0,%d4",
-        bs!(bls "1f"),
-        "move.l %d0,%d4",
-        "1:",
+        // (d4 is at least 1 here, and each round after one frame goes on only while
+        // it stays nonzero.)
         "moveq #1,%d1",
         "2:",
-        ".short 0x4A84", // tst.l %d4
-        bs!(beq "9f"),
         "move.l %d2,%d0",
         "sub.l %d5,%d0",
         "cmp.l %d6,%d0",

@@ -37,11 +37,12 @@ pub enum Freed {
     Refuse,
 }
 
-/// Walks the frame chain into `out`: up to `max` frames, the rest zeroed.
+/// Walks the frame chain into `out`: up to `max` frames (0: as the options say;
+/// callers pass 0 or [`STACK_FRAMES`]), the rest zeroed.
 #[inline(always)]
 fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
-    // SAFETY: `out` points into the scratch chunk; the walk reads only plausible
-    // frame slots (stack.rs).
+    // SAFETY: `out` points into the scratch chunk; max ≤ STACK_FRAMES; the walk reads
+    // only plausible frame slots (stack.rs).
     unsafe { crate::fast::walk(st, out, ret, frame, max as u32) }
 }
 
