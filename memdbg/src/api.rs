@@ -145,16 +145,16 @@ pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) ->
 /// Returns the block, or null when the OS has no room (nothing recorded).
 #[inline(never)]
 pub fn ptr_new(site: &'static Site, size: u32) -> MemPtr {
-    // SAFETY: own live frame.
-    unsafe { fast::new(kind::POINTER.into(), site, size, frame_pointer()) as usize as MemPtr }
+    // SAFETY: called from this function's body.
+    unsafe { fast::new(kind::POINTER.into(), site, size) as usize as MemPtr }
 }
 
 /// `MemHandleNew(size)` recorded at `site` (use
 /// [`mem_handle_new!`](crate::mem_handle_new)). Returns the handle, or null.
 #[inline(never)]
 pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
-    // SAFETY: own live frame.
-    unsafe { fast::new(kind::HANDLE.into(), site, size, frame_pointer()) as usize as MemHandle }
+    // SAFETY: called from this function's body.
+    unsafe { fast::new(kind::HANDLE.into(), site, size) as usize as MemHandle }
 }
 
 /// `MemChunkNew(heap, size, attr)` recorded at `site` (use

@@ -67,20 +67,22 @@ macro_rules! bs {
 }
 
 /// Allocates a tracked pointer (`k` = [`crate::record::kind::POINTER`]) or handle
-/// ([`crate::record::kind::HANDLE`]) of `size` bytes for the program at `site`; `a6`
-/// is the wrapper's own frame (its `4(a6)` returns into the program). Returns the
-/// block or handle, 0 on failure.
+/// ([`crate::record::kind::HANDLE`]) of `size` bytes for the program at `site`.
+/// Called directly by a wrapper, whose frame is A6 at the call (this naked function
+/// keeps it; [`slow`] finds it as its caller's frame): its `4(a6)` returns into the
+/// program. Returns the block or handle, 0 on failure.
 ///
 /// `tst`, `clr`, `addq`, `subq` and `pea` are written as their opcode words (LLVM's
 /// m68k asm parser rejects them; each is named in a comment), branches with `bs!`.
 ///
 /// # Safety
-/// `a6` is the live frame of the calling wrapper.
+/// Called (not tail-called: the wrapper converts the result) from an
+/// `#[inline(never)]` wrapper's own body, A6 its live frame.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u32 {
+pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32) -> u32 {
     core::arch::naked_asm!(
-        // Stack after this: saved regs (36), ret@36, k@40, site@44, size@48, a6@52.
+        // Stack after this: saved regs (36), ret@36, k@40, site@44, size@48.
         "movem.l %d2-%d7/%a2-%a4,-(%sp)",
         // The state, entered (marked busy): running and not busy.
         "jsr ({enter},%pc)",
@@ -236,8 +238,8 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u
 /// # Safety
 /// As on the 68k.
 #[cfg(not(target_arch = "m68k"))]
-pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32, a6: u32) -> u32 {
-    slow(k, site, size, a6)
+pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32) -> u32 {
+    slow(k, site, size)
 }
 
 /// Completes a new allocation whose scratch record is complete (kind, flags, size,
@@ -604,8 +606,16 @@ pub unsafe extern "C" fn enter() -> *mut State {
     crate::state::enter().map_or(core::ptr::null_mut(), |st| st as *mut State)
 }
 
-/// The general path of [`new`]: the wrappers' [`crate::api::wrapped`].
-extern "C" fn slow(k: u32, site: *const Site, size: u32, a6: u32) -> u32 {
+/// The general path of [`new`]: the wrappers' [`crate::api::wrapped`]. `new`
+/// branches here with the wrapper's return address and A6, so the frame this
+/// function's `link` saved is the wrapper's.
+#[inline(never)]
+extern "C" fn slow(k: u32, site: *const Site, size: u32) -> u32 {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: own live frame: its saved A6 is the wrapper's frame.
+    let a6 = unsafe { crate::stack::read_long(crate::stack::frame_pointer()) };
+    #[cfg(not(target_arch = "m68k"))]
+    let a6 = 0;
     crate::api::wrapped(k as u8, 0, site, size, a6)
 }
 
