@@ -118,7 +118,7 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32) -> u32 {
         // The general path (nothing was changed but the busy mark, cleared): a tail
         // call, the stack is as `slow` wants it (the same arguments).
         "9:",
-        ".short 0x422A, {busy}", // clr.b (busy,%a2)
+        ".short 0x4212", // clr.b (%a2): busy
         "8:",
         "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "bra {slow}",
@@ -188,7 +188,7 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32) -> u32 {
         "jsr ({heap_marks},%pc)",
         ".short 0x588F", // addq.l #4,%sp
         "8:",
-        ".short 0x422A, {busy}", // clr.b (busy,%a2)
+        ".short 0x4212", // clr.b (%a2): busy
         "move.l %d6,%d0",
         "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "rts",
@@ -199,7 +199,6 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32) -> u32 {
         enter = sym enter,
         commit = sym commit,
         heap_marks = sym heap_marks,
-        busy = const offset_of!(State, busy),
         opts_low = const offset_of!(State, options) + 3,
         opt_mask = const Options::GUARDS.union(Options::CALL_STACKS).union(Options::FILL_NEW).bits(),
         guards = const Options::GUARDS.bits(),
@@ -579,9 +578,9 @@ pub unsafe extern "C" fn enter() -> *mut State {
         bs!(bne "9f"),
         "move.l %a0,%d0",
         bs!(beq "8f"),
-        ".short 0x4A28, {busy}", // tst.b (busy,%a0)
+        ".short 0x4A10", // tst.b (%a0): busy
         bs!(bne "9f"),
-        "move.b #1,({busy},%a0)",
+        "move.b #1,(%a0)",
         "rts",
         "9:",
         "suba.l %a0,%a0",
@@ -593,7 +592,6 @@ pub unsafe extern "C" fn enter() -> *mut State {
         "99:",
         creator = const DB_CREATOR,
         ftr_get = const palm::traps::sysTrapFtrGet,
-        busy = const offset_of!(State, busy),
     )
 }
 
@@ -641,6 +639,9 @@ static_assertions::const_assert!(
 // commit's btst reads the HANDLE flag in the flags' low byte.
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(AllocFlags::HANDLE.bits() < 256);
+// `busy` is addressed as `(%aN)`.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(offset_of!(State, busy), 0);
 // `addq.l #4,%d0` adds the guard's length.
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert_eq!(GUARD_LEN, 4);
