@@ -194,6 +194,34 @@ pub unsafe fn read_u8_at<const OFF: usize>(p: *const u8) -> u32 {
     u32::from(unsafe { p.add(OFF).read() })
 }
 
+/// `p` advanced by `N` bytes with one `lea` (LLVM adds to a copy in a data register
+/// and moves it back: 10 bytes), opaque to LLVM.
+///
+/// # Safety
+/// The result is inside (or one past) the allocation `p` points into.
+#[inline(always)]
+pub unsafe fn lea<const N: usize, T>(p: *mut T) -> *mut T {
+    #[cfg(target_arch = "m68k")]
+    {
+        let mut p = p;
+        // SAFETY: address arithmetic only (no memory access, flags kept).
+        unsafe {
+            core::arch::asm!(
+                "lea ({n},{p}),{p}",
+                n = const N,
+                p = inout(reg_addr) p,
+                options(pure, nomem, nostack, preserves_flags),
+            )
+        };
+        p
+    }
+    // SAFETY: the caller's guarantee.
+    #[cfg(not(target_arch = "m68k"))]
+    unsafe {
+        p.byte_add(N)
+    }
+}
+
 /// The return address and caller frame of the function whose frame is `a6`:
 /// `(4(a6), 0(a6))`.
 ///

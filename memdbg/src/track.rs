@@ -4,12 +4,11 @@
 //!
 //! The common paths (a tracked allocation, the free of a tracked block) are kept
 //! short: one `DmWrite` or `DmSet`, no loops but the index probe, rare cases in
-//! separate `#[cold]` functions. Buffers are reached through `st.sc()` locally, never
-//! passed on as `&mut` parameters (see [`crate::state::Scratch`]).
+//! separate `#[cold]` functions. Buffers are reached through `st.sc()` or `field!`
+//! locally, never passed on as `&mut` parameters (see [`crate::state::Scratch`]).
 
 use core::ffi::c_void;
 use core::mem::offset_of;
-use core::ptr::addr_of_mut;
 
 use m68k_palmos_sys as palm;
 use palm::codegen::in_register;
@@ -23,8 +22,42 @@ use crate::record::{
     detected, kind,
 };
 use crate::stack::{self, read_long};
-use crate::state::{PATCHED_SIZES, RING, SITES, State, scratch};
+use crate::state::{PATCHED_SIZES, RING, SITES, SmallSite, State};
 use crate::{Settings, Site};
+
+/// The address of a field of the scratch chunk (`field_ptr!(st, ev.overrun)`),
+/// made by one `lea` from the chunk's ([`stack::lea`]; LLVM adds the offset in a data
+/// register and moves it back). The typed `addr_of_mut!` only gives the field's
+/// type (no code).
+macro_rules! field_ptr {
+    ($st:expr, $($f:tt)+) => {{
+        let p = $st.scratch;
+        // SAFETY: a field of the live scratch chunk (address arithmetic only).
+        unsafe {
+            same_type(
+                core::ptr::addr_of_mut!((*p).$($f)+),
+                stack::lea::<{ core::mem::offset_of!(crate::state::Scratch, $($f)+) }, u8>(
+                    p.cast(),
+                ),
+            )
+        }
+    }};
+}
+
+/// [`scratch!`] through [`field_ptr!`]: the field as a `&mut`, used locally.
+macro_rules! field {
+    ($st:expr, $($f:tt)+) => {{
+        let q = field_ptr!($st, $($f)+);
+        // SAFETY: a field of the live scratch chunk, used locally (as `scratch!`).
+        unsafe { &mut *q }
+    }};
+}
+
+/// `q` as a pointer of `_t`'s type.
+#[inline(always)]
+fn same_type<T>(_t: *mut T, q: *mut u8) -> *mut T {
+    q.cast()
+}
 
 /// What a free patch or free function does with the call after bookkeeping. (A
 /// `u32`: a byte-sized result is zero-extended again where it is returned.)
@@ -166,8 +199,9 @@ fn small(st: &mut State, site: u32, size: u32) {
                 (*s).bytes += size;
                 return;
             }
-            // (Opaque: LLVM would otherwise compute the loop's end with a multiply.)
-            s = crate::state::near(s.add(1));
+            // (Opaque, one lea: LLVM would otherwise compute the loop's end with a
+            // multiply.)
+            s = stack::lea::<{ core::mem::size_of::<SmallSite>() }, _>(s);
             k -= 1;
         }
         if usize::from(n) < SITES {
@@ -203,7 +237,7 @@ fn low_heap(st: &mut State) {
     let sc = st.sc();
     let threshold = st.low_heap_threshold;
     st.flag(HeaderFlags::LOW_HEAP);
-    let l = scratch!(st, ev.low);
+    let l = field!(st, ev.low);
     l.kind = kind::LOW_HEAP;
     l.version = FORMAT_VERSION;
     l.free.set(st.heap_free);
@@ -236,8 +270,9 @@ const SMALL_SITE_HEAD: u32 = offset_of!(SmallSiteRecord, first) as u32;
 
 /// `DbgMessage` of the text in the message buffer.
 pub fn dbg_message(st: &State) {
+    let m = field_ptr!(st, msg);
     // SAFETY: the buffer is NUL-terminated (`format` keeps it so).
-    unsafe { palm::DbgMessage(st.sc().msg.as_ptr().cast()) }
+    unsafe { palm::DbgMessage(m.cast()) }
 }
 
 /// Shows a non-fatal `ErrDisplayFileLineMsg` at the file and line of allocation
@@ -250,6 +285,7 @@ pub fn dbg_message(st: &State) {
 #[inline(never)]
 pub fn alert(st: &mut State, rec: *const u8, k: u32, t: &[u8]) {
     st.count(offset_of!(Counters, alerts));
+    let msg = field_ptr!(st, msg);
     // SAFETY: `rec` is a locked ledger record or a scratch record; its file field is
     // NUL-terminated (FileName keeps a NUL); the arguments are the scratch ones.
     unsafe {
@@ -274,7 +310,7 @@ pub fn alert(st: &mut State, rec: *const u8, k: u32, t: &[u8]) {
         } else {
             a.file.0.as_ptr().cast()
         };
-        palm::ErrDisplayFileLineMsg(file, a.line.get(), st.sc().msg.as_ptr().cast());
+        palm::ErrDisplayFileLineMsg(file, a.line.get(), msg.cast());
     }
 }
 
@@ -345,11 +381,12 @@ fn check_guard(st: &mut State, rec: *mut u8, key: u32, when: u16, ticks: u32, si
     st.count(offset_of!(Counters, overruns));
     let flags = f.flags | AllocFlags::OVERRUN.bits();
     ledger::write(rec, 2, &flags.to_be_bytes());
+    let to = field_ptr!(st, ev.overrun.site);
     // SAFETY: the overrun record's stack in the scratch chunk; `site` is a stack in
     // the scratch chunk, possibly this one (a raw pointer: copy allows overlap), or
     // NO_STACK.
-    unsafe { core::ptr::copy(site, addr_of_mut!((*st.scratch).ev.overrun.site), 1) };
-    let o = scratch!(st, ev.overrun);
+    unsafe { core::ptr::copy(site, to, 1) };
+    let o = field!(st, ev.overrun);
     o.kind = kind::OVERRUN;
     o.version = FORMAT_VERSION;
     o.when.set(when);
@@ -380,7 +417,7 @@ fn rec_at(st: &State, s: usize) -> *mut u8 {
 
 /// Where a ring entry for `addr` is, newest first.
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
-    let ring = scratch!(st, ring);
+    let ring = field!(st, ring);
     // SAFETY: a field of the state.
     let mut i = unsafe {
         stack::read_u8_at::<{ offset_of!(State, ring_next) }>((st as *const State).cast())
@@ -428,10 +465,10 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     st.count(offset_of!(Counters, double_frees));
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    let ring = scratch!(st, ring);
+    let ring = field!(st, ring);
     let rec = st.rec(ring.slot[i]);
     let k = ring.kind[i];
-    let d = scratch!(st, ev.double);
+    let d = field!(st, ev.double);
     d.kind = kind::DOUBLE_FREE;
     d.version = FORMAT_VERSION;
     d.address.set(ring.addr[i]);
@@ -505,7 +542,7 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     // The oldest ring entry gives way; its slot becomes reusable.
     let i = usize::from(st.ring_next) & (RING - 1);
     st.ring_next = ((i + 1) & (RING - 1)) as u8;
-    let ring = scratch!(st, ring);
+    let ring = field!(st, ring);
     if ring.addr[i] != 0 {
         st.release_slot(ring.slot[i]);
     }
@@ -628,8 +665,7 @@ pub fn resize(
     }
     // SAFETY: lookup's position is a found one.
     let rec = rec_at(st, unsafe { st.index.slot_at(pos) });
-    // SAFETY: a field of the scratch chunk.
-    let site = unsafe { addr_of_mut!((*st.scratch).ev.overrun.site) };
+    let site = field_ptr!(st, ev.overrun.site);
     capture(st, site, ret, frame);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
@@ -728,7 +764,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         check_guard(st, rec, f.addr, detected::AT_STOP, ticks, &NO_STACK);
         if st.has(Options::ALERTS_AT_EXIT)
             // SAFETY: a field of the state.
-            && (scratch!(st, header.counters).alerts.get() as usize)
+            && (field!(st, header.counters).alerts.get() as usize)
                 < unsafe {
                     stack::read_u16_at::<{ offset_of!(State, settings) + offset_of!(Settings, max_alerts) }>(
                         (st as *const State).cast(),
@@ -785,10 +821,10 @@ fn leak_line(st: &State, rec: *const u8) {
 
 /// At stop: one record per small-allocation site.
 pub fn write_sites(st: &mut State) {
-    let mut site = scratch!(st, sites).as_ptr();
+    let mut site = field!(st, sites).as_ptr();
     let mut k = st.n_sites;
     while k != 0 {
-        let r = scratch!(st, ev.small);
+        let r = field!(st, ev.small);
         r.kind = kind::SMALL_SITE;
         r.version = FORMAT_VERSION;
         // SAFETY: one of the n_sites ≤ SITES entries in use (walked by pointer: an
