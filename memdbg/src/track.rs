@@ -133,7 +133,9 @@ pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
     // stack while they do not change: a loop allocating at one site copies nothing.
     if site as u32 != st.rec_site {
         st.rec_site = site as u32;
-        sc.rec.file = from.file;
+        let file = field_ptr!(st, rec.file);
+        // SAFETY: the scratch record's file name (written whole).
+        unsafe { file.write(from.file) };
         sc.rec.line = from.line;
     }
     let r = &mut sc.rec;
@@ -188,7 +190,7 @@ fn small(st: &mut State, site: u32, size: u32) {
     let n = st.n_sites;
     // The entries in use, then the next free one (walked by pointer: an entry is
     // 94 bytes, and an index would multiply).
-    let mut s = sc.sites.as_mut_ptr();
+    let mut s = field_ptr!(st, sites).cast::<SmallSite>();
     let mut k = n;
     // SAFETY: `s` stays within the n ≤ SITES entries in use, then is the next one
     // (written only when n < SITES).
@@ -208,7 +210,9 @@ fn small(st: &mut State, site: u32, size: u32) {
             (*s).key = key;
             (*s).count = 1;
             (*s).bytes = size;
-            (*s).first = sc.rec;
+            stack::lea::<{ offset_of!(SmallSite, first) }, _>(s)
+                .cast::<AllocRecord>()
+                .write(sc.rec);
             st.n_sites = n + 1;
             return;
         }
@@ -408,6 +412,16 @@ static NO_STACK: Stack = Stack {
     frames: [record::U32Be::new(0); record::STACK_FRAMES],
 };
 
+/// The state's index, its address made with one `lea` ([`stack::lea`]).
+#[inline(always)]
+fn index(st: &State) -> &crate::index::Index {
+    // SAFETY: a field of the state (address arithmetic only).
+    unsafe {
+        &*stack::lea::<{ offset_of!(State, index) }, State>((st as *const State).cast_mut())
+            .cast::<crate::index::Index>()
+    }
+}
+
 /// Slot `s`'s record ([`State::rec`] for a slot number already zero-extended).
 #[inline(always)]
 fn rec_at(st: &State, s: usize) -> *mut u8 {
@@ -496,7 +510,7 @@ fn app_side(st: &State, ret: u32) -> bool {
 /// caller's frame.
 #[inline(always)]
 pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
-    let pos = st.index.find(addr);
+    let pos = index(st).find(addr);
     if pos == NOT_FOUND {
         return not_indexed(st, addr, handle.into(), ret, frame);
     }
@@ -606,7 +620,7 @@ fn lookup(st: &State, addr: u32, handle: u32) -> (usize, u32) {
     let mut key = addr;
     // Twice at most: the address, then (a pointer) its handle; one find call.
     loop {
-        let pos = st.index.find(key);
+        let pos = index(st).find(key);
         if pos != NOT_FOUND {
             // SAFETY: a found position.
             let slot = unsafe { st.index.slot_at(pos) };
