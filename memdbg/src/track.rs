@@ -22,7 +22,7 @@ use crate::record::{
     detected, kind,
 };
 use crate::stack::{self, read_long};
-use crate::state::{PATCHED_SIZES, RING, SITES, SmallSite, State};
+use crate::state::{PATCHED_SIZES, RING, Ring, RingSite, SITES, SmallSite, State};
 use crate::{Settings, Site};
 
 /// The address of a field of the scratch chunk (`field_ptr!(st, ev.overrun)`),
@@ -312,7 +312,7 @@ pub fn alert(st: &mut State, rec: *const u8, k: u32, t: &[u8]) {
         let file = if a.file.0[0] == 0 {
             c"rust".as_ptr()
         } else {
-            a.file.0.as_ptr().cast()
+            stack::lea::<{ offset_of!(AllocRecord, file) }, u8>(rec.cast_mut()).cast()
         };
         palm::ErrDisplayFileLineMsg(file, a.line.get(), msg.cast());
     }
@@ -429,6 +429,18 @@ fn rec_at(st: &State, s: usize) -> *mut u8 {
     unsafe { *st.slot_rec.add(s) }
 }
 
+/// Ring entry `i`'s stack (`i` < RING): the sites' start by one `lea`
+/// ([`stack::lea`]), then 32 bytes an entry.
+#[inline(always)]
+fn ring_site(ring: &mut Ring, i: usize) -> *mut Stack {
+    // SAFETY: inside the ring's sites.
+    unsafe {
+        stack::lea::<{ offset_of!(Ring, site) }, Ring>(ring)
+            .byte_add(i * core::mem::size_of::<RingSite>())
+            .cast()
+    }
+}
+
 /// Where a ring entry for `addr` is, newest first.
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
     let ring = field!(st, ring);
@@ -488,7 +500,8 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     d.address.set(ring.addr[i]);
     d.first_ticks.set(ring.ticks[i]);
     d.second_ticks.set(ticks);
-    d.first = ring.site[i].stack;
+    // SAFETY: entry i's stack.
+    d.first = unsafe { *ring_site(ring, i) };
     tidy(&mut d.first);
     capture(st, &mut d.second, ret, frame);
     // The quarantined slot's record still holds the allocation (but for its kind).
@@ -564,8 +577,9 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     ring.slot[i] = slot as u16;
     ring.ticks[i] = ticks;
     ring.kind[i] = fields(rec, key).kind;
-    capture(st, &mut ring.site[i].stack, ret, frame);
-    check_guard(st, rec, key, detected::AT_FREE, ticks, &ring.site[i].stack);
+    let site = ring_site(ring, i);
+    capture(st, site, ret, frame);
+    check_guard(st, rec, key, detected::AT_FREE, ticks, site);
     if st.has(Options::FILL_FREED) {
         // The block's bytes become FILL_FREED_BYTE (no guard written).
         let f = fields(rec, key);
@@ -815,7 +829,8 @@ fn leak_line(st: &State, rec: *const u8) {
         *args.add(2) = stack::read_u8(rec) as usize;
         *args.add(3) = a.address.get() as usize;
         let tail: &[u8] = if a.file.0[0] != 0 {
-            *args.add(5) = a.file.0.as_ptr() as usize;
+            *args.add(5) =
+                stack::lea::<{ offset_of!(AllocRecord, file) }, u8>(rec.cast_mut()) as usize;
             *args.add(6) = in_register(u32::from(a.line.get())) as usize;
             b"\x04:\x01\0"
         } else if a.stack.count != 0 {
