@@ -222,6 +222,30 @@ pub unsafe fn lea<const N: usize, T>(p: *mut T) -> *mut T {
     }
 }
 
+/// Adds `D` (1 or −1) to the `u32` `N` bytes after `p` in memory: on the 68k one
+/// `addq.l`/`subq.l #1,(N,%a0)` (LLVM loads, adds and stores: 10 bytes).
+///
+/// # Safety
+/// `p + N` is a writable, 2-aligned `u32`.
+#[inline(always)]
+pub unsafe fn bump<const N: usize, const D: i32>(p: *mut u8) {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: the caller's guarantee; one read-modify-write of that long.
+    unsafe {
+        if D > 0 {
+            core::arch::asm!(".short 0x52A8, {n}", n = const N, in("a0") p, options(nostack));
+        } else {
+            core::arch::asm!(".short 0x53A8, {n}", n = const N, in("a0") p, options(nostack));
+        }
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        let q = p.add(N).cast::<u32>();
+        q.write(q.read().wrapping_add_signed(D));
+    }
+}
+
 /// The return address and caller frame of the function whose frame is `a6`:
 /// `(4(a6), 0(a6))`.
 ///

@@ -120,7 +120,8 @@ pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
     };
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    st.seq += 1;
+    // SAFETY: a counter of the state (in memory: `stack::bump`).
+    unsafe { stack::bump::<{ offset_of!(State, seq) }, 1>((st as *mut State).cast()) };
     let sc = st.sc();
     let from: &Site = if site.is_null() {
         &NO_SITE
@@ -590,16 +591,21 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     ledger::mark_free(rec);
     // SAFETY: as above; nothing changed the index meanwhile.
     unsafe { st.index.remove_at(pos) };
-    st.frees += 1;
+    let sp = (st as *mut State).cast::<u8>();
+    // SAFETY: counters of the state (in memory: `stack::bump`).
+    unsafe { stack::bump::<{ offset_of!(State, frees) }, 1>(sp) };
     if !app_side(st, ret) {
-        st.os_frees += 1;
+        // SAFETY: as above.
+        unsafe { stack::bump::<{ offset_of!(State, os_frees) }, 1>(sp) };
     }
     // (Read now: the record keeps its size and flags, the overrun flag aside.)
     let f = fields(rec, key);
-    st.live_count -= 1;
+    // SAFETY: counters of the state (in memory: `stack::bump`).
+    unsafe { stack::bump::<{ offset_of!(State, live_count) }, -1>(sp) };
     st.live_bytes -= f.size;
     if f.flags & AllocFlags::HANDLE.bits() != 0 {
-        st.live_handles -= 1;
+        // SAFETY: as above.
+        unsafe { stack::bump::<{ offset_of!(State, live_handles) }, -1>(sp) };
     }
 }
 
