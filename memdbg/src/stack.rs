@@ -246,6 +246,25 @@ pub unsafe fn bump<const N: usize, const D: i32>(p: *mut u8) {
     }
 }
 
+/// Sets bit `B` (0–7) of the byte `N` bytes after `p`: one `bset` in memory (LLVM
+/// loads the long, ors and stores: 14 bytes).
+///
+/// # Safety
+/// `p + N` is a writable byte.
+#[inline(always)]
+pub unsafe fn bset<const N: usize, const B: u32>(p: *mut u8) {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: the caller's guarantee; one read-modify-write of that byte.
+    unsafe {
+        core::arch::asm!("bset #{b},({n},{p})", b = const B, n = const N, p = in(reg_addr) p, options(nostack));
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        *p.add(N) |= 1 << B;
+    }
+}
+
 /// The return address and caller frame of the function whose frame is `a6`:
 /// `(4(a6), 0(a6))`.
 ///

@@ -44,6 +44,20 @@ macro_rules! field_ptr {
     }};
 }
 
+/// [`State::flag`] for one header flag (a single bit), with one `bset`
+/// ([`stack::bset`]): bit b of the big-endian long is bit b % 8 of its byte 3 − b / 8.
+macro_rules! flag {
+    ($st:expr, $f:expr) => {{
+        const B: u32 = $f.bits().trailing_zeros();
+        // SAFETY: a byte of the state's flags.
+        unsafe {
+            stack::bset::<{ offset_of!(State, flags) + 3 - B as usize / 8 }, { B % 8 }>(
+                ($st as *mut State).cast(),
+            )
+        }
+    }};
+}
+
 /// [`scratch!`] through [`field_ptr!`]: the field as a `&mut`, used locally.
 macro_rules! field {
     ($st:expr, $($f:tt)+) => {{
@@ -114,7 +128,7 @@ const NO_SITE: Site = Site::new("", 0);
 #[inline(always)]
 pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
     let Some(slot) = st.take_slot() else {
-        st.flag(HeaderFlags::INCOMPLETE);
+        flag!(st, HeaderFlags::INCOMPLETE);
         unrecorded(st, offset_of!(Counters, untracked));
         return;
     };
@@ -241,7 +255,7 @@ fn sample_heap(st: &mut State) {
 fn low_heap(st: &mut State) {
     let sc = st.sc();
     let threshold = st.low_heap_threshold;
-    st.flag(HeaderFlags::LOW_HEAP);
+    flag!(st, HeaderFlags::LOW_HEAP);
     let l = field!(st, ev.low);
     l.kind = kind::LOW_HEAP;
     l.version = FORMAT_VERSION;
