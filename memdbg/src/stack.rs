@@ -246,6 +246,46 @@ pub unsafe fn bump<const N: usize, const D: i32>(p: *mut u8) {
     }
 }
 
+/// Adds `v` to the `u32` `N` bytes after `p` in memory: one `add.l` (LLVM loads,
+/// adds and stores).
+///
+/// # Safety
+/// `p + N` is a writable, 2-aligned `u32`.
+#[inline(always)]
+pub unsafe fn add_to<const N: usize>(p: *mut u8, v: u32) {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: the caller's guarantee; one read-modify-write of that long.
+    unsafe {
+        core::arch::asm!("add.l {v},({n},{p})", v = in(reg_data) v, n = const N, p = in(reg_addr) p, options(nostack));
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        let q = p.add(N).cast::<u32>();
+        q.write(q.read().wrapping_add(v));
+    }
+}
+
+/// Subtracts `v` from the `u32` `N` bytes after `p` in memory: one `sub.l` (LLVM
+/// loads, subtracts and stores).
+///
+/// # Safety
+/// `p + N` is a writable, 2-aligned `u32`.
+#[inline(always)]
+pub unsafe fn sub_from<const N: usize>(p: *mut u8, v: u32) {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: the caller's guarantee; one read-modify-write of that long.
+    unsafe {
+        core::arch::asm!("sub.l {v},({n},{p})", v = in(reg_data) v, n = const N, p = in(reg_addr) p, options(nostack));
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        let q = p.add(N).cast::<u32>();
+        q.write(q.read().wrapping_sub(v));
+    }
+}
+
 /// Sets bit `B` (0–7) of the byte `N` bytes after `p`: one `bset` in memory (LLVM
 /// loads the long, ors and stores: 14 bytes).
 ///

@@ -212,8 +212,8 @@ fn small(st: &mut State, site: u32, size: u32) {
     unsafe {
         while k != 0 {
             if (*s).key == key {
-                (*s).count += 1;
-                (*s).bytes += size;
+                stack::bump::<{ offset_of!(SmallSite, count) }, 1>(s.cast());
+                stack::add_to::<{ offset_of!(SmallSite, bytes) }>(s.cast(), size);
                 return;
             }
             // (Opaque, one lea: LLVM would otherwise compute the loop's end with a
@@ -616,7 +616,8 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     let f = fields(rec, key);
     // SAFETY: counters of the state (in memory: `stack::bump`).
     unsafe { stack::bump::<{ offset_of!(State, live_count) }, -1>(sp) };
-    st.live_bytes -= f.size;
+    // SAFETY: as above.
+    unsafe { stack::sub_from::<{ offset_of!(State, live_bytes) }>(sp, f.size) };
     if f.flags & AllocFlags::HANDLE.bits() != 0 {
         // SAFETY: as above.
         unsafe { stack::bump::<{ offset_of!(State, live_handles) }, -1>(sp) };
