@@ -126,7 +126,7 @@ fn kind_flags(k: u8, how: u32) -> u16 {
 pub(crate) fn enter() -> Option<&'static mut State> {
     // SAFETY: a non-null result is the live state chunk, entered by this call (as
     // `state::enter` does it).
-    unsafe { fast::enter().as_mut() }
+    unsafe { (fast::enter() as usize as *mut State).as_mut() }
 }
 
 /// The wrappers' allocation: [`alloc`] with the detector entered, else (not

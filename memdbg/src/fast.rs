@@ -552,15 +552,16 @@ pub unsafe extern "C" fn walk(st: *const State, out: *mut Stack, ret: u32, frame
 }
 
 /// [`crate::state::enter`] for the wrappers: the state chunk from
-/// `FtrGet('MDbg', 0)`, marked busy; null when the detector is not running or is
+/// `FtrGet('MDbg', 0)`, marked busy; 0 when the detector is not running or is
 /// already busy (its `busy` byte read and written once each, as the volatile accesses
-/// there do). Returns the state in A0 (and D0).
+/// there do). Returns the state's address in D0 (and A0): as an integer, so that
+/// LLVM tests D0 directly.
 ///
 /// # Safety
 /// None beyond the Feature Manager call's; the result is the live state, entered.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-pub unsafe extern "C" fn enter() -> *mut State {
+pub unsafe extern "C" fn enter() -> u32 {
     core::arch::naked_asm!(
         // D2 saved: a trap may clobber it (PALM_FACTS §6).
         "move.l %d2,-(%sp)",
@@ -600,8 +601,8 @@ pub unsafe extern "C" fn enter() -> *mut State {
 /// # Safety
 /// As on the 68k.
 #[cfg(not(target_arch = "m68k"))]
-pub unsafe extern "C" fn enter() -> *mut State {
-    crate::state::enter().map_or(core::ptr::null_mut(), |st| st as *mut State)
+pub unsafe extern "C" fn enter() -> u32 {
+    crate::state::enter().map_or(0, |st| st as *mut State as usize as u32)
 }
 
 /// The general path of [`new`]: the wrappers' [`crate::api::wrapped`]. `new`
