@@ -248,12 +248,16 @@ pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32) -> u32 {
 /// the record's [`AllocFlags::HANDLE`], peaks). Shared by [`new`] and the general
 /// path ([`crate::track::allocated`]); preserves D2–D7/A2–A6.
 ///
+/// `slot` is an `i16`, sign-extended into its argument long by the caller (one
+/// `ext.l` instead of an `andi.l #65535`): slot numbers are below the capacity,
+/// at most 5,461 (`index::MAX_ENTRIES` × 2/3), so the long is the slot number.
+///
 /// # Safety
 /// `st` is the entered state; `slot` was just taken (its ledger record is locked);
 /// the record's address is nonzero and not in the index, which has an empty entry.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-pub unsafe extern "C" fn commit(st: *mut State, slot: u32) {
+pub unsafe extern "C" fn commit(st: *mut State, slot: i16) {
     core::arch::naked_asm!(
         // Stack after this: saved regs (12), ret@12, st@16, slot@20 (its word @22).
         "movem.l %d2/%a2-%a3,-(%sp)",
@@ -353,7 +357,7 @@ pub unsafe extern "C" fn commit(st: *mut State, slot: u32) {
 /// # Safety
 /// As on the 68k.
 #[cfg(not(target_arch = "m68k"))]
-pub unsafe extern "C" fn commit(st: *mut State, slot: u32) {
+pub unsafe extern "C" fn commit(st: *mut State, slot: i16) {
     // SAFETY: the caller's guarantee.
     let st = unsafe { &mut *st };
     let r = &st.sc().rec;

@@ -266,6 +266,25 @@ pub unsafe fn add_to<const N: usize>(p: *mut u8, v: u32) {
     }
 }
 
+/// Ors `v` into the `u16` `N` bytes after `p` in memory: one `or.w` (LLVM loads, ors
+/// and stores).
+///
+/// # Safety
+/// `p + N` is a writable, 2-aligned `u16`.
+#[inline(always)]
+pub unsafe fn or_to16<const N: usize>(p: *mut u8, v: u16) {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: the caller's guarantee; one read-modify-write of that word.
+    unsafe {
+        core::arch::asm!("or.w {v},({n},{p})", v = in(reg_data) v, n = const N, p = in(reg_addr) p, options(nostack));
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        *p.add(N).cast::<u16>() |= v;
+    }
+}
+
 /// Subtracts `v` from the `u32` `N` bytes after `p` in memory: one `sub.l` (LLVM
 /// loads, subtracts and stores).
 ///

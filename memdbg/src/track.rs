@@ -154,7 +154,13 @@ pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
         sc.rec.line = from.line;
     }
     let r = &mut sc.rec;
-    r.flags.set(r.flags.get() | from.flags.get());
+    // SAFETY: the scratch record's flags (big-endian, as the site's: one or.w).
+    unsafe {
+        stack::or_to16::<{ offset_of!(AllocRecord, flags) }>(
+            (r as *mut AllocRecord).cast(),
+            from.flags.get().to_be(),
+        )
+    };
     r.seq.set(st.seq);
     r.ticks.set(ticks);
     if site.is_null() || st.has(Options::CALL_STACKS) {
@@ -169,7 +175,7 @@ pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
     }
     // SAFETY: the entered state; a slot just taken; the scratch record is complete
     // and its address (a new block) is not in the index.
-    unsafe { crate::fast::commit(st, u32::from(slot)) };
+    unsafe { crate::fast::commit(st, slot as i16) };
     let size = sc.rec.size.get();
     if st.has(Options::HEAP_STATS) {
         if size.wrapping_sub(1) < record::SMALL_ALLOC_MAX {
