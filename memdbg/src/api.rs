@@ -27,7 +27,30 @@ pub(crate) const MAX_CHUNK: u32 = 65_505;
 /// `how` of a `MemChunkNew(heap, _, attr)` request for [`wrapped`] and [`alloc`].
 #[inline(always)]
 pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
-    (u32::from(heap) << 16) | u32::from(attr)
+    // On the 68k: swap the heap into the high word, move the attributes into the low
+    // one (LLVM shifts, masks and ors: 12 bytes).
+    #[cfg(target_arch = "m68k")]
+    {
+        let how: u32;
+        // SAFETY: register moves only.
+        unsafe {
+            core::arch::asm!(
+                "moveq #0,%d0",
+                "move.w {h},%d0",
+                ".short 0x4840", // swap %d0 (LLVM's asm parser rejects swap)
+                "move.w {a},%d0",
+                h = in(reg_data) heap,
+                a = in(reg_data) attr,
+                out("d0") how,
+                options(pure, nomem, nostack),
+            )
+        };
+        how
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        (u32::from(heap) << 16) | u32::from(attr)
+    }
 }
 
 /// Allocates `size` bytes the way kind `k` does: `MemHandleNew`, `MemChunkNew` (heap
