@@ -58,7 +58,8 @@ macro_rules! flag {
     }};
 }
 
-/// [`scratch!`] through [`field_ptr!`]: the field as a `&mut`, used locally.
+/// [`scratch!`](crate::state::scratch) through [`field_ptr!`]: the field as a `&mut`,
+/// used locally.
 macro_rules! field {
     ($st:expr, $($f:tt)+) => {{
         let q = field_ptr!($st, $($f)+);
