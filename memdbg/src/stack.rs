@@ -256,7 +256,13 @@ pub unsafe fn add_to<const N: usize>(p: *mut u8, v: u32) {
     #[cfg(target_arch = "m68k")]
     // SAFETY: the caller's guarantee; one read-modify-write of that long.
     unsafe {
-        core::arch::asm!("add.l {v},({n},{p})", v = in(reg_data) v, n = const N, p = in(reg_addr) p, options(nostack));
+        core::arch::asm!(
+            "add.l {v},({n},{p})",
+            v = in(reg_data) v,
+            n = const N,
+            p = in(reg_addr) p,
+            options(nostack),
+        );
     }
     #[cfg(not(target_arch = "m68k"))]
     // SAFETY: the caller's guarantee.
@@ -276,7 +282,13 @@ pub unsafe fn or_to16<const N: usize>(p: *mut u8, v: u16) {
     #[cfg(target_arch = "m68k")]
     // SAFETY: the caller's guarantee; one read-modify-write of that word.
     unsafe {
-        core::arch::asm!("or.w {v},({n},{p})", v = in(reg_data) v, n = const N, p = in(reg_addr) p, options(nostack));
+        core::arch::asm!(
+            "or.w {v},({n},{p})",
+            v = in(reg_data) v,
+            n = const N,
+            p = in(reg_addr) p,
+            options(nostack),
+        );
     }
     #[cfg(not(target_arch = "m68k"))]
     // SAFETY: the caller's guarantee.
@@ -295,7 +307,13 @@ pub unsafe fn sub_from<const N: usize>(p: *mut u8, v: u32) {
     #[cfg(target_arch = "m68k")]
     // SAFETY: the caller's guarantee; one read-modify-write of that long.
     unsafe {
-        core::arch::asm!("sub.l {v},({n},{p})", v = in(reg_data) v, n = const N, p = in(reg_addr) p, options(nostack));
+        core::arch::asm!(
+            "sub.l {v},({n},{p})",
+            v = in(reg_data) v,
+            n = const N,
+            p = in(reg_addr) p,
+            options(nostack),
+        );
     }
     #[cfg(not(target_arch = "m68k"))]
     // SAFETY: the caller's guarantee.
@@ -315,7 +333,13 @@ pub unsafe fn bset<const N: usize, const B: u32>(p: *mut u8) {
     #[cfg(target_arch = "m68k")]
     // SAFETY: the caller's guarantee; one read-modify-write of that byte.
     unsafe {
-        core::arch::asm!("bset #{b},({n},{p})", b = const B, n = const N, p = in(reg_addr) p, options(nostack));
+        core::arch::asm!(
+            "bset #{b},({n},{p})",
+            b = const B,
+            n = const N,
+            p = in(reg_addr) p,
+            options(nostack),
+        );
     }
     #[cfg(not(target_arch = "m68k"))]
     // SAFETY: the caller's guarantee.

@@ -795,6 +795,9 @@ pub(crate) fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
     }
 }
 
+/// `max_alerts`'s offset in the state.
+const MAX_ALERTS: usize = offset_of!(State, settings) + offset_of!(Settings, max_alerts);
+
 /// At stop: every live block's guard is checked, it is counted as a leak and reported
 /// (alerts up to the maximum, one `DbgMessage` line each).
 #[inline(never)]
@@ -822,7 +825,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
             // SAFETY: a field of the state.
             && (field!(st, header.counters).alerts.get() as usize)
                 < unsafe {
-                    stack::read_u16_at::<{ offset_of!(State, settings) + offset_of!(Settings, max_alerts) }>(
+                    stack::read_u16_at::<{ MAX_ALERTS }>(
                         (st as *const State).cast(),
                     )
                 }
