@@ -27,7 +27,30 @@ pub(crate) const MAX_CHUNK: u32 = 65_505;
 /// `how` of a `MemChunkNew(heap, _, attr)` request for [`wrapped`] and [`alloc`].
 #[inline(always)]
 pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
-    (u32::from(heap) << 16) | u32::from(attr)
+    // On the 68k: swap the heap into the high word, move the attributes into the low
+    // one (LLVM shifts, masks and ors: 12 bytes).
+    #[cfg(target_arch = "m68k")]
+    {
+        let how: u32;
+        // SAFETY: register moves only.
+        unsafe {
+            core::arch::asm!(
+                "moveq #0,%d0",
+                "move.w {h},%d0",
+                ".short 0x4840", // swap %d0 (LLVM's asm parser rejects swap)
+                "move.w {a},%d0",
+                h = in(reg_data) heap,
+                a = in(reg_data) attr,
+                out("d0") how,
+                options(pure, nomem, nostack),
+            )
+        };
+        how
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        (u32::from(heap) << 16) | u32::from(attr)
+    }
 }
 
 /// Allocates `size` bytes the way kind `k` does: `MemHandleNew`, `MemChunkNew` (heap
@@ -79,28 +102,28 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
             return 0;
         }
     }
-    let mut off = 0u16;
+    let mut off = 0u32;
     if pad != 0 {
         let o = aligned_offset(base as usize, pad as usize);
         // SAFETY: 2 <= o <= align, so the word below the block is inside the chunk;
         // dealloc reads it to find the chunk start.
         unsafe { ((base as usize + o - 2) as *mut u16).write(o as u16) };
-        off = o as u16;
+        off = o as u32;
     }
     let r = &mut st.sc().rec;
     r.kind = k;
     r.size.set(size);
     r.address.set(base);
-    r.data_offset.set(off);
-    let off32 = u32::from(off);
+    r.data_offset.set(off as u16);
+    r.flags.set(flags);
     let fill = if st.has(Options::FILL_NEW) {
         crate::record::FILL_NEW_BYTE
     } else {
         0
     };
-    track::prepare(base, flags, off32, off32 + size, fill);
-    track::allocated(st, flags, site, a6);
-    base + u32::from(off)
+    track::prepare(base, flags, off, off + size, fill);
+    track::allocated(st, site, a6);
+    base + off
 }
 
 /// The [`AllocFlags::HANDLE`] and [`AllocFlags::NOT_DYNAMIC`] of an allocation of
@@ -121,10 +144,12 @@ fn kind_flags(k: u8, how: u32) -> u16 {
     f | AllocFlags::HANDLE.bits()
 }
 
-/// [`state::enter`], out of line for the wrappers.
-#[inline(never)]
+/// [`state::enter`] for the wrappers ([`fast::enter`], in assembly).
+#[inline(always)]
 pub(crate) fn enter() -> Option<&'static mut State> {
-    state::enter()
+    // SAFETY: a non-null result is the live state chunk, entered by this call (as
+    // `state::enter` does it).
+    unsafe { (fast::enter() as usize as *mut State).as_mut() }
 }
 
 /// The wrappers' allocation: [`alloc`] with the detector entered, else (not
@@ -143,16 +168,16 @@ pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) ->
 /// Returns the block, or null when the OS has no room (nothing recorded).
 #[inline(never)]
 pub fn ptr_new(site: &'static Site, size: u32) -> MemPtr {
-    // SAFETY: own live frame.
-    unsafe { fast::new(kind::POINTER.into(), site, size, frame_pointer()) as usize as MemPtr }
+    // SAFETY: called from this function's body.
+    unsafe { fast::new(kind::POINTER.into(), site, size) as usize as MemPtr }
 }
 
 /// `MemHandleNew(size)` recorded at `site` (use
 /// [`mem_handle_new!`](crate::mem_handle_new)). Returns the handle, or null.
 #[inline(never)]
 pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
-    // SAFETY: own live frame.
-    unsafe { fast::new(kind::HANDLE.into(), site, size, frame_pointer()) as usize as MemHandle }
+    // SAFETY: called from this function's body.
+    unsafe { fast::new(kind::HANDLE.into(), site, size) as usize as MemHandle }
 }
 
 /// `MemChunkNew(heap, size, attr)` recorded at `site` (use

@@ -25,6 +25,40 @@ pub unsafe fn write(end: *mut u8) {
 /// `end..end + GUARD_LEN` is readable.
 #[inline]
 pub unsafe fn read(end: *const u8) -> u32 {
+    // Four byte moves into the low byte, shifting between them (LLVM keeps a loop).
+    #[cfg(target_arch = "m68k")]
+    {
+        let v: u32;
+        // SAFETY: reads the caller's GUARD_LEN readable bytes; no stack, registers only.
+        unsafe {
+            core::arch::asm!(
+                "move.b ({p})+,{v}",
+                "lsl.l #8,{v}",
+                "move.b ({p})+,{v}",
+                "lsl.l #8,{v}",
+                "move.b ({p})+,{v}",
+                "lsl.l #8,{v}",
+                "move.b ({p}),{v}",
+                p = inout(reg_addr) end => _,
+                v = out(reg_data) v,
+                options(readonly, nostack),
+            );
+        }
+        v
+    }
+    // SAFETY: the caller's guarantee.
+    #[cfg(not(target_arch = "m68k"))]
+    unsafe {
+        read_bytes(end)
+    }
+}
+
+/// [`read`] in Rust (the host's).
+///
+/// # Safety
+/// As [`read`].
+#[cfg(not(target_arch = "m68k"))]
+unsafe fn read_bytes(end: *const u8) -> u32 {
     let mut v = 0u32;
     let mut i = 0;
     while i < GUARD_LEN {

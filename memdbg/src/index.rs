@@ -13,12 +13,15 @@
 //!
 //! No allocation and no Palm calls: the table lives in memory the caller provides.
 
+use crate::stack::{read_u16, read_u16_at};
+
 /// Most entries a table may have: 8192 keys × 4 bytes = 32 KB per array, under the
 /// Memory Manager's 65,505-byte chunk limit (`memMaxChunkAllocSize`, PALM_FACTS §5.2).
 pub const MAX_ENTRIES: u16 = 8192;
 
-/// "Not found" from [`Index::find`].
-pub const NOT_FOUND: u16 = 0xFFFF;
+/// "Not found" from [`Index::find`]: odd, where every position is a multiple of 4 (a
+/// small constant is shorter to load than −1).
+pub const NOT_FOUND: usize = 1;
 
 /// Number of entries for a detector tracking up to `capacity` blocks: the smallest
 /// power of two ≥ capacity × 3/2 and ≥ 16; `None` above [`MAX_ENTRIES`].
@@ -79,6 +82,7 @@ pub const fn shift_for(mask: u16) -> u16 {
 ///   (stride 4), where the former `((key >> 2) ^ (key >> 12)) & mask` gave
 ///   1.1–3.0 (longest 6–25) and one 5,000-entry cluster for master pointers, so
 ///   a new handle's insert could probe thousands of entries.
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 #[inline(always)]
 pub fn home(key: u32, shift: u16) -> u16 {
     let x = (key >> 2).wrapping_add(key >> 18) as u16;
@@ -114,74 +118,130 @@ impl Index {
         }
     }
 
+    /// The mask of a position (a byte offset into the keys: 4 × the entry number).
     #[inline(always)]
-    fn key(&self, i: usize) -> u32 {
-        // SAFETY: callers mask `i`, so it is inside the table (`new`'s contract).
-        unsafe { *self.keys.add(i) }
+    fn bmask(&self) -> usize {
+        usize::from(self.mask) << 2
     }
 
+    /// [`home`] of `key` as a position (below `bmask + 4`). On the 68k the 32-bit
+    /// `mulu.w` product is shifted and masked: the same value (its bits above 16 shift
+    /// into bits the mask clears), without LLVM narrowing the product and widening it
+    /// again, or masking the shift count (the shift is at most 15; `lsr.l` reads the
+    /// count's low 6 bits).
     #[inline(always)]
-    fn set(&self, i: usize, key: u32, slot: u16) {
-        // SAFETY: as in `key`.
-        unsafe {
-            *self.keys.add(i) = key;
-            *self.slots.add(i) = slot;
+    fn start(&self, key: u32, bmask: usize) -> usize {
+        #[cfg(target_arch = "m68k")]
+        {
+            let mut p = (key >> 2).wrapping_add(key >> 18);
+            // SAFETY: register arithmetic only.
+            unsafe {
+                core::arch::asm!(
+                    ".short {mulu}, {fib}",
+                    "lsr.l {s},%d0",
+                    "lsl.l #2,%d0",
+                    mulu = const MULU_IMM_D0,
+                    fib = const FIB,
+                    s = in(reg_data) self.shift,
+                    inout("d0") p,
+                    options(pure, nomem, nostack),
+                )
+            };
+            p as usize & bmask
+        }
+        #[cfg(not(target_arch = "m68k"))]
+        {
+            (usize::from(home(key, self.shift)) << 2) & bmask
         }
     }
 
-    /// Slot stored at position `pos` (from [`Index::find`]).
+    /// The key at position `o`.
     #[inline(always)]
-    pub fn slot_at(&self, pos: u16) -> u16 {
-        // SAFETY: as in `key`.
-        unsafe { *self.slots.add(usize::from(pos & self.mask)) }
+    fn key(&self, o: usize) -> u32 {
+        // SAFETY: callers mask `o` (or have it from `find`), so it is inside the table
+        // (`new`'s contract).
+        unsafe { self.keys.byte_add(o).read() }
     }
 
-    /// Position of `key`, or [`NOT_FOUND`].
+    #[inline(always)]
+    fn set(&self, o: usize, key: u32, slot: u16) {
+        // SAFETY: as in `key`; a slot number is half as far as its key.
+        unsafe {
+            self.keys.byte_add(o).write(key);
+            self.slots.byte_add(o >> 1).write(slot);
+        }
+    }
+
+    /// Slot stored at position `pos`, zero-extended ([`read_u16`]).
+    ///
+    /// # Safety
+    /// `pos` is a position [`Index::find`] returned (not [`NOT_FOUND`]).
+    #[inline(always)]
+    pub unsafe fn slot_at(&self, pos: usize) -> usize {
+        // SAFETY: the caller's guarantee: a position inside the table.
+        unsafe { read_u16(self.slots.byte_add(pos >> 1)) }
+    }
+
+    /// Position of `key` (the byte offset of its entry in the keys: 4 × its entry
+    /// number, so that no access scales it), or [`NOT_FOUND`].
     #[inline]
-    pub fn find(&self, key: u32) -> u16 {
-        let mut i = home(key, self.shift);
+    pub fn find(&self, key: u32) -> usize {
+        // (The mask loaded zero-extended: [`read_u16_at`].)
+        // SAFETY: a field of `self`.
+        let bmask = unsafe {
+            read_u16_at::<{ core::mem::offset_of!(Index, mask) }>((self as *const Index).cast())
+                << 2
+        };
+        let mut o = self.start(key, bmask);
         loop {
-            let k = self.key(usize::from(i));
+            let k = self.key(o);
             if k == key {
-                return i;
+                return o;
             }
             if k == 0 {
                 return NOT_FOUND;
             }
-            i = (i + 1) & self.mask;
+            o = (o + 4) & bmask;
         }
     }
 
     /// Inserts `key` → `slot`. The caller guarantees that `key` is nonzero and absent
     /// and that the table has an empty entry (it never holds more than the
-    /// detector's capacity, at most 2/3 of its size).
+    /// detector's capacity, at most 2/3 of its size). On the 68k,
+    /// [`crate::fast::commit`]'s assembly does it.
+    #[cfg_attr(target_arch = "m68k", allow(dead_code))]
     #[inline]
     pub fn insert(&self, key: u32, slot: u16) {
-        let mut i = home(key, self.shift);
-        while self.key(usize::from(i)) != 0 {
-            i = (i + 1) & self.mask;
+        let bmask = self.bmask();
+        let mut o = self.start(key, bmask);
+        while self.key(o) != 0 {
+            o = (o + 4) & bmask;
         }
-        self.set(usize::from(i), key, slot);
+        self.set(o, key, slot);
     }
 
-    /// Removes the entry at `pos` (from [`Index::find`]) and shifts later entries of
-    /// its cluster back so that every key stays reachable from its home position.
-    pub fn remove_at(&self, pos: u16) {
-        let mask = usize::from(self.mask);
-        let mut hole = usize::from(pos) & mask;
+    /// Removes the entry at `pos` and shifts later entries of its cluster back so that
+    /// every key stays reachable from its home position.
+    ///
+    /// # Safety
+    /// `pos` is a position [`Index::find`] returned (not [`NOT_FOUND`]), and the table
+    /// has not changed since.
+    pub unsafe fn remove_at(&self, pos: usize) {
+        let bmask = self.bmask();
+        let mut hole = pos;
         let mut j = hole;
         loop {
-            j = (j + 1) & mask;
+            j = (j + 4) & bmask;
             let k = self.key(j);
             if k == 0 {
                 break;
             }
             // The entry at j may move into the hole only if its home is not after
             // the hole (cyclically): distance home→j ≥ distance hole→j.
-            let h = usize::from(home(k, self.shift));
-            if (j.wrapping_sub(h) & mask) >= (j.wrapping_sub(hole) & mask) {
+            let h = self.start(k, bmask);
+            if (j.wrapping_sub(h) & bmask) >= (j.wrapping_sub(hole) & bmask) {
                 // SAFETY: as in `key`.
-                let s = unsafe { *self.slots.add(j) };
+                let s = unsafe { self.slots.byte_add(j >> 1).read() };
                 self.set(hole, k, s);
                 hole = j;
             }
@@ -215,7 +275,8 @@ mod tests {
 
     fn get(ix: &Index, key: u32) -> Option<u16> {
         let p = ix.find(key);
-        (p != NOT_FOUND).then(|| ix.slot_at(p))
+        // SAFETY: a found position.
+        (p != NOT_FOUND).then(|| unsafe { ix.slot_at(p) } as u16)
     }
 
     #[test]
@@ -238,7 +299,8 @@ mod tests {
         assert_eq!(get(&ix, 0x1_0010), Some(1));
         assert_eq!(get(&ix, 0x1_0020), Some(2));
         assert_eq!(ix.find(0x1_0030), NOT_FOUND);
-        ix.remove_at(ix.find(0x1_0010));
+        // SAFETY: a found position.
+        unsafe { ix.remove_at(ix.find(0x1_0010)) };
         assert_eq!(get(&ix, 0x1_0010), None);
         assert_eq!(get(&ix, 0x1_0020), Some(2));
     }
@@ -264,15 +326,16 @@ mod tests {
             .find(|&k| home(k, shift) == 0)
             .unwrap();
         ix.insert(k0, 9);
-        assert_eq!(ix.find(k0), 2);
-        ix.remove_at(ix.find(keys[1]));
+        assert_eq!(ix.find(k0), 2 * 4);
+        // SAFETY: a found position.
+        unsafe { ix.remove_at(ix.find(keys[1])) };
         for (s, &k) in keys.iter().enumerate() {
             if s != 1 {
                 assert_eq!(get(&ix, k), Some(s as u16), "key {s}");
             }
         }
         // The home-0 key moved back to 1: the cluster is as short as it can be.
-        assert_eq!((ix.find(k0), get(&ix, k0)), (1, Some(9)));
+        assert_eq!((ix.find(k0), get(&ix, k0)), (4, Some(9)));
         assert_eq!(get(&ix, keys[1]), None);
     }
 
@@ -312,7 +375,7 @@ mod tests {
         }
         let lens: Vec<u16> = keys
             .iter()
-            .map(|&k| (t.ix.find(k).wrapping_sub(home(k, t.ix.shift)) & mask) + 1)
+            .map(|&k| (((t.ix.find(k) / 4) as u16).wrapping_sub(home(k, t.ix.shift)) & mask) + 1)
             .collect();
         let total: u32 = lens.iter().map(|&l| u32::from(l)).sum();
         (
@@ -372,8 +435,11 @@ mod tests {
             let key = 0x1_0000 + (rand() % 2048) * 6;
             let pos = ix.find(key);
             if pos != NOT_FOUND {
-                assert_eq!(model.get(&key), Some(&ix.slot_at(pos)), "step {step}");
-                ix.remove_at(pos);
+                // SAFETY: a found position.
+                let slot = unsafe { ix.slot_at(pos) };
+                assert_eq!(model.get(&key), Some(&(slot as u16)), "step {step}");
+                // SAFETY: as above.
+                unsafe { ix.remove_at(pos) };
                 model.remove(&key);
             } else {
                 assert!(!model.contains_key(&key), "step {step}");

@@ -4,17 +4,15 @@
 //!
 //! The common paths (a tracked allocation, the free of a tracked block) are kept
 //! short: one `DmWrite` or `DmSet`, no loops but the index probe, rare cases in
-//! separate `#[cold]` functions. Buffers are reached through `st.sc()` locally, never
-//! passed on as `&mut` parameters (see [`crate::state::Scratch`]).
+//! separate `#[cold]` functions. Buffers are reached through `st.sc()` or `field!`
+//! locally, never passed on as `&mut` parameters (see [`crate::state::Scratch`]).
 
 use core::ffi::c_void;
 use core::mem::offset_of;
-use core::ptr::addr_of_mut;
 
 use m68k_palmos_sys as palm;
 use palm::codegen::in_register;
 
-use crate::Site;
 use crate::guard;
 use crate::index::NOT_FOUND;
 use crate::ledger;
@@ -24,10 +22,62 @@ use crate::record::{
     detected, kind,
 };
 use crate::stack::{self, read_long};
-use crate::state::{PATCHED_SIZES, RING, SITES, State, scratch};
+use crate::state::{PATCHED_SIZES, RING, Ring, RingSite, SITES, SmallSite, State};
+use crate::{Settings, Site};
 
-/// What a free patch or free function does with the call after bookkeeping.
+/// The address of a field of the scratch chunk (`field_ptr!(st, ev.overrun)`),
+/// made by one `lea` from the chunk's ([`stack::lea`]; LLVM adds the offset in a data
+/// register and moves it back). The typed `addr_of_mut!` only gives the field's
+/// type (no code).
+macro_rules! field_ptr {
+    ($st:expr, $($f:tt)+) => {{
+        let p = $st.scratch;
+        // SAFETY: a field of the live scratch chunk (address arithmetic only).
+        unsafe {
+            same_type(
+                core::ptr::addr_of_mut!((*p).$($f)+),
+                stack::lea::<{ core::mem::offset_of!(crate::state::Scratch, $($f)+) }, u8>(
+                    p.cast(),
+                ),
+            )
+        }
+    }};
+}
+
+/// [`State::flag`] for one header flag (a single bit), with one `bset`
+/// ([`stack::bset`]): bit b of the big-endian long is bit b % 8 of its byte 3 − b / 8.
+macro_rules! flag {
+    ($st:expr, $f:expr) => {{
+        const B: u32 = $f.bits().trailing_zeros();
+        // SAFETY: a byte of the state's flags.
+        unsafe {
+            stack::bset::<{ offset_of!(State, flags) + 3 - B as usize / 8 }, { B % 8 }>(
+                ($st as *mut State).cast(),
+            )
+        }
+    }};
+}
+
+/// [`scratch!`](crate::state::scratch) through [`field_ptr!`]: the field as a `&mut`,
+/// used locally.
+macro_rules! field {
+    ($st:expr, $($f:tt)+) => {{
+        let q = field_ptr!($st, $($f)+);
+        // SAFETY: a field of the live scratch chunk, used locally (as `scratch!`).
+        unsafe { &mut *q }
+    }};
+}
+
+/// `q` as a pointer of `_t`'s type.
+#[inline(always)]
+fn same_type<T>(_t: *mut T, q: *mut u8) -> *mut T {
+    q.cast()
+}
+
+/// What a free patch or free function does with the call after bookkeeping. (A
+/// `u32`: a byte-sized result is zero-extended again where it is returned.)
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
 pub enum Freed {
     /// Pass it to the OS.
     Pass,
@@ -35,33 +85,35 @@ pub enum Freed {
     Refuse,
 }
 
-/// Walks the frame chain into `out`: up to `max` frames, the rest zeroed.
-#[inline(never)]
+/// Walks the frame chain into `out`: up to `max` frames (0: as the options say;
+/// callers pass 0 or [`STACK_FRAMES`]), the rest zeroed.
+#[inline(always)]
 fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
-    // SAFETY: `out` points into the scratch chunk; the walk reads only plausible
-    // frame slots (stack.rs).
-    unsafe { stack::walk(&mut *out, ret, frame, max, st.code, |a| read_long(a)) }
+    // SAFETY: `out` points into the scratch chunk; max ≤ STACK_FRAMES; the walk reads
+    // only plausible frame slots (stack.rs).
+    unsafe { crate::fast::walk(st, out, ret, frame, max as u32) }
 }
 
 /// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
-/// chain, else only `ret` (which costs nothing to find); unused frames are zero.
+/// chain, else only `ret` (which costs nothing to find); unused frames are zero
+/// (a walk of "0" frames: the walk reads the option).
 #[inline(never)]
 fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
-    let max = if st.has(Options::CALL_STACKS) {
-        STACK_FRAMES
-    } else {
-        1
-    };
-    walk(st, out, ret, frame, max);
+    walk(st, out, ret, frame, 0);
 }
 
 /// Zeroes the frames of `s` beyond its count, as the ledger wants them (a ring
 /// entry written by the free patch's assembly holds only its innermost frame).
 fn tidy(s: &mut Stack) {
-    let mut i = usize::from(s.count);
-    while i < STACK_FRAMES {
-        s.frames[i].set(0);
-        i += 1;
+    // By pointer: an index would be bounds-checked and scaled each round.
+    let end = s.frames.as_mut_ptr_range().end;
+    // SAFETY: a field of `s`.
+    let n = unsafe { stack::read_u8(&s.count) } as usize;
+    let mut p = s.frames.as_mut_ptr().wrapping_add(n);
+    while p < end {
+        // SAFETY: below `end`, so one of the frames.
+        unsafe { (*p).set(0) };
+        p = p.wrapping_add(1);
     }
 }
 
@@ -69,21 +121,22 @@ fn tidy(s: &mut Stack) {
 const NO_SITE: Site = Site::new("", 0);
 
 /// Records a successful allocation, or counts it as untracked when no slot is left.
-/// The scratch record already holds its kind, size, address and data offset;
-/// `flags` are its [`AllocFlags`] so far (guarded, handle, not dynamic). `site` is
-/// null for Rust allocations; `a6` is the frame of the function the program called,
+/// The scratch record already holds its kind, size, address, data offset and
+/// [`AllocFlags`] so far (guarded, handle, not dynamic; the site's are added here).
+/// `site` is null for Rust allocations; `a6` is the frame of the function the program called,
 /// where the call-stack walk starts (done for those and with
 /// [`Options::CALL_STACKS`]).
 #[inline(always)]
-pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
+pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
     let Some(slot) = st.take_slot() else {
-        st.flag(HeaderFlags::INCOMPLETE);
+        flag!(st, HeaderFlags::INCOMPLETE);
         unrecorded(st, offset_of!(Counters, untracked));
         return;
     };
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    st.seq += 1;
+    // SAFETY: a counter of the state (in memory: `stack::bump`).
+    unsafe { stack::bump::<{ offset_of!(State, seq) }, 1>((st as *mut State).cast()) };
     let sc = st.sc();
     let from: &Site = if site.is_null() {
         &NO_SITE
@@ -92,16 +145,23 @@ pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
         // caller, or the scratch C site, whose user resets `rec_site`).
         unsafe { &*site }
     };
-    let flags = flags | from.flags.get();
     // The scratch record keeps its version byte (set at start), and its file, line and
     // stack while they do not change: a loop allocating at one site copies nothing.
     if site as u32 != st.rec_site {
         st.rec_site = site as u32;
-        sc.rec.file = from.file;
+        let file = field_ptr!(st, rec.file);
+        // SAFETY: the scratch record's file name (written whole).
+        unsafe { file.write(from.file) };
         sc.rec.line = from.line;
     }
     let r = &mut sc.rec;
-    r.flags.set(flags);
+    // SAFETY: the scratch record's flags (big-endian, as the site's: one or.w).
+    unsafe {
+        stack::or_to16::<{ offset_of!(AllocRecord, flags) }>(
+            (r as *mut AllocRecord).cast(),
+            from.flags.get().to_be(),
+        )
+    };
     r.seq.set(st.seq);
     r.ticks.set(ticks);
     if site.is_null() || st.has(Options::CALL_STACKS) {
@@ -114,16 +174,10 @@ pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
         r.stack = Stack::default();
         st.rec_stack = 0;
     }
-    ledger::write(st.rec(slot), 0, sc.rec.as_bytes());
+    // SAFETY: the entered state; a slot just taken; the scratch record is complete
+    // and its address (a new block) is not in the index.
+    unsafe { crate::fast::commit(st, slot as i16) };
     let size = sc.rec.size.get();
-    st.index.insert(sc.rec.address.get(), slot);
-    st.allocations += 1;
-    st.live_count += 1;
-    st.live_bytes += size;
-    if flags & AllocFlags::HANDLE.bits() != 0 {
-        st.live_handles += 1;
-    }
-    peaks(st);
     if st.has(Options::HEAP_STATS) {
         if size.wrapping_sub(1) < record::SMALL_ALLOC_MAX {
             small(st, site as u32, size);
@@ -140,17 +194,8 @@ pub fn allocated(st: &mut State, flags: u16, site: *const Site, a6: u32) {
 pub(crate) fn unrecorded(st: &mut State, counter: usize) {
     st.count(counter);
     if st.has(Options::HEAP_STATS) {
-        heap_marks(st);
-    }
-}
-
-#[inline(always)]
-fn peaks(st: &mut State) {
-    if st.live_bytes > st.peak_bytes {
-        st.peak_bytes = st.live_bytes;
-    }
-    if st.live_count > st.peak_count {
-        st.peak_count = st.live_count;
+        // SAFETY: the entered state.
+        unsafe { crate::fast::heap_marks(st) };
     }
 }
 
@@ -167,48 +212,34 @@ fn small(st: &mut State, site: u32, size: u32) {
     let n = st.n_sites;
     // The entries in use, then the next free one (walked by pointer: an entry is
     // 94 bytes, and an index would multiply).
-    let mut s = sc.sites.as_mut_ptr();
+    let mut s = field_ptr!(st, sites).cast::<SmallSite>();
     let mut k = n;
     // SAFETY: `s` stays within the n ≤ SITES entries in use, then is the next one
     // (written only when n < SITES).
     unsafe {
         while k != 0 {
             if (*s).key == key {
-                (*s).count += 1;
-                (*s).bytes += size;
+                stack::bump::<{ offset_of!(SmallSite, count) }, 1>(s.cast());
+                stack::add_to::<{ offset_of!(SmallSite, bytes) }>(s.cast(), size);
                 return;
             }
-            // (Opaque: LLVM would otherwise compute the loop's end with a multiply.)
-            s = crate::state::near(s.add(1));
+            // (Opaque, one lea: LLVM would otherwise compute the loop's end with a
+            // multiply.)
+            s = stack::lea::<{ core::mem::size_of::<SmallSite>() }, _>(s);
             k -= 1;
         }
         if usize::from(n) < SITES {
             (*s).key = key;
             (*s).count = 1;
             (*s).bytes = size;
-            (*s).first = sc.rec;
+            stack::lea::<{ offset_of!(SmallSite, first) }, _>(s)
+                .cast::<AllocRecord>()
+                .write(sc.rec);
             st.n_sites = n + 1;
             return;
         }
     }
     st.count(offset_of!(Counters, small_unsited));
-}
-
-/// Samples the dynamic heap into the low-water marks ([`Options::HEAP_STATS`]): after
-/// every tracked allocation, and also after an untracked one and a failed one (the
-/// heap is at its lowest when an allocation fails).
-#[inline(never)]
-pub(crate) fn heap_marks(st: &mut State) {
-    // SAFETY: heap 0 is the dynamic heap; both outputs are fields of the state.
-    unsafe {
-        palm::MemHeapFreeBytes(0, &mut st.heap_free, &mut st.heap_max);
-    }
-    if st.heap_free < st.low_free {
-        st.low_free = st.heap_free;
-    }
-    if st.heap_max < st.low_max {
-        st.low_max = st.heap_max;
-    }
 }
 
 /// After a tracked allocation: the low-water marks, and the low-heap warning the
@@ -217,7 +248,8 @@ pub(crate) fn heap_marks(st: &mut State) {
 /// allocation is in the low-water mark).
 #[inline(always)]
 fn sample_heap(st: &mut State) {
-    heap_marks(st);
+    // SAFETY: the entered state.
+    unsafe { crate::fast::heap_marks(st) };
     if st.heap_max < st.low_heap_threshold && st.flags & HeaderFlags::LOW_HEAP.bits() == 0 {
         low_heap(st);
     }
@@ -230,8 +262,8 @@ fn sample_heap(st: &mut State) {
 fn low_heap(st: &mut State) {
     let sc = st.sc();
     let threshold = st.low_heap_threshold;
-    st.flag(HeaderFlags::LOW_HEAP);
-    let l = scratch!(st, ev.low);
+    flag!(st, HeaderFlags::LOW_HEAP);
+    let l = field!(st, ev.low);
     l.kind = kind::LOW_HEAP;
     l.version = FORMAT_VERSION;
     l.free.set(st.heap_free);
@@ -239,7 +271,10 @@ fn low_heap(st: &mut State) {
     l.threshold.set(threshold);
     let head = (l as *const LowHeapRecord).cast::<u8>();
     let rec = &sc.rec;
-    ledger::event(st, head, LOW_HEAP_HEAD, rec.as_bytes().as_ptr(), rec.kind);
+    let a = rec.as_bytes().as_ptr();
+    // SAFETY: the scratch record's kind byte.
+    ledger::event(st, head, LOW_HEAP_HEAD, a, unsafe { stack::read_u8(a) }
+        as u8);
     if st.has(Options::DBG_MESSAGES) {
         let a = st.args();
         // SAFETY: the scratch arguments (ARGS elements).
@@ -261,8 +296,9 @@ const SMALL_SITE_HEAD: u32 = offset_of!(SmallSiteRecord, first) as u32;
 
 /// `DbgMessage` of the text in the message buffer.
 pub fn dbg_message(st: &State) {
+    let m = field_ptr!(st, msg);
     // SAFETY: the buffer is NUL-terminated (`format` keeps it so).
-    unsafe { palm::DbgMessage(st.sc().msg.as_ptr().cast()) }
+    unsafe { palm::DbgMessage(m.cast()) }
 }
 
 /// Shows a non-fatal `ErrDisplayFileLineMsg` at the file and line of allocation
@@ -273,15 +309,16 @@ pub fn dbg_message(st: &State) {
 /// (Rust alloc) from code+0x00000C7A"; `memdbg report` or `addr2line` on the ELF
 /// turns it into a function and line).
 #[inline(never)]
-pub fn alert(st: &mut State, rec: *const u8, k: u8, t: &[u8]) {
+pub fn alert(st: &mut State, rec: *const u8, k: u32, t: &[u8]) {
     st.count(offset_of!(Counters, alerts));
+    let msg = field_ptr!(st, msg);
     // SAFETY: `rec` is a locked ledger record or a scratch record; its file field is
     // NUL-terminated (FileName keeps a NUL); the arguments are the scratch ones.
     unsafe {
         let a = &*rec.cast::<AllocRecord>();
         let args = st.args();
         *args = a.size.get() as usize;
-        *args.add(1) = in_register(u32::from(k)) as usize;
+        *args.add(1) = in_register(k) as usize;
         let tail: &[u8] = if a.file.0[0] == 0 && a.stack.count != 0 {
             *args.add(3) = a.stack.frames[0].get() as usize;
             if a.stack.raw_mask & 1 == 0 {
@@ -297,9 +334,9 @@ pub fn alert(st: &mut State, rec: *const u8, k: u8, t: &[u8]) {
         let file = if a.file.0[0] == 0 {
             c"rust".as_ptr()
         } else {
-            a.file.0.as_ptr().cast()
+            stack::lea::<{ offset_of!(AllocRecord, file) }, u8>(rec.cast_mut()).cast()
         };
-        palm::ErrDisplayFileLineMsg(file, a.line.get(), st.sc().msg.as_ptr().cast());
+        palm::ErrDisplayFileLineMsg(file, a.line.get(), msg.cast());
     }
 }
 
@@ -347,64 +384,92 @@ impl Fields {
     #[inline(always)]
     fn data_off(&self) -> usize {
         // SAFETY: as in `fields`.
-        usize::from(unsafe { self.rec.add(22).cast::<u16>().read() })
+        unsafe { stack::read_u16_at::<22>(self.rec) }
     }
 }
 
 /// Checks the guard of the tracked block whose record is `rec` (`key`: its address;
 /// a handle's chunk is reached through its master pointer). A damaged guard is
 /// recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an overrun found `when`,
-/// at `ticks`, by the caller at `site` (null: unknown). Returns
-/// [`AllocFlags::OVERRUN`] if it was, else 0.
+/// at `ticks`, by the caller at `site` ([`NO_STACK`]: unknown): the record gets
+/// [`AllocFlags::OVERRUN`].
 #[inline(never)]
-fn check_guard(
-    st: &mut State,
-    rec: *mut u8,
-    key: u32,
-    when: u16,
-    ticks: u32,
-    site: *const Stack,
-) -> u16 {
+fn check_guard(st: &mut State, rec: *mut u8, key: u32, when: u16, ticks: u32, site: *const Stack) {
     let f = fields(rec, key);
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
-        return 0;
+        return;
     }
     // SAFETY: a guarded block's chunk has GUARD_LEN readable bytes after the block.
     let g = unsafe { guard::read(body(key, f.flags).add(f.data_off() + f.size as usize)) };
     if g == guard::INTACT {
-        return 0;
+        return;
     }
     st.count(offset_of!(Counters, overruns));
     let flags = f.flags | AllocFlags::OVERRUN.bits();
     ledger::write(rec, 2, &flags.to_be_bytes());
+    let to = field_ptr!(st, ev.overrun.site);
     // SAFETY: the overrun record's stack in the scratch chunk; `site` is a stack in
-    // the scratch chunk, possibly this one (a raw pointer: copy allows overlap).
-    unsafe {
-        let to = addr_of_mut!((*st.scratch).ev.overrun.site);
-        if site.is_null() {
-            to.write(Stack::default());
-        } else {
-            core::ptr::copy(site, to, 1);
-        }
-    }
-    let o = scratch!(st, ev.overrun);
+    // the scratch chunk, possibly this one (a raw pointer: copy allows overlap), or
+    // NO_STACK.
+    unsafe { core::ptr::copy(site, to, 1) };
+    let o = field!(st, ev.overrun);
     o.kind = kind::OVERRUN;
     o.version = FORMAT_VERSION;
     o.when.set(when);
     o.ticks.set(ticks);
     o.guard = g.to_be_bytes();
     let head = (o as *const OverrunRecord).cast::<u8>();
-    ledger::event(st, head, OVERRUN_HEAD, rec, f.kind);
+    // SAFETY: as in `fields`.
+    let k = unsafe { stack::read_u8(rec) };
+    ledger::event(st, head, OVERRUN_HEAD, rec, k as u8);
     if st.has(Options::ALERT_OVERRUNS) {
-        alert(st, rec, f.kind, b"Overrun after \x01 bytes (\x03)\x05\0");
+        alert(st, rec, k, b"Overrun after \x01 bytes (\x03)\x05\0");
     }
-    AllocFlags::OVERRUN.bits()
+}
+
+/// An empty stack: the caller of an overrun found at stop (read-only data).
+static NO_STACK: Stack = Stack {
+    count: 0,
+    raw_mask: 0,
+    frames: [record::U32Be::new(0); record::STACK_FRAMES],
+};
+
+/// The state's index, its address made with one `lea` ([`stack::lea`]).
+#[inline(always)]
+fn index(st: &State) -> &crate::index::Index {
+    // SAFETY: a field of the state (address arithmetic only).
+    unsafe {
+        &*stack::lea::<{ offset_of!(State, index) }, State>((st as *const State).cast_mut())
+            .cast::<crate::index::Index>()
+    }
+}
+
+/// Slot `s`'s record ([`State::rec`] for a slot number already zero-extended).
+#[inline(always)]
+fn rec_at(st: &State, s: usize) -> *mut u8 {
+    // SAFETY: slot numbers are below `n_slots` ≤ capacity, the table's size.
+    unsafe { *st.slot_rec.add(s) }
+}
+
+/// Ring entry `i`'s stack (`i` < RING): the sites' start by one `lea`
+/// ([`stack::lea`]), then 32 bytes an entry.
+#[inline(always)]
+fn ring_site(ring: &mut Ring, i: usize) -> *mut Stack {
+    // SAFETY: inside the ring's sites.
+    unsafe {
+        stack::lea::<{ offset_of!(Ring, site) }, Ring>(ring)
+            .byte_add(i * core::mem::size_of::<RingSite>())
+            .cast()
+    }
 }
 
 /// Where a ring entry for `addr` is, newest first.
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
-    let ring = scratch!(st, ring);
-    let mut i = usize::from(st.ring_next);
+    let ring = field!(st, ring);
+    // SAFETY: a field of the state.
+    let mut i = unsafe {
+        stack::read_u8_at::<{ offset_of!(State, ring_next) }>((st as *const State).cast())
+    } as usize;
     let mut k = RING;
     while k != 0 {
         i = i.wrapping_sub(1) & (RING - 1);
@@ -448,23 +513,24 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     st.count(offset_of!(Counters, double_frees));
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    let ring = scratch!(st, ring);
+    let ring = field!(st, ring);
     let rec = st.rec(ring.slot[i]);
     let k = ring.kind[i];
-    let d = scratch!(st, ev.double);
+    let d = field!(st, ev.double);
     d.kind = kind::DOUBLE_FREE;
     d.version = FORMAT_VERSION;
     d.address.set(ring.addr[i]);
     d.first_ticks.set(ring.ticks[i]);
     d.second_ticks.set(ticks);
-    d.first = ring.site[i].stack;
+    // SAFETY: entry i's stack.
+    d.first = unsafe { *ring_site(ring, i) };
     tidy(&mut d.first);
     capture(st, &mut d.second, ret, frame);
     // The quarantined slot's record still holds the allocation (but for its kind).
     let head = (d as *const DoubleFreeRecord).cast::<u8>();
     ledger::event(st, head, DOUBLE_FREE_HEAD, rec, k);
     if st.has(Options::ALERT_DOUBLE_FREES) {
-        alert(st, rec, k, b"Double free of \x01 bytes (\x03)\x05\0");
+        alert(st, rec, k.into(), b"Double free of \x01 bytes (\x03)\x05\0");
     }
 }
 
@@ -479,21 +545,21 @@ fn app_side(st: &State, ret: u32) -> bool {
 /// caller's frame.
 #[inline(always)]
 pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
-    let pos = st.index.find(addr);
+    let pos = index(st).find(addr);
     if pos == NOT_FOUND {
-        return not_indexed(st, addr, handle, ret, frame);
+        return not_indexed(st, addr, handle.into(), ret, frame);
     }
     free_tracked(st, pos, addr, ret, frame);
     Freed::Pass
 }
 
 /// A free of an address the index does not hold: a double free, a locked handle's
-/// pointer, or a block never tracked.
+/// pointer, or a block never tracked (`handle` nonzero: through `MemHandleFree`).
 #[inline(never)]
-fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
+fn not_indexed(st: &mut State, addr: u32, handle: u32, ret: u32, frame: u32) -> Freed {
     if addr != 0 && addr & 1 == 0 {
         if let Some(i) = ring_find(st, addr)
-            && still_free(addr, handle)
+            && still_free(addr, handle != 0)
         {
             double_free(st, i, ret, frame);
             return Freed::Refuse;
@@ -516,24 +582,26 @@ fn not_indexed(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
 
 /// The free of the tracked block at index position `pos` (`key` is its address).
 #[inline(never)]
-fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
-    let slot = st.index.slot_at(pos);
-    let rec = st.rec(slot);
+fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
+    // SAFETY: `pos` is a found position (freeing, not_indexed).
+    let slot = unsafe { st.index.slot_at(pos) };
+    let rec = rec_at(st, slot);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     // The oldest ring entry gives way; its slot becomes reusable.
     let i = usize::from(st.ring_next) & (RING - 1);
     st.ring_next = ((i + 1) & (RING - 1)) as u8;
-    let ring = scratch!(st, ring);
+    let ring = field!(st, ring);
     if ring.addr[i] != 0 {
         st.release_slot(ring.slot[i]);
     }
     ring.addr[i] = key;
-    ring.slot[i] = slot;
+    ring.slot[i] = slot as u16;
     ring.ticks[i] = ticks;
     ring.kind[i] = fields(rec, key).kind;
-    capture(st, &mut ring.site[i].stack, ret, frame);
-    check_guard(st, rec, key, detected::AT_FREE, ticks, &ring.site[i].stack);
+    let site = ring_site(ring, i);
+    capture(st, site, ret, frame);
+    check_guard(st, rec, key, detected::AT_FREE, ticks, site);
     if st.has(Options::FILL_FREED) {
         // The block's bytes become FILL_FREED_BYTE (no guard written).
         let f = fields(rec, key);
@@ -542,24 +610,33 @@ fn free_tracked(st: &mut State, pos: u16, key: u32, ret: u32, frame: u32) {
         prepare(key, flags, from, from + f.size, record::FILL_FREED_BYTE);
     }
     ledger::mark_free(rec);
-    st.index.remove_at(pos);
-    st.frees += 1;
+    // SAFETY: as above; nothing changed the index meanwhile.
+    unsafe { st.index.remove_at(pos) };
+    let sp = (st as *mut State).cast::<u8>();
+    // SAFETY: counters of the state (in memory: `stack::bump`).
+    unsafe { stack::bump::<{ offset_of!(State, frees) }, 1>(sp) };
     if !app_side(st, ret) {
-        st.os_frees += 1;
+        // SAFETY: as above.
+        unsafe { stack::bump::<{ offset_of!(State, os_frees) }, 1>(sp) };
     }
     // (Read now: the record keeps its size and flags, the overrun flag aside.)
     let f = fields(rec, key);
-    st.live_count -= 1;
-    st.live_bytes -= f.size;
+    // SAFETY: counters of the state (in memory: `stack::bump`).
+    unsafe { stack::bump::<{ offset_of!(State, live_count) }, -1>(sp) };
+    // SAFETY: as above.
+    unsafe { stack::sub_from::<{ offset_of!(State, live_bytes) }>(sp, f.size) };
     if f.flags & AllocFlags::HANDLE.bits() != 0 {
-        st.live_handles -= 1;
+        // SAFETY: as above.
+        unsafe { stack::bump::<{ offset_of!(State, live_handles) }, -1>(sp) };
     }
 }
 
-/// Resizes a block through the Memory Manager (a pointer or a handle): through the
-/// saved original when the resize traps are patched (so the patch is not entered
-/// again), else through the trap.
-fn os_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
+/// Resizes a block through the Memory Manager (a handle if `handle` is nonzero, else
+/// a pointer): through the saved original when the resize traps are patched (so the
+/// patch is not entered again), else through the trap. (`handle` is a `u32`: a
+/// `bool` argument is zero-extended again at every call.)
+fn os_resize(st: &State, addr: u32, size: u32, handle: u32) -> palm::Err {
+    let handle = handle != 0;
     if st.patched & PATCHED_SIZES != 0 {
         return crate::patch::chain_resize(st, addr, size, handle);
     }
@@ -574,16 +651,26 @@ fn os_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
 }
 
 /// The index position and key of the tracked block a size or resize call on `addr`
-/// is about (`handle`: `MemHandleSize`/`MemHandleResize`), or [`NOT_FOUND`]. A
-/// pointer may be a locked handle's (`MemPtrSize(MemHandleLock(h))` is legal): then
-/// the key is the handle. The record's kind must match the call's: a handle's
-/// record for a handle or a locked handle's pointer, a pointer's for a pointer.
-fn lookup(st: &State, addr: u32, handle: bool) -> (u16, u32) {
+/// is about (`handle` 1: `MemHandleSize`/`MemHandleResize`, else 0), or
+/// [`NOT_FOUND`]. A pointer may be a locked handle's (`MemPtrSize(MemHandleLock(h))`
+/// is legal): then the key is the handle. The record's kind must match the call's: a
+/// handle's record for a handle or a locked handle's pointer, a pointer's for a
+/// pointer. (`handle` is a `u32`: a `bool` is zero-extended again at every call.)
+fn lookup(st: &State, addr: u32, handle: u32) -> (usize, u32) {
     // The record's HANDLE flag must be this.
-    let mut want = u16::from(handle) << AllocFlags::HANDLE.bits().trailing_zeros();
+    let mut want = (handle << AllocFlags::HANDLE.bits().trailing_zeros()) as u16;
     let mut key = addr;
-    let mut pos = st.index.find(addr);
-    if pos == NOT_FOUND {
+    // Twice at most: the address, then (a pointer) its handle; one find call.
+    loop {
+        let pos = index(st).find(key);
+        if pos != NOT_FOUND {
+            // SAFETY: a found position.
+            let slot = unsafe { st.index.slot_at(pos) };
+            if fields(rec_at(st, slot), key).flags & AllocFlags::HANDLE.bits() != want {
+                return (NOT_FOUND, addr);
+            }
+            return (pos, key);
+        }
         if want != 0 || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
             return (NOT_FOUND, addr);
         }
@@ -593,16 +680,8 @@ fn lookup(st: &State, addr: u32, handle: bool) -> (u16, u32) {
         if key == 0 {
             return (NOT_FOUND, addr);
         }
-        pos = st.index.find(key);
-        if pos == NOT_FOUND {
-            return (NOT_FOUND, addr);
-        }
         want = AllocFlags::HANDLE.bits();
     }
-    if fields(st.rec(st.index.slot_at(pos)), key).flags & AllocFlags::HANDLE.bits() != want {
-        return (NOT_FOUND, addr);
-    }
-    (pos, key)
 }
 
 /// What the size patches answer for `addr` (`handle`: `MemHandleSize`), given the
@@ -610,11 +689,12 @@ fn lookup(st: &State, addr: u32, handle: bool) -> (u16, u32) {
 /// requested size, plus its data offset for an over-aligned Rust block), so that
 /// nothing writes the guard because the chunk is bigger; else `os`.
 pub fn visible_size(st: &State, addr: u32, handle: bool, os: u32) -> u32 {
-    let (pos, key) = lookup(st, addr, handle);
+    let (pos, key) = lookup(st, addr, handle.into());
     if pos == NOT_FOUND {
         return os;
     }
-    let f = fields(st.rec(st.index.slot_at(pos)), key);
+    // SAFETY: lookup's position is a found one.
+    let f = fields(rec_at(st, unsafe { st.index.slot_at(pos) }), key);
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
         return os;
     }
@@ -634,19 +714,20 @@ pub fn resize(
     ret: u32,
     frame: u32,
 ) -> palm::Err {
+    let handle = u32::from(handle);
     let (pos, key) = lookup(st, addr, handle);
     if pos == NOT_FOUND {
         return os_resize(st, addr, size, handle);
     }
-    let rec = st.rec(st.index.slot_at(pos));
-    let f = fields(rec, key);
-    // SAFETY: a field of the scratch chunk.
-    let site = unsafe { addr_of_mut!((*st.scratch).ev.overrun.site) };
+    // SAFETY: lookup's position is a found one.
+    let rec = rec_at(st, unsafe { st.index.slot_at(pos) });
+    let site = field_ptr!(st, ev.overrun.site);
     capture(st, site, ret, frame);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    let mut flags = f.flags | AllocFlags::RESIZED.bits();
-    flags |= check_guard(st, rec, key, detected::AT_RESIZE, ticks, site);
+    check_guard(st, rec, key, detected::AT_RESIZE, ticks, site);
+    // (Read now, not kept across the calls: check_guard may have added OVERRUN.)
+    let mut flags = fields(rec, key).flags | AllocFlags::RESIZED.bits();
     let mut err = palm::errors::memErrInvalidParam;
     if flags & AllocFlags::GUARDED.bits() != 0 {
         err = os_resize(
@@ -669,14 +750,16 @@ pub fn resize(
     } else {
         0
     };
-    prepare(key, flags, f.size, size, fill);
+    // (The record's size is still the old one.)
+    let old = fields(rec, key).size;
+    prepare(key, flags, old, size, fill);
     // Flags and size are adjacent (bytes 2..8): one DmWrite, from the scratch record
     // (its flags and size are rewritten at every allocation).
     let r = &mut st.sc().rec;
     r.flags.set(flags);
     r.size.set(size);
     ledger::write(rec, 2, &r.as_bytes()[2..8]);
-    st.live_bytes = st.live_bytes - f.size + size;
+    st.live_bytes = st.live_bytes - old + size;
     if st.live_bytes > st.peak_bytes {
         st.peak_bytes = st.live_bytes;
     }
@@ -712,6 +795,9 @@ pub(crate) fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
     }
 }
 
+/// `max_alerts`'s offset in the state.
+const MAX_ALERTS: usize = offset_of!(State, settings) + offset_of!(Settings, max_alerts);
+
 /// At stop: every live block's guard is checked, it is counted as a leak and reported
 /// (alerts up to the maximum, one `DbgMessage` line each).
 #[inline(never)]
@@ -734,11 +820,23 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         }
         leaks += 1;
         bytes += f.size;
-        check_guard(st, rec, f.addr, detected::AT_STOP, ticks, core::ptr::null());
+        check_guard(st, rec, f.addr, detected::AT_STOP, ticks, &NO_STACK);
         if st.has(Options::ALERTS_AT_EXIT)
-            && scratch!(st, header.counters).alerts.get() < u32::from(st.settings.max_alerts)
+            // SAFETY: a field of the state.
+            && (field!(st, header.counters).alerts.get() as usize)
+                < unsafe {
+                    stack::read_u16_at::<{ MAX_ALERTS }>(
+                        (st as *const State).cast(),
+                    )
+                }
         {
-            alert(st, rec, f.kind, b"Leaked \x01 bytes (\x03)\x05\0");
+            // SAFETY: the record's kind byte.
+            alert(
+                st,
+                rec,
+                unsafe { stack::read_u8(rec) },
+                b"Leaked \x01 bytes (\x03)\x05\0",
+            );
         }
         if st.has(Options::DBG_MESSAGES) {
             leak_line(st, rec);
@@ -759,10 +857,11 @@ fn leak_line(st: &State, rec: *const u8) {
         let args = st.args();
         *args = a.seq.get() as usize;
         *args.add(1) = a.size.get() as usize;
-        *args.add(2) = in_register(u32::from(a.kind)) as usize;
+        *args.add(2) = stack::read_u8(rec) as usize;
         *args.add(3) = a.address.get() as usize;
         let tail: &[u8] = if a.file.0[0] != 0 {
-            *args.add(5) = a.file.0.as_ptr() as usize;
+            *args.add(5) =
+                stack::lea::<{ offset_of!(AllocRecord, file) }, u8>(rec.cast_mut()) as usize;
             *args.add(6) = in_register(u32::from(a.line.get())) as usize;
             b"\x04:\x01\0"
         } else if a.stack.count != 0 {
@@ -782,10 +881,10 @@ fn leak_line(st: &State, rec: *const u8) {
 
 /// At stop: one record per small-allocation site.
 pub fn write_sites(st: &mut State) {
-    let mut site = scratch!(st, sites).as_ptr();
+    let mut site = field!(st, sites).as_ptr();
     let mut k = st.n_sites;
     while k != 0 {
-        let r = scratch!(st, ev.small);
+        let r = field!(st, ev.small);
         r.kind = kind::SMALL_SITE;
         r.version = FORMAT_VERSION;
         // SAFETY: one of the n_sites ≤ SITES entries in use (walked by pointer: an
@@ -796,13 +895,10 @@ pub fn write_sites(st: &mut State) {
             &(*site).first
         };
         let head = (r as *const SmallSiteRecord).cast::<u8>();
-        ledger::event(
-            st,
-            head,
-            SMALL_SITE_HEAD,
-            first.as_bytes().as_ptr(),
-            first.kind,
-        );
+        let a = first.as_bytes().as_ptr();
+        // SAFETY: the record's kind byte.
+        let kind = unsafe { stack::read_u8(a) } as u8;
+        ledger::event(st, head, SMALL_SITE_HEAD, a, kind);
         // SAFETY: at most one past the entries in use.
         site = unsafe { site.add(1) };
         k -= 1;
