@@ -44,28 +44,6 @@ use crate::{
     state::{NO_SLOT, Scratch},
 };
 
-/// A short branch (`b<cc>.s`): LLVM prints every branch without a size, which GNU as
-/// assembles as a word branch, so the short form is written as its two bytes, the
-/// opcode and the displacement d from the next instruction. A d outside −128..127
-/// gets 65,536 added, which GNU as rejects ("value out of range"); the `99f-98f`
-/// (labels at the end of the function, 0) keeps a backward d a fixup, checked like
-/// a forward one (a constant would only be truncated, with a warning).
-#[cfg(target_arch = "m68k")]
-macro_rules! bs {
-    (@ $op:literal $l:literal) => {
-        concat!(
-            ".byte ", $op, ", (", $l, "-.-1) + (((((", $l, "-.-1) + 128) >> 8) != 0) & 1) * 65536 + (99f-98f)"
-        )
-    };
-    (bra $l:literal) => { bs!(@ "0x60" $l) };
-    (bhi $l:literal) => { bs!(@ "0x62" $l) };
-    (bls $l:literal) => { bs!(@ "0x63" $l) };
-    (bcc $l:literal) => { bs!(@ "0x64" $l) };
-    (bcs $l:literal) => { bs!(@ "0x65" $l) };
-    (bne $l:literal) => { bs!(@ "0x66" $l) };
-    (beq $l:literal) => { bs!(@ "0x67" $l) };
-}
-
 /// Allocates a tracked pointer (`k` = [`crate::record::kind::POINTER`]) or handle
 /// ([`crate::record::kind::HANDLE`]) of `size` bytes for the program at `site`.
 /// Called directly by a wrapper, whose frame is A6 at the call (this naked function

@@ -13,7 +13,7 @@
 //!
 //! No allocation and no Palm calls: the table lives in memory the caller provides.
 
-use crate::stack::{read_u16, read_u16_at};
+use crate::mem::{read_u16, read_u16_at};
 
 /// Most entries a table may have: 8192 keys × 4 bytes = 32 KB per array, under the
 /// Memory Manager's 65,505-byte chunk limit (`memMaxChunkAllocSize`, PALM_FACTS §5.2).

@@ -97,6 +97,30 @@
 #![cfg_attr(target_arch = "m68k", feature(asm_experimental_arch))]
 #![deny(missing_docs)]
 
+/// A short branch (`b<cc>.s`) in memdbg's inline assembly (`fast.rs`, `patch.rs`),
+/// written as its two bytes: LLVM's inline-asm parser rejects `b<cc>.s` and `jb<cc>`,
+/// and GNU as assembles an unsized branch as a word branch (m68k-asm-repair shortens
+/// branches in compiled code only; inline asm stays as written). The bytes are the
+/// opcode and the displacement d from the next instruction. A d outside −128..127
+/// gets 65,536 added, which GNU as rejects ("value out of range"); the `99f-98f`
+/// (labels at the end of the function, 0) keeps a backward d a fixup, checked like
+/// a forward one (a constant would only be truncated, with a warning).
+#[cfg(target_arch = "m68k")]
+macro_rules! bs {
+    (@ $op:literal $l:literal) => {
+        concat!(
+            ".byte ", $op, ", (", $l, "-.-1) + (((((", $l, "-.-1) + 128) >> 8) != 0) & 1) * 65536 + (99f-98f)"
+        )
+    };
+    (bra $l:literal) => { bs!(@ "0x60" $l) };
+    (bhi $l:literal) => { bs!(@ "0x62" $l) };
+    (bls $l:literal) => { bs!(@ "0x63" $l) };
+    (bcc $l:literal) => { bs!(@ "0x64" $l) };
+    (bcs $l:literal) => { bs!(@ "0x65" $l) };
+    (bne $l:literal) => { bs!(@ "0x66" $l) };
+    (beq $l:literal) => { bs!(@ "0x67" $l) };
+}
+
 mod api;
 #[cfg(feature = "capi")]
 pub mod capi;
@@ -105,6 +129,7 @@ mod global;
 mod guard;
 mod index;
 mod ledger;
+mod mem;
 mod patch;
 pub mod record;
 mod session;

@@ -60,26 +60,6 @@ use crate::{
 /// Bytes of one trampoline.
 pub const TRAMPOLINE_LEN: usize = 12;
 
-/// A short branch (`b<cc>.s`) as its two bytes, exactly as `fast.rs` writes them
-/// (LLVM prints every branch without a size, which GNU as assembles as a word
-/// branch, and its asm parser rejects `b<cc>.s`): the opcode and the displacement d
-/// from the next instruction. A d outside −128..127 gets 65,536 added, which GNU as
-/// rejects ("value out of range"); the `99f-98f` (labels at the end of the
-/// function, 0) keeps a backward d a fixup, checked like a forward one.
-#[cfg(target_arch = "m68k")]
-macro_rules! bs {
-    (@ $op:literal $l:literal) => {
-        concat!(
-            ".byte ", $op, ", (", $l, "-.-1) + (((((", $l, "-.-1) + 128) >> 8) != 0) & 1) * 65536 + (99f-98f)"
-        )
-    };
-    (bra $l:literal) => { bs!(@ "0x60" $l) };
-    (bcc $l:literal) => { bs!(@ "0x64" $l) };
-    (bcs $l:literal) => { bs!(@ "0x65" $l) };
-    (bne $l:literal) => { bs!(@ "0x66" $l) };
-    (beq $l:literal) => { bs!(@ "0x67" $l) };
-}
-
 /// The patches' entry, reached from a trampoline with the state's address (tagged:
 /// +1 for `MemHandleFree`) pushed above the JSR frame (stack: tagged state, return
 /// address, p or h).

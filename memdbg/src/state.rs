@@ -8,7 +8,7 @@
 //! both.
 
 use core::ffi::c_void;
-use core::ptr::{addr_of, addr_of_mut};
+use core::ptr::addr_of_mut;
 
 use m68k_palmos_sys as palm;
 
@@ -258,49 +258,13 @@ macro_rules! scratch {
 }
 pub(crate) use scratch;
 
-/// The state chunk's address from the Feature Manager, or null when the detector is
-/// not running. On the 68k `FtrGet('MDbg', 0, &v)` is pushed with immediates and
-/// `v` is a long pushed on the stack (the glue built a frame slot and loaded each
-/// argument into a register first).
-#[inline(always)]
-pub fn state_ptr() -> *mut State {
-    #[cfg(target_arch = "m68k")]
-    {
-        let v: u32;
-        let err: u32;
-        // SAFETY: pushes the Palm layout (creator, featureNum, valueP: 10 bytes, the
-        // last argument first) above a zeroed long that valueP points at, pops the
-        // arguments and then the long, and declares every register Palm OS may
-        // clobber (D0-D2/A0-A1).
-        unsafe {
-            core::arch::asm!(
-                ".short 0x42A7", // clr.l -(%sp): v
-                ".short 0x4857", // pea (%sp): &v
-                ".short 0x4267", // clr.w -(%sp): feature 0
-                "move.l #{creator},-(%sp)",
-                "trap #15",
-                ".short {ftr_get}",
-                "lea (10,%sp),%sp",
-                "move.l (%sp)+,{v}",
-                v = out(reg) v,
-                creator = const record::DB_CREATOR,
-                ftr_get = const palm::traps::sysTrapFtrGet,
-                lateout("d0") err, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
-            );
-        }
-        if err as u16 != palm::errNone {
-            return core::ptr::null_mut();
-        }
-        v as usize as *mut State
-    }
-    #[cfg(not(target_arch = "m68k"))]
-    host_state_ptr()
-}
-
-/// [`state_ptr`] through the Feature Manager's glue (host builds).
+/// The state chunk's address from the Feature Manager (`FtrGet('MDbg', 0)`), or null
+/// when the detector is not running: the host builds' stand-in for the 68k's
+/// assembly ([`crate::session::state_ptr`], and [`crate::fast::enter`] on the
+/// wrappers' path).
 #[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
-fn host_state_ptr() -> *mut State {
+pub fn state_ptr() -> *mut State {
     // Written by FtrGet when it succeeds (and read only then).
     let mut v = core::mem::MaybeUninit::<u32>::uninit();
     // SAFETY: FtrGet writes one UInt32 to a valid local when it returns errNone.
@@ -314,7 +278,9 @@ fn host_state_ptr() -> *mut State {
 }
 
 /// Marks the detector busy and returns its state, or `None` if it is not running or
-/// already busy (a re-entered call must go straight to the OS).
+/// already busy (a re-entered call must go straight to the OS). Host builds; the
+/// 68k's is [`crate::fast::enter`], in assembly, with the same effect.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub fn enter() -> Option<&'static mut State> {
     let p = state_ptr();
@@ -327,7 +293,7 @@ pub fn enter() -> Option<&'static mut State> {
     // the state) sees the outer call's mark, and the `&mut` is made only when nobody
     // else holds one.
     unsafe {
-        if addr_of!((*p).busy).read_volatile() != 0 {
+        if core::ptr::addr_of!((*p).busy).read_volatile() != 0 {
             return None;
         }
         addr_of_mut!((*p).busy).write_volatile(1);

@@ -16,6 +16,7 @@ use palm::codegen::in_register;
 use crate::guard;
 use crate::index::NOT_FOUND;
 use crate::ledger;
+use crate::mem;
 use crate::record::{
     self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, FORMAT_VERSION,
     HeaderFlags, LowHeapRecord, Options, OverrunRecord, STACK_FRAMES, SmallSiteRecord, Stack,
@@ -26,7 +27,7 @@ use crate::state::{PATCHED_SIZES, RING, Ring, RingSite, SITES, SmallSite, State}
 use crate::{Settings, Site};
 
 /// The address of a field of the scratch chunk (`field_ptr!(st, ev.overrun)`),
-/// made by one `lea` from the chunk's ([`stack::lea`]; LLVM adds the offset in a data
+/// made by one `lea` from the chunk's ([`mem::lea`]; LLVM adds the offset in a data
 /// register and moves it back). The typed `addr_of_mut!` only gives the field's
 /// type (no code).
 macro_rules! field_ptr {
@@ -36,7 +37,7 @@ macro_rules! field_ptr {
         unsafe {
             same_type(
                 core::ptr::addr_of_mut!((*p).$($f)+),
-                stack::lea::<{ core::mem::offset_of!(crate::state::Scratch, $($f)+) }, u8>(
+                mem::lea::<{ core::mem::offset_of!(crate::state::Scratch, $($f)+) }, u8>(
                     p.cast(),
                 ),
             )
@@ -45,13 +46,13 @@ macro_rules! field_ptr {
 }
 
 /// [`State::flag`] for one header flag (a single bit), with one `bset`
-/// ([`stack::bset`]): bit b of the big-endian long is bit b % 8 of its byte 3 − b / 8.
+/// ([`mem::bset`]): bit b of the big-endian long is bit b % 8 of its byte 3 − b / 8.
 macro_rules! flag {
     ($st:expr, $f:expr) => {{
         const B: u32 = $f.bits().trailing_zeros();
         // SAFETY: a byte of the state's flags.
         unsafe {
-            stack::bset::<{ offset_of!(State, flags) + 3 - B as usize / 8 }, { B % 8 }>(
+            mem::bset::<{ offset_of!(State, flags) + 3 - B as usize / 8 }, { B % 8 }>(
                 ($st as *mut State).cast(),
             )
         }
@@ -108,7 +109,7 @@ fn tidy(s: &mut Stack) {
     // By pointer: an index would be bounds-checked and scaled each round.
     let end = s.frames.as_mut_ptr_range().end;
     // SAFETY: a field of `s`.
-    let n = unsafe { stack::read_u8(&s.count) } as usize;
+    let n = unsafe { mem::read_u8(&s.count) } as usize;
     let mut p = s.frames.as_mut_ptr().wrapping_add(n);
     while p < end {
         // SAFETY: below `end`, so one of the frames.
@@ -135,8 +136,8 @@ pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
     };
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    // SAFETY: a counter of the state (in memory: `stack::bump`).
-    unsafe { stack::bump::<{ offset_of!(State, seq) }, 1>((st as *mut State).cast()) };
+    // SAFETY: a counter of the state (in memory: `mem::bump`).
+    unsafe { mem::bump::<{ offset_of!(State, seq) }, 1>((st as *mut State).cast()) };
     let sc = st.sc();
     let from: &Site = if site.is_null() {
         &NO_SITE
@@ -157,7 +158,7 @@ pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
     let r = &mut sc.rec;
     // SAFETY: the scratch record's flags (big-endian, as the site's: one or.w).
     unsafe {
-        stack::or_to16::<{ offset_of!(AllocRecord, flags) }>(
+        mem::or_to16::<{ offset_of!(AllocRecord, flags) }>(
             (r as *mut AllocRecord).cast(),
             from.flags.get().to_be(),
         )
@@ -219,20 +220,20 @@ fn small(st: &mut State, site: u32, size: u32) {
     unsafe {
         while k != 0 {
             if (*s).key == key {
-                stack::bump::<{ offset_of!(SmallSite, count) }, 1>(s.cast());
-                stack::add_to::<{ offset_of!(SmallSite, bytes) }>(s.cast(), size);
+                mem::bump::<{ offset_of!(SmallSite, count) }, 1>(s.cast());
+                mem::add_to::<{ offset_of!(SmallSite, bytes) }>(s.cast(), size);
                 return;
             }
             // (Opaque, one lea: LLVM would otherwise compute the loop's end with a
             // multiply.)
-            s = stack::lea::<{ core::mem::size_of::<SmallSite>() }, _>(s);
+            s = mem::lea::<{ core::mem::size_of::<SmallSite>() }, _>(s);
             k -= 1;
         }
         if usize::from(n) < SITES {
             (*s).key = key;
             (*s).count = 1;
             (*s).bytes = size;
-            stack::lea::<{ offset_of!(SmallSite, first) }, _>(s)
+            mem::lea::<{ offset_of!(SmallSite, first) }, _>(s)
                 .cast::<AllocRecord>()
                 .write(sc.rec);
             st.n_sites = n + 1;
@@ -273,8 +274,7 @@ fn low_heap(st: &mut State) {
     let rec = &sc.rec;
     let a = rec.as_bytes().as_ptr();
     // SAFETY: the scratch record's kind byte.
-    ledger::event(st, head, LOW_HEAP_HEAD, a, unsafe { stack::read_u8(a) }
-        as u8);
+    ledger::event(st, head, LOW_HEAP_HEAD, a, unsafe { mem::read_u8(a) } as u8);
     if st.has(Options::DBG_MESSAGES) {
         let a = st.args();
         // SAFETY: the scratch arguments (ARGS elements).
@@ -334,7 +334,7 @@ pub fn alert(st: &mut State, rec: *const u8, k: u32, t: &[u8]) {
         let file = if a.file.0[0] == 0 {
             c"rust".as_ptr()
         } else {
-            stack::lea::<{ offset_of!(AllocRecord, file) }, u8>(rec.cast_mut()).cast()
+            mem::lea::<{ offset_of!(AllocRecord, file) }, u8>(rec.cast_mut()).cast()
         };
         palm::ErrDisplayFileLineMsg(file, a.line.get(), msg.cast());
     }
@@ -384,7 +384,7 @@ impl Fields {
     #[inline(always)]
     fn data_off(&self) -> usize {
         // SAFETY: as in `fields`.
-        unsafe { stack::read_u16_at::<22>(self.rec) }
+        unsafe { mem::read_u16_at::<22>(self.rec) }
     }
 }
 
@@ -420,7 +420,7 @@ fn check_guard(st: &mut State, rec: *mut u8, key: u32, when: u16, ticks: u32, si
     o.guard = g.to_be_bytes();
     let head = (o as *const OverrunRecord).cast::<u8>();
     // SAFETY: as in `fields`.
-    let k = unsafe { stack::read_u8(rec) };
+    let k = unsafe { mem::read_u8(rec) };
     ledger::event(st, head, OVERRUN_HEAD, rec, k as u8);
     if st.has(Options::ALERT_OVERRUNS) {
         alert(st, rec, k, b"Overrun after \x01 bytes (\x03)\x05\0");
@@ -434,12 +434,12 @@ static NO_STACK: Stack = Stack {
     frames: [record::U32Be::new(0); record::STACK_FRAMES],
 };
 
-/// The state's index, its address made with one `lea` ([`stack::lea`]).
+/// The state's index, its address made with one `lea` ([`mem::lea`]).
 #[inline(always)]
 fn index(st: &State) -> &crate::index::Index {
     // SAFETY: a field of the state (address arithmetic only).
     unsafe {
-        &*stack::lea::<{ offset_of!(State, index) }, State>((st as *const State).cast_mut())
+        &*mem::lea::<{ offset_of!(State, index) }, State>((st as *const State).cast_mut())
             .cast::<crate::index::Index>()
     }
 }
@@ -452,12 +452,12 @@ fn rec_at(st: &State, s: usize) -> *mut u8 {
 }
 
 /// Ring entry `i`'s stack (`i` < RING): the sites' start by one `lea`
-/// ([`stack::lea`]), then 32 bytes an entry.
+/// ([`mem::lea`]), then 32 bytes an entry.
 #[inline(always)]
 fn ring_site(ring: &mut Ring, i: usize) -> *mut Stack {
     // SAFETY: inside the ring's sites.
     unsafe {
-        stack::lea::<{ offset_of!(Ring, site) }, Ring>(ring)
+        mem::lea::<{ offset_of!(Ring, site) }, Ring>(ring)
             .byte_add(i * core::mem::size_of::<RingSite>())
             .cast()
     }
@@ -467,9 +467,9 @@ fn ring_site(ring: &mut Ring, i: usize) -> *mut Stack {
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
     let ring = field!(st, ring);
     // SAFETY: a field of the state.
-    let mut i = unsafe {
-        stack::read_u8_at::<{ offset_of!(State, ring_next) }>((st as *const State).cast())
-    } as usize;
+    let mut i =
+        unsafe { mem::read_u8_at::<{ offset_of!(State, ring_next) }>((st as *const State).cast()) }
+            as usize;
     let mut k = RING;
     while k != 0 {
         i = i.wrapping_sub(1) & (RING - 1);
@@ -613,21 +613,21 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     // SAFETY: as above; nothing changed the index meanwhile.
     unsafe { st.index.remove_at(pos) };
     let sp = (st as *mut State).cast::<u8>();
-    // SAFETY: counters of the state (in memory: `stack::bump`).
-    unsafe { stack::bump::<{ offset_of!(State, frees) }, 1>(sp) };
+    // SAFETY: counters of the state (in memory: `mem::bump`).
+    unsafe { mem::bump::<{ offset_of!(State, frees) }, 1>(sp) };
     if !app_side(st, ret) {
         // SAFETY: as above.
-        unsafe { stack::bump::<{ offset_of!(State, os_frees) }, 1>(sp) };
+        unsafe { mem::bump::<{ offset_of!(State, os_frees) }, 1>(sp) };
     }
     // (Read now: the record keeps its size and flags, the overrun flag aside.)
     let f = fields(rec, key);
-    // SAFETY: counters of the state (in memory: `stack::bump`).
-    unsafe { stack::bump::<{ offset_of!(State, live_count) }, -1>(sp) };
+    // SAFETY: counters of the state (in memory: `mem::bump`).
+    unsafe { mem::bump::<{ offset_of!(State, live_count) }, -1>(sp) };
     // SAFETY: as above.
-    unsafe { stack::sub_from::<{ offset_of!(State, live_bytes) }>(sp, f.size) };
+    unsafe { mem::sub_from::<{ offset_of!(State, live_bytes) }>(sp, f.size) };
     if f.flags & AllocFlags::HANDLE.bits() != 0 {
         // SAFETY: as above.
-        unsafe { stack::bump::<{ offset_of!(State, live_handles) }, -1>(sp) };
+        unsafe { mem::bump::<{ offset_of!(State, live_handles) }, -1>(sp) };
     }
 }
 
@@ -825,7 +825,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
             // SAFETY: a field of the state.
             && (field!(st, header.counters).alerts.get() as usize)
                 < unsafe {
-                    stack::read_u16_at::<{ MAX_ALERTS }>(
+                    mem::read_u16_at::<{ MAX_ALERTS }>(
                         (st as *const State).cast(),
                     )
                 }
@@ -834,7 +834,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
             alert(
                 st,
                 rec,
-                unsafe { stack::read_u8(rec) },
+                unsafe { mem::read_u8(rec) },
                 b"Leaked \x01 bytes (\x03)\x05\0",
             );
         }
@@ -857,11 +857,11 @@ fn leak_line(st: &State, rec: *const u8) {
         let args = st.args();
         *args = a.seq.get() as usize;
         *args.add(1) = a.size.get() as usize;
-        *args.add(2) = stack::read_u8(rec) as usize;
+        *args.add(2) = mem::read_u8(rec) as usize;
         *args.add(3) = a.address.get() as usize;
         let tail: &[u8] = if a.file.0[0] != 0 {
             *args.add(5) =
-                stack::lea::<{ offset_of!(AllocRecord, file) }, u8>(rec.cast_mut()) as usize;
+                mem::lea::<{ offset_of!(AllocRecord, file) }, u8>(rec.cast_mut()) as usize;
             *args.add(6) = in_register(u32::from(a.line.get())) as usize;
             b"\x04:\x01\0"
         } else if a.stack.count != 0 {
@@ -897,7 +897,7 @@ pub fn write_sites(st: &mut State) {
         let head = (r as *const SmallSiteRecord).cast::<u8>();
         let a = first.as_bytes().as_ptr();
         // SAFETY: the record's kind byte.
-        let kind = unsafe { stack::read_u8(a) } as u8;
+        let kind = unsafe { mem::read_u8(a) } as u8;
         ledger::event(st, head, SMALL_SITE_HEAD, a, kind);
         // SAFETY: at most one past the entries in use.
         site = unsafe { site.add(1) };
