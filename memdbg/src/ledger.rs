@@ -171,10 +171,11 @@ fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
 /// `DmDatabaseInfo` (DataMgr.h) asking for the name, attributes, type and creator
 /// only; a NULL output is not written. On the 68k the 50-byte Palm argument block is
 /// pushed directly (seven of its pointers are NULL), which is much shorter than the
-/// generic glue's copy of a zeroed block.
+/// generic glue's copy of a zeroed block. `card` is the card number, below 65,536
+/// (a `u32`: callers pass it zero-extended once, not at each call).
 #[inline(never)]
 pub fn db_info(
-    card: u16,
+    card: u32,
     id: palm::LocalID,
     name: *mut u8,
     attributes: *mut u16,
@@ -213,7 +214,7 @@ pub fn db_info(
                 attributes = in(reg) attributes as usize as u32,
                 name = in(reg) name as usize as u32,
                 id = in(reg) id,
-                card = in(reg) u32::from(card),
+                card = in(reg) card,
                 trap = const palm::traps::sysTrapDmDatabaseInfo,
                 lateout("d0") err, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
             );
@@ -226,7 +227,7 @@ pub fn db_info(
         // SAFETY: the outputs are valid for writing or NULL (the caller's).
         unsafe {
             palm::DmDatabaseInfo(
-                card,
+                card as u16,
                 id,
                 name.cast(),
                 attributes,

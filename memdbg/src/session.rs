@@ -7,10 +7,11 @@ use m68k_palmos_sys as palm;
 
 use crate::index::{self, Index};
 use crate::ledger;
+use crate::mem;
 use crate::patch;
 use crate::record::{
     self, Counters, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC, HEADER_SIZE, Header,
-    HeaderFlags, NOT_SAMPLED, Options, U16Be, kind,
+    HeaderFlags, NOT_SAMPLED, Options, U16Be, U32Be, kind,
 };
 use crate::stack::CodeRange;
 use crate::state::{self, NO_SLOT, Scratch, State};
@@ -143,9 +144,16 @@ fn opaque(v: u32) -> u32 {
 static_assertions::const_assert_eq!(NOT_SAMPLED as u16, NO_SLOT);
 
 /// `n` rounded up to an even number (chunk-internal offsets stay 2-aligned).
-fn even(n: usize) -> u32 {
-    ((n + 1) & !1) as u32
+const fn even(n: usize) -> usize {
+    (n + 1) & !1
 }
+
+/// The state's size in its chunk (then the scratch buffers).
+const ST_SIZE: usize = even(size_of::<State>());
+/// The scratch buffers' size in the state's chunk (then the trampolines).
+const SC_SIZE: usize = even(size_of::<Scratch>());
+/// The trampolines' size in the state's chunk (then the slot table).
+const TRAMP_SIZE: usize = patch::TRAMPOLINES * patch::TRAMPOLINE_LEN;
 
 /// A chunk of the dynamic heap owned by the system (owner 0), so the OS does not free
 /// it when the app exits (PALM_FACTS §5.5): the detector frees it itself at stop.
@@ -203,10 +211,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     // the scratch buffers, the trampolines, the slot table (a record pointer and a
     // free-list link per slot) and the index's slot numbers (under 52 KB at the
     // largest capacity).
-    let st_size = even(size_of::<State>());
-    let sc_size = even(size_of::<Scratch>());
-    let tramp_size = (patch::TRAMPOLINES * patch::TRAMPOLINE_LEN) as u32;
-    let st_p = system_chunk(st_size + sc_size + tramp_size + cap * 6 + n * 2);
+    let st_p = system_chunk((ST_SIZE + SC_SIZE + TRAMP_SIZE) as u32 + cap * 6 + n * 2);
     if st_p.is_null() {
         return Err(Error::NoMemory);
     }
@@ -216,18 +221,25 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
         unsafe { palm::MemChunkFree(st_p.cast()) };
         return Err(Error::NoMemory);
     }
-    // SAFETY: offsets inside the first chunk, as sized above.
+    // SAFETY: offsets inside the first chunk, as sized above; each constant one
+    // `lea` from the chunk (LLVM adds them in a data register).
     let (scratch, tramp, table, slots) = unsafe {
-        let scratch = st_p.add(st_size as usize);
-        let tramp = scratch.add(sc_size as usize);
-        let table = tramp.add(tramp_size as usize);
-        (scratch, tramp, table, table.add(cap as usize * 6))
+        let table = mem::lea::<{ ST_SIZE + SC_SIZE + TRAMP_SIZE }, _>(st_p);
+        (
+            mem::lea::<ST_SIZE, _>(st_p),
+            mem::lea::<{ ST_SIZE + SC_SIZE }, _>(st_p),
+            table,
+            table.add(cap as usize * 6),
+        )
     };
     // SAFETY: a zeroed chunk of State's size is a valid State (all fields are
     // integers, pointers or byte arrays); nobody else knows it yet.
     let st = unsafe { &mut *st_p.cast::<State>() };
     st.busy = 1;
-    st.settings = *settings;
+    // Through one `lea`: the settings straddle offset 128, beyond which LLVM
+    // addresses each field through an index register.
+    // SAFETY: the state's own field.
+    unsafe { *mem::lea::<{ offset_of!(State, settings) }, _>(st_p).cast::<Settings>() = *settings };
     st.options = settings.options.bits();
     st.low_heap_threshold = settings.low_heap_threshold;
     st.scratch = scratch.cast::<Scratch>();
@@ -259,8 +271,14 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
         free_chunks(st_p, keys);
         return Err(e);
     }
-    // SAFETY: TimGetTicks has no arguments.
-    state::scratch!(st, header.start_ticks).set(unsafe { palm::TimGetTicks() });
+    // SAFETY: TimGetTicks has no arguments; the start ticks are a field of the
+    // scratch header, addressed with one lea.
+    unsafe {
+        let t = mem::lea::<{ offset_of!(Scratch, header) + offset_of!(Header, start_ticks) }, _>(
+            st.scratch.cast::<U32Be>(),
+        );
+        (*t).set(palm::TimGetTicks());
+    }
     app_identity(st);
     st.flag(HeaderFlags::RUNNING);
     feature(st_p as u32);
@@ -374,14 +392,17 @@ fn app_identity(st: &mut State) {
     // read after SysCurAppDatabase wrote them.
     unsafe {
         if palm::SysCurAppDatabase(card.as_mut_ptr(), id.as_mut_ptr()) == palm::errNone {
-            let h = core::ptr::addr_of_mut!((*st.scratch).header);
+            let sc = st.scratch.cast::<u8>();
             ledger::db_info(
-                card.assume_init(),
+                mem::read_u16(card.as_ptr()) as u32,
                 id.assume_init(),
-                core::ptr::addr_of_mut!((*h).app_name).cast(),
+                mem::lea::<{ offset_of!(Scratch, header) + offset_of!(Header, app_name) }, _>(sc),
                 core::ptr::null_mut(),
                 core::ptr::null_mut(),
-                core::ptr::addr_of_mut!((*h).app_creator).cast(),
+                mem::lea::<{ offset_of!(Scratch, header) + offset_of!(Header, app_creator) }, _>(
+                    sc,
+                )
+                .cast(),
             );
         }
     }
