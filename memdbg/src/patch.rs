@@ -604,12 +604,17 @@ fn original(st: &mut State, i: usize) -> &mut *mut c_void {
 /// absolute relocations (TOOLCHAIN.md).
 #[inline(never)]
 fn write_pair(st: &State, i: usize, target: u32) {
-    let state = st as *const State as u32;
+    // Through an opaque base: LLVM knows the state aligned and makes `state + 1` an
+    // or with a 6-byte immediate.
+    let st = crate::state::near(st as *const State as *mut State);
+    let state = st as u32;
     // SAFETY: TRAMPOLINES trampolines fit in the chunk `start` allocated; i + 1 <
-    // TRAMPOLINES.
+    // TRAMPOLINES; `st` is the caller's state.
     unsafe {
-        write_trampoline(entry(st, i).cast(), state, target);
-        write_trampoline(entry(st, i + 1).cast(), state | 1, target);
+        let at = (*st).trampolines.add(i * TRAMPOLINE_LEN);
+        write_trampoline(at, state, target);
+        // `state + 1` is `state | 1`: a chunk's address is even.
+        write_trampoline(at.add(TRAMPOLINE_LEN), state + 1, target);
     }
 }
 
