@@ -353,10 +353,19 @@ impl State {
     /// arguments stored in the scratch `args` into the message buffer.
     #[inline(never)]
     pub fn say(&self, t: &[u8]) {
-        let sc = self.sc();
+        let sc = self.scratch.cast::<u8>();
         // SAFETY: the buffer has MSG_LEN bytes; templates are NUL-terminated
         // constants; string arguments are NUL-terminated (file names, templates).
-        unsafe { crate::text::format(sc.msg.as_mut_ptr(), MSG_LEN, t.as_ptr(), sc.args.as_ptr()) }
+        // The buffers are fields of the live scratch chunk, each address one `lea`
+        // (LLVM adds the offsets in a data register).
+        unsafe {
+            crate::text::format(
+                crate::mem::lea::<{ core::mem::offset_of!(Scratch, msg) }, _>(sc),
+                crate::mem::lea::<{ core::mem::offset_of!(Scratch, msg) + MSG_LEN - 1 }, _>(sc),
+                t.as_ptr(),
+                crate::mem::lea::<{ core::mem::offset_of!(Scratch, args) }, _>(sc).cast(),
+            )
+        }
     }
 
     /// The message arguments ([`Scratch::args`]).

@@ -105,21 +105,18 @@ impl Out {
     }
 }
 
-/// Expands the NUL-terminated template `t` with `args` into `out` (`cap` ≥ 1 bytes),
-/// NUL-terminated.
+/// Expands the NUL-terminated template `t` with `args` into `out` up to `end` (its
+/// last byte, where at least the NUL goes), NUL-terminated.
 ///
 /// # Safety
-/// `out` has `cap` writable bytes; `t` and every template reached through [`THEN`]
-/// are NUL-terminated; `args` has [`ARGS`] elements, and those used by [`STR`] and
-/// [`THEN`] are addresses of NUL-terminated bytes.
+/// `out..=end` are writable bytes, `end` ≥ `out`; `t` and every template reached
+/// through [`THEN`] are NUL-terminated; `args` has [`ARGS`] elements, and those used
+/// by [`STR`] and [`THEN`] are addresses of NUL-terminated bytes.
 #[inline(always)]
-pub unsafe fn format(out: *mut u8, cap: usize, t: *const u8, args: *const usize) {
+pub unsafe fn format(out: *mut u8, end: *mut u8, t: *const u8, args: *const usize) {
     // SAFETY: the caller's guarantees.
     unsafe {
-        let mut o = Out {
-            p: out,
-            end: crate::state::near(out.add(cap - 1)),
-        };
+        let mut o = Out { p: out, end };
         let mut t = t;
         let mut a = 0;
         loop {
@@ -192,7 +189,14 @@ mod tests {
         a[..args.len()].copy_from_slice(args);
         let mut buf = vec![0xAAu8; cap];
         // SAFETY: buf has cap bytes, t is NUL-terminated, a has ARGS elements.
-        unsafe { format(buf.as_mut_ptr(), cap, t.as_ptr(), a.as_ptr()) };
+        unsafe {
+            format(
+                buf.as_mut_ptr(),
+                buf.as_mut_ptr().add(cap - 1),
+                t.as_ptr(),
+                a.as_ptr(),
+            )
+        };
         let n = buf.iter().position(|&b| b == 0).expect("NUL-terminated");
         buf.truncate(n);
         buf
