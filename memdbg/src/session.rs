@@ -298,21 +298,22 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
 fn locate_code(st: &mut State) {
     // SAFETY: a plain Data Manager call.
     let h = unsafe { palm::DmGetResource(palm::four_cc(b"code"), 1) };
-    if h.is_null() {
-        st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
-        return;
-    }
-    // SAFETY: `h` is a resource handle: its master pointer holds the chunk's address
-    // (nothing moves chunks between these calls; the OS keeps code 1 locked while the
-    // app runs, so only a match is kept); then it is released.
-    let range = unsafe {
-        let base = h.cast::<u32>().read();
-        let size = palm::MemHandleSize(h);
-        palm::DmReleaseResource(h);
-        CodeRange {
-            base,
-            end: base.wrapping_add(size),
+    // Without the resource, an empty range (base and size 0): the one test below
+    // then fails too, and one branch sets the flag.
+    let (mut base, mut size) = (0u32, 0u32);
+    if !h.is_null() {
+        // SAFETY: `h` is a resource handle: its master pointer holds the chunk's
+        // address (nothing moves chunks between these calls; the OS keeps code 1
+        // locked while the app runs, so only a match is kept); then it is released.
+        unsafe {
+            base = h.cast::<u32>().read();
+            size = palm::MemHandleSize(h);
+            palm::DmReleaseResource(h);
         }
+    }
+    let range = CodeRange {
+        base,
+        end: base.wrapping_add(size),
     };
     if !range.contains(locate_code as *const () as usize as u32) {
         st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
@@ -322,13 +323,15 @@ fn locate_code(st: &mut State) {
     // SAFETY: code 1 stays locked by the OS while the app runs (it is executing), in
     // the storage heap, which does not move; these are its bytes, at least one (this
     // function is inside).
-    let crc = unsafe {
-        code_crc(
-            range.base as usize as *const u8,
-            range.end.wrapping_sub(range.base),
-        )
-    };
-    st.sc().header.code_crc.set(crc);
+    let crc = unsafe { code_crc(base as usize as *const u8, size) };
+    // SAFETY: the scratch header's CRC field, addressed by one `lea` (LLVM loads
+    // its offset into an index register).
+    unsafe {
+        (*mem::lea::<{ offset_of!(Scratch, header) + offset_of!(Header, code_crc) }, _>(
+            st.scratch.cast::<U32Be>(),
+        ))
+        .set(crc);
+    }
 }
 
 /// [`record::crc32`] of the `len` bytes at `p`. On the 68k a 36-byte loop of 16
