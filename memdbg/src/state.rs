@@ -442,20 +442,49 @@ impl State {
 
     #[inline(never)]
     fn new_slot(&mut self) -> Option<u16> {
-        if self.n_slots < self.settings.capacity {
+        // Both zero-extended by moveq + move.w, the capacity (offset 128 or more)
+        // from its displacement: LLVM masks the slot number with a 6-byte andi.l
+        // and reaches the capacity through an index register.
+        // SAFETY: two u16 fields of this state.
+        let (n, cap) = unsafe {
+            let p = (self as *const State).cast::<u8>();
+            (
+                crate::mem::read_u16_at::<{ core::mem::offset_of!(State, n_slots) }>(p),
+                crate::mem::read_u16_at::<
+                    {
+                        core::mem::offset_of!(State, settings)
+                            + core::mem::offset_of!(Settings, capacity)
+                    },
+                >(p),
+            )
+        };
+        if n < cap {
             let rec = crate::ledger::new_record(self, record::ALLOC_RECORD_SIZE as u32);
             if !rec.is_null() {
-                let s = self.n_slots;
-                // SAFETY: s < capacity, the table's size.
-                unsafe { *self.slot_rec.add(usize::from(s)) = rec };
-                self.n_slots += 1;
-                return Some(s);
+                // SAFETY: n < capacity, the table's size.
+                unsafe { *self.slot_rec.add(n) = rec };
+                self.n_slots = n as u16 + 1;
+                return Some(n as u16);
             }
         }
-        let ring = scratch!(self, ring);
+        // The ring by one `lea` from the scratch chunk and the next entry zero-extended
+        // by moveq + move.b (LLVM adds the offset in a data register and masks the
+        // byte with a 6-byte andi.l).
+        // SAFETY: the ring is a field of the live scratch chunk; `ring_next` a byte of
+        // this state.
+        let (ring, next) = unsafe {
+            (
+                &mut *crate::mem::lea::<{ core::mem::offset_of!(Scratch, ring) }, _>(
+                    self.scratch.cast::<Ring>(),
+                ),
+                crate::mem::read_u8_at::<{ core::mem::offset_of!(State, ring_next) }>(
+                    (self as *const State).cast(),
+                ) as usize,
+            )
+        };
         let mut k = 0;
         while k < RING {
-            let i = (usize::from(self.ring_next) + k) & (RING - 1);
+            let i = (next + k) & (RING - 1);
             if ring.addr[i] != 0 {
                 ring.addr[i] = 0;
                 return Some(ring.slot[i]);
