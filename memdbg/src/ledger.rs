@@ -311,10 +311,11 @@ pub fn mark_free(rec: *mut u8) {
     }
 }
 
-/// Writes the header built in the scratch header to record 0. On the 68k the
-/// constant length and offset are pushed as immediates.
-pub fn write_header(st: &State) {
-    let h = st.sc().header.as_bytes();
+/// Writes the header `h` (built in the scratch header; its caller has its address
+/// at hand) to record 0. On the 68k the constant length and offset are pushed as
+/// immediates.
+pub fn write_header(st: &State, h: &record::Header) {
+    let h = h.as_bytes();
     #[cfg(target_arch = "m68k")]
     // SAFETY: DmWrite(header_rec, 0, h, HEADER_SIZE): pushes the Palm layout
     // (recordP, offset, srcP, bytes: 16 bytes, the last argument first), pops

@@ -418,8 +418,11 @@ static_assertions::const_assert_eq!(core::mem::offset_of!(Scratch, header) % 2, 
 /// the start ticks are set at start, the rarer counters are counted in place) from
 /// the state, and writes the header to record 0.
 fn write_header(st: &State, stop_ticks: u32) {
-    // SAFETY: the scratch header, reached through an opaque base (`near`).
-    let h = unsafe { &mut *state::near(core::ptr::addr_of_mut!((*st.scratch).header)) };
+    // SAFETY: the scratch header, addressed by one `lea` from the scratch chunk
+    // (opaque to LLVM, which adds the offset in a data register).
+    let h = unsafe {
+        &mut *mem::lea::<{ offset_of!(Scratch, header) }, _>(st.scratch.cast::<Header>())
+    };
     h.kind = kind::HEADER;
     h.version = FORMAT_VERSION;
     h.header_size = U16Be::new(HEADER_SIZE as u16);
@@ -431,7 +434,7 @@ fn write_header(st: &State, stop_ticks: u32) {
     h.code_size.set(st.code.end.wrapping_sub(st.code.base));
     h.stop_ticks.set(stop_ticks);
     copy_counters(st, h);
-    ledger::write_header(st);
+    ledger::write_header(st, h);
 }
 
 /// The header's counters kept in the state, and the settings' alert limit and
