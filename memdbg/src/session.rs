@@ -534,6 +534,18 @@ static_assertions::const_assert_eq!(
     offset_of!(Counters, low_free) + 4
 );
 
+/// The scratch header's counters, addressed by one `lea` from the scratch chunk
+/// (LLVM adds the offset in a data register).
+#[inline(always)]
+fn counters(st: &State) -> &'static Counters {
+    // SAFETY: a field of the live scratch chunk, read locally.
+    unsafe {
+        &*mem::lea::<{ offset_of!(Scratch, header) + offset_of!(Header, counters) }, _>(
+            st.scratch.cast::<Counters>(),
+        )
+    }
+}
+
 /// Stops the detector: restores the free traps' original addresses (read back),
 /// checks and reports every block still live (each is a leak: alerts up to
 /// [`Settings::max_alerts`], a `DbgMessage` line each), writes the small-allocation
@@ -560,11 +572,12 @@ pub fn stop() -> Result<Summary, Error> {
     // SAFETY: TimGetTicks has no arguments.
     let stop_ticks = unsafe { palm::TimGetTicks() };
     write_header(st, stop_ticks);
+    let k = counters(st);
     let summary = Summary {
         leaks,
         leaked_bytes: bytes,
-        overruns: state::scratch!(st, header.counters).overruns.get(),
-        double_frees: state::scratch!(st, header.counters).double_frees.get(),
+        overruns: k.overruns.get(),
+        double_frees: k.double_frees.get(),
         flags: HeaderFlags::from_bits_retain(st.flags),
     };
     if st.has(Options::DBG_MESSAGES) {
