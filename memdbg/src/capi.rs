@@ -15,6 +15,7 @@ use crate::api;
 use crate::record::{AllocFlags, FILE_NAME_LEN, Options, kind};
 use crate::session::state_ptr;
 use crate::stack::frame_pointer;
+use crate::state::Scratch;
 use crate::{Error, Settings, Site};
 
 /// Error numbers of [`memdbg_start`] and [`memdbg_stop`] (0 = success).
@@ -84,7 +85,10 @@ fn c_site(file: *const Char, line: u32) -> *const Site {
         } else {
             core::ffi::CStr::from_ptr(file).to_bytes()
         };
-        let site = &mut *crate::state::near(core::ptr::addr_of_mut!((*(*p).scratch).c_site));
+        // One `lea` from the scratch chunk (LLVM adds the offset in a data register).
+        let site = &mut *crate::mem::lea::<{ core::mem::offset_of!(Scratch, c_site) }, _>(
+            (*p).scratch.cast::<Site>(),
+        );
         site.file.set(path);
         site.line.set(if line >> 16 != 0 {
             u16::MAX
