@@ -399,8 +399,8 @@ fn chain(orig: *mut c_void, addr: u32) -> palm::Err {
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
 #[inline(never)]
 extern "C" fn free_body(tagged: u32, ret: u32, addr: u32) -> palm::Err {
-    let st = (tagged & !1) as usize as *mut State;
-    free_general(st, addr, tagged & 1 != 0, ret, caller_frame())
+    let (st, handle) = untag(tagged);
+    free_general(st, addr, handle, ret, caller_frame())
 }
 
 /// The A6 the patched trap was called with, from a body called by an entry: the
@@ -469,7 +469,15 @@ unsafe extern "C" fn resize_entry() {
 #[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
 #[inline(always)]
 fn untag(tagged: u32) -> (*mut State, bool) {
-    ((tagged & !1) as usize as *mut State, tagged & 1 != 0)
+    // The state as `tagged` less the tag, from an opaque copy (LLVM makes
+    // `tagged & !1` an and with a 6-byte immediate, beside the tag's own).
+    let h = tagged & 1;
+    (
+        crate::state::near(tagged as usize as *mut u8)
+            .wrapping_sub(h as usize)
+            .cast::<State>(),
+        h != 0,
+    )
 }
 
 /// `MemPtrSize(p)` / `MemHandleSize(h)` (called by [`size_entry`]): the original's
