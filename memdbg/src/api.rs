@@ -74,15 +74,29 @@ pub(crate) fn os_alloc(k: u8, how: u32, size: u32) -> u32 {
 /// Every tracked allocation (the wrappers, the C interface, [`crate::MemDbgAlloc`]),
 /// with the detector entered: allocates with room for a guard when wanted and
 /// possible, prepares the block, records it, and returns the address handed to the
-/// program (0 on failure: nothing recorded). `how` is what [`os_alloc`] wants, for a
-/// Rust block the room its alignment needs (the alignment if above 2, else 0, as
-/// palm-sys's `PalmAlloc` does it); `site` is null for Rust allocations; `a6` is the
-/// frame of the function the program called.
+/// program (0 on failure: nothing recorded). `how` is what [`os_alloc`] wants (0 for
+/// pointers and handles), for a Rust block the room its alignment needs (the
+/// alignment if above 2, else 0, as palm-sys's `PalmAlloc` does it); `site` is null
+/// for Rust allocations; `a6` is the frame of the function the program called.
 #[inline(never)]
 pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
-    let mut flags = kind_flags(k, how);
-    // Over-aligned Rust blocks: room to move the block up to its alignment.
-    let pad = if k == kind::RUST { how } else { 0 };
+    // The HANDLE and NOT_DYNAMIC flags; over-aligned Rust blocks: room to move the
+    // block up to its alignment (`how` is 0 for pointers and handles).
+    let mut flags = 0;
+    let mut pad = 0;
+    if k == kind::CHUNK {
+        if how >> 16 != 0 {
+            flags = AllocFlags::NOT_DYNAMIC.bits();
+        }
+        if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0 {
+            flags |= AllocFlags::HANDLE.bits();
+        }
+    } else {
+        pad = how;
+        if k == kind::HANDLE {
+            flags = AllocFlags::HANDLE.bits();
+        }
+    }
     let want = size.wrapping_add(pad);
     let mut base = 0;
     if flags & AllocFlags::NOT_DYNAMIC.bits() == 0
@@ -124,24 +138,6 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
     track::prepare(base, flags, off, off + size, fill);
     track::allocated(st, site, a6);
     base + off
-}
-
-/// The [`AllocFlags::HANDLE`] and [`AllocFlags::NOT_DYNAMIC`] of an allocation of
-/// kind `k` with `how` ([`chunk_how`] for chunks).
-#[inline(always)]
-fn kind_flags(k: u8, how: u32) -> u16 {
-    let mut f = 0;
-    if k == kind::CHUNK {
-        if how >> 16 != 0 {
-            f = AllocFlags::NOT_DYNAMIC.bits();
-        }
-        if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) != 0 {
-            return f;
-        }
-    } else if k != kind::HANDLE {
-        return 0;
-    }
-    f | AllocFlags::HANDLE.bits()
 }
 
 /// [`state::enter`] for the wrappers ([`fast::enter`], in assembly).

@@ -589,7 +589,11 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     // The oldest ring entry gives way; its slot becomes reusable.
-    let i = usize::from(st.ring_next) & (RING - 1);
+    // SAFETY: a field of the state (zero-extended: `mem::read_u8_at`).
+    let i =
+        unsafe { mem::read_u8_at::<{ offset_of!(State, ring_next) }>((st as *const State).cast()) }
+            as usize
+            & (RING - 1);
     st.ring_next = ((i + 1) & (RING - 1)) as u8;
     let ring = field!(st, ring);
     if ring.addr[i] != 0 {
