@@ -3,8 +3,6 @@
 //! `0(a6)` the app's frame (where a call-stack walk starts). When the detector is not
 //! running (or is busy: a wrapper called from inside it) they are the plain OS calls.
 
-use core::ffi::c_void;
-
 use m68k_palmos_sys as palm;
 use palm::mem::{memNewChunkFlagNonMovable, memNewChunkFlagPreLock};
 use palm::{MemHandle, MemPtr};
@@ -196,7 +194,7 @@ pub fn chunk_new(site: &'static Site, heap: u16, size: u32, attr: u16) -> MemPtr
 /// As `MemPtrResize`: `p` is a live pointer chunk.
 #[inline(never)]
 pub unsafe fn ptr_resize(p: MemPtr, size: u32) -> palm::Err {
-    resize(p as u32, size, false, frame_pointer())
+    resize(size, false, p, frame_pointer() as usize as *const u32)
 }
 
 /// `MemHandleResize(h, size)`, keeping `h`'s record (use
@@ -207,25 +205,27 @@ pub unsafe fn ptr_resize(p: MemPtr, size: u32) -> palm::Err {
 /// As `MemHandleResize`: `h` is a live handle (unlocked, if it has to move).
 #[inline(never)]
 pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
-    resize(h as u32, size, true, frame_pointer())
+    resize(size, true, h.cast(), frame_pointer() as usize as *const u32)
 }
 
-/// The resize wrappers' body (`a6`: the wrapper's own frame).
+/// The resize wrappers' body: `addr` resized to `size` (`handle`: a handle), `a6`
+/// the wrapper's own frame. (The parameters in the order that puts each in the
+/// register the wrappers have it in: no moves between registers.)
 #[inline(never)]
-fn resize(addr: u32, size: u32, handle: bool, a6: u32) -> palm::Err {
+fn resize(size: u32, handle: bool, addr: MemPtr, a6: *const u32) -> palm::Err {
     let Some(st) = enter() else {
         // SAFETY: the caller's contract (see the wrappers).
         return unsafe {
             if handle {
-                palm::MemHandleResize(addr as usize as MemHandle, size)
+                palm::MemHandleResize(addr.cast(), size)
             } else {
-                palm::MemPtrResize(addr as usize as *mut c_void, size)
+                palm::MemPtrResize(addr, size)
             }
         };
     };
     // SAFETY: a6 is the wrapper's own live frame.
-    let (ret, frame) = unsafe { caller_of(a6) };
-    let r = track::resize(st, addr, size, handle, ret, frame);
+    let (ret, frame) = unsafe { caller_of(a6 as u32) };
+    let r = track::resize(st, addr as u32, size, handle, ret, frame);
     state::leave(st);
     r
 }
