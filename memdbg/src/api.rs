@@ -10,6 +10,7 @@ use palm::{MemHandle, MemPtr};
 use core::mem::offset_of;
 
 use palm::allocator::aligned_offset;
+use palm::codegen::in_register;
 
 use crate::Site;
 use crate::fast;
@@ -238,10 +239,13 @@ fn resize(size: u32, handle: bool, addr: MemPtr, a6: *const u32) -> palm::Err {
 /// As `MemChunkFree`: `p` is a live chunk.
 #[inline(never)]
 pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
+    // Moved out of A0 first (LLVM would load the return address first and move it
+    // through D2, which it then saves).
+    let addr = in_register(p as u32);
     // SAFETY: own live frame.
     let (ret, frame) = unsafe { caller_of(frame_pointer()) };
     // SAFETY: the caller's contract.
-    unsafe { free_at(p as u32, false, ret, frame) }
+    unsafe { free_at(addr, false, ret, frame) }
 }
 
 /// `MemHandleFree(h)`, seen by the detector even where trap patches are refused (use
@@ -251,10 +255,13 @@ pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
 /// As `MemHandleFree`: `h` is a live handle.
 #[inline(never)]
 pub unsafe fn handle_free(h: MemHandle) -> palm::Err {
+    // Moved out of A0 first (LLVM would load the return address first and move it
+    // through D2, which it then saves).
+    let addr = in_register(h as u32);
     // SAFETY: own live frame.
     let (ret, frame) = unsafe { caller_of(frame_pointer()) };
     // SAFETY: the caller's contract.
-    unsafe { free_at(h as u32, true, ret, frame) }
+    unsafe { free_at(addr, true, ret, frame) }
 }
 
 /// Frees through the trap; when the free traps are not patched, does the bookkeeping here
