@@ -27,20 +27,21 @@ pub(crate) const MAX_CHUNK: u32 = 65_505;
 #[inline(always)]
 pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
     // On the 68k: swap the heap into the high word, move the attributes into the low
-    // one (LLVM shifts, masks and ors: 12 bytes).
+    // one (LLVM shifts, masks and ors: 12 bytes); in D1, where `wrapped` and the C
+    // interface's allocation take `how` (no move into it).
     #[cfg(target_arch = "m68k")]
     {
         let how: u32;
         // SAFETY: register moves only.
         unsafe {
             core::arch::asm!(
-                "moveq #0,%d0",
-                "move.w {h},%d0",
-                ".short 0x4840", // swap %d0 (LLVM's asm parser rejects swap)
-                "move.w {a},%d0",
+                "moveq #0,%d1",
+                "move.w {h},%d1",
+                ".short 0x4841", // swap %d1 (LLVM's asm parser rejects swap)
+                "move.w {a},%d1",
                 h = in(reg_data) heap,
                 a = in(reg_data) attr,
-                out("d0") how,
+                out("d1") how,
                 options(pure, nomem, nostack),
             )
         };
