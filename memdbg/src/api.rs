@@ -57,7 +57,7 @@ pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
 /// and attributes in `how`, [`chunk_how`]) or `MemPtrNew` (pointers and Rust
 /// allocations); 0 on failure.
 #[inline(never)]
-pub(crate) fn os_alloc(k: u8, how: u32, size: u32) -> u32 {
+pub(crate) fn os_alloc(k: u8, size: u32, how: u32) -> u32 {
     // SAFETY: the three calls take any size (and heap/attributes) and return a
     // chunk, a handle or null.
     unsafe {
@@ -103,14 +103,14 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
         && st.has(Options::GUARDS)
         && want <= MAX_CHUNK - GUARD_LEN as u32
     {
-        base = os_alloc(k, how, want + GUARD_LEN as u32);
+        base = os_alloc(k, want + GUARD_LEN as u32, how);
         if base != 0 {
             flags |= AllocFlags::GUARDED.bits();
         }
     }
     if base == 0 {
         // No guard wanted, or no room for it: exactly the request.
-        base = os_alloc(k, how, want);
+        base = os_alloc(k, want, how);
         if base == 0 {
             track::unrecorded(st, offset_of!(Counters, failed));
             return 0;
@@ -153,7 +153,7 @@ pub(crate) fn enter() -> Option<&'static mut State> {
 #[inline(never)]
 pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
     let Some(st) = enter() else {
-        return os_alloc(k, how, size);
+        return os_alloc(k, size, how);
     };
     let p = alloc(st, k, how, site, size, a6);
     state::leave(st);
