@@ -55,15 +55,16 @@ pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
 
 /// Allocates `size` bytes the way kind `k` does: `MemHandleNew`, `MemChunkNew` (heap
 /// and attributes in `how`, [`chunk_how`]) or `MemPtrNew` (pointers and Rust
-/// allocations); 0 on failure.
+/// allocations); 0 on failure. (`k` is a `u32`: a byte argument is zero-extended
+/// again at every call.)
 #[inline(never)]
-pub(crate) fn os_alloc(k: u8, size: u32, how: u32) -> u32 {
+pub(crate) fn os_alloc(k: u32, size: u32, how: u32) -> u32 {
     // SAFETY: the three calls take any size (and heap/attributes) and return a
     // chunk, a handle or null.
     unsafe {
-        if k == kind::HANDLE {
+        if k == kind::HANDLE.into() {
             palm::MemHandleNew(size) as u32
-        } else if k == kind::CHUNK {
+        } else if k == kind::CHUNK.into() {
             palm::MemChunkNew((how >> 16) as u16, size, how as u16) as u32
         } else {
             palm::MemPtrNew(size) as u32
@@ -98,19 +99,20 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
         }
     }
     let want = size.wrapping_add(pad);
+    let k32 = u32::from(k);
     let mut base = 0;
     if flags & AllocFlags::NOT_DYNAMIC.bits() == 0
         && st.has(Options::GUARDS)
         && want <= MAX_CHUNK - GUARD_LEN as u32
     {
-        base = os_alloc(k, want + GUARD_LEN as u32, how);
+        base = os_alloc(k32, want + GUARD_LEN as u32, how);
         if base != 0 {
             flags |= AllocFlags::GUARDED.bits();
         }
     }
     if base == 0 {
         // No guard wanted, or no room for it: exactly the request.
-        base = os_alloc(k, want, how);
+        base = os_alloc(k32, want, how);
         if base == 0 {
             track::unrecorded(st, offset_of!(Counters, failed));
             return 0;
@@ -153,7 +155,7 @@ pub(crate) fn enter() -> Option<&'static mut State> {
 #[inline(never)]
 pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
     let Some(st) = enter() else {
-        return os_alloc(k, size, how);
+        return os_alloc(k.into(), size, how);
     };
     let p = alloc(st, k, how, site, size, a6);
     state::leave(st);
