@@ -3,8 +3,6 @@
 //! `0(a6)` the app's frame (where a call-stack walk starts). When the detector is not
 //! running (or is busy: a wrapper called from inside it) they are the plain OS calls.
 
-use core::ffi::c_void;
-
 use m68k_palmos_sys as palm;
 use palm::mem::{memNewChunkFlagNonMovable, memNewChunkFlagPreLock};
 use palm::{MemHandle, MemPtr};
@@ -12,6 +10,7 @@ use palm::{MemHandle, MemPtr};
 use core::mem::offset_of;
 
 use palm::allocator::aligned_offset;
+use palm::codegen::in_register;
 
 use crate::Site;
 use crate::fast;
@@ -28,20 +27,21 @@ pub(crate) const MAX_CHUNK: u32 = 65_505;
 #[inline(always)]
 pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
     // On the 68k: swap the heap into the high word, move the attributes into the low
-    // one (LLVM shifts, masks and ors: 12 bytes).
+    // one (LLVM shifts, masks and ors: 12 bytes); in D1, where `wrapped` and the C
+    // interface's allocation take `how` (no move into it).
     #[cfg(target_arch = "m68k")]
     {
         let how: u32;
         // SAFETY: register moves only.
         unsafe {
             core::arch::asm!(
-                "moveq #0,%d0",
-                "move.w {h},%d0",
-                ".short 0x4840", // swap %d0 (LLVM's asm parser rejects swap)
-                "move.w {a},%d0",
+                "moveq #0,%d1",
+                "move.w {h},%d1",
+                ".short 0x4841", // swap %d1 (LLVM's asm parser rejects swap)
+                "move.w {a},%d1",
                 h = in(reg_data) heap,
                 a = in(reg_data) attr,
-                out("d0") how,
+                out("d1") how,
                 options(pure, nomem, nostack),
             )
         };
@@ -55,15 +55,16 @@ pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
 
 /// Allocates `size` bytes the way kind `k` does: `MemHandleNew`, `MemChunkNew` (heap
 /// and attributes in `how`, [`chunk_how`]) or `MemPtrNew` (pointers and Rust
-/// allocations); 0 on failure.
+/// allocations); 0 on failure. (`k` is a `u32`: a byte argument is zero-extended
+/// again at every call.)
 #[inline(never)]
-pub(crate) fn os_alloc(k: u8, how: u32, size: u32) -> u32 {
+pub(crate) fn os_alloc(k: u32, size: u32, how: u32) -> u32 {
     // SAFETY: the three calls take any size (and heap/attributes) and return a
     // chunk, a handle or null.
     unsafe {
-        if k == kind::HANDLE {
+        if k == kind::HANDLE.into() {
             palm::MemHandleNew(size) as u32
-        } else if k == kind::CHUNK {
+        } else if k == kind::CHUNK.into() {
             palm::MemChunkNew((how >> 16) as u16, size, how as u16) as u32
         } else {
             palm::MemPtrNew(size) as u32
@@ -74,29 +75,44 @@ pub(crate) fn os_alloc(k: u8, how: u32, size: u32) -> u32 {
 /// Every tracked allocation (the wrappers, the C interface, [`crate::MemDbgAlloc`]),
 /// with the detector entered: allocates with room for a guard when wanted and
 /// possible, prepares the block, records it, and returns the address handed to the
-/// program (0 on failure: nothing recorded). `how` is what [`os_alloc`] wants, for a
-/// Rust block the room its alignment needs (the alignment if above 2, else 0, as
-/// palm-sys's `PalmAlloc` does it); `site` is null for Rust allocations; `a6` is the
-/// frame of the function the program called.
+/// program (0 on failure: nothing recorded). `how` is what [`os_alloc`] wants (0 for
+/// pointers and handles), for a Rust block the room its alignment needs (the
+/// alignment if above 2, else 0, as palm-sys's `PalmAlloc` does it); `site` is null
+/// for Rust allocations; `a6` is the frame of the function the program called.
 #[inline(never)]
 pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
-    let mut flags = kind_flags(k, how);
-    // Over-aligned Rust blocks: room to move the block up to its alignment.
-    let pad = if k == kind::RUST { how } else { 0 };
+    // The HANDLE and NOT_DYNAMIC flags; over-aligned Rust blocks: room to move the
+    // block up to its alignment (`how` is 0 for pointers and handles).
+    let mut flags = 0;
+    let mut pad = 0;
+    if k == kind::CHUNK {
+        if how >> 16 != 0 {
+            flags = AllocFlags::NOT_DYNAMIC.bits();
+        }
+        if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0 {
+            flags |= AllocFlags::HANDLE.bits();
+        }
+    } else {
+        pad = how;
+        if k == kind::HANDLE {
+            flags = AllocFlags::HANDLE.bits();
+        }
+    }
     let want = size.wrapping_add(pad);
+    let k32 = u32::from(k);
     let mut base = 0;
     if flags & AllocFlags::NOT_DYNAMIC.bits() == 0
         && st.has(Options::GUARDS)
         && want <= MAX_CHUNK - GUARD_LEN as u32
     {
-        base = os_alloc(k, how, want + GUARD_LEN as u32);
+        base = os_alloc(k32, want + GUARD_LEN as u32, how);
         if base != 0 {
             flags |= AllocFlags::GUARDED.bits();
         }
     }
     if base == 0 {
         // No guard wanted, or no room for it: exactly the request.
-        base = os_alloc(k, how, want);
+        base = os_alloc(k32, want, how);
         if base == 0 {
             track::unrecorded(st, offset_of!(Counters, failed));
             return 0;
@@ -126,24 +142,6 @@ pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u3
     base + off
 }
 
-/// The [`AllocFlags::HANDLE`] and [`AllocFlags::NOT_DYNAMIC`] of an allocation of
-/// kind `k` with `how` ([`chunk_how`] for chunks).
-#[inline(always)]
-fn kind_flags(k: u8, how: u32) -> u16 {
-    let mut f = 0;
-    if k == kind::CHUNK {
-        if how >> 16 != 0 {
-            f = AllocFlags::NOT_DYNAMIC.bits();
-        }
-        if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) != 0 {
-            return f;
-        }
-    } else if k != kind::HANDLE {
-        return 0;
-    }
-    f | AllocFlags::HANDLE.bits()
-}
-
 /// [`state::enter`] for the wrappers ([`fast::enter`], in assembly).
 #[inline(always)]
 pub(crate) fn enter() -> Option<&'static mut State> {
@@ -157,7 +155,7 @@ pub(crate) fn enter() -> Option<&'static mut State> {
 #[inline(never)]
 pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
     let Some(st) = enter() else {
-        return os_alloc(k, how, size);
+        return os_alloc(k.into(), size, how);
     };
     let p = alloc(st, k, how, site, size, a6);
     state::leave(st);
@@ -200,7 +198,7 @@ pub fn chunk_new(site: &'static Site, heap: u16, size: u32, attr: u16) -> MemPtr
 /// As `MemPtrResize`: `p` is a live pointer chunk.
 #[inline(never)]
 pub unsafe fn ptr_resize(p: MemPtr, size: u32) -> palm::Err {
-    resize(p as u32, size, false, frame_pointer())
+    resize(size, false, p, frame_pointer() as usize as *const u32)
 }
 
 /// `MemHandleResize(h, size)`, keeping `h`'s record (use
@@ -211,25 +209,27 @@ pub unsafe fn ptr_resize(p: MemPtr, size: u32) -> palm::Err {
 /// As `MemHandleResize`: `h` is a live handle (unlocked, if it has to move).
 #[inline(never)]
 pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
-    resize(h as u32, size, true, frame_pointer())
+    resize(size, true, h.cast(), frame_pointer() as usize as *const u32)
 }
 
-/// The resize wrappers' body (`a6`: the wrapper's own frame).
+/// The resize wrappers' body: `addr` resized to `size` (`handle`: a handle), `a6`
+/// the wrapper's own frame. (The parameters in the order that puts each in the
+/// register the wrappers have it in: no moves between registers.)
 #[inline(never)]
-fn resize(addr: u32, size: u32, handle: bool, a6: u32) -> palm::Err {
+fn resize(size: u32, handle: bool, addr: MemPtr, a6: *const u32) -> palm::Err {
     let Some(st) = enter() else {
         // SAFETY: the caller's contract (see the wrappers).
         return unsafe {
             if handle {
-                palm::MemHandleResize(addr as usize as MemHandle, size)
+                palm::MemHandleResize(addr.cast(), size)
             } else {
-                palm::MemPtrResize(addr as usize as *mut c_void, size)
+                palm::MemPtrResize(addr, size)
             }
         };
     };
     // SAFETY: a6 is the wrapper's own live frame.
-    let (ret, frame) = unsafe { caller_of(a6) };
-    let r = track::resize(st, addr, size, handle, ret, frame);
+    let (ret, frame) = unsafe { caller_of(a6 as u32) };
+    let r = track::resize(st, addr as u32, size, handle, ret, frame);
     state::leave(st);
     r
 }
@@ -242,10 +242,13 @@ fn resize(addr: u32, size: u32, handle: bool, a6: u32) -> palm::Err {
 /// As `MemChunkFree`: `p` is a live chunk.
 #[inline(never)]
 pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
+    // Moved out of A0 first (LLVM would load the return address first and move it
+    // through D2, which it then saves).
+    let addr = in_register(p as u32);
     // SAFETY: own live frame.
     let (ret, frame) = unsafe { caller_of(frame_pointer()) };
     // SAFETY: the caller's contract.
-    unsafe { free_at(p as u32, false, ret, frame) }
+    unsafe { free_at(addr, false, ret, frame) }
 }
 
 /// `MemHandleFree(h)`, seen by the detector even where trap patches are refused (use
@@ -255,10 +258,13 @@ pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
 /// As `MemHandleFree`: `h` is a live handle.
 #[inline(never)]
 pub unsafe fn handle_free(h: MemHandle) -> palm::Err {
+    // Moved out of A0 first (LLVM would load the return address first and move it
+    // through D2, which it then saves).
+    let addr = in_register(h as u32);
     // SAFETY: own live frame.
     let (ret, frame) = unsafe { caller_of(frame_pointer()) };
     // SAFETY: the caller's contract.
-    unsafe { free_at(h as u32, true, ret, frame) }
+    unsafe { free_at(addr, true, ret, frame) }
 }
 
 /// Frees through the trap; when the free traps are not patched, does the bookkeeping here

@@ -97,9 +97,10 @@ pub fn frame_pointer() -> u32 {
     #[cfg(target_arch = "m68k")]
     {
         let r: u32;
-        // SAFETY: copies A6 into a data register; no memory access, no stack change.
+        // SAFETY: copies A6 into a register (an address register: LLVM then passes it
+        // on without a data-register copy); no memory access, no stack change.
         unsafe {
-            core::arch::asm!("move.l %a6,{0}", out(reg_data) r, options(nomem, nostack));
+            core::arch::asm!("move.l %a6,{0}", out(reg_addr) r, options(nomem, nostack));
         }
         r
     }

@@ -543,7 +543,7 @@ fn app_side(st: &State, ret: u32) -> bool {
 /// Bookkeeping for a free of `addr` (`handle`: through `MemHandleFree`, else
 /// `MemChunkFree`). `ret`/`frame` are the free call's return address and the
 /// caller's frame.
-#[inline(always)]
+#[inline(never)]
 pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
     let pos = index(st).find(addr);
     if pos == NOT_FOUND {
@@ -555,7 +555,7 @@ pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
 
 /// A free of an address the index does not hold: a double free, a locked handle's
 /// pointer, or a block never tracked (`handle` nonzero: through `MemHandleFree`).
-#[inline(never)]
+#[inline(always)]
 fn not_indexed(st: &mut State, addr: u32, handle: u32, ret: u32, frame: u32) -> Freed {
     if addr != 0 && addr & 1 == 0 {
         if let Some(i) = ring_find(st, addr)
@@ -589,7 +589,11 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     // The oldest ring entry gives way; its slot becomes reusable.
-    let i = usize::from(st.ring_next) & (RING - 1);
+    // SAFETY: a field of the state (zero-extended: `mem::read_u8_at`).
+    let i =
+        unsafe { mem::read_u8_at::<{ offset_of!(State, ring_next) }>((st as *const State).cast()) }
+            as usize
+            & (RING - 1);
     st.ring_next = ((i + 1) & (RING - 1)) as u8;
     let ring = field!(st, ring);
     if ring.addr[i] != 0 {
