@@ -50,7 +50,7 @@ use crate::{
 /// keeps it; [`slow`] finds it as its caller's frame): its `4(a6)` returns into the
 /// program. Returns the block or handle, 0 on failure.
 ///
-/// `tst`, `clr`, `addq`, `subq` and `pea` are written as their opcode words (LLVM's
+/// `tst`, `clr`, `addq` and `subq` are written as their opcode words (LLVM's
 /// m68k asm parser rejects them; each is named in a comment), branches with `bs!`.
 ///
 /// # Safety

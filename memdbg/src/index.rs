@@ -7,7 +7,8 @@
 //! - Deletion shifts the following entries of the cluster back (no tombstones), so the
 //!   cost does not grow with the number of alloc/free cycles: after 30,000 cycles the
 //!   table is exactly as it would be after inserting only the live keys.
-//! - Key 0 marks an empty entry (the OS never returns a null block).
+//! - Key 0 marks an empty entry (the OS never returns a null block); [`Index::find`]
+//!   never finds key 0 (a free of NULL is an unknown free, not a tracked block).
 //! - Keys (`u32`) and slots (`u16`) are two parallel arrays, so a position scales by
 //!   a shift (the 68000 has no 32-bit multiply).
 //!
@@ -195,11 +196,12 @@ impl Index {
         let mut o = self.start(key, bmask);
         loop {
             let k = self.key(o);
-            if k == key {
-                return o;
-            }
+            // Empty first: key 0 (a free of NULL) is never found.
             if k == 0 {
                 return NOT_FOUND;
+            }
+            if k == key {
+                return o;
             }
             o = (o + 4) & bmask;
         }
@@ -302,6 +304,19 @@ mod tests {
         // SAFETY: a found position.
         unsafe { ix.remove_at(ix.find(0x1_0010)) };
         assert_eq!(get(&ix, 0x1_0010), None);
+        assert_eq!(get(&ix, 0x1_0020), Some(2));
+    }
+
+    #[test]
+    fn key_zero_is_never_found() {
+        let t = table(16);
+        let ix = t.ix;
+        assert_eq!(ix.find(0), NOT_FOUND);
+        ix.insert(0x1_0010, 1);
+        ix.insert(0x1_0020, 2);
+        // SAFETY: a found position; the hole it leaves keeps slot 1 behind key 0.
+        unsafe { ix.remove_at(ix.find(0x1_0010)) };
+        assert_eq!(ix.find(0), NOT_FOUND);
         assert_eq!(get(&ix, 0x1_0020), Some(2));
     }
 

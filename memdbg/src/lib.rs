@@ -102,15 +102,17 @@
 /// written as its two bytes: LLVM's inline-asm parser rejects `b<cc>.s` and `jb<cc>`,
 /// and GNU as assembles an unsized branch as a word branch (m68k-asm-repair shortens
 /// branches in compiled code only; inline asm stays as written). The bytes are the
-/// opcode and the displacement d from the next instruction. A d outside −128..127
-/// gets 65,536 added, which GNU as rejects ("value out of range"); the `99f-98f`
-/// (labels at the end of the function, 0) keeps a backward d a fixup, checked like
+/// opcode and the displacement d from the next instruction. A d outside −128..127,
+/// or 0 (the opcode of a word branch, which would take the next instruction as its
+/// displacement), gets 65,536 added, which GNU as rejects ("value out of range"); the `99f-98f`
+/// (labels at the end of the function, 0) keeps a backward d a fixup (the two tests
+/// are added: `|` starts a comment in m68k GNU as, and both cannot hold at once), checked like
 /// a forward one (a constant would only be truncated, with a warning).
 #[cfg(target_arch = "m68k")]
 macro_rules! bs {
     (@ $op:literal $l:literal) => {
         concat!(
-            ".byte ", $op, ", (", $l, "-.-1) + (((((", $l, "-.-1) + 128) >> 8) != 0) & 1) * 65536 + (99f-98f)"
+            ".byte ", $op, ", (", $l, "-.-1) + ((((((", $l, "-.-1) + 128) >> 8) != 0) + ((", $l, "-.-1) == 0)) & 1) * 65536 + (99f-98f)"
         )
     };
     (bra $l:literal) => { bs!(@ "0x60" $l) };

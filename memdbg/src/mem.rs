@@ -114,6 +114,8 @@ pub unsafe fn lea<const N: usize, T>(p: *mut T) -> *mut T {
 /// `p + N` is a writable, 2-aligned `u32`.
 #[inline(always)]
 pub unsafe fn bump<const N: usize, const D: i32>(p: *mut u8) {
+    // The 68k form is `addq`/`subq #1`: D is 1 or −1.
+    const { assert!(D == 1 || D == -1) };
     #[cfg(target_arch = "m68k")]
     // SAFETY: the caller's guarantee; one read-modify-write of that long.
     unsafe {

@@ -91,6 +91,9 @@ unsafe extern "C" fn chunk_free_entry() {
         "and.l (32,%sp),%d0",
         "move.l %d0,%a2",
         "move.l (40,%sp),%d3",
+        // A free of NULL is never a tracked block (the index's empty entries hold
+        // key 0): the general path counts it as unknown.
+        bs!(beq "9f"),
         ".short 0x4A12", // tst.b (%a2): busy
         bs!(bne "9f"),
         "moveq #{slow_options},%d0",
@@ -414,7 +417,12 @@ fn caller_frame() -> u32 {
         let r: u32;
         // SAFETY: reads the saved A6 at 0 of the calling body's own live frame.
         unsafe {
-            core::arch::asm!("move.l (%a6),{0}", out(reg) r, options(nostack, readonly, preserves_flags));
+            // To an address register: MOVEA, which sets no flags.
+            core::arch::asm!(
+                "move.l (%a6),{0}",
+                out(reg_addr) r,
+                options(nostack, readonly, preserves_flags)
+            );
         }
         r
     }

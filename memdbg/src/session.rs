@@ -479,7 +479,8 @@ fn copy_counters(st: &State, h: &mut Header) {
             out("d0") _,
             out("d1") _,
             out("d2") _,
-            options(nostack, preserves_flags),
+            // (Not preserves_flags: its memory-to-memory moves set N and Z.)
+            options(nostack),
         );
     }
     #[cfg(not(target_arch = "m68k"))]

@@ -14,8 +14,8 @@ use m68k_palmos_sys as palm;
 
 use crate::index::Index;
 use crate::record::{
-    self, AllocRecord, DoubleFreeRecord, FEATURE_STATE, Header, LowHeapRecord, OverrunRecord,
-    SmallSiteRecord, Stack,
+    self, AllocRecord, DoubleFreeRecord, Header, LowHeapRecord, OverrunRecord, SmallSiteRecord,
+    Stack,
 };
 use crate::stack::CodeRange;
 use crate::{Settings, Site};
@@ -193,8 +193,6 @@ pub struct State {
 
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(core::mem::offset_of!(State, low_heap_threshold) <= 124);
-// state_ptr's assembly pushes feature number 0.
-static_assertions::const_assert_eq!(FEATURE_STATE, 0);
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(core::mem::offset_of!(State, n_sites) < 128);
 
@@ -269,7 +267,7 @@ pub fn state_ptr() -> *mut State {
     let mut v = core::mem::MaybeUninit::<u32>::uninit();
     // SAFETY: FtrGet writes one UInt32 to a valid local when it returns errNone.
     unsafe {
-        let err = palm::FtrGet(record::DB_CREATOR, FEATURE_STATE, v.as_mut_ptr());
+        let err = palm::FtrGet(record::DB_CREATOR, record::FEATURE_STATE, v.as_mut_ptr());
         if err != palm::errNone {
             return core::ptr::null_mut();
         }

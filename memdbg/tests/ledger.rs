@@ -509,6 +509,34 @@ fn free_of_a_chunk_never_wrapped_is_counted_not_an_error() {
 }
 
 #[test]
+fn frees_of_null_are_unknown_frees_and_leave_live_blocks_alone() {
+    // A release ROM's answer to a NULL free: memErrInvalidParam, the app goes on.
+    for (scenario, guard) in [(23, AllocFlags::GUARDED), (24, AllocFlags::empty())] {
+        let r = run_with(scenario, &Config::default(), |m| m.fatal_mem_errors = false);
+        assert_clean_header(&r);
+        assert_eq!(
+            seen_all(&r),
+            vec![
+                alloc(kind::POINTER, guard, 16, "null-live-ptr"),
+                alloc(
+                    kind::HANDLE,
+                    guard | AllocFlags::HANDLE,
+                    32,
+                    "null-live-handle"
+                ),
+            ],
+            "scenario {scenario}"
+        );
+        let c = r.counters();
+        assert_eq!((c.frees.get(), c.unknown_frees.get()), (0, 2));
+        assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (2, 48));
+        assert_eq!(c.overruns.get(), 0);
+        // palm-run saw the three NULL calls (chained to the OS) and said so.
+        assert_eq!(r.machine.reports.len(), 3, "{:?}", r.machine.reports);
+    }
+}
+
+#[test]
 fn mem_ptr_free_of_a_locked_handle_matches_the_handle() {
     let r = run(9);
     assert_clean_header(&r);

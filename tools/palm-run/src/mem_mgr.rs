@@ -450,15 +450,22 @@ pub fn MemPtrResize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `UInt32 MemPtrSize(MemPtr p)`: the requested size.
 pub fn MemPtrSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let l = lookup_ptr(m, call, call.u32(0))?;
-    let (_, c) = chunk!(m, call, l);
-    Ok(c.header.data_size())
+    size_or_zero(m, call, l)
+}
+
+/// A chunk's data size, or 0 (not an error code: the call returns a size) for an
+/// invalid pointer or handle when memory errors are not fatal.
+fn size_or_zero(m: &mut Machine, call: &Call, l: Lookup) -> Result<u32, Stop> {
+    Ok(match chunk_or_invalid(m, call, l)? {
+        Ok((_, c)) => c.header.data_size(),
+        Err(_) => 0,
+    })
 }
 
 /// `UInt32 MemHandleSize(MemHandle h)`.
 pub fn MemHandleSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let l = lookup_handle(m, call, call.u32(0))?;
-    let (_, c) = chunk!(m, call, l);
-    Ok(c.header.data_size())
+    size_or_zero(m, call, l)
 }
 
 /// `MemHandle MemPtrRecoverHandle(MemPtr p)`: body − 2·hOffset − 8

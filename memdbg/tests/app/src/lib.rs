@@ -74,6 +74,11 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             20 => guards_hidden(),
             21 => field_grown_by_the_os(),
             22 => heap_low_water(),
+            23 => null_frees(Settings::DEFAULT),
+            24 => null_frees(Settings {
+                options: Settings::DEFAULT.options.difference(Options::GUARDS),
+                ..Settings::DEFAULT
+            }),
             100 => bench(false),
             101 => bench(true),
             _ => 99,
@@ -222,6 +227,29 @@ unsafe fn unknown_free() -> u32 {
         let p = MemPtrNew(8);
         if MemChunkFree(p) != errNone {
             return 1;
+        }
+    }
+    end()
+}
+
+/// Frees and a size query of NULL (an app bug; a release ROM answers
+/// memErrInvalidParam) while tracked blocks are live: the index's empty entries hold
+/// key 0, and these must not find one of them (and a stale slot number in it). With
+/// guards (the size patches answer MemPtrSize) and without (an unguarded record is
+/// what the free patch's fast path would free at once).
+#[inline(never)]
+unsafe fn null_frees(settings: Settings) -> u32 {
+    begin(&settings);
+    let p = mem_ptr_new!(16); // @mark null-live-ptr
+    let h = mem_handle_new!(32); // @mark null-live-handle
+    if p.is_null() || h.is_null() {
+        return 1;
+    }
+    unsafe {
+        MemChunkFree(core::ptr::null_mut());
+        MemHandleFree(core::ptr::null_mut());
+        if MemPtrSize(core::ptr::null_mut()) != 0 {
+            return 2;
         }
     }
     end()
