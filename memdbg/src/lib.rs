@@ -78,8 +78,8 @@
 //! guards, every `MemPtrSize`/`MemHandleSize` (the OS's too) costs the original plus
 //! an index probe (and a `MemPtrRecoverHandle` for an unknown pointer while handles
 //! are live), and a resize of a tracked block the wrapper's work. Code:
-//! about 8.6 KB of memdbg in a Rust app's code 1 (the starter app: 8,600 bytes;
-//! 9.5 KB with the C interface). Once, at [`start`], memdbg reads all of code 1 for
+//! about 8.5 KB of memdbg in a Rust app's code 1 (the starter app: 8,464 bytes;
+//! 9.3 KB with the C interface). Once, at [`start`], memdbg reads all of code 1 for
 //! the header's CRC-32 ([`record::crc32`], 16 instructions per byte: about 190,000
 //! for the starter app's 12 KB code 1), so that the report can refuse the ELF of
 //! another build.
