@@ -639,6 +639,41 @@ fn leaked_box_is_recorded_with_its_call_stack() {
 }
 
 #[test]
+fn without_code_1_frames_stay_raw_and_the_alert_names_the_address() {
+    // DmGetResource answers NULL while memdbg starts (scenario 25 patches it):
+    // memdbg cannot locate code 1.
+    let r = run(25);
+    assert!(
+        r.flags().contains(HeaderFlags::CODE_BASE_UNKNOWN),
+        "{:?}",
+        r.flags()
+    );
+    assert_eq!((r.header.code_base.get(), r.header.code_size.get()), (0, 0));
+    let allocs = r.allocs();
+    assert_eq!(allocs.len(), 1, "{:?}", r.records);
+    let b = allocs[0];
+    assert_eq!((b.kind, b.size.get()), (kind::RUST, 20));
+    // One raw 68k address (the walk stops after the first frame outside code 1,
+    // and code 1 is unknown): the return into the Box's maker, which, taken as an
+    // offset in code 1, reaches the Box::new line.
+    let base = r.machine.os.sys.code1_base.expect("code 1 base");
+    assert_eq!((b.stack.count, b.stack.raw_mask), (1, 1), "{:?}", b.stack);
+    let inner = b.stack.frames[0].get();
+    let offset = inner.checked_sub(base).expect("inside code 1");
+    assert!(
+        inline_lines(Frame::Code(offset)).contains(&line("raw-box")),
+        "{inner:#x} − {base:#x}"
+    );
+    // The alert's tail is that address as it is (no `code+`).
+    let (file, line_no, msg) = &r.err_displays()[0];
+    assert_eq!((file.as_str(), *line_no), ("rust", 0));
+    assert_eq!(
+        msg,
+        &format!("Leaked 20 bytes (Rust alloc) from 0x{inner:08X}")
+    );
+}
+
+#[test]
 fn chunk_new_pointer_and_handle() {
     let r = run(15);
     assert_clean_header(&r);

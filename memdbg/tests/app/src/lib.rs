@@ -75,6 +75,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             21 => field_grown_by_the_os(),
             22 => heap_low_water(),
             23 => null_frees(Settings::DEFAULT),
+            25 => rust_box_without_code_1(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -439,6 +440,34 @@ unsafe fn rust_box() -> u32 {
     let b = Box::new((sum, sum, sum, sum, sum, sum)); // @mark box
     // Leaked on purpose; black_box keeps LLVM from deleting an allocation nobody uses.
     core::hint::black_box(Box::leak(b));
+    end()
+}
+
+/// A resource lookup that finds nothing: the stand-in for DmGetResource while
+/// memdbg starts (Palm layout arguments, ignored; the handle in A0).
+extern "C" fn no_resource() -> *mut c_void {
+    core::ptr::null_mut()
+}
+
+/// `rust_box` when memdbg cannot locate code 1 (DmGetResource answers NULL during
+/// start): frames stay 68k addresses and the alert's tail gives the raw address.
+#[inline(never)]
+unsafe fn rust_box_without_code_1() -> u32 {
+    unsafe {
+        let trap = palm::traps::sysTrapDmGetResource;
+        let original = SysGetTrapAddress(trap);
+        SysSetTrapAddress(trap, no_resource as *mut c_void);
+        let started = begin(&Settings::DEFAULT);
+        SysSetTrapAddress(trap, original);
+        if started != 0 {
+            return started;
+        }
+        // (The allocator called directly: a second call of the `__rust_alloc` shim
+        // would take it out of line, and change `rust_box`'s innermost frame.)
+        let layout = core::alloc::Layout::new::<[u32; 5]>();
+        let b = core::alloc::GlobalAlloc::alloc(&ALLOC, layout); // @mark raw-box
+        core::hint::black_box(b);
+    }
     end()
 }
 
