@@ -190,6 +190,25 @@ fn same_memory(a: &Outcome, b: &Outcome) -> Result<(), String> {
     Ok(())
 }
 
+/// Runs an original and its rewrite from the same state: they must end with the
+/// same registers, the same SR outside CCR and the same memory; the caller checks
+/// CCR (what the rewrite claims to keep differs by form).
+fn run_both(
+    (mo, orig): (&mut Bench, &(Vec<u8>, u32, u32)),
+    (mn, new): (&mut Bench, &(Vec<u8>, u32, u32)),
+    init: &State,
+    pokes: &[(u32, u8)],
+    ctx: &dyn Fn() -> String,
+) -> (Outcome, Outcome) {
+    let o = run(mo, orig, init, pokes).unwrap_or_else(|e| panic!("original: {e}: {}", ctx()));
+    let n = run(mn, new, init, pokes).unwrap_or_else(|e| panic!("rewrite: {e}: {}", ctx()));
+    assert_eq!(o.state.d, n.state.d, "data registers: {}", ctx());
+    assert_eq!(o.state.a, n.state.a, "address registers: {}", ctx());
+    assert_eq!(o.state.sr & !0x1F, n.state.sr & !0x1F, "SR: {}", ctx());
+    same_memory(&o, &n).unwrap_or_else(|e| panic!("{e}: {}", ctx()));
+    (o, n)
+}
+
 const CCR_FORMS: &[(&str, bool)] = &[
     ("move.l\t%d1, %d0", false),
     ("move.w\t%d1, %d0", false),
@@ -262,17 +281,10 @@ fn ccr_move_rewrites_are_equivalent_and_keep_every_flag() {
         for run_no in 0..200 {
             let (init, pokes) = random_state(&mut rng, small_d1);
             let ctx = || format!("`{insn}` → {after:?}, run {run_no}, from {init:x?}");
-            let o = run(&mut mo, &orig, &init, &pokes)
-                .unwrap_or_else(|e| panic!("original: {e}: {}", ctx()));
-            let n = run(&mut mn, &new, &init, &pokes)
-                .unwrap_or_else(|e| panic!("rewrite: {e}: {}", ctx()));
-            assert_eq!(o.state.d, n.state.d, "data registers: {}", ctx());
-            assert_eq!(o.state.a, n.state.a, "address registers: {}", ctx());
-            assert_eq!(o.state.sr & !0x1F, n.state.sr & !0x1F, "SR: {}", ctx());
+            let (o, n) = run_both((&mut mo, &orig), (&mut mn, &new), &init, &pokes, &ctx);
             // MOVE leaves X alone; the rewrite leaves all of CCR alone.
             assert_eq!(o.state.sr & 0x10, init.sr & 0x10, "X: {}", ctx());
             assert_eq!(n.state.sr & 0x1F, init.sr & 0x1F, "CCR not kept: {}", ctx());
-            same_memory(&o, &n).unwrap_or_else(|e| panic!("{e}: {}", ctx()));
             checked += 1;
         }
     }
@@ -673,20 +685,13 @@ fn context_rewrites_are_equivalent_and_shorter() {
         for run_no in 0..300 {
             let (init, pokes) = random_state(&mut rng, false);
             let ctx = || format!("`{body}` → {after:?}, run {run_no}, from {init:x?}");
-            let o = run(&mut mo, &orig, &init, &pokes)
-                .unwrap_or_else(|e| panic!("original: {e}: {}", ctx()));
-            let n = run(&mut mn, &new, &init, &pokes)
-                .unwrap_or_else(|e| panic!("rewrite: {e}: {}", ctx()));
-            assert_eq!(o.state.d, n.state.d, "data registers: {}", ctx());
-            assert_eq!(o.state.a, n.state.a, "address registers: {}", ctx());
-            assert_eq!(o.state.sr & !0x1F, n.state.sr & !0x1F, "SR: {}", ctx());
+            let (o, n) = run_both((&mut mo, &orig), (&mut mn, &new), &init, &pokes, &ctx);
             assert_eq!(
                 o.state.sr & ccr_mask,
                 n.state.sr & ccr_mask,
                 "CCR: {}",
                 ctx()
             );
-            same_memory(&o, &n).unwrap_or_else(|e| panic!("{e}: {}", ctx()));
         }
     }
 }
