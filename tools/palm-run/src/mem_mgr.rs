@@ -184,11 +184,20 @@ fn chunk_or_invalid(
     }
 }
 
+/// The chunk a lookup found, or a return from the calling trap handler for an
+/// invalid one (after the report): with `memErrInvalidParam` by default, or with
+/// the value given after `else` for a call that returns a value, not an `Err`.
 macro_rules! chunk {
     ($m:expr, $call:expr, $lookup:expr) => {
         match chunk_or_invalid($m, $call, $lookup)? {
             Ok(x) => x,
             Err(code) => return Ok(code),
+        }
+    };
+    ($m:expr, $call:expr, $lookup:expr, else $value:expr) => {
+        match chunk_or_invalid($m, $call, $lookup)? {
+            Ok(x) => x,
+            Err(_) => return Ok($value),
         }
     };
 }
@@ -450,22 +459,16 @@ pub fn MemPtrResize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `UInt32 MemPtrSize(MemPtr p)`: the requested size.
 pub fn MemPtrSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let l = lookup_ptr(m, call, call.u32(0))?;
-    size_or_zero(m, call, l)
-}
-
-/// A chunk's data size, or 0 (not an error code: the call returns a size) for an
-/// invalid pointer or handle when memory errors are not fatal.
-fn size_or_zero(m: &mut Machine, call: &Call, l: Lookup) -> Result<u32, Stop> {
-    Ok(match chunk_or_invalid(m, call, l)? {
-        Ok((_, c)) => c.header.data_size(),
-        Err(_) => 0,
-    })
+    // 0 for an invalid pointer (not an error code: the call returns a size).
+    let (_, c) = chunk!(m, call, l, else 0);
+    Ok(c.header.data_size())
 }
 
 /// `UInt32 MemHandleSize(MemHandle h)`.
 pub fn MemHandleSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let l = lookup_handle(m, call, call.u32(0))?;
-    size_or_zero(m, call, l)
+    let (_, c) = chunk!(m, call, l, else 0);
+    Ok(c.header.data_size())
 }
 
 /// `MemHandle MemPtrRecoverHandle(MemPtr p)`: body − 2·hOffset − 8
