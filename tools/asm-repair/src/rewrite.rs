@@ -279,7 +279,7 @@ pub(crate) fn extb(insn: &Insn) -> Result<Vec<String>, String> {
 }
 
 /// An explicit `.l` branch (68020 32-bit displacement, llvm bug 3) → the
-/// unsized mnemonic, which GNU as relaxes to `.s`/`.w`.
+/// unsized mnemonic, which GNU as assembles with a 16-bit displacement.
 pub(crate) fn drop_size(insn: &Insn) -> Vec<String> {
     vec![Insn::new(&insn.mnemonic, None, insn.operands.clone()).to_string()]
 }
@@ -288,6 +288,20 @@ pub(crate) fn drop_size(insn: &Insn) -> Vec<String> {
 /// `move.l #65535,%a1`).
 pub(crate) fn long_size(insn: &Insn) -> Vec<String> {
     vec![Insn::new(&insn.mnemonic, Some(Size::L), insn.operands.clone()).to_string()]
+}
+
+/// A data-alterable destination (M68000 PRM addressing categories): a data
+/// register or memory not addressed relative to the PC.
+fn data_alterable(o: &Operand) -> bool {
+    match o {
+        Operand::Reg(Reg::D(_))
+        | Operand::Ind(_)
+        | Operand::PostInc(_)
+        | Operand::PreDec(_)
+        | Operand::Abs(_) => true,
+        Operand::Disp { base, .. } | Operand::Index { base, .. } => matches!(base, Base::A(_)),
+        _ => false,
+    }
 }
 
 /// A shorter instruction with exactly the same effect, or `None` (see
@@ -302,15 +316,6 @@ pub(crate) fn long_size(insn: &Insn) -> Vec<String> {
 /// device registers).
 pub(crate) fn shorter(insn: &Insn) -> Option<Vec<String>> {
     let zero = |o: &Operand| matches!(o, Operand::Imm(e) if e.value == Some(0));
-    let data_alterable = |o: &Operand| match o {
-        Operand::Reg(Reg::D(_))
-        | Operand::Ind(_)
-        | Operand::PostInc(_)
-        | Operand::PreDec(_)
-        | Operand::Abs(_) => true,
-        Operand::Disp { base, .. } | Operand::Index { base, .. } => matches!(base, Base::A(_)),
-        _ => false,
-    };
     let size = insn
         .size
         .filter(|s| matches!(s, Size::B | Size::W | Size::L));
@@ -380,22 +385,7 @@ fn quick_opposite(insn: &Insn, live_after: u8) -> Option<String> {
         Size::L
     } else {
         let dead = live_after & (isa::X | isa::V | isa::C) == 0;
-        let alterable = matches!(
-            dst,
-            Operand::Reg(Reg::D(_))
-                | Operand::Ind(_)
-                | Operand::PostInc(_)
-                | Operand::PreDec(_)
-                | Operand::Disp {
-                    base: Base::A(_),
-                    ..
-                }
-                | Operand::Index {
-                    base: Base::A(_),
-                    ..
-                }
-        );
-        if !dead || !alterable || m.ends_with('a') {
+        if !dead || !data_alterable(dst) || m.ends_with('a') {
             return None;
         }
         insn.size
