@@ -74,13 +74,24 @@ fn main() {
     let memdbg = ranges_where(&|n| is_memdbg(n));
     let helpers = ranges_where(&|n| HELPERS.contains(&n));
     let appr = ranges_where(&|n| n.starts_with("memdbg_test_app::"));
-    let code_bytes: u32 = memdbg.iter().map(|r| r.1 - r.0).sum();
-    let helper_bytes: u32 = helpers.iter().map(|r| r.1 - r.0).sum();
+    let bytes = |r: &[(u32, u32)]| -> u32 { r.iter().map(|r| r.1 - r.0).sum() };
+    let code_bytes = bytes(&memdbg);
+    let helper_bytes = bytes(&helpers);
+    // The C interface (its `memdbg_…` exports and `memdbg::capi`) is linked only
+    // into C apps; the rest is what a Rust app calling every wrapper carries.
+    let capi_bytes = bytes(&ranges_where(&|n| {
+        is_memdbg(n) && (n.starts_with("memdbg_") || n.starts_with("memdbg::capi::"))
+    }));
     println!(
         "memdbg code in code 1: {code_bytes} bytes in {} functions \
          (+ {helper_bytes} bytes of shared runtime helpers; code 1 is {} bytes)",
         memdbg.len(),
         app.image.code.len()
+    );
+    println!(
+        "  of which the C interface: {capi_bytes} bytes; without it (a Rust app \
+         using every wrapper): {} bytes",
+        code_bytes - capi_bytes
     );
     println!();
     println!(
