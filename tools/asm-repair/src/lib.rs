@@ -98,6 +98,18 @@
 //!    bits of the product in the slot it was given the multiplicand in and
 //!    sets N, Z, V, C exactly as the 68020 does, keeping X; MOVEM and ADDQ to
 //!    `%sp` keep that CCR.
+//! 15. **X read after an instruction that does not set it** (found here;
+//!     `TOOLCHAIN.md` bug 15): LLVM's condition-code register includes X, so
+//!     it lowers `-(x == 0)` to `cmpi.l #1,%d0` / `subx.l %d1,%d1` though CMP
+//!     leaves X alone. Every X-computing instruction (`addx`, `subx`, `negx`,
+//!     `roxl`, `roxr`, `abcd`, `sbcd`, `nbcd`) of compiled code is traced back
+//!     through copies to the last flag-setting instruction of its block: when
+//!     that one does not set X, `subx.s %dN,%dN` after a compare with no flag
+//!     live after it becomes `scs %dN` / `ext.w %dN` (word and long) /
+//!     `ext.l %dN` (long), the borrow LLVM meant ([`FixKind::StaleExtend`]);
+//!     anything else is an error. When a read's source is in another block,
+//!     every such instruction with X live after it and no read of X in its
+//!     own block is an error too.
 //!
 //! Also repaired, because GNU as reads LLVM's text differently:
 //! - **`(sym@PLT,%pc)`** → `(sym,%pc)`: LLVM's object writer emits the
@@ -190,6 +202,10 @@ pub enum FixKind {
     Comment,
     /// A DWARF 5 `.file N "dir" "name"` turned into `.file N "dir/name"`.
     DwarfFile,
+    /// A `subx.s %dN,%dN` that reads X right after a compare, which sets C but
+    /// not X (bug 15): `scs %dN` and the `ext`s that widen it, the value LLVM
+    /// meant (−1 when the compare borrowed, else 0).
+    StaleExtend,
     /// Not a bug: an instruction replaced by a shorter one with exactly the
     /// same effect on registers, memory and every condition code (`cmpi #0`
     /// → `tst`, `move #0` → `clr` except to an address register, `lea
@@ -216,6 +232,7 @@ impl FixKind {
             FixKind::Plt => "plt",
             FixKind::Comment => "comment",
             FixKind::DwarfFile => "dwarf-file",
+            FixKind::StaleExtend => "stale-x",
             FixKind::Shorter => "shorter",
         }
     }
@@ -237,6 +254,7 @@ impl FixKind {
             FixKind::Plt => format!("{n} @PLT operand{s}"),
             FixKind::Comment => format!("{n} ';' comment{s}"),
             FixKind::DwarfFile => format!("{n} DWARF 5 .file directive{s}"),
+            FixKind::StaleExtend => format!("{n} subx of a compare's carry"),
             FixKind::Shorter => format!(
                 "{n} shorter equivalent form{s} \
                  (tst, clr, addq/subq, jbcc, move for movem, tst dropped)"
@@ -252,6 +270,7 @@ impl FixKind {
             FixKind::AddressRegister => Some("68000 has no such form with an address register"),
             FixKind::MulLong => Some("68020-only; 68000 helper in RUNTIME_ASM"),
             FixKind::Extb => Some("68020-only"),
+            FixKind::StaleExtend => Some("reads X, which the compare before it does not set"),
             FixKind::AddressWordImmediate => {
                 Some("a word immediate is sign-extended into an address register")
             }
@@ -555,6 +574,11 @@ pub fn repair(asm: &str, file_name: &str) -> Result<Repaired, RepairError> {
                 None => {}
             }
         }
+        if f.compiled {
+            stale_extend(f, &lines, &live, &mut replaced, &mut |li, why| {
+                problems.push(problem(li, why))
+            });
+        }
     }
 
     // Line-level fixes: `@PLT` operands, `.file`, `;` comments.
@@ -685,6 +709,117 @@ fn previous_in_block(
     }
 }
 
+/// Bug 15: LLVM models CCR as one register, X included, so it reads X after an
+/// instruction that sets the other flags but not X, as if it had (its
+/// `SETCS_C` pattern: `cmpi.l #1,%d0` / `subx.l %d1,%d1` for `-(x == 0)`).
+/// Every X read in compiled code is traced back, within its block and through
+/// copies, to the instruction that last set flags: a compare's carry read by
+/// `subx.s %dN,%dN` is repaired ([`rewrite::carry_as_extend`]); any other read
+/// of X such an instruction did not set is reported through `report` (line,
+/// reason), and so is, when a read's flag-setting instruction is in another
+/// block, every such instruction after which X is live and not read in its
+/// block.
+fn stale_extend(
+    f: &cfg::Function,
+    lines: &[Line<'_>],
+    live: &[u8],
+    replaced: &mut [Option<(FixKind, Vec<String>)>],
+    report: &mut dyn FnMut(usize, String),
+) {
+    let entry = |k: usize| lines[f.insns[k]].label.is_some_and(|n| !is_range_label(n));
+    let text = |k: usize| lines[f.insns[k]].text.trim().to_string();
+    let flow_next = |k: usize| {
+        f.effects[k]
+            .as_ref()
+            .is_some_and(|e| matches!(e.flow, isa::Flow::Next | isa::Flow::Call))
+    };
+    let stale = |k: usize| {
+        !f.in_asm[k]
+            && !f.copy_like[k]
+            && f.effects[k]
+                .as_ref()
+                .is_some_and(|e| e.defs & isa::NZVC != 0 && e.defs & isa::X == 0)
+    };
+    // An X read whose flag-setting instruction is in another block.
+    let mut unresolved = false;
+    for k in 0..f.insns.len() {
+        // The instructions that compute with X (a move from SR reads it too,
+        // only to save it: the repairs' own wrappers).
+        let Stmt::Insn(insn) = &lines[f.insns[k]].stmt else {
+            continue;
+        };
+        let computes_with_x = matches!(
+            insn.mnemonic.as_str(),
+            "addx" | "subx" | "negx" | "roxl" | "roxr" | "abcd" | "sbcd" | "nbcd"
+        );
+        if f.in_asm[k] || !computes_with_x {
+            continue;
+        }
+        // The instruction that last set flags before it in its block.
+        let mut j = k;
+        let source = loop {
+            if entry(j) || j == 0 {
+                break None;
+            }
+            j -= 1;
+            if !flow_next(j) {
+                break None;
+            }
+            if f.effects[j].as_ref().is_some_and(|e| e.defs != 0) {
+                break Some(j);
+            }
+        };
+        let Some(j) = source else {
+            unresolved = true;
+            continue;
+        };
+        if !stale(j) {
+            continue;
+        }
+        let li = f.insns[k];
+        let compare = matches!(
+            lines[f.insns[j]].stmt,
+            Stmt::Insn(ref c) if matches!(c.mnemonic.as_str(), "cmp" | "cmpi" | "cmpa" | "cmpm")
+        );
+        match rewrite::carry_as_extend(insn, live[k]).filter(|_| compare) {
+            Some(new) if replaced[li].is_none() => replaced[li] = Some((FixKind::StaleExtend, new)),
+            _ => report(
+                li,
+                format!(
+                    "reads the X flag, which `{}` before it does not set \
+                     (LLVM takes X from the last flag-setting instruction; TOOLCHAIN.md bug 15)",
+                    text(j)
+                ),
+            ),
+        }
+    }
+    // With such a read: X live after an instruction that did not set it, and
+    // not read in its block.
+    for k in 0..f.insns.len() {
+        if !unresolved || !stale(k) || live[k] & isa::X == 0 {
+            continue;
+        }
+        let mut j = k;
+        let read_in_block = loop {
+            if !flow_next(j) || j + 1 == f.insns.len() || entry(j + 1) {
+                break false;
+            }
+            j += 1;
+            if f.effects[j].as_ref().is_some_and(|e| e.reads & isa::X != 0) {
+                break true;
+            }
+        };
+        if !read_in_block {
+            report(
+                f.insns[k],
+                "sets the condition codes but not X, and X is read after it in another block \
+                 (LLVM takes X from the last flag-setting instruction; TOOLCHAIN.md bug 15)"
+                    .to_string(),
+            );
+        }
+    }
+}
+
 /// `.LtmpN`: a label LLVM prints for debug-info and EH ranges.
 fn is_range_label(name: &str) -> bool {
     name.strip_prefix(".Ltmp")
@@ -720,6 +855,70 @@ mod tests {
         assert_eq!(dwarf5_file(r#"1 "only.rs""#), None);
         assert_eq!(dwarf5_file(r#""exp.cgu.0""#), None);
         assert_eq!(dwarf5_file(r#"1 "unterminated"#), None);
+    }
+
+    /// The fixes and problems of one function made of `body`.
+    fn stale_x(body: &str) -> Result<Vec<(FixKind, String)>, Vec<String>> {
+        let src = format!("\t.text\nf:\n{body}\n\trts\n.Lfunc_end0:\n");
+        match repair(&src, "x.s") {
+            Ok(r) => Ok(r
+                .fixes
+                .into_iter()
+                .filter(|f| f.kind != FixKind::Shorter)
+                .map(|f| (f.kind, f.after))
+                .collect()),
+            Err(e) => Err(e.problems.into_iter().map(|p| p.reason).collect()),
+        }
+    }
+
+    #[test]
+    fn subx_of_a_compare_reads_its_carry() {
+        // LLVM's `c | -(a == 0)`, with a copy in between (transparent).
+        let want = Ok(vec![(
+            FixKind::StaleExtend,
+            "\tscs\t%d1\n\text.w\t%d1\n\text.l\t%d1".to_string(),
+        )]);
+        for body in [
+            "\tcmpi.l\t#1, (4,%sp)\n\tsubx.l\t%d1, %d1\n\tmove.l\t(8,%sp), %d0\n\tor.l\t%d1, %d0",
+            "\tcmpi.l\t#1, %d2\n\tmove.l\t%d2, %d3\n\tsubx.l\t%d1, %d1\n\tmoveq\t#0, %d0",
+        ] {
+            assert_eq!(stale_x(body), want, "{body}");
+        }
+        assert_eq!(
+            stale_x("\tcmp.w\t%d2, %d4\n\tsubx.b\t%d6, %d6\n\tmoveq\t#0, %d0"),
+            Ok(vec![(FixKind::StaleExtend, "\tscs\t%d6".to_string())])
+        );
+        // X set by the instruction before: nothing to do.
+        assert_eq!(
+            stale_x("\tadd.l\t%d3, %d1\n\taddx.l\t%d2, %d0\n\tmoveq\t#0, %d0"),
+            Ok(vec![])
+        );
+        assert_eq!(
+            stale_x("\tsub.l\t%d3, %d1\n\tsubx.l\t%d2, %d2\n\tmoveq\t#0, %d0"),
+            Ok(vec![])
+        );
+    }
+
+    #[test]
+    fn other_reads_of_a_stale_x_are_errors() {
+        for body in [
+            // Not `subx %dN,%dN`.
+            "\tcmp.l\t%d1, %d0\n\taddx.l\t%d2, %d0\n\tmoveq\t#0, %d1",
+            // Not a compare (TST clears C).
+            "\ttst.l\t%d0\n\tsubx.l\t%d1, %d1\n\tmoveq\t#0, %d0",
+            // A flag read after it.
+            "\tcmpi.l\t#1, %d0\n\tsubx.l\t%d1, %d1\n\tbcs\t.L1\n\tmoveq\t#0, %d1\n.L1:",
+            // Read in another block.
+            "\tcmpi.l\t#1, %d0\n\tbeq\t.L1\n\tsubx.l\t%d1, %d1\n.L1:\n\tmoveq\t#0, %d0",
+        ] {
+            let Err(why) = stale_x(body) else {
+                panic!("no error: {body}");
+            };
+            assert!(
+                why.iter().all(|w| w.contains("TOOLCHAIN.md bug 15")),
+                "{body}: {why:?}"
+            );
+        }
     }
 
     #[test]

@@ -358,6 +358,28 @@ pub(crate) fn shorter(insn: &Insn) -> Option<Vec<String>> {
     }
 }
 
+/// Bug 15: `subx.s %dN,%dN` (−X in the low `s` bits of `%dN`) after a compare,
+/// which LLVM wrote meaning −C: `scs %dN`, then `ext.w %dN` for a word and
+/// `ext.l %dN` too for a long, the same register bits. `None` for any other
+/// X reader or when a flag is live after it (SUBX sets X, N, V, C and clears
+/// Z only when the result is nonzero; the replacement sets none of that).
+pub(crate) fn carry_as_extend(insn: &Insn, live_after: u8) -> Option<Vec<String>> {
+    let [Operand::Reg(Reg::D(a)), Operand::Reg(Reg::D(b))] = insn.operands.as_slice() else {
+        return None;
+    };
+    if insn.mnemonic != "subx" || a != b || live_after & isa::ALL != 0 {
+        return None;
+    }
+    let mut out = vec![format!("\tscs\t%d{a}")];
+    match insn.size? {
+        Size::B => {}
+        Size::W => out.push(format!("\text.w\t%d{a}")),
+        Size::L => out.extend([format!("\text.w\t%d{a}"), format!("\text.l\t%d{a}")]),
+        _ => return None,
+    }
+    Some(out)
+}
+
 /// `link.l` with a 16-bit displacement → `link.w`.
 pub(crate) fn link_word(insn: &Insn) -> Vec<String> {
     vec![Insn::new("link", Some(Size::W), insn.operands.clone()).to_string()]

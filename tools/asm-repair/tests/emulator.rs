@@ -663,6 +663,80 @@ fn context_rewrite(body: &str, want: &[&str]) -> String {
     r.text[start..end].to_string()
 }
 
+/// Bug 15: `cmp` + `subx.s %dN,%dN` (LLVM's −carry) is rewritten to what LLVM
+/// meant, checked against a reference that gets X from a SUBI of the same
+/// operands (which sets X and C alike): same registers and memory. The
+/// original differs whenever X and C disagree before it.
+#[test]
+fn subx_of_a_compare_computes_the_borrow() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut rng = Rng(0xC0DE_0000_5151_0015);
+    let forms = [
+        (
+            "cmpi.l\t#1, %d0",
+            "subi.l\t#1, (%sp)+",
+            "move.l\t%d0, -(%sp)",
+            "l",
+        ),
+        (
+            "cmp.l\t%d2, %d3",
+            "sub.l\t%d2, (%sp)+",
+            "move.l\t%d3, -(%sp)",
+            "l",
+        ),
+        (
+            "cmp.w\t%d2, %d3",
+            "sub.w\t%d2, (%sp)+",
+            "move.w\t%d3, -(%sp)",
+            "w",
+        ),
+        (
+            "cmpi.b\t#7, %d4",
+            "subi.w\t#1792, (%sp)+",
+            "move.b\t%d4, -(%sp)",
+            "b",
+        ),
+    ];
+    for (k, (cmp, sub, push, size)) in forms.into_iter().enumerate() {
+        let body = format!("\t{cmp}\n\tsubx.{size}\t%d1, %d1\n\tmoveq\t#0, %d7");
+        let src = format!("\t.text\nf:\n{body}\n\trts\n.Lfunc_end0:\n");
+        let r = repair(&src, "x.s").unwrap_or_else(|e| panic!("{body}: {e}"));
+        let fix: Vec<_> = r
+            .fixes
+            .iter()
+            .filter(|f| f.kind == FixKind::StaleExtend)
+            .map(|f| f.after.clone())
+            .collect();
+        assert_eq!(fix.len(), 1, "{body}: {:?}", r.fixes);
+        let after = format!("\t{cmp}\n{}\n\tmoveq\t#0, %d7", fix[0]);
+        // The byte compare as a word subtraction (a byte pushed onto the stack
+        // is the word's high byte; the low byte never borrows from 0): the
+        // same borrow.
+        let reference = format!("\t{push}\n\t{sub}\n\tsubx.{size}\t%d1, %d1\n\tmoveq\t#0, %d7");
+        let refp = program(dir.path(), &format!("r{k}"), &reference, "", "68000");
+        let newp = program(dir.path(), &format!("n{k}"), &after, "", "68000");
+        let origp = program(dir.path(), &format!("o{k}"), &body, "", "68000");
+        let (mut mr, mut mn, mut mo) = (
+            machine(CpuType::M68000, &refp, k as u64),
+            machine(CpuType::M68000, &newp, k as u64),
+            machine(CpuType::M68000, &origp, k as u64),
+        );
+        let mut original_wrong = 0;
+        for run_no in 0..300 {
+            let (init, pokes) = random_state(&mut rng, false);
+            let ctx = || format!("`{body}` → {after:?}, run {run_no}, from {init:x?}");
+            let (want, _) = run_both((&mut mr, &refp), (&mut mn, &newp), &init, &pokes, &ctx);
+            let o = run(&mut mo, &origp, &init, &pokes).unwrap();
+            original_wrong += usize::from(o.state.d != want.state.d);
+        }
+        // The bug is real: with random X the original is wrong about half the time.
+        assert!(
+            original_wrong > 50,
+            "{body}: original wrong {original_wrong}/300"
+        );
+    }
+}
+
 #[test]
 fn context_rewrites_are_equivalent_and_shorter() {
     let dir = tempfile::tempdir().expect("tempdir");
