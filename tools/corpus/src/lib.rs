@@ -31,6 +31,13 @@ use m68k_palmos_sys::codegen::{in_register, indexable};
 #[global_allocator]
 static ALLOCATOR: m68k_palmos_sys::PalmAlloc = m68k_palmos_sys::PalmAlloc;
 
+/// `c`, or all ones when `a` is 0: LLVM computes the mask as `cmpi.l #1` /
+/// `subx.l` (−carry), reading X, which CMP does not set (bug 15).
+#[unsafe(no_mangle)]
+pub extern "C" fn c_or_if_zero(a: u32, c: u32) -> u32 {
+    c | 0u32.wrapping_sub(u32::from(a == 0))
+}
+
 /// 32-bit unsigned division (`__udivsi3`; the CCR bug broke it for
 /// `0xFFFFFFF1 / 3`). Division by zero returns `u32::MAX`.
 #[unsafe(no_mangle)]

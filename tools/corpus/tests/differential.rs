@@ -258,6 +258,25 @@ fn operands() -> Vec<u32> {
 }
 
 #[test]
+fn carry_masks_match_the_host() {
+    let ops = operands();
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for &a in &ops {
+            for &b in &ops {
+                c.check(
+                    "c_or_if_zero",
+                    format!("({a:#x}, {b:#x})"),
+                    m.try_call("c_or_if_zero", &[a, b]),
+                    host::c_or_if_zero(a, b),
+                );
+            }
+        }
+    }
+    c.finish();
+}
+
+#[test]
 fn u32_mul_div_rem_match_the_host() {
     let ops = operands();
     let mut c = Checker::default();
