@@ -299,6 +299,7 @@ pub fn event(st: &mut State, head: *const u8, head_len: u32, alloc: *const u8, k
 
 /// Marks a slot's record free (its kind byte).
 #[inline]
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 pub fn mark_free(rec: *mut u8) {
     // SAFETY: `rec` is a locked allocation record.
     unsafe {

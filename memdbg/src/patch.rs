@@ -60,84 +60,115 @@ use crate::{
 /// Bytes of one trampoline.
 pub const TRAMPOLINE_LEN: usize = 12;
 
-/// The patches' entry, reached from a trampoline with the state's address (tagged:
-/// +1 for `MemHandleFree`) pushed above the JSR frame (stack: tagged state, return
-/// address, p or h).
-///
-/// The common case runs here in 68000 assembly (LLVM's m68k code for it was about
-/// twice as long): the detector not busy, no call stacks or fill-on-free wanted, code
-/// 1 located, the block in the index, the record a handle's exactly when this is
-/// `MemHandleFree`, its guard (if any) intact — a handle's chunk is reached through
-/// its master pointer. It then does exactly what [`crate::track::freeing`] does for
-/// such a block: `TimGetTicks`, the ring entry (releasing the slot it replaces), the
-/// innermost frame, `DmSet` of the record's kind byte, the counters, the
-/// backward-shift removal from the index, and the chained original. Anything else
-/// changes nothing and takes the general path: `free_body(tagged state, return
-/// address, block)` in LLVM's convention (the arguments the trampoline and the JSR
-/// left on the stack). Both paths return the `Err` in
-/// D0 and preserve D3–D7/A2–A6.
-///
-/// Index positions are kept multiplied by 4 (a key's byte offset; the mask too), so
-/// a probe reads its key without scaling. Branches are short ones written with
-/// `bs!`; `tst`, `clr`, `addq` and `subq` are written as their opcode words (LLVM's
-/// asm parser rejects them; each is named in a comment).
+/// The free patches' entry, reached from a trampoline with the state's address
+/// (tagged: +1 for `MemHandleFree`) pushed above the JSR frame (stack: tagged state,
+/// return address, p or h). A free entered while the detector is busy (its own Data
+/// Manager calls' frees) jumps straight to the original, the tagged state popped, so
+/// that the original returns to the caller. Else the detector is marked busy, the
+/// bookkeeping is [`free_block`] (also the wrappers', [`track::freeing`]), and
+/// unless it refuses (a double free: `memErrInvalidParam`, the OS never sees it) the
+/// original frees the block; the busy mark is cleared and the `Err` returned in D0.
+/// Uses D0–D1/A0–A1 only (a Palm caller expects D3–D7/A2–A6 kept, D2 may go).
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 unsafe extern "C" fn chunk_free_entry() {
     core::arch::naked_asm!(
-        // Stack after this: saved regs (32), state@32, ret@36, p@40.
-        "movem.l %d3-%d7/%a2-%a4,-(%sp)",
+        // Stack: tagged state@0, ret@4, p@8. A0 = the state, A1 = the original
+        // (MemHandleFree's with tag 1).
         "moveq #{untag},%d0",
-        "and.l (32,%sp),%d0",
-        "move.l %d0,%a2",
-        "move.l (40,%sp),%d3",
-        // A free of NULL is never a tracked block (the index's empty entries hold
-        // key 0): the general path counts it as unknown.
-        bs!(beq "9f"),
-        ".short 0x4A12", // tst.b (%a2): busy
-        bs!(bne "9f"),
-        "moveq #{slow_options},%d0",
-        "and.l ({opts},%a2),%d0",
-        bs!(bne "9f"),
-        ".short 0x4AAA, {code_base}", // tst.l (code_base,%a2)
-        bs!(beq "9f"),
-        // Index probe from index::home(p): x = (p >> 2) + (p >> 18) mod 2^16 (the
-        // low word of p >> 2 plus its high word), home = ((x * FIB) mod 2^16) >>
-        // shift (the and clears the product's high word); d6 = mask × 4, d0 =
-        // position × 4.
-        "move.l %d3,%d0",
-        "lsr.l #2,%d0",
-        "move.l %d0,%d1",
-        ".short 0x4841", // swap %d1
-        "add.w %d1,%d0",
-        // mulu.w #FIB,%d0 (LLVM's asm parser rejects mulu's immediate form).
-        ".short {mulu_imm_d0}, {fib}",
-        "move.w ({shift},%a2),%d1",
-        "lsr.w %d1,%d0",
-        "moveq #0,%d6",
-        "move.w ({mask},%a2),%d6",
-        "lsl.l #2,%d6",
-        "lsl.l #2,%d0",
-        "and.l %d6,%d0",
-        "move.l ({keys},%a2),%a0",
+        "and.l (%sp),%d0",
+        "move.l %d0,%a0",
+        "move.l ({orig_chunk_free},%a0),%a1",
+        "btst #0,(3,%sp)",
+        bs!(beq "1f"),
+        "move.l ({orig_handle_free},%a0),%a1",
         "1:",
-        "move.l (0,%a0,%d0),%d2",
-        "cmp.l %d3,%d2",
-        bs!(beq "2f"),
-        ".short 0x4A82", // tst.l %d2
-        bs!(beq "9f"),
-        ".short 0x5880", // addq.l #4,%d0
-        "and.l %d6,%d0",
-        bs!(bra "1b"),
-        // The general path (nothing was changed).
-        "9:",
-        "movem.l (%sp)+,%d3-%d7/%a2-%a4",
-        // The stack (state ret p) is free_body's arguments.
-        "bsr.w {body}",
+        ".short 0x4A10", // tst.b (%a0): busy
+        bs!(bne "4f"),
+        "move.b #1,(%a0)",
+        // free_block(original (kept), frame, state, tagged, ret, p).
+        "move.l %a0,-(%sp)",
+        "move.l %a6,-(%sp)",
+        "move.l %a1,-(%sp)",
+        "bsr.w {block}",
+        "move.l (%sp)+,%a1",
+        ".short 0x588F", // addq.l #4,%sp: the frame (stack: state, tagged, ret, p)
+        ".short 0x4A80", // tst.l %d0: Freed::Refuse?
+        bs!(bne "2f"),
+        "move.l (12,%sp),-(%sp)",
+        "jsr (%a1)",
+        ".short 0x588F", // addq.l #4,%sp
+        bs!(bra "3f"),
+        "2:",
+        // (D0 was Freed::Refuse, 1: its high word is 0.)
+        "move.w #{refused},%d0",
+        "3:",
+        "move.l (%sp)+,%a0",
+        ".short 0x4210", // clr.b (%a0): busy
         ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
-        // Found at d0: d5 = position × 4, d4 = slot, a3 = record.
+        "4:",
+        ".short 0x588F", // addq.l #4,%sp: the tagged state (the original returns)
+        "jmp (%a1)",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        block = sym free_block,
+        untag = const !1i32,
+        refused = const palm::errors::memErrInvalidParam,
+        orig_chunk_free = const offset_of!(State, orig_chunk_free),
+        orig_handle_free = const offset_of!(State, orig_handle_free),
+    )
+}
+
+/// The bookkeeping of a free of `addr` by the app or the OS (the free patches' and
+/// the wrappers' ([`track::freeing`]), with the state entered): `tagged` is `st`'s
+/// address, +1 for `MemHandleFree`; `ret` the free call's return address, `frame`
+/// the caller's frame; `_keep` is not read (the free patch keeps its original
+/// there, [`chunk_free_entry`]). Returns whether to pass the free on to the OS.
+/// Preserves D2–D7/A2–A6 (LLVM's convention).
+///
+/// A block in the index is freed here in 68000 assembly (LLVM's m68k code for it was
+/// about twice as long), as [`track::free_tracked`] does it on the host:
+/// `TimGetTicks`, the ring entry (releasing the slot it replaces), the free's site
+/// (its innermost frame, or with [`Options::CALL_STACKS`] the walk of
+/// [`track::capture`]), the guard check ([`track::check_guard`] reports a damaged
+/// one), the fill with [`Options::FILL_FREED`] ([`track::prepare`]), `DmSet` of the
+/// record's kind byte, the counters, and the backward-shift removal from the index.
+/// Anything else is [`track::not_indexed`]'s (a tail call: the same arguments).
+///
+/// Index positions are kept multiplied by 4 (a key's byte offset; the mask too), so
+/// a probe reads its key without scaling. Branches are short ones written with
+/// `bs!`; `tst`, `clr`, `addq`, `subq` and `pea` are written as their opcode words
+/// (LLVM's asm parser rejects them; each is named in a comment).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) unsafe extern "C" fn free_block(
+    _keep: u32,
+    frame: u32,
+    st: *mut State,
+    tagged: u32,
+    ret: u32,
+    addr: u32,
+) -> Freed {
+    core::arch::naked_asm!(
+        // Stack after this: saved regs (36), keep@40, frame@44, st@48, tagged@52,
+        // ret@56, addr@60.
+        "movem.l %d2-%d7/%a2-%a4,-(%sp)",
+        "move.l (48,%sp),%a2",
+        "move.l (60,%sp),%d3",
+        "lea ({index},%a2),%a0",
+        "move.l %d3,%d0",
+        "bsr.w {probe}",
+        bs!(beq "2f"),
+        // Not in the index: the general path, with this call's arguments.
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        ".short 0x4EFA", // jmp (not_indexed,%pc), the displacement from this word:
+        ".short {not_indexed}-.",
+        // Found at d0: d5 = position × 4, d4 = slot, a3 = record; the probe left
+        // d1 = mask × 4 (kept in d7 until the removal).
         "2:",
+        "move.l %d1,%d7",
         "move.l %d0,%d5",
         "move.l ({slots},%a2),%a0",
         "lsr.l #1,%d0",
@@ -147,14 +178,69 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.l %d4,%d0",
         "lsl.l #2,%d0",
         "move.l (0,%a0,%d0),%a3",
-        // The record is a handle's exactly when this is MemHandleFree (tag bit 0).
-        // (The tag, from the tagged state's low byte, moved to the flag's bit.)
+        "trap #15",
+        ".short {tim_get_ticks}",
+        "move.l %d0,%d6",
+        // Ring entry i = ring_next (a4 = the ring, d2 = i).
+        "move.l ({scratch},%a2),%a4",
+        "lea ({ring},%a4),%a4",
+        "moveq #0,%d2",
+        "move.b ({ring_next},%a2),%d2",
+        ".short 0x522A, {ring_next}", // addq.b #1,(ring_next,%a2)
+        "and.b #{ring_mask},({ring_next},%a2)",
+        "move.l %d2,%d0",
+        "lsl.l #2,%d0",
+        "move.l ({r_addr},%a4,%d0),%d1",
+        "move.l %d3,({r_addr},%a4,%d0)",
+        "move.l %d6,({r_ticks},%a4,%d0)",
+        "lsr.l #1,%d0",
+        ".short 0x4A81", // tst.l %d1
+        bs!(beq "4f"),
+        // The entry's old slot goes back on the free list.
+        "moveq #0,%d1",
+        "move.w ({r_slot},%a4,%d0),%d1",
+        "move.l ({slot_next},%a2),%a0",
+        "add.l %d1,%d1",
+        "move.w ({free_head},%a2),(0,%a0,%d1)",
+        "lsr.l #1,%d1",
+        "move.w %d1,({free_head},%a2)",
+        "4:",
+        "move.w %d4,({r_slot},%a4,%d0)",
+        "move.b (%a3),({r_kind},%a4,%d2)",
+        // The free's site (a4 from here): its return address, inside code 1 or not;
+        // outside (with code 1 known) it is the OS's free.
+        "lsl.l #5,%d2",
+        "lea ({r_site},%a4,%d2),%a4",
+        // One frame (count 1), raw until found inside code 1 (raw_mask 1).
+        "move.w #0x0101,(%a4)",
+        "move.l (56,%sp),%d1",
+        "move.l ({code_base},%a2),%d0",
+        "cmp.l %d0,%d1",
+        bs!(bcs "5f"),
+        "cmp.l ({code_end},%a2),%d1",
+        bs!(bcc "5f"),
+        "sub.l %d0,%d1",
+        ".short 0x422C, 1", // clr.b (1,%a4): not raw
+        bs!(bra "6f"),
+        "5:",
+        ".short 0x4A80", // tst.l %d0: code 1 unknown, the app's
+        bs!(beq "6f"),
+        ".short 0x52AA, {os_frees}", // addq.l #1,(os_frees,%a2)
+        "6:",
+        "move.l %d1,(2,%a4)",
+        // With call stacks: capture(st, site, ret, frame), the whole walk.
+        "btst #{cs_bit},({cs_byte},%a2)",
+        bs!(beq "1f"),
+        "move.l (44,%sp),-(%sp)",
+        "move.l (60,%sp),-(%sp)",
+        "move.l %a4,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {capture}",
+        "lea (16,%sp),%sp",
+        "1:",
+        // The guard (a handle's chunk through its master pointer); a damaged one
+        // is check_guard(st, rec, key, AT_FREE, ticks, site)'s.
         "move.w (2,%a3),%d1",
-        "move.b (35,%sp),%d2",
-        "lsl.b #{handle_bit},%d2",
-        "eor.b %d1,%d2",
-        "btst #{handle_bit},%d2",
-        bs!(bne "9b"),
         "btst #{guarded_bit},%d1",
         bs!(beq "3f"),
         "move.l %d3,%a0",
@@ -172,58 +258,35 @@ unsafe extern "C" fn chunk_free_entry() {
         ".short 0xB218",         // cmp.b (%a0)+,%d1
         ".byte 0x56, 0xC8",      // dbne %d0,1b
         ".short 1b-.",
-        bs!(bne "9b"),
-        // Committed: from here on the state changes.
+        bs!(beq "3f"),
+        "move.l %a4,-(%sp)",
+        "move.l %d6,-(%sp)",
+        ".short 0x4878, {at_free}", // pea (AT_FREE).w
+        "move.l %d3,-(%sp)",
+        "move.l %a3,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {check_guard}",
+        "lea (24,%sp),%sp",
         "3:",
-        "move.b #1,(%a2)", // busy
-        "trap #15",
-        ".short {tim_get_ticks}",
-        "move.l %d0,%d2",
-        // Ring entry i = ring_next (a4 = the ring, d7 = i).
-        "move.l ({scratch},%a2),%a4",
-        "lea ({ring},%a4),%a4",
-        "moveq #0,%d7",
-        "move.b ({ring_next},%a2),%d7",
-        ".short 0x522A, {ring_next}", // addq.b #1,(ring_next,%a2)
-        "and.b #{ring_mask},({ring_next},%a2)",
-        "move.l %d7,%d0",
-        "lsl.l #2,%d0",
-        "move.l ({r_addr},%a4,%d0),%d1",
-        "move.l %d3,({r_addr},%a4,%d0)",
-        "move.l %d2,({r_ticks},%a4,%d0)",
-        "lsr.l #1,%d0",
-        ".short 0x4A81", // tst.l %d1
-        bs!(beq "4f"),
-        // The entry's old slot goes back on the free list.
-        "moveq #0,%d1",
-        "move.w ({r_slot},%a4,%d0),%d1",
-        "move.l ({slot_next},%a2),%a0",
-        "add.l %d1,%d1",
-        "move.w ({free_head},%a2),(0,%a0,%d1)",
-        "lsr.l #1,%d1",
-        "move.w %d1,({free_head},%a2)",
-        "4:",
-        "move.w %d4,({r_slot},%a4,%d0)",
-        "move.b (%a3),({r_kind},%a4,%d7)",
-        // The free's site: its return address, inside code 1 or not.
-        "move.l %d7,%d0",
-        "lsl.l #5,%d0",
-        "lea ({r_site},%a4,%d0),%a0",
-        // One frame (count 1), raw until found inside code 1 (raw_mask 1).
-        "move.w #0x0101,(%a0)",
-        "move.l (36,%sp),%d1",
-        "move.l ({code_base},%a2),%d0",
-        "cmp.l %d0,%d1",
-        bs!(bcs "5f"),
-        "cmp.l ({code_end},%a2),%d1",
-        bs!(bcc "5f"),
-        "sub.l %d0,%d1",
-        ".short 0x4228, 1", // clr.b (1,%a0): not raw
-        bs!(bra "6f"),
-        "5:",
-        ".short 0x52AA, {os_frees}", // addq.l #1,(os_frees,%a2)
-        "6:",
-        "move.l %d1,(2,%a0)",
+        // With fill-on-free: prepare(key, flags without GUARDED, off, off + size,
+        // FILL_FREED_BYTE) (the flags read now: check_guard may have added OVERRUN).
+        "btst #{ff_bit},({ff_byte},%a2)",
+        bs!(beq "1f"),
+        ".short 0x4878, {fill}", // pea (FILL_FREED_BYTE).w
+        "moveq #0,%d0",
+        "move.w (22,%a3),%d0",
+        "move.l (4,%a3),%d1",
+        "add.l %d0,%d1",
+        "move.l %d1,-(%sp)",
+        "move.l %d0,-(%sp)",
+        "moveq #0,%d0",
+        "move.w (2,%a3),%d0",
+        "bclr #{guarded_bit},%d0",
+        "move.l %d0,-(%sp)",
+        "move.l %d3,-(%sp)",
+        "bsr.w {prepare}",
+        "lea (20,%sp),%sp",
+        "1:",
         // DmSet(rec, 0, 1, FREE_SLOT): the record's kind byte says "free".
         "move.b #{free_slot},-(%sp)",
         "moveq #1,%d0",
@@ -233,18 +296,19 @@ unsafe extern "C" fn chunk_free_entry() {
         "trap #15",
         ".short {dm_set}",
         "lea (14,%sp),%sp",
-        // Counters.
+        // Counters (a handle's by the record's flags).
         ".short 0x52AA, {frees}",      // addq.l #1,(frees,%a2)
         ".short 0x53AA, {live_count}", // subq.l #1,(live_count,%a2)
-        "btst #0,(35,%sp)",
+        "btst #{handle_bit},(3,%a3)",
         bs!(beq "1f"),
         ".short 0x53AA, {live_handles}", // subq.l #1,(live_handles,%a2)
         "1:",
         "move.l (4,%a3),%d0",
         "sub.l %d0,({live_bytes},%a2)",
         // Remove index entry d5 (hole d7), shifting the cluster back: an entry at j
-        // (d2) with home h (index::home, as above; d5 = shift) moves into the hole
-        // when (j - h) & mask >= (j - hole) & mask (all × 4; d6 is still mask × 4).
+        // (d2) with home h (index::home, as in the probe; d5 = shift) moves into the
+        // hole when (j - h) & mask >= (j - hole) & mask (all × 4; d6 = mask × 4).
+        "move.l %d7,%d6",
         "move.l ({keys},%a2),%a0",
         "move.l ({slots},%a2),%a1",
         "move.l %d5,%d7",
@@ -283,31 +347,25 @@ unsafe extern "C" fn chunk_free_entry() {
         bs!(bra "7b"),
         "8:",
         ".short 0x42B0, 0x7800", // clr.l (0,%a0,%d7.l)
-        // Chain to the original with p, then leave.
-        "move.l ({orig_chunk_free},%a2),%a0",
-        "btst #0,(35,%sp)",
-        bs!(beq "1f"),
-        "move.l ({orig_handle_free},%a2),%a0",
-        "1:",
-        "move.l (40,%sp),-(%sp)",
-        "jsr (%a0)",
-        ".short 0x588F", // addq.l #4,%sp
-        ".short 0x4212", // clr.b (%a2): busy
-        "movem.l (%sp)+,%d3-%d7/%a2-%a4",
-        ".short 0x588F", // addq.l #4,%sp: the tagged state
+        "moveq #0,%d0", // Freed::Pass
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "rts",
         // The end, for bs!'s range check.
         "98:",
         "99:",
-        body = sym free_body,
-        untag = const !1i32,
+        probe = sym crate::index::probe,
+        not_indexed = sym track::not_indexed,
+        capture = sym track::capture,
+        check_guard = sym track::check_guard,
+        prepare = sym track::prepare,
+        index = const offset_of!(State, index),
         live_handles = const offset_of!(State, live_handles),
-        orig_handle_free = const offset_of!(State, orig_handle_free),
-        opts = const offset_of!(State, options),
-        slow_options = const Options::CALL_STACKS.union(Options::FILL_FREED).bits(),
         code_base = const offset_of!(State, code) + offset_of!(CodeRange, base),
         code_end = const offset_of!(State, code) + offset_of!(CodeRange, end),
-        mask = const offset_of!(State, index) + offset_of!(Index, mask),
+        cs_byte = const offset_of!(State, options) + 3 - Options::CALL_STACKS.bits().trailing_zeros() as usize / 8,
+        cs_bit = const Options::CALL_STACKS.bits().trailing_zeros() % 8,
+        ff_byte = const offset_of!(State, options) + 3 - Options::FILL_FREED.bits().trailing_zeros() as usize / 8,
+        ff_bit = const Options::FILL_FREED.bits().trailing_zeros() % 8,
         shift = const offset_of!(State, index) + offset_of!(Index, shift),
         fib = const crate::index::FIB,
         mulu_imm_d0 = const crate::index::MULU_IMM_D0,
@@ -322,7 +380,6 @@ unsafe extern "C" fn chunk_free_entry() {
         os_frees = const offset_of!(State, os_frees),
         live_count = const offset_of!(State, live_count),
         live_bytes = const offset_of!(State, live_bytes),
-        orig_chunk_free = const offset_of!(State, orig_chunk_free),
         ring = const offset_of!(Scratch, ring),
         r_addr = const offset_of!(Ring, addr),
         r_ticks = const offset_of!(Ring, ticks),
@@ -333,6 +390,8 @@ unsafe extern "C" fn chunk_free_entry() {
         handle_bit = const AllocFlags::HANDLE.bits().trailing_zeros(),
         guarded_bit = const AllocFlags::GUARDED.bits().trailing_zeros(),
         guard_byte = const GUARD_BYTE as i8,
+        at_free = const crate::record::detected::AT_FREE,
+        fill = const crate::record::FILL_FREED_BYTE,
         free_slot = const kind::FREE_SLOT,
         tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
         dm_set = const palm::traps::sysTrapDmSet,
@@ -349,8 +408,10 @@ static_assertions::const_assert_eq!(offset_of!(AllocRecord, flags), 2);
 static_assertions::const_assert_eq!(offset_of!(AllocRecord, size), 4);
 static_assertions::const_assert_eq!(offset_of!(AllocRecord, data_offset), 22);
 static_assertions::const_assert_eq!(RING, 8);
-// `busy` is reached as `(%a2)`.
+// `busy` is reached as `(%a0)`; the HANDLE flag is tested in the flags' low byte.
 static_assertions::const_assert_eq!(offset_of!(State, busy), 0);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(AllocFlags::HANDLE.bits() < 256);
 
 /// Host stand-in (the patches only exist on the 68k).
 #[cfg(not(target_arch = "m68k"))]
@@ -358,52 +419,27 @@ unsafe extern "C" fn chunk_free_entry() {
     unimplemented!("memdbg's trap patches run only on Palm OS")
 }
 
-/// The bookkeeping of a free and the chained original.
-#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-#[inline(always)]
-fn free_general(st: *mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> palm::Err {
-    // SAFETY: `st` is the live state (the trampolines exist only while it does). The
-    // originals are written once by `install`, before the patches, and only read
-    // afterwards. `busy` is read and written volatile (see `state::enter`): a nested
-    // entry goes straight to the original.
-    unsafe {
-        let orig = pick(addr_of!((*st).orig_chunk_free), handle);
-        let busy = core::ptr::addr_of_mut!((*st).busy);
-        // One chain for both cases; the chain runs while busy, and `was` written
-        // back afterwards is 0 or the mark that was already there.
-        let was = busy.read_volatile();
-        if was == 0 {
-            busy.write_volatile(1);
-            if matches!(
-                track::freeing(&mut *st, addr, handle, ret, frame),
-                Freed::Refuse
-            ) {
-                busy.write_volatile(0);
-                return palm::errors::memErrInvalidParam;
-            }
-        }
-        let r = chain(orig, addr);
-        busy.write_volatile(was);
-        r
+/// Host stand-in for the 68k's [`free_block`] (same effect).
+///
+/// # Safety
+/// As on the 68k: `st` is the entered state.
+#[cfg(not(target_arch = "m68k"))]
+pub(crate) unsafe extern "C" fn free_block(
+    _keep: u32,
+    frame: u32,
+    st: *mut State,
+    tagged: u32,
+    ret: u32,
+    addr: u32,
+) -> Freed {
+    // SAFETY: the caller's guarantee.
+    let s = unsafe { &mut *st };
+    let pos = s.index.find(addr);
+    if pos == crate::index::NOT_FOUND {
+        return track::not_indexed(_keep, frame, s, tagged, ret, addr);
     }
-}
-
-/// Calls the original free routine (`MemChunkFree`'s or `MemHandleFree`'s: both take
-/// one 4-byte argument and return an `Err`, so one call serves both).
-#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-fn chain(orig: *mut c_void, addr: u32) -> palm::Err {
-    // SAFETY: `orig` is what SysGetTrapAddress returned for this trap before it was
-    // patched; it takes the same single argument.
-    unsafe { palm::chain::MemChunkFree(orig, addr as usize as palm::MemPtr) }
-}
-
-/// The patches' general path (called by [`chunk_free_entry`]): `tagged` is the
-/// state's address, plus 1 for `MemHandleFree`; `ret` the free's return address.
-#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-#[inline(never)]
-extern "C" fn free_body(tagged: u32, ret: u32, addr: u32) -> palm::Err {
-    let (st, handle) = untag(tagged);
-    free_general(st, addr, handle, ret, caller_frame())
+    track::free_tracked(s, pos, addr, ret, frame);
+    Freed::Pass
 }
 
 /// The A6 the patched trap was called with, from a body called by an entry: the

@@ -97,9 +97,10 @@ fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
 
 /// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
 /// chain, else only `ret` (which costs nothing to find); unused frames are zero
-/// (a walk of "0" frames: the walk reads the option).
+/// (a walk of "0" frames: the walk reads the option). `extern "C"`: the free's
+/// assembly calls it too ([`crate::patch::free_block`]).
 #[inline(never)]
-fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
+pub(crate) extern "C" fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
     walk(st, out, ret, frame, 0);
 }
 
@@ -392,9 +393,17 @@ impl Fields {
 /// a handle's chunk is reached through its master pointer). A damaged guard is
 /// recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an overrun found `when`,
 /// at `ticks`, by the caller at `site` ([`NO_STACK`]: unknown): the record gets
-/// [`AllocFlags::OVERRUN`].
+/// [`AllocFlags::OVERRUN`]. `extern "C"` (`when` a `u32`): the free's assembly calls
+/// it for a damaged guard ([`crate::patch::free_block`]).
 #[inline(never)]
-fn check_guard(st: &mut State, rec: *mut u8, key: u32, when: u16, ticks: u32, site: *const Stack) {
+pub(crate) extern "C" fn check_guard(
+    st: &mut State,
+    rec: *mut u8,
+    key: u32,
+    when: u32,
+    ticks: u32,
+    site: *const Stack,
+) {
     let f = fields(rec, key);
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
         return;
@@ -415,7 +424,7 @@ fn check_guard(st: &mut State, rec: *mut u8, key: u32, when: u16, ticks: u32, si
     let o = field!(st, ev.overrun);
     o.kind = kind::OVERRUN;
     o.version = FORMAT_VERSION;
-    o.when.set(when);
+    o.when.set(when as u16);
     o.ticks.set(ticks);
     o.guard = g.to_be_bytes();
     let head = (o as *const OverrunRecord).cast::<u8>();
@@ -541,22 +550,29 @@ fn app_side(st: &State, ret: u32) -> bool {
 }
 
 /// Bookkeeping for a free of `addr` (`handle`: through `MemHandleFree`, else
-/// `MemChunkFree`). `ret`/`frame` are the free call's return address and the
-/// caller's frame.
-#[inline(never)]
+/// `MemChunkFree`), with the state entered. `ret`/`frame` are the free call's return
+/// address and the caller's frame. The free patches' bookkeeping too:
+/// [`crate::patch::free_block`], in assembly on the 68k.
+#[inline(always)]
 pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
-    let pos = index(st).find(addr);
-    if pos == NOT_FOUND {
-        return not_indexed(st, addr, handle.into(), ret, frame);
-    }
-    free_tracked(st, pos, addr, ret, frame);
-    Freed::Pass
+    let s = st as *mut State;
+    // SAFETY: the entered state.
+    unsafe { crate::patch::free_block(0, frame, s, s as u32 | u32::from(handle), ret, addr) }
 }
 
-/// A free of an address the index does not hold: a double free, a locked handle's
-/// pointer, or a block never tracked (`handle` nonzero: through `MemHandleFree`).
-#[inline(always)]
-fn not_indexed(st: &mut State, addr: u32, handle: u32, ret: u32, frame: u32) -> Freed {
+/// A free of an address the index does not hold ([`crate::patch::free_block`]'s
+/// general path, with its arguments: `tagged` is the state's address, +1 through
+/// `MemHandleFree`; `keep` is passed on): a double free, a locked handle's pointer
+/// (its handle is freed as tracked), or a block never tracked.
+pub(crate) extern "C" fn not_indexed(
+    keep: u32,
+    frame: u32,
+    st: &mut State,
+    tagged: u32,
+    ret: u32,
+    addr: u32,
+) -> Freed {
+    let handle = tagged & 1;
     if addr != 0 && addr & 1 == 0 {
         if let Some(i) = ring_find(st, addr)
             && still_free(addr, handle != 0)
@@ -568,8 +584,8 @@ fn not_indexed(st: &mut State, addr: u32, handle: u32, ret: u32, frame: u32) -> 
         // frees the handle.
         let (pos, key) = lookup(st, addr, handle);
         if pos != NOT_FOUND {
-            free_tracked(st, pos, key, ret, frame);
-            return Freed::Pass;
+            // SAFETY: the entered state; `key` is in the index.
+            return unsafe { crate::patch::free_block(keep, frame, st, tagged, ret, key) };
         }
     }
     st.count(if app_side(st, ret) {
@@ -580,9 +596,10 @@ fn not_indexed(st: &mut State, addr: u32, handle: u32, ret: u32, frame: u32) -> 
     Freed::Pass
 }
 
-/// The free of the tracked block at index position `pos` (`key` is its address).
-#[inline(never)]
-fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
+/// The free of the tracked block at index position `pos` (`key` is its address): the
+/// host's stand-in for the assembly in [`crate::patch::free_block`].
+#[cfg(not(target_arch = "m68k"))]
+pub(crate) fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     // SAFETY: `pos` is a found position (freeing, not_indexed).
     let slot = unsafe { st.index.slot_at(pos) };
     let rec = rec_at(st, slot);
@@ -605,7 +622,7 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     ring.kind[i] = fields(rec, key).kind;
     let site = ring_site(ring, i);
     capture(st, site, ret, frame);
-    check_guard(st, rec, key, detected::AT_FREE, ticks, site);
+    check_guard(st, rec, key, detected::AT_FREE.into(), ticks, site);
     if st.has(Options::FILL_FREED) {
         // The block's bytes become FILL_FREED_BYTE (no guard written).
         let f = fields(rec, key);
@@ -729,7 +746,7 @@ pub fn resize(
     capture(st, site, ret, frame);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    check_guard(st, rec, key, detected::AT_RESIZE, ticks, site);
+    check_guard(st, rec, key, detected::AT_RESIZE.into(), ticks, site);
     // (Read now, not kept across the calls: check_guard may have added OVERRUN.)
     let mut flags = fields(rec, key).flags | AllocFlags::RESIZED.bits();
     let mut err = palm::errors::memErrInvalidParam;
@@ -781,8 +798,10 @@ static_assertions::const_assert!(
 /// bytes `from..to` get `byte` (0: no fill), and with [`AllocFlags::GUARDED`] in
 /// `flags` the guard is written at `to` (offsets from the chunk start; `addr` is the
 /// pointer or handle).
+///
+/// `extern "C"`: the free's assembly calls it too ([`crate::patch::free_block`]).
 #[inline(never)]
-pub(crate) fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
+pub(crate) extern "C" fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
     if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
         return;
     }
@@ -824,7 +843,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         }
         leaks += 1;
         bytes += f.size;
-        check_guard(st, rec, f.addr, detected::AT_STOP, ticks, &NO_STACK);
+        check_guard(st, rec, f.addr, detected::AT_STOP.into(), ticks, &NO_STACK);
         if st.has(Options::ALERTS_AT_EXIT)
             // SAFETY: a field of the state.
             && (field!(st, header.counters).alerts.get() as usize)
