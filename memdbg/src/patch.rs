@@ -442,62 +442,114 @@ pub(crate) unsafe extern "C" fn free_block(
     Freed::Pass
 }
 
-/// The A6 the patched trap was called with, from a body called by an entry: the
-/// trampoline and the entry leave A6 alone, so the body's own `link` saved it at
-/// 0 of its frame. Inlined into the (never inlined) bodies only.
-#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-#[inline(always)]
-fn caller_frame() -> u32 {
-    #[cfg(target_arch = "m68k")]
-    {
-        let r: u32;
-        // SAFETY: reads the saved A6 at 0 of the calling body's own live frame.
-        unsafe {
-            // To an address register: MOVEA, which sets no flags.
-            core::arch::asm!(
-                "move.l (%a6),{0}",
-                out(reg_addr) r,
-                options(nostack, readonly, preserves_flags)
-            );
-        }
-        r
-    }
-    #[cfg(not(target_arch = "m68k"))]
-    0
+/// The size and resize patches' common start, called (`bsr`) by their entries with
+/// D1.w = the offset in [`State`] of the pointer form's saved original: A0 becomes
+/// the state and A1 the original (the handle form's, which follows it, with tag 1).
+/// A call entered while the detector is busy (its own calls, a wrapper's resize)
+/// does not come back: this return and the tagged state are popped and the original
+/// is jumped to, so that it returns to the caller with its answer. Uses D0–D1/A0–A1.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn patch_start() {
+    core::arch::naked_asm!(
+        // Stack: this return@0, tagged state@4, ret@8, the trap's arguments@12.
+        "moveq #{untag},%d0",
+        "and.l (4,%sp),%d0",
+        "move.l %d0,%a0",
+        "btst #0,(7,%sp)",
+        bs!(beq "1f"),
+        ".short 0x5881", // addq.l #4,%d1: the handle form's original
+        "1:",
+        ".short 0x2270, 0x1000", // move.l (0,%a0,%d1.w),%a1
+        ".short 0x4A10", // tst.b (%a0): busy
+        bs!(bne "2f"),
+        "rts",
+        "2:",
+        ".short 0x508F", // addq.l #8,%sp: this return, the tagged state
+        "jmp (%a1)",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        untag = const !1i32,
+    )
 }
 
-/// The size and resize patches' entries (the bookkeeping is in Rust: these traps
-/// are not on the wrappers' hot path). A trampoline pushed the state's address
-/// (tagged: +1 for the handle form) above the JSR frame: the stack is then the
-/// body's arguments in LLVM's convention (tagged state, the caller's return
-/// address, the trap's arguments), so the entry calls the body, pops the tagged
-/// state and returns the body's result in D0. The body reads the caller's A6
-/// itself ([`caller_frame`]: where a damaged guard found by a resize was found).
-/// D3–D7/A2–A6 are preserved by the body (LLVM's convention keeps D2 too).
+/// The size patches' entry (`MemPtrSize(p)` / `MemHandleSize(h)`, tagged state
+/// pushed above the JSR frame by the trampoline): the original's answer, except for
+/// a tracked guarded block (also a locked handle's pointer): its requested size
+/// ([`track::visible_size`], with the detector busy meanwhile), so that nobody
+/// writes over the guard because the chunk is bigger than what was asked for. The
+/// result in D0; D3–D7/A2–A6 are preserved ([`patch_start`] and the callees).
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 unsafe extern "C" fn size_entry() {
     core::arch::naked_asm!(
         // Stack: tagged state@0, ret@4, p@8.
-        "bsr.w {body}",
+        "move.w #{orig},%d1",
+        "bsr.w {start}",
+        // (Stack: state@0, tagged@4, ret@8, p@12.)
+        "move.l %a0,-(%sp)",
+        "move.l (12,%sp),-(%sp)",
+        "jsr (%a1)",
+        ".short 0x588F", // addq.l #4,%sp
+        "move.l (%sp),%a0",
+        "move.b #1,(%a0)", // busy
+        // visible_size(st, p, handle, the OS's size).
+        "move.l %d0,-(%sp)",
+        "moveq #1,%d0",
+        "and.l (8,%sp),%d0",
+        "move.l %d0,-(%sp)",
+        "move.l (20,%sp),-(%sp)",
+        "move.l %a0,-(%sp)",
+        "bsr.w {visible}",
+        "lea (16,%sp),%sp",
+        "move.l (%sp)+,%a0",
+        ".short 0x4210", // clr.b (%a0): busy
         ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
-        body = sym size_body,
+        start = sym patch_start,
+        visible = sym track::visible_size,
+        orig = const offset_of!(State, orig_ptr_size),
     )
 }
 
-/// See [`size_entry`]: `MemPtrResize(p, newSize)` / `MemHandleResize(h, newSize)`.
+/// The resize patches' entry (`MemPtrResize(p, size)` / `MemHandleResize(h, size)`,
+/// tagged state pushed above the JSR frame): with the detector busy,
+/// [`track::resize`] (a tracked block is resized exactly as the resize wrappers do
+/// it: guard checked, room for a new guard, the guard rewritten, the record's size
+/// updated; anything else goes to the original), the caller's A6 its frame. The
+/// `Err` in D0; D3–D7/A2–A6 are preserved.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 unsafe extern "C" fn resize_entry() {
     core::arch::naked_asm!(
         // Stack: tagged state@0, ret@4, p@8, size@12.
-        "bsr.w {body}",
+        "move.w #{orig},%d1",
+        "bsr.w {start}",
+        "move.b #1,(%a0)", // busy
+        // resize(st, p, size, handle, ret, frame), the state kept below.
+        "move.l %a0,-(%sp)",
+        "move.l %a6,-(%sp)",
+        "move.l (12,%sp),-(%sp)",
+        "moveq #1,%d0",
+        "and.l (12,%sp),%d0",
+        "move.l %d0,-(%sp)",
+        "move.l (28,%sp),-(%sp)",
+        "move.l (28,%sp),-(%sp)",
+        "move.l %a0,-(%sp)",
+        "bsr.w {resize}",
+        "lea (24,%sp),%sp",
+        "move.l (%sp)+,%a0",
+        ".short 0x4210", // clr.b (%a0): busy
         ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
-        body = sym resize_body,
+        start = sym patch_start,
+        resize = sym track::resize,
+        orig = const offset_of!(State, orig_ptr_resize),
     )
 }
+// The originals' offsets are word indices.
+static_assertions::const_assert!(offset_of!(State, orig_handle_resize) < 0x8000);
 
 /// Host stand-ins (the patches only exist on the 68k).
 #[cfg(not(target_arch = "m68k"))]
@@ -507,69 +559,6 @@ unsafe extern "C" fn size_entry() {
 #[cfg(not(target_arch = "m68k"))]
 unsafe extern "C" fn resize_entry() {
     unimplemented!("memdbg's trap patches run only on Palm OS")
-}
-
-/// The state of a tagged trampoline value, and whether it is the handle form.
-#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-#[inline(always)]
-fn untag(tagged: u32) -> (*mut State, bool) {
-    // The state as `tagged` less the tag, from an opaque copy (LLVM makes
-    // `tagged & !1` an and with a 6-byte immediate, beside the tag's own).
-    let h = tagged & 1;
-    (
-        crate::state::near(tagged as usize as *mut u8)
-            .wrapping_sub(h as usize)
-            .cast::<State>(),
-        h != 0,
-    )
-}
-
-/// `MemPtrSize(p)` / `MemHandleSize(h)` (called by [`size_entry`]): the original's
-/// answer, except for a tracked guarded block (also a locked handle's pointer): its
-/// requested size, so that nobody writes over the guard because the chunk is
-/// bigger than what was asked for.
-#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-#[inline(never)]
-extern "C" fn size_body(tagged: u32, _ret: u32, addr: u32) -> u32 {
-    let (st, handle) = untag(tagged);
-    // SAFETY: `st` is the live state (the trampolines exist only while it does); the
-    // originals were saved before the patches were installed. `busy` is volatile, as
-    // in `free_general`: a nested entry just gets the OS's answer.
-    unsafe {
-        // MemPtrSize's and MemHandleSize's originals take one 4-byte argument and
-        // return a UInt32: one call serves both.
-        let orig = pick(addr_of!((*st).orig_ptr_size), handle);
-        let os = palm::chain::MemPtrSize(orig, addr as usize as palm::MemPtr);
-        let busy = core::ptr::addr_of_mut!((*st).busy);
-        if busy.read_volatile() != 0 {
-            return os;
-        }
-        busy.write_volatile(1);
-        let r = track::visible_size(&*st, addr, handle, os);
-        busy.write_volatile(0);
-        r
-    }
-}
-
-/// `MemPtrResize(p, size)` / `MemHandleResize(h, size)` (called by
-/// [`resize_entry`]): a tracked block is resized exactly as the resize wrappers do
-/// it ([`track::resize`]: guard checked, room for a new guard, the guard rewritten,
-/// the record's size updated); anything else goes to the original.
-#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
-#[inline(never)]
-extern "C" fn resize_body(tagged: u32, ret: u32, addr: u32, size: u32) -> u32 {
-    let (st, handle) = untag(tagged);
-    // SAFETY: as in `size_body`.
-    unsafe {
-        let busy = core::ptr::addr_of_mut!((*st).busy);
-        if busy.read_volatile() != 0 {
-            return u32::from(chain_resize(&*st, addr, size, handle));
-        }
-        busy.write_volatile(1);
-        let r = track::resize(&mut *st, addr, size, handle, ret, caller_frame());
-        busy.write_volatile(0);
-        u32::from(r)
-    }
 }
 
 /// `MemPtrResize`/`MemHandleResize` through the saved original (the resize traps

@@ -582,8 +582,8 @@ pub(crate) extern "C" fn not_indexed(
         }
         // MemPtrFree(MemHandleLock(h)) is legal on Palm OS: a locked handle's pointer
         // frees the handle.
-        let (pos, key) = lookup(st, addr, handle);
-        if pos != NOT_FOUND {
+        let (rec, key) = lookup(st, addr, handle);
+        if !rec.is_null() {
             // SAFETY: the entered state; `key` is in the index.
             return unsafe { crate::patch::free_block(keep, frame, st, tagged, ret, key) };
         }
@@ -671,13 +671,13 @@ fn os_resize(st: &State, addr: u32, size: u32, handle: u32) -> palm::Err {
     }
 }
 
-/// The index position and key of the tracked block a size or resize call on `addr`
-/// is about (`handle` 1: `MemHandleSize`/`MemHandleResize`, else 0), or
-/// [`NOT_FOUND`]. A pointer may be a locked handle's (`MemPtrSize(MemHandleLock(h))`
+/// The record and key of the tracked block a size, resize or free call on `addr` is
+/// about (`handle` 1: `MemHandleSize`/`MemHandleResize`/`MemHandleFree`, else 0),
+/// or a null record. A pointer may be a locked handle's (`MemPtrSize(MemHandleLock(h))`
 /// is legal): then the key is the handle. The record's kind must match the call's: a
 /// handle's record for a handle or a locked handle's pointer, a pointer's for a
 /// pointer. (`handle` is a `u32`: a `bool` is zero-extended again at every call.)
-fn lookup(st: &State, addr: u32, handle: u32) -> (usize, u32) {
+fn lookup(st: &State, addr: u32, handle: u32) -> (*mut u8, u32) {
     // The record's HANDLE flag must be this.
     let mut want = (handle << AllocFlags::HANDLE.bits().trailing_zeros()) as u16;
     let mut key = addr;
@@ -686,36 +686,37 @@ fn lookup(st: &State, addr: u32, handle: u32) -> (usize, u32) {
         let pos = index(st).find(key);
         if pos != NOT_FOUND {
             // SAFETY: a found position.
-            let slot = unsafe { st.index.slot_at(pos) };
-            if fields(rec_at(st, slot), key).flags & AllocFlags::HANDLE.bits() != want {
-                return (NOT_FOUND, addr);
+            let rec = rec_at(st, unsafe { st.index.slot_at(pos) });
+            if fields(rec, key).flags & AllocFlags::HANDLE.bits() != want {
+                break;
             }
-            return (pos, key);
+            return (rec, key);
         }
         if want != 0 || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
-            return (NOT_FOUND, addr);
+            break;
         }
         // SAFETY: `addr` was passed to a Memory Manager call on a chunk, so it is
         // (meant to be) one; the OS answers 0 for a non-movable chunk.
         key = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
         if key == 0 {
-            return (NOT_FOUND, addr);
+            break;
         }
         want = AllocFlags::HANDLE.bits();
     }
+    (core::ptr::null_mut(), addr)
 }
 
-/// What the size patches answer for `addr` (`handle`: `MemHandleSize`), given the
+/// What the size patches answer for `addr` (`handle` 1: `MemHandleSize`), given the
 /// OS's answer `os`: for a tracked guarded block, the bytes before its guard (its
 /// requested size, plus its data offset for an over-aligned Rust block), so that
-/// nothing writes the guard because the chunk is bigger; else `os`.
-pub fn visible_size(st: &State, addr: u32, handle: bool, os: u32) -> u32 {
-    let (pos, key) = lookup(st, addr, handle.into());
-    if pos == NOT_FOUND {
+/// nothing writes the guard because the chunk is bigger; else `os`. `extern "C"`:
+/// the size patches' assembly calls it ([`crate::patch`]).
+pub(crate) extern "C" fn visible_size(st: &State, addr: u32, handle: u32, os: u32) -> u32 {
+    let (rec, key) = lookup(st, addr, handle);
+    if rec.is_null() {
         return os;
     }
-    // SAFETY: lookup's position is a found one.
-    let f = fields(rec_at(st, unsafe { st.index.slot_at(pos) }), key);
+    let f = fields(rec, key);
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
         return os;
     }
@@ -727,7 +728,8 @@ pub fn visible_size(st: &State, addr: u32, handle: bool, os: u32) -> u32 {
 /// writes it, and updates the record's size and flags (one record stays). Untracked
 /// blocks are simply resized. `addr` may be a locked handle's pointer
 /// (`MemPtrResize` resizes its chunk in place): the handle's record is updated.
-pub fn resize(
+/// `extern "C"`: the resize patches' assembly calls it ([`crate::patch`]).
+pub extern "C" fn resize(
     st: &mut State,
     addr: u32,
     size: u32,
@@ -736,12 +738,10 @@ pub fn resize(
     frame: u32,
 ) -> palm::Err {
     let handle = u32::from(handle);
-    let (pos, key) = lookup(st, addr, handle);
-    if pos == NOT_FOUND {
+    let (rec, key) = lookup(st, addr, handle);
+    if rec.is_null() {
         return os_resize(st, addr, size, handle);
     }
-    // SAFETY: lookup's position is a found one.
-    let rec = rec_at(st, unsafe { st.index.slot_at(pos) });
     let site = field_ptr!(st, ev.overrun.site);
     capture(st, site, ret, frame);
     // SAFETY: TimGetTicks has no arguments.
@@ -749,22 +749,19 @@ pub fn resize(
     check_guard(st, rec, key, detected::AT_RESIZE.into(), ticks, site);
     // (Read now, not kept across the calls: check_guard may have added OVERRUN.)
     let mut flags = fields(rec, key).flags | AllocFlags::RESIZED.bits();
-    let mut err = palm::errors::memErrInvalidParam;
+    // Guarded: with room for the guard first; unguarded, or no room for the guard:
+    // exactly the request.
+    let mut want = size;
     if flags & AllocFlags::GUARDED.bits() != 0 {
-        err = os_resize(
-            st,
-            addr,
-            size.wrapping_add(record::GUARD_LEN as u32),
-            handle,
-        );
+        want = size.wrapping_add(record::GUARD_LEN as u32);
     }
-    if err != palm::errNone {
-        // Unguarded, or no room for the guard: exactly the request.
+    let mut err = os_resize(st, addr, want, handle);
+    if err != palm::errNone && want != size {
         flags &= !AllocFlags::GUARDED.bits();
         err = os_resize(st, addr, size, handle);
-        if err != palm::errNone {
-            return err;
-        }
+    }
+    if err != palm::errNone {
+        return err;
     }
     let fill = if st.has(Options::FILL_NEW) {
         record::FILL_RESIZE_BYTE
