@@ -17,9 +17,8 @@
 #[cfg(target_arch = "m68k")]
 use core::mem::offset_of;
 
-use crate::mem::read_u16;
 #[cfg(not(target_arch = "m68k"))]
-use crate::mem::read_u16_at;
+use crate::mem::{read_u16, read_u16_at};
 
 /// Most entries a table may have: 8192 keys × 4 bytes = 32 KB per array, under the
 /// Memory Manager's 65,505-byte chunk limit (`memMaxChunkAllocSize`, PALM_FACTS §5.2).
@@ -161,6 +160,7 @@ impl Index {
     ///
     /// # Safety
     /// `pos` is a position [`Index::find`] returned (not [`NOT_FOUND`]).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub unsafe fn slot_at(&self, pos: usize) -> usize {
         // SAFETY: the caller's guarantee: a position inside the table.
@@ -168,17 +168,8 @@ impl Index {
     }
 
     /// Position of `key` (the byte offset of its entry in the keys: 4 × its entry
-    /// number, so that no access scales it), or [`NOT_FOUND`]. On the 68k
-    /// [`find_at`]'s assembly.
-    #[cfg(target_arch = "m68k")]
-    #[inline(always)]
-    pub fn find(&self, key: u32) -> usize {
-        // SAFETY: `self` is a table (`new`'s contract).
-        unsafe { find_at(self, key) }
-    }
-
-    /// Position of `key` (the byte offset of its entry in the keys: 4 × its entry
-    /// number, so that no access scales it), or [`NOT_FOUND`].
+    /// number, so that no access scales it), or [`NOT_FOUND`]. On the 68k the
+    /// assembly's [`probe`].
     #[cfg(not(target_arch = "m68k"))]
     #[inline]
     pub fn find(&self, key: u32) -> usize {
@@ -250,24 +241,8 @@ impl Index {
     }
 }
 
-/// [`Index::find`] on the 68k: [`probe`] of `key` in `ix`, with LLVM's convention.
-///
-/// # Safety
-/// `ix` is a table ([`Index::new`]'s contract).
-#[cfg(target_arch = "m68k")]
-#[unsafe(naked)]
-pub unsafe extern "C" fn find_at(ix: *const Index, key: u32) -> usize {
-    core::arch::naked_asm!(
-        "move.l (4,%sp),%a0",
-        "move.l (8,%sp),%d0",
-        ".short 0x4EFA", // jmp (probe,%pc), the displacement from this word:
-        ".short {probe}-.",
-        probe = sym probe,
-    )
-}
-
-/// The index lookup in 68000 assembly, a register routine for the assembly
-/// ([`crate::patch::free_block`]) and [`find_at`]: A0 the table, D0 the key; D0
+/// [`Index::find`] in 68000 assembly, a register routine for the assembly
+/// ([`crate::patch::free_block`], `track::lookup`): A0 the table, D0 the key; D0
 /// becomes the key's position (× 4, as [`Index::find`]'s) with Z set, or
 /// [`NOT_FOUND`] with Z clear. Key 0 is never found (an empty entry ends the probe
 /// first). Changes only D0–D1/A0–A1.

@@ -36,6 +36,7 @@
 //! and LLVM's agree, no re-packing is needed.
 
 use core::ffi::c_void;
+#[cfg(not(target_arch = "m68k"))]
 use core::ptr::addr_of;
 
 use m68k_palmos_sys as palm;
@@ -562,7 +563,8 @@ unsafe extern "C" fn resize_entry() {
 }
 
 /// `MemPtrResize`/`MemHandleResize` through the saved original (the resize traps
-/// are patched).
+/// are patched): the host's `track::os_resize` (the 68k's is assembly).
+#[cfg(not(target_arch = "m68k"))]
 pub fn chain_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err {
     // SAFETY: the originals take the arguments the patched trap got (two 4-byte
     // arguments, an `Err` back, for both: one call serves both).
@@ -578,6 +580,7 @@ pub fn chain_resize(st: &State, addr: u32, size: u32, handle: bool) -> palm::Err
 /// # Safety
 /// `first` is `orig_chunk_free`, `orig_ptr_size` or `orig_ptr_resize` of a live
 /// state.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 unsafe fn pick(first: *const *mut c_void, handle: bool) -> *mut c_void {
     // SAFETY: the caller's guarantee; the pairs are adjacent (asserted below).

@@ -7,14 +7,12 @@
 //! separate `#[cold]` functions. Buffers are reached through `st.sc()` or `field!`
 //! locally, never passed on as `&mut` parameters (see [`crate::state::Scratch`]).
 
-use core::ffi::c_void;
 use core::mem::offset_of;
 
 use m68k_palmos_sys as palm;
 use palm::codegen::in_register;
 
 use crate::guard;
-use crate::index::NOT_FOUND;
 use crate::ledger;
 use crate::mem;
 use crate::record::{
@@ -443,7 +441,9 @@ static NO_STACK: Stack = Stack {
     frames: [record::U32Be::new(0); record::STACK_FRAMES],
 };
 
-/// The state's index, its address made with one `lea` ([`mem::lea`]).
+/// The state's index, its address made with one `lea` ([`mem::lea`]) (host: the
+/// 68k's lookups are assembly).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn index(st: &State) -> &crate::index::Index {
     // SAFETY: a field of the state (address arithmetic only).
@@ -453,7 +453,9 @@ fn index(st: &State) -> &crate::index::Index {
     }
 }
 
-/// Slot `s`'s record ([`State::rec`] for a slot number already zero-extended).
+/// Slot `s`'s record ([`State::rec`] for a slot number already zero-extended) (host:
+/// the 68k's lookups are assembly).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn rec_at(st: &State, s: usize) -> *mut u8 {
     // SAFETY: slot numbers are below `n_slots` ≤ capacity, the table's size.
@@ -582,10 +584,11 @@ pub(crate) extern "C" fn not_indexed(
         }
         // MemPtrFree(MemHandleLock(h)) is legal on Palm OS: a locked handle's pointer
         // frees the handle.
-        let (rec, key) = lookup(st, addr, handle);
+        // SAFETY: `addr` was passed to a free.
+        let rec = unsafe { lookup(st, addr, handle) };
         if !rec.is_null() {
-            // SAFETY: the entered state; `key` is in the index.
-            return unsafe { crate::patch::free_block(keep, frame, st, tagged, ret, key) };
+            // SAFETY: the entered state; the record's key is in the index.
+            return unsafe { crate::patch::free_block(keep, frame, st, tagged, ret, key_of(rec)) };
         }
     }
     st.count(if app_side(st, ret) {
@@ -654,56 +657,192 @@ pub(crate) fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame
 
 /// Resizes a block through the Memory Manager (a handle if `handle` is nonzero, else
 /// a pointer): through the saved original when the resize traps are patched (so the
-/// patch is not entered again), else through the trap. (`handle` is a `u32`: a
-/// `bool` argument is zero-extended again at every call.)
-fn os_resize(st: &State, addr: u32, size: u32, handle: u32) -> palm::Err {
+/// patch is not entered again), else through the trap. Returns the `Err` in the low
+/// word (the high word is whatever the OS left there). Preserves D2–D7/A2–A6 (D2
+/// saved around the call: Palm OS may clobber it, PALM_FACTS §6).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn os_resize(st: &State, addr: u32, size: u32, handle: u32) -> u32 {
+    core::arch::naked_asm!(
+        // Stack after the pushes: addr, size (the call's arguments), d2, ret@12,
+        // st@16, addr@20, size@24, handle@28.
+        "move.l %d2,-(%sp)",
+        "move.l (8,%sp),%a0",
+        "move.l (16,%sp),-(%sp)",
+        "move.l (16,%sp),-(%sp)",
+        "btst #{sizes_bit},({patched},%a0)",
+        bs!(beq "3f"),
+        "move.l ({orig_ptr},%a0),%a1",
+        ".short 0x4AAF, 28", // tst.l (28,%sp): handle
+        bs!(beq "1f"),
+        "move.l ({orig_handle},%a0),%a1",
+        "1:",
+        "jsr (%a1)",
+        bs!(bra "9f"),
+        "3:",
+        ".short 0x4AAF, 28", // tst.l (28,%sp): handle
+        bs!(bne "4f"),
+        "trap #15",
+        ".short {ptr_resize}",
+        bs!(bra "9f"),
+        "4:",
+        "trap #15",
+        ".short {handle_resize}",
+        "9:",
+        ".short 0x508F", // addq.l #8,%sp
+        "move.l (%sp)+,%d2",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        patched = const offset_of!(State, patched),
+        sizes_bit = const PATCHED_SIZES.trailing_zeros(),
+        orig_ptr = const offset_of!(State, orig_ptr_resize),
+        orig_handle = const offset_of!(State, orig_handle_resize),
+        ptr_resize = const palm::traps::sysTrapMemPtrResize,
+        handle_resize = const palm::traps::sysTrapMemHandleResize,
+    )
+}
+
+/// Host stand-in for the 68k's [`os_resize`] (same effect).
+///
+/// # Safety
+/// As on the 68k: the arguments are what the app (or the OS) passed to the resize.
+#[cfg(not(target_arch = "m68k"))]
+unsafe extern "C" fn os_resize(st: &State, addr: u32, size: u32, handle: u32) -> u32 {
     let handle = handle != 0;
     if st.patched & PATCHED_SIZES != 0 {
-        return crate::patch::chain_resize(st, addr, size, handle);
+        return crate::patch::chain_resize(st, addr, size, handle).into();
     }
-    // SAFETY: the caller passes what the app (or the OS) passed to the resize.
+    // SAFETY: the caller's guarantee.
     unsafe {
         if handle {
             palm::MemHandleResize(addr as usize as palm::MemHandle, size)
         } else {
-            palm::MemPtrResize(addr as usize as *mut c_void, size)
+            palm::MemPtrResize(addr as usize as palm::MemPtr, size)
         }
     }
+    .into()
 }
 
-/// The record and key of the tracked block a size, resize or free call on `addr` is
-/// about (`handle` 1: `MemHandleSize`/`MemHandleResize`/`MemHandleFree`, else 0),
-/// or a null record. A pointer may be a locked handle's (`MemPtrSize(MemHandleLock(h))`
-/// is legal): then the key is the handle. The record's kind must match the call's: a
-/// handle's record for a handle or a locked handle's pointer, a pointer's for a
-/// pointer. (`handle` is a `u32`: a `bool` is zero-extended again at every call.)
-fn lookup(st: &State, addr: u32, handle: u32) -> (*mut u8, u32) {
-    // The record's HANDLE flag must be this.
+/// The record of the tracked block a size, resize or free call on `addr` is about
+/// (`handle` 1: `MemHandleSize`/`MemHandleResize`/`MemHandleFree`, else 0), or null;
+/// its key (index entry) is its address field ([`key_of`]). A pointer may be a locked
+/// handle's (`MemPtrSize(MemHandleLock(h))` is legal): then the key is the handle.
+/// The record's kind must match the call's: a handle's record for a handle or a
+/// locked handle's pointer, a pointer's for a pointer. Preserves D2–D7/A2–A6 (D2
+/// saved: the trap may clobber it).
+///
+/// `tst`, `addq` are written as their opcode words, branches with `bs!`.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn lookup(st: &State, addr: u32, handle: u32) -> *mut u8 {
+    core::arch::naked_asm!(
+        // Stack after this: saved (12), ret@12, st@16, addr@20, handle@24. d3 = the
+        // key, d2 = the HANDLE flag the record must have.
+        "movem.l %d2-%d3/%a2,-(%sp)",
+        "move.l (16,%sp),%a2",
+        "move.l (20,%sp),%d3",
+        "move.l (24,%sp),%d2",
+        "lsl.l #{handle_bit},%d2",
+        // Twice at most: the address, then (a pointer) its handle.
+        "1:",
+        "lea ({index},%a2),%a0",
+        "move.l %d3,%d0",
+        "bsr.w {probe}",
+        bs!(bne "3f"),
+        "move.l ({slots},%a2),%a0",
+        "lsr.l #1,%d0",
+        "moveq #0,%d1",
+        "move.w (0,%a0,%d0),%d1",
+        "lsl.l #2,%d1",
+        "move.l ({slot_rec},%a2),%a0",
+        "move.l (0,%a0,%d1),%a0",
+        "moveq #{handle_flag},%d0",
+        "and.b ({flags_low},%a0),%d0",
+        "cmp.b %d2,%d0",
+        bs!(beq "8f"),
+        bs!(bra "7f"),
+        // Not found: a pointer (first round) may be a locked handle's, while
+        // handles are live (MemPtrRecoverHandle answers 0 for a non-movable chunk).
+        "3:",
+        ".short 0x4A82", // tst.l %d2
+        bs!(bne "7f"),
+        ".short 0x4AAA, {live_handles}", // tst.l (live_handles,%a2)
+        bs!(beq "7f"),
+        "move.l (20,%sp),%d0",
+        bs!(beq "7f"),
+        "btst #0,%d0",
+        bs!(bne "7f"),
+        "move.l %d0,-(%sp)",
+        "trap #15",
+        ".short {recover}",
+        ".short 0x588F", // addq.l #4,%sp
+        "move.l %a0,%d3",
+        bs!(beq "7f"),
+        "moveq #{handle_flag},%d2",
+        bs!(bra "1b"),
+        "7:",
+        "suba.l %a0,%a0",
+        "8:",
+        "move.l %a0,%d0",
+        "movem.l (%sp)+,%d2-%d3/%a2",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        probe = sym crate::index::probe,
+        index = const offset_of!(State, index),
+        slots = const offset_of!(State, index) + offset_of!(crate::index::Index, slots),
+        slot_rec = const offset_of!(State, slot_rec),
+        live_handles = const offset_of!(State, live_handles),
+        handle_bit = const AllocFlags::HANDLE.bits().trailing_zeros(),
+        handle_flag = const AllocFlags::HANDLE.bits(),
+        flags_low = const offset_of!(AllocRecord, flags) + 1,
+        recover = const palm::traps::sysTrapMemPtrRecoverHandle,
+    )
+}
+
+/// Host stand-in for the 68k's [`lookup`] (same effect).
+///
+/// # Safety
+/// As on the 68k: `addr` was passed to a Memory Manager call on a chunk.
+#[cfg(not(target_arch = "m68k"))]
+unsafe extern "C" fn lookup(st: &State, addr: u32, handle: u32) -> *mut u8 {
     let mut want = (handle << AllocFlags::HANDLE.bits().trailing_zeros()) as u16;
     let mut key = addr;
-    // Twice at most: the address, then (a pointer) its handle; one find call.
     loop {
         let pos = index(st).find(key);
-        if pos != NOT_FOUND {
+        if pos != crate::index::NOT_FOUND {
             // SAFETY: a found position.
             let rec = rec_at(st, unsafe { st.index.slot_at(pos) });
             if fields(rec, key).flags & AllocFlags::HANDLE.bits() != want {
                 break;
             }
-            return (rec, key);
+            return rec;
         }
         if want != 0 || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
             break;
         }
-        // SAFETY: `addr` was passed to a Memory Manager call on a chunk, so it is
-        // (meant to be) one; the OS answers 0 for a non-movable chunk.
+        // SAFETY: the caller's guarantee; the OS answers 0 for a non-movable chunk.
         key = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
         if key == 0 {
             break;
         }
         want = AllocFlags::HANDLE.bits();
     }
-    (core::ptr::null_mut(), addr)
+    core::ptr::null_mut()
+}
+
+/// A record's key: the block's address (its address field).
+#[inline(always)]
+fn key_of(rec: *const u8) -> u32 {
+    // SAFETY: a locked allocation record; its address field is at 8 (2-aligned).
+    unsafe {
+        rec.add(offset_of!(AllocRecord, address))
+            .cast::<u32>()
+            .read()
+    }
 }
 
 /// What the size patches answer for `addr` (`handle` 1: `MemHandleSize`), given the
@@ -711,12 +850,14 @@ fn lookup(st: &State, addr: u32, handle: u32) -> (*mut u8, u32) {
 /// requested size, plus its data offset for an over-aligned Rust block), so that
 /// nothing writes the guard because the chunk is bigger; else `os`. `extern "C"`:
 /// the size patches' assembly calls it ([`crate::patch`]).
+#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
 pub(crate) extern "C" fn visible_size(st: &State, addr: u32, handle: u32, os: u32) -> u32 {
-    let (rec, key) = lookup(st, addr, handle);
+    // SAFETY: `addr` was passed to a size call.
+    let rec = unsafe { lookup(st, addr, handle) };
     if rec.is_null() {
         return os;
     }
-    let f = fields(rec, key);
+    let f = fields(rec, key_of(rec));
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
         return os;
     }
@@ -738,10 +879,13 @@ pub extern "C" fn resize(
     frame: u32,
 ) -> palm::Err {
     let handle = u32::from(handle);
-    let (rec, key) = lookup(st, addr, handle);
+    // SAFETY: `addr` was passed to a resize.
+    let rec = unsafe { lookup(st, addr, handle) };
     if rec.is_null() {
-        return os_resize(st, addr, size, handle);
+        // SAFETY: what the app (or the OS) passed to the resize.
+        return unsafe { os_resize(st, addr, size, handle) } as palm::Err;
     }
+    let key = key_of(rec);
     let site = field_ptr!(st, ev.overrun.site);
     capture(st, site, ret, frame);
     // SAFETY: TimGetTicks has no arguments.
@@ -755,10 +899,13 @@ pub extern "C" fn resize(
     if flags & AllocFlags::GUARDED.bits() != 0 {
         want = size.wrapping_add(record::GUARD_LEN as u32);
     }
-    let mut err = os_resize(st, addr, want, handle);
+    // SAFETY: what the app (or the OS) passed to the resize, with room for the guard
+    // when the chunk has one (its record says so).
+    let mut err = unsafe { os_resize(st, addr, want, handle) } as palm::Err;
     if err != palm::errNone && want != size {
         flags &= !AllocFlags::GUARDED.bits();
-        err = os_resize(st, addr, size, handle);
+        // SAFETY: as above.
+        err = unsafe { os_resize(st, addr, size, handle) } as palm::Err;
     }
     if err != palm::errNone {
         return err;
@@ -794,10 +941,58 @@ static_assertions::const_assert!(
 /// only: guarded blocks are there, and the storage heaps are write-protected): its
 /// bytes `from..to` get `byte` (0: no fill), and with [`AllocFlags::GUARDED`] in
 /// `flags` the guard is written at `to` (offsets from the chunk start; `addr` is the
-/// pointer or handle).
-///
-/// `extern "C"`: the free's assembly calls it too ([`crate::patch::free_block`]).
-#[inline(never)]
+/// pointer or handle). On the 68k in assembly (`extern "C"`: the free's assembly
+/// calls it too, [`crate::patch::free_block`]); uses D0–D1/A0–A1 only.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
+    core::arch::naked_asm!(
+        // Stack: ret@0, addr@4, flags@8 (its word @10), from@12, to@16, byte@20
+        // (its low byte @23). a0 = the chunk, a1 = its byte `to`.
+        "move.w (10,%sp),%d1",
+        "btst #{not_dynamic},%d1",
+        bs!(bne "9f"),
+        "move.l (4,%sp),%a0",
+        "btst #{handle},%d1",
+        bs!(beq "1f"),
+        "move.l (%a0),%a0",
+        "1:",
+        "move.l %a0,%a1",
+        "adda.l (16,%sp),%a1",
+        "move.l (16,%sp),%d0",
+        "sub.l (12,%sp),%d0",
+        bs!(bls "3f"),
+        ".short 0x4A2F, 23", // tst.b (23,%sp): no fill
+        bs!(beq "3f"),
+        "adda.l (12,%sp),%a0",
+        "2:",
+        "move.b (23,%sp),(%a0)+",
+        ".short 0x5380", // subq.l #1,%d0
+        bs!(bne "2b"),
+        "3:",
+        "btst #{guarded},%d1",
+        bs!(beq "9f"),
+        "moveq #{guard_byte},%d0",
+        "move.b %d0,(%a1)+",
+        "move.b %d0,(%a1)+",
+        "move.b %d0,(%a1)+",
+        "move.b %d0,(%a1)",
+        "9:",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        not_dynamic = const AllocFlags::NOT_DYNAMIC.bits().trailing_zeros(),
+        handle = const AllocFlags::HANDLE.bits().trailing_zeros(),
+        guarded = const AllocFlags::GUARDED.bits().trailing_zeros(),
+        guard_byte = const record::GUARD_BYTE as i8,
+    )
+}
+// prepare writes the guard as four bytes.
+static_assertions::const_assert_eq!(record::GUARD_LEN, 4);
+
+/// Host stand-in for the 68k's [`prepare`] (same effect).
+#[cfg(not(target_arch = "m68k"))]
 pub(crate) extern "C" fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
     if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
         return;
