@@ -604,88 +604,342 @@ static_assertions::const_assert_eq!(
 /// handle form is `i | 1`).
 pub const TRAMPOLINES: usize = 6;
 
-/// The patched traps' numbers, in trampoline order.
-const TRAPS: [u16; TRAMPOLINES] = [
-    sysTrapMemChunkFree,
-    sysTrapMemHandleFree,
-    sysTrapMemPtrSize,
-    sysTrapMemHandleSize,
-    sysTrapMemPtrResize,
-    sysTrapMemHandleResize,
-];
-
-/// Where each trap's saved original is in [`State`] (byte offsets, in trampoline
-/// order).
-const ORIGINALS: [u8; TRAMPOLINES] = [
-    offset_of!(State, orig_chunk_free) as u8,
-    offset_of!(State, orig_handle_free) as u8,
-    offset_of!(State, orig_ptr_size) as u8,
-    offset_of!(State, orig_handle_size) as u8,
-    offset_of!(State, orig_ptr_resize) as u8,
-    offset_of!(State, orig_handle_resize) as u8,
-];
-static_assertions::const_assert!(offset_of!(State, orig_handle_resize) < 256);
-
-/// The [`State::patched`] bit of trap `i`'s group.
-fn group(i: usize) -> u8 {
-    if i < 2 { PATCHED_FREES } else { PATCHED_SIZES }
+/// One patched trap, in [`PATCHES`] (read by the assembly below: 4 bytes each).
+#[repr(C)]
+struct Patch {
+    /// The trap's number.
+    trap: u16,
+    /// Where its saved original is in [`State`] (a byte offset).
+    orig: u8,
+    /// Its [`State::patched`] group bit.
+    group: u8,
 }
 
-/// Trap `i`'s saved original.
+/// The patched traps, in trampoline order (constant data, no pointers).
+static PATCHES: [Patch; TRAMPOLINES] = [
+    patch(
+        sysTrapMemChunkFree,
+        offset_of!(State, orig_chunk_free),
+        PATCHED_FREES,
+    ),
+    patch(
+        sysTrapMemHandleFree,
+        offset_of!(State, orig_handle_free),
+        PATCHED_FREES,
+    ),
+    patch(
+        sysTrapMemPtrSize,
+        offset_of!(State, orig_ptr_size),
+        PATCHED_SIZES,
+    ),
+    patch(
+        sysTrapMemHandleSize,
+        offset_of!(State, orig_handle_size),
+        PATCHED_SIZES,
+    ),
+    patch(
+        sysTrapMemPtrResize,
+        offset_of!(State, orig_ptr_resize),
+        PATCHED_SIZES,
+    ),
+    patch(
+        sysTrapMemHandleResize,
+        offset_of!(State, orig_handle_resize),
+        PATCHED_SIZES,
+    ),
+];
+static_assertions::const_assert!(offset_of!(State, orig_handle_resize) < 256);
+static_assertions::const_assert_eq!(core::mem::size_of::<Patch>(), 4);
+
+/// A [`PATCHES`] entry.
+const fn patch(trap: u16, orig: usize, group: u8) -> Patch {
+    Patch {
+        trap,
+        orig: orig as u8,
+        group,
+    }
+}
+
+/// Saves the originals, writes the trampolines into `st.trampolines` (allocated by
+/// `start`) and installs every wanted patch — the free traps with
+/// [`Options::PATCH_FREES`], the size and resize traps with [`Options::GUARDS`]
+/// (they hide the guard bytes) — or none: a refusal (Palm OS 5, PumpkinOS) puts back
+/// what was installed and sets [`HeaderFlags::PATCHES_REFUSED`].
+///
+/// In 68000 assembly with its helpers [`put_back`] and [`set`] (register routines);
+/// `tst`, `addq`, `subq` and `dbra` are written as their opcode words, short branches
+/// with `bs!`. Each trampoline pushes the state (+1 in the handle form's) and jumps
+/// to its entry, whose address is taken PC-relative (code 1 is locked while the app
+/// runs): a table of code addresses would need absolute relocations (TOOLCHAIN.md).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub extern "C" fn install(st: &mut State) {
+    core::arch::naked_asm!(
+        // Stack after this: saved regs (36), ret@36, st@40. d6 = the groups wanted.
+        "movem.l %d2-%d7/%a2-%a4,-(%sp)",
+        "move.l (40,%sp),%a2",
+        "moveq #0,%d6",
+        "btst #{pf_bit},({pf_byte},%a2)",
+        bs!(beq "1f"),
+        "moveq #{frees},%d6",
+        "1:",
+        "btst #{g_bit},({g_byte},%a2)",
+        bs!(beq "1f"),
+        ".short 0x5406", // addq.b #PATCHED_SIZES,%d6
+        "1:",
+        ".short 0x4A06", // tst.b %d6
+        bs!(beq "9f"),
+        // The trampolines, by pairs (state, state + 1) for each entry.
+        "move.l ({trampolines},%a2),%a0",
+        "move.l %a2,%d0",
+        "lea ({free},%pc),%a1",
+        "bsr.w 5f",
+        "lea ({size},%pc),%a1",
+        "bsr.w 5f",
+        "lea ({resize},%pc),%a1",
+        "bsr.w 5f",
+        // Every original, in trampoline order.
+        "lea ({patches},%pc),%a3",
+        "moveq #{last},%d7",
+        "2:",
+        "move.w (%a3),-(%sp)",
+        "trap #15",
+        ".short {get}",
+        ".short 0x548F", // addq.l #2,%sp
+        "moveq #0,%d0",
+        "move.b (2,%a3),%d0",
+        "move.l %a0,(0,%a2,%d0)",
+        ".short 0x588B", // addq.l #4,%a3
+        ".short 0x51CF", // dbra %d7,2b
+        ".short 2b-.",
+        // The wanted ones pointed at their trampolines (a4), each read back.
+        "lea ({patches},%pc),%a3",
+        "move.l ({trampolines},%a2),%a4",
+        "moveq #{last},%d7",
+        "3:",
+        "move.b (3,%a3),%d0",
+        "and.b %d6,%d0",
+        bs!(beq "4f"),
+        "move.w (%a3),%d0",
+        "move.l %a4,%d1",
+        "bsr.w {set}",
+        ".short 0x4A80", // tst.l %d0
+        bs!(bne "8f"),
+        "4:",
+        ".short 0x588B", // addq.l #4,%a3
+        "lea ({tramp_len},%a4),%a4",
+        ".short 0x51CF", // dbra %d7,3b
+        ".short 3b-.",
+        "move.b %d6,({patched},%a2)",
+        "9:",
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "rts",
+        // Refused (a refused set may still have changed an entry): every original
+        // back, and the flag.
+        "8:",
+        "moveq #0,%d5",
+        "bsr.w {put_back}",
+        "moveq #{refused},%d0",
+        "or.l %d0,({flags},%a2)",
+        bs!(bra "9b"),
+        // Two trampolines at a0 (advanced past them): push d0 (then d0 + 1), jump
+        // to a1. d0 is kept.
+        "5:",
+        "moveq #1,%d1",
+        "6:",
+        "move.w #0x2F3C,(%a0)+", // move.l #state,-(%sp)
+        "move.l %d0,(%a0)+",
+        "move.w #0x4EF9,(%a0)+", // jmp target (absolute)
+        "move.l %a1,(%a0)+",
+        ".short 0x5280", // addq.l #1,%d0
+        ".short 0x51C9", // dbra %d1,6b
+        ".short 6b-.",
+        ".short 0x5580", // subq.l #2,%d0
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        set = sym set,
+        put_back = sym put_back,
+        free = sym chunk_free_entry,
+        size = sym size_entry,
+        resize = sym resize_entry,
+        patches = sym PATCHES,
+        last = const TRAMPOLINES - 1,
+        tramp_len = const TRAMPOLINE_LEN,
+        trampolines = const offset_of!(State, trampolines),
+        patched = const offset_of!(State, patched),
+        flags = const offset_of!(State, flags),
+        refused = const HeaderFlags::PATCHES_REFUSED.bits(),
+        frees = const PATCHED_FREES,
+        pf_byte = const offset_of!(State, options) + 3 - Options::PATCH_FREES.bits().trailing_zeros() as usize / 8,
+        pf_bit = const Options::PATCH_FREES.bits().trailing_zeros() % 8,
+        g_byte = const offset_of!(State, options) + 3 - Options::GUARDS.bits().trailing_zeros() as usize / 8,
+        g_bit = const Options::GUARDS.bits().trailing_zeros() % 8,
+        get = const palm::traps::sysTrapSysGetTrapAddress,
+    )
+}
+// `addq.b #2` adds PATCHED_SIZES; `moveq` loads the refusal flag.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    PATCHED_SIZES == 2
+        && PATCHED_FREES & PATCHED_SIZES == 0
+        && HeaderFlags::PATCHES_REFUSED.bits() < 128
+);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    HeaderFlags::TRAPS_DISTURBED.bits() < 128 && TRAMPOLINE_LEN < 0x8000
+);
+
+/// Puts back the saved originals of the patch groups in D6 (a register routine for
+/// [`install`] and [`remove`]; A2 the state). With D5 = 1 (at stop) each entry
+/// should hold our trampoline: an entry that does not is left as it is, and it or a
+/// set that does not read back makes D4 nonzero. With D5 = 0 (a refused install), an
+/// entry is set back unless it holds the original (D4 is then meaningless). Changes
+/// D0–D4, D7, A0–A1, A3–A4.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn put_back() {
+    core::arch::naked_asm!(
+        "moveq #0,%d4",
+        "lea ({patches},%pc),%a3",
+        "move.l ({trampolines},%a2),%a4",
+        "moveq #{last},%d7",
+        "1:",
+        "move.b (3,%a3),%d0",
+        "and.b %d6,%d0",
+        bs!(beq "5f"),
+        // a0 = the entry now, d1 = the original.
+        "move.w (%a3),-(%sp)",
+        "trap #15",
+        ".short {get}",
+        ".short 0x548F", // addq.l #2,%sp
+        "moveq #0,%d0",
+        "move.b (2,%a3),%d0",
+        "move.l (0,%a2,%d0),%d1",
+        ".short 0x4A05", // tst.b %d5: ours
+        bs!(beq "2f"),
+        ".short 0xB1CC", // cmpa.l %a4,%a0
+        bs!(beq "3f"),
+        "or.l %d5,%d4", // not ours: disturbed
+        bs!(bra "5f"),
+        "2:",
+        ".short 0xB1C1", // cmpa.l %d1,%a0
+        bs!(beq "5f"),
+        "3:",
+        "move.w (%a3),%d0",
+        "bsr.w {set}",
+        "or.l %d0,%d4",
+        "5:",
+        ".short 0x588B", // addq.l #4,%a3
+        "lea ({tramp_len},%a4),%a4",
+        ".short 0x51CF", // dbra %d7,1b
+        ".short 1b-.",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        set = sym set,
+        patches = sym PATCHES,
+        last = const TRAMPOLINES - 1,
+        tramp_len = const TRAMPOLINE_LEN,
+        trampolines = const offset_of!(State, trampolines),
+        get = const palm::traps::sysTrapSysGetTrapAddress,
+    )
+}
+
+/// Points trap D0.w at D1 and reads it back: D0 becomes 0 when it holds D1, else
+/// nonzero (1 when `SysSetTrapAddress` fails). A register routine for [`install`]
+/// and [`put_back`]; changes D0–D2/A0–A1 (the traps may).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn set() {
+    core::arch::naked_asm!(
+        // Kept: to@2, trap@0; then the arguments (to, trap) again.
+        "move.l %d1,-(%sp)",
+        "move.w %d0,-(%sp)",
+        "move.l %d1,-(%sp)",
+        "move.w %d0,-(%sp)",
+        "trap #15",
+        ".short {set_trap}",
+        ".short 0x5C8F", // addq.l #6,%sp
+        ".short 0x4A40", // tst.w %d0
+        bs!(bne "1f"),
+        "move.w (%sp),-(%sp)",
+        "trap #15",
+        ".short {get}",
+        ".short 0x548F", // addq.l #2,%sp
+        "move.l %a0,%d0",
+        "move.l (2,%sp),%d1",
+        "eor.l %d1,%d0",
+        bs!(bra "2f"),
+        "1:",
+        "moveq #1,%d0",
+        "2:",
+        ".short 0x5C8F", // addq.l #6,%sp
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        set_trap = const palm::traps::sysTrapSysSetTrapAddress,
+        get = const palm::traps::sysTrapSysGetTrapAddress,
+    )
+}
+
+/// Restores the exact original addresses (read back). If an entry no longer held our
+/// patch, someone patched over it: the original is restored anyway and
+/// [`HeaderFlags::TRAPS_DISTURBED`] is set. In assembly on the 68k ([`put_back`]).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub extern "C" fn remove(st: &mut State) {
+    core::arch::naked_asm!(
+        // Stack after this: saved regs (36), ret@36, st@40.
+        "movem.l %d2-%d7/%a2-%a4,-(%sp)",
+        "move.l (40,%sp),%a2",
+        "moveq #0,%d6",
+        "move.b ({patched},%a2),%d6",
+        "moveq #1,%d5",
+        "bsr.w {put_back}",
+        ".short 0x4A84", // tst.l %d4
+        bs!(beq "1f"),
+        "moveq #{disturbed},%d0",
+        "or.l %d0,({flags},%a2)",
+        "1:",
+        ".short 0x422A, {patched}", // clr.b (patched,%a2)
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        put_back = sym put_back,
+        patched = const offset_of!(State, patched),
+        flags = const offset_of!(State, flags),
+        disturbed = const HeaderFlags::TRAPS_DISTURBED.bits(),
+    )
+}
+
+/// Trap `i`'s saved original (host).
+#[cfg(not(target_arch = "m68k"))]
 fn original(st: &mut State, i: usize) -> &mut *mut c_void {
-    // SAFETY: ORIGINALS holds the offsets of State's `*mut c_void` fields.
+    // SAFETY: PATCHES holds the offsets of State's `*mut c_void` fields.
     unsafe {
         &mut *(st as *mut State)
             .cast::<u8>()
-            .add(usize::from(ORIGINALS[i]))
+            .add(usize::from(PATCHES[i].orig))
             .cast::<*mut c_void>()
     }
 }
 
-/// Writes the trampolines of traps `i` (tag 0) and `i + 1` (the handle form, tag 1),
-/// both jumping to `target`. Called once per entry with its address: a `match`
-/// choosing among the entries would become a table of code addresses, which needs
-/// absolute relocations (TOOLCHAIN.md).
-#[inline(never)]
-fn write_pair(st: &State, i: usize, target: u32) {
-    // Through an opaque base: LLVM knows the state aligned and makes `state + 1` an
-    // or with a 6-byte immediate.
-    let st = crate::state::near(st as *const State as *mut State);
-    let state = st as u32;
-    // SAFETY: TRAMPOLINES trampolines fit in the chunk `start` allocated; i + 1 <
-    // TRAMPOLINES; `st` is the caller's state.
-    unsafe {
-        let at = (*st).trampolines.add(i * TRAMPOLINE_LEN);
-        write_trampoline(at, state, target);
-        // `state + 1` is `state | 1`: a chunk's address is even.
-        write_trampoline(at.add(TRAMPOLINE_LEN), state + 1, target);
-    }
-}
-
-/// The trampoline the dispatch table points at for trap `i`.
+/// The trampoline the dispatch table points at for trap `i` (host).
+#[cfg(not(target_arch = "m68k"))]
 fn entry(st: &State, i: usize) -> *mut c_void {
     // SAFETY: the trampoline chunk holds TRAMPOLINES trampolines.
     unsafe { st.trampolines.add(i * TRAMPOLINE_LEN).cast() }
 }
 
-/// Writes a trampoline at `at` that pushes `state` and jumps to `target`.
-///
-/// # Safety
-/// `at` is [`TRAMPOLINE_LEN`] writable bytes of the dynamic heap, 2-aligned.
-unsafe fn write_trampoline(at: *mut u8, state: u32, target: u32) {
-    // SAFETY: the caller's guarantee; the 68000 stores words and longs at even
-    // addresses (a u32 is 2-aligned there). Big-endian: 2F3C ssss ssss 4EF9 tttt
-    // tttt, as two opcode words and two longs (no shifting of `state`).
-    unsafe {
-        at.cast::<u16>().write(0x2F3C); // move.l #state,-(%sp)
-        at.add(2).cast::<u32>().write(state);
-        at.add(6).cast::<u16>().write(0x4EF9); // jmp abs.l
-        at.add(8).cast::<u32>().write(target);
-    }
-}
-
-/// Points `trap` at `to` and reads it back: 0 when it holds `to`, else nonzero.
-#[inline(never)]
+/// Host stand-in for the 68k's [`set`]: points `trap` at `to` and reads it back: 0
+/// when it holds `to`, else nonzero.
+#[cfg(not(target_arch = "m68k"))]
 fn set(trap: u16, to: *mut c_void) -> u32 {
     // SAFETY: plain System Manager calls.
     unsafe {
@@ -696,63 +950,60 @@ fn set(trap: u16, to: *mut c_void) -> u32 {
     }
 }
 
-/// The patch groups wanted: the free traps with [`Options::PATCH_FREES`], the size
-/// and resize traps with [`Options::GUARDS`] (they hide the guard bytes).
-fn wanted(st: &State) -> u8 {
-    let mut w = 0;
+/// Host stand-in for the 68k's [`install`] (same effect).
+#[cfg(not(target_arch = "m68k"))]
+pub extern "C" fn install(st: &mut State) {
+    let mut want = 0;
     if st.has(Options::PATCH_FREES) {
-        w |= PATCHED_FREES;
+        want |= PATCHED_FREES;
     }
     if st.has(Options::GUARDS) {
-        w |= PATCHED_SIZES;
+        want |= PATCHED_SIZES;
     }
-    w
-}
-
-/// Saves the originals, writes the trampolines into `st.trampolines` (allocated by
-/// `start`) and installs every wanted patch, or none: a refusal (Palm OS 5,
-/// PumpkinOS) puts back what was installed and sets
-/// [`HeaderFlags::PATCHES_REFUSED`].
-pub fn install(st: &mut State) {
-    let want = wanted(st);
     if want == 0 {
         return;
     }
-    write_pair(st, 0, chunk_free_entry as *const () as u32);
-    write_pair(st, 2, size_entry as *const () as u32);
-    write_pair(st, 4, resize_entry as *const () as u32);
-    let mut i = 0;
-    while i < TRAMPOLINES {
-        // SAFETY: plain System Manager call.
-        *original(st, i) = unsafe { palm::SysGetTrapAddress(TRAPS[i]) };
-        i += 1;
+    let targets = [
+        chunk_free_entry as *const (),
+        size_entry as *const (),
+        resize_entry as *const (),
+    ];
+    let state = st as *mut State as u32;
+    for i in 0..TRAMPOLINES {
+        let at = entry(st, i).cast::<u8>();
+        // SAFETY: TRAMPOLINES trampolines fit in the chunk `start` allocated; the
+        // 68000 stores words and longs at even addresses. Big-endian 2F3C ssss ssss
+        // 4EF9 tttt tttt: move.l #state,-(%sp); jmp target.
+        unsafe {
+            at.cast::<u16>().write(0x2F3C);
+            at.add(2).cast::<u32>().write(state + (i as u32 & 1));
+            at.add(6).cast::<u16>().write(0x4EF9);
+            at.add(8).cast::<u32>().write(targets[i / 2] as u32);
+        }
     }
-    let mut i = 0;
-    while i < TRAMPOLINES {
-        if group(i) & want != 0 && set(TRAPS[i], entry(st, i)) != 0 {
-            // A refused set may still have changed an entry: put every original back.
+    for i in 0..TRAMPOLINES {
+        // SAFETY: plain System Manager call.
+        *original(st, i) = unsafe { palm::SysGetTrapAddress(PATCHES[i].trap) };
+    }
+    for i in 0..TRAMPOLINES {
+        if PATCHES[i].group & want != 0 && set(PATCHES[i].trap, entry(st, i)) != 0 {
             put_back(st, want, false);
             st.flag(HeaderFlags::PATCHES_REFUSED);
             return;
         }
-        i += 1;
     }
     st.patched = want;
 }
 
-/// Puts back the saved originals of the patch groups in `groups`. With `ours` (at
-/// stop) each entry should hold our trampoline: an entry that does not is left as
-/// it is, and it or a set that does not read back makes the result nonzero. Without
-/// (a refused install), an entry is set back unless it holds the original (the
-/// result is then meaningless).
-#[inline(never)]
+/// Host stand-in for the 68k's [`put_back`]: puts back the saved originals of the
+/// patch groups in `groups`, as described there (`ours` is D5).
+#[cfg(not(target_arch = "m68k"))]
 fn put_back(st: &mut State, groups: u8, ours: bool) -> u32 {
     let mut disturbed = 0;
-    let mut i = 0;
-    while i < TRAMPOLINES {
-        if group(i) & groups != 0 {
+    for i in 0..TRAMPOLINES {
+        if PATCHES[i].group & groups != 0 {
             // SAFETY: plain System Manager call.
-            let now = unsafe { palm::SysGetTrapAddress(TRAPS[i]) };
+            let now = unsafe { palm::SysGetTrapAddress(PATCHES[i].trap) };
             let orig = *original(st, i);
             let go = if ours {
                 now == entry(st, i)
@@ -760,20 +1011,18 @@ fn put_back(st: &mut State, groups: u8, ours: bool) -> u32 {
                 now != orig
             };
             disturbed |= if go {
-                set(TRAPS[i], orig)
+                set(PATCHES[i].trap, orig)
             } else {
                 u32::from(ours)
             };
         }
-        i += 1;
     }
     disturbed
 }
 
-/// Restores the exact original addresses (read back). If an entry no longer held our
-/// patch, someone patched over it: the original is restored anyway and
-/// [`HeaderFlags::TRAPS_DISTURBED`] is set.
-pub fn remove(st: &mut State) {
+/// Host stand-in for the 68k's [`remove`] (same effect).
+#[cfg(not(target_arch = "m68k"))]
+pub extern "C" fn remove(st: &mut State) {
     if put_back(st, st.patched, true) != 0 {
         st.flag(HeaderFlags::TRAPS_DISTURBED);
     }
