@@ -158,14 +158,13 @@ pub(crate) unsafe extern "C" fn free_block(
         "movem.l %d2-%d7/%a2-%a4,-(%sp)",
         "move.l (48,%sp),%a2",
         "move.l (60,%sp),%d3",
+        "17:",
         "lea ({index},%a2),%a0",
         "move.l %d3,%d0",
         "bsr.w {probe}",
         bs!(beq "2f"),
-        // Not in the index: the general path, with this call's arguments.
-        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
-        ".short 0x4EFA", // jmp (not_indexed,%pc), the displacement from this word:
-        ".short {not_indexed}-.",
+        ".short 0x6000", // bra.w 10f (the displacement from this word)
+        ".short 10f-.",
         // Found at d0: d5 = position × 4, d4 = slot, a3 = record; the probe left
         // d1 = mask × 4 (kept in d7 until the removal).
         "2:",
@@ -351,11 +350,110 @@ pub(crate) unsafe extern "C" fn free_block(
         "moveq #0,%d0", // Freed::Pass
         "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "rts",
+        // Not in the index (d3 the address): a NULL or odd address is unknown.
+        "10:",
+        ".short 0x4A83", // tst.l %d3
+        bs!(beq "20f"),
+        "btst #0,%d3",
+        bs!(beq "16f"),
+        // Never tracked: counted (by the OS when called from outside a known code 1).
+        "20:",
+        "moveq #{os_unknown},%d0",
+        "move.l (56,%sp),%d1",
+        "move.l ({code_base},%a2),%d2",
+        bs!(beq "21f"),
+        "sub.l %d2,%d1",
+        "move.l ({code_end},%a2),%d4",
+        "sub.l %d2,%d4",
+        "cmp.l %d4,%d1",
+        bs!(bcc "22f"),
+        "21:",
+        "moveq #{unknown},%d0",
+        "22:",
+        "move.l ({scratch},%a2),%a0",
+        "lea ({counters},%a0),%a0",
+        ".short 0x52B0, 0x0800", // addq.l #1,(0,%a0,%d0.l)
+        "moveq #0,%d0", // Freed::Pass
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "rts",
+        // lookup(st, addr, handle): a locked handle's pointer frees its handle (the
+        // record's address field is the key).
+        "15:",
+        "moveq #1,%d0",
+        "and.l (52,%sp),%d0",
+        "move.l %d0,-(%sp)",
+        "move.l %d3,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {lookup}",
+        "lea (12,%sp),%sp",
+        ".short 0x4A80", // tst.l %d0
+        bs!(beq "20b"),
+        "move.l ({r_address},%a0),%d3",
+        ".short 0x6000", // bra.w 17b (the displacement from this word)
+        ".short 17b-.",
+        // A double free: in the ring (newest first: i in d2, a4 the ring) and still
+        // free (track::still_free's test).
+        "16:",
+        "move.l ({scratch},%a2),%a4",
+        "lea ({ring},%a4),%a4",
+        "moveq #0,%d2",
+        "move.b ({ring_next},%a2),%d2",
+        "moveq #{ring_mask},%d4",
+        "11:",
+        ".short 0x5302", // subq.b #1,%d2
+        "and.b #{ring_mask},%d2",
+        "move.l %d2,%d0",
+        "lsl.l #2,%d0",
+        "cmp.l ({r_addr},%a4,%d0),%d3",
+        ".short 0x57CC", // dbeq %d4,11b
+        ".short 11b-.",
+        bs!(bne "15b"),
+        "move.l %d3,%a0",
+        "btst #0,(55,%sp)",
+        bs!(bne "12f"),
+        // A pointer: its chunk header's free bit (bit 31 of word 0).
+        "btst #7,(-8,%a0)",
+        bs!(bne "14f"),
+        bs!(bra "15b"),
+        // A handle: still free unless its master pointer leads to a live chunk
+        // whose hOffset (× 2, sign-extended) points back at it.
+        "12:",
+        "move.l (%a0),%d0",
+        bs!(beq "14f"),
+        "btst #0,%d0",
+        bs!(bne "14f"),
+        "move.l %d0,%a1",
+        "lea (-8,%a1),%a1",
+        "btst #7,(%a1)",
+        bs!(bne "14f"),
+        "move.l (4,%a1),%d1",
+        "lsl.l #8,%d1",
+        "asr.l #7,%d1",
+        "move.l %a1,%d0",
+        "sub.l %d1,%d0",
+        "cmp.l %d3,%d0",
+        bs!(beq "15b"),
+        // double_free(st, i, ret, frame), refused.
+        "14:",
+        "move.l (44,%sp),-(%sp)",
+        "move.l (60,%sp),-(%sp)",
+        "move.l %d2,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {double_free}",
+        "lea (16,%sp),%sp",
+        "moveq #1,%d0", // Freed::Refuse
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "rts",
         // The end, for bs!'s range check.
         "98:",
         "99:",
         probe = sym crate::index::probe,
-        not_indexed = sym track::not_indexed,
+        double_free = sym track::double_free,
+        lookup = sym track::lookup,
+        r_address = const offset_of!(AllocRecord, address),
+        counters = const offset_of!(Scratch, header) + offset_of!(crate::record::Header, counters),
+        unknown = const offset_of!(crate::record::Counters, unknown_frees),
+        os_unknown = const offset_of!(crate::record::Counters, os_unknown_frees),
         capture = sym track::capture,
         check_guard = sym track::check_guard,
         prepare = sym track::prepare,

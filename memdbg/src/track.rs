@@ -21,7 +21,9 @@ use crate::record::{
     detected, kind,
 };
 use crate::stack::{self, read_long};
-use crate::state::{PATCHED_SIZES, RING, Ring, RingSite, SITES, SmallSite, State};
+#[cfg(not(target_arch = "m68k"))]
+use crate::state::RING;
+use crate::state::{PATCHED_SIZES, Ring, RingSite, SITES, SmallSite, State};
 use crate::{Settings, Site};
 
 /// The address of a field of the scratch chunk (`field_ptr!(st, ev.overrun)`),
@@ -474,7 +476,9 @@ fn ring_site(ring: &mut Ring, i: usize) -> *mut Stack {
     }
 }
 
-/// Where a ring entry for `addr` is, newest first.
+/// Where a ring entry for `addr` is, newest first (host: the 68k's is in
+/// [`crate::patch::free_block`]).
+#[cfg(not(target_arch = "m68k"))]
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
     let ring = field!(st, ring);
     // SAFETY: a field of the state.
@@ -496,7 +500,9 @@ fn ring_find(st: &State, addr: u32) -> Option<usize> {
 /// free) rather than reused by an allocation the detector did not see. Reads the OS
 /// 3.x chunk header (PALM_FACTS §5.1): a pointer's header is 8 bytes before it, with
 /// the free flag in bit 31 of word 0; a freed handle's master pointer no longer leads
-/// to a live chunk whose hOffset points back at it.
+/// to a live chunk whose hOffset points back at it. (Host: the 68k's is in
+/// [`crate::patch::free_block`].)
+#[cfg(not(target_arch = "m68k"))]
 fn still_free(addr: u32, handle: bool) -> bool {
     // SAFETY: `addr` was a valid chunk or handle of the dynamic heap (it is in the
     // ring), so these header and master-pointer reads are inside mapped RAM.
@@ -517,10 +523,11 @@ fn still_free(addr: u32, handle: bool) -> bool {
     }
 }
 
-/// Reports a double free of ring entry `i`.
+/// Reports a double free of ring entry `i` (`extern "C"`: the free's assembly calls
+/// it, [`crate::patch::free_block`]).
 #[cold]
 #[inline(never)]
-fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
+pub(crate) extern "C" fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     st.count(offset_of!(Counters, double_frees));
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
@@ -545,7 +552,9 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     }
 }
 
-/// Whether the caller is the app (code 1) rather than the OS.
+/// Whether the caller is the app (code 1) rather than the OS (host: the 68k's are
+/// in [`crate::patch::free_block`]).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn app_side(st: &State, ret: u32) -> bool {
     st.code.base == 0 || st.code.contains(ret)
@@ -565,7 +574,9 @@ pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) ->
 /// A free of an address the index does not hold ([`crate::patch::free_block`]'s
 /// general path, with its arguments: `tagged` is the state's address, +1 through
 /// `MemHandleFree`; `keep` is passed on): a double free, a locked handle's pointer
-/// (its handle is freed as tracked), or a block never tracked.
+/// (its handle is freed as tracked), or a block never tracked. The host's (the
+/// 68k's is the assembly's).
+#[cfg(not(target_arch = "m68k"))]
 pub(crate) extern "C" fn not_indexed(
     keep: u32,
     frame: u32,
@@ -736,7 +747,7 @@ unsafe extern "C" fn os_resize(st: &State, addr: u32, size: u32, handle: u32) ->
 /// `tst`, `addq` are written as their opcode words, branches with `bs!`.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-unsafe extern "C" fn lookup(st: &State, addr: u32, handle: u32) -> *mut u8 {
+pub(crate) unsafe extern "C" fn lookup(st: &State, addr: u32, handle: u32) -> *mut u8 {
     core::arch::naked_asm!(
         // Stack after this: saved (12), ret@12, st@16, addr@20, handle@24. d3 = the
         // key, d2 = the HANDLE flag the record must have.
