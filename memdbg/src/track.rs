@@ -880,7 +880,174 @@ pub(crate) extern "C" fn visible_size(st: &State, addr: u32, handle: u32, os: u3
 /// writes it, and updates the record's size and flags (one record stays). Untracked
 /// blocks are simply resized. `addr` may be a locked handle's pointer
 /// (`MemPtrResize` resizes its chunk in place): the handle's record is updated.
-/// `extern "C"`: the resize patches' assembly calls it ([`crate::patch`]).
+/// `extern "C"`: the resize patches' assembly calls it ([`crate::patch`]). On the
+/// 68k in assembly (as the host's [`resize`] does it: [`lookup`], [`capture`],
+/// `TimGetTicks`, [`check_guard`], [`os_resize`] with room for the guard then
+/// without, [`prepare`], one `DmWrite` of the record's flags and size from the
+/// scratch record, live bytes and peak, the counter). Preserves D2–D7/A2–A6.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub extern "C" fn resize(
+    st: &mut State,
+    addr: u32,
+    size: u32,
+    handle: bool,
+    ret: u32,
+    frame: u32,
+) -> palm::Err {
+    core::arch::naked_asm!(
+        // Stack after this: saved regs (36), ret@36, st@40, addr@44, size@48,
+        // handle@52 (its byte @55), ret@56, frame@60. a2 = state, a3 = record, a4 =
+        // the overrun's site, d3 = key, d4 = flags, d5 = size, d6 = handle, then
+        // the old size.
+        "movem.l %d2-%d7/%a2-%a4,-(%sp)",
+        "move.l (40,%sp),%a2",
+        "move.l (48,%sp),%d5",
+        "moveq #0,%d6",
+        "move.b (55,%sp),%d6",
+        "move.l %d6,-(%sp)",
+        "move.l (48,%sp),-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {lookup}",
+        "lea (12,%sp),%sp",
+        "move.l %a0,%a3",
+        ".short 0x4A80", // tst.l %d0
+        bs!(bne "1f"),
+        // Untracked: simply resized.
+        "move.l %d5,%d0",
+        "bsr.w 8f",
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "rts",
+        "1:",
+        "move.l ({r_address},%a3),%d3",
+        // capture(st, site, ret, frame); check_guard(st, rec, key, AT_RESIZE,
+        // TimGetTicks(), site).
+        "move.l ({scratch},%a2),%a4",
+        "lea ({site},%a4),%a4",
+        "move.l (60,%sp),-(%sp)",
+        "move.l (60,%sp),-(%sp)",
+        "move.l %a4,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {capture}",
+        "lea (16,%sp),%sp",
+        "trap #15",
+        ".short {tim_get_ticks}",
+        "move.l %a4,-(%sp)",
+        "move.l %d0,-(%sp)",
+        ".short 0x4878, {at_resize}", // pea (AT_RESIZE).w
+        "move.l %d3,-(%sp)",
+        "move.l %a3,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {check_guard}",
+        "lea (24,%sp),%sp",
+        // The flags now (check_guard may have added OVERRUN), RESIZED; guarded:
+        // with room for the guard first, then (no room) exactly the request.
+        "moveq #0,%d4",
+        "move.w ({r_flags},%a3),%d4",
+        "bset #{resized_bit},%d4",
+        "move.l %d5,%d0",
+        "btst #{guarded_bit},%d4",
+        bs!(beq "2f"),
+        ".short 0x5880", // addq.l #GUARD_LEN,%d0
+        "2:",
+        "bsr.w 8f",
+        bs!(beq "3f"),
+        "bclr #{guarded_bit},%d4",
+        bs!(beq "9f"), // (it was not guarded: that was the request)
+        "move.l %d5,%d0",
+        "bsr.w 8f",
+        bs!(bne "9f"),
+        // prepare(key, flags, old size, size, FILL_RESIZE_BYTE with FILL_NEW or 0).
+        "3:",
+        "move.l ({r_size},%a3),%d6",
+        "moveq #0,%d0",
+        "btst #{fn_bit},({fn_byte},%a2)",
+        bs!(beq "4f"),
+        "moveq #{fill},%d0",
+        "4:",
+        "move.l %d0,-(%sp)",
+        "move.l %d5,-(%sp)",
+        "move.l %d6,-(%sp)",
+        "move.l %d4,-(%sp)",
+        "move.l %d3,-(%sp)",
+        "bsr.w {prepare}",
+        "lea (20,%sp),%sp",
+        // DmWrite(rec, 2, scratch record + 2, 6): its flags and size (adjacent).
+        "move.l ({scratch},%a2),%a0",
+        "move.w %d4,({r_flags},%a0)",
+        "move.l %d5,({r_size},%a0)",
+        ".short 0x4878, 6", // pea (6).w
+        ".short 0x4868, {r_flags}", // pea (2,%a0)
+        ".short 0x4878, {r_flags}", // pea (2).w
+        "move.l %a3,-(%sp)",
+        "trap #15",
+        ".short {dm_write}",
+        "lea (16,%sp),%sp",
+        // Live bytes and their peak; the resize counter.
+        "move.l ({live_bytes},%a2),%d0",
+        "sub.l %d6,%d0",
+        "add.l %d5,%d0",
+        "move.l %d0,({live_bytes},%a2)",
+        "cmp.l ({peak_bytes},%a2),%d0",
+        bs!(bls "5f"),
+        "move.l %d0,({peak_bytes},%a2)",
+        "5:",
+        "move.l ({scratch},%a2),%a0",
+        ".short 0x52A8, {resizes}", // addq.l #1,(resizes,%a0)
+        "moveq #0,%d0", // errNone
+        "9:",
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "rts",
+        // os_resize(st, addr, d0, handle), its Err zero-extended (flags: tst.l).
+        "8:",
+        "move.l %d6,-(%sp)",
+        "move.l %d0,-(%sp)",
+        "move.l (56,%sp),-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {os_resize}",
+        "lea (16,%sp),%sp",
+        ".short 0x4840", // swap %d0
+        ".short 0x4240", // clr.w %d0
+        ".short 0x4840", // swap %d0
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        lookup = sym lookup,
+        capture = sym capture,
+        check_guard = sym check_guard,
+        os_resize = sym os_resize,
+        prepare = sym prepare,
+        scratch = const offset_of!(State, scratch),
+        live_bytes = const offset_of!(State, live_bytes),
+        peak_bytes = const offset_of!(State, peak_bytes),
+        site = const offset_of!(crate::state::Scratch, ev.overrun.site),
+        resizes = const offset_of!(crate::state::Scratch, header.counters.resizes),
+        r_flags = const offset_of!(AllocRecord, flags),
+        r_size = const offset_of!(AllocRecord, size),
+        r_address = const offset_of!(AllocRecord, address),
+        resized_bit = const AllocFlags::RESIZED.bits().trailing_zeros(),
+        guarded_bit = const AllocFlags::GUARDED.bits().trailing_zeros(),
+        fn_byte = const offset_of!(State, options) + 3 - Options::FILL_NEW.bits().trailing_zeros() as usize / 8,
+        fn_bit = const Options::FILL_NEW.bits().trailing_zeros() % 8,
+        fill = const record::FILL_RESIZE_BYTE,
+        at_resize = const detected::AT_RESIZE,
+        tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
+        dm_write = const palm::traps::sysTrapDmWrite,
+    )
+}
+// The assembly: `addq` adds the guard's length; `moveq` loads the fill byte; the
+// scratch record is at the scratch chunk's start; the flags are a word.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    record::GUARD_LEN == 4
+        && (record::FILL_RESIZE_BYTE as usize) < 128
+        && offset_of!(crate::state::Scratch, rec) == 0
+        && AllocFlags::RESIZED.bits() < 256
+);
+
+/// The host's [`resize`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
 pub extern "C" fn resize(
     st: &mut State,
     addr: u32,
