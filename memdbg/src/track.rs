@@ -201,9 +201,96 @@ pub(crate) fn unrecorded(st: &mut State, counter: usize) {
     }
 }
 
-/// Counts a small allocation at its site (the one just built in the scratch record).
+/// Counts a small allocation at its site (the one just built in the scratch record):
+/// the site's entry (a `Site`'s address, or for a Rust allocation the innermost
+/// frame) gets one more allocation and `size` more bytes; a new site takes the next
+/// entry with a copy of the record, while there is one. `extern "C"`; on the 68k in
+/// assembly (the host's is below), using D0–D2/A0–A2 (D2/A2 saved).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn small(st: &mut State, site: u32, size: u32) {
+    core::arch::naked_asm!(
+        // Stack after this: d2, a2, ret@8, st@12, site@16, size@20. a0 = state, a1 =
+        // scratch, a2 = the entry, d0 = key, d2 = entries in use.
+        "move.l %a2,-(%sp)",
+        "move.l %d2,-(%sp)",
+        "move.l (12,%sp),%a0",
+        "move.l ({scratch},%a0),%a1",
+        ".short 0x52A9, {small_allocs}", // addq.l #1,(small_allocs,%a1)
+        "move.l (16,%sp),%d0",
+        bs!(bne "1f"),
+        "move.l ({frame0},%a1),%d0",
+        "1:",
+        "moveq #0,%d2",
+        "move.b ({n_sites},%a0),%d2",
+        "move.l %d2,%d1",
+        "lea ({sites},%a1),%a2",
+        bs!(bra "3f"),
+        "2:",
+        "cmp.l (%a2),%d0",
+        bs!(bne "4f"),
+        ".short 0x52AA, {s_count}", // addq.l #1,(count,%a2)
+        "move.l (20,%sp),%d0",
+        "add.l %d0,({s_bytes},%a2)",
+        bs!(bra "9f"),
+        "4:",
+        "lea ({entry},%a2),%a2",
+        "3:",
+        ".short 0x51C9", // dbra %d1,2b
+        ".short 2b-.",
+        "cmpi.b #{n_max},%d2",
+        bs!(bcc "6f"),
+        // A new site: key, one allocation, its bytes, the record (41 words).
+        "move.l %d0,(%a2)+",
+        "moveq #1,%d1",
+        "move.l %d1,(%a2)+",
+        "move.l (20,%sp),(%a2)+",
+        "moveq #{rec_words},%d1",
+        "5:",
+        "move.w (%a1)+,(%a2)+",
+        ".short 0x51C9", // dbra %d1,5b
+        ".short 5b-.",
+        ".short 0x5228, {n_sites}", // addq.b #1,(n_sites,%a0)
+        bs!(bra "9f"),
+        "6:",
+        ".short 0x52A9, {small_unsited}", // addq.l #1,(small_unsited,%a1)
+        "9:",
+        "move.l (%sp)+,%d2",
+        "move.l (%sp)+,%a2",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        scratch = const offset_of!(State, scratch),
+        n_sites = const offset_of!(State, n_sites),
+        small_allocs = const offset_of!(crate::state::Scratch, header.counters.small_allocs),
+        small_unsited = const offset_of!(crate::state::Scratch, header.counters.small_unsited),
+        frame0 = const offset_of!(crate::state::Scratch, rec.stack.frames),
+        sites = const offset_of!(crate::state::Scratch, sites),
+        s_count = const offset_of!(SmallSite, count),
+        s_bytes = const offset_of!(SmallSite, bytes),
+        entry = const core::mem::size_of::<SmallSite>(),
+        n_max = const SITES,
+        rec_words = const record::ALLOC_RECORD_SIZE / 2 - 1,
+    )
+}
+// The assembly writes an entry's key, count, bytes and record in this order, the
+// record (at the scratch chunk's start) by words.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    offset_of!(SmallSite, key) == 0
+        && offset_of!(SmallSite, count) == 4
+        && offset_of!(SmallSite, bytes) == 8
+        && offset_of!(SmallSite, first) == 12
+        && offset_of!(crate::state::Scratch, rec) == 0
+        && record::ALLOC_RECORD_SIZE % 2 == 0
+        && SITES < 128
+);
+
+/// The host's [`small`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(never)]
-fn small(st: &mut State, site: u32, size: u32) {
+pub(crate) extern "C" fn small(st: &mut State, site: u32, size: u32) {
     let sc = st.sc();
     st.count(offset_of!(Counters, small_allocs));
     let key = if site != 0 {
@@ -845,7 +932,9 @@ unsafe extern "C" fn lookup(st: &State, addr: u32, handle: u32) -> *mut u8 {
     core::ptr::null_mut()
 }
 
-/// A record's key: the block's address (its address field).
+/// A record's key: the block's address (its address field) (host: the 68k's
+/// assembly reads it itself).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn key_of(rec: *const u8) -> u32 {
     // SAFETY: a locked allocation record; its address field is at 8 (2-aligned).
@@ -860,8 +949,45 @@ fn key_of(rec: *const u8) -> u32 {
 /// OS's answer `os`: for a tracked guarded block, the bytes before its guard (its
 /// requested size, plus its data offset for an over-aligned Rust block), so that
 /// nothing writes the guard because the chunk is bigger; else `os`. `extern "C"`:
-/// the size patches' assembly calls it ([`crate::patch`]).
-#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
+/// the size patches' assembly calls it ([`crate::patch`]); on the 68k in assembly
+/// (the host's is below), using D0–D1/A0–A1 only.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn visible_size(st: &State, addr: u32, handle: u32, os: u32) -> u32 {
+    core::arch::naked_asm!(
+        // Stack: ret@0, st@4, addr@8, handle@12, os@16. lookup(st, addr, handle).
+        "move.l (12,%sp),-(%sp)",
+        "move.l (12,%sp),-(%sp)",
+        "move.l (12,%sp),-(%sp)",
+        "bsr.w {lookup}",
+        "lea (12,%sp),%sp",
+        ".short 0x4A80", // tst.l %d0
+        bs!(beq "8f"),
+        "btst #{guarded_bit},({flags_low},%a0)",
+        bs!(beq "8f"),
+        "moveq #0,%d0",
+        "move.w ({data_offset},%a0),%d0",
+        "add.l ({r_size},%a0),%d0",
+        "rts",
+        "8:",
+        "move.l (16,%sp),%d0",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        lookup = sym lookup,
+        guarded_bit = const AllocFlags::GUARDED.bits().trailing_zeros(),
+        flags_low = const offset_of!(AllocRecord, flags) + 1,
+        data_offset = const offset_of!(AllocRecord, data_offset),
+        r_size = const offset_of!(AllocRecord, size),
+    )
+}
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(AllocFlags::GUARDED.bits() < 256);
+
+/// The host's [`visible_size`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
+#[allow(dead_code)]
 pub(crate) extern "C" fn visible_size(st: &State, addr: u32, handle: u32, os: u32) -> u32 {
     // SAFETY: `addr` was passed to a size call.
     let rec = unsafe { lookup(st, addr, handle) };
