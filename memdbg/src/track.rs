@@ -98,7 +98,28 @@ fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
 /// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
 /// chain, else only `ret` (which costs nothing to find); unused frames are zero
 /// (a walk of "0" frames: the walk reads the option). `extern "C"`: the free's
-/// assembly calls it too ([`crate::patch::free_block`]).
+/// assembly calls it too ([`crate::patch::free_block`]); on the 68k in assembly,
+/// [`crate::fast::walk`] with the arguments pushed again and `max` 0.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
+    core::arch::naked_asm!(
+        // Stack: ret@0, st@4, out@8, ret@12, frame@16: max 0, then frame, ret, out,
+        // st (each 20 bytes above the top as it grows).
+        ".short 0x42A7", // clr.l -(%sp)
+        "move.l (20,%sp),-(%sp)",
+        "move.l (20,%sp),-(%sp)",
+        "move.l (20,%sp),-(%sp)",
+        "move.l (20,%sp),-(%sp)",
+        "bsr.w {walk}",
+        "lea (20,%sp),%sp",
+        "rts",
+        walk = sym crate::fast::walk,
+    )
+}
+
+/// The host's [`capture`].
+#[cfg(not(target_arch = "m68k"))]
 #[inline(never)]
 pub(crate) extern "C" fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
     walk(st, out, ret, frame, 0);
@@ -190,10 +211,41 @@ pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
 
 /// An allocation that got no record, counted at `counter` (`offset_of!(Counters,
 /// …)`): a failed one, or an untracked one. It still lowers the heap: sampled (at
-/// a failure the heap is at its lowest).
+/// a failure the heap is at its lowest). `extern "C"`; on the 68k in assembly (the
+/// counter in the scratch header, then a tail call of [`crate::fast::heap_marks`]
+/// with `st`, the first argument).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn unrecorded(st: &mut State, counter: usize) {
+    core::arch::naked_asm!(
+        // Stack: ret@0, st@4, counter@8.
+        "move.l (4,%sp),%a0",
+        "move.l ({scratch},%a0),%a1",
+        "lea ({counters},%a1),%a1",
+        "move.l (8,%sp),%d0",
+        ".short 0x52B1, 0x0800", // addq.l #1,(0,%a1,%d0.l)
+        "btst #{hs_bit},({hs_byte},%a0)",
+        bs!(beq "9f"),
+        ".short 0x4EFA", // jmp (heap_marks,%pc), the displacement from this word:
+        ".short {heap_marks}-.",
+        "9:",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        heap_marks = sym crate::fast::heap_marks,
+        scratch = const offset_of!(State, scratch),
+        counters = const offset_of!(crate::state::Scratch, header.counters),
+        hs_byte = const offset_of!(State, options) + 3 - Options::HEAP_STATS.bits().trailing_zeros() as usize / 8,
+        hs_bit = const Options::HEAP_STATS.bits().trailing_zeros() % 8,
+    )
+}
+
+/// The host's [`unrecorded`].
+#[cfg(not(target_arch = "m68k"))]
 #[cold]
 #[inline(never)]
-pub(crate) fn unrecorded(st: &mut State, counter: usize) {
+pub(crate) extern "C" fn unrecorded(st: &mut State, counter: usize) {
     st.count(counter);
     if st.has(Options::HEAP_STATS) {
         // SAFETY: the entered state.
