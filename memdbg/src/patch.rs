@@ -92,22 +92,23 @@ unsafe extern "C" fn chunk_free_entry() {
         "move.l %a6,-(%sp)",
         "move.l %a1,-(%sp)",
         "bsr.w {block}",
+        // (Neither the pop nor the addq changes the flags: free_block's Z, clear
+        // for Freed::Refuse.)
         "move.l (%sp)+,%a1",
         ".short 0x588F", // addq.l #4,%sp: the frame (stack: state, tagged, ret, p)
-        ".short 0x4A80", // tst.l %d0: Freed::Refuse?
         bs!(bne "2f"),
         "move.l (12,%sp),-(%sp)",
         "jsr (%a1)",
         ".short 0x588F", // addq.l #4,%sp
-        bs!(bra "3f"),
-        "2:",
-        // (D0 was Freed::Refuse, 1: its high word is 0.)
-        "move.w #{refused},%d0",
         "3:",
         "move.l (%sp)+,%a0",
         ".short 0x4210", // clr.b (%a0): busy
         ".short 0x588F", // addq.l #4,%sp: the tagged state
         "rts",
+        "2:",
+        // (D0 was Freed::Refuse, 1: its high word is 0.)
+        "move.w #{refused},%d0",
+        bs!(bra "3b"),
         "4:",
         ".short 0x588F", // addq.l #4,%sp: the tagged state (the original returns)
         "jmp (%a1)",
@@ -136,7 +137,11 @@ unsafe extern "C" fn chunk_free_entry() {
 /// [`track::capture`]), the guard check ([`track::check_guard`] reports a damaged
 /// one), the fill with [`Options::FILL_FREED`] ([`track::prepare`]), `DmSet` of the
 /// record's kind byte, the counters, and the backward-shift removal from the index.
-/// Anything else is [`track::not_indexed`]'s (a tail call: the same arguments).
+/// An address not in the index is checked here too (as `track::not_indexed` does
+/// it on the host): a double free ([`track::double_free`] reports it), a locked
+/// handle's pointer (its handle is freed), or a block never tracked (counted). Every
+/// path ends with the result's `moveq`, so Z is set exactly for `Freed::Pass`
+/// ([`chunk_free_entry`] branches on it).
 ///
 /// Index positions are kept multiplied by 4 (a key's byte offset; the mask too), so
 /// a probe reads its key without scaling. Branches are short ones written with
@@ -166,9 +171,9 @@ pub(crate) unsafe extern "C" fn free_block(
         ".short 0x6000", // bra.w 10f (the displacement from this word)
         ".short 10f-.",
         // Found at d0: d5 = position × 4, d4 = slot, a3 = record; the probe left
-        // d1 = mask × 4 (kept in d7 until the removal).
+        // d1 = mask × 4 (d6, for the removal).
         "2:",
-        "move.l %d1,%d7",
+        "move.l %d1,%d6",
         "move.l %d0,%d5",
         "move.l ({slots},%a2),%a0",
         "lsr.l #1,%d0",
@@ -180,8 +185,8 @@ pub(crate) unsafe extern "C" fn free_block(
         "move.l (0,%a0,%d0),%a3",
         "trap #15",
         ".short {tim_get_ticks}",
-        "move.l %d0,%d6",
-        // Ring entry i = ring_next (a4 = the ring, d2 = i).
+        "move.l %d0,%d7",
+        // Ring entry i = ring_next (a4 = the ring, d2 = i; d7 = the ticks).
         "move.l ({scratch},%a2),%a4",
         "lea ({ring},%a4),%a4",
         "moveq #0,%d2",
@@ -192,7 +197,7 @@ pub(crate) unsafe extern "C" fn free_block(
         "lsl.l #2,%d0",
         "move.l ({r_addr},%a4,%d0),%d1",
         "move.l %d3,({r_addr},%a4,%d0)",
-        "move.l %d6,({r_ticks},%a4,%d0)",
+        "move.l %d7,({r_ticks},%a4,%d0)",
         "lsr.l #1,%d0",
         ".short 0x4A81", // tst.l %d1
         bs!(beq "4f"),
@@ -253,14 +258,17 @@ pub(crate) unsafe extern "C" fn free_block(
         "move.w (22,%a3),%d0",
         "adda.l %d0,%a0",
         "moveq #{guard_byte},%d1",
-        "moveq #3,%d0",
-        "1:",
-        ".short 0xB218",         // cmp.b (%a0)+,%d1
-        ".byte 0x56, 0xC8",      // dbne %d0,1b
-        ".short 1b-.",
+        ".short 0xB218", // cmp.b (%a0)+,%d1
+        bs!(bne "1f"),
+        ".short 0xB218", // cmp.b (%a0)+,%d1
+        bs!(bne "1f"),
+        ".short 0xB218", // cmp.b (%a0)+,%d1
+        bs!(bne "1f"),
+        ".short 0xB210", // cmp.b (%a0),%d1
         bs!(beq "3f"),
+        "1:",
         "move.l %a4,-(%sp)",
-        "move.l %d6,-(%sp)",
+        "move.l %d7,-(%sp)",
         ".short 0x4878, {at_free}", // pea (AT_FREE).w
         "move.l %d3,-(%sp)",
         "move.l %a3,-(%sp)",
@@ -308,7 +316,6 @@ pub(crate) unsafe extern "C" fn free_block(
         // Remove index entry d5 (hole d7), shifting the cluster back: an entry at j
         // (d2) with home h (index::home, as in the probe; d5 = shift) moves into the
         // hole when (j - h) & mask >= (j - hole) & mask (all × 4; d6 = mask × 4).
-        "move.l %d7,%d6",
         "move.l ({keys},%a2),%a0",
         "move.l ({slots},%a2),%a1",
         "move.l %d5,%d7",
