@@ -1086,12 +1086,12 @@ pub extern "C" fn install(st: &mut State) {
             at.add(8).cast::<u32>().write(targets[i / 2] as u32);
         }
     }
-    for i in 0..TRAMPOLINES {
+    for (i, p) in PATCHES.iter().enumerate() {
         // SAFETY: plain System Manager call.
-        *original(st, i) = unsafe { palm::SysGetTrapAddress(PATCHES[i].trap) };
+        *original(st, i) = unsafe { palm::SysGetTrapAddress(p.trap) };
     }
-    for i in 0..TRAMPOLINES {
-        if PATCHES[i].group & want != 0 && set(PATCHES[i].trap, entry(st, i)) != 0 {
+    for (i, p) in PATCHES.iter().enumerate() {
+        if p.group & want != 0 && set(p.trap, entry(st, i)) != 0 {
             put_back(st, want, false);
             st.flag(HeaderFlags::PATCHES_REFUSED);
             return;
@@ -1105,10 +1105,10 @@ pub extern "C" fn install(st: &mut State) {
 #[cfg(not(target_arch = "m68k"))]
 fn put_back(st: &mut State, groups: u8, ours: bool) -> u32 {
     let mut disturbed = 0;
-    for i in 0..TRAMPOLINES {
-        if PATCHES[i].group & groups != 0 {
+    for (i, p) in PATCHES.iter().enumerate() {
+        if p.group & groups != 0 {
             // SAFETY: plain System Manager call.
-            let now = unsafe { palm::SysGetTrapAddress(PATCHES[i].trap) };
+            let now = unsafe { palm::SysGetTrapAddress(p.trap) };
             let orig = *original(st, i);
             let go = if ours {
                 now == entry(st, i)
@@ -1116,7 +1116,7 @@ fn put_back(st: &mut State, groups: u8, ours: bool) -> u32 {
                 now != orig
             };
             disturbed |= if go {
-                set(PATCHES[i].trap, orig)
+                set(p.trap, orig)
             } else {
                 u32::from(ours)
             };
