@@ -263,6 +263,7 @@ pub fn new_record(st: &mut State, size: u32) -> *mut u8 {
 
 /// Writes `bytes` at `offset` of a locked record.
 #[inline]
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 pub fn write(rec: *mut u8, offset: u32, bytes: &[u8]) {
     // SAFETY: `rec` is a locked record of MemDbgDB at least offset + len bytes long
     // (callers write records of their own size).

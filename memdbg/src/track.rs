@@ -20,10 +20,14 @@ use crate::record::{
     HeaderFlags, LowHeapRecord, Options, OverrunRecord, STACK_FRAMES, SmallSiteRecord, Stack,
     detected, kind,
 };
-use crate::stack::{self, read_long};
+use crate::stack;
+#[cfg(not(target_arch = "m68k"))]
+use crate::stack::read_long;
 #[cfg(not(target_arch = "m68k"))]
 use crate::state::RING;
-use crate::state::{PATCHED_SIZES, Ring, RingSite, SITES, SmallSite, State};
+#[cfg(not(target_arch = "m68k"))]
+use crate::state::RingSite;
+use crate::state::{PATCHED_SIZES, Ring, SITES, SmallSite, State};
 use crate::{Settings, Site};
 
 /// The address of a field of the scratch chunk (`field_ptr!(st, ev.overrun)`),
@@ -127,6 +131,8 @@ pub(crate) extern "C" fn capture(st: &State, out: *mut Stack, ret: u32, frame: u
 
 /// Zeroes the frames of `s` beyond its count, as the ledger wants them (a ring
 /// entry written by the free patch's assembly holds only its innermost frame).
+/// (Host: the 68k's is in [`double_free`]'s assembly.)
+#[cfg(not(target_arch = "m68k"))]
 fn tidy(s: &mut Stack) {
     // By pointer: an index would be bounds-checked and scaled each round.
     let end = s.frames.as_mut_ptr_range().end;
@@ -483,7 +489,9 @@ pub fn alert(st: &mut State, rec: *const u8, k: u32, t: &[u8]) {
 /// The 68k address of the chunk a record describes: a pointer is the chunk; a
 /// handle's master pointer holds its chunk's address (PALM_FACTS §5.1), read without
 /// locking it. The chunk cannot move meanwhile: nothing between this read and the
-/// access allocates or compacts the heap.
+/// access allocates or compacts the heap. (Host: the 68k's assembly reads it
+/// itself.)
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub(crate) fn body(addr: u32, flags: u16) -> *mut u8 {
     if flags & AllocFlags::HANDLE.bits() != 0 {
@@ -495,7 +503,8 @@ pub(crate) fn body(addr: u32, flags: u16) -> *mut u8 {
 }
 
 /// Fields of a ledger record read straight from the storage heap (readable; only
-/// writes need the Data Manager).
+/// writes need the Data Manager). (The 68k's assembly reads most of them itself.)
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 struct Fields {
     rec: *const u8,
     kind: u8,
@@ -521,6 +530,7 @@ fn fields(rec: *const u8, addr: u32) -> Fields {
 
 impl Fields {
     /// Bytes from the chunk start to the block (read when needed).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     fn data_off(&self) -> usize {
         // SAFETY: as in `fields`.
@@ -530,10 +540,168 @@ impl Fields {
 
 /// Checks the guard of the tracked block whose record is `rec` (`key`: its address;
 /// a handle's chunk is reached through its master pointer). A damaged guard is
-/// recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an overrun found `when`,
-/// at `ticks`, by the caller at `site` ([`NO_STACK`]: unknown): the record gets
-/// [`AllocFlags::OVERRUN`]. `extern "C"` (`when` a `u32`): the free's assembly calls
-/// it for a damaged guard ([`crate::patch::free_block`]).
+/// recorded (and with [`Options::ALERT_OVERRUNS`] shown, [`report`]) as an overrun
+/// found `when`, at `ticks`, by the caller at `site` ([`NO_STACK`]: unknown): the
+/// record gets [`AllocFlags::OVERRUN`]. `extern "C"` (`when` a `u32`): the
+/// assembly calls it ([`crate::patch::free_block`], [`resize`]); on the 68k in
+/// assembly itself (the host's is below). Preserves D2–D7/A2–A6.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn check_guard(
+    st: &mut State,
+    rec: *mut u8,
+    key: u32,
+    when: u32,
+    ticks: u32,
+    site: *const Stack,
+) {
+    core::arch::naked_asm!(
+        // Stack: ret@0, st@4, rec@8, key@12, when@16, ticks@20, site@24.
+        "move.l (8,%sp),%a0",
+        "move.w ({r_flags},%a0),%d1",
+        "btst #{guarded_bit},%d1",
+        bs!(beq "9f"),
+        "move.l (12,%sp),%a1",
+        "btst #{handle_bit},%d1",
+        bs!(beq "1f"),
+        "move.l (%a1),%a1",
+        "1:",
+        "adda.l ({r_size},%a0),%a1",
+        "moveq #0,%d0",
+        "move.w ({r_data_offset},%a0),%d0",
+        "adda.l %d0,%a1",
+        // The guard, big-endian (byte accesses: it may start at any address).
+        "move.b (%a1)+,%d0",
+        "lsl.l #8,%d0",
+        "move.b (%a1)+,%d0",
+        "lsl.l #8,%d0",
+        "move.b (%a1)+,%d0",
+        "lsl.l #8,%d0",
+        "move.b (%a1),%d0",
+        "cmpi.l #{intact},%d0",
+        bs!(bne "2f"),
+        "9:",
+        "rts",
+        // Damaged. Stack after this: saved (16), ret@16, st@20, rec@24, key@28,
+        // when@32 (its word @34), ticks@36, site@40. a2 = state, a3 = record, d3 =
+        // the guard (D2 saved: the trap may clobber it).
+        "2:",
+        "movem.l %d2-%d3/%a2-%a3,-(%sp)",
+        "move.l (20,%sp),%a2",
+        "move.l (24,%sp),%a3",
+        "move.l %d0,%d3",
+        "move.l ({scratch},%a2),%a0",
+        ".short 0x52A8, {overruns}", // addq.l #1,(overruns,%a0)
+        // DmWrite(rec, 2, &flags, 2): the flags with OVERRUN, from a word on the
+        // stack.
+        "move.w ({r_flags},%a3),%d0",
+        "bset #{overrun_bit},%d0",
+        "move.w %d0,-(%sp)",
+        "move.l %sp,%a0",
+        ".short 0x4878, 2", // pea (2).w
+        "move.l %a0,-(%sp)",
+        ".short 0x4878, {r_flags}", // pea (2).w: the offset
+        "move.l %a3,-(%sp)",
+        "trap #15",
+        ".short {dm_write}",
+        "lea (18,%sp),%sp",
+        // The overrun record (a1): the site copied first (26 bytes, by words: a
+        // stack is 2-aligned; the site may be the record's own), then its fields.
+        "move.l ({scratch},%a2),%a1",
+        "lea ({o_site},%a1),%a1",
+        "move.l (40,%sp),%a0",
+        "moveq #{stack_words},%d0",
+        "3:",
+        "move.w (%a0)+,(%a1)+",
+        ".short 0x51C8", // dbra %d0,3b
+        ".short 3b-.",
+        "move.l ({scratch},%a2),%a1",
+        "lea ({o},%a1),%a1",
+        "move.w #{kind_version},(%a1)",
+        "move.w (34,%sp),({o_when},%a1)",
+        "move.l (36,%sp),({o_ticks},%a1)",
+        "move.l %d3,({o_guard},%a1)",
+        // report(st, record, OVERRUN_HEAD, rec, kind, ALERT_OVERRUNS).
+        ".short 0x4878, {alert_bit}", // pea (ALERT_OVERRUNS).w
+        "moveq #0,%d0",
+        "move.b (%a3),%d0",
+        "move.l %d0,-(%sp)",
+        "move.l %a3,-(%sp)",
+        ".short 0x4878, {head}", // pea (OVERRUN_HEAD).w
+        "move.l %a1,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {report}",
+        "lea (24,%sp),%sp",
+        "movem.l (%sp)+,%d2-%d3/%a2-%a3",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        report = sym report,
+        scratch = const offset_of!(State, scratch),
+        overruns = const offset_of!(crate::state::Scratch, header.counters.overruns),
+        o = const offset_of!(crate::state::Scratch, ev.overrun),
+        o_site = const offset_of!(crate::state::Scratch, ev.overrun.site),
+        o_when = const offset_of!(OverrunRecord, when),
+        o_ticks = const offset_of!(OverrunRecord, ticks),
+        o_guard = const offset_of!(OverrunRecord, guard),
+        kind_version = const (kind::OVERRUN as u16) << 8 | FORMAT_VERSION as u16,
+        stack_words = const core::mem::size_of::<Stack>() / 2 - 1,
+        r_flags = const offset_of!(AllocRecord, flags),
+        r_size = const offset_of!(AllocRecord, size),
+        r_data_offset = const offset_of!(AllocRecord, data_offset),
+        guarded_bit = const AllocFlags::GUARDED.bits().trailing_zeros(),
+        handle_bit = const AllocFlags::HANDLE.bits().trailing_zeros(),
+        overrun_bit = const AllocFlags::OVERRUN.bits().trailing_zeros(),
+        intact = const guard::INTACT as i32,
+        alert_bit = const Options::ALERT_OVERRUNS.bits(),
+        head = const OVERRUN_HEAD,
+        dm_write = const palm::traps::sysTrapDmWrite,
+    )
+}
+// The assembly writes the record's kind and version as one word and its guard as a
+// long (at an even offset), copies a stack by words, pushes small constants as
+// words.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    offset_of!(OverrunRecord, kind) == 0
+        && offset_of!(OverrunRecord, version) == 1
+        && offset_of!(OverrunRecord, guard) % 2 == 0
+        && offset_of!(crate::state::Scratch, ev.overrun) % 2 == 0
+        && core::mem::size_of::<Stack>() % 2 == 0
+        && core::mem::align_of::<Stack>() == 2
+        && Options::ALERT_OVERRUNS.bits() < 0x8000
+        && Options::ALERT_DOUBLE_FREES.bits() < 0x8000
+        && OVERRUN_HEAD < 0x8000
+        && DOUBLE_FREE_HEAD < 0x8000
+);
+
+/// An event the assembly found ([`check_guard`], [`double_free`]): its record
+/// (`head_len` bytes at `head`, then allocation record `rec` with kind `k`,
+/// [`ledger::event`]) and, when option `alert` (`ALERT_OVERRUNS` or
+/// `ALERT_DOUBLE_FREES`) is on, its alert.
+#[inline(never)]
+extern "C" fn report(
+    st: &mut State,
+    head: *const u8,
+    head_len: u32,
+    rec: *const u8,
+    k: u32,
+    alert_bit: u32,
+) {
+    ledger::event(st, head, head_len, rec, k as u8);
+    if st.options & alert_bit != 0 {
+        let t: &[u8] = if alert_bit == Options::ALERT_OVERRUNS.bits() {
+            b"Overrun after \x01 bytes (\x03)\x05\0"
+        } else {
+            b"Double free of \x01 bytes (\x03)\x05\0"
+        };
+        alert(st, rec, k, t);
+    }
+}
+
+/// The host's [`check_guard`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(never)]
 pub(crate) extern "C" fn check_guard(
     st: &mut State,
@@ -569,10 +737,14 @@ pub(crate) extern "C" fn check_guard(
     let head = (o as *const OverrunRecord).cast::<u8>();
     // SAFETY: as in `fields`.
     let k = unsafe { mem::read_u8(rec) };
-    ledger::event(st, head, OVERRUN_HEAD, rec, k as u8);
-    if st.has(Options::ALERT_OVERRUNS) {
-        alert(st, rec, k, b"Overrun after \x01 bytes (\x03)\x05\0");
-    }
+    report(
+        st,
+        head,
+        OVERRUN_HEAD,
+        rec,
+        k,
+        Options::ALERT_OVERRUNS.bits(),
+    );
 }
 
 /// An empty stack: the caller of an overrun found at stop (read-only data).
@@ -604,7 +776,9 @@ fn rec_at(st: &State, s: usize) -> *mut u8 {
 }
 
 /// Ring entry `i`'s stack (`i` < RING): the sites' start by one `lea`
-/// ([`mem::lea`]), then 32 bytes an entry.
+/// ([`mem::lea`]), then 32 bytes an entry. (Host: the 68k's assembly reaches it
+/// itself.)
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn ring_site(ring: &mut Ring, i: usize) -> *mut Stack {
     // SAFETY: inside the ring's sites.
@@ -663,7 +837,132 @@ fn still_free(addr: u32, handle: bool) -> bool {
 }
 
 /// Reports a double free of ring entry `i` (`extern "C"`: the free's assembly calls
-/// it, [`crate::patch::free_block`]).
+/// it, [`crate::patch::free_block`]): its record (the first free's time and site
+/// from the ring, this one's, and the quarantined slot's record, which still holds
+/// the allocation but for its kind) and, with [`Options::ALERT_DOUBLE_FREES`], its
+/// alert ([`report`]). On the 68k in assembly (the host's is below); preserves
+/// D2–D7/A2–A6.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
+    core::arch::naked_asm!(
+        // Stack after this: saved (24), ret@24, st@28, i@32, ret@36, frame@40. a2 =
+        // state, a3 = the record being built, a4 = the ring, d2 = i, d3 = ticks, d4
+        // = the slot's record.
+        "movem.l %d2-%d4/%a2-%a4,-(%sp)",
+        "move.l (28,%sp),%a2",
+        "move.l ({scratch},%a2),%a0",
+        ".short 0x52A8, {double_frees}", // addq.l #1,(double_frees,%a0)
+        "trap #15",
+        ".short {tim_get_ticks}",
+        "move.l %d0,%d3",
+        "move.l (32,%sp),%d2", // (after the trap, which may clobber D2)
+        "move.l ({scratch},%a2),%a3",
+        "lea ({ring},%a3),%a4",
+        "lea ({d},%a3),%a3",
+        // The slot's record: slot_rec[ring.slot[i]].
+        "move.l %d2,%d0",
+        "add.l %d0,%d0",
+        "moveq #0,%d1",
+        "move.w ({r_slot},%a4,%d0),%d1",
+        "lsl.l #2,%d1",
+        "move.l ({slot_rec},%a2),%a0",
+        "move.l (0,%a0,%d1),%d4",
+        "move.w #{kind_version},(%a3)",
+        "move.l %d2,%d0",
+        "lsl.l #2,%d0",
+        "move.l ({r_addr},%a4,%d0),({d_address},%a3)",
+        "move.l ({r_ticks},%a4,%d0),({d_first_ticks},%a3)",
+        "move.l %d3,({d_second_ticks},%a3)",
+        // The first free's site (26 bytes, by words), its frames beyond its count
+        // zeroed (a ring entry written by the free's assembly holds only one).
+        "move.l %d2,%d0",
+        "lsl.l #5,%d0",
+        "lea ({r_site},%a4,%d0),%a0",
+        "lea ({d_first},%a3),%a1",
+        "moveq #{stack_words},%d0",
+        "1:",
+        "move.w (%a0)+,(%a1)+",
+        ".short 0x51C8", // dbra %d0,1b
+        ".short 1b-.",
+        "moveq #0,%d0",
+        "move.b ({d_first},%a3),%d0",
+        "moveq #{frames},%d1",
+        "sub.l %d0,%d1",
+        "lsl.l #2,%d0",
+        "lea ({d_frames},%a3,%d0),%a1",
+        bs!(bra "3f"),
+        "2:",
+        ".short 0x4299", // clr.l (%a1)+
+        "3:",
+        ".short 0x51C9", // dbra %d1,2b
+        ".short 2b-.",
+        // This free's site: capture(st, &second, ret, frame).
+        "move.l (40,%sp),-(%sp)",
+        "move.l (40,%sp),-(%sp)",
+        ".short 0x486B, {d_second}", // pea (second,%a3)
+        "move.l %a2,-(%sp)",
+        "bsr.w {capture}",
+        "lea (16,%sp),%sp",
+        // report(st, record, DOUBLE_FREE_HEAD, slot's record, ring.kind[i],
+        // ALERT_DOUBLE_FREES).
+        ".short 0x4878, {alert_bit}", // pea (ALERT_DOUBLE_FREES).w
+        "moveq #0,%d0",
+        "move.b ({r_kind},%a4,%d2),%d0",
+        "move.l %d0,-(%sp)",
+        "move.l %d4,-(%sp)",
+        ".short 0x4878, {head}", // pea (DOUBLE_FREE_HEAD).w
+        "move.l %a3,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {report}",
+        "lea (24,%sp),%sp",
+        "movem.l (%sp)+,%d2-%d4/%a2-%a4",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        report = sym report,
+        capture = sym capture,
+        scratch = const offset_of!(State, scratch),
+        slot_rec = const offset_of!(State, slot_rec),
+        double_frees = const offset_of!(crate::state::Scratch, header.counters.double_frees),
+        ring = const offset_of!(crate::state::Scratch, ring),
+        d = const offset_of!(crate::state::Scratch, ev.double),
+        r_addr = const offset_of!(Ring, addr),
+        r_ticks = const offset_of!(Ring, ticks),
+        r_slot = const offset_of!(Ring, slot),
+        r_kind = const offset_of!(Ring, kind),
+        r_site = const offset_of!(Ring, site),
+        d_address = const offset_of!(DoubleFreeRecord, address),
+        d_first_ticks = const offset_of!(DoubleFreeRecord, first_ticks),
+        d_second_ticks = const offset_of!(DoubleFreeRecord, second_ticks),
+        d_first = const offset_of!(DoubleFreeRecord, first),
+        d_frames = const offset_of!(DoubleFreeRecord, first) + offset_of!(Stack, frames),
+        d_second = const offset_of!(DoubleFreeRecord, second),
+        kind_version = const (kind::DOUBLE_FREE as u16) << 8 | FORMAT_VERSION as u16,
+        stack_words = const core::mem::size_of::<Stack>() / 2 - 1,
+        frames = const STACK_FRAMES,
+        alert_bit = const Options::ALERT_DOUBLE_FREES.bits(),
+        head = const DOUBLE_FREE_HEAD,
+        tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
+    )
+}
+// The assembly writes the record's kind and version as one word, its longs and the
+// first site's frames at even offsets, and reaches the ring with 8-bit
+// displacements.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    offset_of!(DoubleFreeRecord, kind) == 0
+        && offset_of!(DoubleFreeRecord, version) == 1
+        && offset_of!(crate::state::Scratch, ev.double) % 2 == 0
+        && (offset_of!(DoubleFreeRecord, first) + offset_of!(Stack, frames)) % 2 == 0
+        && offset_of!(DoubleFreeRecord, first) < 128
+        && offset_of!(Ring, site) < 128
+        && STACK_FRAMES < 128
+);
+
+/// The host's [`double_free`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
 #[cold]
 #[inline(never)]
 pub(crate) extern "C" fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
@@ -685,10 +984,14 @@ pub(crate) extern "C" fn double_free(st: &mut State, i: usize, ret: u32, frame: 
     capture(st, &mut d.second, ret, frame);
     // The quarantined slot's record still holds the allocation (but for its kind).
     let head = (d as *const DoubleFreeRecord).cast::<u8>();
-    ledger::event(st, head, DOUBLE_FREE_HEAD, rec, k);
-    if st.has(Options::ALERT_DOUBLE_FREES) {
-        alert(st, rec, k.into(), b"Double free of \x01 bytes (\x03)\x05\0");
-    }
+    report(
+        st,
+        head,
+        DOUBLE_FREE_HEAD,
+        rec,
+        k.into(),
+        Options::ALERT_DOUBLE_FREES.bits(),
+    );
 }
 
 /// Whether the caller is the app (code 1) rather than the OS (host: the 68k's are
