@@ -131,7 +131,7 @@ unsafe extern "C" fn chunk_free_entry() {
 /// Preserves D2–D7/A2–A6 (LLVM's convention).
 ///
 /// A block in the index is freed here in 68000 assembly (LLVM's m68k code for it was
-/// about twice as long), as [`track::free_tracked`] does it on the host:
+/// about twice as long), as `track::free_tracked` does it on the host:
 /// `TimGetTicks`, the ring entry (releasing the slot it replaces), the free's site
 /// (its innermost frame, or with [`Options::CALL_STACKS`] the walk of
 /// [`track::capture`]), the guard check ([`track::check_guard`] reports a damaged

@@ -1180,7 +1180,7 @@ unsafe extern "C" fn os_resize(st: &State, addr: u32, size: u32, handle: u32) ->
 
 /// The record of the tracked block a size, resize or free call on `addr` is about
 /// (`handle` 1: `MemHandleSize`/`MemHandleResize`/`MemHandleFree`, else 0), or null;
-/// its key (index entry) is its address field ([`key_of`]). A pointer may be a locked
+/// its key (index entry) is its address field (`key_of`). A pointer may be a locked
 /// handle's (`MemPtrSize(MemHandleLock(h))` is legal): then the key is the handle.
 /// The record's kind must match the call's: a handle's record for a handle or a
 /// locked handle's pointer, a pointer's for a pointer. Preserves D2–D7/A2–A6 (D2
