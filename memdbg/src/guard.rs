@@ -11,6 +11,7 @@ use crate::record::{GUARD_BYTE, GUARD_LEN};
 /// # Safety
 /// `end..end + GUARD_LEN` is writable memory of the block's chunk (the chunk was
 /// allocated with room for the guard).
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 #[inline]
 pub unsafe fn write(end: *mut u8) {
     // SAFETY: the caller guarantees GUARD_LEN writable bytes.
@@ -19,46 +20,13 @@ pub unsafe fn write(end: *mut u8) {
 
 /// The guard bytes at `end`, packed big-endian into a `u32` (byte `end[0]` in the top
 /// byte); [`INTACT`] when undamaged. No array is involved, so nothing indexes a stack
-/// array (TOOLCHAIN.md #2).
+/// array (TOOLCHAIN.md #2). Host only: the 68k's guard checks are assembly
+/// (`track::check_guard`, `patch::free_block`), which read the bytes the same way.
 ///
 /// # Safety
 /// `end..end + GUARD_LEN` is readable.
-#[inline]
-pub unsafe fn read(end: *const u8) -> u32 {
-    // Four byte moves into the low byte, shifting between them (LLVM keeps a loop).
-    #[cfg(target_arch = "m68k")]
-    {
-        let v: u32;
-        // SAFETY: reads the caller's GUARD_LEN readable bytes; no stack, registers only.
-        unsafe {
-            core::arch::asm!(
-                "move.b ({p})+,{v}",
-                "lsl.l #8,{v}",
-                "move.b ({p})+,{v}",
-                "lsl.l #8,{v}",
-                "move.b ({p})+,{v}",
-                "lsl.l #8,{v}",
-                "move.b ({p}),{v}",
-                p = inout(reg_addr) end => _,
-                v = out(reg_data) v,
-                options(readonly, nostack),
-            );
-        }
-        v
-    }
-    // SAFETY: the caller's guarantee.
-    #[cfg(not(target_arch = "m68k"))]
-    unsafe {
-        read_bytes(end)
-    }
-}
-
-/// [`read`] in Rust (the host's).
-///
-/// # Safety
-/// As [`read`].
 #[cfg(not(target_arch = "m68k"))]
-unsafe fn read_bytes(end: *const u8) -> u32 {
+pub unsafe fn read(end: *const u8) -> u32 {
     let mut v = 0u32;
     let mut i = 0;
     while i < GUARD_LEN {
@@ -78,6 +46,7 @@ pub const INTACT: u32 = u32::from_be_bytes([GUARD_BYTE; GUARD_LEN]);
 ///
 /// # Safety
 /// `p..p + len` is writable.
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 #[inline]
 pub unsafe fn fill(p: *mut u8, len: u32, value: u8) {
     // SAFETY: the caller guarantees `len` writable bytes.

@@ -14,6 +14,10 @@
 //!
 //! No allocation and no Palm calls: the table lives in memory the caller provides.
 
+#[cfg(target_arch = "m68k")]
+use core::mem::offset_of;
+
+#[cfg(not(target_arch = "m68k"))]
 use crate::mem::{read_u16, read_u16_at};
 
 /// Most entries a table may have: 8192 keys × 4 bytes = 32 KB per array, under the
@@ -60,8 +64,8 @@ pub const fn shift_for(mask: u16) -> u16 {
 /// Fibonacci (multiplicative) hashing of a 16-bit fold of the address, the top
 /// log2(entries) bits of `(x × FIB) mod 2^16`, where
 /// `x = ((key >> 2) + (key >> 18)) mod 2^16`. The 68000 computes it with one
-/// `mulu.w` (16×16→32) and one `lsr.w`; the assembly in `fast.rs` and `patch.rs`
-/// (allocation, free lookup, deletion back-shift) repeats exactly this.
+/// `mulu.w` (16×16→32) and one `lsr.w`; the assembly in `fast.rs`, `patch.rs` and
+/// here ([`probe`]: insertion, deletion back-shift, lookup) repeats exactly this.
 ///
 /// - `key >> 2`: chunk and master-pointer addresses are at least 4 bytes apart
 ///   (chunks at least 8, on even addresses), so bits 2–17 tell apart every pair of
@@ -83,7 +87,7 @@ pub const fn shift_for(mask: u16) -> u16 {
 ///   (stride 4), where the former `((key >> 2) ^ (key >> 12)) & mask` gave
 ///   1.1–3.0 (longest 6–25) and one 5,000-entry cluster for master pointers, so
 ///   a new handle's insert could probe thousands of entries.
-#[cfg_attr(target_arch = "m68k", allow(dead_code))]
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub fn home(key: u32, shift: u16) -> u16 {
     let x = (key >> 2).wrapping_add(key >> 18) as u16;
@@ -120,43 +124,21 @@ impl Index {
     }
 
     /// The mask of a position (a byte offset into the keys: 4 × the entry number).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     fn bmask(&self) -> usize {
         usize::from(self.mask) << 2
     }
 
-    /// [`home`] of `key` as a position (below `bmask + 4`). On the 68k the 32-bit
-    /// `mulu.w` product is shifted and masked: the same value (its bits above 16 shift
-    /// into bits the mask clears), without LLVM narrowing the product and widening it
-    /// again, or masking the shift count (the shift is at most 15; `lsr.l` reads the
-    /// count's low 6 bits).
+    /// [`home`] of `key` as a position (below `bmask + 4`).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     fn start(&self, key: u32, bmask: usize) -> usize {
-        #[cfg(target_arch = "m68k")]
-        {
-            let mut p = (key >> 2).wrapping_add(key >> 18);
-            // SAFETY: register arithmetic only.
-            unsafe {
-                core::arch::asm!(
-                    ".short {mulu}, {fib}",
-                    "lsr.l {s},%d0",
-                    "lsl.l #2,%d0",
-                    mulu = const MULU_IMM_D0,
-                    fib = const FIB,
-                    s = in(reg_data) self.shift,
-                    inout("d0") p,
-                    options(pure, nomem, nostack),
-                )
-            };
-            p as usize & bmask
-        }
-        #[cfg(not(target_arch = "m68k"))]
-        {
-            (usize::from(home(key, self.shift)) << 2) & bmask
-        }
+        (usize::from(home(key, self.shift)) << 2) & bmask
     }
 
     /// The key at position `o`.
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     fn key(&self, o: usize) -> u32 {
         // SAFETY: callers mask `o` (or have it from `find`), so it is inside the table
@@ -164,6 +146,7 @@ impl Index {
         unsafe { self.keys.byte_add(o).read() }
     }
 
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     fn set(&self, o: usize, key: u32, slot: u16) {
         // SAFETY: as in `key`; a slot number is half as far as its key.
@@ -177,6 +160,7 @@ impl Index {
     ///
     /// # Safety
     /// `pos` is a position [`Index::find`] returned (not [`NOT_FOUND`]).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub unsafe fn slot_at(&self, pos: usize) -> usize {
         // SAFETY: the caller's guarantee: a position inside the table.
@@ -184,7 +168,9 @@ impl Index {
     }
 
     /// Position of `key` (the byte offset of its entry in the keys: 4 × its entry
-    /// number, so that no access scales it), or [`NOT_FOUND`].
+    /// number, so that no access scales it), or [`NOT_FOUND`]. On the 68k the
+    /// assembly's [`probe`].
+    #[cfg(not(target_arch = "m68k"))]
     #[inline]
     pub fn find(&self, key: u32) -> usize {
         // (The mask loaded zero-extended: [`read_u16_at`].)
@@ -211,7 +197,7 @@ impl Index {
     /// and that the table has an empty entry (it never holds more than the
     /// detector's capacity, at most 2/3 of its size). On the 68k,
     /// [`crate::fast::commit`]'s assembly does it.
-    #[cfg_attr(target_arch = "m68k", allow(dead_code))]
+    #[cfg(not(target_arch = "m68k"))]
     #[inline]
     pub fn insert(&self, key: u32, slot: u16) {
         let bmask = self.bmask();
@@ -225,9 +211,12 @@ impl Index {
     /// Removes the entry at `pos` and shifts later entries of its cluster back so that
     /// every key stays reachable from its home position.
     ///
+    /// On the 68k, [`crate::patch::free_block`]'s assembly does it.
+    ///
     /// # Safety
     /// `pos` is a position [`Index::find`] returned (not [`NOT_FOUND`]), and the table
     /// has not changed since.
+    #[cfg(not(target_arch = "m68k"))]
     pub unsafe fn remove_at(&self, pos: usize) {
         let bmask = self.bmask();
         let mut hole = pos;
@@ -251,6 +240,65 @@ impl Index {
         self.set(hole, 0, 0);
     }
 }
+
+/// [`Index::find`] in 68000 assembly, a register routine for the assembly
+/// ([`crate::patch::free_block`], `track::lookup`): A0 the table, D0 the key; D0
+/// becomes the key's position (× 4, as [`Index::find`]'s) with Z set, or
+/// [`NOT_FOUND`] with Z clear. Key 0 is never found (an empty entry ends the probe
+/// first). Changes only D0–D1/A0–A1.
+///
+/// `tst`, `addq` and `swap`, and `mulu`'s immediate form, `cmpa` and `tst` with an
+/// index register are written as their opcode words (LLVM's asm parser rejects
+/// them; each is named in a comment), branches with `bs!`.
+///
+/// # Safety
+/// A0 is a table ([`Index::new`]'s contract); called with `bsr`/`jsr` from assembly.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub unsafe extern "C" fn probe() {
+    core::arch::naked_asm!(
+        // home(key) as in `home`: x = (key >> 2) + (key >> 18) mod 2^16 (the low word
+        // of key >> 2 plus its high word), ((x * FIB) mod 2^16) >> shift (the mask
+        // clears the product's high word); then by byte offsets (d1 = mask × 4).
+        "move.l %d0,%a1",
+        "lsr.l #2,%d0",
+        "move.l %d0,%d1",
+        ".short 0x4841", // swap %d1
+        "add.w %d1,%d0",
+        ".short {mulu}, {fib}", // mulu.w #FIB,%d0
+        "move.w ({shift},%a0),%d1",
+        "lsr.w %d1,%d0",
+        "moveq #0,%d1",
+        "move.w ({mask},%a0),%d1",
+        "lsl.l #2,%d1",
+        "lsl.l #2,%d0",
+        "and.l %d1,%d0",
+        "move.l ({keys},%a0),%a0",
+        "1:",
+        ".short 0x4AB0, 0x0800", // tst.l (0,%a0,%d0.l): empty
+        bs!(beq "2f"),
+        ".short 0xB3F0, 0x0800", // cmpa.l (0,%a0,%d0.l),%a1
+        bs!(beq "3f"),
+        ".short 0x5880", // addq.l #4,%d0
+        "and.l %d1,%d0",
+        bs!(bra "1b"),
+        "2:",
+        "moveq #{not_found},%d0",
+        "3:",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        mulu = const MULU_IMM_D0,
+        fib = const FIB,
+        shift = const offset_of!(Index, shift),
+        mask = const offset_of!(Index, mask),
+        keys = const offset_of!(Index, keys),
+        not_found = const NOT_FOUND,
+    )
+}
+// `moveq #NOT_FOUND` leaves Z clear.
+static_assertions::const_assert!(NOT_FOUND != 0 && NOT_FOUND < 128);
 
 #[cfg(test)]
 mod tests {

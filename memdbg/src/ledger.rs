@@ -263,6 +263,7 @@ pub fn new_record(st: &mut State, size: u32) -> *mut u8 {
 
 /// Writes `bytes` at `offset` of a locked record.
 #[inline]
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 pub fn write(rec: *mut u8, offset: u32, bytes: &[u8]) {
     // SAFETY: `rec` is a locked record of MemDbgDB at least offset + len bytes long
     // (callers write records of their own size).
@@ -299,6 +300,7 @@ pub fn event(st: &mut State, head: *const u8, head_len: u32, alloc: *const u8, k
 
 /// Marks a slot's record free (its kind byte).
 #[inline]
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 pub fn mark_free(rec: *mut u8) {
     // SAFETY: `rec` is a locked allocation record.
     unsafe {

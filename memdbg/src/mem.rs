@@ -138,6 +138,7 @@ pub unsafe fn bump<const N: usize, const D: i32>(p: *mut u8) {
 ///
 /// # Safety
 /// `p + N` is a writable, 2-aligned `u32`.
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 #[inline(always)]
 pub unsafe fn add_to<const N: usize>(p: *mut u8, v: u32) {
     #[cfg(target_arch = "m68k")]
@@ -189,6 +190,7 @@ pub unsafe fn or_to16<const N: usize>(p: *mut u8, v: u16) {
 ///
 /// # Safety
 /// `p + N` is a writable, 2-aligned `u32`.
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 #[inline(always)]
 pub unsafe fn sub_from<const N: usize>(p: *mut u8, v: u32) {
     #[cfg(target_arch = "m68k")]

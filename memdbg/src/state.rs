@@ -418,6 +418,7 @@ impl State {
 
     /// Puts slot `s` on the free list.
     #[inline]
+    #[cfg_attr(target_arch = "m68k", allow(dead_code))]
     pub fn release_slot(&mut self, s: u16) {
         // SAFETY: as in `rec`.
         unsafe { *self.slot_next.add(usize::from(s)) = self.free_head };

@@ -7,14 +7,12 @@
 //! separate `#[cold]` functions. Buffers are reached through `st.sc()` or `field!`
 //! locally, never passed on as `&mut` parameters (see [`crate::state::Scratch`]).
 
-use core::ffi::c_void;
 use core::mem::offset_of;
 
 use m68k_palmos_sys as palm;
 use palm::codegen::in_register;
 
 use crate::guard;
-use crate::index::NOT_FOUND;
 use crate::ledger;
 use crate::mem;
 use crate::record::{
@@ -22,8 +20,14 @@ use crate::record::{
     HeaderFlags, LowHeapRecord, Options, OverrunRecord, STACK_FRAMES, SmallSiteRecord, Stack,
     detected, kind,
 };
-use crate::stack::{self, read_long};
-use crate::state::{PATCHED_SIZES, RING, Ring, RingSite, SITES, SmallSite, State};
+use crate::stack;
+#[cfg(not(target_arch = "m68k"))]
+use crate::stack::read_long;
+#[cfg(not(target_arch = "m68k"))]
+use crate::state::RING;
+#[cfg(not(target_arch = "m68k"))]
+use crate::state::RingSite;
+use crate::state::{PATCHED_SIZES, Ring, SITES, SmallSite, State};
 use crate::{Settings, Site};
 
 /// The address of a field of the scratch chunk (`field_ptr!(st, ev.overrun)`),
@@ -97,14 +101,38 @@ fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
 
 /// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
 /// chain, else only `ret` (which costs nothing to find); unused frames are zero
-/// (a walk of "0" frames: the walk reads the option).
+/// (a walk of "0" frames: the walk reads the option). `extern "C"`: the free's
+/// assembly calls it too ([`crate::patch::free_block`]); on the 68k in assembly,
+/// [`crate::fast::walk`] with the arguments pushed again and `max` 0.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
+    core::arch::naked_asm!(
+        // Stack: ret@0, st@4, out@8, ret@12, frame@16: max 0, then frame, ret, out,
+        // st (each 20 bytes above the top as it grows).
+        ".short 0x42A7", // clr.l -(%sp)
+        "move.l (20,%sp),-(%sp)",
+        "move.l (20,%sp),-(%sp)",
+        "move.l (20,%sp),-(%sp)",
+        "move.l (20,%sp),-(%sp)",
+        "bsr.w {walk}",
+        "lea (20,%sp),%sp",
+        "rts",
+        walk = sym crate::fast::walk,
+    )
+}
+
+/// The host's [`capture`].
+#[cfg(not(target_arch = "m68k"))]
 #[inline(never)]
-fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
+pub(crate) extern "C" fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
     walk(st, out, ret, frame, 0);
 }
 
 /// Zeroes the frames of `s` beyond its count, as the ledger wants them (a ring
 /// entry written by the free patch's assembly holds only its innermost frame).
+/// (Host: the 68k's is in [`double_free`]'s assembly.)
+#[cfg(not(target_arch = "m68k"))]
 fn tidy(s: &mut Stack) {
     // By pointer: an index would be bounds-checked and scaled each round.
     let end = s.frames.as_mut_ptr_range().end;
@@ -189,10 +217,41 @@ pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
 
 /// An allocation that got no record, counted at `counter` (`offset_of!(Counters,
 /// …)`): a failed one, or an untracked one. It still lowers the heap: sampled (at
-/// a failure the heap is at its lowest).
+/// a failure the heap is at its lowest). `extern "C"`; on the 68k in assembly (the
+/// counter in the scratch header, then a tail call of [`crate::fast::heap_marks`]
+/// with `st`, the first argument).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn unrecorded(st: &mut State, counter: usize) {
+    core::arch::naked_asm!(
+        // Stack: ret@0, st@4, counter@8.
+        "move.l (4,%sp),%a0",
+        "move.l ({scratch},%a0),%a1",
+        "lea ({counters},%a1),%a1",
+        "move.l (8,%sp),%d0",
+        ".short 0x52B1, 0x0800", // addq.l #1,(0,%a1,%d0.l)
+        "btst #{hs_bit},({hs_byte},%a0)",
+        bs!(beq "9f"),
+        ".short 0x4EFA", // jmp (heap_marks,%pc), the displacement from this word:
+        ".short {heap_marks}-.",
+        "9:",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        heap_marks = sym crate::fast::heap_marks,
+        scratch = const offset_of!(State, scratch),
+        counters = const offset_of!(crate::state::Scratch, header.counters),
+        hs_byte = const offset_of!(State, options) + 3 - Options::HEAP_STATS.bits().trailing_zeros() as usize / 8,
+        hs_bit = const Options::HEAP_STATS.bits().trailing_zeros() % 8,
+    )
+}
+
+/// The host's [`unrecorded`].
+#[cfg(not(target_arch = "m68k"))]
 #[cold]
 #[inline(never)]
-pub(crate) fn unrecorded(st: &mut State, counter: usize) {
+pub(crate) extern "C" fn unrecorded(st: &mut State, counter: usize) {
     st.count(counter);
     if st.has(Options::HEAP_STATS) {
         // SAFETY: the entered state.
@@ -200,9 +259,96 @@ pub(crate) fn unrecorded(st: &mut State, counter: usize) {
     }
 }
 
-/// Counts a small allocation at its site (the one just built in the scratch record).
+/// Counts a small allocation at its site (the one just built in the scratch record):
+/// the site's entry (a `Site`'s address, or for a Rust allocation the innermost
+/// frame) gets one more allocation and `size` more bytes; a new site takes the next
+/// entry with a copy of the record, while there is one. `extern "C"`; on the 68k in
+/// assembly (the host's is below), using D0–D2/A0–A2 (D2/A2 saved).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn small(st: &mut State, site: u32, size: u32) {
+    core::arch::naked_asm!(
+        // Stack after this: d2, a2, ret@8, st@12, site@16, size@20. a0 = state, a1 =
+        // scratch, a2 = the entry, d0 = key, d2 = entries in use.
+        "move.l %a2,-(%sp)",
+        "move.l %d2,-(%sp)",
+        "move.l (12,%sp),%a0",
+        "move.l ({scratch},%a0),%a1",
+        ".short 0x52A9, {small_allocs}", // addq.l #1,(small_allocs,%a1)
+        "move.l (16,%sp),%d0",
+        bs!(bne "1f"),
+        "move.l ({frame0},%a1),%d0",
+        "1:",
+        "moveq #0,%d2",
+        "move.b ({n_sites},%a0),%d2",
+        "move.l %d2,%d1",
+        "lea ({sites},%a1),%a2",
+        bs!(bra "3f"),
+        "2:",
+        "cmp.l (%a2),%d0",
+        bs!(bne "4f"),
+        ".short 0x52AA, {s_count}", // addq.l #1,(count,%a2)
+        "move.l (20,%sp),%d0",
+        "add.l %d0,({s_bytes},%a2)",
+        bs!(bra "9f"),
+        "4:",
+        "lea ({entry},%a2),%a2",
+        "3:",
+        ".short 0x51C9", // dbra %d1,2b
+        ".short 2b-.",
+        "cmpi.b #{n_max},%d2",
+        bs!(bcc "6f"),
+        // A new site: key, one allocation, its bytes, the record (41 words).
+        "move.l %d0,(%a2)+",
+        "moveq #1,%d1",
+        "move.l %d1,(%a2)+",
+        "move.l (20,%sp),(%a2)+",
+        "moveq #{rec_words},%d1",
+        "5:",
+        "move.w (%a1)+,(%a2)+",
+        ".short 0x51C9", // dbra %d1,5b
+        ".short 5b-.",
+        ".short 0x5228, {n_sites}", // addq.b #1,(n_sites,%a0)
+        bs!(bra "9f"),
+        "6:",
+        ".short 0x52A9, {small_unsited}", // addq.l #1,(small_unsited,%a1)
+        "9:",
+        "move.l (%sp)+,%d2",
+        "move.l (%sp)+,%a2",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        scratch = const offset_of!(State, scratch),
+        n_sites = const offset_of!(State, n_sites),
+        small_allocs = const offset_of!(crate::state::Scratch, header.counters.small_allocs),
+        small_unsited = const offset_of!(crate::state::Scratch, header.counters.small_unsited),
+        frame0 = const offset_of!(crate::state::Scratch, rec.stack.frames),
+        sites = const offset_of!(crate::state::Scratch, sites),
+        s_count = const offset_of!(SmallSite, count),
+        s_bytes = const offset_of!(SmallSite, bytes),
+        entry = const core::mem::size_of::<SmallSite>(),
+        n_max = const SITES,
+        rec_words = const record::ALLOC_RECORD_SIZE / 2 - 1,
+    )
+}
+// The assembly writes an entry's key, count, bytes and record in this order, the
+// record (at the scratch chunk's start) by words.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    offset_of!(SmallSite, key) == 0
+        && offset_of!(SmallSite, count) == 4
+        && offset_of!(SmallSite, bytes) == 8
+        && offset_of!(SmallSite, first) == 12
+        && offset_of!(crate::state::Scratch, rec) == 0
+        && record::ALLOC_RECORD_SIZE % 2 == 0
+        && SITES < 128
+);
+
+/// The host's [`small`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(never)]
-fn small(st: &mut State, site: u32, size: u32) {
+pub(crate) extern "C" fn small(st: &mut State, site: u32, size: u32) {
     let sc = st.sc();
     st.count(offset_of!(Counters, small_allocs));
     let key = if site != 0 {
@@ -343,7 +489,9 @@ pub fn alert(st: &mut State, rec: *const u8, k: u32, t: &[u8]) {
 /// The 68k address of the chunk a record describes: a pointer is the chunk; a
 /// handle's master pointer holds its chunk's address (PALM_FACTS §5.1), read without
 /// locking it. The chunk cannot move meanwhile: nothing between this read and the
-/// access allocates or compacts the heap.
+/// access allocates or compacts the heap. (Host: the 68k's assembly reads it
+/// itself.)
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub(crate) fn body(addr: u32, flags: u16) -> *mut u8 {
     if flags & AllocFlags::HANDLE.bits() != 0 {
@@ -355,7 +503,8 @@ pub(crate) fn body(addr: u32, flags: u16) -> *mut u8 {
 }
 
 /// Fields of a ledger record read straight from the storage heap (readable; only
-/// writes need the Data Manager).
+/// writes need the Data Manager). (The 68k's assembly reads most of them itself.)
+#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 struct Fields {
     rec: *const u8,
     kind: u8,
@@ -381,6 +530,7 @@ fn fields(rec: *const u8, addr: u32) -> Fields {
 
 impl Fields {
     /// Bytes from the chunk start to the block (read when needed).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     fn data_off(&self) -> usize {
         // SAFETY: as in `fields`.
@@ -390,11 +540,177 @@ impl Fields {
 
 /// Checks the guard of the tracked block whose record is `rec` (`key`: its address;
 /// a handle's chunk is reached through its master pointer). A damaged guard is
-/// recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an overrun found `when`,
-/// at `ticks`, by the caller at `site` ([`NO_STACK`]: unknown): the record gets
-/// [`AllocFlags::OVERRUN`].
+/// recorded (and with [`Options::ALERT_OVERRUNS`] shown, [`report`]) as an overrun
+/// found `when`, at `ticks`, by the caller at `site` ([`NO_STACK`]: unknown): the
+/// record gets [`AllocFlags::OVERRUN`]. `extern "C"` (`when` a `u32`): the
+/// assembly calls it ([`crate::patch::free_block`], [`resize`]); on the 68k in
+/// assembly itself (the host's is below). Preserves D2–D7/A2–A6.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn check_guard(
+    st: &mut State,
+    rec: *mut u8,
+    key: u32,
+    when: u32,
+    ticks: u32,
+    site: *const Stack,
+) {
+    core::arch::naked_asm!(
+        // Stack: ret@0, st@4, rec@8, key@12, when@16, ticks@20, site@24.
+        "move.l (8,%sp),%a0",
+        "move.w ({r_flags},%a0),%d1",
+        "btst #{guarded_bit},%d1",
+        bs!(beq "9f"),
+        "move.l (12,%sp),%a1",
+        "btst #{handle_bit},%d1",
+        bs!(beq "1f"),
+        "move.l (%a1),%a1",
+        "1:",
+        "adda.l ({r_size},%a0),%a1",
+        "moveq #0,%d0",
+        "move.w ({r_data_offset},%a0),%d0",
+        "adda.l %d0,%a1",
+        // The guard, big-endian (byte accesses: it may start at any address).
+        "move.b (%a1)+,%d0",
+        "lsl.l #8,%d0",
+        "move.b (%a1)+,%d0",
+        "lsl.l #8,%d0",
+        "move.b (%a1)+,%d0",
+        "lsl.l #8,%d0",
+        "move.b (%a1),%d0",
+        "cmpi.l #{intact},%d0",
+        bs!(bne "2f"),
+        "9:",
+        "rts",
+        // Damaged. Stack after this: saved (16), ret@16, st@20, rec@24, key@28,
+        // when@32 (its word @34), ticks@36, site@40. a2 = state, a3 = record, d3 =
+        // the guard (D2 saved: the trap may clobber it).
+        "2:",
+        "movem.l %d2-%d3/%a2-%a3,-(%sp)",
+        "move.l (20,%sp),%a2",
+        "move.l (24,%sp),%a3",
+        "move.l %d0,%d3",
+        "move.l ({scratch},%a2),%a0",
+        ".short 0x52A8, {overruns}", // addq.l #1,(overruns,%a0)
+        // DmWrite(rec, 2, &flags, 2): the flags with OVERRUN, from a word on the
+        // stack.
+        "move.w ({r_flags},%a3),%d0",
+        "bset #{overrun_bit},%d0",
+        "move.w %d0,-(%sp)",
+        "move.l %sp,%a0",
+        ".short 0x4878, 2", // pea (2).w
+        "move.l %a0,-(%sp)",
+        ".short 0x4878, {r_flags}", // pea (2).w: the offset
+        "move.l %a3,-(%sp)",
+        "trap #15",
+        ".short {dm_write}",
+        "lea (18,%sp),%sp",
+        // The overrun record (a1): the site copied first (26 bytes, by words: a
+        // stack is 2-aligned; the site may be the record's own), then its fields.
+        "move.l ({scratch},%a2),%a1",
+        "lea ({o_site},%a1),%a1",
+        "move.l (40,%sp),%a0",
+        "moveq #{stack_words},%d0",
+        "3:",
+        "move.w (%a0)+,(%a1)+",
+        ".short 0x51C8", // dbra %d0,3b
+        ".short 3b-.",
+        "move.l ({scratch},%a2),%a1",
+        "lea ({o},%a1),%a1",
+        "move.w #{kind_version},(%a1)",
+        "move.w (34,%sp),({o_when},%a1)",
+        "move.l (36,%sp),({o_ticks},%a1)",
+        "move.l %d3,({o_guard},%a1)",
+        // report(st, record, OVERRUN_HEAD, rec, kind, ALERT_OVERRUNS).
+        ".short 0x4878, {alert_bit}", // pea (ALERT_OVERRUNS).w
+        "moveq #0,%d0",
+        "move.b (%a3),%d0",
+        "move.l %d0,-(%sp)",
+        "move.l %a3,-(%sp)",
+        ".short 0x4878, {head}", // pea (OVERRUN_HEAD).w
+        "move.l %a1,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {report}",
+        "lea (24,%sp),%sp",
+        "movem.l (%sp)+,%d2-%d3/%a2-%a3",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        report = sym report,
+        scratch = const offset_of!(State, scratch),
+        overruns = const offset_of!(crate::state::Scratch, header.counters.overruns),
+        o = const offset_of!(crate::state::Scratch, ev.overrun),
+        o_site = const offset_of!(crate::state::Scratch, ev.overrun.site),
+        o_when = const offset_of!(OverrunRecord, when),
+        o_ticks = const offset_of!(OverrunRecord, ticks),
+        o_guard = const offset_of!(OverrunRecord, guard),
+        kind_version = const (kind::OVERRUN as u16) << 8 | FORMAT_VERSION as u16,
+        stack_words = const core::mem::size_of::<Stack>() / 2 - 1,
+        r_flags = const offset_of!(AllocRecord, flags),
+        r_size = const offset_of!(AllocRecord, size),
+        r_data_offset = const offset_of!(AllocRecord, data_offset),
+        guarded_bit = const AllocFlags::GUARDED.bits().trailing_zeros(),
+        handle_bit = const AllocFlags::HANDLE.bits().trailing_zeros(),
+        overrun_bit = const AllocFlags::OVERRUN.bits().trailing_zeros(),
+        intact = const guard::INTACT as i32,
+        alert_bit = const Options::ALERT_OVERRUNS.bits(),
+        head = const OVERRUN_HEAD,
+        dm_write = const palm::traps::sysTrapDmWrite,
+    )
+}
+// The assembly writes the record's kind and version as one word and its guard as a
+// long (at an even offset), copies a stack by words, pushes small constants as
+// words.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    offset_of!(OverrunRecord, kind) == 0
+        && offset_of!(OverrunRecord, version) == 1
+        && offset_of!(OverrunRecord, guard) % 2 == 0
+        && offset_of!(crate::state::Scratch, ev.overrun) % 2 == 0
+        && core::mem::size_of::<Stack>() % 2 == 0
+        && core::mem::align_of::<Stack>() == 2
+        && Options::ALERT_OVERRUNS.bits() < 0x8000
+        && Options::ALERT_DOUBLE_FREES.bits() < 0x8000
+        && OVERRUN_HEAD < 0x8000
+        && DOUBLE_FREE_HEAD < 0x8000
+);
+
+/// An event the assembly found ([`check_guard`], [`double_free`]): its record
+/// (`head_len` bytes at `head`, then allocation record `rec` with kind `k`,
+/// [`ledger::event`]) and, when option `alert` (`ALERT_OVERRUNS` or
+/// `ALERT_DOUBLE_FREES`) is on, its alert.
 #[inline(never)]
-fn check_guard(st: &mut State, rec: *mut u8, key: u32, when: u16, ticks: u32, site: *const Stack) {
+extern "C" fn report(
+    st: &mut State,
+    head: *const u8,
+    head_len: u32,
+    rec: *const u8,
+    k: u32,
+    alert_bit: u32,
+) {
+    ledger::event(st, head, head_len, rec, k as u8);
+    if st.options & alert_bit != 0 {
+        let t: &[u8] = if alert_bit == Options::ALERT_OVERRUNS.bits() {
+            b"Overrun after \x01 bytes (\x03)\x05\0"
+        } else {
+            b"Double free of \x01 bytes (\x03)\x05\0"
+        };
+        alert(st, rec, k, t);
+    }
+}
+
+/// The host's [`check_guard`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
+#[inline(never)]
+pub(crate) extern "C" fn check_guard(
+    st: &mut State,
+    rec: *mut u8,
+    key: u32,
+    when: u32,
+    ticks: u32,
+    site: *const Stack,
+) {
     let f = fields(rec, key);
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
         return;
@@ -415,16 +731,20 @@ fn check_guard(st: &mut State, rec: *mut u8, key: u32, when: u16, ticks: u32, si
     let o = field!(st, ev.overrun);
     o.kind = kind::OVERRUN;
     o.version = FORMAT_VERSION;
-    o.when.set(when);
+    o.when.set(when as u16);
     o.ticks.set(ticks);
     o.guard = g.to_be_bytes();
     let head = (o as *const OverrunRecord).cast::<u8>();
     // SAFETY: as in `fields`.
     let k = unsafe { mem::read_u8(rec) };
-    ledger::event(st, head, OVERRUN_HEAD, rec, k as u8);
-    if st.has(Options::ALERT_OVERRUNS) {
-        alert(st, rec, k, b"Overrun after \x01 bytes (\x03)\x05\0");
-    }
+    report(
+        st,
+        head,
+        OVERRUN_HEAD,
+        rec,
+        k,
+        Options::ALERT_OVERRUNS.bits(),
+    );
 }
 
 /// An empty stack: the caller of an overrun found at stop (read-only data).
@@ -434,7 +754,9 @@ static NO_STACK: Stack = Stack {
     frames: [record::U32Be::new(0); record::STACK_FRAMES],
 };
 
-/// The state's index, its address made with one `lea` ([`mem::lea`]).
+/// The state's index, its address made with one `lea` ([`mem::lea`]) (host: the
+/// 68k's lookups are assembly).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn index(st: &State) -> &crate::index::Index {
     // SAFETY: a field of the state (address arithmetic only).
@@ -444,7 +766,9 @@ fn index(st: &State) -> &crate::index::Index {
     }
 }
 
-/// Slot `s`'s record ([`State::rec`] for a slot number already zero-extended).
+/// Slot `s`'s record ([`State::rec`] for a slot number already zero-extended) (host:
+/// the 68k's lookups are assembly).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn rec_at(st: &State, s: usize) -> *mut u8 {
     // SAFETY: slot numbers are below `n_slots` ≤ capacity, the table's size.
@@ -452,7 +776,9 @@ fn rec_at(st: &State, s: usize) -> *mut u8 {
 }
 
 /// Ring entry `i`'s stack (`i` < RING): the sites' start by one `lea`
-/// ([`mem::lea`]), then 32 bytes an entry.
+/// ([`mem::lea`]), then 32 bytes an entry. (Host: the 68k's assembly reaches it
+/// itself.)
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn ring_site(ring: &mut Ring, i: usize) -> *mut Stack {
     // SAFETY: inside the ring's sites.
@@ -463,7 +789,9 @@ fn ring_site(ring: &mut Ring, i: usize) -> *mut Stack {
     }
 }
 
-/// Where a ring entry for `addr` is, newest first.
+/// Where a ring entry for `addr` is, newest first (host: the 68k's is in
+/// [`crate::patch::free_block`]).
+#[cfg(not(target_arch = "m68k"))]
 fn ring_find(st: &State, addr: u32) -> Option<usize> {
     let ring = field!(st, ring);
     // SAFETY: a field of the state.
@@ -485,7 +813,9 @@ fn ring_find(st: &State, addr: u32) -> Option<usize> {
 /// free) rather than reused by an allocation the detector did not see. Reads the OS
 /// 3.x chunk header (PALM_FACTS §5.1): a pointer's header is 8 bytes before it, with
 /// the free flag in bit 31 of word 0; a freed handle's master pointer no longer leads
-/// to a live chunk whose hOffset points back at it.
+/// to a live chunk whose hOffset points back at it. (Host: the 68k's is in
+/// [`crate::patch::free_block`].)
+#[cfg(not(target_arch = "m68k"))]
 fn still_free(addr: u32, handle: bool) -> bool {
     // SAFETY: `addr` was a valid chunk or handle of the dynamic heap (it is in the
     // ring), so these header and master-pointer reads are inside mapped RAM.
@@ -506,10 +836,136 @@ fn still_free(addr: u32, handle: bool) -> bool {
     }
 }
 
-/// Reports a double free of ring entry `i`.
+/// Reports a double free of ring entry `i` (`extern "C"`: the free's assembly calls
+/// it, [`crate::patch::free_block`]): its record (the first free's time and site
+/// from the ring, this one's, and the quarantined slot's record, which still holds
+/// the allocation but for its kind) and, with [`Options::ALERT_DOUBLE_FREES`], its
+/// alert ([`report`]). On the 68k in assembly (the host's is below); preserves
+/// D2–D7/A2–A6.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
+    core::arch::naked_asm!(
+        // Stack after this: saved (24), ret@24, st@28, i@32, ret@36, frame@40. a2 =
+        // state, a3 = the record being built, a4 = the ring, d2 = i, d3 = ticks, d4
+        // = the slot's record.
+        "movem.l %d2-%d4/%a2-%a4,-(%sp)",
+        "move.l (28,%sp),%a2",
+        "move.l ({scratch},%a2),%a0",
+        ".short 0x52A8, {double_frees}", // addq.l #1,(double_frees,%a0)
+        "trap #15",
+        ".short {tim_get_ticks}",
+        "move.l %d0,%d3",
+        "move.l (32,%sp),%d2", // (after the trap, which may clobber D2)
+        "move.l ({scratch},%a2),%a3",
+        "lea ({ring},%a3),%a4",
+        "lea ({d},%a3),%a3",
+        // The slot's record: slot_rec[ring.slot[i]].
+        "move.l %d2,%d0",
+        "add.l %d0,%d0",
+        "moveq #0,%d1",
+        "move.w ({r_slot},%a4,%d0),%d1",
+        "lsl.l #2,%d1",
+        "move.l ({slot_rec},%a2),%a0",
+        "move.l (0,%a0,%d1),%d4",
+        "move.w #{kind_version},(%a3)",
+        "move.l %d2,%d0",
+        "lsl.l #2,%d0",
+        "move.l ({r_addr},%a4,%d0),({d_address},%a3)",
+        "move.l ({r_ticks},%a4,%d0),({d_first_ticks},%a3)",
+        "move.l %d3,({d_second_ticks},%a3)",
+        // The first free's site (26 bytes, by words), its frames beyond its count
+        // zeroed (a ring entry written by the free's assembly holds only one).
+        "move.l %d2,%d0",
+        "lsl.l #5,%d0",
+        "lea ({r_site},%a4,%d0),%a0",
+        "lea ({d_first},%a3),%a1",
+        "moveq #{stack_words},%d0",
+        "1:",
+        "move.w (%a0)+,(%a1)+",
+        ".short 0x51C8", // dbra %d0,1b
+        ".short 1b-.",
+        "moveq #0,%d0",
+        "move.b ({d_first},%a3),%d0",
+        "moveq #{frames},%d1",
+        "sub.l %d0,%d1",
+        "lsl.l #2,%d0",
+        "lea ({d_frames},%a3,%d0),%a1",
+        bs!(bra "3f"),
+        "2:",
+        ".short 0x4299", // clr.l (%a1)+
+        "3:",
+        ".short 0x51C9", // dbra %d1,2b
+        ".short 2b-.",
+        // This free's site: capture(st, &second, ret, frame).
+        "move.l (40,%sp),-(%sp)",
+        "move.l (40,%sp),-(%sp)",
+        ".short 0x486B, {d_second}", // pea (second,%a3)
+        "move.l %a2,-(%sp)",
+        "bsr.w {capture}",
+        "lea (16,%sp),%sp",
+        // report(st, record, DOUBLE_FREE_HEAD, slot's record, ring.kind[i],
+        // ALERT_DOUBLE_FREES).
+        ".short 0x4878, {alert_bit}", // pea (ALERT_DOUBLE_FREES).w
+        "moveq #0,%d0",
+        "move.b ({r_kind},%a4,%d2),%d0",
+        "move.l %d0,-(%sp)",
+        "move.l %d4,-(%sp)",
+        ".short 0x4878, {head}", // pea (DOUBLE_FREE_HEAD).w
+        "move.l %a3,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {report}",
+        "lea (24,%sp),%sp",
+        "movem.l (%sp)+,%d2-%d4/%a2-%a4",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        report = sym report,
+        capture = sym capture,
+        scratch = const offset_of!(State, scratch),
+        slot_rec = const offset_of!(State, slot_rec),
+        double_frees = const offset_of!(crate::state::Scratch, header.counters.double_frees),
+        ring = const offset_of!(crate::state::Scratch, ring),
+        d = const offset_of!(crate::state::Scratch, ev.double),
+        r_addr = const offset_of!(Ring, addr),
+        r_ticks = const offset_of!(Ring, ticks),
+        r_slot = const offset_of!(Ring, slot),
+        r_kind = const offset_of!(Ring, kind),
+        r_site = const offset_of!(Ring, site),
+        d_address = const offset_of!(DoubleFreeRecord, address),
+        d_first_ticks = const offset_of!(DoubleFreeRecord, first_ticks),
+        d_second_ticks = const offset_of!(DoubleFreeRecord, second_ticks),
+        d_first = const offset_of!(DoubleFreeRecord, first),
+        d_frames = const offset_of!(DoubleFreeRecord, first) + offset_of!(Stack, frames),
+        d_second = const offset_of!(DoubleFreeRecord, second),
+        kind_version = const (kind::DOUBLE_FREE as u16) << 8 | FORMAT_VERSION as u16,
+        stack_words = const core::mem::size_of::<Stack>() / 2 - 1,
+        frames = const STACK_FRAMES,
+        alert_bit = const Options::ALERT_DOUBLE_FREES.bits(),
+        head = const DOUBLE_FREE_HEAD,
+        tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
+    )
+}
+// The assembly writes the record's kind and version as one word, its longs and the
+// first site's frames at even offsets, and reaches the ring with 8-bit
+// displacements.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    offset_of!(DoubleFreeRecord, kind) == 0
+        && offset_of!(DoubleFreeRecord, version) == 1
+        && offset_of!(crate::state::Scratch, ev.double) % 2 == 0
+        && (offset_of!(DoubleFreeRecord, first) + offset_of!(Stack, frames)) % 2 == 0
+        && offset_of!(DoubleFreeRecord, first) < 128
+        && offset_of!(Ring, site) < 128
+        && STACK_FRAMES < 128
+);
+
+/// The host's [`double_free`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
 #[cold]
 #[inline(never)]
-fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
+pub(crate) extern "C" fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     st.count(offset_of!(Counters, double_frees));
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
@@ -528,35 +984,50 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     capture(st, &mut d.second, ret, frame);
     // The quarantined slot's record still holds the allocation (but for its kind).
     let head = (d as *const DoubleFreeRecord).cast::<u8>();
-    ledger::event(st, head, DOUBLE_FREE_HEAD, rec, k);
-    if st.has(Options::ALERT_DOUBLE_FREES) {
-        alert(st, rec, k.into(), b"Double free of \x01 bytes (\x03)\x05\0");
-    }
+    report(
+        st,
+        head,
+        DOUBLE_FREE_HEAD,
+        rec,
+        k.into(),
+        Options::ALERT_DOUBLE_FREES.bits(),
+    );
 }
 
-/// Whether the caller is the app (code 1) rather than the OS.
+/// Whether the caller is the app (code 1) rather than the OS (host: the 68k's are
+/// in [`crate::patch::free_block`]).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn app_side(st: &State, ret: u32) -> bool {
     st.code.base == 0 || st.code.contains(ret)
 }
 
 /// Bookkeeping for a free of `addr` (`handle`: through `MemHandleFree`, else
-/// `MemChunkFree`). `ret`/`frame` are the free call's return address and the
-/// caller's frame.
-#[inline(never)]
+/// `MemChunkFree`), with the state entered. `ret`/`frame` are the free call's return
+/// address and the caller's frame. The free patches' bookkeeping too:
+/// [`crate::patch::free_block`], in assembly on the 68k.
+#[inline(always)]
 pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
-    let pos = index(st).find(addr);
-    if pos == NOT_FOUND {
-        return not_indexed(st, addr, handle.into(), ret, frame);
-    }
-    free_tracked(st, pos, addr, ret, frame);
-    Freed::Pass
+    let s = st as *mut State;
+    // SAFETY: the entered state.
+    unsafe { crate::patch::free_block(0, frame, s, s as u32 | u32::from(handle), ret, addr) }
 }
 
-/// A free of an address the index does not hold: a double free, a locked handle's
-/// pointer, or a block never tracked (`handle` nonzero: through `MemHandleFree`).
-#[inline(always)]
-fn not_indexed(st: &mut State, addr: u32, handle: u32, ret: u32, frame: u32) -> Freed {
+/// A free of an address the index does not hold ([`crate::patch::free_block`]'s
+/// general path, with its arguments: `tagged` is the state's address, +1 through
+/// `MemHandleFree`; `keep` is passed on): a double free, a locked handle's pointer
+/// (its handle is freed as tracked), or a block never tracked. The host's (the
+/// 68k's is the assembly's).
+#[cfg(not(target_arch = "m68k"))]
+pub(crate) extern "C" fn not_indexed(
+    keep: u32,
+    frame: u32,
+    st: &mut State,
+    tagged: u32,
+    ret: u32,
+    addr: u32,
+) -> Freed {
+    let handle = tagged & 1;
     if addr != 0 && addr & 1 == 0 {
         if let Some(i) = ring_find(st, addr)
             && still_free(addr, handle != 0)
@@ -566,10 +1037,11 @@ fn not_indexed(st: &mut State, addr: u32, handle: u32, ret: u32, frame: u32) -> 
         }
         // MemPtrFree(MemHandleLock(h)) is legal on Palm OS: a locked handle's pointer
         // frees the handle.
-        let (pos, key) = lookup(st, addr, handle);
-        if pos != NOT_FOUND {
-            free_tracked(st, pos, key, ret, frame);
-            return Freed::Pass;
+        // SAFETY: `addr` was passed to a free.
+        let rec = unsafe { lookup(st, addr, handle) };
+        if !rec.is_null() {
+            // SAFETY: the entered state; the record's key is in the index.
+            return unsafe { crate::patch::free_block(keep, frame, st, tagged, ret, key_of(rec)) };
         }
     }
     st.count(if app_side(st, ret) {
@@ -580,9 +1052,10 @@ fn not_indexed(st: &mut State, addr: u32, handle: u32, ret: u32, frame: u32) -> 
     Freed::Pass
 }
 
-/// The free of the tracked block at index position `pos` (`key` is its address).
-#[inline(never)]
-fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
+/// The free of the tracked block at index position `pos` (`key` is its address): the
+/// host's stand-in for the assembly in [`crate::patch::free_block`].
+#[cfg(not(target_arch = "m68k"))]
+pub(crate) fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     // SAFETY: `pos` is a found position (freeing, not_indexed).
     let slot = unsafe { st.index.slot_at(pos) };
     let rec = rec_at(st, slot);
@@ -605,7 +1078,7 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
     ring.kind[i] = fields(rec, key).kind;
     let site = ring_site(ring, i);
     capture(st, site, ret, frame);
-    check_guard(st, rec, key, detected::AT_FREE, ticks, site);
+    check_guard(st, rec, key, detected::AT_FREE.into(), ticks, site);
     if st.has(Options::FILL_FREED) {
         // The block's bytes become FILL_FREED_BYTE (no guard written).
         let f = fields(rec, key);
@@ -637,68 +1110,246 @@ fn free_tracked(st: &mut State, pos: usize, key: u32, ret: u32, frame: u32) {
 
 /// Resizes a block through the Memory Manager (a handle if `handle` is nonzero, else
 /// a pointer): through the saved original when the resize traps are patched (so the
-/// patch is not entered again), else through the trap. (`handle` is a `u32`: a
-/// `bool` argument is zero-extended again at every call.)
-fn os_resize(st: &State, addr: u32, size: u32, handle: u32) -> palm::Err {
+/// patch is not entered again), else through the trap. Returns the `Err` in the low
+/// word (the high word is whatever the OS left there). Preserves D2–D7/A2–A6 (D2
+/// saved around the call: Palm OS may clobber it, PALM_FACTS §6).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn os_resize(st: &State, addr: u32, size: u32, handle: u32) -> u32 {
+    core::arch::naked_asm!(
+        // Stack after the pushes: addr, size (the call's arguments), d2, ret@12,
+        // st@16, addr@20, size@24, handle@28.
+        "move.l %d2,-(%sp)",
+        "move.l (8,%sp),%a0",
+        "move.l (16,%sp),-(%sp)",
+        "move.l (16,%sp),-(%sp)",
+        "btst #{sizes_bit},({patched},%a0)",
+        bs!(beq "3f"),
+        "move.l ({orig_ptr},%a0),%a1",
+        ".short 0x4AAF, 28", // tst.l (28,%sp): handle
+        bs!(beq "1f"),
+        "move.l ({orig_handle},%a0),%a1",
+        "1:",
+        "jsr (%a1)",
+        bs!(bra "9f"),
+        "3:",
+        ".short 0x4AAF, 28", // tst.l (28,%sp): handle
+        bs!(bne "4f"),
+        "trap #15",
+        ".short {ptr_resize}",
+        bs!(bra "9f"),
+        "4:",
+        "trap #15",
+        ".short {handle_resize}",
+        "9:",
+        ".short 0x508F", // addq.l #8,%sp
+        "move.l (%sp)+,%d2",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        patched = const offset_of!(State, patched),
+        sizes_bit = const PATCHED_SIZES.trailing_zeros(),
+        orig_ptr = const offset_of!(State, orig_ptr_resize),
+        orig_handle = const offset_of!(State, orig_handle_resize),
+        ptr_resize = const palm::traps::sysTrapMemPtrResize,
+        handle_resize = const palm::traps::sysTrapMemHandleResize,
+    )
+}
+
+/// Host stand-in for the 68k's [`os_resize`] (same effect).
+///
+/// # Safety
+/// As on the 68k: the arguments are what the app (or the OS) passed to the resize.
+#[cfg(not(target_arch = "m68k"))]
+unsafe extern "C" fn os_resize(st: &State, addr: u32, size: u32, handle: u32) -> u32 {
     let handle = handle != 0;
     if st.patched & PATCHED_SIZES != 0 {
-        return crate::patch::chain_resize(st, addr, size, handle);
+        return crate::patch::chain_resize(st, addr, size, handle).into();
     }
-    // SAFETY: the caller passes what the app (or the OS) passed to the resize.
+    // SAFETY: the caller's guarantee.
     unsafe {
         if handle {
             palm::MemHandleResize(addr as usize as palm::MemHandle, size)
         } else {
-            palm::MemPtrResize(addr as usize as *mut c_void, size)
+            palm::MemPtrResize(addr as usize as palm::MemPtr, size)
         }
     }
+    .into()
 }
 
-/// The index position and key of the tracked block a size or resize call on `addr`
-/// is about (`handle` 1: `MemHandleSize`/`MemHandleResize`, else 0), or
-/// [`NOT_FOUND`]. A pointer may be a locked handle's (`MemPtrSize(MemHandleLock(h))`
-/// is legal): then the key is the handle. The record's kind must match the call's: a
-/// handle's record for a handle or a locked handle's pointer, a pointer's for a
-/// pointer. (`handle` is a `u32`: a `bool` is zero-extended again at every call.)
-fn lookup(st: &State, addr: u32, handle: u32) -> (usize, u32) {
-    // The record's HANDLE flag must be this.
+/// The record of the tracked block a size, resize or free call on `addr` is about
+/// (`handle` 1: `MemHandleSize`/`MemHandleResize`/`MemHandleFree`, else 0), or null;
+/// its key (index entry) is its address field (`key_of`). A pointer may be a locked
+/// handle's (`MemPtrSize(MemHandleLock(h))` is legal): then the key is the handle.
+/// The record's kind must match the call's: a handle's record for a handle or a
+/// locked handle's pointer, a pointer's for a pointer. Preserves D2–D7/A2–A6 (D2
+/// saved: the trap may clobber it).
+///
+/// `tst`, `addq` are written as their opcode words, branches with `bs!`.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) unsafe extern "C" fn lookup(st: &State, addr: u32, handle: u32) -> *mut u8 {
+    core::arch::naked_asm!(
+        // Stack after this: saved (12), ret@12, st@16, addr@20, handle@24. d3 = the
+        // key, d2 = the HANDLE flag the record must have.
+        "movem.l %d2-%d3/%a2,-(%sp)",
+        "move.l (16,%sp),%a2",
+        "move.l (20,%sp),%d3",
+        "move.l (24,%sp),%d2",
+        "lsl.l #{handle_bit},%d2",
+        // Twice at most: the address, then (a pointer) its handle.
+        "1:",
+        "lea ({index},%a2),%a0",
+        "move.l %d3,%d0",
+        "bsr.w {probe}",
+        bs!(bne "3f"),
+        "move.l ({slots},%a2),%a0",
+        "lsr.l #1,%d0",
+        "moveq #0,%d1",
+        "move.w (0,%a0,%d0),%d1",
+        "lsl.l #2,%d1",
+        "move.l ({slot_rec},%a2),%a0",
+        "move.l (0,%a0,%d1),%a0",
+        "moveq #{handle_flag},%d0",
+        "and.b ({flags_low},%a0),%d0",
+        "cmp.b %d2,%d0",
+        bs!(beq "8f"),
+        bs!(bra "7f"),
+        // Not found: a pointer (first round) may be a locked handle's, while
+        // handles are live (MemPtrRecoverHandle answers 0 for a non-movable chunk).
+        "3:",
+        ".short 0x4A82", // tst.l %d2
+        bs!(bne "7f"),
+        ".short 0x4AAA, {live_handles}", // tst.l (live_handles,%a2)
+        bs!(beq "7f"),
+        "move.l (20,%sp),%d0",
+        bs!(beq "7f"),
+        "btst #0,%d0",
+        bs!(bne "7f"),
+        "move.l %d0,-(%sp)",
+        "trap #15",
+        ".short {recover}",
+        ".short 0x588F", // addq.l #4,%sp
+        "move.l %a0,%d3",
+        bs!(beq "7f"),
+        "moveq #{handle_flag},%d2",
+        bs!(bra "1b"),
+        "7:",
+        "suba.l %a0,%a0",
+        "8:",
+        "move.l %a0,%d0",
+        "movem.l (%sp)+,%d2-%d3/%a2",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        probe = sym crate::index::probe,
+        index = const offset_of!(State, index),
+        slots = const offset_of!(State, index) + offset_of!(crate::index::Index, slots),
+        slot_rec = const offset_of!(State, slot_rec),
+        live_handles = const offset_of!(State, live_handles),
+        handle_bit = const AllocFlags::HANDLE.bits().trailing_zeros(),
+        handle_flag = const AllocFlags::HANDLE.bits(),
+        flags_low = const offset_of!(AllocRecord, flags) + 1,
+        recover = const palm::traps::sysTrapMemPtrRecoverHandle,
+    )
+}
+
+/// Host stand-in for the 68k's [`lookup`] (same effect).
+///
+/// # Safety
+/// As on the 68k: `addr` was passed to a Memory Manager call on a chunk.
+#[cfg(not(target_arch = "m68k"))]
+unsafe extern "C" fn lookup(st: &State, addr: u32, handle: u32) -> *mut u8 {
     let mut want = (handle << AllocFlags::HANDLE.bits().trailing_zeros()) as u16;
     let mut key = addr;
-    // Twice at most: the address, then (a pointer) its handle; one find call.
     loop {
         let pos = index(st).find(key);
-        if pos != NOT_FOUND {
+        if pos != crate::index::NOT_FOUND {
             // SAFETY: a found position.
-            let slot = unsafe { st.index.slot_at(pos) };
-            if fields(rec_at(st, slot), key).flags & AllocFlags::HANDLE.bits() != want {
-                return (NOT_FOUND, addr);
+            let rec = rec_at(st, unsafe { st.index.slot_at(pos) });
+            if fields(rec, key).flags & AllocFlags::HANDLE.bits() != want {
+                break;
             }
-            return (pos, key);
+            return rec;
         }
         if want != 0 || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
-            return (NOT_FOUND, addr);
+            break;
         }
-        // SAFETY: `addr` was passed to a Memory Manager call on a chunk, so it is
-        // (meant to be) one; the OS answers 0 for a non-movable chunk.
+        // SAFETY: the caller's guarantee; the OS answers 0 for a non-movable chunk.
         key = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
         if key == 0 {
-            return (NOT_FOUND, addr);
+            break;
         }
         want = AllocFlags::HANDLE.bits();
     }
+    core::ptr::null_mut()
 }
 
-/// What the size patches answer for `addr` (`handle`: `MemHandleSize`), given the
+/// A record's key: the block's address (its address field) (host: the 68k's
+/// assembly reads it itself).
+#[cfg(not(target_arch = "m68k"))]
+#[inline(always)]
+fn key_of(rec: *const u8) -> u32 {
+    // SAFETY: a locked allocation record; its address field is at 8 (2-aligned).
+    unsafe {
+        rec.add(offset_of!(AllocRecord, address))
+            .cast::<u32>()
+            .read()
+    }
+}
+
+/// What the size patches answer for `addr` (`handle` 1: `MemHandleSize`), given the
 /// OS's answer `os`: for a tracked guarded block, the bytes before its guard (its
 /// requested size, plus its data offset for an over-aligned Rust block), so that
-/// nothing writes the guard because the chunk is bigger; else `os`.
-pub fn visible_size(st: &State, addr: u32, handle: bool, os: u32) -> u32 {
-    let (pos, key) = lookup(st, addr, handle.into());
-    if pos == NOT_FOUND {
+/// nothing writes the guard because the chunk is bigger; else `os`. `extern "C"`:
+/// the size patches' assembly calls it ([`crate::patch`]); on the 68k in assembly
+/// (the host's is below), using D0–D1/A0–A1 only.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn visible_size(st: &State, addr: u32, handle: u32, os: u32) -> u32 {
+    core::arch::naked_asm!(
+        // Stack: ret@0, st@4, addr@8, handle@12, os@16. lookup(st, addr, handle).
+        "move.l (12,%sp),-(%sp)",
+        "move.l (12,%sp),-(%sp)",
+        "move.l (12,%sp),-(%sp)",
+        "bsr.w {lookup}",
+        "lea (12,%sp),%sp",
+        ".short 0x4A80", // tst.l %d0
+        bs!(beq "8f"),
+        "btst #{guarded_bit},({flags_low},%a0)",
+        bs!(beq "8f"),
+        "moveq #0,%d0",
+        "move.w ({data_offset},%a0),%d0",
+        "add.l ({r_size},%a0),%d0",
+        "rts",
+        "8:",
+        "move.l (16,%sp),%d0",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        lookup = sym lookup,
+        guarded_bit = const AllocFlags::GUARDED.bits().trailing_zeros(),
+        flags_low = const offset_of!(AllocRecord, flags) + 1,
+        data_offset = const offset_of!(AllocRecord, data_offset),
+        r_size = const offset_of!(AllocRecord, size),
+    )
+}
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(AllocFlags::GUARDED.bits() < 256);
+
+/// The host's [`visible_size`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
+#[allow(dead_code)]
+pub(crate) extern "C" fn visible_size(st: &State, addr: u32, handle: u32, os: u32) -> u32 {
+    // SAFETY: `addr` was passed to a size call.
+    let rec = unsafe { lookup(st, addr, handle) };
+    if rec.is_null() {
         return os;
     }
-    // SAFETY: lookup's position is a found one.
-    let f = fields(rec_at(st, unsafe { st.index.slot_at(pos) }), key);
+    let f = fields(rec, key_of(rec));
     if f.flags & AllocFlags::GUARDED.bits() == 0 {
         return os;
     }
@@ -710,7 +1361,175 @@ pub fn visible_size(st: &State, addr: u32, handle: bool, os: u32) -> u32 {
 /// writes it, and updates the record's size and flags (one record stays). Untracked
 /// blocks are simply resized. `addr` may be a locked handle's pointer
 /// (`MemPtrResize` resizes its chunk in place): the handle's record is updated.
-pub fn resize(
+/// `extern "C"`: the resize patches' assembly calls it ([`crate::patch`]). On the
+/// 68k in assembly (as the host's [`resize`] does it: [`lookup`], [`capture`],
+/// `TimGetTicks`, [`check_guard`], [`os_resize`] with room for the guard then
+/// without, [`prepare`], one `DmWrite` of the record's flags and size from the
+/// scratch record, live bytes and peak, the counter). Preserves D2–D7/A2–A6.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub extern "C" fn resize(
+    st: &mut State,
+    addr: u32,
+    size: u32,
+    handle: bool,
+    ret: u32,
+    frame: u32,
+) -> palm::Err {
+    core::arch::naked_asm!(
+        // Stack after this: saved regs (36), ret@36, st@40, addr@44, size@48,
+        // handle@52 (its byte @55), ret@56, frame@60. a2 = state, a3 = record, a4 =
+        // the overrun's site, d3 = key, d4 = flags, d5 = size, d6 = handle, then
+        // the old size.
+        "movem.l %d2-%d7/%a2-%a4,-(%sp)",
+        "move.l (40,%sp),%a2",
+        "move.l (48,%sp),%d5",
+        "moveq #0,%d6",
+        "move.b (55,%sp),%d6",
+        "move.l %d6,-(%sp)",
+        "move.l (48,%sp),-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {lookup}",
+        "lea (12,%sp),%sp",
+        "move.l %a0,%a3",
+        ".short 0x4A80", // tst.l %d0
+        bs!(bne "1f"),
+        // Untracked: simply resized.
+        "move.l %d5,%d0",
+        "bsr.w 8f",
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "rts",
+        "1:",
+        "move.l ({r_address},%a3),%d3",
+        // capture(st, site, ret, frame); check_guard(st, rec, key, AT_RESIZE,
+        // TimGetTicks(), site).
+        "move.l ({scratch},%a2),%a4",
+        "lea ({site},%a4),%a4",
+        "move.l (60,%sp),-(%sp)",
+        "move.l (60,%sp),-(%sp)",
+        "move.l %a4,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {capture}",
+        "lea (16,%sp),%sp",
+        "trap #15",
+        ".short {tim_get_ticks}",
+        "move.l %a4,-(%sp)",
+        "move.l %d0,-(%sp)",
+        ".short 0x4878, {at_resize}", // pea (AT_RESIZE).w
+        "move.l %d3,-(%sp)",
+        "move.l %a3,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {check_guard}",
+        "lea (24,%sp),%sp",
+        // The flags now (check_guard may have added OVERRUN), RESIZED; guarded:
+        // with room for the guard first, then (no room) exactly the request.
+        "moveq #0,%d4",
+        "move.w ({r_flags},%a3),%d4",
+        "bset #{resized_bit},%d4",
+        "move.l %d5,%d0",
+        "btst #{guarded_bit},%d4",
+        bs!(beq "2f"),
+        ".short 0x5880", // addq.l #GUARD_LEN,%d0
+        "2:",
+        "bsr.w 8f",
+        bs!(beq "3f"),
+        "bclr #{guarded_bit},%d4",
+        bs!(beq "9f"), // (it was not guarded: that was the request)
+        "move.l %d5,%d0",
+        "bsr.w 8f",
+        bs!(bne "9f"),
+        // prepare(key, flags, old size, size, FILL_RESIZE_BYTE with FILL_NEW or 0).
+        "3:",
+        "move.l ({r_size},%a3),%d6",
+        "moveq #0,%d0",
+        "btst #{fn_bit},({fn_byte},%a2)",
+        bs!(beq "4f"),
+        "moveq #{fill},%d0",
+        "4:",
+        "move.l %d0,-(%sp)",
+        "move.l %d5,-(%sp)",
+        "move.l %d6,-(%sp)",
+        "move.l %d4,-(%sp)",
+        "move.l %d3,-(%sp)",
+        "bsr.w {prepare}",
+        "lea (20,%sp),%sp",
+        // DmWrite(rec, 2, scratch record + 2, 6): its flags and size (adjacent).
+        "move.l ({scratch},%a2),%a0",
+        "move.w %d4,({r_flags},%a0)",
+        "move.l %d5,({r_size},%a0)",
+        ".short 0x4878, 6", // pea (6).w
+        ".short 0x4868, {r_flags}", // pea (2,%a0)
+        ".short 0x4878, {r_flags}", // pea (2).w
+        "move.l %a3,-(%sp)",
+        "trap #15",
+        ".short {dm_write}",
+        "lea (16,%sp),%sp",
+        // Live bytes and their peak; the resize counter.
+        "move.l ({live_bytes},%a2),%d0",
+        "sub.l %d6,%d0",
+        "add.l %d5,%d0",
+        "move.l %d0,({live_bytes},%a2)",
+        "cmp.l ({peak_bytes},%a2),%d0",
+        bs!(bls "5f"),
+        "move.l %d0,({peak_bytes},%a2)",
+        "5:",
+        "move.l ({scratch},%a2),%a0",
+        ".short 0x52A8, {resizes}", // addq.l #1,(resizes,%a0)
+        "moveq #0,%d0", // errNone
+        "9:",
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "rts",
+        // os_resize(st, addr, d0, handle), its Err zero-extended (flags: tst.l).
+        "8:",
+        "move.l %d6,-(%sp)",
+        "move.l %d0,-(%sp)",
+        "move.l (56,%sp),-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {os_resize}",
+        "lea (16,%sp),%sp",
+        ".short 0x4840", // swap %d0
+        ".short 0x4240", // clr.w %d0
+        ".short 0x4840", // swap %d0
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        lookup = sym lookup,
+        capture = sym capture,
+        check_guard = sym check_guard,
+        os_resize = sym os_resize,
+        prepare = sym prepare,
+        scratch = const offset_of!(State, scratch),
+        live_bytes = const offset_of!(State, live_bytes),
+        peak_bytes = const offset_of!(State, peak_bytes),
+        site = const offset_of!(crate::state::Scratch, ev.overrun.site),
+        resizes = const offset_of!(crate::state::Scratch, header.counters.resizes),
+        r_flags = const offset_of!(AllocRecord, flags),
+        r_size = const offset_of!(AllocRecord, size),
+        r_address = const offset_of!(AllocRecord, address),
+        resized_bit = const AllocFlags::RESIZED.bits().trailing_zeros(),
+        guarded_bit = const AllocFlags::GUARDED.bits().trailing_zeros(),
+        fn_byte = const offset_of!(State, options) + 3 - Options::FILL_NEW.bits().trailing_zeros() as usize / 8,
+        fn_bit = const Options::FILL_NEW.bits().trailing_zeros() % 8,
+        fill = const record::FILL_RESIZE_BYTE,
+        at_resize = const detected::AT_RESIZE,
+        tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
+        dm_write = const palm::traps::sysTrapDmWrite,
+    )
+}
+// The assembly: `addq` adds the guard's length; `moveq` loads the fill byte; the
+// scratch record is at the scratch chunk's start; the flags are a word.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    record::GUARD_LEN == 4
+        && (record::FILL_RESIZE_BYTE as usize) < 128
+        && offset_of!(crate::state::Scratch, rec) == 0
+        && AllocFlags::RESIZED.bits() < 256
+);
+
+/// The host's [`resize`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
+pub extern "C" fn resize(
     st: &mut State,
     addr: u32,
     size: u32,
@@ -719,35 +1538,36 @@ pub fn resize(
     frame: u32,
 ) -> palm::Err {
     let handle = u32::from(handle);
-    let (pos, key) = lookup(st, addr, handle);
-    if pos == NOT_FOUND {
-        return os_resize(st, addr, size, handle);
+    // SAFETY: `addr` was passed to a resize.
+    let rec = unsafe { lookup(st, addr, handle) };
+    if rec.is_null() {
+        // SAFETY: what the app (or the OS) passed to the resize.
+        return unsafe { os_resize(st, addr, size, handle) } as palm::Err;
     }
-    // SAFETY: lookup's position is a found one.
-    let rec = rec_at(st, unsafe { st.index.slot_at(pos) });
+    let key = key_of(rec);
     let site = field_ptr!(st, ev.overrun.site);
     capture(st, site, ret, frame);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
-    check_guard(st, rec, key, detected::AT_RESIZE, ticks, site);
+    check_guard(st, rec, key, detected::AT_RESIZE.into(), ticks, site);
     // (Read now, not kept across the calls: check_guard may have added OVERRUN.)
     let mut flags = fields(rec, key).flags | AllocFlags::RESIZED.bits();
-    let mut err = palm::errors::memErrInvalidParam;
+    // Guarded: with room for the guard first; unguarded, or no room for the guard:
+    // exactly the request.
+    let mut want = size;
     if flags & AllocFlags::GUARDED.bits() != 0 {
-        err = os_resize(
-            st,
-            addr,
-            size.wrapping_add(record::GUARD_LEN as u32),
-            handle,
-        );
+        want = size.wrapping_add(record::GUARD_LEN as u32);
+    }
+    // SAFETY: what the app (or the OS) passed to the resize, with room for the guard
+    // when the chunk has one (its record says so).
+    let mut err = unsafe { os_resize(st, addr, want, handle) } as palm::Err;
+    if err != palm::errNone && want != size {
+        flags &= !AllocFlags::GUARDED.bits();
+        // SAFETY: as above.
+        err = unsafe { os_resize(st, addr, size, handle) } as palm::Err;
     }
     if err != palm::errNone {
-        // Unguarded, or no room for the guard: exactly the request.
-        flags &= !AllocFlags::GUARDED.bits();
-        err = os_resize(st, addr, size, handle);
-        if err != palm::errNone {
-            return err;
-        }
+        return err;
     }
     let fill = if st.has(Options::FILL_NEW) {
         record::FILL_RESIZE_BYTE
@@ -780,9 +1600,59 @@ static_assertions::const_assert!(
 /// only: guarded blocks are there, and the storage heaps are write-protected): its
 /// bytes `from..to` get `byte` (0: no fill), and with [`AllocFlags::GUARDED`] in
 /// `flags` the guard is written at `to` (offsets from the chunk start; `addr` is the
-/// pointer or handle).
-#[inline(never)]
-pub(crate) fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
+/// pointer or handle). On the 68k in assembly (`extern "C"`: the free's assembly
+/// calls it too, [`crate::patch::free_block`]); uses D0–D1/A0–A1 only.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
+    core::arch::naked_asm!(
+        // Stack: ret@0, addr@4, flags@8 (its word @10), from@12, to@16, byte@20
+        // (its low byte @23). a0 = the chunk, a1 = its byte `to`.
+        "move.w (10,%sp),%d1",
+        "btst #{not_dynamic},%d1",
+        bs!(bne "9f"),
+        "move.l (4,%sp),%a0",
+        "btst #{handle},%d1",
+        bs!(beq "1f"),
+        "move.l (%a0),%a0",
+        "1:",
+        "move.l %a0,%a1",
+        "adda.l (16,%sp),%a1",
+        "move.l (16,%sp),%d0",
+        "sub.l (12,%sp),%d0",
+        bs!(bls "3f"),
+        ".short 0x4A2F, 23", // tst.b (23,%sp): no fill
+        bs!(beq "3f"),
+        "adda.l (12,%sp),%a0",
+        "2:",
+        "move.b (23,%sp),(%a0)+",
+        ".short 0x5380", // subq.l #1,%d0
+        bs!(bne "2b"),
+        "3:",
+        "btst #{guarded},%d1",
+        bs!(beq "9f"),
+        "moveq #{guard_byte},%d0",
+        "move.b %d0,(%a1)+",
+        "move.b %d0,(%a1)+",
+        "move.b %d0,(%a1)+",
+        "move.b %d0,(%a1)",
+        "9:",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        not_dynamic = const AllocFlags::NOT_DYNAMIC.bits().trailing_zeros(),
+        handle = const AllocFlags::HANDLE.bits().trailing_zeros(),
+        guarded = const AllocFlags::GUARDED.bits().trailing_zeros(),
+        guard_byte = const record::GUARD_BYTE as i8,
+    )
+}
+// prepare writes the guard as four bytes.
+static_assertions::const_assert_eq!(record::GUARD_LEN, 4);
+
+/// Host stand-in for the 68k's [`prepare`] (same effect).
+#[cfg(not(target_arch = "m68k"))]
+pub(crate) extern "C" fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
     if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
         return;
     }
@@ -824,7 +1694,7 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         }
         leaks += 1;
         bytes += f.size;
-        check_guard(st, rec, f.addr, detected::AT_STOP, ticks, &NO_STACK);
+        check_guard(st, rec, f.addr, detected::AT_STOP.into(), ticks, &NO_STACK);
         if st.has(Options::ALERTS_AT_EXIT)
             // SAFETY: a field of the state.
             && (field!(st, header.counters).alerts.get() as usize)
