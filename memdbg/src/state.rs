@@ -247,6 +247,8 @@ pub fn near<T>(p: *mut T) -> *mut T {
 
 /// A field of the scratch chunk (`scratch!(st, ev.overrun)`) as a `&mut` reached
 /// through an opaque base ([`near`]): its own fields are then 16-bit displacements.
+/// (Used by host stand-ins of assembly.)
+#[cfg(not(target_arch = "m68k"))]
 macro_rules! scratch {
     ($st:expr, $($f:tt)+) => {{
         let p = $st.scratch;
@@ -254,6 +256,7 @@ macro_rules! scratch {
         unsafe { &mut *$crate::state::near(core::ptr::addr_of_mut!((*p).$($f)+)) }
     }};
 }
+#[cfg(not(target_arch = "m68k"))]
 pub(crate) use scratch;
 
 /// The state chunk's address from the Feature Manager (`FtrGet('MDbg', 0)`), or null
@@ -348,22 +351,13 @@ impl State {
     }
 
     /// Expands message template `t` (NUL-terminated, [`crate::text`]) with the
-    /// arguments stored in the scratch `args` into the message buffer.
-    #[inline(never)]
+    /// arguments stored in the scratch `args` into the message buffer
+    /// ([`crate::text::say`]).
+    #[inline(always)]
     pub fn say(&self, t: &[u8]) {
-        let sc = self.scratch.cast::<u8>();
-        // SAFETY: the buffer has MSG_LEN bytes; templates are NUL-terminated
-        // constants; string arguments are NUL-terminated (file names, templates).
-        // The buffers are fields of the live scratch chunk, each address one `lea`
-        // (LLVM adds the offsets in a data register).
-        unsafe {
-            crate::text::format(
-                crate::mem::lea::<{ core::mem::offset_of!(Scratch, msg) }, _>(sc),
-                crate::mem::lea::<{ core::mem::offset_of!(Scratch, msg) + MSG_LEN - 1 }, _>(sc),
-                t.as_ptr(),
-                crate::mem::lea::<{ core::mem::offset_of!(Scratch, args) }, _>(sc).cast(),
-            )
-        }
+        // SAFETY: the live state; templates are NUL-terminated constants, and the
+        // arguments the callers store are as `text::format` wants them.
+        unsafe { crate::text::say(self, t.as_ptr()) }
     }
 
     /// The message arguments ([`Scratch::args`]).
@@ -395,25 +389,11 @@ impl State {
         }
     }
 
-    /// Clears header flags, as [`State::flag`] sets them (one `and.l` on the 68k).
-    #[inline(always)]
+    /// Clears header flags, as [`State::flag`] sets them (used by the host stand-in
+    /// of `session::close`; the 68k's clears them in assembly).
+    #[cfg(not(target_arch = "m68k"))]
     pub fn unflag(&mut self, f: record::HeaderFlags) {
-        #[cfg(target_arch = "m68k")]
-        // SAFETY: and-s a register into this state's `flags` (a u32 at an even
-        // offset); the asm may write memory, so LLVM reloads the field afterwards.
-        unsafe {
-            core::arch::asm!(
-                "and.l {f},({off},{st})",
-                f = in(reg_data) !f.bits(),
-                st = in(reg_addr) self as *mut State,
-                off = const core::mem::offset_of!(State, flags),
-                options(nostack),
-            );
-        }
-        #[cfg(not(target_arch = "m68k"))]
-        {
-            self.flags &= !f.bits();
-        }
+        self.flags &= !f.bits();
     }
 
     /// Puts slot `s` on the free list.
@@ -457,7 +437,8 @@ impl State {
             )
         };
         if n < cap {
-            let rec = crate::ledger::new_record(self, record::ALLOC_RECORD_SIZE as u32);
+            // SAFETY: the live state, its ledger open.
+            let rec = unsafe { crate::ledger::new_record(self, record::ALLOC_RECORD_SIZE as u32) };
             if !rec.is_null() {
                 // SAFETY: n < capacity, the table's size.
                 unsafe { *self.slot_rec.add(n) = rec };
