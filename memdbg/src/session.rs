@@ -181,6 +181,7 @@ macro_rules! bw {
     (@ $op:literal $l:literal) => {
         concat!(".short ", $op, ", ", $l, "-.")
     };
+    (bra $l:literal) => { bw!(@ "0x6000" $l) };
     (bsr $l:literal) => { bw!(@ "0x6100" $l) };
     (bhi $l:literal) => { bw!(@ "0x6200" $l) };
     (bne $l:literal) => { bw!(@ "0x6600" $l) };
@@ -362,21 +363,21 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         ".short 0x91C8", // suba.l %a0,%a0: no name
         "lea (-4,%a6),%a1",
         bw!(bsr "70f"),
-        bw!(bne "80f"),
+        bs!(bne "81f"),
         "move.w #{exists},%d0",
         "cmpi.l #{creator},(-4,%a6)",
-        bw!(bne "80f"),
+        bs!(bne "81f"),
         "cmpi.l #{kind},(-8,%a6)",
-        bw!(bne "80f"),
+        bs!(bne "81f"),
         "btst #0,(-9,%a6)", // dmHdrAttrResDB
-        bw!(bne "80f"),
+        bs!(bne "81f"),
         "move.l %d6,-(%sp)",
         ".short 0x4267", // clr.w -(%sp): card 0
         "trap #15",
         ".short {dm_delete_database}",
         ".short 0x5C8F", // addq.l #6,%sp
         ".short 0x4A40", // tst.w %d0
-        bw!(bne "80f"),
+        bs!(bne "81f"),
         "8:",
         ".short 0x4267", // clr.w -(%sp): resDB false
         "move.l #{kind},-(%sp)",
@@ -387,7 +388,7 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         ".short {dm_create_database}",
         "lea (16,%sp),%sp",
         ".short 0x4A40", // tst.w %d0
-        bw!(bne "80f"),
+        bs!(bne "81f"),
         bw!(bsr "60f"),
         "move.w #{read_write},-(%sp)",
         "move.l %d0,-(%sp)",
@@ -399,7 +400,9 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         bs!(bne "9f"),
         "trap #15",
         ".short {dm_get_last_err}",
-        bs!(bra "80f"),
+        // (The errors above branch here: 80 is out of a short branch's range.)
+        "81:",
+        bw!(bra "80f"),
         "9:",
         ".short 0x4878, {header_size}", // pea (HEADER_SIZE).w
         "move.l %a2,-(%sp)",

@@ -238,9 +238,7 @@ pub unsafe extern "C" fn say(st: *const State, t: *const u8) {
         bs!(bra "5b"),
         // A literal byte.
         "8:",
-        "cmp.l %a1,%d4",
-        bs!(bls "1b"),
-        "move.b %d0,(%a1)+",
+        bs!(bsr "7f"),
         bs!(bra "1b"),
         // The end: the NUL.
         "9:",
