@@ -214,12 +214,12 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         "jsr ({state_ptr},%pc)",
         "moveq #1,%d7", // AlreadyRunning
         ".short 0x4A80", // tst.l %d0
-        bw!(bne "90f"),
+        bs!(bne "90f"),
         "moveq #4,%d7", // BadSettings
-        "move.l (8,%a6),%a0",
+        "move.l (8,%a6),%a3", // the settings (A3 until the scratch)
         "moveq #0,%d3",
-        "move.w ({s_cap},%a0),%d3",
-        bw!(beq "90f"),
+        "move.w ({s_cap},%a3),%d3",
+        bs!(beq "90f"),
         // Index entries (index::entries_for): the smallest power of two at least
         // cap + ceil(cap / 2) and 16, at most MAX_ENTRIES.
         "move.l %d3,%d0",
@@ -234,7 +234,7 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         bs!(bra "1b"),
         "2:",
         "cmpi.l #{max_entries},%d4",
-        bw!(bhi "90f"),
+        bs!(bhi "90f"),
         // The state chunk: FIXED_SIZE + 6 × cap + 2 × entries; then the keys, 4 ×
         // entries.
         "move.l %d3,%d0",
@@ -246,52 +246,90 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         ".short 0x0680", // addi.l #FIXED_SIZE,%d0
         ".long {fixed}",
         "moveq #5,%d7", // NoMemory
-        bw!(bsr "50f"),
-        bw!(beq "90f"),
+        bs!(bsr "50f"),
+        bs!(beq "90f"),
         "move.l %a0,%a2",
         "move.l %d4,%d0",
         "add.l %d0,%d0",
         "add.l %d0,%d0",
-        bw!(bsr "50f"),
+        bs!(bsr "50f"),
         "move.l %a0,%d5",
-        bw!(beq "85f"),
+        bs!(bne "20f"),
+        // No room for the keys: the state chunk freed.
+        "move.l %a2,-(%sp)",
+        "trap #15",
+        ".short {mem_chunk_free}",
+        ".short 0x588F", // addq.l #4,%sp
+        "90:",
+        "move.l %d7,%d0",
+        ".short 0x4840", // swap %d0
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
+        "unlk %a6",
+        "rts",
+        // A zeroed system-owned chunk of D0 bytes (even) in A0 and D0, Z when none:
+        // MemPtrNew, MemPtrSetOwner(p, 0), then zeroed a word at a time.
+        "50:",
+        "move.l %d0,-(%sp)",
+        "trap #15",
+        ".short {mem_ptr_new}",
+        "move.l (%sp)+,%d1",
+        "move.l %a0,%d0",
+        bs!(beq "59f"),
+        "move.l %d1,-(%sp)",
+        ".short 0x4267", // clr.w -(%sp): owner 0
+        "move.l %a0,-(%sp)",
+        "trap #15",
+        ".short {mem_ptr_set_owner}",
+        "move.l (%sp)+,%a0",
+        ".short 0x548F", // addq.l #2,%sp
+        "move.l (%sp)+,%d1",
+        "lsr.l #1,%d1",
+        "move.l %a0,%a1",
+        "51:",
+        ".short 0x4259", // clr.w (%a1)+
+        ".short 0x5381", // subq.l #1,%d1
+        bs!(bne "51b"),
+        "move.l %a0,%d0",
+        "59:",
+        "rts",
         // The fields (the rest of the chunk is zero).
+        "20:",
         "move.b #1,(%a2)", // busy
-        "move.l (8,%a6),%a0",
-        "move.l (%a0),({opts},%a2)",
-        "move.l ({s_thr},%a0),({thr},%a2)",
+        "move.l (%a3),({opts},%a2)",
+        "move.l ({s_thr},%a3),({thr},%a2)",
         "lea ({settings},%a2),%a1",
-        "move.l (%a0)+,(%a1)+",
-        "move.l (%a0)+,(%a1)+",
-        "move.l (%a0),(%a1)",
+        "move.l (%a3)+,(%a1)+",
+        "move.l (%a3)+,(%a1)+",
+        "move.l (%a3),(%a1)",
         "lea ({st_size},%a2),%a3",
         "move.l %a3,({scratch},%a2)",
         "moveq #-1,%d0",
         "move.w %d0,({free_head},%a2)",
-        "move.l %d0,({low_free},%a2)",
-        "move.l %d0,({low_max},%a2)",
+        "move.l %d0,%d1",
+        "movem.l %d0-%d1,({low_free},%a2)", // low_free, low_max
         "move.b #{version},({rec_version},%a3)",
-        "move.l %d5,({keys},%a2)",
         "lea ({tramp_at},%a2),%a0",
         "move.l %a0,({trampolines},%a2)",
+        // The index and the slot table, five adjacent longs: the keys (D5), the
+        // slot numbers (D6: after the table), the mask and the shift (D7), the
+        // records (A0: the table), the free-list links (A1: after the records).
         "lea ({fixed},%a2),%a0",
-        "move.l %a0,({slot_rec},%a2)",
         "add.l %d3,%d3",
-        "adda.l %d3,%a0",
-        "adda.l %d3,%a0",
-        "move.l %a0,({slot_next},%a2)",
-        "adda.l %d3,%a0",
-        "move.l %a0,({slots},%a2)",
-        "move.w %d4,%d0",
-        ".short 0x5340", // subq.w #1,%d0
-        "move.w %d0,({mask},%a2)",
+        "lea (0,%a0,%d3.l),%a1",
+        "adda.l %d3,%a1",
+        "move.l %a1,%d6",
+        "add.l %d3,%d6",
+        "move.w %d4,%d7",
+        ".short 0x5347", // subq.w #1,%d7
+        ".short 0x4847", // swap %d7 (the low word: 0, from NoMemory's moveq)
         // The shift, 16 - log2(entries), by halving.
         "moveq #17,%d0",
         "3:",
         ".short 0x5340", // subq.w #1,%d0
         "lsr.w #1,%d4",
         bs!(bne "3b"),
-        "move.w %d0,({shift},%a2)",
+        "move.w %d0,%d7",
+        "movem.l %d5-%d7/%a0-%a1,({keys},%a2)",
         // Code 1: DmGetResource('code', 1), its master pointer and size; kept only
         // if this function is inside (else an empty range, and the flag).
         "move.w #1,-(%sp)",
@@ -450,7 +488,7 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         ".short 0x508F", // addq.l #8,%sp
         ".short 0x4212", // clr.b (%a2): busy
         "moveq #0,%d7",
-        bs!(bra "90f"),
+        bw!(bra "90b"),
         // A Data Manager error (D0.w): Ledger(error); both chunks freed.
         "80:",
         ".short 0x4840", // swap %d0
@@ -464,45 +502,7 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         "trap #15",
         ".short {mem_chunk_free}",
         ".short 0x588F", // addq.l #4,%sp
-        bs!(bra "90f"),
-        // No room for the keys: the state chunk freed.
-        "85:",
-        "move.l %a2,-(%sp)",
-        "trap #15",
-        ".short {mem_chunk_free}",
-        ".short 0x588F", // addq.l #4,%sp
-        "90:",
-        "move.l %d7,%d0",
-        ".short 0x4840", // swap %d0
-        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
-        "unlk %a6",
-        "rts",
-        // A zeroed system-owned chunk of D0 bytes (even) in A0 and D0, Z when none:
-        // MemPtrNew, MemPtrSetOwner(p, 0), then zeroed a word at a time.
-        "50:",
-        "move.l %d0,-(%sp)",
-        "trap #15",
-        ".short {mem_ptr_new}",
-        "move.l (%sp)+,%d1",
-        "move.l %a0,%d0",
-        bs!(beq "59f"),
-        "move.l %d1,-(%sp)",
-        ".short 0x4267", // clr.w -(%sp): owner 0
-        "move.l %a0,-(%sp)",
-        "trap #15",
-        ".short {mem_ptr_set_owner}",
-        "move.l (%sp)+,%a0",
-        ".short 0x548F", // addq.l #2,%sp
-        "move.l (%sp)+,%d1",
-        "lsr.l #1,%d1",
-        "move.l %a0,%a1",
-        "51:",
-        ".short 0x4259", // clr.w (%a1)+
-        ".short 0x5381", // subq.l #1,%d1
-        bs!(bne "51b"),
-        "move.l %a0,%d0",
-        "59:",
-        "rts",
+        bw!(bra "90b"),
         // DmFindDatabase(0, name at A4): D0.
         "60:",
         "move.l %a4,-(%sp)",
@@ -551,16 +551,10 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         scratch = const offset_of!(State, scratch),
         free_head = const offset_of!(State, free_head),
         low_free = const offset_of!(State, low_free),
-        low_max = const offset_of!(State, low_max),
         version = const FORMAT_VERSION,
         rec_version = const offset_of!(Scratch, rec) + offset_of!(record::AllocRecord, version),
         keys = const offset_of!(State, index) + offset_of!(Index, keys),
-        slots = const offset_of!(State, index) + offset_of!(Index, slots),
-        mask = const offset_of!(State, index) + offset_of!(Index, mask),
-        shift = const offset_of!(State, index) + offset_of!(Index, shift),
         trampolines = const offset_of!(State, trampolines),
-        slot_rec = const offset_of!(State, slot_rec),
-        slot_next = const offset_of!(State, slot_next),
         flags = const offset_of!(State, flags),
         code_base = const offset_of!(State, code) + offset_of!(CodeRange, base),
         code_end = const offset_of!(State, code) + offset_of!(CodeRange, end),
@@ -616,6 +610,22 @@ static_assertions::const_assert_eq!(
     .shift,
     3
 );
+// start_raw's stores of adjacent fields (68k layout): the low-water marks; the index
+// (keys, slots, mask, shift) and the slot table (records, links).
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(offset_of!(State, low_max), offset_of!(State, low_free) + 4);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(offset_of!(Index, slots), offset_of!(Index, keys) + 4);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(offset_of!(Index, mask), offset_of!(Index, keys) + 8);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(offset_of!(Index, shift), offset_of!(Index, keys) + 10);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(offset_of!(State, slot_rec), offset_of!(State, index) + 12);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(offset_of!(State, slot_next), offset_of!(State, index) + 16);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(offset_of!(Index, keys), 0);
 // start_raw's layout assumptions: the settings are copied as three longs; the
 // header's creator long is at an even address (DmDatabaseInfo writes it); the
 // slot table's and the keys' sizes are even.
@@ -1018,18 +1028,18 @@ unsafe extern "C" fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Sum
         "move.l %a2,-(%sp)",
         "jsr ({write_header},%pc)",
         ".short 0x508F", // addq.l #8,%sp
-        "move.l ({scratch},%a2),%a1",
+        "move.l ({scratch},%a2),%a3",
         "move.l (36,%sp),%a0",
         "move.l (28,%sp),(%a0)+",
         "move.l (32,%sp),(%a0)+",
-        "move.l ({k_overruns},%a1),(%a0)+",
-        "move.l ({k_doubles},%a1),(%a0)+",
+        "move.l ({k_overruns},%a3),(%a0)+",
+        "move.l ({k_doubles},%a3),(%a0)+",
         "move.l ({flags},%a2),(%a0)",
         "btst #{dbg_bit},({dbg_byte},%a2)",
         bs!(beq "1f"),
         // The four numbers from the summary into the message arguments.
         "move.l (36,%sp),%a0",
-        "lea ({args},%a1),%a1",
+        "lea ({args},%a3),%a1",
         "move.l (%a0)+,(%a1)+",
         "move.l (%a0)+,(%a1)+",
         "move.l (%a0)+,(%a1)+",
@@ -1039,8 +1049,7 @@ unsafe extern "C" fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Sum
         "move.l %a2,-(%sp)",
         "jsr ({say},%pc)",
         ".short 0x508F", // addq.l #8,%sp
-        "move.l ({scratch},%a2),%a0",
-        ".short 0x4868, {msg}", // pea (msg,%a0)
+        ".short 0x486B, {msg}", // pea (msg,%a3) (say preserves A3)
         "trap #15",
         ".short {dbg_message}",
         ".short 0x588F", // addq.l #4,%sp
