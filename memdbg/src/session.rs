@@ -360,6 +360,32 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         "moveq #{unknown},%d0",
         "or.l %d0,({flags},%a2)",
         bs!(bra "6f"),
+        // DmFindDatabase(0, name at A4): D0.
+        "60:",
+        "move.l %a4,-(%sp)",
+        ".short 0x4267", // clr.w -(%sp): card 0
+        "trap #15",
+        ".short {dm_find_database}",
+        ".short 0x5C8F", // addq.l #6,%sp
+        "rts",
+        // DmDatabaseInfo(D3.w card, D0 id, A0 name, attributes into -10(a6), seven
+        // NULLs, type into -8(a6), A1 creator): D0.w the error, flags set from it.
+        "70:",
+        "move.l %a1,-(%sp)",
+        ".short 0x486E, -8", // pea (-8,%a6)
+        "moveq #6,%d1",
+        "71:",
+        ".short 0x42A7", // clr.l -(%sp)
+        ".short 0x51C9, 71b-.", // dbf %d1,71b
+        ".short 0x486E, -10", // pea (-10,%a6)
+        "move.l %a0,-(%sp)",
+        "move.l %d0,-(%sp)",
+        "move.w %d3,-(%sp)",
+        "trap #15",
+        ".short {dm_database_info}",
+        "lea (50,%sp),%sp",
+        ".short 0x4A40", // tst.w %d0
+        "rts",
         "5:",
         "move.l %d6,({code_base},%a2)",
         "move.l %d6,%a0",
@@ -394,13 +420,13 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         // The ledger (ledger::create): an old MemDbgDB is deleted only if it is a
         // record database of our creator and type.
         "lea ({name},%pc),%a4",
-        bw!(bsr "60f"),
+        bs!(bsr "60b"),
         "move.l %d0,%d6",
         bs!(beq "8f"),
         "moveq #0,%d3",
         ".short 0x91C8", // suba.l %a0,%a0: no name
         "lea (-4,%a6),%a1",
-        bw!(bsr "70f"),
+        bs!(bsr "70b"),
         bs!(bne "81f"),
         "move.w #{exists},%d0",
         "cmpi.l #{creator},(-4,%a6)",
@@ -427,7 +453,7 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         "lea (16,%sp),%sp",
         ".short 0x4A40", // tst.w %d0
         bs!(bne "81f"),
-        bw!(bsr "60f"),
+        bw!(bsr "60b"),
         "move.w #{read_write},-(%sp)",
         "move.l %d0,-(%sp)",
         ".short 0x4267", // clr.w -(%sp): card 0
@@ -470,7 +496,7 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         "move.l (-14,%a6),%d0",
         "lea ({h_name},%a3),%a0",
         "lea ({h_creator},%a3),%a1",
-        bw!(bsr "70f"),
+        bw!(bsr "70b"),
         "11:",
         "moveq #{running},%d0",
         "or.l %d0,({flags},%a2)",
@@ -503,32 +529,6 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         ".short {mem_chunk_free}",
         ".short 0x588F", // addq.l #4,%sp
         bw!(bra "90b"),
-        // DmFindDatabase(0, name at A4): D0.
-        "60:",
-        "move.l %a4,-(%sp)",
-        ".short 0x4267", // clr.w -(%sp): card 0
-        "trap #15",
-        ".short {dm_find_database}",
-        ".short 0x5C8F", // addq.l #6,%sp
-        "rts",
-        // DmDatabaseInfo(D3.w card, D0 id, A0 name, attributes into -10(a6), seven
-        // NULLs, type into -8(a6), A1 creator): D0.w the error, flags set from it.
-        "70:",
-        "move.l %a1,-(%sp)",
-        ".short 0x486E, -8", // pea (-8,%a6)
-        "moveq #6,%d1",
-        "71:",
-        ".short 0x42A7", // clr.l -(%sp)
-        ".short 0x51C9, 71b-.", // dbf %d1,71b
-        ".short 0x486E, -10", // pea (-10,%a6)
-        "move.l %a0,-(%sp)",
-        "move.l %d0,-(%sp)",
-        "move.w %d3,-(%sp)",
-        "trap #15",
-        ".short {dm_database_info}",
-        "lea (50,%sp),%sp",
-        ".short 0x4A40", // tst.w %d0
-        "rts",
         // The end, for bs!'s range check.
         "98:",
         "99:",
@@ -806,10 +806,10 @@ fn app_identity(st: &mut State) {
 /// the start ticks are set at start, the rarer counters are counted in place) from
 /// the state, and writes the header to record 0 (`DmWrite`).
 ///
-/// On the 68k in assembly, addressed from the header itself: the settings' alert
-/// limit and capacity as one long, and three runs of longs in the same order in
-/// both (the allocation, free and OS-free counts, the peaks, the low-water marks)
-/// each a `movem.l` load and store (`U32Be` is the 68k's own byte order).
+/// On the 68k in assembly, addressed from the header itself: runs of longs in the
+/// same order in both (the settings; code 1's base and end, then size; the
+/// allocation, free and OS-free counts; the peaks; the low-water marks) each a
+/// `movem.l` load and store (`U32Be` is the 68k's own byte order).
 ///
 /// # Safety
 /// `st` is the live state, its ledger open.
@@ -825,15 +825,15 @@ unsafe extern "C" fn write_header(st: *const State, stop_ticks: u32) {
         "move.l #{head},(%a1)",
         "move.l #{magic},({h_magic},%a1)",
         "move.l ({flags},%a0),({h_flags},%a1)",
-        "move.l ({opts},%a0),({h_options},%a1)",
-        "move.l ({thr},%a0),({h_thr},%a1)",
-        "move.l ({code_base},%a0),%d0",
-        "move.l %d0,({h_base},%a1)",
-        "move.l ({code_end},%a0),%d1",
+        // The settings as the header has them: options, alert limit and capacity,
+        // threshold (the state's options and threshold are these, never changed).
+        "movem.l ({settings},%a0),%d0-%d2",
+        "movem.l %d0-%d2,({h_options},%a1)",
+        // Code 1's base and size.
+        "movem.l ({code},%a0),%d0-%d1",
         "sub.l %d0,%d1",
-        "move.l %d1,({h_size},%a1)",
+        "movem.l %d0-%d1,({h_base},%a1)",
         "move.l (12,%sp),({h_stop},%a1)",
-        "move.l ({s_alerts},%a0),({h_alerts},%a1)", // max_alerts, capacity
         "move.l ({s_count},%a0),({k_leaks},%a1)",
         "move.l ({s_bytes},%a0),({k_leaked},%a1)",
         "movem.l ({s_alloc},%a0),%d0-%d2",
@@ -859,17 +859,11 @@ unsafe extern "C" fn write_header(st: *const State, stop_ticks: u32) {
         h_magic = const offset_of!(Header, magic),
         flags = const offset_of!(State, flags),
         h_flags = const offset_of!(Header, flags),
-        opts = const offset_of!(State, options),
+        settings = const offset_of!(State, settings),
         h_options = const offset_of!(Header, options),
-        thr = const offset_of!(State, low_heap_threshold),
-        h_thr = const offset_of!(Header, low_heap_threshold),
-        code_base = const offset_of!(State, code) + offset_of!(CodeRange, base),
-        code_end = const offset_of!(State, code) + offset_of!(CodeRange, end),
+        code = const offset_of!(State, code),
         h_base = const offset_of!(Header, code_base),
-        h_size = const offset_of!(Header, code_size),
         h_stop = const offset_of!(Header, stop_ticks),
-        s_alerts = const offset_of!(State, settings) + offset_of!(Settings, max_alerts),
-        h_alerts = const offset_of!(Header, max_alerts),
         s_count = const offset_of!(State, live_count),
         k_leaks = const offset_of!(Header, counters) + offset_of!(Counters, leaks),
         s_bytes = const offset_of!(State, live_bytes),
@@ -900,8 +894,8 @@ unsafe fn write_header(st: *const State, stop_ticks: u32) {
     h.header_size = U16Be::new(HEADER_SIZE as u16);
     h.magic.set(HEADER_MAGIC);
     h.flags.set(st.flags);
-    h.options.set(st.options);
-    h.low_heap_threshold.set(st.low_heap_threshold);
+    h.options.set(st.settings.options.bits());
+    h.low_heap_threshold.set(st.settings.low_heap_threshold);
     h.code_base.set(st.code.base);
     h.code_size.set(st.code.end.wrapping_sub(st.code.base));
     h.stop_ticks.set(stop_ticks);
@@ -925,14 +919,28 @@ static_assertions::const_assert_eq!(offset_of!(Header, version), 1);
 static_assertions::const_assert_eq!(offset_of!(Header, header_size), 2);
 // write_header pushes the length as a sign-extended word.
 static_assertions::const_assert!(HEADER_SIZE < 0x8000);
-// write_header copies max_alerts and capacity as one long.
+// write_header copies the settings as three longs (options; max_alerts and capacity;
+// the threshold), in the header's order, and code 1's base and size as two.
+static_assertions::const_assert_eq!(offset_of!(Settings, max_alerts), 4);
+static_assertions::const_assert_eq!(offset_of!(Settings, capacity), 6);
+static_assertions::const_assert_eq!(offset_of!(Settings, low_heap_threshold), 8);
 static_assertions::const_assert_eq!(
-    offset_of!(Settings, capacity),
-    offset_of!(Settings, max_alerts) + 2
+    offset_of!(Header, max_alerts),
+    offset_of!(Header, options) + 4
 );
 static_assertions::const_assert_eq!(
     offset_of!(Header, capacity),
-    offset_of!(Header, max_alerts) + 2
+    offset_of!(Header, options) + 6
+);
+static_assertions::const_assert_eq!(
+    offset_of!(Header, low_heap_threshold),
+    offset_of!(Header, options) + 8
+);
+static_assertions::const_assert_eq!(offset_of!(CodeRange, end), offset_of!(CodeRange, base) + 4);
+static_assertions::const_assert_eq!(offset_of!(CodeRange, base), 0);
+static_assertions::const_assert_eq!(
+    offset_of!(Header, code_size),
+    offset_of!(Header, code_base) + 4
 );
 // write_header's runs: allocations, frees, os_frees; peak bytes, peak count; low free,
 // low largest free, adjacent in this order in the state and in the counters.
