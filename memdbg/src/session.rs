@@ -150,7 +150,7 @@ fn free_chunks(a: *mut u8, b: *mut u8) {
 /// `MemHandleResize` when [`Options::GUARDS`] is (so that the guard bytes are
 /// invisible to the OS and the app); a refusal is recorded, not an error.
 ///
-/// On the 68k the work is [`start_raw`], in assembly; this decodes its result.
+/// On the 68k the work is `start_raw`, in assembly; this decodes its result.
 ///
 /// # Errors
 /// [`Error::AlreadyRunning`], [`Error::BadSettings`] (capacity 0 or above 5461),
@@ -267,28 +267,32 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         "unlk %a6",
         "rts",
         // A zeroed system-owned chunk of D0 bytes (even) in A0 and D0, Z when none:
-        // MemPtrNew, MemPtrSetOwner(p, 0), then zeroed a word at a time.
+        // MemPtrNew, MemPtrSetOwner(p, 0), then zeroed a word at a time. The size
+        // and the chunk are kept in D6 and A4 (free until the code range and the
+        // ledger's name), never read back from the traps' argument slots (a
+        // callee may change its arguments).
         "50:",
+        "move.l %d0,%d6",
         "move.l %d0,-(%sp)",
         "trap #15",
         ".short {mem_ptr_new}",
-        "move.l (%sp)+,%d1",
+        ".short 0x588F", // addq.l #4,%sp
         "move.l %a0,%d0",
         bs!(beq "59f"),
-        "move.l %d1,-(%sp)",
+        "move.l %a0,%a4",
         ".short 0x4267", // clr.w -(%sp): owner 0
         "move.l %a0,-(%sp)",
         "trap #15",
         ".short {mem_ptr_set_owner}",
-        "move.l (%sp)+,%a0",
-        ".short 0x548F", // addq.l #2,%sp
-        "move.l (%sp)+,%d1",
+        ".short 0x5C8F", // addq.l #6,%sp
+        "move.l %d6,%d1",
         "lsr.l #1,%d1",
-        "move.l %a0,%a1",
+        "move.l %a4,%a1",
         "51:",
         ".short 0x4259", // clr.w (%a1)+
         ".short 0x5381", // subq.l #1,%d1
         bs!(bne "51b"),
+        "move.l %a4,%a0",
         "move.l %a0,%d0",
         "59:",
         "rts",

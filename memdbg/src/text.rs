@@ -4,7 +4,8 @@
 //! A message is a NUL-terminated template of literal bytes and argument codes
 //! ([`DEC`], [`HEX`], [`KIND`], `STR`, [`THEN`]), each taking the next argument
 //! from an array the caller filled (in the scratch chunk on the 68k, never on the
-//! stack). One interpreter ([`format`]) builds every message: a call site costs its
+//! stack). One interpreter ([`say`]: 68000 assembly on the 68k, [`format`] on the
+//! host) builds every message into the scratch message buffer: a call site costs its
 //! argument stores and one call, and the templates are constant bytes in code 1. The
 //! output is always NUL-terminated (for `ErrDisplayFileLineMsg` and `DbgMessage`);
 //! what does not fit is cut off.
