@@ -9,13 +9,19 @@
 //! unlocks everything and removes the free slots from the end backwards.
 
 use core::ffi::c_void;
+#[cfg(not(target_arch = "m68k"))]
 use core::mem::MaybeUninit;
 
 use m68k_palmos_sys as palm;
-use palm::dm::{dmMaxRecordIndex, dmModeReadWrite};
+use palm::dm::dmMaxRecordIndex;
+#[cfg(not(target_arch = "m68k"))]
+use palm::dm::dmModeReadWrite;
 
+#[cfg(not(target_arch = "m68k"))]
 use crate::Error;
-use crate::record::{self, AsBytes, DB_CREATOR, DB_NAME_C, DB_TYPE, HEADER_SIZE};
+use crate::record::{self, DB_NAME_C};
+#[cfg(not(target_arch = "m68k"))]
+use crate::record::{DB_CREATOR, DB_TYPE, HEADER_SIZE};
 use crate::state::State;
 
 /// (Re)creates MemDbgDB, opens it and adds the header record (record 0, locked).
@@ -29,6 +35,9 @@ use crate::state::State;
 /// deleted, created or opened, or the header record cannot be added;
 /// `Error::Ledger(dmErrAlreadyExists)` when a MemDbgDB that is not a ledger exists
 /// (the error `DmCreateDatabase` gives for a name in use).
+///
+/// The host stand-in of these steps of the 68k's assembly (`session::start_raw`).
+#[cfg(not(target_arch = "m68k"))]
 pub fn create(st: &mut State) -> Result<(), Error> {
     // SAFETY: plain Data Manager calls with a NUL-terminated constant name.
     unsafe {
@@ -53,7 +62,8 @@ pub fn create(st: &mut State) -> Result<(), Error> {
         }
         st.db = db;
     }
-    let h = new_record(st, HEADER_SIZE as u32);
+    // SAFETY: the database was opened above.
+    let h = unsafe { new_record(st, HEADER_SIZE as u32) };
     if h.is_null() {
         // `start` frees the state next: `st.db` is not read again.
         // SAFETY: the database was opened above.
@@ -66,80 +76,39 @@ pub fn create(st: &mut State) -> Result<(), Error> {
     Ok(())
 }
 
-/// `DmCreateDatabase(0, "MemDbgDB", DB_CREATOR, DB_TYPE, false)`. On the 68k its
-/// constant arguments are pushed as immediates (the glue loaded each into a
-/// register first).
-#[inline(always)]
+/// `DmCreateDatabase(0, "MemDbgDB", DB_CREATOR, DB_TYPE, false)`.
+#[cfg(not(target_arch = "m68k"))]
 fn create_db() -> palm::Err {
-    #[cfg(target_arch = "m68k")]
-    {
-        let err: u32;
-        // SAFETY: pushes the Palm layout (cardNo, nameP, creator, type, resDB: 2 + 3
-        // × 4 + 2 = 16 bytes, the last argument first, a Boolean in a word slot),
-        // pops exactly that and declares every register Palm OS may clobber
-        // (D0-D2/A0-A1). The name is a NUL-terminated constant.
-        unsafe {
-            core::arch::asm!(
-                ".short 0x4267", // clr.w -(%sp): resDB false
-                "move.l #{kind},-(%sp)",
-                "move.l #{creator},-(%sp)",
-                "move.l {name},-(%sp)",
-                ".short 0x4267", // clr.w -(%sp): card 0
-                "trap #15",
-                ".short {trap}",
-                "lea (16,%sp),%sp",
-                name = in(reg_addr) DB_NAME_C.as_ptr(),
-                kind = const DB_TYPE,
-                creator = const DB_CREATOR,
-                trap = const palm::traps::sysTrapDmCreateDatabase,
-                lateout("d0") err, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
-            );
-        }
-        err as palm::Err
-    }
-    #[cfg(not(target_arch = "m68k"))]
     // SAFETY: a NUL-terminated constant name.
-    unsafe {
-        palm::DmCreateDatabase(0, DB_NAME_C.as_ptr(), DB_CREATOR, DB_TYPE, 0)
-    }
+    unsafe { palm::DmCreateDatabase(0, DB_NAME_C.as_ptr(), DB_CREATOR, DB_TYPE, 0) }
 }
 
-/// `DmFindDatabase(0, "MemDbgDB")`: the ledger's `LocalID`, 0 if none. On the 68k
-/// the card number is pushed as an immediate.
-#[inline(always)]
+/// `DmFindDatabase(0, "MemDbgDB")`: the ledger's `LocalID`, 0 if none.
+#[cfg(not(target_arch = "m68k"))]
 fn find_db() -> palm::LocalID {
-    #[cfg(target_arch = "m68k")]
-    {
-        let id: u32;
-        // SAFETY: pushes the Palm layout (cardNo, nameP: 6 bytes, the last argument
-        // first), pops exactly that and declares every register Palm OS may clobber
-        // (D0-D2/A0-A1). The name is a NUL-terminated constant.
-        unsafe {
-            core::arch::asm!(
-                "move.l {name},-(%sp)",
-                ".short 0x4267", // clr.w -(%sp): card 0
-                "trap #15",
-                ".short {trap}",
-                ".short 0x5C8F", // addq.l #6,%sp
-                name = in(reg_addr) DB_NAME_C.as_ptr(),
-                trap = const palm::traps::sysTrapDmFindDatabase,
-                lateout("d0") id, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
-            );
-        }
-        id
-    }
-    #[cfg(not(target_arch = "m68k"))]
     // SAFETY: a NUL-terminated constant name.
-    unsafe {
-        palm::DmFindDatabase(0, DB_NAME_C.as_ptr())
-    }
+    unsafe { palm::DmFindDatabase(0, DB_NAME_C.as_ptr()) }
 }
+
+/// [`DB_NAME_C`] as a static (the 68k's assembly reaches it PC-relative).
+#[cfg(target_arch = "m68k")]
+pub(crate) static LEDGER_NAME: [u8; DB_NAME_C.count_bytes() + 1] = {
+    let mut a = [0u8; DB_NAME_C.count_bytes() + 1];
+    let b = DB_NAME_C.to_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        a[i] = b[i];
+        i += 1;
+    }
+    a
+};
 
 /// Whether database `id` (card 0) is a MemDbgDB ledger: a record database with our
 /// creator and type.
 ///
 /// # Errors
 /// [`Error::Ledger`] with `DmDatabaseInfo`'s error.
+#[cfg(not(target_arch = "m68k"))]
 fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
     // Written by DmDatabaseInfo when it succeeds (and read only then): no stores
     // to initialise them.
@@ -169,11 +138,8 @@ fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
 }
 
 /// `DmDatabaseInfo` (DataMgr.h) asking for the name, attributes, type and creator
-/// only; a NULL output is not written. On the 68k the 50-byte Palm argument block is
-/// pushed directly (seven of its pointers are NULL), which is much shorter than the
-/// generic glue's copy of a zeroed block. `card` is the card number, below 65,536
-/// (a `u32`: callers pass it zero-extended once, not at each call).
-#[inline(never)]
+/// only; a NULL output is not written. `card` is the card number, below 65,536.
+#[cfg(not(target_arch = "m68k"))]
 pub fn db_info(
     card: u32,
     id: palm::LocalID,
@@ -182,81 +148,99 @@ pub fn db_info(
     kind: *mut u32,
     creator: *mut u32,
 ) -> palm::Err {
-    #[cfg(target_arch = "m68k")]
-    {
-        let err: u32;
-        // SAFETY: the outputs are valid for writing or NULL (the caller's); the asm
-        // pushes the Palm layout (cardNo, dbID, nameP, attributesP, versionP, crDateP,
-        // modDateP, bckUpDateP, modNumP, appInfoIDP, sortInfoIDP, typeP, creatorP:
-        // 2 + 12 × 4 = 50 bytes, the last argument first), pops exactly that and
-        // declares every register Palm OS may clobber (D0-D2/A0-A1).
-        unsafe {
-            core::arch::asm!(
-                "move.l {creator},-(%sp)",
-                "move.l {kind},-(%sp)",
-                "move.l {zero},-(%sp)",
-                "move.l {zero},-(%sp)",
-                "move.l {zero},-(%sp)",
-                "move.l {zero},-(%sp)",
-                "move.l {zero},-(%sp)",
-                "move.l {zero},-(%sp)",
-                "move.l {zero},-(%sp)",
-                "move.l {attributes},-(%sp)",
-                "move.l {name},-(%sp)",
-                "move.l {id},-(%sp)",
-                "move.w {card},-(%sp)",
-                "trap #15",
-                ".short {trap}",
-                "lea (50,%sp),%sp",
-                creator = in(reg) creator as usize as u32,
-                kind = in(reg) kind as usize as u32,
-                zero = in(reg) 0u32,
-                attributes = in(reg) attributes as usize as u32,
-                name = in(reg) name as usize as u32,
-                id = in(reg) id,
-                card = in(reg) card,
-                trap = const palm::traps::sysTrapDmDatabaseInfo,
-                lateout("d0") err, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
-            );
-        }
-        err as palm::Err
-    }
-    #[cfg(not(target_arch = "m68k"))]
-    {
-        let n: *mut u32 = core::ptr::null_mut();
-        // SAFETY: the outputs are valid for writing or NULL (the caller's).
-        unsafe {
-            palm::DmDatabaseInfo(
-                card as u16,
-                id,
-                name.cast(),
-                attributes,
-                n.cast(),
-                n,
-                n,
-                n,
-                n,
-                n,
-                n,
-                kind,
-                creator,
-            )
-        }
+    let n: *mut u32 = core::ptr::null_mut();
+    // SAFETY: the outputs are valid for writing or NULL (the caller's).
+    unsafe {
+        palm::DmDatabaseInfo(
+            card as u16,
+            id,
+            name.cast(),
+            attributes,
+            n.cast(),
+            n,
+            n,
+            n,
+            n,
+            n,
+            n,
+            kind,
+            creator,
+        )
     }
 }
 
-/// Appends a record of `size` bytes and returns it locked and not busy, or null when
-/// the storage heap has no room.
-pub fn new_record(st: &mut State, size: u32) -> *mut u8 {
+/// Appends a record of `size` bytes to the ledger of `st` and returns it locked and
+/// not busy (`DmNewRecord` at `dmMaxRecordIndex`, `MemHandleLock`,
+/// `DmReleaseRecord(db, index, true)`), or null (in A0 and D0) when the storage heap
+/// has no room.
+///
+/// On the 68k in assembly: the release's arguments are built on the stack first,
+/// under `DmNewRecord`'s, which writes the index into them. `addq` and `subq` are
+/// written as opcode words (named in comments), the short branch with `bs!`.
+///
+/// # Safety
+/// `st` is the live state, its ledger open for writing.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub unsafe extern "C" fn new_record(st: *mut State, size: u32) -> *mut u8 {
+    core::arch::naked_asm!(
+        // Stack after this: D2, A2 (8), ret@8, st@12, size@16 (D2 saved: the traps
+        // may clobber it, PALM_FACTS §6).
+        "movem.l %d2/%a2,-(%sp)",
+        "move.l (12,%sp),%a0",
+        "move.w #{dirty},-(%sp)", // DmReleaseRecord's dirty: true in the first byte
+        "move.w #{at},-(%sp)", // its index: dmMaxRecordIndex until DmNewRecord's
+        "move.l ({db},%a0),-(%sp)",
+        // DmNewRecord(db, &index, size).
+        "move.l (24,%sp),-(%sp)",
+        ".short 0x486F, 8", // pea (8,%sp): &index
+        "move.l (8,%sp),-(%sp)",
+        "trap #15",
+        ".short {dm_new_record}",
+        "lea (12,%sp),%sp",
+        "move.l %a0,%d0",
+        bs!(beq "1f"),
+        "move.l %a0,-(%sp)",
+        "trap #15",
+        ".short {mem_handle_lock}",
+        "move.l %a0,%a2",
+        ".short 0x588F", // addq.l #4,%sp
+        "trap #15",
+        ".short {dm_release_record}",
+        "move.l %a2,%d0",
+        "1:",
+        ".short 0x508F", // addq.l #8,%sp
+        "move.l %d0,%a0",
+        "movem.l (%sp)+,%d2/%a2",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        dirty = const 0x0100,
+        at = const dmMaxRecordIndex as i16,
+        db = const core::mem::offset_of!(State, db),
+        dm_new_record = const palm::traps::sysTrapDmNewRecord,
+        mem_handle_lock = const palm::traps::sysTrapMemHandleLock,
+        dm_release_record = const palm::traps::sysTrapDmReleaseRecord,
+    )
+}
+
+/// The host stand-in of the 68k's assembly.
+///
+/// # Safety
+/// `st` is the live state, its ledger open for writing.
+#[cfg(not(target_arch = "m68k"))]
+pub unsafe fn new_record(st: *mut State, size: u32) -> *mut u8 {
     let mut at: u16 = dmMaxRecordIndex;
-    // SAFETY: `st.db` is open for writing; DmNewRecord stores the new index in `at`.
+    // SAFETY: the caller's guarantee; DmNewRecord stores the new index in `at`.
     unsafe {
-        let h = palm::DmNewRecord(st.db, &mut at, size);
+        let db = (*st).db;
+        let h = palm::DmNewRecord(db, &mut at, size);
         if h.is_null() {
             return core::ptr::null_mut();
         }
         let p = palm::MemHandleLock(h).cast::<u8>();
-        palm::DmReleaseRecord(st.db, at, 1);
+        palm::DmReleaseRecord(db, at, 1);
         p
     }
 }
@@ -282,7 +266,8 @@ pub fn write(rec: *mut u8, offset: u32, bytes: &[u8]) {
 /// with kind byte `kind`; then unlocks it. On a full storage heap the event is lost
 /// and the ledger is marked incomplete.
 pub fn event(st: &mut State, head: *const u8, head_len: u32, alloc: *const u8, kind: u8) {
-    let rec = new_record(st, head_len + record::ALLOC_RECORD_SIZE as u32);
+    // SAFETY: the live state, its ledger open.
+    let rec = unsafe { new_record(st, head_len + record::ALLOC_RECORD_SIZE as u32) };
     if rec.is_null() {
         st.flag(record::HeaderFlags::INCOMPLETE);
         return;
@@ -313,40 +298,10 @@ pub fn mark_free(rec: *mut u8) {
     }
 }
 
-/// Writes the header `h` (built in the scratch header; its caller has its address
-/// at hand) to record 0. On the 68k the constant length and offset are pushed as
-/// immediates.
-pub fn write_header(st: &State, h: &record::Header) {
-    let h = h.as_bytes();
-    #[cfg(target_arch = "m68k")]
-    // SAFETY: DmWrite(header_rec, 0, h, HEADER_SIZE): pushes the Palm layout
-    // (recordP, offset, srcP, bytes: 16 bytes, the last argument first), pops
-    // exactly that and declares every register Palm OS may clobber (D0-D2/A0-A1).
-    // The header record is HEADER_SIZE bytes, locked.
-    unsafe {
-        core::arch::asm!(
-            ".short 0x4878, {len}", // pea (len).w
-            "move.l {src},-(%sp)",
-            ".short 0x42A7", // clr.l -(%sp): offset 0
-            "move.l {rec},-(%sp)",
-            "trap #15",
-            ".short {trap}",
-            "lea (16,%sp),%sp",
-            len = const HEADER_SIZE,
-            src = in(reg) h.as_ptr(),
-            rec = in(reg) st.header_rec,
-            trap = const palm::traps::sysTrapDmWrite,
-            lateout("d0") _, lateout("d1") _, lateout("d2") _, lateout("a0") _, lateout("a1") _,
-        );
-    }
-    #[cfg(not(target_arch = "m68k"))]
-    write(st.header_rec, 0, h);
-}
-// write_header pushes the length as a sign-extended word.
-static_assertions::const_assert!(HEADER_SIZE < 0x8000);
-
 /// Unlocks every record, removes the free slots (from the last record backwards, so
-/// no removal shifts a record still to be looked at) and closes the database.
+/// no removal shifts a record still to be looked at) and closes the database. The
+/// host stand-in of these steps of the 68k's assembly (`session::close`).
+#[cfg(not(target_arch = "m68k"))]
 pub fn finish(st: &mut State) {
     let mut s = 0;
     while s < st.n_slots {

@@ -98,7 +98,7 @@
 #![cfg_attr(target_arch = "m68k", feature(asm_experimental_arch))]
 #![deny(missing_docs)]
 
-/// A short branch (`b<cc>.s`) in memdbg's inline assembly (`fast.rs`, `patch.rs`),
+/// A short branch (`b<cc>.s`, `bsr.s`) in memdbg's inline assembly (`fast.rs`, `patch.rs`),
 /// written as its two bytes: LLVM's inline-asm parser rejects `b<cc>.s` and `jb<cc>`,
 /// and GNU as assembles an unsized branch as a word branch (m68k-asm-repair shortens
 /// branches in compiled code only; inline asm stays as written). The bytes are the
@@ -116,6 +116,7 @@ macro_rules! bs {
         )
     };
     (bra $l:literal) => { bs!(@ "0x60" $l) };
+    (bsr $l:literal) => { bs!(@ "0x61" $l) };
     (bhi $l:literal) => { bs!(@ "0x62" $l) };
     (bls $l:literal) => { bs!(@ "0x63" $l) };
     (bcc $l:literal) => { bs!(@ "0x64" $l) };

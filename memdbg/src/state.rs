@@ -247,6 +247,8 @@ pub fn near<T>(p: *mut T) -> *mut T {
 
 /// A field of the scratch chunk (`scratch!(st, ev.overrun)`) as a `&mut` reached
 /// through an opaque base ([`near`]): its own fields are then 16-bit displacements.
+/// (Used by host stand-ins of assembly.)
+#[cfg(not(target_arch = "m68k"))]
 macro_rules! scratch {
     ($st:expr, $($f:tt)+) => {{
         let p = $st.scratch;
@@ -254,6 +256,7 @@ macro_rules! scratch {
         unsafe { &mut *$crate::state::near(core::ptr::addr_of_mut!((*p).$($f)+)) }
     }};
 }
+#[cfg(not(target_arch = "m68k"))]
 pub(crate) use scratch;
 
 /// The state chunk's address from the Feature Manager (`FtrGet('MDbg', 0)`), or null
@@ -348,22 +351,13 @@ impl State {
     }
 
     /// Expands message template `t` (NUL-terminated, [`crate::text`]) with the
-    /// arguments stored in the scratch `args` into the message buffer.
-    #[inline(never)]
+    /// arguments stored in the scratch `args` into the message buffer
+    /// ([`crate::text::say`]).
+    #[inline(always)]
     pub fn say(&self, t: &[u8]) {
-        let sc = self.scratch.cast::<u8>();
-        // SAFETY: the buffer has MSG_LEN bytes; templates are NUL-terminated
-        // constants; string arguments are NUL-terminated (file names, templates).
-        // The buffers are fields of the live scratch chunk, each address one `lea`
-        // (LLVM adds the offsets in a data register).
-        unsafe {
-            crate::text::format(
-                crate::mem::lea::<{ core::mem::offset_of!(Scratch, msg) }, _>(sc),
-                crate::mem::lea::<{ core::mem::offset_of!(Scratch, msg) + MSG_LEN - 1 }, _>(sc),
-                t.as_ptr(),
-                crate::mem::lea::<{ core::mem::offset_of!(Scratch, args) }, _>(sc).cast(),
-            )
-        }
+        // SAFETY: the live state; templates are NUL-terminated constants, and the
+        // arguments the callers store are as `text::format` wants them.
+        unsafe { crate::text::say(self, t.as_ptr()) }
     }
 
     /// The message arguments ([`Scratch::args`]).
@@ -395,25 +389,11 @@ impl State {
         }
     }
 
-    /// Clears header flags, as [`State::flag`] sets them (one `and.l` on the 68k).
-    #[inline(always)]
+    /// Clears header flags, as [`State::flag`] sets them (used by the host stand-in
+    /// of `session::close`; the 68k's clears them in assembly).
+    #[cfg(not(target_arch = "m68k"))]
     pub fn unflag(&mut self, f: record::HeaderFlags) {
-        #[cfg(target_arch = "m68k")]
-        // SAFETY: and-s a register into this state's `flags` (a u32 at an even
-        // offset); the asm may write memory, so LLVM reloads the field afterwards.
-        unsafe {
-            core::arch::asm!(
-                "and.l {f},({off},{st})",
-                f = in(reg_data) !f.bits(),
-                st = in(reg_addr) self as *mut State,
-                off = const core::mem::offset_of!(State, flags),
-                options(nostack),
-            );
-        }
-        #[cfg(not(target_arch = "m68k"))]
-        {
-            self.flags &= !f.bits();
-        }
+        self.flags &= !f.bits();
     }
 
     /// Puts slot `s` on the free list.
@@ -436,29 +416,113 @@ impl State {
             self.free_head = unsafe { *self.slot_next.add(usize::from(s)) };
             return Some(s);
         }
-        self.new_slot()
+        // SAFETY: this live state, its ledger open.
+        let s = unsafe { new_slot(self) };
+        if s < 0 { None } else { Some(s as u16) }
     }
+}
 
-    #[inline(never)]
-    fn new_slot(&mut self) -> Option<u16> {
-        // Both zero-extended by moveq + move.w, the capacity (offset 128 or more)
-        // from its displacement: LLVM masks the slot number with a 6-byte andi.l
-        // and reaches the capacity through an index register.
-        // SAFETY: two u16 fields of this state.
-        let (n, cap) = unsafe {
-            let p = (self as *const State).cast::<u8>();
-            (
-                crate::mem::read_u16_at::<{ core::mem::offset_of!(State, n_slots) }>(p),
-                crate::mem::read_u16_at::<
-                    {
-                        core::mem::offset_of!(State, settings)
-                            + core::mem::offset_of!(Settings, capacity)
-                    },
-                >(p),
-            )
-        };
-        if n < cap {
-            let rec = crate::ledger::new_record(self, record::ALLOC_RECORD_SIZE as u32);
+/// [`State::take_slot`]'s slot when the free list is empty: a new record while
+/// below the capacity, else the oldest quarantined slot of the ring (its entry
+/// emptied); −1 when the storage heap or the capacity is exhausted.
+///
+/// On the 68k in assembly (LLVM's code was twice as long): the ring is scanned from
+/// `ring_next` with a `dbf` loop. `addq`, `tst`, `clr` and `dbf` are written as
+/// opcode words (named in comments), short branches with `bs!`.
+///
+/// # Safety
+/// `st` is the live state, its ledger open.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn new_slot(st: *mut State) -> i32 {
+    core::arch::naked_asm!(
+        // Stack after this: D2, A2 (8), ret@8, st@12.
+        "movem.l %d2/%a2,-(%sp)",
+        "move.l (12,%sp),%a2",
+        "moveq #0,%d2",
+        "move.w ({n_slots},%a2),%d2",
+        "cmp.w ({capacity},%a2),%d2",
+        bs!(bcc "2f"),
+        ".short 0x4878, {rec_size}", // pea (ALLOC_RECORD_SIZE).w
+        "move.l %a2,-(%sp)",
+        "jsr ({new_record},%pc)", // (preserves D2)
+        ".short 0x508F", // addq.l #8,%sp
+        "move.l %a0,%d1",
+        bs!(beq "2f"),
+        // slot_rec[n] = the record; n_slots = n + 1; n.
+        "move.l %d2,%d0",
+        "add.l %d2,%d2",
+        "add.l %d2,%d2",
+        "move.l ({slot_rec},%a2),%a1",
+        "move.l %a0,(0,%a1,%d2.l)",
+        ".short 0x526A, {n_slots}", // addq.w #1,(n_slots,%a2)
+        bs!(bra "9f"),
+        // The ring from its next entry: the first nonempty one.
+        "2:",
+        "move.l ({scratch},%a2),%a0",
+        "lea ({ring_addr},%a0),%a0",
+        "moveq #0,%d0",
+        "moveq #0,%d1",
+        "move.b ({ring_next},%a2),%d1",
+        "moveq #{ring_last},%d2",
+        "3:",
+        ".short 0x0241, {ring_last}", // andi.w #RING-1,%d1
+        "move.w %d1,%d0",
+        "lsl.w #2,%d0",
+        ".short 0x4AB0, 0x0000", // tst.l (0,%a0,%d0.w)
+        bs!(bne "4f"),
+        ".short 0x5241", // addq.w #1,%d1
+        ".short 0x51CA, 3b-.", // dbf %d2,3b
+        "moveq #-1,%d0",
+        bs!(bra "9f"),
+        "4:",
+        ".short 0x42B0, 0x0000", // clr.l (0,%a0,%d0.w)
+        "add.w %d1,%d1",
+        "move.w ({to_slot},%a0,%d1.w),%d0",
+        "9:",
+        "movem.l (%sp)+,%d2/%a2",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        new_record = sym crate::ledger::new_record,
+        n_slots = const core::mem::offset_of!(State, n_slots),
+        capacity = const core::mem::offset_of!(State, settings) + core::mem::offset_of!(Settings, capacity),
+        rec_size = const record::ALLOC_RECORD_SIZE,
+        slot_rec = const core::mem::offset_of!(State, slot_rec),
+        scratch = const core::mem::offset_of!(State, scratch),
+        ring_addr = const core::mem::offset_of!(Scratch, ring) + core::mem::offset_of!(Ring, addr),
+        ring_next = const core::mem::offset_of!(State, ring_next),
+        ring_last = const RING - 1,
+        to_slot = const core::mem::offset_of!(Ring, slot) - core::mem::offset_of!(Ring, addr),
+    )
+}
+// new_slot's ring: a power of two of long addresses, the slot numbers within a
+// byte displacement after them.
+static_assertions::const_assert!(RING.is_power_of_two());
+static_assertions::const_assert!(
+    core::mem::offset_of!(Ring, slot) - core::mem::offset_of!(Ring, addr) < 128
+);
+
+/// The host stand-in of the 68k's assembly.
+///
+/// # Safety
+/// `st` is the live state, its ledger open.
+#[cfg(not(target_arch = "m68k"))]
+unsafe fn new_slot(st: *mut State) -> i32 {
+    // SAFETY: the caller's guarantee.
+    let st = unsafe { &mut *st };
+    st.new_slot_host().map_or(-1, i32::from)
+}
+
+#[cfg(not(target_arch = "m68k"))]
+impl State {
+    /// [`new_slot`]'s work (host).
+    fn new_slot_host(&mut self) -> Option<u16> {
+        let n = usize::from(self.n_slots);
+        if n < usize::from(self.settings.capacity) {
+            // SAFETY: the live state, its ledger open.
+            let rec = unsafe { crate::ledger::new_record(self, record::ALLOC_RECORD_SIZE as u32) };
             if !rec.is_null() {
                 // SAFETY: n < capacity, the table's size.
                 unsafe { *self.slot_rec.add(n) = rec };
@@ -466,21 +530,9 @@ impl State {
                 return Some(n as u16);
             }
         }
-        // The ring by one `lea` from the scratch chunk and the next entry zero-extended
-        // by moveq + move.b (LLVM adds the offset in a data register and masks the
-        // byte with a 6-byte andi.l).
-        // SAFETY: the ring is a field of the live scratch chunk; `ring_next` a byte of
-        // this state.
-        let (ring, next) = unsafe {
-            (
-                &mut *crate::mem::lea::<{ core::mem::offset_of!(Scratch, ring) }, _>(
-                    self.scratch.cast::<Ring>(),
-                ),
-                crate::mem::read_u8_at::<{ core::mem::offset_of!(State, ring_next) }>(
-                    (self as *const State).cast(),
-                ) as usize,
-            )
-        };
+        let next = usize::from(self.ring_next);
+        // SAFETY: the ring is a field of the live scratch chunk.
+        let ring = unsafe { &mut (*self.scratch).ring };
         let mut k = 0;
         while k < RING {
             let i = (next + k) & (RING - 1);

@@ -4,7 +4,8 @@
 //! A message is a NUL-terminated template of literal bytes and argument codes
 //! ([`DEC`], [`HEX`], [`KIND`], `STR`, [`THEN`]), each taking the next argument
 //! from an array the caller filled (in the scratch chunk on the 68k, never on the
-//! stack). One interpreter ([`format`]) builds every message: a call site costs its
+//! stack). One interpreter ([`say`]: 68000 assembly on the 68k, [`format`] on the
+//! host) builds every message into the scratch message buffer: a call site costs its
 //! argument stores and one call, and the templates are constant bytes in code 1. The
 //! output is always NUL-terminated (for `ErrDisplayFileLineMsg` and `DbgMessage`);
 //! what does not fit is cut off.
@@ -20,43 +21,50 @@ pub const KIND: u8 = 3;
 pub const STR: u8 = 4;
 /// Code: continue with the template at the address in the next argument.
 pub const THEN: u8 = 5;
+#[cfg(target_arch = "m68k")]
+use core::mem::{offset_of, size_of};
+
+#[cfg(target_arch = "m68k")]
+use crate::state::Scratch;
+use crate::state::{MSG_LEN, State};
+
 /// Arguments a template may use (indices wrap around: a stray code in a file name
 /// cannot read past the array).
 pub const ARGS: usize = 8;
 
-/// The kinds' labels, NUL-separated, in kind order from [`crate::record::kind::POINTER`].
-const LABELS: &[u8] = b"pointer\0handle\0chunk\0Rust alloc\0";
+/// The kinds' labels, NUL-separated, in kind order from [`crate::record::kind::POINTER`]
+/// (a `static`: the 68k's assembly reaches it PC-relative).
+static LABELS: [u8; 32] = *b"pointer\0handle\0chunk\0Rust alloc\0";
 /// Where each label starts in [`LABELS`].
+#[cfg(not(target_arch = "m68k"))]
 const LABEL_AT: [u8; 4] = [0, 8, 15, 21];
+/// The powers of ten a `u32` can hold, largest first (the 68k's decimal digits).
+#[cfg(target_arch = "m68k")]
+static POW10: [u32; 10] = [
+    1_000_000_000,
+    100_000_000,
+    10_000_000,
+    1_000_000,
+    100_000,
+    10_000,
+    1_000,
+    100,
+    10,
+    1,
+];
 
 /// The output position while a template is expanded.
+#[cfg(not(target_arch = "m68k"))]
 struct Out {
     p: *mut u8,
     /// The last byte of the buffer (kept for the NUL).
     end: *mut u8,
 }
 
+#[cfg(not(target_arch = "m68k"))]
 impl Out {
-    /// Appends one byte if there is room for it and the NUL. On the 68k three
-    /// instructions with the position in an address register (`cmp`, a short `bls`
-    /// over a post-increment store): LLVM kept it in a data register and moved it
-    /// to an address register for every store.
-    #[inline(always)]
+    /// Appends one byte if there is room for it and the NUL.
     fn put(&mut self, b: u8) {
-        #[cfg(target_arch = "m68k")]
-        // SAFETY: the store happens only when p < end, inside the caller's buffer.
-        unsafe {
-            core::arch::asm!(
-                "cmp.l {p},{e}",
-                ".short 0x6302", // bls.s over the store (end <= p)
-                "move.b {b},({p})+",
-                p = inout(reg_addr) self.p,
-                e = in(reg_data) self.end,
-                b = in(reg_data) b,
-                options(nostack),
-            );
-        }
-        #[cfg(not(target_arch = "m68k"))]
         if self.p < self.end {
             // SAFETY: p < end, inside the caller's buffer.
             unsafe {
@@ -66,41 +74,18 @@ impl Out {
         }
     }
 
-    /// Appends the NUL-terminated bytes at `s` (what fits). On the 68k one loop of
-    /// six 2-byte instructions (`put`'s three, the load and two short branches).
+    /// Appends the NUL-terminated bytes at `s` (what fits).
     ///
     /// # Safety
     /// `s` is NUL-terminated.
-    #[inline(always)]
     unsafe fn puts(&mut self, s: *const u8) {
-        #[cfg(target_arch = "m68k")]
-        // SAFETY: reads up to the NUL (the caller's guarantee); stores only when
-        // p < end, inside the caller's buffer.
-        unsafe {
-            core::arch::asm!(
-                "move.b ({s})+,{c}",
-                ".short 0x6708", // beq.s to the end
-                "cmp.l {p},{e}",
-                ".short 0x63F8", // bls.s to the load (end <= p: no store)
-                "move.b {c},({p})+",
-                ".short 0x60F4", // bra.s to the load
-                s = inout(reg_addr) s => _,
-                p = inout(reg_addr) self.p,
-                e = in(reg_data) self.end,
-                c = out(reg_data) _,
-                options(nostack),
-            );
-        }
-        #[cfg(not(target_arch = "m68k"))]
-        {
-            let mut s = s;
-            // SAFETY: the caller's guarantee.
-            while unsafe { *s } != 0 {
-                // SAFETY: as above.
-                self.put(unsafe { *s });
-                // SAFETY: as above.
-                s = unsafe { s.add(1) };
-            }
+        let mut s = s;
+        // SAFETY: the caller's guarantee.
+        while unsafe { *s } != 0 {
+            // SAFETY: as above.
+            self.put(unsafe { *s });
+            // SAFETY: as above.
+            s = unsafe { s.add(1) };
         }
     }
 }
@@ -112,7 +97,7 @@ impl Out {
 /// `out..=end` are writable bytes, `end` ≥ `out`; `t` and every template reached
 /// through [`THEN`] are NUL-terminated; `args` has [`ARGS`] elements, and those used
 /// by [`STR`] and [`THEN`] are addresses of NUL-terminated bytes.
-#[inline(always)]
+#[cfg(not(target_arch = "m68k"))]
 pub unsafe fn format(out: *mut u8, end: *mut u8, t: *const u8, args: *const usize) {
     // SAFETY: the caller's guarantees.
     unsafe {
@@ -176,6 +161,182 @@ pub unsafe fn format(out: *mut u8, end: *mut u8, t: *const u8, args: *const usiz
             }
         }
         *o.p = 0;
+    }
+}
+
+/// Expands the NUL-terminated template `t` with the arguments in the scratch `args`
+/// of state `st` into its message buffer ([`crate::state::Scratch::msg`]), as
+/// [`format`] does (the host's stand-in), NUL-terminated. The templates are
+/// constants; string arguments are NUL-terminated (file names, templates).
+///
+/// On the 68k in assembly (LLVM's code was twice as long): decimal digits by
+/// subtracting the powers of ten ([`POW10`], from the largest not above the value
+/// or 1: no division), hexadecimal ones by subtracting powers of 16 (shifting);
+/// a kind's label by skipping labels. `addq`, `subq` and `tst` are written as
+/// opcode words (named in comments), short branches with `bs!`.
+///
+/// # Safety
+/// `st` is the live state; `t` and the arguments are as [`format`] wants them.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub unsafe extern "C" fn say(st: *const State, t: *const u8) {
+    core::arch::naked_asm!(
+        // Stack after this: saved regs (28), ret@28, st@32, t@36. A1: the output
+        // position, D4: the buffer's last byte, A3: the arguments, D3: the next
+        // one's offset, A2: the template.
+        "movem.l %d2-%d5/%a2-%a4,-(%sp)",
+        "move.l (32,%sp),%a0",
+        "move.l ({scratch},%a0),%a3",
+        "lea ({msg},%a3),%a1",
+        "lea ({last},%a3),%a0",
+        "move.l %a0,%d4",
+        "lea ({args},%a3),%a3",
+        "moveq #0,%d3",
+        "move.l (36,%sp),%a2",
+        bs!(bra "1f"),
+        // STR (and a label): the bytes at A0.
+        "5:",
+        "move.b (%a0)+,%d0",
+        bs!(beq "1f"),
+        bs!(bsr "7f"),
+        bs!(bra "5b"),
+        // KIND: label min(v - POINTER, 3), past as many NULs.
+        "4:",
+        "moveq #{pointer},%d2",
+        "sub.l %d2,%d1",
+        "moveq #3,%d2",
+        "cmp.l %d2,%d1",
+        bs!(bls "40f"),
+        "move.l %d2,%d1",
+        "40:",
+        "lea ({labels},%pc),%a0",
+        "41:",
+        ".short 0x5381", // subq.l #1,%d1
+        bs!(bcs "5b"),
+        "42:",
+        ".short 0x4A18", // tst.b (%a0)+
+        bs!(bne "42b"),
+        bs!(bra "41b"),
+        // THEN: the template continues at v.
+        "2:",
+        "move.l %d1,%a2",
+        // The loop: the next template byte.
+        "1:",
+        "move.b (%a2)+,%d0",
+        bs!(beq "9f"),
+        "cmpi.b #{then},%d0",
+        bs!(bhi "8f"),
+        // A code: the next argument (the offset wraps around the array).
+        "move.l (0,%a3,%d3.w),%d1",
+        ".short 0x5843", // addq.w #4,%d3
+        ".short 0x0243, {wrap}", // andi.w #wrap,%d3
+        "cmpi.b #{then},%d0",
+        bs!(beq "2b"),
+        "cmpi.b #{kind},%d0",
+        bs!(bcs "3f"),
+        bs!(beq "4b"),
+        "move.l %d1,%a0",
+        bs!(bra "5b"),
+        // A literal byte.
+        "8:",
+        bs!(bsr "7f"),
+        bs!(bra "1b"),
+        // The end: the NUL.
+        "9:",
+        ".short 0x4211", // clr.b (%a1)
+        "movem.l (%sp)+,%d2-%d5/%a2-%a4",
+        "rts",
+        // Appends D0.b if there is room for it and the NUL.
+        "7:",
+        "cmp.l %a1,%d4",
+        bs!(bls "70f"),
+        "move.b %d0,(%a1)+",
+        "70:",
+        "rts",
+        // DEC (D5 = 0): from the largest power of ten not above v | 1; HEX (D5 =
+        // 1): "0x", from 16^7.
+        "3:",
+        "move.l %d0,%d5",
+        ".short 0x5305", // subq.b #1,%d5
+        bs!(bne "30f"),
+        "lea ({pow10},%pc),%a4",
+        "move.l %d1,%d0",
+        "bset #0,%d0",
+        "31:",
+        "move.l (%a4)+,%d2",
+        "cmp.l %d0,%d2",
+        bs!(bhi "31b"),
+        bs!(bra "32f"),
+        "30:",
+        "moveq #48,%d0", // '0'
+        bs!(bsr "7b"),
+        "moveq #120,%d0", // 'x'
+        bs!(bsr "7b"),
+        "moveq #1,%d2",
+        "ror.l #4,%d2",
+        // Each digit by subtraction; the end after the power 1.
+        "32:",
+        "moveq #48,%d0", // '0'
+        "33:",
+        "cmp.l %d2,%d1",
+        bs!(bcs "34f"),
+        "sub.l %d2,%d1",
+        ".short 0x5200", // addq.b #1,%d0
+        bs!(bra "33b"),
+        "34:",
+        "cmpi.b #57,%d0", // '9'
+        bs!(bls "35f"),
+        ".short 0x5E00", // addq.b #7,%d0
+        "35:",
+        bs!(bsr "7b"),
+        "lsr.l #1,%d2",
+        bs!(beq "1b"),
+        ".short 0x4A05", // tst.b %d5
+        bs!(beq "36f"),
+        "lsr.l #3,%d2",
+        bs!(bra "32b"),
+        "36:",
+        "move.l (%a4)+,%d2",
+        bs!(bra "32b"),
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        scratch = const offset_of!(State, scratch),
+        msg = const offset_of!(Scratch, msg),
+        last = const offset_of!(Scratch, msg) + MSG_LEN - 1,
+        args = const offset_of!(Scratch, args),
+        then = const THEN,
+        kind = const KIND,
+        wrap = const (ARGS - 1) * 4,
+        pointer = const crate::record::kind::POINTER,
+        labels = sym LABELS,
+        pow10 = sym POW10,
+    )
+}
+// say's codes: DEC and HEX below KIND (D5 = code − 1 tells them apart), STR between
+// KIND and THEN; the arguments are longs (a power-of-two count).
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(DEC == 1 && HEX == 2 && KIND == 3 && THEN == 5);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(ARGS.is_power_of_two() && size_of::<usize>() == 4);
+
+/// The host stand-in of the 68k's assembly: [`format`] into the message buffer.
+///
+/// # Safety
+/// `st` is the live state; `t` and the arguments are as [`format`] wants them.
+#[cfg(not(target_arch = "m68k"))]
+pub unsafe extern "C" fn say(st: *const State, t: *const u8) {
+    // SAFETY: the caller's guarantees; the buffers are fields of the live scratch
+    // chunk (MSG_LEN bytes of message).
+    unsafe {
+        let sc = (*st).scratch;
+        let msg = core::ptr::addr_of_mut!((*sc).msg).cast::<u8>();
+        format(
+            msg,
+            msg.add(MSG_LEN - 1),
+            t,
+            core::ptr::addr_of!((*sc).args).cast(),
+        )
     }
 }
 
