@@ -9,6 +9,7 @@
 ///
 /// # Safety
 /// `p` is a readable, 2-aligned `u16`.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn read_u16(p: *const u16) -> usize {
     // SAFETY: the caller's guarantee.

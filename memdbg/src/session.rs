@@ -541,7 +541,7 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         crc_table = sym record::CRC32_NIBBLES,
         name = sym ledger::LEDGER_NAME,
         new_record = sym ledger::new_record,
-        install = sym install,
+        install = sym patch::install,
         write_header = sym write_header,
         s_cap = const offset_of!(Settings, capacity),
         s_thr = const offset_of!(Settings, low_heap_threshold),
@@ -651,13 +651,6 @@ static_assertions::const_assert_eq!(discriminant(&Error::AlreadyRunning), 1);
 static_assertions::const_assert_eq!(discriminant(&Error::BadSettings), 4);
 static_assertions::const_assert_eq!(discriminant(&Error::NoMemory), 5);
 static_assertions::const_assert_eq!(discriminant(&Error::Ledger(0)), 6);
-
-/// [`patch::install`] for [`start_raw`] (C convention: the state on the stack).
-#[cfg(target_arch = "m68k")]
-extern "C" fn install(st: *mut State) {
-    // SAFETY: start_raw's live state, entered.
-    patch::install(unsafe { &mut *st })
-}
 
 /// The host stand-in of the 68k's assembly, with its steps and OS calls.
 ///

@@ -225,35 +225,14 @@ pub struct Scratch {
     pub msg: [u8; MSG_LEN],
 }
 
-/// `p` unchanged, but opaque to LLVM (the output of an empty `asm!`). LLVM's m68k
-/// backend addresses a field at offset 128 or more from a base it knows through an
-/// index register (a 6-byte `move.l #offset` and a longer mode per access); from an
-/// opaque base a field below 128 is one 16-bit displacement. Take it once for a
-/// struct whose fields a function writes many of.
-#[inline(always)]
-pub fn near<T>(p: *mut T) -> *mut T {
-    #[cfg(target_arch = "m68k")]
-    {
-        let mut p = p;
-        // SAFETY: no instruction (a comment naming the register); no memory access.
-        unsafe {
-            core::arch::asm!("/* {0} */", inout(reg_addr) p, options(pure, nomem, nostack, preserves_flags))
-        };
-        p
-    }
-    #[cfg(not(target_arch = "m68k"))]
-    p
-}
-
-/// A field of the scratch chunk (`scratch!(st, ev.overrun)`) as a `&mut` reached
-/// through an opaque base ([`near`]): its own fields are then 16-bit displacements.
-/// (Used by host stand-ins of assembly.)
+/// A field of the scratch chunk (`scratch!(st, ev.overrun)`) as a `&mut`, used
+/// locally. (Used by host stand-ins of assembly.)
 #[cfg(not(target_arch = "m68k"))]
 macro_rules! scratch {
     ($st:expr, $($f:tt)+) => {{
         let p = $st.scratch;
         // SAFETY: a field of the live scratch chunk; used locally, like `State::sc`.
-        unsafe { &mut *$crate::state::near(core::ptr::addr_of_mut!((*p).$($f)+)) }
+        unsafe { &mut *core::ptr::addr_of_mut!((*p).$($f)+) }
     }};
 }
 #[cfg(not(target_arch = "m68k"))]
@@ -310,7 +289,8 @@ pub fn leave(st: &mut State) {
 }
 
 impl State {
-    /// Slot `s`'s record.
+    /// Slot `s`'s record (host stand-ins; the 68k's assembly indexes `slot_rec`).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn rec(&self, s: u16) -> *mut u8 {
         // SAFETY: slot numbers handed out are below `n_slots` ≤ capacity, the table's
