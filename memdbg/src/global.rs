@@ -11,7 +11,7 @@
 use core::alloc::{GlobalAlloc, Layout};
 
 use m68k_palmos_sys as palm;
-use palm::allocator::{CHUNK_ALIGN, PalmAlloc};
+use palm::allocator::CHUNK_ALIGN;
 
 use crate::api::{self, free_at};
 use crate::record::kind;
@@ -38,23 +38,9 @@ pub struct MemDbgAlloc;
 unsafe impl GlobalAlloc for MemDbgAlloc {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let a6 = frame_pointer();
-        let Some(st) = api::enter() else {
-            // SAFETY: same contract.
-            return unsafe { PalmAlloc.alloc(layout) };
-        };
         let align = layout.align() as u32;
         let pad = if align > CHUNK_ALIGN as u32 { align } else { 0 };
-        let p = api::alloc(
-            st,
-            kind::RUST,
-            pad,
-            core::ptr::null(),
-            layout.size() as u32,
-            a6,
-        );
-        state::leave(st);
-        p as usize as *mut u8
+        api::alloc(kind::RUST, pad, core::ptr::null(), layout.size() as u32)
     }
 
     #[inline(never)]

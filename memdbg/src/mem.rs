@@ -1,7 +1,7 @@
 //! Memory accesses in the 68000 forms LLVM's m68k backend does not choose: a
 //! zero-extending load as `moveq #0` + a move (LLVM masks with a 6-byte `andi.l`),
 //! `lea` to address a field once, and read-modify-write in memory (`addq`, `add`,
-//! `sub`, `or`, `bset` on the operand itself, where LLVM loads, changes and
+//! `sub`, `bset` on the operand itself, where LLVM loads, changes and
 //! stores). Each has a host stand-in with the same effect.
 
 /// The `u16` at `p`, zero-extended: on the 68k `moveq #0` and a word move (LLVM
@@ -156,31 +156,6 @@ pub unsafe fn add_to<const N: usize>(p: *mut u8, v: u32) {
     unsafe {
         let q = p.add(N).cast::<u32>();
         q.write(q.read().wrapping_add(v));
-    }
-}
-
-/// Ors `v` into the `u16` `N` bytes after `p` in memory: one `or.w` (LLVM loads, ors
-/// and stores).
-///
-/// # Safety
-/// `p + N` is a writable, 2-aligned `u16`.
-#[inline(always)]
-pub unsafe fn or_to16<const N: usize>(p: *mut u8, v: u16) {
-    #[cfg(target_arch = "m68k")]
-    // SAFETY: the caller's guarantee; one read-modify-write of that word.
-    unsafe {
-        core::arch::asm!(
-            "or.w {v},({n},{p})",
-            v = in(reg_data) v,
-            n = const N,
-            p = in(reg_addr) p,
-            options(nostack),
-        );
-    }
-    #[cfg(not(target_arch = "m68k"))]
-    // SAFETY: the caller's guarantee.
-    unsafe {
-        *p.add(N).cast::<u16>() |= v;
     }
 }
 
