@@ -674,6 +674,48 @@ fn without_code_1_frames_stay_raw_and_the_alert_names_the_address() {
 }
 
 #[test]
+fn over_aligned_rust_blocks_sit_at_their_alignment_with_the_guard_after_them() {
+    let r = run(26);
+    let allocs = r.allocs();
+    assert_eq!(allocs.len(), 1, "{:?}", r.records);
+    let a = allocs[0];
+    assert_eq!(
+        (a.kind, a.size.get(), a.alloc_flags()),
+        (kind::RUST, 20, PTR_GUARDED)
+    );
+    // The record's address is the chunk start; the block is at its data offset,
+    // 8-aligned, at most the alignment in (the word below it holds the offset).
+    let (base, off) = (a.address.get(), u32::from(a.data_offset.get()));
+    assert!(
+        (2..=8).contains(&off) && (base + off) % 8 == 0,
+        "{base:#x} + {off}"
+    );
+    let lines: Vec<Vec<u16>> = a.stack.iter().map(inline_lines).collect();
+    assert!(lines[0].contains(&line("aligned")), "{lines:?}");
+    // The chunk: size + alignment + guard (palm-run's sweep at exit).
+    let swept: Vec<(u32, u32)> = r
+        .outcome
+        .leaks
+        .iter()
+        .map(|l| (l.address, l.size))
+        .collect();
+    assert_eq!(swept, [(base, 20 + 8 + 4)]);
+    let c = r.counters();
+    assert_eq!(
+        [
+            c.allocations.get(),
+            c.frees.get(),
+            c.failed.get(),
+            c.overruns.get(),
+            c.leaks.get(),
+        ],
+        [2, 1, 1, 0, 1],
+        "allocations, frees, failed (alignment 0x10000), overruns, leaks"
+    );
+    assert!(r.flags().is_empty(), "{:?}", r.flags());
+}
+
+#[test]
 fn chunk_new_pointer_and_handle() {
     let r = run(15);
     assert_clean_header(&r);

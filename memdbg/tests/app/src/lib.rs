@@ -76,6 +76,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             22 => heap_low_water(),
             23 => null_frees(Settings::DEFAULT),
             25 => rust_box_without_code_1(),
+            26 => aligned(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -467,6 +468,47 @@ unsafe fn rust_box_without_code_1() -> u32 {
         let layout = core::alloc::Layout::new::<[u32; 5]>();
         let b = core::alloc::GlobalAlloc::alloc(&ALLOC, layout); // @mark raw-box
         core::hint::black_box(b);
+    }
+    end()
+}
+
+/// Rust blocks aligned above 2 (palm-sys's `PalmAlloc` scheme: the block moved up to
+/// its alignment in a bigger chunk, the distance in the word below it): before
+/// `start` (plain) and while running (tracked, guarded after the block; one freed,
+/// one leaked); an alignment above 0x8000 gives null both ways. Each block is
+/// written whole (its guard must survive). (The allocator called directly, as in
+/// `rust_box_without_code_1`.)
+#[inline(never)]
+unsafe fn aligned() -> u32 {
+    let (a16, huge) = (
+        core::alloc::Layout::from_size_align(20, 16).unwrap(),
+        core::alloc::Layout::from_size_align(8, 0x1_0000).unwrap(),
+    );
+    // SAFETY: non-zero sizes; each block freed with its layout or leaked.
+    unsafe {
+        let mut round = 0;
+        while round < 2 {
+            if !core::alloc::GlobalAlloc::alloc(&ALLOC, huge).is_null() {
+                return 1;
+            }
+            let p = core::alloc::GlobalAlloc::alloc(&ALLOC, a16);
+            if p.is_null() || p as usize % 16 != 0 {
+                return 2;
+            }
+            core::ptr::write_bytes(p, 0xA5, 20);
+            core::alloc::GlobalAlloc::dealloc(&ALLOC, p, a16);
+            if round == 0 && begin(&Settings::DEFAULT) != 0 {
+                return 3;
+            }
+            round += 1;
+        }
+        let a8 = core::alloc::Layout::from_size_align(20, 8).unwrap();
+        let p = core::alloc::GlobalAlloc::alloc(&ALLOC, a8); // @mark aligned
+        if p.is_null() || p as usize % 8 != 0 {
+            return 4;
+        }
+        core::ptr::write_bytes(p, 0xA5, 20);
+        core::hint::black_box(p);
     }
     end()
 }
