@@ -298,7 +298,7 @@ pub unsafe extern "C" fn alloc() {
         "move.l %a2,-(%sp)",
         "jsr ({walk},%pc)",
         "lea (20,%sp),%sp",
-        "move.b #1,({rec_stack},%a2)",
+        ".short 0x50EA, {rec_stack}", // st (rec_stack,%a2): nonzero
         "6:",
         "move.w %d5,({r_flags},%a3)",
         // What commit does: DmWrite(slot_rec[slot], 0, record, 82).
@@ -339,24 +339,25 @@ pub unsafe extern "C" fn alloc() {
         "lsr.l #1,%d0",
         "move.l ({slots},%a2),%a0",
         "move.w %d7,(0,%a0,%d0.l)",
-        // Counters and peaks.
+        // Counters and peaks (a0 at live_bytes, then at live_count, the next field;
+        // the others by their distance from live_count).
         ".short 0x52AA, {allocations}", // addq.l #1,(allocations,%a2)
-        ".short 0x52AA, {live_count}", // addq.l #1,(live_count,%a2)
-        "move.l ({live_count},%a2),%d0",
-        "cmp.l ({peak_count},%a2),%d0",
+        "lea ({live_bytes},%a2),%a0",
+        "add.l %d3,(%a0)",
+        "move.l (%a0)+,%d0",
+        "cmp.l ({peak_bytes},%a0),%d0",
         bs!(bls "1f"),
-        "move.l %d0,({peak_count},%a2)",
+        "move.l %d0,({peak_bytes},%a0)",
         "1:",
-        "move.l ({live_bytes},%a2),%d0",
-        "add.l %d3,%d0",
-        "move.l %d0,({live_bytes},%a2)",
-        "cmp.l ({peak_bytes},%a2),%d0",
+        ".short 0x5290", // addq.l #1,(%a0): live_count
+        "move.l (%a0),%d0",
+        "cmp.l ({peak_count},%a0),%d0",
         bs!(bls "1f"),
-        "move.l %d0,({peak_bytes},%a2)",
+        "move.l %d0,({peak_count},%a0)",
         "1:",
         "btst #{handle_bit},%d5",
         bs!(beq "1f"),
-        ".short 0x52AA, {live_handles}", // addq.l #1,(live_handles,%a2)
+        ".short 0x52A8, {live_handles}", // addq.l #1,(live_handles,%a0)
         "1:",
         // Heap statistics: a small allocation (1..=12 bytes), the low-water marks, a
         // low heap.
@@ -458,11 +459,10 @@ pub unsafe extern "C" fn alloc() {
         keys = const offset_of!(State, index) + offset_of!(Index, keys),
         slots = const offset_of!(State, index) + offset_of!(Index, slots),
         allocations = const offset_of!(State, allocations),
-        live_count = const offset_of!(State, live_count),
         live_bytes = const offset_of!(State, live_bytes),
-        live_handles = const offset_of!(State, live_handles),
-        peak_count = const offset_of!(State, peak_count),
-        peak_bytes = const offset_of!(State, peak_bytes),
+        peak_bytes = const offset_of!(State, peak_bytes) - offset_of!(State, live_count),
+        peak_count = const offset_of!(State, peak_count) - offset_of!(State, live_count),
+        live_handles = const offset_of!(State, live_handles) - offset_of!(State, live_count),
     )
 }
 
@@ -731,21 +731,21 @@ pub unsafe extern "C" fn walk(st: *const State, out: *mut Stack, ret: u32, frame
         "sub.l %d5,%d0",
         "cmp.l %d6,%d0",
         bs!(bcs "3f"),
-        // Outside code 1: raw, and the last frame.
+        // Outside code 1: raw, and the last frame (d4 = 1 ends the walk after it).
         "or.b %d1,(1,%a2)",
-        "move.l %d2,(%a1)+",
-        ".short 0x5212", // addq.b #1,(%a2)
-        bs!(bra "9f"),
+        "move.l %d2,%d0",
+        "moveq #1,%d4",
         "3:",
         "move.l %d0,(%a1)+",
         ".short 0x5212", // addq.b #1,(%a2)
         "add.b %d1,%d1",
         ".short 0x5384", // subq.l #1,%d4
         bs!(beq "9f"),
-        // The next frame: from an even, nonzero frame pointer, an even return address.
-        "btst #0,%d3",
-        bs!(bne "9f"),
-        ".short 0x4A83", // tst.l %d3
+        // The next frame: from an even, nonzero frame pointer (shifted out: odd
+        // sets C, 0 or 1 leaves 0), an even return address.
+        "move.l %d3,%d0",
+        "lsr.l #1,%d0",
+        bs!(bcs "9f"),
         bs!(beq "9f"),
         "move.l %d3,%a0",
         "move.l (4,%a0),%d2",
@@ -886,6 +886,15 @@ static_assertions::const_assert!(
 );
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(FILL_NEW_BYTE < 128);
+// alloc steps from live_bytes to live_count (and reaches the peaks and live_handles
+// after it).
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    offset_of!(State, live_count) == offset_of!(State, live_bytes) + 4
+        && offset_of!(State, peak_bytes) > offset_of!(State, live_count)
+        && offset_of!(State, peak_count) > offset_of!(State, live_count)
+        && offset_of!(State, live_handles) > offset_of!(State, live_count)
+);
 // alloc copies a site's file as longs and its line right after it.
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(
