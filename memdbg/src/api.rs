@@ -4,7 +4,6 @@
 //! running (or is busy: a wrapper called from inside it) they are the plain OS calls.
 
 use m68k_palmos_sys as palm;
-use palm::codegen::in_register;
 use palm::{MemHandle, MemPtr};
 
 use crate::Site;
@@ -168,13 +167,8 @@ fn resize(size: u32, handle: bool, addr: MemPtr, a6: *const u32) -> palm::Err {
 /// As `MemChunkFree`: `p` is a live chunk.
 #[inline(never)]
 pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
-    // Moved out of A0 first (LLVM would load the return address first and move it
-    // through D2, which it then saves).
-    let addr = in_register(p as u32);
-    // SAFETY: own live frame.
-    let (ret, frame) = unsafe { caller_of(frame_pointer()) };
-    // SAFETY: the caller's contract.
-    unsafe { free_at(addr, false, ret, frame) }
+    // SAFETY: the caller's contract; own live frame.
+    unsafe { free_at(p as u32, false, frame_pointer()) }
 }
 
 /// `MemHandleFree(h)`, seen by the detector even where trap patches are refused (use
@@ -184,28 +178,24 @@ pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
 /// As `MemHandleFree`: `h` is a live handle.
 #[inline(never)]
 pub unsafe fn handle_free(h: MemHandle) -> palm::Err {
-    // Moved out of A0 first (LLVM would load the return address first and move it
-    // through D2, which it then saves).
-    let addr = in_register(h as u32);
-    // SAFETY: own live frame.
-    let (ret, frame) = unsafe { caller_of(frame_pointer()) };
-    // SAFETY: the caller's contract.
-    unsafe { free_at(addr, true, ret, frame) }
+    // SAFETY: the caller's contract; own live frame.
+    unsafe { free_at(h as u32, true, frame_pointer()) }
 }
 
 /// Frees through the trap; when the free traps are not patched, does the bookkeeping here
-/// first (with the patches, the patch does it).
+/// first (with the patches, the patch does it), with the free's caller found from `a6`,
+/// the frame of the function the program called.
 ///
 /// # Safety
-/// As `MemChunkFree`/`MemHandleFree`.
-pub(crate) unsafe fn free_at(addr: u32, handle: bool, ret: u32, frame: u32) -> palm::Err {
+/// As `MemChunkFree`/`MemHandleFree`; `a6` is a live frame.
+pub(crate) unsafe fn free_at(addr: u32, handle: bool, a6: u32) -> palm::Err {
     if let Some(st) = enter() {
-        let unpatched = st.patched & state::PATCHED_FREES == 0;
-        let r = if unpatched {
-            track::freeing(st, addr, handle, ret, frame)
-        } else {
-            Freed::Pass
-        };
+        let mut r = Freed::Pass;
+        if st.patched & state::PATCHED_FREES == 0 {
+            // SAFETY: the caller's guarantee.
+            let (ret, frame) = unsafe { caller_of(a6) };
+            r = track::freeing(st, addr, handle, ret, frame);
+        }
         state::leave(st);
         if r == Freed::Refuse {
             return palm::errors::memErrInvalidParam;

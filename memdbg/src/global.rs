@@ -45,17 +45,15 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
 
     #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: own live frame.
-        let (ret, frame) = unsafe { caller_of(frame_pointer()) };
         // SAFETY: `ptr` came from `alloc` with this layout: for align > 2 the word
-        // below it holds the distance to the chunk start.
+        // below it holds the distance to the chunk start; own live frame.
         unsafe {
             let base = if layout.align() <= CHUNK_ALIGN {
                 ptr
             } else {
-                ptr.sub(usize::from(ptr.sub(2).cast::<u16>().read()))
+                ptr.sub(crate::mem::read_u16(ptr.sub(2).cast()))
             };
-            free_at(base as u32, false, ret, frame);
+            free_at(base as u32, false, frame_pointer());
         }
     }
 
