@@ -56,7 +56,7 @@ use crate::{
 /// allocation ([`crate::track::small`]), samples the heap ([`heap_marks`]) and warns
 /// of a low heap ([`crate::track::low_heap`]). A failed allocation is counted
 /// ([`crate::track::unrecorded`]), and so is one that finds no slot
-/// ([`fresh_slot`]). Not entered, it is the plain OS call (for a Rust block,
+/// ([`fresh_slot`]: untracked, and the ledger marked incomplete). Not entered, it is the plain OS call (for a Rust block,
 /// `PalmAlloc`'s). [`crate::track::allocated`] is the Rust reference of the
 /// recording.
 ///
@@ -235,8 +235,15 @@ pub unsafe extern "C" fn alloc() {
         "jsr ({fresh_slot},%pc)",
         ".short 0x588F", // addq.l #4,%sp
         "move.w %d0,%d7",
-        "bmi 80f",
-        bs!(bra "2f"),
+        bs!(bpl "2f"),
+        // None: untracked, and the ledger incomplete.
+        "moveq #{incomplete},%d0",
+        "or.l %d0,({flags},%a2)",
+        ".short 0x4878, {untracked}", // pea (untracked).w
+        "move.l %a2,-(%sp)",
+        "jsr ({unrecorded},%pc)",
+        ".short 0x508F", // addq.l #8,%sp
+        "bra 80f",
         "1:",
         "move.l ({slot_next},%a2),%a0",
         "move.l %d7,%d0",
@@ -248,24 +255,32 @@ pub unsafe extern "C" fn alloc() {
         "move.l %d0,({r_ticks},%a3)",
         ".short 0x52AA, {seq}", // addq.l #1,(seq,%a2)
         "move.l ({seq},%a2),({r_seq},%a3)",
-        // The site's flags, file and line (copied only when the site changes; a Rust
-        // block's: none, zeros); the call stack for a Rust block and with
+        // The site's file and line, copied only when the site changes (a Rust
+        // block's: none, zeros); its flags; the call stack for a Rust block and with
         // CALL_STACKS, else an empty one (zeroed once).
         "move.l %a4,%d0",
-        bs!(beq "4f"),
-        "or.w ({site_flags},%a4),%d5",
         "cmp.l ({rec_site},%a2),%d0",
-        bs!(beq "2f"),
-        "move.l %d0,({rec_site},%a2)",
+        bs!(beq "3f"),
         "lea ({r_file},%a3),%a0",
         "move.l %a4,%a1",
         "moveq #{file_longs},%d1",
+        "move.l %d0,({rec_site},%a2)",
+        bs!(beq "2f"),
         "1:",
         "move.l (%a1)+,(%a0)+",
         ".short 0x5381", // subq.l #1,%d1
         bs!(bne "1b"),
         "move.w (%a1),({r_line},%a3)",
+        bs!(bra "3f"),
         "2:",
+        ".short 0x4298", // clr.l (%a0)+
+        ".short 0x5381", // subq.l #1,%d1
+        bs!(bne "2b"),
+        ".short 0x426B, {r_line}", // clr.w (r_line,%a3)
+        "3:",
+        ".short 0x4A80", // tst.l %d0: the site
+        bs!(beq "5f"),
+        "or.w ({site_flags},%a4),%d5",
         "btst #{cs_bit},({opts_low},%a2)",
         bs!(bne "5f"),
         ".short 0x4A2A, {rec_stack}", // tst.b (rec_stack,%a2)
@@ -278,17 +293,6 @@ pub unsafe extern "C" fn alloc() {
         ".short 0x5381", // subq.l #1,%d1
         bs!(bne "1b"),
         bs!(bra "6f"),
-        "4:",
-        "cmp.l ({rec_site},%a2),%d0",
-        bs!(beq "5f"),
-        "move.l %d0,({rec_site},%a2)",
-        "lea ({r_file},%a3),%a0",
-        "moveq #{file_longs},%d1",
-        "1:",
-        ".short 0x4298", // clr.l (%a0)+
-        ".short 0x5381", // subq.l #1,%d1
-        bs!(bne "1b"),
-        ".short 0x426B, {r_line}", // clr.w (r_line,%a3)
         "5:",
         "moveq #{frames},%d0",
         "move.l %d0,-(%sp)",
@@ -419,6 +423,9 @@ pub unsafe extern "C" fn alloc() {
         max_guarded = const crate::api::MAX_CHUNK - GUARD_LEN as u32,
         max_align = const MAX_ALIGN,
         failed = const offset_of!(Counters, failed),
+        untracked = const offset_of!(Counters, untracked),
+        incomplete = const HeaderFlags::INCOMPLETE.bits(),
+        flags = const offset_of!(State, flags),
         ptr_new = const palm::traps::sysTrapMemPtrNew,
         handle_new = const palm::traps::sysTrapMemHandleNew,
         chunk_new = const palm::traps::sysTrapMemChunkNew,
@@ -575,20 +582,15 @@ fn os_alloc(k: u8, size: u32, how: u32) -> u32 {
 const MAX_ALIGN: u32 = 0x8000;
 
 /// A slot for [`alloc`]'s record when the free list is empty: a new record or the
-/// oldest quarantined one ([`State::take_slot`]); when there is none, the allocation
-/// is counted as untracked and the ledger marked incomplete: −1. (An `i16`: slot
-/// numbers are below 5,462, and `alloc` moves the word into a zero-extended slot.)
+/// oldest quarantined one ([`State::take_slot`]); −1 when there is none. (An `i16`:
+/// slot numbers are below 5,462, and `alloc` moves the word into a zero-extended
+/// slot.)
 #[cfg(target_arch = "m68k")]
 extern "C" fn fresh_slot(st: &mut State) -> i16 {
     // SAFETY: alloc calls it only when the free list is empty (so LLVM leaves out
     // take_slot's pop).
     unsafe { core::hint::assert_unchecked(st.free_head == NO_SLOT) };
-    let Some(s) = st.take_slot() else {
-        st.flag(HeaderFlags::INCOMPLETE);
-        crate::track::unrecorded(st, offset_of!(Counters, untracked));
-        return -1;
-    };
-    s as i16
+    st.take_slot().map_or(-1, |s| s as i16)
 }
 
 /// Completes a new allocation whose scratch record is complete (kind, flags, size,
@@ -830,7 +832,7 @@ pub unsafe extern "C" fn enter() -> u32 {
         bs!(beq "8f"),
         ".short 0x4A10", // tst.b (%a0): busy
         bs!(bne "9f"),
-        "move.b #1,(%a0)",
+        ".short 0x50D0", // st (%a0): busy
         "rts",
         "9:",
         "suba.l %a0,%a0",
@@ -885,7 +887,7 @@ static_assertions::const_assert!(
     AllocFlags::HANDLE.bits() < 128 && AllocFlags::NOT_DYNAMIC.bits() < 128
 );
 #[cfg(target_arch = "m68k")]
-static_assertions::const_assert!(FILL_NEW_BYTE < 128);
+static_assertions::const_assert!(FILL_NEW_BYTE < 128 && HeaderFlags::INCOMPLETE.bits() < 128);
 // alloc steps from live_bytes to live_count (and reaches the peaks and live_handles
 // after it).
 #[cfg(target_arch = "m68k")]

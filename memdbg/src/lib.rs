@@ -121,6 +121,7 @@ macro_rules! bs {
     (bcc $l:literal) => { bs!(@ "0x64" $l) };
     (bcs $l:literal) => { bs!(@ "0x65" $l) };
     (bne $l:literal) => { bs!(@ "0x66" $l) };
+    (bpl $l:literal) => { bs!(@ "0x6A" $l) };
     (beq $l:literal) => { bs!(@ "0x67" $l) };
 }
 
