@@ -21,7 +21,7 @@ pub(crate) const MAX_CHUNK: u32 = 65_505;
 #[inline(always)]
 pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
     // On the 68k: swap the heap into the high word, move the attributes into the low
-    // one (LLVM shifts, masks and ors: 12 bytes); in D1, where `fast::alloc` takes
+    // one (LLVM shifts, masks and ors: 12 bytes); in D0, where `fast::alloc` takes
     // `how` (no move into it).
     #[cfg(target_arch = "m68k")]
     {
@@ -29,13 +29,13 @@ pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
         // SAFETY: register moves only.
         unsafe {
             core::arch::asm!(
-                "moveq #0,%d1",
-                "move.w {h},%d1",
-                ".short 0x4841", // swap %d1 (LLVM's asm parser rejects swap)
-                "move.w {a},%d1",
+                "moveq #0,%d0",
+                "move.w {h},%d0",
+                ".short 0x4840", // swap %d0 (LLVM's asm parser rejects swap)
+                "move.w {a},%d0",
                 h = in(reg_data) heap,
                 a = in(reg_data) attr,
-                out("d1") how,
+                out("d0") how,
                 options(pure, nomem, nostack),
             )
         };
@@ -68,8 +68,8 @@ pub(crate) fn alloc(k: u8, how: u32, site: *const Site, size: u32) -> *mut u8 {
             core::arch::asm!(
                 "jsr ({f},%pc)",
                 f = sym fast::alloc,
-                inout("d0") size => _,
-                inout("d1") how => _,
+                inout("d0") how => _,
+                inout("d1") size => _,
                 inout("a0") site => p,
                 inout("a1") u32::from(k) => _,
             )

@@ -35,10 +35,10 @@ use crate::{
 
 /// Every allocation through memdbg: the wrappers, the C interface and
 /// [`crate::MemDbgAlloc`] call it through [`crate::api::alloc`] (an `asm!` `jsr`),
-/// with the kind in A1 (a [`kind`] byte, zero-extended), `how` in D1 (a chunk's
+/// with the kind in A1 (a [`kind`] byte, zero-extended), `how` in D0 (a chunk's
 /// heap and attributes, [`crate::api::chunk_how`]; a Rust block's room for its
 /// alignment: the alignment if above 2, else 0; else 0), the site in A0 (null for
-/// Rust allocations) and the size in D0, from the function the program called (its
+/// Rust allocations) and the size in D1, from the function the program called (its
 /// frame is A6: `4(a6)` returns into the program, `0(a6)` is the program's frame).
 /// Returns the address handed to the program in A0 (0 on failure); preserves
 /// D2–D7/A2–A6.
@@ -77,8 +77,8 @@ pub unsafe extern "C" fn alloc() {
         // entered), a3 the scratch record, a4 the site. D2 is saved: traps may
         // clobber it (PALM_FACTS §6).
         "movem.l %d2-%d7/%a2-%a4,-(%sp)",
-        "move.l %d0,%d3",
-        "move.l %d1,%d6",
+        "move.l %d1,%d3",
+        "move.l %d0,%d6",
         "move.l %a0,%a4",
         "move.l %a1,%d7",
         "jsr ({enter},%pc)",

@@ -38,8 +38,9 @@ pub struct MemDbgAlloc;
 unsafe impl GlobalAlloc for MemDbgAlloc {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let align = layout.align() as u32;
-        let pad = if align > CHUNK_ALIGN as u32 { align } else { 0 };
+        // The room the alignment needs: the alignment if above 2, else 0 (a power of
+        // two: one `and`).
+        let pad = layout.align() as u32 & !(2 * CHUNK_ALIGN as u32 - 1);
         api::alloc(kind::RUST, pad, core::ptr::null(), layout.size() as u32)
     }
 
