@@ -702,24 +702,27 @@ pub unsafe extern "C" fn heap_marks(st: *mut State) {
 pub unsafe extern "C" fn walk(st: *const State, out: *mut Stack, ret: u32, frame: u32, max: u32) {
     core::arch::naked_asm!(
         // Stack after this: saved regs (24), ret@24, st@28, out@32, ret@36, frame@40,
-        // max@44. Registers: a2 out, a1 the next frame slot, d2 ret, d3 frame, d4
-        // frames still allowed, d5 code's base, d6 its length, d1 the raw-mask bit.
+        // max@44. Registers: a2 out, a1 the state (then the next frame slot), d2 ret,
+        // d3 frame, d4 frames still allowed, d5 code's base, d6 its length, d1 the
+        // raw-mask bit.
         "movem.l %d2-%d6/%a2,-(%sp)",
-        "move.l (28,%sp),%a1",
+        // The arguments in order from a0.
+        "lea (28,%sp),%a0",
+        "move.l (%a0)+,%a1",
         "move.l ({code_base},%a1),%d5",
         "move.l ({code_end},%a1),%d6",
         "sub.l %d5,%d6",
+        "move.l (%a0)+,%a2",
+        "move.l (%a0)+,%d2",
+        "move.l (%a0)+,%d3",
         // max 0: as the options say.
-        "move.l (44,%sp),%d4",
+        "move.l (%a0),%d4",
         bs!(bne "1f"),
         "moveq #1,%d4",
         "btst #{cs_bit},({cs_byte},%a1)",
         bs!(beq "1f"),
         "moveq #{frames},%d4",
         "1:",
-        "move.l (32,%sp),%a2",
-        "move.l (36,%sp),%d2",
-        "move.l (40,%sp),%d3",
         // The stack zeroed: count and raw mask, then the frames.
         "move.l %a2,%a0",
         ".short 0x4258", // clr.w (%a0)+
