@@ -56,13 +56,13 @@ use crate::{
 /// allocation ([`crate::track::small`]), samples the heap ([`heap_marks`]) and warns
 /// of a low heap ([`crate::track::low_heap`]). A failed allocation is counted
 /// ([`crate::track::unrecorded`]), and so is one that finds no slot
-/// ([`fresh_slot`]: untracked, and the ledger marked incomplete). Not entered, it is the plain OS call (for a Rust block,
-/// `PalmAlloc`'s). [`crate::track::allocated`] is the Rust reference of the
-/// recording.
+/// ([`fresh_slot`]: untracked, and the ledger marked incomplete). Not entered, it is
+/// the plain OS call (for a Rust block, `PalmAlloc`'s). [`crate::track::allocated`]
+/// is the Rust reference of the recording.
 ///
-/// `tst`, `clr`, `addq`, `subq`, `swap`, `pea` and `mulu #imm` are written as their
-/// opcode words (LLVM's m68k asm parser rejects them; each is named in a comment),
-/// short branches with `bs!`.
+/// `tst`, `clr`, `addq`, `subq`, `swap`, `pea` and `mulu #imm` are written as
+/// their opcode words (LLVM's m68k asm parser rejects them; each is named in a
+/// comment), short branches with `bs!`.
 ///
 /// # Safety
 /// Called with `jsr` from the body of an `#[inline(never)]` function that the
@@ -302,7 +302,7 @@ pub unsafe extern "C" fn alloc() {
         "move.l %a2,-(%sp)",
         "jsr ({walk},%pc)",
         "lea (20,%sp),%sp",
-        ".short 0x50EA, {rec_stack}", // st (rec_stack,%a2): nonzero
+        "st ({rec_stack},%a2)", // nonzero
         "6:",
         "move.w %d5,({r_flags},%a3)",
         // What commit does: DmWrite(slot_rec[slot], 0, record, 82).
@@ -835,7 +835,7 @@ pub unsafe extern "C" fn enter() -> u32 {
         bs!(beq "8f"),
         ".short 0x4A10", // tst.b (%a0): busy
         bs!(bne "9f"),
-        ".short 0x50D0", // st (%a0): busy
+        "st (%a0)", // busy
         "rts",
         "9:",
         "suba.l %a0,%a0",
