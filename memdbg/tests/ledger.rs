@@ -716,6 +716,36 @@ fn over_aligned_rust_blocks_sit_at_their_alignment_with_the_guard_after_them() {
 }
 
 #[test]
+fn blocks_without_room_for_a_guard_are_recorded_unguarded() {
+    let r = run(27);
+    assert_clean_header(&r);
+    let mut allocs = seen_all(&r);
+    allocs.sort_by_key(|a| a.line);
+    // The second block's size is what the filled heap had room for: below 60,000
+    // bytes, so a guard was wanted (the guarded request failed).
+    let fitted = allocs.get(1).map_or(0, |a| a.size);
+    assert!((1..60_000).contains(&fitted), "{allocs:?}");
+    assert_eq!(
+        allocs,
+        vec![
+            alloc(kind::POINTER, AllocFlags::empty(), 65_505, "too-big"),
+            alloc(kind::POINTER, AllocFlags::empty(), fitted, "no-room"),
+        ]
+    );
+    let c = r.counters();
+    assert_eq!(
+        [
+            c.allocations.get(),
+            c.failed.get(),
+            c.overruns.get(),
+            c.leaks.get()
+        ],
+        [2, 0, 0, 2],
+        "allocations, failed, overruns, leaks"
+    );
+}
+
+#[test]
 fn chunk_new_pointer_and_handle() {
     let r = run(15);
     assert_clean_header(&r);

@@ -77,6 +77,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             23 => null_frees(Settings::DEFAULT),
             25 => rust_box_without_code_1(),
             26 => aligned(),
+            27 => no_room_for_guards(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -509,6 +510,63 @@ unsafe fn aligned() -> u32 {
         }
         core::ptr::write_bytes(p, 0xA5, 20);
         core::hint::black_box(p);
+    }
+    end()
+}
+
+/// Blocks that get no guard although guards are on: one too big for it (65,505
+/// bytes, the Memory Manager's largest chunk), and one that the heap fits only without
+/// it (the guarded request fails, the exact one is made: the largest block that fits
+/// once untracked chunks, each holding the previous one, have filled the heap down to
+/// below 60,000 bytes; freed before stop). Both leaked.
+#[inline(never)]
+unsafe fn no_room_for_guards() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let big = mem_ptr_new!(65_505); // @mark too-big
+        if big.is_null() {
+            return 1;
+        }
+        let mut last: *mut u32 = core::ptr::null_mut();
+        let mut max = 0u32;
+        loop {
+            let mut free = 0u32;
+            MemHeapFreeBytes(0, &mut free, &mut max);
+            if max <= 60_000 {
+                break;
+            }
+            let c = MemPtrNew(60_000).cast::<u32>();
+            if c.is_null() {
+                return 2;
+            }
+            *c = last as u32;
+            last = c;
+        }
+        // The largest block that fits (MemPtrNew of one byte more fails).
+        let mut size = max;
+        loop {
+            if size == 0 {
+                return 3;
+            }
+            let c = MemPtrNew(size);
+            if !c.is_null() {
+                MemChunkFree(c);
+                break;
+            }
+            size -= 1;
+        }
+        if !MemPtrNew(size + 1).is_null() {
+            return 4;
+        }
+        let p = mem_ptr_new!(size); // @mark no-room
+        if p.is_null() {
+            return 5;
+        }
+        while !last.is_null() {
+            let prev = *last as usize as *mut u32;
+            MemChunkFree(last.cast());
+            last = prev;
+        }
     }
     end()
 }
