@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use memdbg::record::{
     AllocFlags, AllocRecord, Counters, FORMAT_VERSION, FileName, Frame, HEADER_SIZE, Header,
-    HeaderFlags, Options, Record, crc32, detected, kind,
+    HeaderFlags, Options, Record, Stack, crc32, detected, kind,
 };
 use palm_prc::{Content, Database, FourCC};
 use palm_run::{Config, Machine};
@@ -677,7 +677,7 @@ fn without_code_1_frames_stay_raw_and_the_alert_names_the_address() {
 fn over_aligned_rust_blocks_sit_at_their_alignment_with_the_guard_after_them() {
     let r = run(26);
     let allocs = r.allocs();
-    assert_eq!(allocs.len(), 1, "{:?}", r.records);
+    assert_eq!(allocs.len(), 2, "{:?}", r.records);
     let a = allocs[0];
     assert_eq!(
         (a.kind, a.size.get(), a.alloc_flags()),
@@ -692,14 +692,26 @@ fn over_aligned_rust_blocks_sit_at_their_alignment_with_the_guard_after_them() {
     );
     let lines: Vec<Vec<u16>> = a.stack.iter().map(inline_lines).collect();
     assert!(lines[0].contains(&line("aligned")), "{lines:?}");
-    // The chunk: size + alignment + guard (palm-run's sweep at exit).
-    let swept: Vec<(u32, u32)> = r
+    // The wrapper's block after it: its file and line, and an empty stack (the
+    // scratch record's frames zeroed again), no data offset.
+    let w = allocs[1];
+    assert_eq!(
+        seen(&w),
+        alloc(kind::POINTER, PTR_GUARDED, 10, "after-rust")
+    );
+    assert_eq!((w.stack, w.data_offset.get()), (Stack::default(), 0));
+    // The chunks: size + alignment + guard, and size + guard (palm-run's sweep at
+    // exit).
+    let mut swept: Vec<(u32, u32)> = r
         .outcome
         .leaks
         .iter()
         .map(|l| (l.address, l.size))
         .collect();
-    assert_eq!(swept, [(base, 20 + 8 + 4)]);
+    swept.sort();
+    let mut want = vec![(base, 20 + 8 + 4), (w.address.get(), 10 + 4)];
+    want.sort();
+    assert_eq!(swept, want);
     let c = r.counters();
     assert_eq!(
         [
@@ -709,7 +721,7 @@ fn over_aligned_rust_blocks_sit_at_their_alignment_with_the_guard_after_them() {
             c.overruns.get(),
             c.leaks.get(),
         ],
-        [2, 1, 1, 0, 1],
+        [3, 1, 1, 0, 2],
         "allocations, frees, failed (alignment 0x10000), overruns, leaks"
     );
     assert!(r.flags().is_empty(), "{:?}", r.flags());

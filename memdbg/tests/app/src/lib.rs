@@ -510,6 +510,12 @@ unsafe fn aligned() -> u32 {
         }
         core::ptr::write_bytes(p, 0xA5, 20);
         core::hint::black_box(p);
+        // After the Rust blocks' call stacks, a wrapper's record has its file and
+        // line and an empty stack again.
+        let w = mem_ptr_new!(10); // @mark after-rust
+        if w.is_null() {
+            return 5;
+        }
     }
     end()
 }
