@@ -11,7 +11,7 @@
 use core::alloc::{GlobalAlloc, Layout};
 
 use m68k_palmos_sys as palm;
-use palm::allocator::{CHUNK_ALIGN, PalmAlloc};
+use palm::allocator::CHUNK_ALIGN;
 
 use crate::api::{self, free_at};
 use crate::record::kind;
@@ -38,38 +38,23 @@ pub struct MemDbgAlloc;
 unsafe impl GlobalAlloc for MemDbgAlloc {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let a6 = frame_pointer();
-        let Some(st) = api::enter() else {
-            // SAFETY: same contract.
-            return unsafe { PalmAlloc.alloc(layout) };
-        };
-        let align = layout.align() as u32;
-        let pad = if align > CHUNK_ALIGN as u32 { align } else { 0 };
-        let p = api::alloc(
-            st,
-            kind::RUST,
-            pad,
-            core::ptr::null(),
-            layout.size() as u32,
-            a6,
-        );
-        state::leave(st);
-        p as usize as *mut u8
+        // The room the alignment needs: the alignment if above 2, else 0 (a power of
+        // two: one `and`).
+        let pad = layout.align() as u32 & !(2 * CHUNK_ALIGN as u32 - 1);
+        api::alloc(kind::RUST, pad, core::ptr::null(), layout.size() as u32)
     }
 
     #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: own live frame.
-        let (ret, frame) = unsafe { caller_of(frame_pointer()) };
         // SAFETY: `ptr` came from `alloc` with this layout: for align > 2 the word
-        // below it holds the distance to the chunk start.
+        // below it holds the distance to the chunk start; own live frame.
         unsafe {
             let base = if layout.align() <= CHUNK_ALIGN {
                 ptr
             } else {
-                ptr.sub(usize::from(ptr.sub(2).cast::<u16>().read()))
+                ptr.sub(crate::mem::read_u16(ptr.sub(2).cast()))
             };
-            free_at(base as u32, false, ret, frame);
+            free_at(base as u32, false, frame_pointer());
         }
     }
 

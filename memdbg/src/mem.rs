@@ -1,7 +1,7 @@
 //! Memory accesses in the 68000 forms LLVM's m68k backend does not choose: a
 //! zero-extending load as `moveq #0` + a move (LLVM masks with a 6-byte `andi.l`),
 //! `lea` to address a field once, and read-modify-write in memory (`addq`, `add`,
-//! `sub`, `or`, `bset` on the operand itself, where LLVM loads, changes and
+//! `sub`, `bset` on the operand itself, where LLVM loads, changes and
 //! stores). Each has a host stand-in with the same effect.
 
 /// The `u16` at `p`, zero-extended: on the 68k `moveq #0` and a word move (LLVM
@@ -9,7 +9,6 @@
 ///
 /// # Safety
 /// `p` is a readable, 2-aligned `u16`.
-#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn read_u16(p: *const u16) -> usize {
     // SAFETY: the caller's guarantee.
@@ -108,25 +107,15 @@ pub unsafe fn lea<const N: usize, T>(p: *mut T) -> *mut T {
     }
 }
 
-/// Adds `D` (1 or −1) to the `u32` `N` bytes after `p` in memory: on the 68k one
-/// `addq.l`/`subq.l #1,(N,%a0)` (LLVM loads, adds and stores: 10 bytes).
+/// Adds `D` (1 or −1) to the `u32` `N` bytes after `p` in memory (host stand-ins of
+/// the assembly, which does it with one `addq.l`/`subq.l #1,(N,%aN)`).
 ///
 /// # Safety
 /// `p + N` is a writable, 2-aligned `u32`.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn bump<const N: usize, const D: i32>(p: *mut u8) {
-    // The 68k form is `addq`/`subq #1`: D is 1 or −1.
     const { assert!(D == 1 || D == -1) };
-    #[cfg(target_arch = "m68k")]
-    // SAFETY: the caller's guarantee; one read-modify-write of that long.
-    unsafe {
-        if D > 0 {
-            core::arch::asm!(".short 0x52A8, {n}", n = const N, in("a0") p, options(nostack));
-        } else {
-            core::arch::asm!(".short 0x53A8, {n}", n = const N, in("a0") p, options(nostack));
-        }
-    }
-    #[cfg(not(target_arch = "m68k"))]
     // SAFETY: the caller's guarantee.
     unsafe {
         let q = p.add(N).cast::<u32>();
@@ -158,31 +147,6 @@ pub unsafe fn add_to<const N: usize>(p: *mut u8, v: u32) {
     unsafe {
         let q = p.add(N).cast::<u32>();
         q.write(q.read().wrapping_add(v));
-    }
-}
-
-/// Ors `v` into the `u16` `N` bytes after `p` in memory: one `or.w` (LLVM loads, ors
-/// and stores).
-///
-/// # Safety
-/// `p + N` is a writable, 2-aligned `u16`.
-#[inline(always)]
-pub unsafe fn or_to16<const N: usize>(p: *mut u8, v: u16) {
-    #[cfg(target_arch = "m68k")]
-    // SAFETY: the caller's guarantee; one read-modify-write of that word.
-    unsafe {
-        core::arch::asm!(
-            "or.w {v},({n},{p})",
-            v = in(reg_data) v,
-            n = const N,
-            p = in(reg_addr) p,
-            options(nostack),
-        );
-    }
-    #[cfg(not(target_arch = "m68k"))]
-    // SAFETY: the caller's guarantee.
-    unsafe {
-        *p.add(N).cast::<u16>() |= v;
     }
 }
 

@@ -12,15 +12,15 @@ use core::mem::offset_of;
 use m68k_palmos_sys as palm;
 use palm::codegen::in_register;
 
+use crate::Settings;
 use crate::guard;
 use crate::ledger;
 use crate::mem;
+use crate::record::STACK_FRAMES;
 use crate::record::{
     self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, FORMAT_VERSION,
-    HeaderFlags, LowHeapRecord, Options, OverrunRecord, STACK_FRAMES, SmallSiteRecord, Stack,
-    detected, kind,
+    HeaderFlags, LowHeapRecord, Options, OverrunRecord, SmallSiteRecord, Stack, detected, kind,
 };
-use crate::stack;
 #[cfg(not(target_arch = "m68k"))]
 use crate::stack::read_long;
 #[cfg(not(target_arch = "m68k"))]
@@ -28,7 +28,8 @@ use crate::state::RING;
 #[cfg(not(target_arch = "m68k"))]
 use crate::state::RingSite;
 use crate::state::{PATCHED_SIZES, Ring, SITES, SmallSite, State};
-use crate::{Settings, Site};
+#[cfg(not(target_arch = "m68k"))]
+use crate::{Site, stack};
 
 /// The address of a field of the scratch chunk (`field_ptr!(st, ev.overrun)`),
 /// made by one `lea` from the chunk's ([`mem::lea`]; LLVM adds the offset in a data
@@ -91,7 +92,8 @@ pub enum Freed {
 }
 
 /// Walks the frame chain into `out`: up to `max` frames (0: as the options say;
-/// callers pass 0 or [`STACK_FRAMES`]), the rest zeroed.
+/// callers pass 0 or [`STACK_FRAMES`]), the rest zeroed. (Host stand-ins.)
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
     // SAFETY: `out` points into the scratch chunk; max ≤ STACK_FRAMES; the walk reads
@@ -147,6 +149,7 @@ fn tidy(s: &mut Stack) {
 }
 
 /// The site of a Rust allocation: no file, line 0, no flags.
+#[cfg(not(target_arch = "m68k"))]
 const NO_SITE: Site = Site::new("", 0);
 
 /// Records a successful allocation, or counts it as untracked when no slot is left.
@@ -154,8 +157,10 @@ const NO_SITE: Site = Site::new("", 0);
 /// [`AllocFlags`] so far (guarded, handle, not dynamic; the site's are added here).
 /// `site` is null for Rust allocations; `a6` is the frame of the function the program called,
 /// where the call-stack walk starts (done for those and with
-/// [`Options::CALL_STACKS`]).
+/// [`Options::CALL_STACKS`]). The host's (the reference); on the 68k,
+/// [`crate::fast::alloc`] does this in assembly.
 #[inline(always)]
+#[cfg(not(target_arch = "m68k"))]
 pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
     let Some(slot) = st.take_slot() else {
         flag!(st, HeaderFlags::INCOMPLETE);
@@ -184,13 +189,7 @@ pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
         sc.rec.line = from.line;
     }
     let r = &mut sc.rec;
-    // SAFETY: the scratch record's flags (big-endian, as the site's: one or.w).
-    unsafe {
-        mem::or_to16::<{ offset_of!(AllocRecord, flags) }>(
-            (r as *mut AllocRecord).cast(),
-            from.flags.get().to_be(),
-        )
-    };
+    r.flags.set(r.flags.get() | from.flags.get());
     r.seq.set(st.seq);
     r.ticks.set(ticks);
     if site.is_null() || st.has(Options::CALL_STACKS) {
@@ -394,6 +393,7 @@ pub(crate) extern "C" fn small(st: &mut State, site: u32, size: u32) {
 /// (its event names that allocation; a low seen only at a failed or untracked
 /// allocation is in the low-water mark).
 #[inline(always)]
+#[cfg(not(target_arch = "m68k"))]
 fn sample_heap(st: &mut State) {
     // SAFETY: the entered state.
     unsafe { crate::fast::heap_marks(st) };
@@ -406,7 +406,7 @@ fn sample_heap(st: &mut State) {
 /// `DbgMessage`.
 #[cold]
 #[inline(never)]
-fn low_heap(st: &mut State) {
+pub(crate) extern "C" fn low_heap(st: &mut State) {
     let sc = st.sc();
     let threshold = st.low_heap_threshold;
     flag!(st, HeaderFlags::LOW_HEAP);
