@@ -1,8 +1,9 @@
 //! Memory accesses in the 68000 forms LLVM's m68k backend does not choose: a
 //! zero-extending load as `moveq #0` + a move (LLVM masks with a 6-byte `andi.l`),
-//! `lea` to address a field once, and read-modify-write in memory (`addq`, `add`,
-//! `sub`, `bset` on the operand itself, where LLVM loads, changes and
-//! stores). Each has a host stand-in with the same effect.
+//! `lea` to address a field once, and `bset` on the operand itself (where LLVM
+//! loads, changes and stores). Each has a host stand-in with the same effect. The
+//! counter updates in memory (`bump`, `add_to`, `sub_from`) exist only on the host:
+//! on the 68k the assembly does them itself.
 
 /// The `u16` at `p`, zero-extended: on the 68k `moveq #0` and a word move (LLVM
 /// loads the word and masks it with a 6-byte `andi.l #65535`).
@@ -123,26 +124,14 @@ pub unsafe fn bump<const N: usize, const D: i32>(p: *mut u8) {
     }
 }
 
-/// Adds `v` to the `u32` `N` bytes after `p` in memory: one `add.l` (LLVM loads,
-/// adds and stores).
+/// Adds `v` to the `u32` `N` bytes after `p` in memory (host stand-ins of the
+/// assembly, which adds in memory with one `add.l`).
 ///
 /// # Safety
 /// `p + N` is a writable, 2-aligned `u32`.
-#[cfg_attr(target_arch = "m68k", allow(dead_code))]
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn add_to<const N: usize>(p: *mut u8, v: u32) {
-    #[cfg(target_arch = "m68k")]
-    // SAFETY: the caller's guarantee; one read-modify-write of that long.
-    unsafe {
-        core::arch::asm!(
-            "add.l {v},({n},{p})",
-            v = in(reg_data) v,
-            n = const N,
-            p = in(reg_addr) p,
-            options(nostack),
-        );
-    }
-    #[cfg(not(target_arch = "m68k"))]
     // SAFETY: the caller's guarantee.
     unsafe {
         let q = p.add(N).cast::<u32>();
@@ -150,26 +139,14 @@ pub unsafe fn add_to<const N: usize>(p: *mut u8, v: u32) {
     }
 }
 
-/// Subtracts `v` from the `u32` `N` bytes after `p` in memory: one `sub.l` (LLVM
-/// loads, subtracts and stores).
+/// Subtracts `v` from the `u32` `N` bytes after `p` in memory (host stand-ins of
+/// the assembly, which subtracts in memory with one `sub.l`).
 ///
 /// # Safety
 /// `p + N` is a writable, 2-aligned `u32`.
-#[cfg_attr(target_arch = "m68k", allow(dead_code))]
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn sub_from<const N: usize>(p: *mut u8, v: u32) {
-    #[cfg(target_arch = "m68k")]
-    // SAFETY: the caller's guarantee; one read-modify-write of that long.
-    unsafe {
-        core::arch::asm!(
-            "sub.l {v},({n},{p})",
-            v = in(reg_data) v,
-            n = const N,
-            p = in(reg_addr) p,
-            options(nostack),
-        );
-    }
-    #[cfg(not(target_arch = "m68k"))]
     // SAFETY: the caller's guarantee.
     unsafe {
         let q = p.add(N).cast::<u32>();

@@ -13,6 +13,7 @@
 //! plausible older frame: odd, not above the current one, or more than 64 KB above it
 //! (a Palm stack is far smaller), so it never reads wild addresses.
 
+#[cfg(not(target_arch = "m68k"))]
 use crate::record::{STACK_FRAMES, Stack};
 
 /// Code 1's address range `[base, end)` (68k addresses); empty if unknown.
@@ -26,7 +27,9 @@ pub struct CodeRange {
 }
 
 impl CodeRange {
-    /// Whether `addr` is inside code 1 (one unsigned compare: `base <= end`).
+    /// Whether `addr` is inside code 1 (one unsigned compare: `base <= end`). (Host
+    /// stand-ins; the assembly compares itself.)
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn contains(&self, addr: u32) -> bool {
         addr.wrapping_sub(self.base) < self.end.wrapping_sub(self.base)
@@ -41,7 +44,7 @@ pub const MAX_FRAME_GAP: u32 = 0x1_0000;
 /// the function `ret` returns into). `read` reads a big-endian long at an even
 /// address. The 68k runs this walk as assembly, [`crate::fast::walk`] (reading the
 /// frame slots as [`read_long`] does); the host runs this one.
-#[cfg_attr(target_arch = "m68k", allow(dead_code))]
+#[cfg(not(target_arch = "m68k"))]
 pub fn walk(
     out: &mut Stack,
     ret: u32,
