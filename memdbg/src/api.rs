@@ -9,6 +9,7 @@ use palm::{MemHandle, MemPtr};
 use crate::Site;
 use crate::fast;
 use crate::record::kind;
+#[cfg(not(target_arch = "m68k"))]
 use crate::stack::{caller_of, frame_pointer};
 use crate::state::{self, State};
 use crate::track::{self, Freed};
@@ -123,7 +124,8 @@ pub fn chunk_new(site: &'static Site, heap: u16, size: u32, attr: u16) -> MemPtr
 /// As `MemPtrResize`: `p` is a live pointer chunk.
 #[inline(never)]
 pub unsafe fn ptr_resize(p: MemPtr, size: u32) -> palm::Err {
-    resize(size, false, p, frame_pointer() as usize as *const u32)
+    // SAFETY: the caller's contract; called from this function's own body.
+    unsafe { resize(p as u32, size, 0) }
 }
 
 /// `MemHandleResize(h, size)`, keeping `h`'s record (use
@@ -134,29 +136,117 @@ pub unsafe fn ptr_resize(p: MemPtr, size: u32) -> palm::Err {
 /// As `MemHandleResize`: `h` is a live handle (unlocked, if it has to move).
 #[inline(never)]
 pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
-    resize(size, true, h.cast(), frame_pointer() as usize as *const u32)
+    // SAFETY: the caller's contract; called from this function's own body.
+    unsafe { resize(h as u32, size, 1) }
 }
 
-/// The resize wrappers' body: `addr` resized to `size` (`handle`: a handle), `a6`
-/// the wrapper's own frame. (The parameters in the order that puts each in the
-/// register the wrappers have it in: no moves between registers.)
-#[inline(never)]
-fn resize(size: u32, handle: bool, addr: MemPtr, a6: *const u32) -> palm::Err {
-    let Some(st) = enter() else {
-        // SAFETY: the caller's contract (see the wrappers).
-        return unsafe {
-            if handle {
-                palm::MemHandleResize(addr.cast(), size)
-            } else {
-                palm::MemPtrResize(addr, size)
-            }
+/// The resize wrappers' body: `addr` resized to `size` (`handle` 1: a handle, 0: a
+/// pointer). With the detector entered, [`track::resize`], with the resize's caller
+/// found from the frame of the function the program called (A6: call this from an
+/// `#[inline(never)]` function's own body); else the plain `MemHandleResize` or
+/// `MemPtrResize`. Returns the `Err`. On the 68k a `jsr` into [`resize_raw`], which
+/// takes its arguments in registers.
+///
+/// # Safety
+/// As `MemPtrResize`/`MemHandleResize` for `addr`.
+#[inline(always)]
+unsafe fn resize(addr: u32, size: u32, handle: u32) -> palm::Err {
+    #[cfg(target_arch = "m68k")]
+    {
+        let r: u32;
+        // SAFETY: resize_raw's contract: A6 is the live frame of the function the
+        // program called; it preserves D2–D7/A2–A6.
+        unsafe {
+            core::arch::asm!(
+                "jsr ({f},%pc)",
+                f = sym resize_raw,
+                inout("d0") size => r,
+                inout("d1") handle => _,
+                inout("a0") addr => _,
+                out("a1") _,
+            )
         };
-    };
-    // SAFETY: a6 is the wrapper's own live frame.
-    let (ret, frame) = unsafe { caller_of(a6 as u32) };
-    let r = track::resize(st, addr as u32, size, handle, ret, frame);
-    state::leave(st);
-    r
+        r as palm::Err
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        let handle = handle != 0;
+        let Some(st) = enter() else {
+            // SAFETY: the caller's contract (see the wrappers).
+            return unsafe {
+                if handle {
+                    palm::MemHandleResize(addr as usize as MemHandle, size)
+                } else {
+                    palm::MemPtrResize(addr as usize as MemPtr, size)
+                }
+            };
+        };
+        // SAFETY: the frame of the function the program called.
+        let (ret, frame) = unsafe { caller_of(frame_pointer()) };
+        let r = track::resize(st, addr, size, handle, ret, frame);
+        state::leave(st);
+        r
+    }
+}
+
+/// [`resize`]'s body on the 68k, a register routine: A0 the chunk or handle, D0 the
+/// new size, D1 1 for a handle (else 0); the caller's frame is A6 (its `4(a6)`
+/// returns into the program, `0(a6)` is the program's frame). Returns the `Err` in
+/// D0; preserves D2–D7/A2–A6 (D2 saved: a trap may clobber it, PALM_FACTS §6).
+/// LLVM's code for it built a frame and moved each argument through the stack (112
+/// bytes). `tst` and `clr` are written as their opcode words (LLVM's asm parser
+/// rejects them; each is named in a comment), branches with `bs!`.
+///
+/// # Safety
+/// Called with `jsr` from [`resize`] as above.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn resize_raw() {
+    core::arch::naked_asm!(
+        "movem.l %d2-%d4/%a2-%a3,-(%sp)",
+        "move.l %a0,%a3",
+        "move.l %d0,%d3",
+        "move.l %d1,%d4",
+        "jsr ({enter},%pc)",
+        "move.l %a0,%a2",
+        ".short 0x4A80", // tst.l %d0
+        bs!(beq "8f"),
+        // track::resize(st, addr, size, handle, ret, frame), pushed right to left.
+        "move.l (%a6),-(%sp)",
+        "move.l (4,%a6),-(%sp)",
+        "move.l %d4,-(%sp)",
+        "move.l %d3,-(%sp)",
+        "move.l %a3,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "jsr ({track_resize},%pc)",
+        "lea (24,%sp),%sp",
+        ".short 0x4212", // clr.b (%a2): busy (state::leave)
+        bs!(bra "9f"),
+        // Not running or busy: the plain call (newSize, then the chunk).
+        "8:",
+        "move.l %d3,-(%sp)",
+        "move.l %a3,-(%sp)",
+        ".short 0x4A84", // tst.l %d4
+        bs!(bne "5f"),
+        "trap #15",
+        ".short {ptr_resize}",
+        bs!(bra "6f"),
+        "5:",
+        "trap #15",
+        ".short {handle_resize}",
+        "6:",
+        ".short 0x508F", // addq.l #8,%sp
+        "9:",
+        "movem.l (%sp)+,%d2-%d4/%a2-%a3",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        enter = sym fast::enter,
+        track_resize = sym track::resize,
+        ptr_resize = const palm::traps::sysTrapMemPtrResize,
+        handle_resize = const palm::traps::sysTrapMemHandleResize,
+    )
 }
 
 /// `MemPtrFree(p)` (`MemChunkFree`), seen by the detector even where trap patches are
@@ -167,8 +257,8 @@ fn resize(size: u32, handle: bool, addr: MemPtr, a6: *const u32) -> palm::Err {
 /// As `MemChunkFree`: `p` is a live chunk.
 #[inline(never)]
 pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
-    // SAFETY: the caller's contract; own live frame.
-    unsafe { free_at(p as u32, false, frame_pointer()) }
+    // SAFETY: the caller's contract; called from this function's own body.
+    unsafe { free_at(p as u32, 0) }
 }
 
 /// `MemHandleFree(h)`, seen by the detector even where trap patches are refused (use
@@ -178,35 +268,138 @@ pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
 /// As `MemHandleFree`: `h` is a live handle.
 #[inline(never)]
 pub unsafe fn handle_free(h: MemHandle) -> palm::Err {
-    // SAFETY: the caller's contract; own live frame.
-    unsafe { free_at(h as u32, true, frame_pointer()) }
+    // SAFETY: the caller's contract; called from this function's own body.
+    unsafe { free_at(h as u32, 1) }
 }
 
-/// Frees through the trap; when the free traps are not patched, does the bookkeeping here
-/// first (with the patches, the patch does it), with the free's caller found from `a6`,
-/// the frame of the function the program called.
+/// Frees `addr` through the trap (`handle` 1: `MemHandleFree`, 0: `MemChunkFree`);
+/// when the free traps are not patched, does the bookkeeping here first
+/// ([`track::freeing`]; with the patches, the patch does it), with the free's caller
+/// found from the frame of the function the program called (A6: call this from an
+/// `#[inline(never)]` function's own body). A double free is not passed on:
+/// `memErrInvalidParam`. Returns the `Err`. On the 68k a `jsr` into [`free_raw`],
+/// which takes its arguments in registers.
 ///
 /// # Safety
-/// As `MemChunkFree`/`MemHandleFree`; `a6` is a live frame.
-pub(crate) unsafe fn free_at(addr: u32, handle: bool, a6: u32) -> palm::Err {
-    if let Some(st) = enter() {
-        let mut r = Freed::Pass;
-        if st.patched & state::PATCHED_FREES == 0 {
-            // SAFETY: the caller's guarantee.
-            let (ret, frame) = unsafe { caller_of(a6) };
-            r = track::freeing(st, addr, handle, ret, frame);
-        }
-        state::leave(st);
-        if r == Freed::Refuse {
-            return palm::errors::memErrInvalidParam;
-        }
+/// As `MemChunkFree`/`MemHandleFree` for `addr`.
+#[inline(always)]
+pub(crate) unsafe fn free_at(addr: u32, handle: u32) -> palm::Err {
+    #[cfg(target_arch = "m68k")]
+    {
+        let r: u32;
+        // SAFETY: free_raw's contract: A6 is the live frame of the function the
+        // program called; it preserves D2–D7/A2–A6.
+        unsafe {
+            core::arch::asm!(
+                "jsr ({f},%pc)",
+                f = sym free_raw,
+                out("d0") r,
+                inout("d1") handle => _,
+                inout("a0") addr => _,
+                out("a1") _,
+            )
+        };
+        r as palm::Err
     }
-    // SAFETY: the caller's contract.
-    unsafe {
-        if handle {
-            palm::MemHandleFree(addr as usize as MemHandle)
-        } else {
-            palm::MemChunkFree(addr as usize as MemPtr)
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        let handle = handle != 0;
+        if let Some(st) = enter() {
+            let mut r = Freed::Pass;
+            if st.patched & state::PATCHED_FREES == 0 {
+                // SAFETY: the frame of the function the program called.
+                let (ret, frame) = unsafe { caller_of(frame_pointer()) };
+                r = track::freeing(st, addr, handle, ret, frame);
+            }
+            state::leave(st);
+            if r == Freed::Refuse {
+                return palm::errors::memErrInvalidParam;
+            }
+        }
+        // SAFETY: the caller's contract.
+        unsafe {
+            if handle {
+                palm::MemHandleFree(addr as usize as MemHandle)
+            } else {
+                palm::MemChunkFree(addr as usize as MemPtr)
+            }
         }
     }
 }
+
+/// [`free_at`]'s body on the 68k, a register routine: A0 the chunk or handle, D1 1
+/// for `MemHandleFree` (else 0); the caller's frame is A6. Without the free patches,
+/// [`crate::patch::free_block`] (as [`track::freeing`] calls it) first; a
+/// `Freed::Refuse` answers `memErrInvalidParam` without the trap. Returns the `Err`
+/// in D0; preserves D2–D7/A2–A6 (D2 saved: a trap may clobber it, PALM_FACTS §6).
+/// (LLVM's code: 128 bytes.) `tst`, `clr` and `addq` are written as their opcode
+/// words (LLVM's asm parser rejects them; each is named in a comment), branches
+/// with `bs!`.
+///
+/// # Safety
+/// Called with `jsr` from [`free_at`] as above.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn free_raw() {
+    core::arch::naked_asm!(
+        "movem.l %d2-%d3/%a2-%a3,-(%sp)",
+        "move.l %a0,%a3",
+        "move.l %d1,%d3",
+        "jsr ({enter},%pc)",
+        "move.l %a0,%a2",
+        ".short 0x4A80", // tst.l %d0
+        bs!(beq "8f"),
+        "moveq #0,%d0", // Freed::Pass
+        "btst #{frees_bit},({patched},%a2)",
+        bs!(bne "7f"),
+        // free_block(0, frame, st, st + handle, ret, addr), pushed right to left.
+        "move.l %a3,-(%sp)",
+        "move.l (4,%a6),-(%sp)",
+        "move.l %a2,%d0",
+        "or.l %d3,%d0",
+        "move.l %d0,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "move.l (%a6),-(%sp)",
+        ".short 0x42A7", // clr.l -(%sp): keep
+        "jsr ({free_block},%pc)",
+        "lea (24,%sp),%sp",
+        "7:",
+        ".short 0x4212", // clr.b (%a2): busy (state::leave)
+        ".short 0x4A80", // tst.l %d0: Freed::Refuse?
+        bs!(beq "8f"),
+        "move.w #{invalid},%d0",
+        bs!(bra "9f"),
+        // The free itself.
+        "8:",
+        "move.l %a3,-(%sp)",
+        ".short 0x4A83", // tst.l %d3
+        bs!(bne "5f"),
+        "trap #15",
+        ".short {chunk_free}",
+        bs!(bra "6f"),
+        "5:",
+        "trap #15",
+        ".short {handle_free}",
+        "6:",
+        ".short 0x588F", // addq.l #4,%sp
+        "9:",
+        "movem.l (%sp)+,%d2-%d3/%a2-%a3",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        enter = sym fast::enter,
+        free_block = sym crate::patch::free_block,
+        patched = const core::mem::offset_of!(State, patched),
+        frees_bit = const state::PATCHED_FREES.trailing_zeros(),
+        invalid = const palm::errors::memErrInvalidParam,
+        chunk_free = const palm::traps::sysTrapMemChunkFree,
+        handle_free = const palm::traps::sysTrapMemHandleFree,
+    )
+}
+
+// `btst` reads the PATCHED_FREES bit in `patched`, a byte; free_block answers
+// `Freed` in D0 (Pass 0, Refuse nonzero).
+static_assertions::const_assert!(state::PATCHED_FREES.is_power_of_two());
+static_assertions::const_assert_eq!(Freed::Pass as u32, 0);
+static_assertions::const_assert_ne!(Freed::Refuse as u32, 0);

@@ -54,7 +54,7 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
             } else {
                 ptr.sub(crate::mem::read_u16(ptr.sub(2).cast()))
             };
-            free_at(base as u32, false, frame_pointer());
+            free_at(base as u32, 0);
         }
     }
 

@@ -1005,7 +1005,9 @@ fn app_side(st: &State, ret: u32) -> bool {
 /// Bookkeeping for a free of `addr` (`handle`: through `MemHandleFree`, else
 /// `MemChunkFree`), with the state entered. `ret`/`frame` are the free call's return
 /// address and the caller's frame. The free patches' bookkeeping too:
-/// [`crate::patch::free_block`], in assembly on the 68k.
+/// [`crate::patch::free_block`], in assembly on the 68k. (Host stand-ins; the 68k's
+/// wrappers call `free_block` from assembly, `api::free_raw`.)
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
     let s = st as *mut State;
