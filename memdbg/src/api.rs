@@ -10,6 +10,7 @@ use crate::Site;
 use crate::fast;
 use crate::record::kind;
 #[cfg(not(target_arch = "m68k"))]
+#[cfg(not(target_arch = "m68k"))]
 use crate::stack::{caller_of, frame_pointer};
 use crate::state::{self, State};
 use crate::track::{self, Freed};
@@ -140,8 +141,8 @@ pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
     unsafe { resize(h as u32, size, 1) }
 }
 
-/// The resize wrappers' body: `addr` resized to `size` (`handle` 1: a handle, 0: a
-/// pointer). With the detector entered, [`track::resize`], with the resize's caller
+/// The resize wrappers' (and [`crate::MemDbgAlloc`]'s `realloc`'s) body: `addr`
+/// resized to `size` (`handle` 1: a handle, 0: a pointer). With the detector entered, [`track::resize`], with the resize's caller
 /// found from the frame of the function the program called (A6: call this from an
 /// `#[inline(never)]` function's own body); else the plain `MemHandleResize` or
 /// `MemPtrResize`. Returns the `Err`. On the 68k a `jsr` into [`resize_raw`], which
@@ -150,7 +151,7 @@ pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
 /// # Safety
 /// As `MemPtrResize`/`MemHandleResize` for `addr`.
 #[inline(always)]
-unsafe fn resize(addr: u32, size: u32, handle: u32) -> palm::Err {
+pub(crate) unsafe fn resize(addr: u32, size: u32, handle: u32) -> palm::Err {
     #[cfg(target_arch = "m68k")]
     {
         let r: u32;

@@ -15,9 +15,6 @@ use palm::allocator::CHUNK_ALIGN;
 
 use crate::api::{self, free_at};
 use crate::record::kind;
-use crate::stack::{caller_of, frame_pointer};
-use crate::state;
-use crate::track;
 
 /// The global allocator with leak tracking:
 ///
@@ -60,17 +57,14 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
 
     #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // In place when the chunk can grow (`MemPtrResize`, as PalmAlloc tries it;
+        // while the detector runs, through its resize: the record keeps its site).
+        // SAFETY: a block of align ≤ 2 is its chunk's start; called from this
+        // function's own body.
         if layout.align() <= CHUNK_ALIGN
-            && let Some(st) = api::enter()
+            && unsafe { api::resize(ptr as u32, new_size as u32, 0) } == palm::errNone
         {
-            // In place when the chunk can grow: the record keeps its site.
-            // SAFETY: own live frame.
-            let (ret, frame) = unsafe { caller_of(frame_pointer()) };
-            let err = track::resize(st, ptr as u32, new_size as u32, false, ret, frame);
-            state::leave(st);
-            if err == palm::errNone {
-                return ptr;
-            }
+            return ptr;
         }
         // SAFETY: GlobalAlloc's contract: new_size > 0 and fits with this alignment.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
