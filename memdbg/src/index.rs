@@ -196,7 +196,7 @@ impl Index {
     /// Inserts `key` → `slot`. The caller guarantees that `key` is nonzero and absent
     /// and that the table has an empty entry (it never holds more than the
     /// detector's capacity, at most 2/3 of its size). On the 68k,
-    /// [`crate::fast::commit`]'s assembly does it.
+    /// [`crate::fast::alloc`]'s assembly does it.
     #[cfg(not(target_arch = "m68k"))]
     #[inline]
     pub fn insert(&self, key: u32, slot: u16) {
