@@ -88,8 +88,12 @@ pub unsafe extern "C" fn pilot_main(cmd: UInt16, _cmd_pbp: MemPtr, _flags: UInt1
         return UInt32::from(palm::errNone);
     }
     // memdbg: on. If it cannot start (no memory, MemDbgDB held open by another
-    // app) the app still runs: the wrappers are then the plain OS calls.
-    let _ = memdbg::start(&MEMDBG_SETTINGS);
+    // app) the app still runs, untracked (the wrappers are then the plain OS
+    // calls): the debug console says so.
+    if memdbg::start(&MEMDBG_SETTINGS).is_err() {
+        // SAFETY: a NUL-terminated string constant.
+        unsafe { palm::DbgMessage(c"StarterApp: memdbg did not start: not tracking".as_ptr()) };
+    }
     // SAFETY: MainForm is a tFRM resource of this app.
     unsafe { palm::FrmGotoForm(ids::MainForm) };
     event_loop();
