@@ -16,67 +16,38 @@ pub unsafe fn read_u16(p: *const u16) -> usize {
     unsafe { read_u16_at::<0>(p.cast()) }
 }
 
-/// [`read_u16`] of the `u16` `OFF` bytes after `p` (the offset in the instruction).
+/// [`read_u16`] of the `u16` `OFF` bytes after `p` (host stand-ins: the 68k's
+/// assembly loads such fields itself).
 ///
 /// # Safety
 /// `p + OFF` is a readable, 2-aligned `u16`.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn read_u16_at<const OFF: usize>(p: *const u8) -> usize {
-    #[cfg(target_arch = "m68k")]
-    {
-        let v: usize;
-        // SAFETY: the caller's guarantee; one word read.
-        unsafe {
-            core::arch::asm!(
-                "moveq #0,{v}",
-                "move.w ({off},{p}),{v}",
-                p = in(reg_addr) p,
-                off = const OFF,
-                v = out(reg_data) v,
-                options(readonly, nostack),
-            )
-        };
-        v
-    }
     // SAFETY: the caller's guarantee.
-    #[cfg(not(target_arch = "m68k"))]
     usize::from(unsafe { p.add(OFF).cast::<u16>().read() })
 }
 
-/// The byte at `p`, zero-extended, as [`read_u16`] does it (`andi.l #255` otherwise).
+/// The byte at `p`, zero-extended (host stand-ins, as [`read_u16_at`]).
 ///
 /// # Safety
 /// `p` is readable.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn read_u8(p: *const u8) -> u32 {
     // SAFETY: the caller's guarantee.
     unsafe { read_u8_at::<0>(p) }
 }
 
-/// [`read_u8`] of the byte `OFF` bytes after `p` (the offset in the instruction).
+/// [`read_u8`] of the byte `OFF` bytes after `p` (host stand-ins, as
+/// [`read_u16_at`]).
 ///
 /// # Safety
 /// `p + OFF` is readable.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn read_u8_at<const OFF: usize>(p: *const u8) -> u32 {
-    #[cfg(target_arch = "m68k")]
-    {
-        let v: u32;
-        // SAFETY: the caller's guarantee; one byte read.
-        unsafe {
-            core::arch::asm!(
-                "moveq #0,{v}",
-                "move.b ({off},{p}),{v}",
-                p = in(reg_addr) p,
-                off = const OFF,
-                v = out(reg_data) v,
-                options(readonly, nostack),
-            )
-        };
-        v
-    }
     // SAFETY: the caller's guarantee.
-    #[cfg(not(target_arch = "m68k"))]
     u32::from(unsafe { p.add(OFF).read() })
 }
 

@@ -10,7 +10,7 @@ use crate::ledger;
 use crate::patch;
 use crate::record::{
     self, Counters, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC, HEADER_SIZE, Header,
-    HeaderFlags, NOT_SAMPLED, Options, kind,
+    HeaderFlags, NOT_SAMPLED, kind,
 };
 #[cfg(not(target_arch = "m68k"))]
 use crate::record::{AsBytes, U16Be};
@@ -146,8 +146,8 @@ fn free_chunks(a: *mut u8, b: *mut u8) {
 /// table (system-owned chunks; sizes in [`Settings::capacity`]), registers the state
 /// with `FtrSet('MDbg', 0)`, locates code 1 (`DmGetResource('code', 1)`) and the
 /// app's name and creator, and patches `MemChunkFree`/`MemHandleFree` when
-/// [`Options::PATCH_FREES`] is set and `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/
-/// `MemHandleResize` when [`Options::GUARDS`] is (so that the guard bytes are
+/// [`Options::PATCH_FREES`](crate::Options::PATCH_FREES) is set and `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/
+/// `MemHandleResize` when [`Options::GUARDS`](crate::Options::GUARDS) is (so that the guard bytes are
 /// invisible to the OS and the app); a refusal is recorded, not an error.
 ///
 /// On the 68k the work is `start_raw`, in assembly; this decodes its result.
@@ -512,10 +512,9 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         "lea (10,%sp),%sp",
         "move.l %a2,-(%sp)",
         "jsr ({install},%pc)",
-        ".short 0x4297", // clr.l (%sp): stop ticks 0
-        "move.l %a2,-(%sp)",
+        ".short 0x588F", // addq.l #4,%sp
+        "moveq #0,%d0", // stop ticks 0
         "jsr ({write_header},%pc)",
-        ".short 0x508F", // addq.l #8,%sp
         ".short 0x4212", // clr.b (%a2): busy
         "moveq #0,%d7",
         bw!(bra "90b"),
@@ -806,48 +805,43 @@ fn app_identity(st: &mut State) {
 /// On the 68k in assembly, addressed from the header itself: runs of longs in the
 /// same order in both (the settings; code 1's base and end, then size; the
 /// allocation, free and OS-free counts; the peaks; the low-water marks) each a
-/// `movem.l` load and store (`U32Be` is the 68k's own byte order).
-///
-/// # Safety
-/// `st` is the live state, its ledger open.
+/// `movem.l` load and store (`U32Be` is the 68k's own byte order). A register
+/// routine for `start_raw` and `stop_raw`: A2 the live state (kept), its ledger
+/// open, D0 the stop ticks; changes D0–D2/A0–A1.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-unsafe extern "C" fn write_header(st: *const State, stop_ticks: u32) {
+unsafe extern "C" fn write_header() {
     core::arch::naked_asm!(
-        // Stack after this: D2 (4), ret@4, st@8, stop_ticks@12.
-        "move.l %d2,-(%sp)",
-        "move.l (8,%sp),%a0",
-        "move.l ({scratch},%a0),%a1",
+        "move.l ({scratch},%a2),%a1",
         "lea ({header},%a1),%a1",
+        "move.l %d0,({h_stop},%a1)",
         "move.l #{head},(%a1)",
         "move.l #{magic},({h_magic},%a1)",
-        "move.l ({flags},%a0),({h_flags},%a1)",
+        "move.l ({flags},%a2),({h_flags},%a1)",
         // The settings as the header has them: options, alert limit and capacity,
         // threshold (the state's options and threshold are these, never changed).
-        "movem.l ({settings},%a0),%d0-%d2",
+        "movem.l ({settings},%a2),%d0-%d2",
         "movem.l %d0-%d2,({h_options},%a1)",
         // Code 1's base and size.
-        "movem.l ({code},%a0),%d0-%d1",
+        "movem.l ({code},%a2),%d0-%d1",
         "sub.l %d0,%d1",
         "movem.l %d0-%d1,({h_base},%a1)",
-        "move.l (12,%sp),({h_stop},%a1)",
-        "move.l ({s_count},%a0),({k_leaks},%a1)",
-        "move.l ({s_bytes},%a0),({k_leaked},%a1)",
-        "movem.l ({s_alloc},%a0),%d0-%d2",
+        "move.l ({s_count},%a2),({k_leaks},%a1)",
+        "move.l ({s_bytes},%a2),({k_leaked},%a1)",
+        "movem.l ({s_alloc},%a2),%d0-%d2",
         "movem.l %d0-%d2,({k_alloc},%a1)",
-        "movem.l ({s_peak},%a0),%d0-%d1",
+        "movem.l ({s_peak},%a2),%d0-%d1",
         "movem.l %d0-%d1,({k_peak},%a1)",
-        "movem.l ({s_low},%a0),%d0-%d1",
+        "movem.l ({s_low},%a2),%d0-%d1",
         "movem.l %d0-%d1,({k_low},%a1)",
         // DmWrite(header_rec, 0, header, HEADER_SIZE).
         ".short 0x4878, {len}", // pea (len).w
         "move.l %a1,-(%sp)",
         ".short 0x42A7", // clr.l -(%sp): offset 0
-        "move.l ({header_rec},%a0),-(%sp)",
+        "move.l ({header_rec},%a2),-(%sp)",
         "trap #15",
         ".short {dm_write}",
         "lea (16,%sp),%sp",
-        "move.l (%sp)+,%d2",
         "rts",
         scratch = const offset_of!(State, scratch),
         header = const offset_of!(Scratch, header),
@@ -974,103 +968,91 @@ static_assertions::const_assert_eq!(
 /// sites and the final header, removes free slots from MemDbgDB, closes it and frees
 /// the state. Call it before PilotMain returns.
 ///
+/// The work is `stop_raw` (in assembly on the 68k); this decodes its result (as
+/// [`start`] does: inlined, so a caller that ignores the result has no decoding).
+///
 /// # Errors
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
-#[inline(never)]
+#[inline(always)]
 pub fn stop() -> Result<Summary, Error> {
-    let Some(st) = crate::api::enter() else {
-        return Err(if state_ptr().is_null() {
-            Error::NotRunning
-        } else {
-            Error::Busy
-        });
-    };
-    patch::remove(st);
-    let (leaks, bytes) = track::report_leaks(st);
-    if st.has(Options::HEAP_STATS) {
-        track::write_sites(st);
-    }
     let mut summary = core::mem::MaybeUninit::<Summary>::uninit();
-    // SAFETY: the entered state; `close` writes every field of the summary.
-    unsafe {
-        close(st, leaks, bytes, summary.as_mut_ptr());
-        Ok(summary.assume_init())
+    // SAFETY: `summary` is writable.
+    let r = unsafe { stop_raw(summary.as_mut_ptr()) };
+    if r == 0 {
+        // SAFETY: stop_raw wrote every field when it returned 0.
+        Ok(unsafe { summary.assume_init() })
+    } else if r >> 16 == u32::from(discriminant(&Error::NotRunning)) {
+        Err(Error::NotRunning)
+    } else {
+        Err(Error::Busy)
     }
 }
 
-/// The summary line of [`close`] (the leaks, their bytes, overruns, double frees).
+/// The summary line of [`stop`] (the leaks, their bytes, overruns, double frees).
 static SUMMARY_LINE: [u8; 54] =
     *b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01\0";
 
-/// [`stop`]'s end: clears [`HeaderFlags::RUNNING`], writes the final header (stop
-/// ticks from `TimGetTicks`), fills `out` (`leaks` and `bytes` from the leak report,
-/// the header's overrun and double-free counts, the flags), says it in a
-/// `DbgMessage` with [`Options::DBG_MESSAGES`], then finishes the ledger: unlocks
-/// every record, removes the free slots from the last record backwards (so no
-/// removal shifts a record still to be looked at) and closes it; unregisters the
-/// feature (so nothing finds the state while it is freed; the patches are already
-/// gone) and frees the keys' chunk, then the state's.
+/// [`stop`]'s work: 0 when the detector stopped (`out` written), else the error as
+/// [`start_raw`] gives it (0x0002_0000 for [`Error::NotRunning`], 0x0003_0000 for
+/// [`Error::Busy`]).
 ///
-/// On the 68k in assembly (LLVM's code was twice as long); `tst`, `clr`, `addq`,
-/// `subq` and `pea` are written as opcode words (named in comments), short branches
-/// with `bs!`.
+/// Enters the state (its feature; `busy`), removes the patches
+/// ([`patch::remove`]), reports the leaks ([`track::report_leaks`], which also
+/// unlocks every slot's record) and writes the small-allocation sites
+/// ([`track::write_sites`]); clears [`HeaderFlags::RUNNING`], writes the final
+/// header (stop ticks from `TimGetTicks`), fills `out` (the leaks and their bytes
+/// from the report, the header's overrun and double-free counts, the flags) and
+/// says it in a `DbgMessage` with [`Options::DBG_MESSAGES`](crate::Options::DBG_MESSAGES); then unlocks the
+/// header record, removes the free slots from the last record backwards (so no
+/// removal shifts a record still to be looked at) and closes the ledger;
+/// unregisters the feature (so nothing finds the state while it is freed; the
+/// patches are already gone) and frees the keys' chunk, then the state's.
+///
+/// On the 68k in assembly (LLVM's code was twice as long); `tst`, `st`, `addq`,
+/// `subq`, `swap` and `clr` are written as opcode words (named in comments), short
+/// branches with `bs!`.
 ///
 /// # Safety
-/// `st` is the entered state (freed here); `out` is writable.
+/// `out` is writable.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-unsafe extern "C" fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Summary) {
+unsafe extern "C" fn stop_raw(out: *mut Summary) -> u32 {
     core::arch::naked_asm!(
-        // Stack after this: saved regs (20), ret@20, st@24, leaks@28, bytes@32,
-        // out@36.
-        "movem.l %d2-%d4/%a2-%a3,-(%sp)",
-        "move.l (24,%sp),%a2",
-        "moveq #{not_running},%d0",
+        // Stack after this: saved regs (36), ret@36, out@40. A2: the state; D1:
+        // the error; D3–D7: the summary (leaks, bytes, overruns, double frees,
+        // flags).
+        "movem.l %d2-%d7/%a2-%a4,-(%sp)",
+        "jsr ({state_ptr},%pc)",
+        "move.l %a0,%a2",
+        "moveq #{not_running},%d1",
+        "move.l %a0,%d0",
+        bw!(beq "90f"),
+        "moveq #{busy},%d1",
+        ".short 0x4A10", // tst.b (%a0): busy
+        bw!(bne "90f"),
+        ".short 0x50D0", // st (%a0): busy
+        "move.l %a2,-(%sp)",
+        "jsr ({remove},%pc)",
+        ".short 0x588F", // addq.l #4,%sp
+        "bsr.w {report_leaks}",
+        "bsr.w {write_sites}",
+        // The final header.
+        "moveq #{not_running_flag},%d0",
         "and.l %d0,({flags},%a2)",
         "trap #15",
         ".short {tim_get_ticks}",
-        "move.l %d0,-(%sp)",
-        "move.l %a2,-(%sp)",
         "jsr ({write_header},%pc)",
-        ".short 0x508F", // addq.l #8,%sp
+        // The summary, and its line from its first four.
         "move.l ({scratch},%a2),%a3",
-        "move.l (36,%sp),%a0",
-        "move.l (28,%sp),(%a0)+",
-        "move.l (32,%sp),(%a0)+",
-        "move.l ({k_overruns},%a3),(%a0)+",
-        "move.l ({k_doubles},%a3),(%a0)+",
-        "move.l ({flags},%a2),(%a0)",
-        "btst #{dbg_bit},({dbg_byte},%a2)",
-        bs!(beq "1f"),
-        // The four numbers from the summary into the message arguments.
-        "move.l (36,%sp),%a0",
-        "lea ({args},%a3),%a1",
-        "move.l (%a0)+,(%a1)+",
-        "move.l (%a0)+,(%a1)+",
-        "move.l (%a0)+,(%a1)+",
-        "move.l (%a0)+,(%a1)+",
+        "move.l ({k_overruns},%a3),%d5",
+        "move.l ({k_doubles},%a3),%d6",
+        "move.l ({flags},%a2),%d7",
+        "move.l (40,%sp),%a0",
+        "movem.l %d3-%d7,(%a0)",
+        "movem.l %d3-%d6,({args},%a3)",
         "lea ({line},%pc),%a0",
-        "move.l %a0,-(%sp)",
-        "move.l %a2,-(%sp)",
-        "jsr ({say},%pc)",
-        ".short 0x508F", // addq.l #8,%sp
-        ".short 0x486B, {msg}", // pea (msg,%a3) (say preserves A3)
-        "trap #15",
-        ".short {dbg_message}",
-        ".short 0x588F", // addq.l #4,%sp
-        "1:",
-        // Every slot's record unlocked, then the header record.
-        "move.l ({slot_rec},%a2),%a3",
-        "move.w ({n_slots},%a2),%d3",
-        bs!(bra "3f"),
-        "2:",
-        "move.l (%a3)+,-(%sp)",
-        "trap #15",
-        ".short {mem_ptr_unlock}",
-        ".short 0x588F", // addq.l #4,%sp
-        "3:",
-        ".short 0x5343", // subq.w #1,%d3
-        bs!(bcc "2b"),
+        "bsr.w {dbg_message}",
+        // The header record unlocked (the slots' are).
         "move.l ({header_rec},%a2),-(%sp)",
         "trap #15",
         ".short {mem_ptr_unlock}",
@@ -1121,31 +1103,35 @@ unsafe extern "C" fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Sum
         "trap #15",
         ".short {mem_chunk_free}",
         ".short 0x588F", // addq.l #4,%sp
-        "movem.l (%sp)+,%d2-%d4/%a2-%a3",
+        "moveq #0,%d1",
+        "90:",
+        "move.l %d1,%d0",
+        ".short 0x4840", // swap %d0
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "rts",
         // The end, for bs!'s range check.
         "98:",
         "99:",
+        state_ptr = sym state_ptr,
+        remove = sym patch::remove,
+        report_leaks = sym track::report_leaks,
+        write_sites = sym track::write_sites,
         write_header = sym write_header,
-        say = sym crate::text::say,
+        dbg_message = sym track::dbg_message,
         line = sym SUMMARY_LINE,
-        not_running = const !HeaderFlags::RUNNING.bits() as i32,
+        not_running = const discriminant(&Error::NotRunning),
+        busy = const discriminant(&Error::Busy),
+        not_running_flag = const !HeaderFlags::RUNNING.bits() as i32,
         flags = const offset_of!(State, flags),
         scratch = const offset_of!(State, scratch),
         k_overruns = const offset_of!(Scratch, header) + offset_of!(Header, counters) + offset_of!(Counters, overruns),
         k_doubles = const offset_of!(Scratch, header) + offset_of!(Header, counters) + offset_of!(Counters, double_frees),
-        dbg_byte = const offset_of!(State, options) + 3 - Options::DBG_MESSAGES.bits().trailing_zeros() as usize / 8,
-        dbg_bit = const Options::DBG_MESSAGES.bits().trailing_zeros() % 8,
         args = const offset_of!(Scratch, args),
-        msg = const offset_of!(Scratch, msg),
-        slot_rec = const offset_of!(State, slot_rec),
-        n_slots = const offset_of!(State, n_slots),
         header_rec = const offset_of!(State, header_rec),
         db = const offset_of!(State, db),
         keys = const offset_of!(State, index) + offset_of!(Index, keys),
         creator = const DB_CREATOR,
         tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
-        dbg_message = const palm::traps::sysTrapDbgMessage,
         mem_ptr_unlock = const palm::traps::sysTrapMemPtrUnlock,
         dm_num_records = const palm::traps::sysTrapDmNumRecords,
         dm_query_record = const palm::traps::sysTrapDmQueryRecord,
@@ -1155,8 +1141,9 @@ unsafe extern "C" fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Sum
         mem_chunk_free = const palm::traps::sysTrapMemChunkFree,
     )
 }
-// close fills the summary as five longs in this order, copies its first four into
-// the message arguments, and tests the kind byte for a free slot.
+// stop_raw fills the summary as five longs in this order (and the message
+// arguments from its first four), and tests the kind byte for a free slot; its
+// error discriminants fit `moveq`.
 static_assertions::const_assert_eq!(offset_of!(Summary, leaks), 0);
 static_assertions::const_assert_eq!(offset_of!(Summary, leaked_bytes), 4);
 static_assertions::const_assert_eq!(offset_of!(Summary, overruns), 8);
@@ -1165,15 +1152,26 @@ static_assertions::const_assert_eq!(offset_of!(Summary, flags), 16);
 static_assertions::const_assert_eq!(size_of::<Summary>(), 20);
 static_assertions::const_assert_eq!(kind::FREE_SLOT, 0);
 static_assertions::const_assert_eq!(record::AllocRecord::KIND_OFFSET, 0);
+static_assertions::const_assert_eq!(discriminant(&Error::NotRunning), 2);
+static_assertions::const_assert_eq!(discriminant(&Error::Busy), 3);
 
 /// The host stand-in of the 68k's assembly.
 ///
 /// # Safety
-/// `st` is the entered state (freed here); `out` is writable.
+/// `out` is writable.
 #[cfg(not(target_arch = "m68k"))]
-unsafe fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Summary) {
-    // SAFETY: the caller's guarantee.
-    let st = unsafe { &mut *st };
+unsafe fn stop_raw(out: *mut Summary) -> u32 {
+    let Some(st) = state::enter() else {
+        let e = if state_ptr().is_null() {
+            Error::NotRunning
+        } else {
+            Error::Busy
+        };
+        return u32::from(discriminant(&e)) << 16;
+    };
+    patch::remove(st);
+    let (leaks, bytes) = track::report_leaks(st);
+    track::write_sites(st);
     st.unflag(HeaderFlags::RUNNING);
     // SAFETY: TimGetTicks has no arguments; the state is live.
     unsafe { write_header(st, palm::TimGetTicks()) };
@@ -1187,18 +1185,15 @@ unsafe fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Summary) {
     };
     // SAFETY: the caller's guarantee.
     unsafe { out.write(summary) };
-    if st.has(Options::DBG_MESSAGES) {
-        let a = st.args();
-        // SAFETY: the scratch arguments (ARGS elements).
-        unsafe {
-            *a = leaks as usize;
-            *a.add(1) = bytes as usize;
-            *a.add(2) = summary.overruns as usize;
-            *a.add(3) = summary.double_frees as usize;
-        }
-        st.say(&SUMMARY_LINE);
-        track::dbg_message(st);
+    let a = st.args();
+    // SAFETY: the scratch arguments (ARGS elements).
+    unsafe {
+        *a = leaks as usize;
+        *a.add(1) = bytes as usize;
+        *a.add(2) = summary.overruns as usize;
+        *a.add(3) = summary.double_frees as usize;
     }
+    track::dbg_message(st, &SUMMARY_LINE);
     ledger::finish(st);
     // The index's keys are the second chunk (the first starts with the state).
     let keys = st.index.keys.cast::<u8>();
@@ -1206,4 +1201,5 @@ unsafe fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Summary) {
     // are already gone).
     feature(0);
     free_chunks(keys, (st as *mut State).cast());
+    0
 }

@@ -316,7 +316,8 @@ impl State {
 
     /// Adds one to the header counter at byte `offset` of [`record::Counters`]
     /// (`offset_of!(Counters, …)`): the rarer counters are kept in the scratch header
-    /// all along.
+    /// all along. (Host stand-ins: the 68k's assembly adds to the counter itself.)
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(never)]
     pub fn count(&self, offset: usize) {
         // SAFETY: `offset` is a field offset of the counters (callers pass
@@ -332,7 +333,9 @@ impl State {
 
     /// Expands message template `t` (NUL-terminated, [`crate::text`]) with the
     /// arguments stored in the scratch `args` into the message buffer
-    /// ([`crate::text::say`]).
+    /// ([`crate::text::say`]). (Host stand-ins: the 68k's assembly calls the
+    /// register routine.)
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn say(&self, t: &[u8]) {
         // SAFETY: the live state; templates are NUL-terminated constants, and the
@@ -340,37 +343,24 @@ impl State {
         unsafe { crate::text::say(self, t.as_ptr()) }
     }
 
-    /// The message arguments ([`Scratch::args`]).
+    /// The message arguments ([`Scratch::args`]) (host stand-ins: the 68k's
+    /// assembly stores them itself).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn args(&self) -> *mut usize {
         // SAFETY: a field of the live scratch chunk.
         unsafe { addr_of_mut!((*self.scratch).args).cast() }
     }
 
-    /// Sets header flags. On the 68k one `or.l` into the field (LLVM loaded, or-ed
-    /// and stored it back with an immediate: 14 bytes instead of 6 with the `moveq`).
+    /// Sets header flags (host stand-ins: the 68k's assembly sets them itself).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn flag(&mut self, f: record::HeaderFlags) {
-        #[cfg(target_arch = "m68k")]
-        // SAFETY: or-s a register into this state's `flags` (a u32 at an even
-        // offset); the asm may write memory, so LLVM reloads the field afterwards.
-        unsafe {
-            core::arch::asm!(
-                "or.l {f},({off},{st})",
-                f = in(reg_data) f.bits(),
-                st = in(reg_addr) self as *mut State,
-                off = const core::mem::offset_of!(State, flags),
-                options(nostack),
-            );
-        }
-        #[cfg(not(target_arch = "m68k"))]
-        {
-            self.flags |= f.bits();
-        }
+        self.flags |= f.bits();
     }
 
     /// Clears header flags, as [`State::flag`] sets them (used by the host stand-in
-    /// of `session::close`; the 68k's clears them in assembly).
+    /// of `session::stop_raw`; the 68k's clears them in assembly).
     #[cfg(not(target_arch = "m68k"))]
     pub fn unflag(&mut self, f: record::HeaderFlags) {
         self.flags &= !f.bits();
