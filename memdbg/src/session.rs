@@ -997,9 +997,8 @@ static SUMMARY_LINE: [u8; 54] =
 /// [`Error::Busy`]).
 ///
 /// Enters the state (its feature; `busy`), removes the patches
-/// ([`patch::remove`]), reports the leaks ([`track::report_leaks`], which also
-/// unlocks every slot's record) and writes the small-allocation sites
-/// ([`track::write_sites`]); clears [`HeaderFlags::RUNNING`], writes the final
+/// ([`patch::remove`]), reports the leaks and writes the small-allocation sites
+/// ([`track::report_leaks`], which also unlocks every slot's record); clears [`HeaderFlags::RUNNING`], writes the final
 /// header (stop ticks from `TimGetTicks`), fills `out` (the leaks and their bytes
 /// from the report, the header's overrun and double-free counts, the flags) and
 /// says it in a `DbgMessage` with [`Options::DBG_MESSAGES`](crate::Options::DBG_MESSAGES); then unlocks the
@@ -1035,7 +1034,6 @@ unsafe extern "C" fn stop_raw(out: *mut Summary) -> u32 {
         "jsr ({remove},%pc)",
         ".short 0x588F", // addq.l #4,%sp
         "bsr.w {report_leaks}",
-        "bsr.w {write_sites}",
         // The final header.
         "moveq #{not_running_flag},%d0",
         "and.l %d0,({flags},%a2)",
@@ -1115,7 +1113,6 @@ unsafe extern "C" fn stop_raw(out: *mut Summary) -> u32 {
         state_ptr = sym state_ptr,
         remove = sym patch::remove,
         report_leaks = sym track::report_leaks,
-        write_sites = sym track::write_sites,
         write_header = sym write_header,
         dbg_message = sym track::dbg_message,
         line = sym SUMMARY_LINE,
@@ -1171,7 +1168,6 @@ unsafe fn stop_raw(out: *mut Summary) -> u32 {
     };
     patch::remove(st);
     let (leaks, bytes) = track::report_leaks(st);
-    track::write_sites(st);
     st.unflag(HeaderFlags::RUNNING);
     // SAFETY: TimGetTicks has no arguments; the state is live.
     unsafe { write_header(st, palm::TimGetTicks()) };

@@ -14,8 +14,7 @@ use m68k_palmos_sys as palm;
 
 use crate::index::Index;
 use crate::record::{
-    self, AllocRecord, DoubleFreeRecord, Header, LowHeapRecord, OverrunRecord, SmallSiteRecord,
-    Stack,
+    self, AllocRecord, DoubleFreeRecord, Header, LowHeapRecord, OverrunRecord, Stack,
 };
 use crate::stack::CodeRange;
 use crate::{Settings, Site};
@@ -85,8 +84,6 @@ pub struct Events {
     pub overrun: OverrunRecord,
     /// Double free being reported.
     pub double: DoubleFreeRecord,
-    /// Small-site record being written at stop.
-    pub small: SmallSiteRecord,
     /// Low-heap warning being reported.
     pub low: LowHeapRecord,
 }

@@ -409,30 +409,29 @@ fn sample_heap(st: &mut State) {
 #[unsafe(naked)]
 extern "C" fn low_heap(st: &mut State) {
     core::arch::naked_asm!(
-        // Stack after this: D2, A2 (8), ret@8, st@12 (D2 saved: the traps may
-        // clobber it). a0 = the event record, a1 = the scratch record (the
-        // allocation, at the scratch chunk's start).
-        "movem.l %d2/%a2,-(%sp)",
-        "move.l (12,%sp),%a2",
+        // Stack after this: D2–D5, A2 (20), ret@20, st@24 (D2 saved: the traps may
+        // clobber it). d3 = free, d4 = largest, d5 = threshold; a0 = the event
+        // record, a1 = the scratch record (the allocation, at the scratch chunk's
+        // start).
+        "movem.l %d2-%d5/%a2,-(%sp)",
+        "move.l (24,%sp),%a2",
         "bset #{lh_bit},({lh_byte},%a2)",
+        "movem.l ({heap_free},%a2),%d3-%d4",
+        "move.l ({threshold},%a2),%d5",
         "move.l ({scratch},%a2),%a1",
         "lea ({ev_low},%a1),%a0",
         "move.w #{kind_version},(%a0)",
-        "move.l ({heap_free},%a2),({l_free},%a0)",
-        "move.l ({heap_max},%a2),({l_largest},%a0)",
-        "move.l ({threshold},%a2),({l_threshold},%a0)",
+        "movem.l %d3-%d5,({l_free},%a0)",
         "moveq #{head},%d0",
         "move.b (%a1),%d1",
         "bsr.w {event}",
         // The line: largest, threshold, free.
         "move.l ({scratch},%a2),%a1",
-        "lea ({args},%a1),%a1",
-        "move.l ({heap_max},%a2),(%a1)+",
-        "move.l ({threshold},%a2),(%a1)+",
-        "move.l ({heap_free},%a2),(%a1)",
+        "movem.l %d4-%d5,({args},%a1)",
+        "move.l %d3,({args} + 8,%a1)",
         "lea ({line},%pc),%a0",
         "bsr.w {dbg_message}",
-        "movem.l (%sp)+,%d2/%a2",
+        "movem.l (%sp)+,%d2-%d5/%a2",
         "rts",
         event = sym ledger::event,
         dbg_message = sym dbg_message,
@@ -441,23 +440,24 @@ extern "C" fn low_heap(st: &mut State) {
         lh_bit = const HeaderFlags::LOW_HEAP.bits().trailing_zeros() % 8,
         scratch = const offset_of!(State, scratch),
         heap_free = const offset_of!(State, heap_free),
-        heap_max = const offset_of!(State, heap_max),
         threshold = const offset_of!(State, low_heap_threshold),
         ev_low = const offset_of!(crate::state::Scratch, ev.low),
         args = const offset_of!(crate::state::Scratch, args),
         kind_version = const (kind::LOW_HEAP as u16) << 8 | FORMAT_VERSION as u16,
         l_free = const offset_of!(LowHeapRecord, free),
-        l_largest = const offset_of!(LowHeapRecord, largest),
-        l_threshold = const offset_of!(LowHeapRecord, threshold),
         head = const LOW_HEAP_HEAD,
     )
 }
 // low_heap writes the record's kind and version as one word (its reserved word
-// stays 0 from the zeroed chunk); the allocation is the scratch record at the
-// scratch chunk's start.
+// stays 0 from the zeroed chunk) and free, largest and threshold as three longs
+// (heap_free and heap_max adjacent in the state); the allocation is the scratch
+// record at the scratch chunk's start.
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(
-    offset_of!(LowHeapRecord, kind) == 0
+    offset_of!(LowHeapRecord, largest) == offset_of!(LowHeapRecord, free) + 4
+        && offset_of!(LowHeapRecord, threshold) == offset_of!(LowHeapRecord, free) + 8
+        && offset_of!(State, heap_max) == offset_of!(State, heap_free) + 4
+        && offset_of!(LowHeapRecord, kind) == 0
         && offset_of!(LowHeapRecord, version) == 1
         && offset_of!(crate::state::Scratch, ev.low) % 2 == 0
         && offset_of!(crate::state::Scratch, rec) == 0
@@ -1973,12 +1973,12 @@ const MAX_ALERTS: usize = offset_of!(State, settings) + offset_of!(Settings, max
 /// At stop: every live block's guard is checked, it is counted as a leak and reported
 /// (alerts up to the maximum, one `DbgMessage` line each); every slot's record is
 /// unlocked after it (nothing reads it again: `stop` finds the free slots by
-/// index).
+/// index). Then the small-allocation sites are written ([`write_sites`]).
 ///
-/// On the 68k a register routine in assembly for `session::stop_raw`: A2 the state
-/// (kept); returns the leaks in D3, their bytes in D4; changes D0–D2, D5–D6, A0–A1
-/// and A3–A4. `addq`, `subq`, `pea` and `dbf` are written as opcode words (named in
-/// comments), short branches with `bs!`.
+/// On the 68k a register routine in assembly for `session::stop_raw` (the sites'
+/// loop included): A2 the state (kept); returns the leaks in D3, their bytes in D4;
+/// changes D0–D2, D5–D6, A0–A1 and A3–A4. `addq`, `subq`, `pea` and `dbf` are
+/// written as opcode words (named in comments), short branches with `bs!`.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 pub(crate) unsafe extern "C" fn report_leaks() {
@@ -2044,10 +2044,32 @@ pub(crate) unsafe extern "C" fn report_leaks() {
         ".short 0x588F", // addq.l #4,%sp
         "8:",
         ".short 0x51CE, 1b-.", // dbf %d6,1b
+        // The small-allocation sites (write_sites): each entry its record.
+        "moveq #0,%d5",
+        "move.b ({n_sites},%a2),%d5",
+        "move.l ({scratch},%a2),%a4",
+        "lea ({sites},%a4),%a4",
+        bs!(bra "6f"),
+        "5:",
+        "move.l #{site_head},(%a4)",
+        "move.l %a4,%a0",
+        "lea ({first},%a4),%a1",
+        "moveq #{first},%d0",
+        "move.b (%a1),%d1",
+        "bsr.w {event}",
+        "lea ({entry},%a4),%a4",
+        "6:",
+        ".short 0x51CD, 5b-.", // dbf %d5,5b
         "rts",
         // The end, for bs!'s range check.
         "98:",
         "99:",
+        event = sym ledger::event,
+        n_sites = const offset_of!(State, n_sites),
+        sites = const offset_of!(crate::state::Scratch, sites),
+        site_head = const (kind::SMALL_SITE as u32) << 24 | (FORMAT_VERSION as u32) << 16,
+        first = const SMALL_SITE_HEAD,
+        entry = const core::mem::size_of::<SmallSite>(),
         check_guard = sym check_guard,
         alert = sym alert,
         innermost = sym innermost,
@@ -2109,6 +2131,7 @@ pub(crate) fn report_leaks(st: &mut State) -> (u32, u32) {
         // SAFETY: each slot's record was locked once by new_record.
         unsafe { palm::MemPtrUnlock(rec.cast()) };
     }
+    write_sites(st);
     (leaks, bytes)
 }
 
@@ -2131,48 +2154,9 @@ fn leak_line(st: &State, rec: *const u8) {
     dbg_message(st, &LEAK_LINE);
 }
 
-/// At stop: one record per small-allocation site (none without
-/// [`Options::HEAP_STATS`]: only then are sites counted). Each site's entry becomes
-/// its record in place: its key gives way to the record's kind, version and
-/// reserved word (count, bytes and first allocation are at the record's offsets).
-///
-/// On the 68k a register routine in assembly for `session::stop_raw`: A2 the state
-/// (kept); changes D0–D2, D5, A0–A1 and A4. `dbf` is written as its opcode word, the
-/// short branch with `bs!`.
-#[cfg(target_arch = "m68k")]
-#[unsafe(naked)]
-pub(crate) unsafe extern "C" fn write_sites() {
-    core::arch::naked_asm!(
-        "moveq #0,%d5",
-        "move.b ({n_sites},%a2),%d5",
-        "move.l ({scratch},%a2),%a4",
-        "lea ({sites},%a4),%a4",
-        bs!(bra "2f"),
-        "1:",
-        "move.l #{head},(%a4)",
-        "move.l %a4,%a0",
-        "lea ({first},%a4),%a1",
-        "moveq #{first},%d0",
-        "move.b (%a1),%d1",
-        "bsr.w {event}",
-        "lea ({entry},%a4),%a4",
-        "2:",
-        ".short 0x51CD, 1b-.", // dbf %d5,1b
-        "rts",
-        // The end, for bs!'s range check.
-        "98:",
-        "99:",
-        event = sym ledger::event,
-        n_sites = const offset_of!(State, n_sites),
-        scratch = const offset_of!(State, scratch),
-        sites = const offset_of!(crate::state::Scratch, sites),
-        head = const (kind::SMALL_SITE as u32) << 24 | (FORMAT_VERSION as u32) << 16,
-        first = const SMALL_SITE_HEAD,
-        entry = const core::mem::size_of::<SmallSite>(),
-    )
-}
-// write_sites: a site's entry is its record but for the first long (the record's
-// kind, version and reserved word, the entry's key); its length fits `moveq`.
+// report_leaks' sites: a site's entry is its record but for the first long (the
+// record's kind, version and reserved word, the entry's key); its length fits
+// `moveq`.
 static_assertions::const_assert!(
     offset_of!(SmallSiteRecord, kind) == 0
         && offset_of!(SmallSiteRecord, version) == 1
@@ -2184,9 +2168,13 @@ static_assertions::const_assert!(
         && SMALL_SITE_HEAD < 128
 );
 
-/// The host's [`write_sites`] (the 68k's is assembly, doing exactly this).
+/// At stop: one record per small-allocation site (none without
+/// [`Options::HEAP_STATS`]: only then are sites counted). Each site's entry becomes
+/// its record in place: its key gives way to the record's kind, version and
+/// reserved word (count, bytes and first allocation are at the record's offsets).
+/// (Host only: on the 68k, the end of [`report_leaks`]' assembly.)
 #[cfg(not(target_arch = "m68k"))]
-pub(crate) fn write_sites(st: &mut State) {
+fn write_sites(st: &mut State) {
     let mut site = field!(st, sites).as_mut_ptr();
     let mut k = st.n_sites;
     while k != 0 {
