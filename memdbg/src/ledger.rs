@@ -188,8 +188,9 @@ pub unsafe extern "C" fn new_record(st: *mut State, size: u32) -> *mut u8 {
         // may clobber it, PALM_FACTS §6).
         "movem.l %d2/%a2,-(%sp)",
         "move.l (12,%sp),%a0",
-        "move.w #{dirty},-(%sp)", // DmReleaseRecord's dirty: true in the first byte
-        "move.w #{at},-(%sp)", // its index: dmMaxRecordIndex until DmNewRecord's
+        // DmReleaseRecord's index (dmMaxRecordIndex until DmNewRecord's) and dirty
+        // (true in the first byte), as one long.
+        "move.l #{at_dirty},-(%sp)",
         "move.l ({db},%a0),-(%sp)",
         // DmNewRecord(db, &index, size).
         "move.l (24,%sp),-(%sp)",
@@ -216,8 +217,7 @@ pub unsafe extern "C" fn new_record(st: *mut State, size: u32) -> *mut u8 {
         // The end, for bs!'s range check.
         "98:",
         "99:",
-        dirty = const 0x0100,
-        at = const dmMaxRecordIndex as i16,
+        at_dirty = const (dmMaxRecordIndex as u32) << 16 | 0x0100,
         db = const core::mem::offset_of!(State, db),
         dm_new_record = const palm::traps::sysTrapDmNewRecord,
         mem_handle_lock = const palm::traps::sysTrapMemHandleLock,

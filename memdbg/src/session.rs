@@ -981,7 +981,7 @@ pub fn stop() -> Result<Summary, Error> {
     if r == 0 {
         // SAFETY: stop_raw wrote every field when it returned 0.
         Ok(unsafe { summary.assume_init() })
-    } else if r >> 16 == u32::from(discriminant(&Error::NotRunning)) {
+    } else if r == u32::from(discriminant(&Error::NotRunning)) {
         Err(Error::NotRunning)
     } else {
         Err(Error::Busy)
@@ -992,9 +992,8 @@ pub fn stop() -> Result<Summary, Error> {
 static SUMMARY_LINE: [u8; 54] =
     *b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01\0";
 
-/// [`stop`]'s work: 0 when the detector stopped (`out` written), else the error as
-/// [`start_raw`] gives it (0x0002_0000 for [`Error::NotRunning`], 0x0003_0000 for
-/// [`Error::Busy`]).
+/// [`stop`]'s work: 0 when the detector stopped (`out` written), else the error's
+/// discriminant (2 for [`Error::NotRunning`], 3 for [`Error::Busy`]).
 ///
 /// Enters the state (its feature; `busy`), removes the patches
 /// ([`patch::remove`]), reports the leaks and writes the small-allocation sites
@@ -1008,7 +1007,7 @@ static SUMMARY_LINE: [u8; 54] =
 /// patches are already gone) and frees the keys' chunk, then the state's.
 ///
 /// On the 68k in assembly (LLVM's code was twice as long); `tst`, `st`, `addq`,
-/// `subq`, `swap` and `clr` are written as opcode words (named in comments), short
+/// `subq` and `clr` are written as opcode words (named in comments), short
 /// branches with `bs!`.
 ///
 /// # Safety
@@ -1017,16 +1016,15 @@ static SUMMARY_LINE: [u8; 54] =
 #[unsafe(naked)]
 unsafe extern "C" fn stop_raw(out: *mut Summary) -> u32 {
     core::arch::naked_asm!(
-        // Stack after this: saved regs (36), ret@36, out@40. A2: the state; D1:
-        // the error; D3–D7: the summary (leaks, bytes, overruns, double frees,
-        // flags).
+        // Stack after this: saved regs (36), ret@36, out@40. A2: the state;
+        // D3–D7: the summary (leaks, bytes, overruns, double frees, flags).
         "movem.l %d2-%d7/%a2-%a4,-(%sp)",
         "jsr ({state_ptr},%pc)",
         "move.l %a0,%a2",
-        "moveq #{not_running},%d1",
-        "move.l %a0,%d0",
+        "moveq #{not_running},%d0",
+        "move.l %a0,%d1",
         bw!(beq "90f"),
-        "moveq #{busy},%d1",
+        "moveq #{busy},%d0",
         ".short 0x4A10", // tst.b (%a0): busy
         bw!(bne "90f"),
         ".short 0x50D0", // st (%a0): busy
@@ -1101,10 +1099,8 @@ unsafe extern "C" fn stop_raw(out: *mut Summary) -> u32 {
         "trap #15",
         ".short {mem_chunk_free}",
         ".short 0x588F", // addq.l #4,%sp
-        "moveq #0,%d1",
+        "moveq #0,%d0",
         "90:",
-        "move.l %d1,%d0",
-        ".short 0x4840", // swap %d0
         "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "rts",
         // The end, for bs!'s range check.
@@ -1164,7 +1160,7 @@ unsafe fn stop_raw(out: *mut Summary) -> u32 {
         } else {
             Error::Busy
         };
-        return u32::from(discriminant(&e)) << 16;
+        return u32::from(discriminant(&e));
     };
     patch::remove(st);
     let (leaks, bytes) = track::report_leaks(st);

@@ -1977,14 +1977,14 @@ const MAX_ALERTS: usize = offset_of!(State, settings) + offset_of!(Settings, max
 ///
 /// On the 68k a register routine in assembly for `session::stop_raw` (the sites'
 /// loop included): A2 the state (kept); returns the leaks in D3, their bytes in D4;
-/// changes D0–D2, D5–D6, A0–A1 and A3–A4. `addq`, `subq`, `pea` and `dbf` are
+/// changes D0–D2, D5–D7, A0–A1 and A3–A4. `addq`, `subq`, `pea` and `dbf` are
 /// written as opcode words (named in comments), short branches with `bs!`.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 pub(crate) unsafe extern "C" fn report_leaks() {
     core::arch::naked_asm!(
-        // a3 = the record, a4 = the next slot's entry, d6 = the slots left, d5 =
-        // the ticks.
+        // a3 = the record, d7 = its kind, a4 = the next slot's entry, d6 = the
+        // slots left, d5 = the ticks.
         "trap #15",
         ".short {tim_get_ticks}",
         "move.l %d0,%d5",
@@ -1992,10 +1992,12 @@ pub(crate) unsafe extern "C" fn report_leaks() {
         "moveq #0,%d4",
         "move.l ({slot_rec},%a2),%a4",
         "move.w ({n_slots},%a2),%d6",
-        ".short 0x6000, 8f-.", // bra.w 8f
+        bs!(bra "8f"),
         "1:",
         "move.l (%a4)+,%a3",
-        "move.b (%a3),%d0",
+        "moveq #0,%d7",
+        "move.b (%a3),%d7",
+        "move.b %d7,%d0",
         "lsr.b #2,%d0",
         ".short 0x5900", // subq.b #4,%d0: an allocation kind, 0x10 to 0x13
         bs!(bne "7f"),
@@ -2020,8 +2022,7 @@ pub(crate) unsafe extern "C" fn report_leaks() {
         "cmp.l ({alerts},%a0),%d0",
         bs!(bls "2f"),
         "lea ({leaked},%pc),%a0",
-        "moveq #0,%d0",
-        "move.b (%a3),%d0",
+        "move.l %d7,%d0",
         "bsr.w {alert}",
         // The line: sequence number, size, kind, address, where.
         "2:",
@@ -2029,9 +2030,7 @@ pub(crate) unsafe extern "C" fn report_leaks() {
         "lea ({args},%a1),%a1",
         "move.l ({r_seq},%a3),(%a1)+",
         "move.l ({r_size},%a3),(%a1)+",
-        "moveq #0,%d0",
-        "move.b (%a3),%d0",
-        "move.l %d0,(%a1)+",
+        "move.l %d7,(%a1)+",
         "move.l ({r_address},%a3),(%a1)+",
         "lea ({where_},%pc),%a0",
         "bsr.w {innermost}",
