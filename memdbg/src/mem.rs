@@ -1,8 +1,9 @@
-//! Memory accesses in the 68000 forms LLVM's m68k backend does not choose: a
-//! zero-extending load as `moveq #0` + a move (LLVM masks with a 6-byte `andi.l`),
-//! `lea` to address a field once, and read-modify-write in memory (`addq`, `add`,
-//! `sub`, `or`, `bset` on the operand itself, where LLVM loads, changes and
-//! stores). Each has a host stand-in with the same effect.
+//! Memory accesses in the 68000 forms LLVM's m68k backend does not choose: `lea`
+//! to address a field once, and read-modify-write in memory (`addq`, `add`, `sub`,
+//! `or`, `bset` on the operand itself, where LLVM loads, changes and stores). Each
+//! has a host stand-in with the same effect. The zero-extending loads (on the 68k
+//! `moveq #0` + a move: LLVM masks with a 6-byte `andi.l`) are the host stand-ins'
+//! only now: their 68k users are assembly.
 
 /// The `u16` at `p`, zero-extended: on the 68k `moveq #0` and a word move (LLVM
 /// loads the word and masks it with a 6-byte `andi.l #65535`).

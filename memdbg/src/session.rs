@@ -76,7 +76,7 @@ pub(crate) extern "C" fn state_ptr() -> *mut State {
 static_assertions::const_assert_eq!(FEATURE_STATE, 0);
 
 /// Registers the state's address `st` with `FtrSet('MDbg', 0, st)`, or with 0
-/// removes it (`FtrUnregister('MDbg', 0)`). (The 68k's [`start_raw`] and [`close`]
+/// removes it (`FtrUnregister('MDbg', 0)`). (The 68k's [`start_raw`] and [`stop_raw`]
 /// make these calls in assembly.)
 #[cfg(not(target_arch = "m68k"))]
 fn feature(st: u32) {
@@ -997,18 +997,19 @@ static SUMMARY_LINE: [u8; 54] =
 ///
 /// Enters the state (its feature; `busy`), removes the patches
 /// ([`patch::remove`]), reports the leaks and writes the small-allocation sites
-/// ([`track::report_leaks`], which also unlocks every slot's record); clears [`HeaderFlags::RUNNING`], writes the final
-/// header (stop ticks from `TimGetTicks`), fills `out` (the leaks and their bytes
-/// from the report, the header's overrun and double-free counts, the flags) and
-/// says it in a `DbgMessage` with [`Options::DBG_MESSAGES`](crate::Options::DBG_MESSAGES); then unlocks the
-/// header record, removes the free slots from the last record backwards (so no
-/// removal shifts a record still to be looked at) and closes the ledger;
-/// unregisters the feature (so nothing finds the state while it is freed; the
-/// patches are already gone) and frees the keys' chunk, then the state's.
+/// ([`track::report_leaks`], which also unlocks every slot's record); clears
+/// [`HeaderFlags::RUNNING`], writes the final header (stop ticks from
+/// `TimGetTicks`), fills `out` (the leaks and their bytes from the report, the
+/// header's overrun and double-free counts, the flags) and says it in a
+/// `DbgMessage` with [`Options::DBG_MESSAGES`](crate::Options::DBG_MESSAGES); then
+/// unlocks the header record, removes the free slots from the last record
+/// backwards (so no removal shifts a record still to be looked at) and closes the
+/// ledger; unregisters the feature (so nothing finds the state while it is freed;
+/// the patches are already gone) and frees the keys' chunk, then the state's.
 ///
 /// On the 68k in assembly (LLVM's code was twice as long); `tst`, `st`, `addq`,
 /// `subq` and `clr` are written as opcode words (named in comments), short
-/// branches with `bs!`.
+/// branches with `bs!`, word ones with `bw!`.
 ///
 /// # Safety
 /// `out` is writable.
