@@ -180,12 +180,11 @@ pub unsafe fn format(out: *mut u8, end: *mut u8, t: *const u8, args: *const usiz
 #[unsafe(naked)]
 pub unsafe extern "C" fn say() {
     core::arch::naked_asm!(
-        // A4: the template, A1: the output position, D4: the room left (the NUL
+        // A0: the template, A1: the output position, D4: the room left (the NUL
         // has its own byte), A3: the arguments, D3: the next one's offset, D1: its
-        // value, D2: a digit's power, D5: zero for hexadecimal, A0: a string or
+        // value, D2: a digit's power, D5: zero for hexadecimal, A4: a string or
         // the next power of ten.
         "movem.l %d3-%d5/%a3-%a4,-(%sp)",
-        "move.l %a0,%a4",
         "move.l ({scratch},%a2),%a3",
         "lea ({msg},%a3),%a1",
         "lea ({args},%a3),%a3",
@@ -193,7 +192,7 @@ pub unsafe extern "C" fn say() {
         "moveq #0,%d3",
         // The loop: the next template byte.
         "1:",
-        "move.b (%a4)+,%d0",
+        "move.b (%a0)+,%d0",
         bs!(beq "9f"),
         "cmpi.b #{then},%d0",
         bs!(bls "2f"),
@@ -212,13 +211,13 @@ pub unsafe extern "C" fn say() {
         ".short 0x5300", // subq.b #1,%d0
         bs!(beq "5f"),
         // THEN: the template continues at v.
-        "move.l %d1,%a4",
-        bs!(bra "1b"),
-        // STR (and a label): the bytes at A0.
-        "5:",
         "move.l %d1,%a0",
+        bs!(bra "1b"),
+        // STR (and a label): the bytes at A4.
+        "5:",
+        "move.l %d1,%a4",
         "50:",
-        "move.b (%a0)+,%d0",
+        "move.b (%a4)+,%d0",
         bs!(beq "1b"),
         bs!(bsr "7f"),
         bs!(bra "50b"),
@@ -228,11 +227,11 @@ pub unsafe extern "C" fn say() {
         "move.b %d0,%d5",
         ".short 0x5205", // addq.b #1,%d5
         bs!(beq "30f"),
-        "lea ({pow10},%pc),%a0",
+        "lea ({pow10},%pc),%a4",
         "move.l %d1,%d0",
         "bset #0,%d0",
         "31:",
-        "move.l (%a0)+,%d2",
+        "move.l (%a4)+,%d2",
         "cmp.l %d0,%d2",
         bs!(bhi "31b"),
         bs!(bra "32f"),
@@ -260,7 +259,7 @@ pub unsafe extern "C" fn say() {
         bs!(beq "1b"),
         ".short 0x4A05", // tst.b %d5
         bs!(beq "35f"),
-        "move.l (%a0)+,%d2",
+        "move.l (%a4)+,%d2",
         bs!(bra "32b"),
         "35:",
         "lsr.l #3,%d2",
@@ -286,12 +285,12 @@ pub unsafe extern "C" fn say() {
         bs!(bls "40f"),
         "move.l %d2,%d1",
         "40:",
-        "lea ({labels},%pc),%a0",
+        "lea ({labels},%pc),%a4",
         "41:",
         ".short 0x5341", // subq.w #1,%d1
         bs!(bcs "50b"),
         "42:",
-        ".short 0x4A18", // tst.b (%a0)+
+        ".short 0x4A1C", // tst.b (%a4)+
         bs!(bne "42b"),
         bs!(bra "41b"),
         // The end, for bs!'s range check.

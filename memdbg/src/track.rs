@@ -667,9 +667,13 @@ pub(crate) fn dbg_message(st: &State, t: &[u8]) {
 #[unsafe(naked)]
 unsafe extern "C" fn alert() {
     core::arch::naked_asm!(
-        "move.l %a0,-(%sp)",
+        // ErrDisplayFileLineMsg's message and line pushed first, then the template
+        // kept on the stack while the arguments are stored.
         "move.l ({scratch},%a2),%a1",
         ".short 0x52A9, {alerts}", // addq.l #1,(alerts,%a1)
+        ".short 0x4869, {msg}", // pea (msg,%a1)
+        "move.w ({r_line},%a3),-(%sp)",
+        "move.l %a0,-(%sp)",
         "lea ({args},%a1),%a1",
         "move.l ({r_size},%a3),(%a1)+",
         "move.l %d0,(%a1)+",
@@ -678,9 +682,6 @@ unsafe extern "C" fn alert() {
         "move.l (%sp)+,%a0",
         "bsr.w {say}",
         // ErrDisplayFileLineMsg(file or "rust", line, message).
-        "move.l ({scratch},%a2),%a0",
-        ".short 0x4868, {msg}", // pea (msg,%a0)
-        "move.w ({r_line},%a3),-(%sp)",
         "lea ({rust},%pc),%a0",
         ".short 0x4A2B, {r_file}", // tst.b (file,%a3)
         bs!(beq "1f"),
