@@ -798,16 +798,71 @@ fn app_identity(st: &mut State) {
     }
 }
 
+/// [`write_header`]'s runs of longs copied from the state into the header, in the
+/// same order in both (`U32Be` is the 68k's own byte order), as (state offset,
+/// header offset, longs) bytes, ended by a 0: the flags; the settings (options,
+/// alert limit and capacity, threshold: the state's options and threshold are
+/// these, never changed); code 1's base and end (the end becomes the size); the
+/// live count and bytes (the leaks); the allocation, free and OS-free counts; the
+/// peaks; the low-water marks.
+#[cfg(target_arch = "m68k")]
+static HEADER_RUNS: [u8; 25] = {
+    const K: usize = offset_of!(Header, counters);
+    let runs: [(usize, usize, usize); 8] = [
+        (offset_of!(State, flags), offset_of!(Header, flags), 1),
+        (offset_of!(State, settings), offset_of!(Header, options), 3),
+        (offset_of!(State, code), offset_of!(Header, code_base), 2),
+        (
+            offset_of!(State, live_count),
+            K + offset_of!(Counters, leaks),
+            1,
+        ),
+        (
+            offset_of!(State, live_bytes),
+            K + offset_of!(Counters, leaked_bytes),
+            1,
+        ),
+        (
+            offset_of!(State, allocations),
+            K + offset_of!(Counters, allocations),
+            3,
+        ),
+        (
+            offset_of!(State, peak_bytes),
+            K + offset_of!(Counters, peak_live_bytes),
+            2,
+        ),
+        (
+            offset_of!(State, low_free),
+            K + offset_of!(Counters, low_free),
+            2,
+        ),
+    ];
+    let mut t = [0u8; 25];
+    let mut i = 0;
+    while i < runs.len() {
+        let (from, to, n) = runs[i];
+        // Byte offsets whose runs end below 256 (the loop adds to them as bytes of a
+        // word), a nonzero state offset (0 ends the table), even offsets.
+        assert!(from != 0 && from + 4 * n < 256 && to + 4 * n < 256);
+        assert!(from % 2 == 0 && to % 2 == 0 && n > 0);
+        t[3 * i] = from as u8;
+        t[3 * i + 1] = to as u8;
+        t[3 * i + 2] = n as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Fills the header's fields that are not kept in it all along (the app identity and
 /// the start ticks are set at start, the rarer counters are counted in place) from
 /// the state, and writes the header to record 0 (`DmWrite`).
 ///
-/// On the 68k in assembly, addressed from the header itself: runs of longs in the
-/// same order in both (the settings; code 1's base and end, then size; the
-/// allocation, free and OS-free counts; the peaks; the low-water marks) each a
-/// `movem.l` load and store (`U32Be` is the 68k's own byte order). A register
+/// On the 68k in assembly, addressed from the header itself: the runs of longs in
+/// [`HEADER_RUNS`] copied by one loop, then code 1's end made its size. A register
 /// routine for `start_raw` and `stop_raw`: A2 the live state (kept), its ledger
-/// open, D0 the stop ticks; changes D0–D2/A0–A1.
+/// open, D0 the stop ticks; changes D0–D2/A0–A1. `subq`, `addq` and `tst` are
+/// written as opcode words (named in comments), short branches with `bs!`.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 unsafe extern "C" fn write_header() {
@@ -817,23 +872,25 @@ unsafe extern "C" fn write_header() {
         "move.l %d0,({h_stop},%a1)",
         "move.l #{head},(%a1)",
         "move.l #{magic},({h_magic},%a1)",
-        "move.l ({flags},%a2),({h_flags},%a1)",
-        // The settings as the header has them: options, alert limit and capacity,
-        // threshold (the state's options and threshold are these, never changed).
-        "movem.l ({settings},%a2),%d0-%d2",
-        "movem.l %d0-%d2,({h_options},%a1)",
-        // Code 1's base and size.
-        "movem.l ({code},%a2),%d0-%d1",
-        "sub.l %d0,%d1",
-        "movem.l %d0-%d1,({h_base},%a1)",
-        "move.l ({s_count},%a2),({k_leaks},%a1)",
-        "move.l ({s_bytes},%a2),({k_leaked},%a1)",
-        "movem.l ({s_alloc},%a2),%d0-%d2",
-        "movem.l %d0-%d2,({k_alloc},%a1)",
-        "movem.l ({s_peak},%a2),%d0-%d1",
-        "movem.l %d0-%d1,({k_peak},%a1)",
-        "movem.l ({s_low},%a2),%d0-%d1",
-        "movem.l %d0-%d1,({k_low},%a1)",
+        // The runs: d0 = the state's offset, d1 = the header's, d2 = longs left.
+        "lea ({runs},%pc),%a0",
+        "moveq #0,%d0",
+        "moveq #0,%d1",
+        "1:",
+        "move.b (%a0)+,%d0",
+        "move.b (%a0)+,%d1",
+        "move.b (%a0)+,%d2",
+        "2:",
+        "move.l (0,%a2,%d0.w),(0,%a1,%d1.w)",
+        ".short 0x5840", // addq.w #4,%d0
+        ".short 0x5841", // addq.w #4,%d1
+        ".short 0x5302", // subq.b #1,%d2
+        bs!(bne "2b"),
+        ".short 0x4A10", // tst.b (%a0): the end
+        bs!(bne "1b"),
+        // Code 1's size: end - base.
+        "move.l ({h_base},%a1),%d0",
+        "sub.l %d0,({h_size},%a1)",
         // DmWrite(header_rec, 0, header, HEADER_SIZE).
         ".short 0x4878, {len}", // pea (len).w
         "move.l %a1,-(%sp)",
@@ -843,28 +900,18 @@ unsafe extern "C" fn write_header() {
         ".short {dm_write}",
         "lea (16,%sp),%sp",
         "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        runs = sym HEADER_RUNS,
         scratch = const offset_of!(State, scratch),
         header = const offset_of!(Scratch, header),
         head = const (kind::HEADER as u32) << 24 | (FORMAT_VERSION as u32) << 16 | HEADER_SIZE as u32,
         magic = const HEADER_MAGIC,
         h_magic = const offset_of!(Header, magic),
-        flags = const offset_of!(State, flags),
-        h_flags = const offset_of!(Header, flags),
-        settings = const offset_of!(State, settings),
-        h_options = const offset_of!(Header, options),
-        code = const offset_of!(State, code),
         h_base = const offset_of!(Header, code_base),
+        h_size = const offset_of!(Header, code_size),
         h_stop = const offset_of!(Header, stop_ticks),
-        s_count = const offset_of!(State, live_count),
-        k_leaks = const offset_of!(Header, counters) + offset_of!(Counters, leaks),
-        s_bytes = const offset_of!(State, live_bytes),
-        k_leaked = const offset_of!(Header, counters) + offset_of!(Counters, leaked_bytes),
-        s_alloc = const offset_of!(State, allocations),
-        k_alloc = const offset_of!(Header, counters) + offset_of!(Counters, allocations),
-        s_peak = const offset_of!(State, peak_bytes),
-        k_peak = const offset_of!(Header, counters) + offset_of!(Counters, peak_live_bytes),
-        s_low = const offset_of!(State, low_free),
-        k_low = const offset_of!(Header, counters) + offset_of!(Counters, low_free),
         len = const HEADER_SIZE,
         header_rec = const offset_of!(State, header_rec),
         dm_write = const palm::traps::sysTrapDmWrite,
@@ -911,7 +958,8 @@ static_assertions::const_assert_eq!(offset_of!(Header, header_size), 2);
 // write_header pushes the length as a sign-extended word.
 static_assertions::const_assert!(HEADER_SIZE < 0x8000);
 // write_header copies the settings as three longs (options; max_alerts and capacity;
-// the threshold), in the header's order, and code 1's base and size as two.
+// the threshold), in the header's order, and code 1's base and end as two (the end
+// then becomes the size).
 static_assertions::const_assert_eq!(offset_of!(Settings, max_alerts), 4);
 static_assertions::const_assert_eq!(offset_of!(Settings, capacity), 6);
 static_assertions::const_assert_eq!(offset_of!(Settings, low_heap_threshold), 8);
