@@ -428,7 +428,7 @@ extern "C" fn low_heap(st: &mut State) {
         // The line: largest, threshold, free.
         "move.l ({scratch},%a2),%a1",
         "movem.l %d4-%d5,({args},%a1)",
-        "move.l %d3,({args} + 8,%a1)",
+        "move.l %d3,({args_free},%a1)",
         "lea ({line},%pc),%a0",
         "bsr.w {dbg_message}",
         "movem.l (%sp)+,%d2-%d5/%a2",
@@ -443,6 +443,7 @@ extern "C" fn low_heap(st: &mut State) {
         threshold = const offset_of!(State, low_heap_threshold),
         ev_low = const offset_of!(crate::state::Scratch, ev.low),
         args = const offset_of!(crate::state::Scratch, args),
+        args_free = const offset_of!(crate::state::Scratch, args) + 8,
         kind_version = const (kind::LOW_HEAP as u16) << 8 | FORMAT_VERSION as u16,
         l_free = const offset_of!(LowHeapRecord, free),
         head = const LOW_HEAP_HEAD,
