@@ -170,8 +170,8 @@ pub unsafe fn format(out: *mut u8, end: *mut u8, t: *const u8, args: *const usiz
 /// are NUL-terminated (file names, templates).
 ///
 /// On the 68k a register routine in assembly for memdbg's own assembly (LLVM's
-/// code was twice as long): A2 the state (kept), A0 the template; changes D0–D2 and
-/// A0–A1. Decimal digits by subtracting the powers of ten ([`POW10`], from the
+/// code was twice as long): A2 the state (kept), A0 the template; returns the
+/// message buffer's address in A0; changes D0–D2 and A1. Decimal digits by subtracting the powers of ten ([`POW10`], from the
 /// largest not above the value or 1: no division), hexadecimal ones by subtracting
 /// powers of 16 (shifting); a kind's label by skipping labels; the room left is
 /// counted down. `addq`, `subq`, `tst` and `clr` are written as opcode words (named
@@ -264,9 +264,10 @@ pub unsafe extern "C" fn say() {
         "35:",
         "lsr.l #3,%d2",
         bs!(bra "32b"),
-        // The end: the NUL.
+        // The end: the NUL; the message's start in A0.
         "9:",
         ".short 0x4211", // clr.b (%a1)
+        "lea ({msg_from_args},%a3),%a0",
         "movem.l (%sp)+,%d3-%d5/%a3-%a4",
         "rts",
         // Appends D0.b while there is room (D4 stays negative once there is none).
@@ -298,6 +299,7 @@ pub unsafe extern "C" fn say() {
         "99:",
         scratch = const offset_of!(State, scratch),
         msg = const offset_of!(Scratch, msg),
+        msg_from_args = const offset_of!(Scratch, msg) - offset_of!(Scratch, args),
         room = const MSG_LEN - 1,
         args = const offset_of!(Scratch, args),
         then = const THEN,

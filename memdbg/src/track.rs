@@ -624,8 +624,7 @@ pub(crate) unsafe extern "C" fn dbg_message() {
         "btst #{dbg_bit},({dbg_byte},%a2)",
         bs!(beq "9f"),
         "bsr.w {say}",
-        "move.l ({scratch},%a2),%a0",
-        ".short 0x4868, {msg}", // pea (msg,%a0)
+        "move.l %a0,-(%sp)", // the message
         "trap #15",
         ".short {dbg_message}",
         ".short 0x588F", // addq.l #4,%sp
@@ -635,8 +634,6 @@ pub(crate) unsafe extern "C" fn dbg_message() {
         "98:",
         "99:",
         say = sym crate::text::say,
-        scratch = const offset_of!(State, scratch),
-        msg = const offset_of!(crate::state::Scratch, msg),
         dbg_byte = const offset_of!(State, options) + 3 - Options::DBG_MESSAGES.bits().trailing_zeros() as usize / 8,
         dbg_bit = const Options::DBG_MESSAGES.bits().trailing_zeros() % 8,
         dbg_message = const palm::traps::sysTrapDbgMessage,
