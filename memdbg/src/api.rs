@@ -4,17 +4,13 @@
 //! running (or is busy: a wrapper called from inside it) they are the plain OS calls.
 
 use m68k_palmos_sys as palm;
-use palm::mem::{memNewChunkFlagNonMovable, memNewChunkFlagPreLock};
 use palm::{MemHandle, MemPtr};
-
-use core::mem::offset_of;
-
-use palm::allocator::aligned_offset;
-use palm::codegen::in_register;
 
 use crate::Site;
 use crate::fast;
-use crate::record::{AllocFlags, Counters, GUARD_LEN, Options, kind};
+use crate::record::kind;
+#[cfg(not(target_arch = "m68k"))]
+#[cfg(not(target_arch = "m68k"))]
 use crate::stack::{caller_of, frame_pointer};
 use crate::state::{self, State};
 use crate::track::{self, Freed};
@@ -23,25 +19,25 @@ use crate::track::{self, Freed};
 /// PALM_FACTS §5.2); a guard is added only below it.
 pub(crate) const MAX_CHUNK: u32 = 65_505;
 
-/// `how` of a `MemChunkNew(heap, _, attr)` request for [`wrapped`] and [`alloc`].
+/// `how` of a `MemChunkNew(heap, _, attr)` request for [`alloc`].
 #[inline(always)]
 pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
     // On the 68k: swap the heap into the high word, move the attributes into the low
-    // one (LLVM shifts, masks and ors: 12 bytes); in D1, where `wrapped` and the C
-    // interface's allocation take `how` (no move into it).
+    // one (LLVM shifts, masks and ors: 12 bytes); in D0, where `fast::alloc` takes
+    // `how` (no move into it).
     #[cfg(target_arch = "m68k")]
     {
         let how: u32;
         // SAFETY: register moves only.
         unsafe {
             core::arch::asm!(
-                "moveq #0,%d1",
-                "move.w {h},%d1",
-                ".short 0x4841", // swap %d1 (LLVM's asm parser rejects swap)
-                "move.w {a},%d1",
+                "moveq #0,%d0",
+                "move.w {h},%d0",
+                ".short 0x4840", // swap %d0 (LLVM's asm parser rejects swap)
+                "move.w {a},%d0",
                 h = in(reg_data) heap,
                 a = in(reg_data) attr,
-                out("d1") how,
+                out("d0") how,
                 options(pure, nomem, nostack),
             )
         };
@@ -53,96 +49,43 @@ pub(crate) fn chunk_how(heap: u16, attr: u16) -> u32 {
     }
 }
 
-/// Allocates `size` bytes the way kind `k` does: `MemHandleNew`, `MemChunkNew` (heap
-/// and attributes in `how`, [`chunk_how`]) or `MemPtrNew` (pointers and Rust
-/// allocations); 0 on failure. (`k` is a `u32`: a byte argument is zero-extended
-/// again at every call.)
-#[inline(never)]
-pub(crate) fn os_alloc(k: u32, size: u32, how: u32) -> u32 {
-    // SAFETY: the three calls take any size (and heap/attributes) and return a
-    // chunk, a handle or null.
-    unsafe {
-        if k == kind::HANDLE.into() {
-            palm::MemHandleNew(size) as u32
-        } else if k == kind::CHUNK.into() {
-            palm::MemChunkNew((how >> 16) as u16, size, how as u16) as u32
-        } else {
-            palm::MemPtrNew(size) as u32
-        }
-    }
-}
-
-/// Every tracked allocation (the wrappers, the C interface, [`crate::MemDbgAlloc`]),
-/// with the detector entered: allocates with room for a guard when wanted and
-/// possible, prepares the block, records it, and returns the address handed to the
-/// program (0 on failure: nothing recorded). `how` is what [`os_alloc`] wants (0 for
-/// pointers and handles), for a Rust block the room its alignment needs (the
-/// alignment if above 2, else 0, as palm-sys's `PalmAlloc` does it); `site` is null
-/// for Rust allocations; `a6` is the frame of the function the program called.
-#[inline(never)]
-pub(crate) fn alloc(st: &mut State, k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
-    // The HANDLE and NOT_DYNAMIC flags; over-aligned Rust blocks: room to move the
-    // block up to its alignment (`how` is 0 for pointers and handles).
-    let mut flags = 0;
-    let mut pad = 0;
-    if k == kind::CHUNK {
-        if how >> 16 != 0 {
-            flags = AllocFlags::NOT_DYNAMIC.bits();
-        }
-        if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0 {
-            flags |= AllocFlags::HANDLE.bits();
-        }
-    } else {
-        pad = how;
-        if k == kind::HANDLE {
-            flags = AllocFlags::HANDLE.bits();
-        }
-    }
-    let want = size.wrapping_add(pad);
-    let k32 = u32::from(k);
-    let mut base = 0;
-    if flags & AllocFlags::NOT_DYNAMIC.bits() == 0
-        && st.has(Options::GUARDS)
-        && want <= MAX_CHUNK - GUARD_LEN as u32
+/// Every tracked allocation (the wrappers, the C interface, [`crate::MemDbgAlloc`]):
+/// [`fast::alloc`] (a `jsr` into the assembly, which takes its arguments in
+/// registers) from the function the program called, whose frame (A6) it reads: call
+/// it from an `#[inline(never)]` function's own body. Kind `k`; `how` is a chunk's
+/// heap and attributes ([`chunk_how`]), a Rust block's room for its alignment (the
+/// alignment if above 2, else 0, as palm-sys's `PalmAlloc` does it), else 0; `site`
+/// is null for Rust allocations. Returns the address handed to the program (null on
+/// failure: nothing recorded); when the detector is not running (or is busy), the
+/// plain OS call's.
+#[inline(always)]
+pub(crate) fn alloc(k: u8, how: u32, site: *const Site, size: u32) -> *mut u8 {
+    #[cfg(target_arch = "m68k")]
     {
-        base = os_alloc(k32, want + GUARD_LEN as u32, how);
-        if base != 0 {
-            flags |= AllocFlags::GUARDED.bits();
-        }
+        let p: *mut u8;
+        // SAFETY: fast::alloc's contract: called from this (inlined) function's
+        // caller's body, A6 its frame; the site is null or a live Site. It preserves
+        // D2–D7/A2–A6.
+        unsafe {
+            core::arch::asm!(
+                "jsr ({f},%pc)",
+                f = sym fast::alloc,
+                inout("d0") how => _,
+                inout("d1") size => _,
+                inout("a0") site => p,
+                inout("a1") u32::from(k) => _,
+            )
+        };
+        p
     }
-    if base == 0 {
-        // No guard wanted, or no room for it: exactly the request.
-        base = os_alloc(k32, want, how);
-        if base == 0 {
-            track::unrecorded(st, offset_of!(Counters, failed));
-            return 0;
-        }
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        fast::alloc(k, how, site, size, frame_pointer()) as usize as *mut u8
     }
-    let mut off = 0u32;
-    if pad != 0 {
-        let o = aligned_offset(base as usize, pad as usize);
-        // SAFETY: 2 <= o <= align, so the word below the block is inside the chunk;
-        // dealloc reads it to find the chunk start.
-        unsafe { ((base as usize + o - 2) as *mut u16).write(o as u16) };
-        off = o as u32;
-    }
-    let r = &mut st.sc().rec;
-    r.kind = k;
-    r.size.set(size);
-    r.address.set(base);
-    r.data_offset.set(off as u16);
-    r.flags.set(flags);
-    let fill = if st.has(Options::FILL_NEW) {
-        crate::record::FILL_NEW_BYTE
-    } else {
-        0
-    };
-    track::prepare(base, flags, off, off + size, fill);
-    track::allocated(st, site, a6);
-    base + off
 }
 
-/// [`state::enter`] for the wrappers ([`fast::enter`], in assembly).
+/// [`state::enter`] for the wrappers' host stand-ins ([`fast::enter`]).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub(crate) fn enter() -> Option<&'static mut State> {
     // SAFETY: a non-null result is the live state chunk, entered by this call (as
@@ -150,32 +93,18 @@ pub(crate) fn enter() -> Option<&'static mut State> {
     unsafe { (fast::enter() as usize as *mut State).as_mut() }
 }
 
-/// The wrappers' allocation: [`alloc`] with the detector entered, else (not
-/// running, or busy) the plain OS call. `a6` is the wrapper's own frame.
-#[inline(never)]
-pub(crate) fn wrapped(k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
-    let Some(st) = enter() else {
-        return os_alloc(k.into(), size, how);
-    };
-    let p = alloc(st, k, how, site, size, a6);
-    state::leave(st);
-    p
-}
-
 /// `MemPtrNew(size)` recorded at `site` (use [`mem_ptr_new!`](crate::mem_ptr_new)).
 /// Returns the block, or null when the OS has no room (nothing recorded).
 #[inline(never)]
 pub fn ptr_new(site: &'static Site, size: u32) -> MemPtr {
-    // SAFETY: called from this function's body.
-    unsafe { fast::new(kind::POINTER.into(), site, size) as usize as MemPtr }
+    alloc(kind::POINTER, 0, site, size).cast()
 }
 
 /// `MemHandleNew(size)` recorded at `site` (use
 /// [`mem_handle_new!`](crate::mem_handle_new)). Returns the handle, or null.
 #[inline(never)]
 pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
-    // SAFETY: called from this function's body.
-    unsafe { fast::new(kind::HANDLE.into(), site, size) as usize as MemHandle }
+    alloc(kind::HANDLE, 0, site, size).cast()
 }
 
 /// `MemChunkNew(heap, size, attr)` recorded at `site` (use
@@ -185,8 +114,7 @@ pub fn handle_new(site: &'static Site, size: u32) -> MemHandle {
 /// (PALM_FACTS §5.3); storage heaps are write-protected.
 #[inline(never)]
 pub fn chunk_new(site: &'static Site, heap: u16, size: u32, attr: u16) -> MemPtr {
-    let how = chunk_how(heap, attr);
-    wrapped(kind::CHUNK, how, site, size, frame_pointer()) as usize as MemPtr
+    alloc(kind::CHUNK, chunk_how(heap, attr), site, size).cast()
 }
 
 /// `MemPtrResize(p, size)`, keeping `p`'s record (use
@@ -198,7 +126,8 @@ pub fn chunk_new(site: &'static Site, heap: u16, size: u32, attr: u16) -> MemPtr
 /// As `MemPtrResize`: `p` is a live pointer chunk.
 #[inline(never)]
 pub unsafe fn ptr_resize(p: MemPtr, size: u32) -> palm::Err {
-    resize(size, false, p, frame_pointer() as usize as *const u32)
+    // SAFETY: the caller's contract; called from this function's own body.
+    unsafe { resize(p as u32, size, 0) }
 }
 
 /// `MemHandleResize(h, size)`, keeping `h`'s record (use
@@ -209,29 +138,117 @@ pub unsafe fn ptr_resize(p: MemPtr, size: u32) -> palm::Err {
 /// As `MemHandleResize`: `h` is a live handle (unlocked, if it has to move).
 #[inline(never)]
 pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
-    resize(size, true, h.cast(), frame_pointer() as usize as *const u32)
+    // SAFETY: the caller's contract; called from this function's own body.
+    unsafe { resize(h as u32, size, 1) }
 }
 
-/// The resize wrappers' body: `addr` resized to `size` (`handle`: a handle), `a6`
-/// the wrapper's own frame. (The parameters in the order that puts each in the
-/// register the wrappers have it in: no moves between registers.)
-#[inline(never)]
-fn resize(size: u32, handle: bool, addr: MemPtr, a6: *const u32) -> palm::Err {
-    let Some(st) = enter() else {
-        // SAFETY: the caller's contract (see the wrappers).
-        return unsafe {
-            if handle {
-                palm::MemHandleResize(addr.cast(), size)
-            } else {
-                palm::MemPtrResize(addr, size)
-            }
+/// The resize wrappers' (and [`crate::MemDbgAlloc`]'s `realloc`'s) body: `addr`
+/// resized to `size` (`handle` 1: a handle, 0: a pointer). With the detector entered, [`track::resize`], with the resize's caller
+/// found from the frame of the function the program called (A6: call this from an
+/// `#[inline(never)]` function's own body); else the plain `MemHandleResize` or
+/// `MemPtrResize`. Returns the `Err`. On the 68k a `jsr` into [`resize_raw`], which
+/// takes its arguments in registers.
+///
+/// # Safety
+/// As `MemPtrResize`/`MemHandleResize` for `addr`.
+#[inline(always)]
+pub(crate) unsafe fn resize(addr: u32, size: u32, handle: u32) -> palm::Err {
+    #[cfg(target_arch = "m68k")]
+    {
+        let r: u32;
+        // SAFETY: resize_raw's contract: A6 is the live frame of the function the
+        // program called; it preserves D2–D7/A2–A6.
+        unsafe {
+            core::arch::asm!(
+                "jsr ({f},%pc)",
+                f = sym resize_raw,
+                inout("d0") size => r,
+                inout("d1") handle => _,
+                inout("a0") addr => _,
+                out("a1") _,
+            )
         };
-    };
-    // SAFETY: a6 is the wrapper's own live frame.
-    let (ret, frame) = unsafe { caller_of(a6 as u32) };
-    let r = track::resize(st, addr as u32, size, handle, ret, frame);
-    state::leave(st);
-    r
+        r as palm::Err
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        let handle = handle != 0;
+        let Some(st) = enter() else {
+            // SAFETY: the caller's contract (see the wrappers).
+            return unsafe {
+                if handle {
+                    palm::MemHandleResize(addr as usize as MemHandle, size)
+                } else {
+                    palm::MemPtrResize(addr as usize as MemPtr, size)
+                }
+            };
+        };
+        // SAFETY: the frame of the function the program called.
+        let (ret, frame) = unsafe { caller_of(frame_pointer()) };
+        let r = track::resize(st, addr, size, handle, ret, frame);
+        state::leave(st);
+        r
+    }
+}
+
+/// [`resize`]'s body on the 68k, a register routine: A0 the chunk or handle, D0 the
+/// new size, D1 1 for a handle (else 0); the caller's frame is A6 (its `4(a6)`
+/// returns into the program, `0(a6)` is the program's frame). Returns the `Err` in
+/// D0; preserves D2–D7/A2–A6 (D2 saved: a trap may clobber it, PALM_FACTS §6).
+/// LLVM's code for it built a frame and moved each argument through the stack (112
+/// bytes). `tst` and `clr` are written as their opcode words (LLVM's asm parser
+/// rejects them; each is named in a comment), branches with `bs!`.
+///
+/// # Safety
+/// Called with `jsr` from [`resize`] as above.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn resize_raw() {
+    core::arch::naked_asm!(
+        "movem.l %d2-%d4/%a2-%a3,-(%sp)",
+        "move.l %a0,%a3",
+        "move.l %d0,%d3",
+        "move.l %d1,%d4",
+        "jsr ({enter},%pc)",
+        "move.l %a0,%a2",
+        ".short 0x4A80", // tst.l %d0
+        bs!(beq "8f"),
+        // track::resize(st, addr, size, handle, ret, frame), pushed right to left.
+        "move.l (%a6),-(%sp)",
+        "move.l (4,%a6),-(%sp)",
+        "move.l %d4,-(%sp)",
+        "move.l %d3,-(%sp)",
+        "move.l %a3,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "jsr ({track_resize},%pc)",
+        "lea (24,%sp),%sp",
+        ".short 0x4212", // clr.b (%a2): busy (state::leave)
+        bs!(bra "9f"),
+        // Not running or busy: the plain call (newSize, then the chunk).
+        "8:",
+        "move.l %d3,-(%sp)",
+        "move.l %a3,-(%sp)",
+        ".short 0x4A84", // tst.l %d4
+        bs!(bne "5f"),
+        "trap #15",
+        ".short {ptr_resize}",
+        bs!(bra "6f"),
+        "5:",
+        "trap #15",
+        ".short {handle_resize}",
+        "6:",
+        ".short 0x508F", // addq.l #8,%sp
+        "9:",
+        "movem.l (%sp)+,%d2-%d4/%a2-%a3",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        enter = sym fast::enter,
+        track_resize = sym track::resize,
+        ptr_resize = const palm::traps::sysTrapMemPtrResize,
+        handle_resize = const palm::traps::sysTrapMemHandleResize,
+    )
 }
 
 /// `MemPtrFree(p)` (`MemChunkFree`), seen by the detector even where trap patches are
@@ -242,13 +259,8 @@ fn resize(size: u32, handle: bool, addr: MemPtr, a6: *const u32) -> palm::Err {
 /// As `MemChunkFree`: `p` is a live chunk.
 #[inline(never)]
 pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
-    // Moved out of A0 first (LLVM would load the return address first and move it
-    // through D2, which it then saves).
-    let addr = in_register(p as u32);
-    // SAFETY: own live frame.
-    let (ret, frame) = unsafe { caller_of(frame_pointer()) };
-    // SAFETY: the caller's contract.
-    unsafe { free_at(addr, false, ret, frame) }
+    // SAFETY: the caller's contract; called from this function's own body.
+    unsafe { free_at(p as u32, 0) }
 }
 
 /// `MemHandleFree(h)`, seen by the detector even where trap patches are refused (use
@@ -258,39 +270,138 @@ pub unsafe fn ptr_free(p: MemPtr) -> palm::Err {
 /// As `MemHandleFree`: `h` is a live handle.
 #[inline(never)]
 pub unsafe fn handle_free(h: MemHandle) -> palm::Err {
-    // Moved out of A0 first (LLVM would load the return address first and move it
-    // through D2, which it then saves).
-    let addr = in_register(h as u32);
-    // SAFETY: own live frame.
-    let (ret, frame) = unsafe { caller_of(frame_pointer()) };
-    // SAFETY: the caller's contract.
-    unsafe { free_at(addr, true, ret, frame) }
+    // SAFETY: the caller's contract; called from this function's own body.
+    unsafe { free_at(h as u32, 1) }
 }
 
-/// Frees through the trap; when the free traps are not patched, does the bookkeeping here
-/// first (with the patches, the patch does it).
+/// Frees `addr` through the trap (`handle` 1: `MemHandleFree`, 0: `MemChunkFree`);
+/// when the free traps are not patched, does the bookkeeping here first
+/// ([`track::freeing`]; with the patches, the patch does it), with the free's caller
+/// found from the frame of the function the program called (A6: call this from an
+/// `#[inline(never)]` function's own body). A double free is not passed on:
+/// `memErrInvalidParam`. Returns the `Err`. On the 68k a `jsr` into [`free_raw`],
+/// which takes its arguments in registers.
 ///
 /// # Safety
-/// As `MemChunkFree`/`MemHandleFree`.
-pub(crate) unsafe fn free_at(addr: u32, handle: bool, ret: u32, frame: u32) -> palm::Err {
-    if let Some(st) = enter() {
-        let unpatched = st.patched & state::PATCHED_FREES == 0;
-        let r = if unpatched {
-            track::freeing(st, addr, handle, ret, frame)
-        } else {
-            Freed::Pass
+/// As `MemChunkFree`/`MemHandleFree` for `addr`.
+#[inline(always)]
+pub(crate) unsafe fn free_at(addr: u32, handle: u32) -> palm::Err {
+    #[cfg(target_arch = "m68k")]
+    {
+        let r: u32;
+        // SAFETY: free_raw's contract: A6 is the live frame of the function the
+        // program called; it preserves D2–D7/A2–A6.
+        unsafe {
+            core::arch::asm!(
+                "jsr ({f},%pc)",
+                f = sym free_raw,
+                out("d0") r,
+                inout("d1") handle => _,
+                inout("a0") addr => _,
+                out("a1") _,
+            )
         };
-        state::leave(st);
-        if r == Freed::Refuse {
-            return palm::errors::memErrInvalidParam;
-        }
+        r as palm::Err
     }
-    // SAFETY: the caller's contract.
-    unsafe {
-        if handle {
-            palm::MemHandleFree(addr as usize as MemHandle)
-        } else {
-            palm::MemChunkFree(addr as usize as MemPtr)
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        let handle = handle != 0;
+        if let Some(st) = enter() {
+            let mut r = Freed::Pass;
+            if st.patched & state::PATCHED_FREES == 0 {
+                // SAFETY: the frame of the function the program called.
+                let (ret, frame) = unsafe { caller_of(frame_pointer()) };
+                r = track::freeing(st, addr, handle, ret, frame);
+            }
+            state::leave(st);
+            if r == Freed::Refuse {
+                return palm::errors::memErrInvalidParam;
+            }
+        }
+        // SAFETY: the caller's contract.
+        unsafe {
+            if handle {
+                palm::MemHandleFree(addr as usize as MemHandle)
+            } else {
+                palm::MemChunkFree(addr as usize as MemPtr)
+            }
         }
     }
 }
+
+/// [`free_at`]'s body on the 68k, a register routine: A0 the chunk or handle, D1 1
+/// for `MemHandleFree` (else 0); the caller's frame is A6. Without the free patches,
+/// [`crate::patch::free_block`] (as [`track::freeing`] calls it) first; a
+/// `Freed::Refuse` answers `memErrInvalidParam` without the trap. Returns the `Err`
+/// in D0; preserves D2–D7/A2–A6 (D2 saved: a trap may clobber it, PALM_FACTS §6).
+/// (LLVM's code: 128 bytes.) `tst`, `clr` and `addq` are written as their opcode
+/// words (LLVM's asm parser rejects them; each is named in a comment), branches
+/// with `bs!`.
+///
+/// # Safety
+/// Called with `jsr` from [`free_at`] as above.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn free_raw() {
+    core::arch::naked_asm!(
+        "movem.l %d2-%d3/%a2-%a3,-(%sp)",
+        "move.l %a0,%a3",
+        "move.l %d1,%d3",
+        "jsr ({enter},%pc)",
+        "move.l %a0,%a2",
+        ".short 0x4A80", // tst.l %d0
+        bs!(beq "8f"),
+        "moveq #0,%d0", // Freed::Pass
+        "btst #{frees_bit},({patched},%a2)",
+        bs!(bne "7f"),
+        // free_block(0, frame, st, st + handle, ret, addr), pushed right to left.
+        "move.l %a3,-(%sp)",
+        "move.l (4,%a6),-(%sp)",
+        "move.l %a2,%d0",
+        "or.l %d3,%d0",
+        "move.l %d0,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "move.l (%a6),-(%sp)",
+        ".short 0x42A7", // clr.l -(%sp): keep
+        "jsr ({free_block},%pc)",
+        "lea (24,%sp),%sp",
+        "7:",
+        ".short 0x4212", // clr.b (%a2): busy (state::leave)
+        ".short 0x4A80", // tst.l %d0: Freed::Refuse?
+        bs!(beq "8f"),
+        "move.w #{invalid},%d0",
+        bs!(bra "9f"),
+        // The free itself.
+        "8:",
+        "move.l %a3,-(%sp)",
+        ".short 0x4A83", // tst.l %d3
+        bs!(bne "5f"),
+        "trap #15",
+        ".short {chunk_free}",
+        bs!(bra "6f"),
+        "5:",
+        "trap #15",
+        ".short {handle_free}",
+        "6:",
+        ".short 0x588F", // addq.l #4,%sp
+        "9:",
+        "movem.l (%sp)+,%d2-%d3/%a2-%a3",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        enter = sym fast::enter,
+        free_block = sym crate::patch::free_block,
+        patched = const core::mem::offset_of!(State, patched),
+        frees_bit = const state::PATCHED_FREES.trailing_zeros(),
+        invalid = const palm::errors::memErrInvalidParam,
+        chunk_free = const palm::traps::sysTrapMemChunkFree,
+        handle_free = const palm::traps::sysTrapMemHandleFree,
+    )
+}
+
+// `btst` reads the PATCHED_FREES bit in `patched`, a byte; free_block answers
+// `Freed` in D0 (Pass 0, Refuse nonzero).
+static_assertions::const_assert!(state::PATCHED_FREES.is_power_of_two());
+static_assertions::const_assert_eq!(Freed::Pass as u32, 0);
+static_assertions::const_assert_ne!(Freed::Refuse as u32, 0);

@@ -14,7 +14,6 @@ use palm::{Char, MemHandle, MemPtr};
 use crate::api;
 use crate::record::{AllocFlags, FILE_NAME_LEN, Options, kind};
 use crate::session::state_ptr;
-use crate::stack::frame_pointer;
 use crate::state::Scratch;
 use crate::{Error, Settings, Site};
 
@@ -108,24 +107,26 @@ fn c_site(file: *const Char, line: u32) -> *const Site {
 }
 
 /// Allocates through the wrappers' path with a run-time site (when the detector is
-/// not running there is no site, and `wrapped` makes the plain OS call).
-fn alloc(k: u8, how: u32, file: *const Char, line: u32, size: u32, a6: u32) -> u32 {
+/// not running there is no site, and [`api::alloc`] makes the plain OS call).
+/// Inlined: `api::alloc` reads the frame of the function the C program called.
+#[inline(always)]
+fn alloc(k: u8, how: u32, file: *const Char, line: u32, size: u32) -> MemPtr {
     // The scratch site lives until `stop`, longer than this call.
-    api::wrapped(k, how, c_site(file, line), size, a6)
+    api::alloc(k, how, c_site(file, line), size).cast()
 }
 
 /// `MemPtrNew(size)` recorded at `file`:`line`.
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub extern "C" fn memdbg_ptr_new(size: u32, file: *const Char, line: u32) -> MemPtr {
-    alloc(kind::POINTER, 0, file, line, size, frame_pointer()) as usize as MemPtr
+    alloc(kind::POINTER, 0, file, line, size)
 }
 
 /// `MemHandleNew(size)` recorded at `file`:`line`.
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub extern "C" fn memdbg_handle_new(size: u32, file: *const Char, line: u32) -> MemHandle {
-    alloc(kind::HANDLE, 0, file, line, size, frame_pointer()) as usize as MemHandle
+    alloc(kind::HANDLE, 0, file, line, size).cast()
 }
 
 /// `MemChunkNew(heap, size, attr)` recorded at `file`:`line`.
@@ -139,7 +140,7 @@ pub extern "C" fn memdbg_chunk_new(
     line: u32,
 ) -> MemPtr {
     let how = api::chunk_how(heap as u16, attr as u16);
-    alloc(kind::CHUNK, how, file, line, size, frame_pointer()) as usize as MemPtr
+    alloc(kind::CHUNK, how, file, line, size)
 }
 
 /// `MemPtrResize(p, size)` keeping `p`'s record.

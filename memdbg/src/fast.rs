@@ -1,32 +1,21 @@
-//! The wrappers' common case in 68000 assembly: a `mem_ptr_new!` or `mem_handle_new!`
-//! with the default kind of settings. LLVM's m68k code for the general path
-//! ([`crate::api::alloc`]) is about twice as long, and the cost of a tracked
-//! allocation is one of the detector's targets (issue 4, item 10).
+//! The allocation path and the routines it shares with the rest of the detector, in
+//! 68000 assembly: LLVM's m68k code is about twice as long, and the cost of a
+//! tracked allocation is one of the detector's targets (issue 4, item 10).
 //!
-//! [`new`] first enters the detector ([`enter`]: running and not busy, now marked
-//! busy) and checks, changing nothing else, that the case is the common one:
-//! [`crate::Options::GUARDS`] on, [`crate::Options::CALL_STACKS`] and
-//! [`crate::Options::FILL_NEW`] off, no low-heap threshold; a size that leaves room
-//! for the guard and, with [`crate::Options::HEAP_STATS`], is not a small allocation;
-//! a free slot on the free list; the scratch record already holding this site's file
-//! and line and no call stack. It then does exactly what the general path does for
-//! such a block: the allocation with room for the guard, the guard, the slot,
-//! `TimGetTicks`, the scratch record, then [`commit`] (the record's `DmWrite`, the
-//! index entry, the counters and peaks: the general path calls it too), and the heap
-//! sample. Anything else (and an allocation the OS refuses) clears the busy mark
-//! again and takes the general path, [`slow`], with nothing changed. Both return the
-//! block (0 on failure) and preserve D2–D7/A2–A6, as LLVM's convention wants.
-//!
-//! The other routines here are shared with the general path and written in assembly
-//! because it is about half the size of LLVM's code: [`enter`], [`commit`],
-//! [`heap_marks`] and the call-stack walk, [`walk`]. Each has a host stand-in with the
-//! same effect.
+//! [`alloc`] is every allocation (the wrappers', the C interface's,
+//! [`crate::MemDbgAlloc`]'s; all kinds and options); it calls Rust only for the rare
+//! cases (no free slot, a failed allocation, a small allocation, a low heap). The
+//! other routines are shared with the rest of the detector: [`enter`],
+//! [`heap_marks`] and the call-stack walk, [`walk`]. Each has a host stand-in with
+//! the same effect (the host's [`alloc`] records through [`commit`]).
 
 #[cfg(target_arch = "m68k")]
 use core::mem::offset_of;
 
 #[cfg(target_arch = "m68k")]
 use m68k_palmos_sys as palm;
+#[cfg(target_arch = "m68k")]
+use palm::mem::{memNewChunkFlagNonMovable, memNewChunkFlagPreLock};
 
 use crate::Site;
 #[cfg(not(target_arch = "m68k"))]
@@ -37,233 +26,304 @@ use crate::state::State;
 use crate::{
     index::Index,
     record::{
-        AllocRecord, DB_CREATOR, GUARD_BYTE, GUARD_LEN, Options, SMALL_ALLOC_MAX, STACK_FRAMES,
-        kind,
+        AllocRecord, Counters, DB_CREATOR, FILE_NAME_LEN, FILL_NEW_BYTE, GUARD_BYTE, GUARD_LEN,
+        HeaderFlags, Options, SMALL_ALLOC_MAX, STACK_FRAMES, kind,
     },
     stack::CodeRange,
     state::{NO_SLOT, Scratch},
 };
 
-/// Allocates a tracked pointer (`k` = [`crate::record::kind::POINTER`]) or handle
-/// ([`crate::record::kind::HANDLE`]) of `size` bytes for the program at `site`.
-/// Called directly by a wrapper, whose frame is A6 at the call (this naked function
-/// keeps it; [`slow`] finds it as its caller's frame): its `4(a6)` returns into the
-/// program. Returns the block or handle, 0 on failure.
+/// Every allocation through memdbg: the wrappers, the C interface and
+/// [`crate::MemDbgAlloc`] call it through [`crate::api::alloc`] (an `asm!` `jsr`),
+/// with the kind in A1 (a [`kind`] byte, zero-extended), `how` in D0 (a chunk's
+/// heap and attributes, [`crate::api::chunk_how`]; a Rust block's room for its
+/// alignment: the alignment if above 2, else 0; else 0), the site in A0 (null for
+/// Rust allocations) and the size in D1, from the function the program called (its
+/// frame is A6: `4(a6)` returns into the program, `0(a6)` is the program's frame).
+/// Returns the address handed to the program in A0 (0 on failure); preserves
+/// D2–D7/A2–A6.
 ///
-/// `tst`, `clr`, `addq` and `subq` are written as their opcode words (LLVM's
-/// m68k asm parser rejects them; each is named in a comment), branches with `bs!`.
+/// Entered ([`enter`]: running and not busy, now marked busy), it allocates with room
+/// for the guard when [`crate::Options::GUARDS`] wants one and the chunk stays below
+/// the Memory Manager's limit (in the dynamic heap only), else (or when the OS has no
+/// room for the guard) exactly the request; moves an over-aligned Rust block up to
+/// its alignment (the distance in the word below it, palm-sys's `PalmAlloc` scheme);
+/// prepares the block (fill, guard); records it: a slot, `TimGetTicks`, the scratch
+/// record (its file and line copied only when the site changes, its call stack
+/// walked for Rust blocks and with [`crate::Options::CALL_STACKS`], else zeroed
+/// once), then what [`commit`] does (the record's `DmWrite`, the index entry, the
+/// counters and peaks); and with [`crate::Options::HEAP_STATS`] counts a small
+/// allocation ([`crate::track::small`]), samples the heap ([`heap_marks`]) and warns
+/// of a low heap ([`crate::track::low_heap`]). A failed allocation is counted
+/// ([`crate::track::unrecorded`]), and so is one that finds no slot
+/// ([`fresh_slot`]: untracked, and the ledger marked incomplete). Not entered, it is
+/// the plain OS call (for a Rust block, `PalmAlloc`'s). [`crate::track::allocated`]
+/// is the Rust reference of the recording.
+///
+/// `tst`, `clr`, `addq`, `subq`, `swap`, `pea` and `mulu #imm` are written as
+/// their opcode words (LLVM's m68k asm parser rejects them; each is named in a
+/// comment), short branches with `bs!`.
 ///
 /// # Safety
-/// Called (not tail-called: the wrapper converts the result) from an
-/// `#[inline(never)]` wrapper's own body, A6 its live frame.
+/// Called with `jsr` from the body of an `#[inline(never)]` function that the
+/// program called, A6 its live frame; the site is null or a live [`Site`] (until
+/// `stop`); `how` as above.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32) -> u32 {
+pub unsafe extern "C" fn alloc() {
     core::arch::naked_asm!(
-        // Stack after this: saved regs (36), ret@36, k@40, site@44, size@48.
+        // d3 size, d4 pad (then the data offset), d5 the record's flags, d6 how (then
+        // the chunk or handle), d7 kind (then the slot); a2 the state (0: not
+        // entered), a3 the scratch record, a4 the site. D2 is saved: traps may
+        // clobber it (PALM_FACTS §6).
         "movem.l %d2-%d7/%a2-%a4,-(%sp)",
-        // The state, entered (marked busy): running and not busy.
+        "move.l %d1,%d3",
+        "move.l %d0,%d6",
+        "move.l %a0,%a4",
+        "move.l %a1,%d7",
         "jsr ({enter},%pc)",
         "move.l %a0,%a2",
-        ".short 0x4A80", // tst.l %d0
-        bs!(beq "8f"),
-        // Options: guards on, call stacks and fills off.
-        // (All three in the options' low byte.)
-        "moveq #{opt_mask},%d0",
-        "and.b ({opts_low},%a2),%d0",
-        "cmpi.b #{guards},%d0",
-        bs!(bne "9f"),
-        ".short 0x4AAA, {threshold}", // tst.l (threshold,%a2)
-        bs!(bne "9f"),
-        "move.l (48,%sp),%d3",
-        "cmpi.l #{max_guarded},%d3",
-        bs!(bhi "9f"),
-        // With heap statistics, small allocations (1..=12 bytes) take the general path.
-        "btst #{hs_bit},({hs_byte},%a2)",
-        bs!(beq "1f"),
-        "move.l %d3,%d0",
-        ".short 0x5380", // subq.l #1,%d0
-        "cmpi.l #{small_max},%d0",
-        bs!(bcs "9f"),
+        // Flags and pad by kind: a chunk's from its attributes and heap (outside heap
+        // 0 no guard), a handle's HANDLE; the pad is a Rust block's `how`.
+        "moveq #0,%d5",
+        "move.l %d6,%d4",
+        "cmpi.b #{chunk},%d7",
+        bs!(bne "2f"),
+        "moveq #0,%d4",
+        "move.w %d6,%d0",
+        "and.w #{fixed},%d0",
+        bs!(bne "1f"),
+        "moveq #{f_handle},%d5",
         "1:",
-        "cmpi.w #{no_slot},({free_head},%a2)",
-        bs!(beq "9f"),
-        ".short 0x4A2A, {rec_stack}", // tst.b (rec_stack,%a2)
-        bs!(bne "9f"),
-        "move.l (44,%sp),%d4",
-        "cmp.l ({rec_site},%a2),%d4",
-        bs!(beq "2f"),
-        // The general path (nothing was changed but the busy mark, cleared): a tail
-        // call, the stack is as `slow` wants it (the same arguments).
-        "9:",
-        ".short 0x4212", // clr.b (%a2): busy
-        "8:",
-        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
-        "bra {slow}",
-        // Committed unless the OS refuses the block.
+        "move.l %d6,%d0",
+        ".short 0x4840", // swap %d0: the heap
+        ".short 0x4A40", // tst.w %d0
+        bs!(beq "3f"),
+        "moveq #{f_not_dynamic},%d0",
+        "or.l %d0,%d5",
+        bs!(bra "5f"),
         "2:",
-        "move.l (40,%sp),%d5",
+        "cmpi.b #{handle},%d7",
+        bs!(bne "3f"),
+        "moveq #{f_handle},%d5",
+        // With room for a guard: entered, guards on, and the chunk not too big.
+        "3:",
+        "move.l %a2,%d0",
+        bs!(beq "4f"),
+        "btst #{guards_bit},({opts_low},%a2)",
+        bs!(beq "5f"),
         "move.l %d3,%d0",
+        "add.l %d4,%d0",
+        "cmpi.l #{max_guarded},%d0",
+        bs!(bhi "5f"),
+        ".short 0x5245", // addq.w #GUARDED,%d5
         ".short 0x5880", // addq.l #GUARD_LEN,%d0
+        bs!(bra "6f"),
+        // Not entered: PalmAlloc refuses alignments above 0x8000 (no OS call).
+        "4:",
+        "cmpi.l #{max_align},%d4",
+        bs!(bhi "8f"),
+        // Exactly the request (size + pad).
+        "5:",
+        "move.l %d3,%d0",
+        "add.l %d4,%d0",
+        // MemChunkNew(heap, size, attr), MemHandleNew or MemPtrNew (d0 bytes).
+        "6:",
+        "cmpi.b #{chunk},%d7",
+        bs!(beq "3f"),
         "move.l %d0,-(%sp)",
-        "cmpi.b #{handle},%d5",
+        "cmpi.b #{handle},%d7",
         bs!(beq "2f"),
         "trap #15",
         ".short {ptr_new}",
-        bs!(bra "3f"),
+        "1:",
+        ".short 0x588F", // addq.l #4,%sp
+        "4:",
+        "move.l %a0,%d6",
+        bs!(bne "10f"),
+        // Refused: without the guard if it had one, else failed (counted if entered).
+        "bclr #{guarded_bit},%d5",
+        bs!(bne "5b"),
+        "move.l %a2,%d0",
+        bs!(beq "8f"),
+        ".short 0x4878, {failed}", // pea (failed).w
+        "move.l %a2,-(%sp)",
+        "jsr ({unrecorded},%pc)",
+        ".short 0x508F", // addq.l #8,%sp
+        ".short 0x4212", // clr.b (%a2): busy
+        "8:",
+        "moveq #0,%d4",
+        "moveq #0,%d6",
+        "bra 90f",
         "2:",
         "trap #15",
         ".short {handle_new}",
+        bs!(bra "1b"),
         "3:",
-        ".short 0x588F", // addq.l #4,%sp
-        "move.l %a0,%d6",
-        bs!(beq "9b"),
-        // The guard after the block (a handle's chunk through its master pointer).
-        "moveq #{guarded},%d1",
-        "cmpi.b #{handle},%d5",
-        bs!(bne "5f"),
+        "move.w %d6,-(%sp)",
+        "move.l %d0,-(%sp)",
+        "move.l %d6,%d0",
+        ".short 0x4840", // swap %d0
+        "move.w %d0,-(%sp)",
+        "trap #15",
+        ".short {chunk_new}",
+        ".short 0x508F", // addq.l #8,%sp
+        bs!(bra "4b"),
+        // The fill (a0 the block), then back to the guard with a0 after the block.
+        "32:",
+        "btst #{nd_bit},%d5",
+        bs!(bne "30f"),
+        "move.l %d3,%d0",
+        bs!(beq "31f"),
+        "moveq #{fill_byte},%d1",
+        "1:",
+        "move.b %d1,(%a0)+",
+        ".short 0x5380", // subq.l #1,%d0
+        bs!(bne "1b"),
+        bs!(bra "31f"),
+        // An over-aligned Rust block moves up to its alignment (d4 becomes the
+        // distance from the chunk start, kept in the word below the block).
+        "10:",
+        ".short 0x4A84", // tst.l %d4
+        bs!(beq "1f"),
+        "move.l %d6,%d0",
+        "add.l %d4,%d0",
+        ".short 0x5280", // addq.l #1,%d0
+        "move.l %d4,%d1",
+        "neg.l %d1",
+        "and.l %d1,%d0",
+        "move.l %d0,%a0",
+        "sub.l %d6,%d0",
+        "move.w %d0,(-2,%a0)",
+        "move.l %d0,%d4",
+        "1:",
+        "move.l %a2,%d0",
+        "beq 90f",
+        // The scratch record (its version byte is in place).
+        "move.l ({scratch},%a2),%a3",
+        "move.b %d7,({r_kind},%a3)",
+        "move.l %d3,({r_size},%a3)",
+        "move.l %d6,({r_address},%a3)",
+        "move.w %d4,({r_data_offset},%a3)",
+        // The block's fill (in the dynamic heap only: 32b) and guard (only there); a
+        // handle's chunk through its master pointer.
+        "move.l %d6,%a0",
+        "btst #{handle_bit},%d5",
+        bs!(beq "1f"),
         "move.l (%a0),%a0",
-        "moveq #{guarded_handle},%d1",
-        "5:",
+        "1:",
+        "adda.l %d4,%a0",
+        "btst #{fill_bit},({opts_low},%a2)",
+        bs!(bne "32b"),
         "adda.l %d3,%a0",
+        "31:",
+        "btst #{guarded_bit},%d5",
+        bs!(beq "30f"),
         "moveq #{guard_byte},%d0",
         "move.b %d0,(%a0)+",
         "move.b %d0,(%a0)+",
         "move.b %d0,(%a0)+",
         "move.b %d0,(%a0)+",
-        // The record's flags: the kind's, GUARDED, and the site's.
-        "move.l %d4,%a0",
-        "or.w ({site_flags},%a0),%d1",
-        "move.w %d1,%d4",
-        // Slot d7 from the free list.
+        "30:",
+        // Slot d7 (zero-extended) from the free list, else fresh_slot's (none:
+        // untracked).
         "moveq #0,%d7",
         "move.w ({free_head},%a2),%d7",
+        "cmpi.w #{no_slot},%d7",
+        bs!(bne "1f"),
+        "move.l %a2,-(%sp)",
+        "jsr ({fresh_slot},%pc)",
+        ".short 0x588F", // addq.l #4,%sp
+        "move.w %d0,%d7",
+        bs!(bpl "2f"),
+        // None: untracked, and the ledger incomplete.
+        "moveq #{incomplete},%d0",
+        "or.l %d0,({flags},%a2)",
+        ".short 0x4878, {untracked}", // pea (untracked).w
+        "move.l %a2,-(%sp)",
+        "jsr ({unrecorded},%pc)",
+        ".short 0x508F", // addq.l #8,%sp
+        "bra 80f",
+        "1:",
         "move.l ({slot_next},%a2),%a0",
         "move.l %d7,%d0",
         "add.l %d0,%d0",
-        "move.w (0,%a0,%d0),({free_head},%a2)",
+        "move.w (0,%a0,%d0.l),({free_head},%a2)",
+        "2:",
         "trap #15",
         ".short {tim_get_ticks}",
-        // The scratch record (its version, file, line and empty stack are in place).
-        "move.l ({scratch},%a2),%a3",
-        "move.b %d5,({r_kind},%a3)",
-        "move.w %d4,({r_flags},%a3)",
-        "move.l %d3,({r_size},%a3)",
-        "move.l %d6,({r_address},%a3)",
+        "move.l %d0,({r_ticks},%a3)",
         ".short 0x52AA, {seq}", // addq.l #1,(seq,%a2)
         "move.l ({seq},%a2),({r_seq},%a3)",
-        "move.l %d0,({r_ticks},%a3)",
-        ".short 0x426B, {r_data_offset}", // clr.w (r_data_offset,%a3)
-        // The record's DmWrite, the index entry, the counters and peaks.
-        "move.l %d7,-(%sp)",
+        // The site's file and line, copied only when the site changes (a Rust
+        // block's: none, zeros); its flags; the call stack for a Rust block and with
+        // CALL_STACKS, else an empty one (zeroed once).
+        "move.l %a4,%d0",
+        "cmp.l ({rec_site},%a2),%d0",
+        bs!(beq "3f"),
+        "lea ({r_file},%a3),%a0",
+        "move.l %a4,%a1",
+        "moveq #{file_longs},%d1",
+        "move.l %d0,({rec_site},%a2)",
+        bs!(beq "2f"),
+        "1:",
+        "move.l (%a1)+,(%a0)+",
+        ".short 0x5381", // subq.l #1,%d1
+        bs!(bne "1b"),
+        "move.w (%a1),({r_line},%a3)",
+        bs!(bra "3f"),
+        "2:",
+        ".short 0x4298", // clr.l (%a0)+
+        ".short 0x5381", // subq.l #1,%d1
+        bs!(bne "2b"),
+        ".short 0x426B, {r_line}", // clr.w (r_line,%a3)
+        "3:",
+        ".short 0x4A80", // tst.l %d0: the site
+        bs!(beq "5f"),
+        "or.w ({site_flags},%a4),%d5",
+        "btst #{cs_bit},({opts_low},%a2)",
+        bs!(bne "5f"),
+        ".short 0x4A2A, {rec_stack}", // tst.b (rec_stack,%a2)
+        bs!(beq "6f"),
+        ".short 0x422A, {rec_stack}", // clr.b (rec_stack,%a2)
+        "lea ({r_stack},%a3),%a0",
+        "moveq #{stack_words},%d1",
+        "1:",
+        ".short 0x4258", // clr.w (%a0)+
+        ".short 0x5381", // subq.l #1,%d1
+        bs!(bne "1b"),
+        bs!(bra "6f"),
+        "5:",
+        "moveq #{frames},%d0",
+        "move.l %d0,-(%sp)",
+        "move.l (%a6),-(%sp)",
+        "move.l (4,%a6),-(%sp)",
+        ".short 0x486B, {r_stack}", // pea (r_stack,%a3)
         "move.l %a2,-(%sp)",
-        "jsr ({commit},%pc)",
-        ".short 0x508F", // addq.l #8,%sp
-        // Heap statistics: the low-water marks.
-        "btst #{hs_bit},({hs_byte},%a2)",
-        bs!(beq "8f"),
-        "move.l %a2,-(%sp)",
-        "jsr ({heap_marks},%pc)",
-        ".short 0x588F", // addq.l #4,%sp
-        "8:",
-        ".short 0x4212", // clr.b (%a2): busy
-        "move.l %d6,%d0",
-        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
-        "rts",
-        // The end, for bs!'s range check.
-        "98:",
-        "99:",
-        slow = sym slow,
-        enter = sym enter,
-        commit = sym commit,
-        heap_marks = sym heap_marks,
-        opts_low = const offset_of!(State, options) + 3,
-        opt_mask = const Options::GUARDS.union(Options::CALL_STACKS).union(Options::FILL_NEW).bits(),
-        guards = const Options::GUARDS.bits(),
-        hs_byte = const offset_of!(State, options) + 3 - Options::HEAP_STATS.bits().trailing_zeros() as usize / 8,
-        hs_bit = const Options::HEAP_STATS.bits().trailing_zeros() % 8,
-        threshold = const offset_of!(State, low_heap_threshold),
-        max_guarded = const crate::api::MAX_CHUNK - GUARD_LEN as u32,
-        small_max = const SMALL_ALLOC_MAX,
-        no_slot = const NO_SLOT,
-        free_head = const offset_of!(State, free_head),
-        rec_stack = const offset_of!(State, rec_stack),
-        rec_site = const offset_of!(State, rec_site),
-        handle = const kind::HANDLE,
-        guarded = const AllocFlags::GUARDED.bits(),
-        guarded_handle = const AllocFlags::GUARDED.union(AllocFlags::HANDLE).bits(),
-        guard_byte = const GUARD_BYTE as i8,
-        site_flags = const offset_of!(Site, flags),
-        slot_next = const offset_of!(State, slot_next),
-        scratch = const offset_of!(State, scratch),
-        r_kind = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, kind),
-        r_flags = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, flags),
-        r_size = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, size),
-        r_address = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, address),
-        r_seq = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, seq),
-        r_ticks = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, ticks),
-        r_data_offset = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, data_offset),
-        seq = const offset_of!(State, seq),
-        ptr_new = const palm::traps::sysTrapMemPtrNew,
-        handle_new = const palm::traps::sysTrapMemHandleNew,
-        tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
-    )
-}
-
-/// Host stand-in: the general path.
-///
-/// # Safety
-/// As on the 68k.
-#[cfg(not(target_arch = "m68k"))]
-pub unsafe extern "C" fn new(k: u32, site: *const Site, size: u32) -> u32 {
-    slow(k, site, size)
-}
-
-/// Completes a new allocation whose scratch record is complete (kind, flags, size,
-/// address, sequence number, ticks, site and stack), in slot `slot`: writes the
-/// record to the slot's ledger record (one `DmWrite`), enters the address in the
-/// index, and counts the block (allocations, live blocks and bytes, live handles by
-/// the record's [`AllocFlags::HANDLE`], peaks). Shared by [`new`] and the general
-/// path ([`crate::track::allocated`]); preserves D2–D7/A2–A6.
-///
-/// `slot` is an `i16`, sign-extended into its argument long by the caller (one
-/// `ext.l` instead of an `andi.l #65535`): slot numbers are below the capacity,
-/// at most 5,461 (`index::MAX_ENTRIES` × 2/3), so the long is the slot number.
-///
-/// # Safety
-/// `st` is the entered state; `slot` was just taken (its ledger record is locked);
-/// the record's address is nonzero and not in the index, which has an empty entry.
-#[cfg(target_arch = "m68k")]
-#[unsafe(naked)]
-pub unsafe extern "C" fn commit(st: *mut State, slot: i16) {
-    core::arch::naked_asm!(
-        // Stack after this: saved regs (12), ret@12, st@16, slot@20 (its word @22).
-        "movem.l %d2/%a2-%a3,-(%sp)",
-        "move.l (16,%sp),%a2",
-        "move.l ({scratch},%a2),%a3",
-        // DmWrite(slot_rec[slot], 0, record, 82).
+        "jsr ({walk},%pc)",
+        "lea (20,%sp),%sp",
+        "st ({rec_stack},%a2)", // nonzero
+        "6:",
+        "move.w %d5,({r_flags},%a3)",
+        // What commit does: DmWrite(slot_rec[slot], 0, record, 82).
         "move.l ({slot_rec},%a2),%a0",
-        "move.l (20,%sp),%d0",
+        "move.l %d7,%d0",
         "lsl.l #2,%d0",
         "moveq #{rec_size},%d1",
         "move.l %d1,-(%sp)",
         "move.l %a3,-(%sp)",
         ".short 0x42A7", // clr.l -(%sp)
-        "move.l (0,%a0,%d0),-(%sp)",
+        "move.l (0,%a0,%d0.l),-(%sp)",
         "trap #15",
         ".short {dm_write}",
         "lea (16,%sp),%sp",
-        // Index: the first empty entry from index::home(a): x = (a >> 2) + (a >> 18)
-        // (low words: a >> 18 is the high word of a >> 2), home = ((x * FIB) mod 2^16) >> shift
-        // (the and clears the product's high word); then by byte offsets (× 4).
-        "move.l ({r_address},%a3),%d2",
-        "move.l %d2,%d0",
+        // The index: the first empty entry from index::home(a), as in commit.
+        "move.l %d6,%d0",
         "lsr.l #2,%d0",
         "move.l %d0,%d1",
         ".short 0x4841", // swap %d1: its low word is a >> 18
         "add.w %d1,%d0",
-        // mulu.w #FIB,%d0 (LLVM's asm parser rejects mulu's immediate form).
-        ".short {mulu_imm_d0}, {fib}",
+        ".short {mulu_imm_d0}, {fib}", // mulu.w #FIB,%d0
         "move.w ({shift},%a2),%d1",
         "lsr.w %d1,%d0",
         "moveq #0,%d1",
@@ -272,49 +332,133 @@ pub unsafe extern "C" fn commit(st: *mut State, slot: i16) {
         "lsl.l #2,%d0",
         "lsl.l #2,%d1",
         "move.l ({keys},%a2),%a0",
-        "6:",
+        "1:",
         ".short 0x4AB0, 0x0800", // tst.l (0,%a0,%d0.l)
-        bs!(beq "7f"),
+        bs!(beq "2f"),
         ".short 0x5880", // addq.l #4,%d0
         "and.l %d1,%d0",
-        bs!(bra "6b"),
-        "7:",
-        "move.l %d2,(0,%a0,%d0)",
+        bs!(bra "1b"),
+        "2:",
+        "move.l %d6,(0,%a0,%d0.l)",
         "lsr.l #1,%d0",
         "move.l ({slots},%a2),%a0",
-        "move.w (22,%sp),(0,%a0,%d0)",
-        // Counters and peaks.
+        "move.w %d7,(0,%a0,%d0.l)",
+        // Counters and peaks (a0 at live_bytes, then at live_count, the next field;
+        // the others by their distance from live_count).
         ".short 0x52AA, {allocations}", // addq.l #1,(allocations,%a2)
-        ".short 0x52AA, {live_count}", // addq.l #1,(live_count,%a2)
-        "move.l ({live_count},%a2),%d0",
-        "cmp.l ({peak_count},%a2),%d0",
+        "lea ({live_bytes},%a2),%a0",
+        "add.l %d3,(%a0)",
+        "move.l (%a0)+,%d0",
+        "cmp.l ({peak_bytes},%a0),%d0",
         bs!(bls "1f"),
-        "move.l %d0,({peak_count},%a2)",
+        "move.l %d0,({peak_bytes},%a0)",
         "1:",
-        "move.l ({live_bytes},%a2),%d0",
-        "add.l ({r_size},%a3),%d0",
-        "move.l %d0,({live_bytes},%a2)",
-        "cmp.l ({peak_bytes},%a2),%d0",
+        ".short 0x5290", // addq.l #1,(%a0): live_count
+        "move.l (%a0),%d0",
+        "cmp.l ({peak_count},%a0),%d0",
         bs!(bls "1f"),
-        "move.l %d0,({peak_bytes},%a2)",
+        "move.l %d0,({peak_count},%a0)",
         "1:",
-        "btst #{handle_bit},({r_flags_low},%a3)",
+        "btst #{handle_bit},%d5",
         bs!(beq "1f"),
-        ".short 0x52AA, {live_handles}", // addq.l #1,(live_handles,%a2)
+        ".short 0x52A8, {live_handles}", // addq.l #1,(live_handles,%a0)
         "1:",
-        "movem.l (%sp)+,%d2/%a2-%a3",
+        // Heap statistics: a small allocation (1..=12 bytes), the low-water marks, a
+        // low heap.
+        "btst #{hs_bit},({opts_low},%a2)",
+        bs!(beq "80f"),
+        "move.l %a2,-(%sp)",
+        "moveq #{small_max},%d0",
+        "cmp.l %d3,%d0",
+        bs!(bcs "1f"),
+        ".short 0x4A83", // tst.l %d3
+        bs!(beq "1f"),
+        "move.l %d3,-(%sp)",
+        "move.l %a4,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "jsr ({small},%pc)",
+        "lea (12,%sp),%sp",
+        "1:",
+        "jsr ({heap_marks},%pc)",
+        "move.l ({threshold},%a2),%d0",
+        "cmp.l ({heap_max},%a2),%d0",
+        bs!(bls "1f"),
+        "btst #{low_bit},({flags_low},%a2)",
+        bs!(bne "1f"),
+        "jsr ({low_heap},%pc)",
+        "1:",
+        ".short 0x588F", // addq.l #4,%sp
+        "80:",
+        ".short 0x4212", // clr.b (%a2): busy
+        "90:",
+        "move.l %d6,%a0",
+        "adda.l %d4,%a0",
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "rts",
         // The end, for bs!'s range check.
         "98:",
         "99:",
-        scratch = const offset_of!(State, scratch),
-        slot_rec = const offset_of!(State, slot_rec),
-        rec_size = const crate::record::ALLOC_RECORD_SIZE,
-        dm_write = const palm::traps::sysTrapDmWrite,
-        r_address = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, address),
-        r_size = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, size),
-        r_flags_low = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, flags) + 1,
+        enter = sym enter,
+        unrecorded = sym crate::track::unrecorded,
+        fresh_slot = sym fresh_slot,
+        walk = sym walk,
+        small = sym crate::track::small,
+        heap_marks = sym heap_marks,
+        low_heap = sym crate::track::low_heap,
+        chunk = const kind::CHUNK,
+        handle = const kind::HANDLE,
+        fixed = const memNewChunkFlagNonMovable | memNewChunkFlagPreLock,
+        f_handle = const AllocFlags::HANDLE.bits(),
+        f_not_dynamic = const AllocFlags::NOT_DYNAMIC.bits(),
+        guarded_bit = const AllocFlags::GUARDED.bits().trailing_zeros(),
         handle_bit = const AllocFlags::HANDLE.bits().trailing_zeros(),
+        nd_bit = const AllocFlags::NOT_DYNAMIC.bits().trailing_zeros(),
+        opts_low = const offset_of!(State, options) + 3,
+        guards_bit = const Options::GUARDS.bits().trailing_zeros(),
+        fill_bit = const Options::FILL_NEW.bits().trailing_zeros(),
+        cs_bit = const Options::CALL_STACKS.bits().trailing_zeros(),
+        hs_bit = const Options::HEAP_STATS.bits().trailing_zeros(),
+        flags_low = const offset_of!(State, flags) + 3,
+        low_bit = const HeaderFlags::LOW_HEAP.bits().trailing_zeros(),
+        max_guarded = const crate::api::MAX_CHUNK - GUARD_LEN as u32,
+        max_align = const MAX_ALIGN,
+        failed = const offset_of!(Counters, failed),
+        untracked = const offset_of!(Counters, untracked),
+        incomplete = const HeaderFlags::INCOMPLETE.bits(),
+        flags = const offset_of!(State, flags),
+        ptr_new = const palm::traps::sysTrapMemPtrNew,
+        handle_new = const palm::traps::sysTrapMemHandleNew,
+        chunk_new = const palm::traps::sysTrapMemChunkNew,
+        tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
+        dm_write = const palm::traps::sysTrapDmWrite,
+        fill_byte = const FILL_NEW_BYTE,
+        guard_byte = const GUARD_BYTE as i8,
+        free_head = const offset_of!(State, free_head),
+        slot_next = const offset_of!(State, slot_next),
+        slot_rec = const offset_of!(State, slot_rec),
+        no_slot = const NO_SLOT,
+        scratch = const offset_of!(State, scratch),
+        seq = const offset_of!(State, seq),
+        rec_site = const offset_of!(State, rec_site),
+        rec_stack = const offset_of!(State, rec_stack),
+        threshold = const offset_of!(State, low_heap_threshold),
+        heap_max = const offset_of!(State, heap_max),
+        site_flags = const offset_of!(Site, flags),
+        r_kind = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, kind),
+        r_flags = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, flags),
+        r_size = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, size),
+        r_address = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, address),
+        r_seq = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, seq),
+        r_ticks = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, ticks),
+        r_line = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, line),
+        r_data_offset = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, data_offset),
+        r_stack = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, stack),
+        r_file = const offset_of!(Scratch, rec) + offset_of!(AllocRecord, file),
+        rec_size = const crate::record::ALLOC_RECORD_SIZE,
+        file_longs = const FILE_NAME_LEN / 4,
+        stack_words = const core::mem::size_of::<Stack>() / 2,
+        frames = const STACK_FRAMES,
+        small_max = const SMALL_ALLOC_MAX,
         mulu_imm_d0 = const crate::index::MULU_IMM_D0,
         fib = const crate::index::FIB,
         shift = const offset_of!(State, index) + offset_of!(Index, shift),
@@ -322,18 +466,143 @@ pub unsafe extern "C" fn commit(st: *mut State, slot: i16) {
         keys = const offset_of!(State, index) + offset_of!(Index, keys),
         slots = const offset_of!(State, index) + offset_of!(Index, slots),
         allocations = const offset_of!(State, allocations),
-        live_count = const offset_of!(State, live_count),
         live_bytes = const offset_of!(State, live_bytes),
-        live_handles = const offset_of!(State, live_handles),
-        peak_count = const offset_of!(State, peak_count),
-        peak_bytes = const offset_of!(State, peak_bytes),
+        peak_bytes = const offset_of!(State, peak_bytes) - offset_of!(State, live_count),
+        peak_count = const offset_of!(State, peak_count) - offset_of!(State, live_count),
+        live_handles = const offset_of!(State, live_handles) - offset_of!(State, live_count),
     )
 }
 
-/// Host stand-in for the 68k's [`commit`] (same effect).
+/// Host stand-in for the 68k's [`alloc`] (same effect), with the arguments the
+/// assembly takes in registers and `a6`, the frame of the function the program
+/// called; returns the address handed to the program (0 on failure).
+#[cfg(not(target_arch = "m68k"))]
+pub fn alloc(k: u8, how: u32, site: *const Site, size: u32, a6: u32) -> u32 {
+    use crate::record::{Counters, FILL_NEW_BYTE, GUARD_LEN, Options, kind};
+    use m68k_palmos_sys::mem::{memNewChunkFlagNonMovable, memNewChunkFlagPreLock};
+    let st = crate::state::enter();
+    // The HANDLE and NOT_DYNAMIC flags; over-aligned Rust blocks: room to move the
+    // block up to its alignment (`how` is 0 for pointers and handles).
+    let mut flags = 0;
+    let mut pad = 0;
+    if k == kind::CHUNK {
+        if how >> 16 != 0 {
+            flags = AllocFlags::NOT_DYNAMIC.bits();
+        }
+        if how as u16 & (memNewChunkFlagNonMovable | memNewChunkFlagPreLock) == 0 {
+            flags |= AllocFlags::HANDLE.bits();
+        }
+    } else {
+        pad = how;
+        if k == kind::HANDLE {
+            flags = AllocFlags::HANDLE.bits();
+        }
+    }
+    let want = size.wrapping_add(pad);
+    match &st {
+        Some(st)
+            if flags & AllocFlags::NOT_DYNAMIC.bits() == 0
+                && st.has(Options::GUARDS)
+                && want <= crate::api::MAX_CHUNK - GUARD_LEN as u32 =>
+        {
+            flags |= AllocFlags::GUARDED.bits();
+        }
+        None if pad > MAX_ALIGN => return 0,
+        _ => {}
+    }
+    let base = loop {
+        let extra = if flags & AllocFlags::GUARDED.bits() != 0 {
+            GUARD_LEN as u32
+        } else {
+            0
+        };
+        let base = os_alloc(k, want + extra, how);
+        if base != 0 {
+            break base;
+        }
+        if flags & AllocFlags::GUARDED.bits() == 0 {
+            if let Some(st) = st {
+                crate::track::unrecorded(st, core::mem::offset_of!(Counters, failed));
+                crate::state::leave(st);
+            }
+            return 0;
+        }
+        flags &= !AllocFlags::GUARDED.bits();
+    };
+    let mut off = 0u32;
+    if pad != 0 {
+        let o = m68k_palmos_sys::allocator::aligned_offset(base as usize, pad as usize);
+        // SAFETY: 2 <= o <= align, so the word below the block is inside the chunk;
+        // dealloc reads it to find the chunk start.
+        unsafe { ((base as usize + o - 2) as *mut u16).write(o as u16) };
+        off = o as u32;
+    }
+    let Some(st) = st else {
+        return base + off;
+    };
+    let r = &mut st.sc().rec;
+    r.kind = k;
+    r.size.set(size);
+    r.address.set(base);
+    r.data_offset.set(off as u16);
+    r.flags.set(flags);
+    let fill = if st.has(Options::FILL_NEW) {
+        FILL_NEW_BYTE
+    } else {
+        0
+    };
+    crate::track::prepare(base, flags, off, off + size, fill);
+    crate::track::allocated(st, site, a6);
+    crate::state::leave(st);
+    base + off
+}
+
+/// Allocates `size` bytes the way kind `k` does: `MemHandleNew`, `MemChunkNew` (heap
+/// and attributes in `how`) or `MemPtrNew` (pointers and Rust allocations); 0 on
+/// failure. (The host stand-in's; the 68k's [`alloc`] makes these calls itself.)
+#[cfg(not(target_arch = "m68k"))]
+fn os_alloc(k: u8, size: u32, how: u32) -> u32 {
+    use crate::record::kind;
+    use m68k_palmos_sys as palm;
+    // SAFETY: the three calls take any size (and heap/attributes) and return a
+    // chunk, a handle or null.
+    unsafe {
+        if k == kind::HANDLE {
+            palm::MemHandleNew(size) as u32
+        } else if k == kind::CHUNK {
+            palm::MemChunkNew((how >> 16) as u16, size, how as u16) as u32
+        } else {
+            palm::MemPtrNew(size) as u32
+        }
+    }
+}
+
+/// The largest alignment palm-sys's `PalmAlloc` serves (`chunk_size`: above it, null
+/// without an OS call); [`alloc`] does the same when the detector is not entered.
+const MAX_ALIGN: u32 = 0x8000;
+
+/// A slot for [`alloc`]'s record when the free list is empty: a new record or the
+/// oldest quarantined one ([`State::take_slot`]); −1 when there is none. (An `i16`:
+/// slot numbers are below 5,462, and `alloc` moves the word into a zero-extended
+/// slot.)
+#[cfg(target_arch = "m68k")]
+extern "C" fn fresh_slot(st: &mut State) -> i16 {
+    // SAFETY: alloc calls it only when the free list is empty (so LLVM leaves out
+    // take_slot's pop).
+    unsafe { core::hint::assert_unchecked(st.free_head == NO_SLOT) };
+    st.take_slot().map_or(-1, |s| s as i16)
+}
+
+/// Completes a new allocation whose scratch record is complete (kind, flags, size,
+/// address, sequence number, ticks, site and stack), in slot `slot`: writes the
+/// record to the slot's ledger record (one `DmWrite`), enters the address in the
+/// index, and counts the block (allocations, live blocks and bytes, live handles by
+/// the record's [`AllocFlags::HANDLE`], peaks). The host's, for
+/// [`crate::track::allocated`]; on the 68k, [`alloc`] does it in assembly.
 ///
 /// # Safety
-/// As on the 68k.
+/// `st` is the entered state; `slot` was just taken (its ledger record is locked);
+/// the record's address is nonzero and not in the index, which has an empty entry.
 #[cfg(not(target_arch = "m68k"))]
 pub unsafe extern "C" fn commit(st: *mut State, slot: i16) {
     // SAFETY: the caller's guarantee.
@@ -358,7 +627,7 @@ pub unsafe extern "C" fn commit(st: *mut State, slot: i16) {
 
 /// Samples the dynamic heap into the low-water marks ([`crate::Options::HEAP_STATS`]):
 /// `MemHeapFreeBytes(0, &heap_free, &heap_max)`, then `low_free` and `low_max` lowered
-/// to them. After every tracked allocation ([`new`], [`crate::track::allocated`]),
+/// to them. After every tracked allocation ([`alloc`], [`crate::track::allocated`]),
 /// and also after an untracked one and a failed one (the heap is at its lowest when an
 /// allocation fails). Preserves D2–D7/A2–A6.
 ///
@@ -433,24 +702,27 @@ pub unsafe extern "C" fn heap_marks(st: *mut State) {
 pub unsafe extern "C" fn walk(st: *const State, out: *mut Stack, ret: u32, frame: u32, max: u32) {
     core::arch::naked_asm!(
         // Stack after this: saved regs (24), ret@24, st@28, out@32, ret@36, frame@40,
-        // max@44. Registers: a2 out, a1 the next frame slot, d2 ret, d3 frame, d4
-        // frames still allowed, d5 code's base, d6 its length, d1 the raw-mask bit.
+        // max@44. Registers: a2 out, a1 the state (then the next frame slot), d2 ret,
+        // d3 frame, d4 frames still allowed, d5 code's base, d6 its length, d1 the
+        // raw-mask bit.
         "movem.l %d2-%d6/%a2,-(%sp)",
-        "move.l (28,%sp),%a1",
+        // The arguments in order from a0.
+        "lea (28,%sp),%a0",
+        "move.l (%a0)+,%a1",
         "move.l ({code_base},%a1),%d5",
         "move.l ({code_end},%a1),%d6",
         "sub.l %d5,%d6",
+        "move.l (%a0)+,%a2",
+        "move.l (%a0)+,%d2",
+        "move.l (%a0)+,%d3",
         // max 0: as the options say.
-        "move.l (44,%sp),%d4",
+        "move.l (%a0),%d4",
         bs!(bne "1f"),
         "moveq #1,%d4",
         "btst #{cs_bit},({cs_byte},%a1)",
         bs!(beq "1f"),
         "moveq #{frames},%d4",
         "1:",
-        "move.l (32,%sp),%a2",
-        "move.l (36,%sp),%d2",
-        "move.l (40,%sp),%d3",
         // The stack zeroed: count and raw mask, then the frames.
         "move.l %a2,%a0",
         ".short 0x4258", // clr.w (%a0)+
@@ -464,21 +736,21 @@ pub unsafe extern "C" fn walk(st: *const State, out: *mut Stack, ret: u32, frame
         "sub.l %d5,%d0",
         "cmp.l %d6,%d0",
         bs!(bcs "3f"),
-        // Outside code 1: raw, and the last frame.
+        // Outside code 1: raw, and the last frame (d4 = 1 ends the walk after it).
         "or.b %d1,(1,%a2)",
-        "move.l %d2,(%a1)+",
-        ".short 0x5212", // addq.b #1,(%a2)
-        bs!(bra "9f"),
+        "move.l %d2,%d0",
+        "moveq #1,%d4",
         "3:",
         "move.l %d0,(%a1)+",
         ".short 0x5212", // addq.b #1,(%a2)
         "add.b %d1,%d1",
         ".short 0x5384", // subq.l #1,%d4
         bs!(beq "9f"),
-        // The next frame: from an even, nonzero frame pointer, an even return address.
-        "btst #0,%d3",
-        bs!(bne "9f"),
-        ".short 0x4A83", // tst.l %d3
+        // The next frame: from an even, nonzero frame pointer (shifted out: odd
+        // sets C, 0 or 1 leaves 0), an even return address.
+        "move.l %d3,%d0",
+        "lsr.l #1,%d0",
+        bs!(bcs "9f"),
         bs!(beq "9f"),
         "move.l %d3,%a0",
         "move.l (4,%a0),%d2",
@@ -563,7 +835,7 @@ pub unsafe extern "C" fn enter() -> u32 {
         bs!(beq "8f"),
         ".short 0x4A10", // tst.b (%a0): busy
         bs!(bne "9f"),
-        "move.b #1,(%a0)",
+        "st (%a0)", // busy
         "rts",
         "9:",
         "suba.l %a0,%a0",
@@ -587,19 +859,6 @@ pub unsafe extern "C" fn enter() -> u32 {
     crate::state::enter().map_or(0, |st| st as *mut State as usize as u32)
 }
 
-/// The general path of [`new`]: the wrappers' [`crate::api::wrapped`]. `new`
-/// branches here with the wrapper's return address and A6, so the frame this
-/// function's `link` saved is the wrapper's.
-#[inline(never)]
-extern "C" fn slow(k: u32, site: *const Site, size: u32) -> u32 {
-    #[cfg(target_arch = "m68k")]
-    // SAFETY: own live frame: its saved A6 is the wrapper's frame.
-    let a6 = unsafe { crate::stack::read_long(crate::stack::frame_pointer()) };
-    #[cfg(not(target_arch = "m68k"))]
-    let a6 = 0;
-    crate::api::wrapped(k as u8, 0, site, size, a6)
-}
-
 // The assembly reads these layouts directly (byte, word and long fields at the
 // offsets named above, all below 128 so that they are 8/16-bit displacements).
 #[cfg(target_arch = "m68k")]
@@ -610,18 +869,44 @@ static_assertions::const_assert_eq!(offset_of!(Scratch, rec), 0);
 static_assertions::const_assert!(crate::record::ALLOC_RECORD_SIZE < 128);
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(SMALL_ALLOC_MAX < 128);
-// The options fast::new tests with byte operations are in the low byte.
+// The options and header flags the assembly tests with byte operations are in
+// their low byte.
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(
     Options::GUARDS
         .union(Options::CALL_STACKS)
+        .union(Options::HEAP_STATS)
         .union(Options::FILL_NEW)
         .bits()
-        < 128
+        < 256
 );
-// commit's btst reads the HANDLE flag in the flags' low byte.
 #[cfg(target_arch = "m68k")]
-static_assertions::const_assert!(AllocFlags::HANDLE.bits() < 256);
+static_assertions::const_assert!(HeaderFlags::LOW_HEAP.bits() < 256);
+// alloc: `addq.w #1` sets GUARDED; the flags it loads with moveq fit.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert_eq!(AllocFlags::GUARDED.bits(), 1);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    AllocFlags::HANDLE.bits() < 128 && AllocFlags::NOT_DYNAMIC.bits() < 128
+);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(FILL_NEW_BYTE < 128 && HeaderFlags::INCOMPLETE.bits() < 128);
+// alloc steps from live_bytes to live_count (and reaches the peaks and live_handles
+// after it).
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    offset_of!(State, live_count) == offset_of!(State, live_bytes) + 4
+        && offset_of!(State, peak_bytes) > offset_of!(State, live_count)
+        && offset_of!(State, peak_count) > offset_of!(State, live_count)
+        && offset_of!(State, live_handles) > offset_of!(State, live_count)
+);
+// alloc copies a site's file as longs and its line right after it.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    offset_of!(Site, file) == 0
+        && offset_of!(Site, line) == FILE_NAME_LEN
+        && FILE_NAME_LEN % 4 == 0
+);
 // `busy` is addressed as `(%aN)`.
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert_eq!(offset_of!(State, busy), 0);

@@ -11,13 +11,10 @@
 use core::alloc::{GlobalAlloc, Layout};
 
 use m68k_palmos_sys as palm;
-use palm::allocator::{CHUNK_ALIGN, PalmAlloc};
+use palm::allocator::CHUNK_ALIGN;
 
 use crate::api::{self, free_at};
 use crate::record::kind;
-use crate::stack::{caller_of, frame_pointer};
-use crate::state;
-use crate::track;
 
 /// The global allocator with leak tracking:
 ///
@@ -38,54 +35,36 @@ pub struct MemDbgAlloc;
 unsafe impl GlobalAlloc for MemDbgAlloc {
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let a6 = frame_pointer();
-        let Some(st) = api::enter() else {
-            // SAFETY: same contract.
-            return unsafe { PalmAlloc.alloc(layout) };
-        };
-        let align = layout.align() as u32;
-        let pad = if align > CHUNK_ALIGN as u32 { align } else { 0 };
-        let p = api::alloc(
-            st,
-            kind::RUST,
-            pad,
-            core::ptr::null(),
-            layout.size() as u32,
-            a6,
-        );
-        state::leave(st);
-        p as usize as *mut u8
+        // The room the alignment needs: the alignment if above 2, else 0 (a power of
+        // two: one `and`).
+        let pad = layout.align() as u32 & !(2 * CHUNK_ALIGN as u32 - 1);
+        api::alloc(kind::RUST, pad, core::ptr::null(), layout.size() as u32)
     }
 
     #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: own live frame.
-        let (ret, frame) = unsafe { caller_of(frame_pointer()) };
         // SAFETY: `ptr` came from `alloc` with this layout: for align > 2 the word
-        // below it holds the distance to the chunk start.
+        // below it holds the distance to the chunk start; own live frame.
         unsafe {
             let base = if layout.align() <= CHUNK_ALIGN {
                 ptr
             } else {
-                ptr.sub(usize::from(ptr.sub(2).cast::<u16>().read()))
+                ptr.sub(crate::mem::read_u16(ptr.sub(2).cast()))
             };
-            free_at(base as u32, false, ret, frame);
+            free_at(base as u32, 0);
         }
     }
 
     #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // In place when the chunk can grow (`MemPtrResize`, as PalmAlloc tries it;
+        // while the detector runs, through its resize: the record keeps its site).
+        // SAFETY: a block of align ≤ 2 is its chunk's start; called from this
+        // function's own body.
         if layout.align() <= CHUNK_ALIGN
-            && let Some(st) = api::enter()
+            && unsafe { api::resize(ptr as u32, new_size as u32, 0) } == palm::errNone
         {
-            // In place when the chunk can grow: the record keeps its site.
-            // SAFETY: own live frame.
-            let (ret, frame) = unsafe { caller_of(frame_pointer()) };
-            let err = track::resize(st, ptr as u32, new_size as u32, false, ret, frame);
-            state::leave(st);
-            if err == palm::errNone {
-                return ptr;
-            }
+            return ptr;
         }
         // SAFETY: GlobalAlloc's contract: new_size > 0 and fits with this alignment.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };

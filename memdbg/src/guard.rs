@@ -11,7 +11,7 @@ use crate::record::{GUARD_BYTE, GUARD_LEN};
 /// # Safety
 /// `end..end + GUARD_LEN` is writable memory of the block's chunk (the chunk was
 /// allocated with room for the guard).
-#[cfg_attr(target_arch = "m68k", allow(dead_code))]
+#[cfg(not(target_arch = "m68k"))]
 #[inline]
 pub unsafe fn write(end: *mut u8) {
     // SAFETY: the caller guarantees GUARD_LEN writable bytes.
@@ -46,7 +46,7 @@ pub const INTACT: u32 = u32::from_be_bytes([GUARD_BYTE; GUARD_LEN]);
 ///
 /// # Safety
 /// `p..p + len` is writable.
-#[cfg_attr(target_arch = "m68k", allow(dead_code))]
+#[cfg(not(target_arch = "m68k"))]
 #[inline]
 pub unsafe fn fill(p: *mut u8, len: u32, value: u8) {
     // SAFETY: the caller guarantees `len` writable bytes.

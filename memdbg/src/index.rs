@@ -50,7 +50,7 @@ pub const FIB: u16 = 0x9E37;
 /// The 68000's `mulu.w #imm,%d0` opcode word (MULU `<ea>`,D0 with `<ea>` = `#imm`,
 /// the immediate word following): the assembly emits it with `.short`, as LLVM's
 /// m68k asm parser rejects the immediate form.
-#[cfg_attr(not(target_arch = "m68k"), allow(dead_code))]
+#[cfg(target_arch = "m68k")]
 pub const MULU_IMM_D0: u16 = 0xC0FC;
 
 /// The shift [`home`] takes for a table of `mask + 1` entries: 16 − log2(entries),
@@ -196,7 +196,7 @@ impl Index {
     /// Inserts `key` → `slot`. The caller guarantees that `key` is nonzero and absent
     /// and that the table has an empty entry (it never holds more than the
     /// detector's capacity, at most 2/3 of its size). On the 68k,
-    /// [`crate::fast::commit`]'s assembly does it.
+    /// [`crate::fast::alloc`]'s assembly does it.
     #[cfg(not(target_arch = "m68k"))]
     #[inline]
     pub fn insert(&self, key: u32, slot: u16) {

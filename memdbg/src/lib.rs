@@ -71,10 +71,11 @@
 //! it (`FtrGet`, `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`,
 //! `MemHeapFreeBytes`; `TimGetTicks`, `DmSet`, the original free), plus the app's own
 //! free trap. A handle's chunk is reached through its master pointer, never locked.
-//! The index keeps this flat as the number of live blocks grows. Both common cases
-//! are hand-written 68000 assembly: the wrappers' allocation (`fast.rs`) and the free
-//! patch, entered through a RAM trampoline that carries the state's address, so frees
-//! make no Feature Manager call; anything unusual takes the general Rust path. With
+//! The index keeps this flat as the number of live blocks grows. Both are
+//! hand-written 68000 assembly: every allocation (`fast.rs`: all kinds and options,
+//! calling Rust only for rare events) and the free patch, entered through a RAM
+//! trampoline that carries the state's address, so frees make no Feature Manager
+//! call; an unusual free takes the general Rust path. With
 //! guards, every `MemPtrSize`/`MemHandleSize` (the OS's too) costs the original plus
 //! an index probe (and a `MemPtrRecoverHandle` for an unknown pointer while handles
 //! are live), and a resize of a tracked block the wrapper's work. Code:
@@ -122,6 +123,7 @@ macro_rules! bs {
     (bcc $l:literal) => { bs!(@ "0x64" $l) };
     (bcs $l:literal) => { bs!(@ "0x65" $l) };
     (bne $l:literal) => { bs!(@ "0x66" $l) };
+    (bpl $l:literal) => { bs!(@ "0x6A" $l) };
     (beq $l:literal) => { bs!(@ "0x67" $l) };
 }
 

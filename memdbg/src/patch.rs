@@ -991,9 +991,12 @@ unsafe extern "C" fn set() {
     )
 }
 
-/// Restores the exact original addresses (read back). If an entry no longer held our
-/// patch, someone patched over it: the original is restored anyway and
-/// [`HeaderFlags::TRAPS_DISTURBED`] is set. In assembly on the 68k ([`put_back`]).
+/// Restores the exact original addresses (read back). If an entry no longer holds our
+/// trampoline, someone patched over it (and may chain to the trampoline): that entry
+/// is left as it is and [`HeaderFlags::TRAPS_DISTURBED`] is set (restoring the
+/// original would drop their patch; either way their patch must be gone before
+/// `stop` frees the trampolines with the state). In assembly on the 68k
+/// ([`put_back`]).
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 pub extern "C" fn remove(st: &mut State) {

@@ -445,7 +445,9 @@ flags! {
         /// header are those of `start`.
         const RUNNING = 0x0004;
         /// At stop, a patched trap no longer held the detector's entry (someone
-        /// patched it after us); the original was restored anyway.
+        /// patched it after us, and may chain to our entry): that dispatch-table
+        /// entry was left as it is. Its patch must be removed before `stop`, which
+        /// frees the trampoline such a patch would chain to.
         const TRAPS_DISTURBED = 0x0008;
         /// Code 1 could not be located: every frame is a raw 68k address.
         const CODE_BASE_UNKNOWN = 0x0010;

@@ -13,6 +13,7 @@
 //! plausible older frame: odd, not above the current one, or more than 64 KB above it
 //! (a Palm stack is far smaller), so it never reads wild addresses.
 
+#[cfg(not(target_arch = "m68k"))]
 use crate::record::{STACK_FRAMES, Stack};
 
 /// Code 1's address range `[base, end)` (68k addresses); empty if unknown.
@@ -26,7 +27,9 @@ pub struct CodeRange {
 }
 
 impl CodeRange {
-    /// Whether `addr` is inside code 1 (one unsigned compare: `base <= end`).
+    /// Whether `addr` is inside code 1 (one unsigned compare: `base <= end`). (Host
+    /// stand-ins; the assembly compares itself.)
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn contains(&self, addr: u32) -> bool {
         addr.wrapping_sub(self.base) < self.end.wrapping_sub(self.base)
@@ -41,7 +44,7 @@ pub const MAX_FRAME_GAP: u32 = 0x1_0000;
 /// the function `ret` returns into). `read` reads a big-endian long at an even
 /// address. The 68k runs this walk as assembly, [`crate::fast::walk`] (reading the
 /// frame slots as [`read_long`] does); the host runs this one.
-#[cfg_attr(target_arch = "m68k", allow(dead_code))]
+#[cfg(not(target_arch = "m68k"))]
 pub fn walk(
     out: &mut Stack,
     ret: u32,
@@ -89,31 +92,21 @@ pub fn walk(
     out.count = n as u8;
 }
 
-/// The current function's frame pointer (A6). Call it from an `#[inline(never)]`
-/// function: it then returns that function's own frame, whose `4(a6)` is the return
-/// address into its caller.
+/// The current function's frame pointer for the host stand-ins: 0 (there is no
+/// 68k frame). On the 68k the assembly reads A6 itself: the frame of the
+/// `#[inline(never)]` function the program called, whose `4(a6)` is the return
+/// address into the program.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub fn frame_pointer() -> u32 {
-    #[cfg(target_arch = "m68k")]
-    {
-        let r: u32;
-        // SAFETY: copies A6 into a register (an address register: LLVM then passes it
-        // on without a data-register copy); no memory access, no stack change.
-        unsafe {
-            core::arch::asm!("move.l %a6,{0}", out(reg_addr) r, options(nomem, nostack));
-        }
-        r
-    }
-    #[cfg(not(target_arch = "m68k"))]
-    {
-        0
-    }
+    0
 }
 
-/// Reads the long at `addr` (a frame slot on the 68k stack).
+/// Reads the long at `addr` (a frame slot on the 68k stack). (Host stand-ins.)
 ///
 /// # Safety
 /// `addr` is even and readable.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn read_long(addr: u32) -> u32 {
     // SAFETY: the caller's guarantee; a 2-aligned long read is fine on the 68000.
@@ -125,6 +118,8 @@ pub unsafe fn read_long(addr: u32) -> u32 {
 ///
 /// # Safety
 /// `a6` is the current frame pointer of a live function (from [`frame_pointer`]).
+/// (Host stand-ins.)
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn caller_of(a6: u32) -> (u32, u32) {
     // SAFETY: a live frame holds the saved A6 at 0 and the return address at 4.

@@ -8,6 +8,7 @@
 //! both.
 
 use core::ffi::c_void;
+#[cfg(not(target_arch = "m68k"))]
 use core::ptr::addr_of_mut;
 
 use m68k_palmos_sys as palm;
@@ -278,7 +279,9 @@ pub fn enter() -> Option<&'static mut State> {
     }
 }
 
-/// Ends what [`enter`] began.
+/// Ends what [`enter`] began. Host builds; on the 68k the assembly clears `busy`
+/// itself.
+#[cfg(not(target_arch = "m68k"))]
 #[inline]
 pub fn leave(st: &mut State) {
     // SAFETY: a plain field of the state; volatile, see `enter`.
@@ -295,7 +298,9 @@ impl State {
         unsafe { *self.slot_rec.add(usize::from(s)) }
     }
 
-    /// Whether an option is on.
+    /// Whether an option is on (host stand-ins: the 68k's assembly tests options
+    /// itself).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn has(&self, o: record::Options) -> bool {
         self.options & o.bits() != 0
@@ -303,6 +308,8 @@ impl State {
 
     /// The scratch buffers. Use the reference locally, never pass it on as a
     /// parameter (see [`Scratch`]); no other reference to them exists meanwhile.
+    /// (Host stand-ins: the 68k's assembly reaches them itself.)
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     #[allow(clippy::mut_from_ref)]
     pub fn sc(&self) -> &'static mut Scratch {

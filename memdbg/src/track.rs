@@ -11,16 +11,18 @@ use core::mem::offset_of;
 
 use m68k_palmos_sys as palm;
 
+use crate::Settings;
 use crate::guard;
 use crate::ledger;
-use crate::mem;
 #[cfg(not(target_arch = "m68k"))]
-use crate::record::AsBytes;
+use crate::mem;
+use crate::record::STACK_FRAMES;
 use crate::record::{
-    self, AllocFlags, AllocRecord, Counters, DoubleFreeRecord, FORMAT_VERSION, HeaderFlags,
-    LowHeapRecord, Options, OverrunRecord, STACK_FRAMES, SmallSiteRecord, Stack, detected, kind,
+    self, AllocFlags, AllocRecord, DoubleFreeRecord, FORMAT_VERSION, HeaderFlags, LowHeapRecord,
+    Options, OverrunRecord, SmallSiteRecord, Stack, detected, kind,
 };
-use crate::stack;
+#[cfg(not(target_arch = "m68k"))]
+use crate::record::{AsBytes, Counters};
 #[cfg(not(target_arch = "m68k"))]
 use crate::stack::read_long;
 #[cfg(not(target_arch = "m68k"))]
@@ -28,12 +30,14 @@ use crate::state::RING;
 #[cfg(not(target_arch = "m68k"))]
 use crate::state::RingSite;
 use crate::state::{PATCHED_SIZES, Ring, SITES, SmallSite, State};
-use crate::{Settings, Site};
+#[cfg(not(target_arch = "m68k"))]
+use crate::{Site, stack};
 
 /// The address of a field of the scratch chunk (`field_ptr!(st, ev.overrun)`),
 /// made by one `lea` from the chunk's ([`mem::lea`]; LLVM adds the offset in a data
 /// register and moves it back). The typed `addr_of_mut!` only gives the field's
-/// type (no code).
+/// type (no code). (Used by host stand-ins of assembly.)
+#[cfg(not(target_arch = "m68k"))]
 macro_rules! field_ptr {
     ($st:expr, $($f:tt)+) => {{
         let p = $st.scratch;
@@ -51,6 +55,8 @@ macro_rules! field_ptr {
 
 /// [`State::flag`] for one header flag (a single bit), with one `bset`
 /// ([`mem::bset`]): bit b of the big-endian long is bit b % 8 of its byte 3 − b / 8.
+/// (Used by host stand-ins of assembly.)
+#[cfg(not(target_arch = "m68k"))]
 macro_rules! flag {
     ($st:expr, $f:expr) => {{
         const B: u32 = $f.bits().trailing_zeros();
@@ -75,6 +81,7 @@ macro_rules! field {
 }
 
 /// `q` as a pointer of `_t`'s type.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn same_type<T>(_t: *mut T, q: *mut u8) -> *mut T {
     q.cast()
@@ -92,7 +99,8 @@ pub enum Freed {
 }
 
 /// Walks the frame chain into `out`: up to `max` frames (0: as the options say;
-/// callers pass 0 or [`STACK_FRAMES`]), the rest zeroed.
+/// callers pass 0 or [`STACK_FRAMES`]), the rest zeroed. (Host stand-ins.)
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn walk(st: &State, out: *mut Stack, ret: u32, frame: u32, max: usize) {
     // SAFETY: `out` points into the scratch chunk; max ≤ STACK_FRAMES; the walk reads
@@ -148,6 +156,7 @@ fn tidy(s: &mut Stack) {
 }
 
 /// The site of a Rust allocation: no file, line 0, no flags.
+#[cfg(not(target_arch = "m68k"))]
 const NO_SITE: Site = Site::new("", 0);
 
 /// Records a successful allocation, or counts it as untracked when no slot is left.
@@ -155,8 +164,10 @@ const NO_SITE: Site = Site::new("", 0);
 /// [`AllocFlags`] so far (guarded, handle, not dynamic; the site's are added here).
 /// `site` is null for Rust allocations; `a6` is the frame of the function the program called,
 /// where the call-stack walk starts (done for those and with
-/// [`Options::CALL_STACKS`]).
+/// [`Options::CALL_STACKS`]). The host's (the reference); on the 68k,
+/// [`crate::fast::alloc`] does this in assembly.
 #[inline(always)]
+#[cfg(not(target_arch = "m68k"))]
 pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
     let Some(slot) = st.take_slot() else {
         flag!(st, HeaderFlags::INCOMPLETE);
@@ -185,13 +196,7 @@ pub fn allocated(st: &mut State, site: *const Site, a6: u32) {
         sc.rec.line = from.line;
     }
     let r = &mut sc.rec;
-    // SAFETY: the scratch record's flags (big-endian, as the site's: one or.w).
-    unsafe {
-        mem::or_to16::<{ offset_of!(AllocRecord, flags) }>(
-            (r as *mut AllocRecord).cast(),
-            from.flags.get().to_be(),
-        )
-    };
+    r.flags.set(r.flags.get() | from.flags.get());
     r.seq.set(st.seq);
     r.ticks.set(ticks);
     if site.is_null() || st.has(Options::CALL_STACKS) {
@@ -395,6 +400,7 @@ pub(crate) extern "C" fn small(st: &mut State, site: u32, size: u32) {
 /// (its event names that allocation; a low seen only at a failed or untracked
 /// allocation is in the low-water mark).
 #[inline(always)]
+#[cfg(not(target_arch = "m68k"))]
 fn sample_heap(st: &mut State) {
     // SAFETY: the entered state.
     unsafe { crate::fast::heap_marks(st) };
@@ -407,7 +413,7 @@ fn sample_heap(st: &mut State) {
 /// `DbgMessage`. `extern "C"`; on the 68k in assembly (the host's is below).
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-extern "C" fn low_heap(st: &mut State) {
+pub(crate) extern "C" fn low_heap(st: &mut State) {
     core::arch::naked_asm!(
         // Stack after this: D2–D5, A2 (20), ret@20, st@24 (D2 saved: the traps may
         // clobber it). d3 = free, d4 = largest, d5 = threshold; a0 = the event
@@ -469,7 +475,7 @@ static_assertions::const_assert!(
 #[cfg(not(target_arch = "m68k"))]
 #[cold]
 #[inline(never)]
-extern "C" fn low_heap(st: &mut State) {
+pub(crate) extern "C" fn low_heap(st: &mut State) {
     flag!(st, HeaderFlags::LOW_HEAP);
     let threshold = st.low_heap_threshold;
     let l = field!(st, ev.low);
@@ -1302,7 +1308,9 @@ fn app_side(st: &State, ret: u32) -> bool {
 /// Bookkeeping for a free of `addr` (`handle`: through `MemHandleFree`, else
 /// `MemChunkFree`), with the state entered. `ret`/`frame` are the free call's return
 /// address and the caller's frame. The free patches' bookkeeping too:
-/// [`crate::patch::free_block`], in assembly on the 68k.
+/// [`crate::patch::free_block`], in assembly on the 68k. (Host stand-ins; the 68k's
+/// wrappers call `free_block` from assembly, `api::free_raw`.)
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub fn freeing(st: &mut State, addr: u32, handle: bool, ret: u32, frame: u32) -> Freed {
     let s = st as *mut State;

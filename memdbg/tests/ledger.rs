@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use memdbg::record::{
     AllocFlags, AllocRecord, Counters, FORMAT_VERSION, FileName, Frame, HEADER_SIZE, Header,
-    HeaderFlags, Options, Record, crc32, detected, kind,
+    HeaderFlags, Options, Record, Stack, crc32, detected, kind,
 };
 use palm_prc::{Content, Database, FourCC};
 use palm_run::{Config, Machine};
@@ -670,6 +670,90 @@ fn without_code_1_frames_stay_raw_and_the_alert_names_the_address() {
     assert_eq!(
         msg,
         &format!("Leaked 20 bytes (Rust alloc) from 0x{inner:08X}")
+    );
+}
+
+#[test]
+fn over_aligned_rust_blocks_sit_at_their_alignment_with_the_guard_after_them() {
+    let r = run(26);
+    let allocs = r.allocs();
+    assert_eq!(allocs.len(), 2, "{:?}", r.records);
+    let a = allocs[0];
+    assert_eq!(
+        (a.kind, a.size.get(), a.alloc_flags()),
+        (kind::RUST, 20, PTR_GUARDED)
+    );
+    // The record's address is the chunk start; the block is at its data offset,
+    // 8-aligned, at most the alignment in (the word below it holds the offset).
+    let (base, off) = (a.address.get(), u32::from(a.data_offset.get()));
+    assert!(
+        (2..=8).contains(&off) && (base + off) % 8 == 0,
+        "{base:#x} + {off}"
+    );
+    let lines: Vec<Vec<u16>> = a.stack.iter().map(inline_lines).collect();
+    assert!(lines[0].contains(&line("aligned")), "{lines:?}");
+    // The wrapper's block after it: its file and line, and an empty stack (the
+    // scratch record's frames zeroed again), no data offset.
+    let w = allocs[1];
+    assert_eq!(
+        seen(&w),
+        alloc(kind::POINTER, PTR_GUARDED, 10, "after-rust")
+    );
+    assert_eq!((w.stack, w.data_offset.get()), (Stack::default(), 0));
+    // The chunks: size + alignment + guard, and size + guard (palm-run's sweep at
+    // exit).
+    let mut swept: Vec<(u32, u32)> = r
+        .outcome
+        .leaks
+        .iter()
+        .map(|l| (l.address, l.size))
+        .collect();
+    swept.sort();
+    let mut want = vec![(base, 20 + 8 + 4), (w.address.get(), 10 + 4)];
+    want.sort();
+    assert_eq!(swept, want);
+    let c = r.counters();
+    assert_eq!(
+        [
+            c.allocations.get(),
+            c.frees.get(),
+            c.failed.get(),
+            c.overruns.get(),
+            c.leaks.get(),
+        ],
+        [3, 1, 1, 0, 2],
+        "allocations, frees, failed (alignment 0x10000), overruns, leaks"
+    );
+    assert!(r.flags().is_empty(), "{:?}", r.flags());
+}
+
+#[test]
+fn blocks_without_room_for_a_guard_are_recorded_unguarded() {
+    let r = run(27);
+    assert_clean_header(&r);
+    let mut allocs = seen_all(&r);
+    allocs.sort_by_key(|a| a.line);
+    // The second block's size is what the filled heap had room for: below 60,000
+    // bytes, so a guard was wanted (the guarded request failed).
+    let fitted = allocs.get(1).map_or(0, |a| a.size);
+    assert!((1..60_000).contains(&fitted), "{allocs:?}");
+    assert_eq!(
+        allocs,
+        vec![
+            alloc(kind::POINTER, AllocFlags::empty(), 65_505, "too-big"),
+            alloc(kind::POINTER, AllocFlags::empty(), fitted, "no-room"),
+        ]
+    );
+    let c = r.counters();
+    assert_eq!(
+        [
+            c.allocations.get(),
+            c.failed.get(),
+            c.overruns.get(),
+            c.leaks.get()
+        ],
+        [2, 0, 0, 2],
+        "allocations, failed, overruns, leaks"
     );
 }
 

@@ -409,7 +409,9 @@ const FLAG_MEANINGS: &[(&str, &str)] = &[
     ),
     (
         "TRAPS_DISTURBED",
-        "at stop another patch sat on a free trap; the original was restored anyway",
+        "at stop another patch sat on a patched trap (installed after memdbg's): that \
+         dispatch-table entry was left as it was; a patch that chains to memdbg's must be \
+         removed before memdbg::stop",
     ),
     (
         "CODE_BASE_UNKNOWN",

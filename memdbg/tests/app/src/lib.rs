@@ -76,6 +76,8 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             22 => heap_low_water(),
             23 => null_frees(Settings::DEFAULT),
             25 => rust_box_without_code_1(),
+            26 => aligned(),
+            27 => no_room_for_guards(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -467,6 +469,110 @@ unsafe fn rust_box_without_code_1() -> u32 {
         let layout = core::alloc::Layout::new::<[u32; 5]>();
         let b = core::alloc::GlobalAlloc::alloc(&ALLOC, layout); // @mark raw-box
         core::hint::black_box(b);
+    }
+    end()
+}
+
+/// Rust blocks aligned above 2 (palm-sys's `PalmAlloc` scheme: the block moved up to
+/// its alignment in a bigger chunk, the distance in the word below it): before
+/// `start` (plain) and while running (tracked, guarded after the block; one freed,
+/// one leaked); an alignment above 0x8000 gives null both ways. Each block is
+/// written whole (its guard must survive). (The allocator called directly, as in
+/// `rust_box_without_code_1`.)
+#[inline(never)]
+unsafe fn aligned() -> u32 {
+    let (a16, huge) = (
+        core::alloc::Layout::from_size_align(20, 16).unwrap(),
+        core::alloc::Layout::from_size_align(8, 0x1_0000).unwrap(),
+    );
+    // SAFETY: non-zero sizes; each block freed with its layout or leaked.
+    unsafe {
+        let mut round = 0;
+        while round < 2 {
+            if !core::alloc::GlobalAlloc::alloc(&ALLOC, huge).is_null() {
+                return 1;
+            }
+            let p = core::alloc::GlobalAlloc::alloc(&ALLOC, a16);
+            if p.is_null() || p as usize % 16 != 0 {
+                return 2;
+            }
+            core::ptr::write_bytes(p, 0xA5, 20);
+            core::alloc::GlobalAlloc::dealloc(&ALLOC, p, a16);
+            if round == 0 && begin(&Settings::DEFAULT) != 0 {
+                return 3;
+            }
+            round += 1;
+        }
+        let a8 = core::alloc::Layout::from_size_align(20, 8).unwrap();
+        let p = core::alloc::GlobalAlloc::alloc(&ALLOC, a8); // @mark aligned
+        if p.is_null() || p as usize % 8 != 0 {
+            return 4;
+        }
+        core::ptr::write_bytes(p, 0xA5, 20);
+        core::hint::black_box(p);
+        // After the Rust blocks' call stacks, a wrapper's record has its file and
+        // line and an empty stack again.
+        let w = mem_ptr_new!(10); // @mark after-rust
+        if w.is_null() {
+            return 5;
+        }
+    }
+    end()
+}
+
+/// Blocks that get no guard although guards are on: one too big for it (65,505
+/// bytes, the Memory Manager's largest chunk), and one that the heap fits only without
+/// it (the guarded request fails, the exact one is made: the largest block that fits
+/// once untracked chunks, each holding the previous one, have filled the heap down to
+/// below 60,000 bytes; freed before stop). Both leaked.
+#[inline(never)]
+unsafe fn no_room_for_guards() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let big = mem_ptr_new!(65_505); // @mark too-big
+        if big.is_null() {
+            return 1;
+        }
+        let mut last: *mut u32 = core::ptr::null_mut();
+        let mut max = 0u32;
+        loop {
+            let mut free = 0u32;
+            MemHeapFreeBytes(0, &mut free, &mut max);
+            if max <= 60_000 {
+                break;
+            }
+            let c = MemPtrNew(60_000).cast::<u32>();
+            if c.is_null() {
+                return 2;
+            }
+            *c = last as u32;
+            last = c;
+        }
+        // The largest block that fits (MemPtrNew of one byte more fails).
+        let mut size = max;
+        loop {
+            if size == 0 {
+                return 3;
+            }
+            let c = MemPtrNew(size);
+            if !c.is_null() {
+                MemChunkFree(c);
+                break;
+            }
+            size -= 1;
+        }
+        if !MemPtrNew(size + 1).is_null() {
+            return 4;
+        }
+        let p = mem_ptr_new!(size); // @mark no-room
+        if p.is_null() {
+            return 5;
+        }
+        while !last.is_null() {
+            let prev = *last as usize as *mut u32;
+            MemChunkFree(last.cast());
+            last = prev;
+        }
     }
     end()
 }
