@@ -1185,7 +1185,7 @@ unsafe extern "C" fn stop_raw(out: *mut Summary) -> u32 {
 }
 // stop_raw fills the summary as five longs in this order (and the message
 // arguments from its first four), and tests the kind byte for a free slot; its
-// error discriminants fit `moveq`.
+// error discriminants fit `moveq` (0 is no error).
 static_assertions::const_assert_eq!(offset_of!(Summary, leaks), 0);
 static_assertions::const_assert_eq!(offset_of!(Summary, leaked_bytes), 4);
 static_assertions::const_assert_eq!(offset_of!(Summary, overruns), 8);
@@ -1196,6 +1196,8 @@ static_assertions::const_assert_eq!(kind::FREE_SLOT, 0);
 static_assertions::const_assert_eq!(record::AllocRecord::KIND_OFFSET, 0);
 static_assertions::const_assert_eq!(discriminant(&Error::NotRunning), 2);
 static_assertions::const_assert_eq!(discriminant(&Error::Busy), 3);
+// stop_raw tests and sets `busy` as `(%a0)`.
+static_assertions::const_assert_eq!(offset_of!(State, busy), 0);
 
 /// The host stand-in of the 68k's assembly.
 ///
