@@ -84,7 +84,8 @@ pub(crate) fn alloc(k: u8, how: u32, site: *const Site, size: u32) -> *mut u8 {
     }
 }
 
-/// [`state::enter`] for the wrappers ([`fast::enter`], in assembly).
+/// [`state::enter`] for the wrappers' host stand-ins ([`fast::enter`]).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub(crate) fn enter() -> Option<&'static mut State> {
     // SAFETY: a non-null result is the live state chunk, entered by this call (as

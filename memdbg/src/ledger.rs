@@ -188,8 +188,9 @@ pub unsafe extern "C" fn new_record(st: *mut State, size: u32) -> *mut u8 {
         // may clobber it, PALM_FACTS §6).
         "movem.l %d2/%a2,-(%sp)",
         "move.l (12,%sp),%a0",
-        "move.w #{dirty},-(%sp)", // DmReleaseRecord's dirty: true in the first byte
-        "move.w #{at},-(%sp)", // its index: dmMaxRecordIndex until DmNewRecord's
+        // DmReleaseRecord's index (dmMaxRecordIndex until DmNewRecord's) and dirty
+        // (true in the first byte), as one long.
+        "move.l #{at_dirty},-(%sp)",
         "move.l ({db},%a0),-(%sp)",
         // DmNewRecord(db, &index, size).
         "move.l (24,%sp),-(%sp)",
@@ -216,8 +217,7 @@ pub unsafe extern "C" fn new_record(st: *mut State, size: u32) -> *mut u8 {
         // The end, for bs!'s range check.
         "98:",
         "99:",
-        dirty = const 0x0100,
-        at = const dmMaxRecordIndex as i16,
+        at_dirty = const (dmMaxRecordIndex as u32) << 16 | 0x0100,
         db = const core::mem::offset_of!(State, db),
         dm_new_record = const palm::traps::sysTrapDmNewRecord,
         mem_handle_lock = const palm::traps::sysTrapMemHandleLock,
@@ -261,24 +261,98 @@ pub fn write(rec: *mut u8, offset: u32, bytes: &[u8]) {
     }
 }
 
-/// Appends an event record: `head_len` bytes at `head` (its own fields), then the
-/// allocation record at `alloc` (read in place: a ledger record or a scratch copy)
-/// with kind byte `kind`; then unlocks it. On a full storage heap the event is lost
-/// and the ledger is marked incomplete.
-pub fn event(st: &mut State, head: *const u8, head_len: u32, alloc: *const u8, kind: u8) {
+/// Appends an event record: `head_len` bytes at `head` (its own fields) followed by
+/// its allocation record, copied there from `alloc` (a ledger record, a scratch
+/// record, or the place itself) with kind byte `kind`, written with one `DmWrite`;
+/// then unlocks it. On a full storage heap the event is lost and the ledger is
+/// marked incomplete.
+///
+/// On the 68k a register routine in assembly: A2 the state (kept), A0 `head`, D0.w
+/// `head_len`, A1 `alloc`, D1.b `kind`; changes D0–D2/A0–A1. `addq`, `clr` and
+/// `dbf` are written as opcode words (named in comments), short branches with
+/// `bs!`.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) unsafe extern "C" fn event() {
+    core::arch::naked_asm!(
+        // a3 = head (saved), d2 = the record's length (kept by new_record).
+        "move.l %a3,-(%sp)",
+        "move.l %a0,%a3",
+        "moveq #{alloc_len},%d2",
+        "add.l %d0,%d2",
+        ".short 0xD0C0", // adda.w %d0,%a0
+        "moveq #{alloc_words},%d0",
+        "1:",
+        "move.w (%a1)+,(%a0)+",
+        ".short 0x51C8, 1b-.", // dbf %d0,1b
+        "move.b %d1,(-{alloc_len},%a0)",
+        // new_record(st, length)
+        "move.l %d2,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "jsr ({new_record},%pc)",
+        ".short 0x508F", // addq.l #8,%sp
+        "move.l %a0,%d0",
+        bs!(beq "2f"),
+        // MemPtrUnlock's argument, then DmWrite(rec, 0, head, length).
+        "move.l %a0,-(%sp)",
+        "move.l %d2,-(%sp)",
+        "move.l %a3,-(%sp)",
+        ".short 0x42A7", // clr.l -(%sp)
+        "move.l %a0,-(%sp)",
+        "trap #15",
+        ".short {dm_write}",
+        "lea (16,%sp),%sp",
+        "trap #15",
+        ".short {mem_ptr_unlock}",
+        ".short 0x588F", // addq.l #4,%sp
+        bs!(bra "3f"),
+        "2:",
+        "moveq #{incomplete},%d0",
+        "or.l %d0,({flags},%a2)",
+        "3:",
+        "move.l (%sp)+,%a3",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        new_record = sym new_record,
+        alloc_len = const record::ALLOC_RECORD_SIZE,
+        alloc_words = const record::ALLOC_RECORD_SIZE / 2 - 1,
+        incomplete = const record::HeaderFlags::INCOMPLETE.bits(),
+        flags = const core::mem::offset_of!(State, flags),
+        dm_write = const palm::traps::sysTrapDmWrite,
+        mem_ptr_unlock = const palm::traps::sysTrapMemPtrUnlock,
+    )
+}
+// event: the allocation record copied by words, its length and the flag fit `moveq`.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    record::ALLOC_RECORD_SIZE % 2 == 0
+        && record::ALLOC_RECORD_SIZE < 128
+        && record::HeaderFlags::INCOMPLETE.bits() < 128
+);
+
+/// The host's [`event`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
+pub(crate) fn event(st: &mut State, head: *mut u8, head_len: u32, alloc: *const u8, kind: u8) {
+    let len = head_len + record::ALLOC_RECORD_SIZE as u32;
+    // SAFETY: `head` is an event record of `len` bytes with its allocation record
+    // at `head_len`; `alloc` is readable for its length (possibly that place:
+    // copy allows overlap).
+    unsafe {
+        let to = head.add(head_len as usize);
+        core::ptr::copy(alloc, to, record::ALLOC_RECORD_SIZE);
+        *to = kind;
+    }
     // SAFETY: the live state, its ledger open.
-    let rec = unsafe { new_record(st, head_len + record::ALLOC_RECORD_SIZE as u32) };
+    let rec = unsafe { new_record(st, len) };
     if rec.is_null() {
         st.flag(record::HeaderFlags::INCOMPLETE);
         return;
     }
-    // SAFETY: `rec` is a locked record of head_len + 82 bytes; both sources are
-    // readable for their lengths.
+    // SAFETY: `rec` is a locked record of `len` bytes; `head` is readable for them.
     unsafe {
-        let r = rec.cast::<c_void>();
-        palm::DmWrite(r, 0, head.cast(), head_len);
-        palm::DmWrite(r, head_len, alloc.cast(), record::ALLOC_RECORD_SIZE as u32);
-        palm::DmSet(r, head_len, 1, kind);
+        palm::DmWrite(rec.cast::<c_void>(), 0, head.cast(), len);
         palm::MemPtrUnlock(rec.cast());
     }
 }
@@ -298,20 +372,12 @@ pub fn mark_free(rec: *mut u8) {
     }
 }
 
-/// Unlocks every record, removes the free slots (from the last record backwards, so
-/// no removal shifts a record still to be looked at) and closes the database. The
-/// host stand-in of these steps of the 68k's assembly (`session::close`).
+/// Unlocks the header record (the slots' records are unlocked by the leak report,
+/// `track::report_leaks`), removes the free slots (from the last record backwards,
+/// so no removal shifts a record still to be looked at) and closes the database.
+/// The host stand-in of these steps of the 68k's assembly (`session::stop_raw`).
 #[cfg(not(target_arch = "m68k"))]
 pub fn finish(st: &mut State) {
-    let mut s = 0;
-    while s < st.n_slots {
-        let rec = st.rec(s);
-        // SAFETY: each slot's record was locked once by new_record.
-        unsafe {
-            palm::MemPtrUnlock(rec.cast());
-        }
-        s += 1;
-    }
     // SAFETY: the header record was locked once; the database is open.
     unsafe {
         palm::MemPtrUnlock(st.header_rec.cast());

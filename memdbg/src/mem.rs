@@ -2,8 +2,8 @@
 //! zero-extending load as `moveq #0` + a move (LLVM masks with a 6-byte `andi.l`),
 //! `lea` to address a field once, and `bset` on the operand itself (where LLVM
 //! loads, changes and stores). Each has a host stand-in with the same effect. The
-//! counter updates in memory (`bump`, `add_to`, `sub_from`) exist only on the host:
-//! on the 68k the assembly does them itself.
+//! counter updates in memory (`bump`, `add_to`, `sub_from`) and the byte loads exist
+//! only on the host: on the 68k the assembly does them itself.
 
 /// The `u16` at `p`, zero-extended: on the 68k `moveq #0` and a word move (LLVM
 /// loads the word and masks it with a 6-byte `andi.l #65535`).
@@ -43,48 +43,36 @@ pub unsafe fn read_u16_at<const OFF: usize>(p: *const u8) -> usize {
     usize::from(unsafe { p.add(OFF).cast::<u16>().read() })
 }
 
-/// The byte at `p`, zero-extended, as [`read_u16`] does it (`andi.l #255` otherwise).
+/// The byte at `p`, zero-extended (host stand-ins: the 68k's assembly loads bytes
+/// itself).
 ///
 /// # Safety
 /// `p` is readable.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn read_u8(p: *const u8) -> u32 {
     // SAFETY: the caller's guarantee.
     unsafe { read_u8_at::<0>(p) }
 }
 
-/// [`read_u8`] of the byte `OFF` bytes after `p` (the offset in the instruction).
+/// [`read_u8`] of the byte `OFF` bytes after `p` (host stand-ins, as [`read_u8`]).
 ///
 /// # Safety
 /// `p + OFF` is readable.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn read_u8_at<const OFF: usize>(p: *const u8) -> u32 {
-    #[cfg(target_arch = "m68k")]
-    {
-        let v: u32;
-        // SAFETY: the caller's guarantee; one byte read.
-        unsafe {
-            core::arch::asm!(
-                "moveq #0,{v}",
-                "move.b ({off},{p}),{v}",
-                p = in(reg_addr) p,
-                off = const OFF,
-                v = out(reg_data) v,
-                options(readonly, nostack),
-            )
-        };
-        v
-    }
     // SAFETY: the caller's guarantee.
-    #[cfg(not(target_arch = "m68k"))]
     u32::from(unsafe { p.add(OFF).read() })
 }
 
 /// `p` advanced by `N` bytes with one `lea` (LLVM adds to a copy in a data register
-/// and moves it back: 10 bytes), opaque to LLVM.
+/// and moves it back: 10 bytes), opaque to LLVM (host stand-ins and the C
+/// interface: the rest of the 68k's code is assembly).
 ///
 /// # Safety
 /// The result is inside (or one past) the allocation `p` points into.
+#[cfg(any(not(target_arch = "m68k"), feature = "capi"))]
 #[inline(always)]
 pub unsafe fn lea<const N: usize, T>(p: *mut T) -> *mut T {
     #[cfg(target_arch = "m68k")]
@@ -154,25 +142,14 @@ pub unsafe fn sub_from<const N: usize>(p: *mut u8, v: u32) {
     }
 }
 
-/// Sets bit `B` (0–7) of the byte `N` bytes after `p`: one `bset` in memory (LLVM
-/// loads the long, ors and stores: 14 bytes).
+/// Sets bit `B` (0–7) of the byte `N` bytes after `p` (host stand-ins: the 68k's
+/// assembly sets flags itself).
 ///
 /// # Safety
 /// `p + N` is a writable byte.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 pub unsafe fn bset<const N: usize, const B: u32>(p: *mut u8) {
-    #[cfg(target_arch = "m68k")]
-    // SAFETY: the caller's guarantee; one read-modify-write of that byte.
-    unsafe {
-        core::arch::asm!(
-            "bset #{b},({n},{p})",
-            b = const B,
-            n = const N,
-            p = in(reg_addr) p,
-            options(nostack),
-        );
-    }
-    #[cfg(not(target_arch = "m68k"))]
     // SAFETY: the caller's guarantee.
     unsafe {
         *p.add(N) |= 1 << B;

@@ -10,7 +10,7 @@ use crate::ledger;
 use crate::patch;
 use crate::record::{
     self, Counters, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC, HEADER_SIZE, Header,
-    HeaderFlags, NOT_SAMPLED, Options, kind,
+    HeaderFlags, NOT_SAMPLED, kind,
 };
 #[cfg(not(target_arch = "m68k"))]
 use crate::record::{AsBytes, U16Be};
@@ -76,7 +76,7 @@ pub(crate) extern "C" fn state_ptr() -> *mut State {
 static_assertions::const_assert_eq!(FEATURE_STATE, 0);
 
 /// Registers the state's address `st` with `FtrSet('MDbg', 0, st)`, or with 0
-/// removes it (`FtrUnregister('MDbg', 0)`). (The 68k's [`start_raw`] and [`close`]
+/// removes it (`FtrUnregister('MDbg', 0)`). (The 68k's [`start_raw`] and [`stop_raw`]
 /// make these calls in assembly.)
 #[cfg(not(target_arch = "m68k"))]
 fn feature(st: u32) {
@@ -146,8 +146,8 @@ fn free_chunks(a: *mut u8, b: *mut u8) {
 /// table (system-owned chunks; sizes in [`Settings::capacity`]), registers the state
 /// with `FtrSet('MDbg', 0)`, locates code 1 (`DmGetResource('code', 1)`) and the
 /// app's name and creator, and patches `MemChunkFree`/`MemHandleFree` when
-/// [`Options::PATCH_FREES`] is set and `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/
-/// `MemHandleResize` when [`Options::GUARDS`] is (so that the guard bytes are
+/// [`Options::PATCH_FREES`](crate::Options::PATCH_FREES) is set and `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/
+/// `MemHandleResize` when [`Options::GUARDS`](crate::Options::GUARDS) is (so that the guard bytes are
 /// invisible to the OS and the app); a refusal is recorded, not an error.
 ///
 /// On the 68k the work is `start_raw`, in assembly; this decodes its result.
@@ -512,10 +512,9 @@ unsafe extern "C" fn start_raw(settings: *const Settings) -> u32 {
         "lea (10,%sp),%sp",
         "move.l %a2,-(%sp)",
         "jsr ({install},%pc)",
-        ".short 0x4297", // clr.l (%sp): stop ticks 0
-        "move.l %a2,-(%sp)",
+        ".short 0x588F", // addq.l #4,%sp
+        "moveq #0,%d0", // stop ticks 0
         "jsr ({write_header},%pc)",
-        ".short 0x508F", // addq.l #8,%sp
         ".short 0x4212", // clr.b (%a2): busy
         "moveq #0,%d7",
         bw!(bra "90b"),
@@ -799,78 +798,120 @@ fn app_identity(st: &mut State) {
     }
 }
 
+/// [`write_header`]'s runs of longs copied from the state into the header, in the
+/// same order in both (`U32Be` is the 68k's own byte order), as (state offset,
+/// header offset, longs) bytes, ended by a 0: the flags; the settings (options,
+/// alert limit and capacity, threshold: the state's options and threshold are
+/// these, never changed); code 1's base and end (the end becomes the size); the
+/// live count and bytes (the leaks); the allocation, free and OS-free counts; the
+/// peaks; the low-water marks.
+#[cfg(target_arch = "m68k")]
+static HEADER_RUNS: [u8; 25] = {
+    const K: usize = offset_of!(Header, counters);
+    let runs: [(usize, usize, usize); 8] = [
+        (offset_of!(State, flags), offset_of!(Header, flags), 1),
+        (offset_of!(State, settings), offset_of!(Header, options), 3),
+        (offset_of!(State, code), offset_of!(Header, code_base), 2),
+        (
+            offset_of!(State, live_count),
+            K + offset_of!(Counters, leaks),
+            1,
+        ),
+        (
+            offset_of!(State, live_bytes),
+            K + offset_of!(Counters, leaked_bytes),
+            1,
+        ),
+        (
+            offset_of!(State, allocations),
+            K + offset_of!(Counters, allocations),
+            3,
+        ),
+        (
+            offset_of!(State, peak_bytes),
+            K + offset_of!(Counters, peak_live_bytes),
+            2,
+        ),
+        (
+            offset_of!(State, low_free),
+            K + offset_of!(Counters, low_free),
+            2,
+        ),
+    ];
+    let mut t = [0u8; 25];
+    let mut i = 0;
+    while i < runs.len() {
+        let (from, to, n) = runs[i];
+        // Byte offsets whose runs end below 256 (the loop adds to them as bytes of a
+        // word), a nonzero state offset (0 ends the table), even offsets.
+        assert!(from != 0 && from + 4 * n < 256 && to + 4 * n < 256);
+        assert!(from % 2 == 0 && to % 2 == 0 && n > 0);
+        t[3 * i] = from as u8;
+        t[3 * i + 1] = to as u8;
+        t[3 * i + 2] = n as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Fills the header's fields that are not kept in it all along (the app identity and
 /// the start ticks are set at start, the rarer counters are counted in place) from
 /// the state, and writes the header to record 0 (`DmWrite`).
 ///
-/// On the 68k in assembly, addressed from the header itself: runs of longs in the
-/// same order in both (the settings; code 1's base and end, then size; the
-/// allocation, free and OS-free counts; the peaks; the low-water marks) each a
-/// `movem.l` load and store (`U32Be` is the 68k's own byte order).
-///
-/// # Safety
-/// `st` is the live state, its ledger open.
+/// On the 68k in assembly, addressed from the header itself: the runs of longs in
+/// [`HEADER_RUNS`] copied by one loop, then code 1's end made its size. A register
+/// routine for `start_raw` and `stop_raw`: A2 the live state (kept), its ledger
+/// open, D0 the stop ticks; changes D0–D2/A0–A1. `subq`, `addq` and `tst` are
+/// written as opcode words (named in comments), short branches with `bs!`.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-unsafe extern "C" fn write_header(st: *const State, stop_ticks: u32) {
+unsafe extern "C" fn write_header() {
     core::arch::naked_asm!(
-        // Stack after this: D2 (4), ret@4, st@8, stop_ticks@12.
-        "move.l %d2,-(%sp)",
-        "move.l (8,%sp),%a0",
-        "move.l ({scratch},%a0),%a1",
+        "move.l ({scratch},%a2),%a1",
         "lea ({header},%a1),%a1",
+        "move.l %d0,({h_stop},%a1)",
         "move.l #{head},(%a1)",
         "move.l #{magic},({h_magic},%a1)",
-        "move.l ({flags},%a0),({h_flags},%a1)",
-        // The settings as the header has them: options, alert limit and capacity,
-        // threshold (the state's options and threshold are these, never changed).
-        "movem.l ({settings},%a0),%d0-%d2",
-        "movem.l %d0-%d2,({h_options},%a1)",
-        // Code 1's base and size.
-        "movem.l ({code},%a0),%d0-%d1",
-        "sub.l %d0,%d1",
-        "movem.l %d0-%d1,({h_base},%a1)",
-        "move.l (12,%sp),({h_stop},%a1)",
-        "move.l ({s_count},%a0),({k_leaks},%a1)",
-        "move.l ({s_bytes},%a0),({k_leaked},%a1)",
-        "movem.l ({s_alloc},%a0),%d0-%d2",
-        "movem.l %d0-%d2,({k_alloc},%a1)",
-        "movem.l ({s_peak},%a0),%d0-%d1",
-        "movem.l %d0-%d1,({k_peak},%a1)",
-        "movem.l ({s_low},%a0),%d0-%d1",
-        "movem.l %d0-%d1,({k_low},%a1)",
+        // The runs: d0 = the state's offset, d1 = the header's, d2 = longs left.
+        "lea ({runs},%pc),%a0",
+        "moveq #0,%d0",
+        "moveq #0,%d1",
+        "1:",
+        "move.b (%a0)+,%d0",
+        "move.b (%a0)+,%d1",
+        "move.b (%a0)+,%d2",
+        "2:",
+        "move.l (0,%a2,%d0.w),(0,%a1,%d1.w)",
+        ".short 0x5840", // addq.w #4,%d0
+        ".short 0x5841", // addq.w #4,%d1
+        ".short 0x5302", // subq.b #1,%d2
+        bs!(bne "2b"),
+        ".short 0x4A10", // tst.b (%a0): the end
+        bs!(bne "1b"),
+        // Code 1's size: end - base.
+        "move.l ({h_base},%a1),%d0",
+        "sub.l %d0,({h_size},%a1)",
         // DmWrite(header_rec, 0, header, HEADER_SIZE).
         ".short 0x4878, {len}", // pea (len).w
         "move.l %a1,-(%sp)",
         ".short 0x42A7", // clr.l -(%sp): offset 0
-        "move.l ({header_rec},%a0),-(%sp)",
+        "move.l ({header_rec},%a2),-(%sp)",
         "trap #15",
         ".short {dm_write}",
         "lea (16,%sp),%sp",
-        "move.l (%sp)+,%d2",
         "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        runs = sym HEADER_RUNS,
         scratch = const offset_of!(State, scratch),
         header = const offset_of!(Scratch, header),
         head = const (kind::HEADER as u32) << 24 | (FORMAT_VERSION as u32) << 16 | HEADER_SIZE as u32,
         magic = const HEADER_MAGIC,
         h_magic = const offset_of!(Header, magic),
-        flags = const offset_of!(State, flags),
-        h_flags = const offset_of!(Header, flags),
-        settings = const offset_of!(State, settings),
-        h_options = const offset_of!(Header, options),
-        code = const offset_of!(State, code),
         h_base = const offset_of!(Header, code_base),
+        h_size = const offset_of!(Header, code_size),
         h_stop = const offset_of!(Header, stop_ticks),
-        s_count = const offset_of!(State, live_count),
-        k_leaks = const offset_of!(Header, counters) + offset_of!(Counters, leaks),
-        s_bytes = const offset_of!(State, live_bytes),
-        k_leaked = const offset_of!(Header, counters) + offset_of!(Counters, leaked_bytes),
-        s_alloc = const offset_of!(State, allocations),
-        k_alloc = const offset_of!(Header, counters) + offset_of!(Counters, allocations),
-        s_peak = const offset_of!(State, peak_bytes),
-        k_peak = const offset_of!(Header, counters) + offset_of!(Counters, peak_live_bytes),
-        s_low = const offset_of!(State, low_free),
-        k_low = const offset_of!(Header, counters) + offset_of!(Counters, low_free),
         len = const HEADER_SIZE,
         header_rec = const offset_of!(State, header_rec),
         dm_write = const palm::traps::sysTrapDmWrite,
@@ -917,7 +958,8 @@ static_assertions::const_assert_eq!(offset_of!(Header, header_size), 2);
 // write_header pushes the length as a sign-extended word.
 static_assertions::const_assert!(HEADER_SIZE < 0x8000);
 // write_header copies the settings as three longs (options; max_alerts and capacity;
-// the threshold), in the header's order, and code 1's base and size as two.
+// the threshold), in the header's order, and code 1's base and end as two (the end
+// then becomes the size).
 static_assertions::const_assert_eq!(offset_of!(Settings, max_alerts), 4);
 static_assertions::const_assert_eq!(offset_of!(Settings, capacity), 6);
 static_assertions::const_assert_eq!(offset_of!(Settings, low_heap_threshold), 8);
@@ -974,103 +1016,88 @@ static_assertions::const_assert_eq!(
 /// sites and the final header, removes free slots from MemDbgDB, closes it and frees
 /// the state. Call it before PilotMain returns.
 ///
+/// The work is `stop_raw` (in assembly on the 68k); this decodes its result (as
+/// [`start`] does: inlined, so a caller that ignores the result has no decoding).
+///
 /// # Errors
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
-#[inline(never)]
+#[inline(always)]
 pub fn stop() -> Result<Summary, Error> {
-    let Some(st) = crate::api::enter() else {
-        return Err(if state_ptr().is_null() {
-            Error::NotRunning
-        } else {
-            Error::Busy
-        });
-    };
-    patch::remove(st);
-    let (leaks, bytes) = track::report_leaks(st);
-    if st.has(Options::HEAP_STATS) {
-        track::write_sites(st);
-    }
     let mut summary = core::mem::MaybeUninit::<Summary>::uninit();
-    // SAFETY: the entered state; `close` writes every field of the summary.
-    unsafe {
-        close(st, leaks, bytes, summary.as_mut_ptr());
-        Ok(summary.assume_init())
+    // SAFETY: `summary` is writable.
+    let r = unsafe { stop_raw(summary.as_mut_ptr()) };
+    if r == 0 {
+        // SAFETY: stop_raw wrote every field when it returned 0.
+        Ok(unsafe { summary.assume_init() })
+    } else if r == u32::from(discriminant(&Error::NotRunning)) {
+        Err(Error::NotRunning)
+    } else {
+        Err(Error::Busy)
     }
 }
 
-/// The summary line of [`close`] (the leaks, their bytes, overruns, double frees).
+/// The summary line of [`stop`] (the leaks, their bytes, overruns, double frees).
 static SUMMARY_LINE: [u8; 54] =
     *b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01\0";
 
-/// [`stop`]'s end: clears [`HeaderFlags::RUNNING`], writes the final header (stop
-/// ticks from `TimGetTicks`), fills `out` (`leaks` and `bytes` from the leak report,
-/// the header's overrun and double-free counts, the flags), says it in a
-/// `DbgMessage` with [`Options::DBG_MESSAGES`], then finishes the ledger: unlocks
-/// every record, removes the free slots from the last record backwards (so no
-/// removal shifts a record still to be looked at) and closes it; unregisters the
-/// feature (so nothing finds the state while it is freed; the patches are already
-/// gone) and frees the keys' chunk, then the state's.
+/// [`stop`]'s work: 0 when the detector stopped (`out` written), else the error's
+/// discriminant (2 for [`Error::NotRunning`], 3 for [`Error::Busy`]).
 ///
-/// On the 68k in assembly (LLVM's code was twice as long); `tst`, `clr`, `addq`,
-/// `subq` and `pea` are written as opcode words (named in comments), short branches
-/// with `bs!`.
+/// Enters the state (its feature; `busy`), removes the patches
+/// ([`patch::remove`]), reports the leaks and writes the small-allocation sites
+/// ([`track::report_leaks`], which also unlocks every slot's record); clears
+/// [`HeaderFlags::RUNNING`], writes the final header (stop ticks from
+/// `TimGetTicks`), fills `out` (the leaks and their bytes from the report, the
+/// header's overrun and double-free counts, the flags) and says it in a
+/// `DbgMessage` with [`Options::DBG_MESSAGES`](crate::Options::DBG_MESSAGES); then
+/// unlocks the header record, removes the free slots from the last record
+/// backwards (so no removal shifts a record still to be looked at) and closes the
+/// ledger; unregisters the feature (so nothing finds the state while it is freed;
+/// the patches are already gone) and frees the keys' chunk, then the state's.
+///
+/// On the 68k in assembly (LLVM's code was twice as long); `tst`, `st`, `addq`,
+/// `subq` and `clr` are written as opcode words (named in comments), short
+/// branches with `bs!`, word ones with `bw!`.
 ///
 /// # Safety
-/// `st` is the entered state (freed here); `out` is writable.
+/// `out` is writable.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-unsafe extern "C" fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Summary) {
+unsafe extern "C" fn stop_raw(out: *mut Summary) -> u32 {
     core::arch::naked_asm!(
-        // Stack after this: saved regs (20), ret@20, st@24, leaks@28, bytes@32,
-        // out@36.
-        "movem.l %d2-%d4/%a2-%a3,-(%sp)",
-        "move.l (24,%sp),%a2",
+        // Stack after this: saved regs (36), ret@36, out@40. A2: the state;
+        // D3–D7: the summary (leaks, bytes, overruns, double frees, flags).
+        "movem.l %d2-%d7/%a2-%a4,-(%sp)",
+        "jsr ({state_ptr},%pc)",
+        "move.l %a0,%a2",
         "moveq #{not_running},%d0",
+        "move.l %a0,%d1",
+        bw!(beq "90f"),
+        "moveq #{busy},%d0",
+        ".short 0x4A10", // tst.b (%a0): busy
+        bw!(bne "90f"),
+        ".short 0x50D0", // st (%a0): busy
+        "move.l %a2,-(%sp)",
+        "jsr ({remove},%pc)",
+        ".short 0x588F", // addq.l #4,%sp
+        "bsr.w {report_leaks}",
+        // The final header.
+        "moveq #{not_running_flag},%d0",
         "and.l %d0,({flags},%a2)",
         "trap #15",
         ".short {tim_get_ticks}",
-        "move.l %d0,-(%sp)",
-        "move.l %a2,-(%sp)",
         "jsr ({write_header},%pc)",
-        ".short 0x508F", // addq.l #8,%sp
+        // The summary, and its line from its first four.
         "move.l ({scratch},%a2),%a3",
-        "move.l (36,%sp),%a0",
-        "move.l (28,%sp),(%a0)+",
-        "move.l (32,%sp),(%a0)+",
-        "move.l ({k_overruns},%a3),(%a0)+",
-        "move.l ({k_doubles},%a3),(%a0)+",
-        "move.l ({flags},%a2),(%a0)",
-        "btst #{dbg_bit},({dbg_byte},%a2)",
-        bs!(beq "1f"),
-        // The four numbers from the summary into the message arguments.
-        "move.l (36,%sp),%a0",
-        "lea ({args},%a3),%a1",
-        "move.l (%a0)+,(%a1)+",
-        "move.l (%a0)+,(%a1)+",
-        "move.l (%a0)+,(%a1)+",
-        "move.l (%a0)+,(%a1)+",
+        "move.l ({k_overruns},%a3),%d5",
+        "move.l ({k_doubles},%a3),%d6",
+        "move.l ({flags},%a2),%d7",
+        "move.l (40,%sp),%a0",
+        "movem.l %d3-%d7,(%a0)",
+        "movem.l %d3-%d6,({args},%a3)",
         "lea ({line},%pc),%a0",
-        "move.l %a0,-(%sp)",
-        "move.l %a2,-(%sp)",
-        "jsr ({say},%pc)",
-        ".short 0x508F", // addq.l #8,%sp
-        ".short 0x486B, {msg}", // pea (msg,%a3) (say preserves A3)
-        "trap #15",
-        ".short {dbg_message}",
-        ".short 0x588F", // addq.l #4,%sp
-        "1:",
-        // Every slot's record unlocked, then the header record.
-        "move.l ({slot_rec},%a2),%a3",
-        "move.w ({n_slots},%a2),%d3",
-        bs!(bra "3f"),
-        "2:",
-        "move.l (%a3)+,-(%sp)",
-        "trap #15",
-        ".short {mem_ptr_unlock}",
-        ".short 0x588F", // addq.l #4,%sp
-        "3:",
-        ".short 0x5343", // subq.w #1,%d3
-        bs!(bcc "2b"),
+        "bsr.w {dbg_message}",
+        // The header record unlocked (the slots' are).
         "move.l ({header_rec},%a2),-(%sp)",
         "trap #15",
         ".short {mem_ptr_unlock}",
@@ -1121,31 +1148,32 @@ unsafe extern "C" fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Sum
         "trap #15",
         ".short {mem_chunk_free}",
         ".short 0x588F", // addq.l #4,%sp
-        "movem.l (%sp)+,%d2-%d4/%a2-%a3",
+        "moveq #0,%d0",
+        "90:",
+        "movem.l (%sp)+,%d2-%d7/%a2-%a4",
         "rts",
         // The end, for bs!'s range check.
         "98:",
         "99:",
+        state_ptr = sym state_ptr,
+        remove = sym patch::remove,
+        report_leaks = sym track::report_leaks,
         write_header = sym write_header,
-        say = sym crate::text::say,
+        dbg_message = sym track::dbg_message,
         line = sym SUMMARY_LINE,
-        not_running = const !HeaderFlags::RUNNING.bits() as i32,
+        not_running = const discriminant(&Error::NotRunning),
+        busy = const discriminant(&Error::Busy),
+        not_running_flag = const !HeaderFlags::RUNNING.bits() as i32,
         flags = const offset_of!(State, flags),
         scratch = const offset_of!(State, scratch),
         k_overruns = const offset_of!(Scratch, header) + offset_of!(Header, counters) + offset_of!(Counters, overruns),
         k_doubles = const offset_of!(Scratch, header) + offset_of!(Header, counters) + offset_of!(Counters, double_frees),
-        dbg_byte = const offset_of!(State, options) + 3 - Options::DBG_MESSAGES.bits().trailing_zeros() as usize / 8,
-        dbg_bit = const Options::DBG_MESSAGES.bits().trailing_zeros() % 8,
         args = const offset_of!(Scratch, args),
-        msg = const offset_of!(Scratch, msg),
-        slot_rec = const offset_of!(State, slot_rec),
-        n_slots = const offset_of!(State, n_slots),
         header_rec = const offset_of!(State, header_rec),
         db = const offset_of!(State, db),
         keys = const offset_of!(State, index) + offset_of!(Index, keys),
         creator = const DB_CREATOR,
         tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
-        dbg_message = const palm::traps::sysTrapDbgMessage,
         mem_ptr_unlock = const palm::traps::sysTrapMemPtrUnlock,
         dm_num_records = const palm::traps::sysTrapDmNumRecords,
         dm_query_record = const palm::traps::sysTrapDmQueryRecord,
@@ -1155,8 +1183,9 @@ unsafe extern "C" fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Sum
         mem_chunk_free = const palm::traps::sysTrapMemChunkFree,
     )
 }
-// close fills the summary as five longs in this order, copies its first four into
-// the message arguments, and tests the kind byte for a free slot.
+// stop_raw fills the summary as five longs in this order (and the message
+// arguments from its first four), and tests the kind byte for a free slot; its
+// error discriminants fit `moveq` (0 is no error).
 static_assertions::const_assert_eq!(offset_of!(Summary, leaks), 0);
 static_assertions::const_assert_eq!(offset_of!(Summary, leaked_bytes), 4);
 static_assertions::const_assert_eq!(offset_of!(Summary, overruns), 8);
@@ -1165,15 +1194,27 @@ static_assertions::const_assert_eq!(offset_of!(Summary, flags), 16);
 static_assertions::const_assert_eq!(size_of::<Summary>(), 20);
 static_assertions::const_assert_eq!(kind::FREE_SLOT, 0);
 static_assertions::const_assert_eq!(record::AllocRecord::KIND_OFFSET, 0);
+static_assertions::const_assert_eq!(discriminant(&Error::NotRunning), 2);
+static_assertions::const_assert_eq!(discriminant(&Error::Busy), 3);
+// stop_raw tests and sets `busy` as `(%a0)`.
+static_assertions::const_assert_eq!(offset_of!(State, busy), 0);
 
 /// The host stand-in of the 68k's assembly.
 ///
 /// # Safety
-/// `st` is the entered state (freed here); `out` is writable.
+/// `out` is writable.
 #[cfg(not(target_arch = "m68k"))]
-unsafe fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Summary) {
-    // SAFETY: the caller's guarantee.
-    let st = unsafe { &mut *st };
+unsafe fn stop_raw(out: *mut Summary) -> u32 {
+    let Some(st) = state::enter() else {
+        let e = if state_ptr().is_null() {
+            Error::NotRunning
+        } else {
+            Error::Busy
+        };
+        return u32::from(discriminant(&e));
+    };
+    patch::remove(st);
+    let (leaks, bytes) = track::report_leaks(st);
     st.unflag(HeaderFlags::RUNNING);
     // SAFETY: TimGetTicks has no arguments; the state is live.
     unsafe { write_header(st, palm::TimGetTicks()) };
@@ -1187,18 +1228,15 @@ unsafe fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Summary) {
     };
     // SAFETY: the caller's guarantee.
     unsafe { out.write(summary) };
-    if st.has(Options::DBG_MESSAGES) {
-        let a = st.args();
-        // SAFETY: the scratch arguments (ARGS elements).
-        unsafe {
-            *a = leaks as usize;
-            *a.add(1) = bytes as usize;
-            *a.add(2) = summary.overruns as usize;
-            *a.add(3) = summary.double_frees as usize;
-        }
-        st.say(&SUMMARY_LINE);
-        track::dbg_message(st);
+    let a = st.args();
+    // SAFETY: the scratch arguments (ARGS elements).
+    unsafe {
+        *a = leaks as usize;
+        *a.add(1) = bytes as usize;
+        *a.add(2) = summary.overruns as usize;
+        *a.add(3) = summary.double_frees as usize;
     }
+    track::dbg_message(st, &SUMMARY_LINE);
     ledger::finish(st);
     // The index's keys are the second chunk (the first starts with the state).
     let keys = st.index.keys.cast::<u8>();
@@ -1206,4 +1244,5 @@ unsafe fn close(st: *mut State, leaks: u32, bytes: u32, out: *mut Summary) {
     // are already gone).
     feature(0);
     free_chunks(keys, (st as *mut State).cast());
+    0
 }

@@ -8,14 +8,14 @@
 //! both.
 
 use core::ffi::c_void;
+#[cfg(not(target_arch = "m68k"))]
 use core::ptr::addr_of_mut;
 
 use m68k_palmos_sys as palm;
 
 use crate::index::Index;
 use crate::record::{
-    self, AllocRecord, DoubleFreeRecord, Header, LowHeapRecord, OverrunRecord, SmallSiteRecord,
-    Stack,
+    self, AllocRecord, DoubleFreeRecord, Header, LowHeapRecord, OverrunRecord, Stack,
 };
 use crate::stack::CodeRange;
 use crate::{Settings, Site};
@@ -85,8 +85,6 @@ pub struct Events {
     pub overrun: OverrunRecord,
     /// Double free being reported.
     pub double: DoubleFreeRecord,
-    /// Small-site record being written at stop.
-    pub small: SmallSiteRecord,
     /// Low-heap warning being reported.
     pub low: LowHeapRecord,
 }
@@ -300,7 +298,9 @@ impl State {
         unsafe { *self.slot_rec.add(usize::from(s)) }
     }
 
-    /// Whether an option is on.
+    /// Whether an option is on (host stand-ins: the 68k's assembly tests options
+    /// itself).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn has(&self, o: record::Options) -> bool {
         self.options & o.bits() != 0
@@ -308,6 +308,8 @@ impl State {
 
     /// The scratch buffers. Use the reference locally, never pass it on as a
     /// parameter (see [`Scratch`]); no other reference to them exists meanwhile.
+    /// (Host stand-ins: the 68k's assembly reaches them itself.)
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     #[allow(clippy::mut_from_ref)]
     pub fn sc(&self) -> &'static mut Scratch {
@@ -318,7 +320,8 @@ impl State {
 
     /// Adds one to the header counter at byte `offset` of [`record::Counters`]
     /// (`offset_of!(Counters, …)`): the rarer counters are kept in the scratch header
-    /// all along.
+    /// all along. (Host stand-ins: the 68k's assembly adds to the counter itself.)
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(never)]
     pub fn count(&self, offset: usize) {
         // SAFETY: `offset` is a field offset of the counters (callers pass
@@ -334,7 +337,9 @@ impl State {
 
     /// Expands message template `t` (NUL-terminated, [`crate::text`]) with the
     /// arguments stored in the scratch `args` into the message buffer
-    /// ([`crate::text::say`]).
+    /// ([`crate::text::say`]). (Host stand-ins: the 68k's assembly calls the
+    /// register routine.)
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn say(&self, t: &[u8]) {
         // SAFETY: the live state; templates are NUL-terminated constants, and the
@@ -342,37 +347,24 @@ impl State {
         unsafe { crate::text::say(self, t.as_ptr()) }
     }
 
-    /// The message arguments ([`Scratch::args`]).
+    /// The message arguments ([`Scratch::args`]) (host stand-ins: the 68k's
+    /// assembly stores them itself).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn args(&self) -> *mut usize {
         // SAFETY: a field of the live scratch chunk.
         unsafe { addr_of_mut!((*self.scratch).args).cast() }
     }
 
-    /// Sets header flags. On the 68k one `or.l` into the field (LLVM loaded, or-ed
-    /// and stored it back with an immediate: 14 bytes instead of 6 with the `moveq`).
+    /// Sets header flags (host stand-ins: the 68k's assembly sets them itself).
+    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     pub fn flag(&mut self, f: record::HeaderFlags) {
-        #[cfg(target_arch = "m68k")]
-        // SAFETY: or-s a register into this state's `flags` (a u32 at an even
-        // offset); the asm may write memory, so LLVM reloads the field afterwards.
-        unsafe {
-            core::arch::asm!(
-                "or.l {f},({off},{st})",
-                f = in(reg_data) f.bits(),
-                st = in(reg_addr) self as *mut State,
-                off = const core::mem::offset_of!(State, flags),
-                options(nostack),
-            );
-        }
-        #[cfg(not(target_arch = "m68k"))]
-        {
-            self.flags |= f.bits();
-        }
+        self.flags |= f.bits();
     }
 
     /// Clears header flags, as [`State::flag`] sets them (used by the host stand-in
-    /// of `session::close`; the 68k's clears them in assembly).
+    /// of `session::stop_raw`; the 68k's clears them in assembly).
     #[cfg(not(target_arch = "m68k"))]
     pub fn unflag(&mut self, f: record::HeaderFlags) {
         self.flags &= !f.bits();

@@ -164,101 +164,69 @@ pub unsafe fn format(out: *mut u8, end: *mut u8, t: *const u8, args: *const usiz
     }
 }
 
-/// Expands the NUL-terminated template `t` with the arguments in the scratch `args`
-/// of state `st` into its message buffer ([`crate::state::Scratch::msg`]), as
-/// [`format`] does (the host's stand-in), NUL-terminated. The templates are
-/// constants; string arguments are NUL-terminated (file names, templates).
+/// Expands a NUL-terminated template with the arguments in the scratch `args` of
+/// the state into its message buffer ([`crate::state::Scratch::msg`]), as
+/// [`format`] does, NUL-terminated. The templates are constants; string arguments
+/// are NUL-terminated (file names, templates).
 ///
-/// On the 68k in assembly (LLVM's code was twice as long): decimal digits by
-/// subtracting the powers of ten ([`POW10`], from the largest not above the value
-/// or 1: no division), hexadecimal ones by subtracting powers of 16 (shifting);
-/// a kind's label by skipping labels. `addq`, `subq` and `tst` are written as
-/// opcode words (named in comments), short branches with `bs!`.
-///
-/// # Safety
-/// `st` is the live state; `t` and the arguments are as [`format`] wants them.
+/// On the 68k a register routine in assembly for memdbg's own assembly (LLVM's
+/// code was twice as long): A2 the state (kept), A0 the template; returns the
+/// message buffer's address in A0; changes D0–D2 and A1. Decimal digits by subtracting the powers of ten ([`POW10`], from the
+/// largest not above the value or 1: no division), hexadecimal ones by subtracting
+/// powers of 16 (shifting); a kind's label by skipping labels; the room left is
+/// counted down. `addq`, `subq`, `tst` and `clr` are written as opcode words (named
+/// in comments), short branches with `bs!`.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
-pub unsafe extern "C" fn say(st: *const State, t: *const u8) {
+pub unsafe extern "C" fn say() {
     core::arch::naked_asm!(
-        // Stack after this: saved regs (28), ret@28, st@32, t@36. A1: the output
-        // position, D4: the buffer's last byte, A3: the arguments, D3: the next
-        // one's offset, A2: the template.
-        "movem.l %d2-%d5/%a2-%a4,-(%sp)",
-        "move.l (32,%sp),%a0",
-        "move.l ({scratch},%a0),%a3",
+        // A0: the template, A1: the output position, D4: the room left (the NUL
+        // has its own byte), A3: the arguments, D3: the next one's offset, D1: its
+        // value, D2: a digit's power, D5: zero for hexadecimal, A4: a string or
+        // the next power of ten.
+        "movem.l %d3-%d5/%a3-%a4,-(%sp)",
+        "move.l ({scratch},%a2),%a3",
         "lea ({msg},%a3),%a1",
-        "lea ({last},%a3),%a0",
-        "move.l %a0,%d4",
         "lea ({args},%a3),%a3",
+        "moveq #{room},%d4",
         "moveq #0,%d3",
-        "move.l (36,%sp),%a2",
-        bs!(bra "1f"),
-        // STR (and a label): the bytes at A0.
-        "5:",
-        "move.b (%a0)+,%d0",
-        bs!(beq "1f"),
-        bs!(bsr "7f"),
-        bs!(bra "5b"),
-        // KIND: label min(v - POINTER, 3), past as many NULs.
-        "4:",
-        "moveq #{pointer},%d2",
-        "sub.l %d2,%d1",
-        "moveq #3,%d2",
-        "cmp.l %d2,%d1",
-        bs!(bls "40f"),
-        "move.l %d2,%d1",
-        "40:",
-        "lea ({labels},%pc),%a0",
-        "41:",
-        ".short 0x5381", // subq.l #1,%d1
-        bs!(bcs "5b"),
-        "42:",
-        ".short 0x4A18", // tst.b (%a0)+
-        bs!(bne "42b"),
-        bs!(bra "41b"),
-        // THEN: the template continues at v.
-        "2:",
-        "move.l %d1,%a2",
         // The loop: the next template byte.
         "1:",
-        "move.b (%a2)+,%d0",
+        "move.b (%a0)+,%d0",
         bs!(beq "9f"),
         "cmpi.b #{then},%d0",
-        bs!(bhi "8f"),
-        // A code: the next argument (the offset wraps around the array).
+        bs!(bls "2f"),
+        // A literal byte.
+        bs!(bsr "7f"),
+        bs!(bra "1b"),
+        // A code: the next argument (the offset wraps around the array), then by
+        // code - KIND: DEC -2, HEX -1, KIND 0, STR 1, THEN 2.
+        "2:",
         "move.l (0,%a3,%d3.w),%d1",
         ".short 0x5843", // addq.w #4,%d3
         ".short 0x0243, {wrap}", // andi.w #wrap,%d3
-        "cmpi.b #{then},%d0",
-        bs!(beq "2b"),
-        "cmpi.b #{kind},%d0",
-        bs!(bcs "3f"),
-        bs!(beq "4b"),
+        ".short 0x5100 + ({kind} << 9)", // subq.b #KIND,%d0
+        bs!(@ "0x6B" "3f"), // bmi
+        bs!(beq "4f"),
+        ".short 0x5300", // subq.b #1,%d0
+        bs!(beq "5f"),
+        // THEN: the template continues at v.
         "move.l %d1,%a0",
-        bs!(bra "5b"),
-        // A literal byte.
-        "8:",
-        bs!(bsr "7f"),
         bs!(bra "1b"),
-        // The end: the NUL.
-        "9:",
-        ".short 0x4211", // clr.b (%a1)
-        "movem.l (%sp)+,%d2-%d5/%a2-%a4",
-        "rts",
-        // Appends D0.b if there is room for it and the NUL.
-        "7:",
-        "cmp.l %a1,%d4",
-        bs!(bls "70f"),
-        "move.b %d0,(%a1)+",
-        "70:",
-        "rts",
-        // DEC (D5 = 0): from the largest power of ten not above v | 1; HEX (D5 =
-        // 1): "0x", from 16^7.
+        // STR (and a label): the bytes at A4.
+        "5:",
+        "move.l %d1,%a4",
+        "50:",
+        "move.b (%a4)+,%d0",
+        bs!(beq "1b"),
+        bs!(bsr "7f"),
+        bs!(bra "50b"),
+        // DEC (D5 nonzero): from the largest power of ten not above v | 1; HEX
+        // (D5 zero): "0x", from 16^7.
         "3:",
-        "move.l %d0,%d5",
-        ".short 0x5305", // subq.b #1,%d5
-        bs!(bne "30f"),
+        "move.b %d0,%d5",
+        ".short 0x5205", // addq.b #1,%d5
+        bs!(beq "30f"),
         "lea ({pow10},%pc),%a4",
         "move.l %d1,%d0",
         "bset #0,%d0",
@@ -269,41 +237,70 @@ pub unsafe extern "C" fn say(st: *const State, t: *const u8) {
         bs!(bra "32f"),
         "30:",
         "moveq #48,%d0", // '0'
-        bs!(bsr "7b"),
+        bs!(bsr "7f"),
         "moveq #120,%d0", // 'x'
-        bs!(bsr "7b"),
+        bs!(bsr "7f"),
         "moveq #1,%d2",
         "ror.l #4,%d2",
         // Each digit by subtraction; the end after the power 1.
         "32:",
-        "moveq #48,%d0", // '0'
+        "moveq #47,%d0", // '0' - 1
         "33:",
-        "cmp.l %d2,%d1",
-        bs!(bcs "34f"),
-        "sub.l %d2,%d1",
         ".short 0x5200", // addq.b #1,%d0
-        bs!(bra "33b"),
-        "34:",
+        "sub.l %d2,%d1",
+        bs!(bcc "33b"),
+        "add.l %d2,%d1",
         "cmpi.b #57,%d0", // '9'
-        bs!(bls "35f"),
+        bs!(bls "34f"),
         ".short 0x5E00", // addq.b #7,%d0
-        "35:",
-        bs!(bsr "7b"),
+        "34:",
+        bs!(bsr "7f"),
         "lsr.l #1,%d2",
         bs!(beq "1b"),
         ".short 0x4A05", // tst.b %d5
-        bs!(beq "36f"),
-        "lsr.l #3,%d2",
-        bs!(bra "32b"),
-        "36:",
+        bs!(beq "35f"),
         "move.l (%a4)+,%d2",
         bs!(bra "32b"),
+        "35:",
+        "lsr.l #3,%d2",
+        bs!(bra "32b"),
+        // The end: the NUL; the message's start in A0.
+        "9:",
+        ".short 0x4211", // clr.b (%a1)
+        "lea ({msg_from_args},%a3),%a0",
+        "movem.l (%sp)+,%d3-%d5/%a3-%a4",
+        "rts",
+        // Appends D0.b while there is room (D4 stays negative once there is none).
+        "7:",
+        ".short 0x5344", // subq.w #1,%d4
+        bs!(@ "0x6B" "70f"), // bmi
+        "move.b %d0,(%a1)+",
+        "70:",
+        "rts",
+        // KIND: label min(v - POINTER, 3), past as many NULs.
+        "4:",
+        "moveq #{pointer},%d2",
+        "sub.l %d2,%d1",
+        "moveq #3,%d2",
+        "cmp.l %d2,%d1",
+        bs!(bls "40f"),
+        "move.l %d2,%d1",
+        "40:",
+        "lea ({labels},%pc),%a4",
+        "41:",
+        ".short 0x5341", // subq.w #1,%d1
+        bs!(bcs "50b"),
+        "42:",
+        ".short 0x4A1C", // tst.b (%a4)+
+        bs!(bne "42b"),
+        bs!(bra "41b"),
         // The end, for bs!'s range check.
         "98:",
         "99:",
         scratch = const offset_of!(State, scratch),
         msg = const offset_of!(Scratch, msg),
-        last = const offset_of!(Scratch, msg) + MSG_LEN - 1,
+        msg_from_args = const offset_of!(Scratch, msg) - offset_of!(Scratch, args),
+        room = const MSG_LEN - 1,
         args = const offset_of!(Scratch, args),
         then = const THEN,
         kind = const KIND,
@@ -313,12 +310,15 @@ pub unsafe extern "C" fn say(st: *const State, t: *const u8) {
         pow10 = sym POW10,
     )
 }
-// say's codes: DEC and HEX below KIND (D5 = code − 1 tells them apart), STR between
-// KIND and THEN; the arguments are longs (a power-of-two count).
+// say's codes: DEC and HEX just below KIND (code − KIND + 1 is zero for HEX), STR
+// between KIND and THEN, KIND an `addq`/`subq` count; the arguments are longs (a
+// power-of-two count); the room left fits a `moveq` and a word count.
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(DEC == 1 && HEX == 2 && KIND == 3 && THEN == 5);
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(ARGS.is_power_of_two() && size_of::<usize>() == 4);
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(MSG_LEN - 1 < 128);
 
 /// The host stand-in of the 68k's assembly: [`format`] into the message buffer.
 ///

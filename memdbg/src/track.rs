@@ -10,17 +10,19 @@
 use core::mem::offset_of;
 
 use m68k_palmos_sys as palm;
-use palm::codegen::in_register;
 
 use crate::Settings;
 use crate::guard;
 use crate::ledger;
+#[cfg(not(target_arch = "m68k"))]
 use crate::mem;
 use crate::record::STACK_FRAMES;
 use crate::record::{
-    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, FORMAT_VERSION,
-    HeaderFlags, LowHeapRecord, Options, OverrunRecord, SmallSiteRecord, Stack, detected, kind,
+    self, AllocFlags, AllocRecord, DoubleFreeRecord, FORMAT_VERSION, HeaderFlags, LowHeapRecord,
+    Options, OverrunRecord, SmallSiteRecord, Stack, detected, kind,
 };
+#[cfg(not(target_arch = "m68k"))]
+use crate::record::{AsBytes, Counters};
 #[cfg(not(target_arch = "m68k"))]
 use crate::stack::read_long;
 #[cfg(not(target_arch = "m68k"))]
@@ -34,7 +36,8 @@ use crate::{Site, stack};
 /// The address of a field of the scratch chunk (`field_ptr!(st, ev.overrun)`),
 /// made by one `lea` from the chunk's ([`mem::lea`]; LLVM adds the offset in a data
 /// register and moves it back). The typed `addr_of_mut!` only gives the field's
-/// type (no code).
+/// type (no code). (Used by host stand-ins of assembly.)
+#[cfg(not(target_arch = "m68k"))]
 macro_rules! field_ptr {
     ($st:expr, $($f:tt)+) => {{
         let p = $st.scratch;
@@ -52,6 +55,8 @@ macro_rules! field_ptr {
 
 /// [`State::flag`] for one header flag (a single bit), with one `bset`
 /// ([`mem::bset`]): bit b of the big-endian long is bit b % 8 of its byte 3 − b / 8.
+/// (Used by host stand-ins of assembly.)
+#[cfg(not(target_arch = "m68k"))]
 macro_rules! flag {
     ($st:expr, $f:expr) => {{
         const B: u32 = $f.bits().trailing_zeros();
@@ -65,7 +70,8 @@ macro_rules! flag {
 }
 
 /// [`scratch!`](crate::state::scratch) through [`field_ptr!`]: the field as a `&mut`,
-/// used locally.
+/// used locally. (Used by host stand-ins of assembly.)
+#[cfg(not(target_arch = "m68k"))]
 macro_rules! field {
     ($st:expr, $($f:tt)+) => {{
         let q = field_ptr!($st, $($f)+);
@@ -75,6 +81,7 @@ macro_rules! field {
 }
 
 /// `q` as a pointer of `_t`'s type.
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn same_type<T>(_t: *mut T, q: *mut u8) -> *mut T {
     q.cast()
@@ -403,35 +410,93 @@ fn sample_heap(st: &mut State) {
 }
 
 /// The first time the largest free chunk is below the threshold: an event and a
-/// `DbgMessage`.
+/// `DbgMessage`. `extern "C"`; on the 68k in assembly (the host's is below).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) extern "C" fn low_heap(st: &mut State) {
+    core::arch::naked_asm!(
+        // Stack after this: D2–D5, A2 (20), ret@20, st@24 (D2 saved: the traps may
+        // clobber it). d3 = free, d4 = largest, d5 = threshold; a0 = the event
+        // record, a1 = the scratch record (the allocation, at the scratch chunk's
+        // start).
+        "movem.l %d2-%d5/%a2,-(%sp)",
+        "move.l (24,%sp),%a2",
+        "bset #{lh_bit},({lh_byte},%a2)",
+        "movem.l ({heap_free},%a2),%d3-%d4",
+        "move.l ({threshold},%a2),%d5",
+        "move.l ({scratch},%a2),%a1",
+        "lea ({ev_low},%a1),%a0",
+        "move.w #{kind_version},(%a0)",
+        "movem.l %d3-%d5,({l_free},%a0)",
+        "moveq #{head},%d0",
+        "move.b (%a1),%d1",
+        "bsr.w {event}",
+        // The line: largest, threshold, free.
+        "move.l ({scratch},%a2),%a1",
+        "movem.l %d4-%d5,({args},%a1)",
+        "move.l %d3,({args_free},%a1)",
+        "lea ({line},%pc),%a0",
+        "bsr.w {dbg_message}",
+        "movem.l (%sp)+,%d2-%d5/%a2",
+        "rts",
+        event = sym ledger::event,
+        dbg_message = sym dbg_message,
+        line = sym LOW_LINE,
+        lh_byte = const offset_of!(State, flags) + 3 - HeaderFlags::LOW_HEAP.bits().trailing_zeros() as usize / 8,
+        lh_bit = const HeaderFlags::LOW_HEAP.bits().trailing_zeros() % 8,
+        scratch = const offset_of!(State, scratch),
+        heap_free = const offset_of!(State, heap_free),
+        threshold = const offset_of!(State, low_heap_threshold),
+        ev_low = const offset_of!(crate::state::Scratch, ev.low),
+        args = const offset_of!(crate::state::Scratch, args),
+        args_free = const offset_of!(crate::state::Scratch, args) + 8,
+        kind_version = const (kind::LOW_HEAP as u16) << 8 | FORMAT_VERSION as u16,
+        l_free = const offset_of!(LowHeapRecord, free),
+        head = const LOW_HEAP_HEAD,
+    )
+}
+// low_heap writes the record's kind and version as one word (its reserved word
+// stays 0 from the zeroed chunk) and free, largest and threshold as three longs
+// (heap_free and heap_max adjacent in the state); the allocation is the scratch
+// record at the scratch chunk's start.
+#[cfg(target_arch = "m68k")]
+static_assertions::const_assert!(
+    offset_of!(LowHeapRecord, largest) == offset_of!(LowHeapRecord, free) + 4
+        && offset_of!(LowHeapRecord, threshold) == offset_of!(LowHeapRecord, free) + 8
+        && offset_of!(State, heap_max) == offset_of!(State, heap_free) + 4
+        && offset_of!(LowHeapRecord, kind) == 0
+        && offset_of!(LowHeapRecord, version) == 1
+        && offset_of!(crate::state::Scratch, ev.low) % 2 == 0
+        && offset_of!(crate::state::Scratch, rec) == 0
+        && LOW_HEAP_HEAD < 128
+);
+
+/// The host's [`low_heap`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
 #[cold]
 #[inline(never)]
 pub(crate) extern "C" fn low_heap(st: &mut State) {
-    let sc = st.sc();
-    let threshold = st.low_heap_threshold;
     flag!(st, HeaderFlags::LOW_HEAP);
+    let threshold = st.low_heap_threshold;
     let l = field!(st, ev.low);
     l.kind = kind::LOW_HEAP;
     l.version = FORMAT_VERSION;
     l.free.set(st.heap_free);
     l.largest.set(st.heap_max);
     l.threshold.set(threshold);
-    let head = (l as *const LowHeapRecord).cast::<u8>();
-    let rec = &sc.rec;
-    let a = rec.as_bytes().as_ptr();
+    let head = (l as *mut LowHeapRecord).cast::<u8>();
+    let a = field_ptr!(st, rec).cast::<u8>();
     // SAFETY: the scratch record's kind byte.
-    ledger::event(st, head, LOW_HEAP_HEAD, a, unsafe { mem::read_u8(a) } as u8);
-    if st.has(Options::DBG_MESSAGES) {
-        let a = st.args();
-        // SAFETY: the scratch arguments (ARGS elements).
-        unsafe {
-            *a = st.heap_max as usize;
-            *a.add(1) = threshold as usize;
-            *a.add(2) = st.heap_free as usize;
-        }
-        st.say(b"memdbg: largest free chunk \x01 bytes < \x01 (free \x01)\0");
-        dbg_message(st);
+    let k = unsafe { mem::read_u8(a) } as u8;
+    ledger::event(st, head, LOW_HEAP_HEAD, a, k);
+    let a = st.args();
+    // SAFETY: the scratch arguments (ARGS elements).
+    unsafe {
+        *a = st.heap_max as usize;
+        *a.add(1) = threshold as usize;
+        *a.add(2) = st.heap_free as usize;
     }
+    dbg_message(st, &LOW_LINE);
 }
 
 /// Bytes of an event record before its allocation record.
@@ -440,49 +505,235 @@ const OVERRUN_HEAD: u32 = offset_of!(OverrunRecord, alloc) as u32;
 const DOUBLE_FREE_HEAD: u32 = offset_of!(DoubleFreeRecord, alloc) as u32;
 const SMALL_SITE_HEAD: u32 = offset_of!(SmallSiteRecord, first) as u32;
 
-/// `DbgMessage` of the text in the message buffer.
-pub fn dbg_message(st: &State) {
-    let m = field_ptr!(st, msg);
-    // SAFETY: the buffer is NUL-terminated (`format` keeps it so).
-    unsafe { palm::DbgMessage(m.cast()) }
+// The messages' templates ([`crate::text`]; statics: the 68k's assembly reaches
+// them PC-relative).
+/// A leak's alert: size, kind, then the innermost caller ([`ALERT_WHERE`]).
+static LEAKED: [u8; 20] = *b"Leaked \x01 bytes (\x03)\x05\0";
+/// An overrun's alert, as [`LEAKED`].
+static OVERRUN: [u8; 27] = *b"Overrun after \x01 bytes (\x03)\x05\0";
+/// A double free's alert, as [`LEAKED`].
+static DOUBLE_FREE: [u8; 28] = *b"Double free of \x01 bytes (\x03)\x05\0";
+/// A leak's `DbgMessage` line: sequence number, size, kind, address, then where
+/// it was allocated ([`LEAK_WHERE`]).
+static LEAK_LINE: [u8; 36] = *b"memdbg: leak #\x01: \x01 bytes (\x03 \x02) at \x05\0";
+/// The low-heap `DbgMessage` line: largest free chunk, threshold, free bytes.
+static LOW_LINE: [u8; 48] = *b"memdbg: largest free chunk \x01 bytes < \x01 (free \x01)\0";
+/// [`innermost`]'s templates for an alert (at [`WHERE_NONE`], [`WHERE_FILE`] and
+/// [`WHERE_FRAME`]): nothing, nothing (the file and line are the alert's own),
+/// " from " and the frame.
+static ALERT_WHERE: [u8; 14] = *b"\0\0\0\0\0\0 from \x05\0";
+/// [`innermost`]'s templates for a leak's line: "?", the file and line, the frame.
+static LEAK_WHERE: [u8; 8] = *b"?\0\x04:\x01\0\x05\0";
+/// A frame as an offset in code 1 (its argument: the frame); from [`CODE_RAW`] on,
+/// a raw address.
+static CODE: [u8; 7] = *b"code+\x02\0";
+/// The alert's file for a Rust allocation (it has no file and line).
+static RUST: [u8; 5] = *b"rust\0";
+/// Where [`innermost`]'s template is in its callers' three: no file and no frame.
+const WHERE_NONE: usize = 0;
+/// … a file and line.
+const WHERE_FILE: usize = 2;
+/// … a frame.
+const WHERE_FRAME: usize = 6;
+/// Where [`CODE`]'s raw form starts.
+const CODE_RAW: usize = 5;
+// The three templates of each caller at these offsets; the raw form a suffix.
+static_assertions::const_assert!(
+    WHERE_NONE == 0 && WHERE_FILE == 2 && WHERE_FRAME == 6 && CODE_RAW == 5
+);
+
+/// The arguments after a message's own that say where an allocation record's
+/// block was allocated, at `args`: with a file (a wrapper's), the template at
+/// [`WHERE_FILE`] of the caller's three `t`, the file and the line; else with a
+/// frame (a Rust allocation), the template at [`WHERE_FRAME`], [`CODE`] (or its
+/// raw form) and the innermost frame; else only the template at [`WHERE_NONE`].
+///
+/// On the 68k a register routine in assembly: A3 the record, A1 `args`, A0 `t`;
+/// changes A0–A1. `addq`, `tst`, `clr` and `pea` are written as opcode words
+/// (named in comments), short branches with `bs!`.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn innermost() {
+    core::arch::naked_asm!(
+        ".short 0x4A2B, {r_file}", // tst.b (file,%a3)
+        bs!(beq "1f"),
+        ".short 0x5488", // addq.l #WHERE_FILE,%a0
+        "move.l %a0,(%a1)+",
+        "lea ({r_file},%a3),%a0",
+        "move.l %a0,(%a1)+",
+        ".short 0x4259", // clr.w (%a1)+
+        "move.w ({r_line},%a3),(%a1)",
+        "rts",
+        "1:",
+        ".short 0x4A2B, {r_count}", // tst.b (stack.count,%a3)
+        bs!(beq "3f"),
+        ".short 0x5C88", // addq.l #WHERE_FRAME,%a0
+        "move.l %a0,(%a1)+",
+        "lea ({code},%pc),%a0",
+        "btst #0,({r_mask},%a3)",
+        bs!(beq "2f"),
+        ".short 0x5A88", // addq.l #CODE_RAW,%a0
+        "2:",
+        "move.l ({r_frame},%a3),(4,%a1)",
+        "3:",
+        "move.l %a0,(%a1)",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        code = sym CODE,
+        r_file = const offset_of!(AllocRecord, file),
+        r_line = const offset_of!(AllocRecord, line),
+        r_count = const offset_of!(AllocRecord, stack) + offset_of!(Stack, count),
+        r_mask = const offset_of!(AllocRecord, stack) + offset_of!(Stack, raw_mask),
+        r_frame = const offset_of!(AllocRecord, stack) + offset_of!(Stack, frames),
+    )
+}
+
+/// The host's [`innermost`] (the 68k's is assembly, doing exactly this).
+///
+/// # Safety
+/// `rec` is an allocation record; `args` has three writable elements.
+#[cfg(not(target_arch = "m68k"))]
+unsafe fn innermost(rec: *const u8, args: *mut usize, t: &[u8]) {
+    // SAFETY: the caller's guarantees; `t` holds its three templates.
+    unsafe {
+        let a = &*rec.cast::<AllocRecord>();
+        if a.file.0[0] != 0 {
+            *args = t.as_ptr().add(WHERE_FILE) as usize;
+            *args.add(1) = rec.add(offset_of!(AllocRecord, file)) as usize;
+            *args.add(2) = usize::from(a.line.get());
+        } else if a.stack.count != 0 {
+            *args = t.as_ptr().add(WHERE_FRAME) as usize;
+            let raw = if a.stack.raw_mask & 1 != 0 {
+                CODE_RAW
+            } else {
+                0
+            };
+            *args.add(1) = CODE.as_ptr().add(raw) as usize;
+            *args.add(2) = a.stack.frames[0].get() as usize;
+        } else {
+            *args = t.as_ptr().add(WHERE_NONE) as usize;
+        }
+    }
+}
+
+/// With [`Options::DBG_MESSAGES`], says a template ([`crate::text::say`]) and
+/// shows it with `DbgMessage`.
+///
+/// On the 68k a register routine in assembly: A2 the state (kept), A0 the
+/// template; changes D0–D2/A0–A1 (`DbgMessage` may).
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) unsafe extern "C" fn dbg_message() {
+    core::arch::naked_asm!(
+        "btst #{dbg_bit},({dbg_byte},%a2)",
+        bs!(beq "9f"),
+        "bsr.w {say}",
+        "move.l %a0,-(%sp)", // the message
+        "trap #15",
+        ".short {dbg_message}",
+        ".short 0x588F", // addq.l #4,%sp
+        "9:",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        say = sym crate::text::say,
+        dbg_byte = const offset_of!(State, options) + 3 - Options::DBG_MESSAGES.bits().trailing_zeros() as usize / 8,
+        dbg_bit = const Options::DBG_MESSAGES.bits().trailing_zeros() % 8,
+        dbg_message = const palm::traps::sysTrapDbgMessage,
+    )
+}
+
+/// The host's [`dbg_message`].
+#[cfg(not(target_arch = "m68k"))]
+pub(crate) fn dbg_message(st: &State, t: &[u8]) {
+    if st.has(Options::DBG_MESSAGES) {
+        st.say(t);
+        let m = field_ptr!(st, msg);
+        // SAFETY: the buffer is NUL-terminated (`format` keeps it so).
+        unsafe { palm::DbgMessage(m.cast()) }
+    }
 }
 
 /// Shows a non-fatal `ErrDisplayFileLineMsg` at the file and line of allocation
 /// record `rec` saying template `t` with the record's size and kind `k` ("Leaked
-/// 16 bytes (handle)"; `t` ends with [`crate::text::THEN`] for the tail). A Rust
-/// allocation has no file and line: the alert shows file "rust", line 0, and the
-/// message ends with its innermost caller as an offset in code 1 ("Leaked 24 bytes
-/// (Rust alloc) from code+0x00000C7A"; `memdbg report` or `addr2line` on the ELF
-/// turns it into a function and line).
-#[inline(never)]
-pub fn alert(st: &mut State, rec: *const u8, k: u32, t: &[u8]) {
+/// 16 bytes (handle)"; `t` ends with [`crate::text::THEN`] for the tail,
+/// [`ALERT_WHERE`]). A Rust allocation has no file and line: the alert shows file
+/// "rust", line 0, and the message ends with its innermost caller as an offset in
+/// code 1 ("Leaked 24 bytes (Rust alloc) from code+0x00000C7A"; `memdbg report` or
+/// `addr2line` on the ELF turns it into a function and line).
+///
+/// On the 68k a register routine in assembly: A2 the state and A3 the record
+/// (kept), D0 the kind, A0 the template; changes D0–D2/A0–A1.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+unsafe extern "C" fn alert() {
+    core::arch::naked_asm!(
+        // ErrDisplayFileLineMsg's message and line pushed first, then the template
+        // kept on the stack while the arguments are stored.
+        "move.l ({scratch},%a2),%a1",
+        ".short 0x52A9, {alerts}", // addq.l #1,(alerts,%a1)
+        ".short 0x4869, {msg}", // pea (msg,%a1)
+        "move.w ({r_line},%a3),-(%sp)",
+        "move.l %a0,-(%sp)",
+        "lea ({args},%a1),%a1",
+        "move.l ({r_size},%a3),(%a1)+",
+        "move.l %d0,(%a1)+",
+        "lea ({where_},%pc),%a0",
+        "bsr.w {innermost}",
+        "move.l (%sp)+,%a0",
+        "bsr.w {say}",
+        // ErrDisplayFileLineMsg(file or "rust", line, message).
+        "lea ({rust},%pc),%a0",
+        ".short 0x4A2B, {r_file}", // tst.b (file,%a3)
+        bs!(beq "1f"),
+        "lea ({r_file},%a3),%a0",
+        "1:",
+        "move.l %a0,-(%sp)",
+        "trap #15",
+        ".short {err_display}",
+        "lea (10,%sp),%sp",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        innermost = sym innermost,
+        say = sym crate::text::say,
+        where_ = sym ALERT_WHERE,
+        rust = sym RUST,
+        scratch = const offset_of!(State, scratch),
+        alerts = const offset_of!(crate::state::Scratch, header.counters.alerts),
+        args = const offset_of!(crate::state::Scratch, args),
+        msg = const offset_of!(crate::state::Scratch, msg),
+        r_size = const offset_of!(AllocRecord, size),
+        r_line = const offset_of!(AllocRecord, line),
+        r_file = const offset_of!(AllocRecord, file),
+        err_display = const palm::traps::sysTrapErrDisplayFileLineMsg,
+    )
+}
+
+/// The host's [`alert`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
+fn alert(st: &mut State, rec: *const u8, k: u32, t: &[u8]) {
     st.count(offset_of!(Counters, alerts));
+    let args = st.args();
     let msg = field_ptr!(st, msg);
     // SAFETY: `rec` is a locked ledger record or a scratch record; its file field is
     // NUL-terminated (FileName keeps a NUL); the arguments are the scratch ones.
     unsafe {
         let a = &*rec.cast::<AllocRecord>();
-        let args = st.args();
         *args = a.size.get() as usize;
-        *args.add(1) = in_register(k) as usize;
-        let tail: &[u8] = if a.file.0[0] == 0 && a.stack.count != 0 {
-            *args.add(3) = a.stack.frames[0].get() as usize;
-            if a.stack.raw_mask & 1 == 0 {
-                b" from code+\x02\0"
-            } else {
-                b" from \x02\0"
-            }
-        } else {
-            b"\0"
-        };
-        *args.add(2) = tail.as_ptr() as usize;
+        *args.add(1) = k as usize;
+        innermost(rec, args.add(2), &ALERT_WHERE);
         st.say(t);
         let file = if a.file.0[0] == 0 {
-            c"rust".as_ptr()
+            RUST.as_ptr()
         } else {
-            mem::lea::<{ offset_of!(AllocRecord, file) }, u8>(rec.cast_mut()).cast()
+            rec.add(offset_of!(AllocRecord, file))
         };
-        palm::ErrDisplayFileLineMsg(file, a.line.get(), msg.cast());
+        palm::ErrDisplayFileLineMsg(file.cast(), a.line.get(), msg.cast());
     }
 }
 
@@ -503,8 +754,8 @@ pub(crate) fn body(addr: u32, flags: u16) -> *mut u8 {
 }
 
 /// Fields of a ledger record read straight from the storage heap (readable; only
-/// writes need the Data Manager). (The 68k's assembly reads most of them itself.)
-#[cfg_attr(target_arch = "m68k", allow(dead_code))]
+/// writes need the Data Manager). (Host: the 68k's assembly reads them itself.)
+#[cfg(not(target_arch = "m68k"))]
 struct Fields {
     rec: *const u8,
     kind: u8,
@@ -514,6 +765,7 @@ struct Fields {
     addr: u32,
 }
 
+#[cfg(not(target_arch = "m68k"))]
 #[inline(always)]
 fn fields(rec: *const u8, addr: u32) -> Fields {
     // SAFETY: `rec` is a locked, 2-aligned allocation record of 82 bytes.
@@ -528,9 +780,9 @@ fn fields(rec: *const u8, addr: u32) -> Fields {
     }
 }
 
+#[cfg(not(target_arch = "m68k"))]
 impl Fields {
     /// Bytes from the chunk start to the block (read when needed).
-    #[cfg(not(target_arch = "m68k"))]
     #[inline(always)]
     fn data_off(&self) -> usize {
         // SAFETY: as in `fields`.
@@ -679,7 +931,58 @@ static_assertions::const_assert!(
 /// An event the assembly found ([`check_guard`], [`double_free`]): its record
 /// (`head_len` bytes at `head`, then allocation record `rec` with kind `k`,
 /// [`ledger::event`]) and, when option `alert` (`ALERT_OVERRUNS` or
-/// `ALERT_DOUBLE_FREES`) is on, its alert.
+/// `ALERT_DOUBLE_FREES`) is on, its alert. On the 68k in assembly (the host's is
+/// below); preserves D2–D7/A2–A6.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+extern "C" fn report(
+    st: &mut State,
+    head: *const u8,
+    head_len: u32,
+    rec: *const u8,
+    k: u32,
+    alert_bit: u32,
+) {
+    core::arch::naked_asm!(
+        // Stack after this: saved (12), ret@12, st@16, head@20, head_len@24,
+        // rec@28, k@32, alert_bit@36. a2 = state, a3 = rec (D2 saved: the traps
+        // may clobber it).
+        "movem.l %d2/%a2-%a3,-(%sp)",
+        "lea (16,%sp),%a1",
+        "move.l (%a1)+,%a2",
+        "move.l (%a1)+,%a0",
+        "move.l (%a1)+,%d0",
+        "move.l (%a1)+,%a3",
+        "move.l (%a1),%d1",
+        "move.l %a3,%a1",
+        "bsr.w {event}",
+        "move.l (36,%sp),%d0",
+        "and.l ({opts},%a2),%d0",
+        bs!(beq "9f"),
+        "lea ({overrun},%pc),%a0",
+        "cmpi.w #{overruns},%d0",
+        bs!(beq "1f"),
+        "lea ({double},%pc),%a0",
+        "1:",
+        "move.l (32,%sp),%d0",
+        "bsr.w {alert}",
+        "9:",
+        "movem.l (%sp)+,%d2/%a2-%a3",
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        event = sym ledger::event,
+        alert = sym alert,
+        overrun = sym OVERRUN,
+        double = sym DOUBLE_FREE,
+        opts = const offset_of!(State, options),
+        overruns = const Options::ALERT_OVERRUNS.bits(),
+    )
+}
+
+/// The host's [`report`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
 #[inline(never)]
 extern "C" fn report(
     st: &mut State,
@@ -689,12 +992,12 @@ extern "C" fn report(
     k: u32,
     alert_bit: u32,
 ) {
-    ledger::event(st, head, head_len, rec, k as u8);
+    ledger::event(st, head.cast_mut(), head_len, rec, k as u8);
     if st.options & alert_bit != 0 {
         let t: &[u8] = if alert_bit == Options::ALERT_OVERRUNS.bits() {
-            b"Overrun after \x01 bytes (\x03)\x05\0"
+            &OVERRUN
         } else {
-            b"Double free of \x01 bytes (\x03)\x05\0"
+            &DOUBLE_FREE
         };
         alert(st, rec, k, t);
     }
@@ -1675,9 +1978,136 @@ pub(crate) extern "C" fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte
 const MAX_ALERTS: usize = offset_of!(State, settings) + offset_of!(Settings, max_alerts);
 
 /// At stop: every live block's guard is checked, it is counted as a leak and reported
-/// (alerts up to the maximum, one `DbgMessage` line each).
-#[inline(never)]
-pub fn report_leaks(st: &mut State) -> (u32, u32) {
+/// (alerts up to the maximum, one `DbgMessage` line each); every slot's record is
+/// unlocked after it (nothing reads it again: `stop` finds the free slots by
+/// index). Then the small-allocation sites are written ([`write_sites`]).
+///
+/// On the 68k a register routine in assembly for `session::stop_raw` (the sites'
+/// loop included): A2 the state (kept); returns the leaks in D3, their bytes in D4;
+/// changes D0–D2, D5–D7, A0–A1 and A3–A4. `addq`, `subq`, `pea` and `dbf` are
+/// written as opcode words (named in comments), short branches with `bs!`.
+#[cfg(target_arch = "m68k")]
+#[unsafe(naked)]
+pub(crate) unsafe extern "C" fn report_leaks() {
+    core::arch::naked_asm!(
+        // a3 = the record, d7 = its kind, a4 = the next slot's entry, d6 = the
+        // slots left, d5 = the ticks.
+        "trap #15",
+        ".short {tim_get_ticks}",
+        "move.l %d0,%d5",
+        "moveq #0,%d3",
+        "moveq #0,%d4",
+        "move.l ({slot_rec},%a2),%a4",
+        "move.w ({n_slots},%a2),%d6",
+        bs!(bra "8f"),
+        "1:",
+        "move.l (%a4)+,%a3",
+        "moveq #0,%d7",
+        "move.b (%a3),%d7",
+        "move.b %d7,%d0",
+        "lsr.b #2,%d0",
+        ".short 0x5900", // subq.b #4,%d0: an allocation kind, 0x10 to 0x13
+        bs!(bne "7f"),
+        ".short 0x5283", // addq.l #1,%d3
+        "add.l ({r_size},%a3),%d4",
+        // check_guard(st, rec, key, AT_STOP, ticks, NO_STACK).
+        ".short 0x487A", // pea (NO_STACK,%pc), the displacement from this word:
+        ".short {no_stack}-.",
+        "move.l %d5,-(%sp)",
+        ".short 0x4878, {at_stop}", // pea (AT_STOP).w
+        "move.l ({r_address},%a3),-(%sp)",
+        "move.l %a3,-(%sp)",
+        "move.l %a2,-(%sp)",
+        "bsr.w {check_guard}",
+        "lea (24,%sp),%sp",
+        // The alert, while below the limit.
+        "btst #{ae_bit},({ae_byte},%a2)",
+        bs!(beq "2f"),
+        "move.l ({scratch},%a2),%a0",
+        "moveq #0,%d0",
+        "move.w ({max_alerts},%a2),%d0",
+        "cmp.l ({alerts},%a0),%d0",
+        bs!(bls "2f"),
+        "lea ({leaked},%pc),%a0",
+        "move.l %d7,%d0",
+        "bsr.w {alert}",
+        // The line: sequence number, size, kind, address, where.
+        "2:",
+        "move.l ({scratch},%a2),%a1",
+        "lea ({args},%a1),%a1",
+        "move.l ({r_seq},%a3),(%a1)+",
+        "move.l ({r_size},%a3),(%a1)+",
+        "move.l %d7,(%a1)+",
+        "move.l ({r_address},%a3),(%a1)+",
+        "lea ({where_},%pc),%a0",
+        "bsr.w {innermost}",
+        "lea ({line},%pc),%a0",
+        "bsr.w {dbg_message}",
+        "7:",
+        "move.l %a3,-(%sp)",
+        "trap #15",
+        ".short {mem_ptr_unlock}",
+        ".short 0x588F", // addq.l #4,%sp
+        "8:",
+        ".short 0x51CE, 1b-.", // dbf %d6,1b
+        // The small-allocation sites (write_sites): each entry its record.
+        "moveq #0,%d5",
+        "move.b ({n_sites},%a2),%d5",
+        "move.l ({scratch},%a2),%a4",
+        "lea ({sites},%a4),%a4",
+        bs!(bra "6f"),
+        "5:",
+        "move.l #{site_head},(%a4)",
+        "move.l %a4,%a0",
+        "lea ({first},%a4),%a1",
+        "moveq #{first},%d0",
+        "move.b (%a1),%d1",
+        "bsr.w {event}",
+        "lea ({entry},%a4),%a4",
+        "6:",
+        ".short 0x51CD, 5b-.", // dbf %d5,5b
+        "rts",
+        // The end, for bs!'s range check.
+        "98:",
+        "99:",
+        event = sym ledger::event,
+        n_sites = const offset_of!(State, n_sites),
+        sites = const offset_of!(crate::state::Scratch, sites),
+        site_head = const (kind::SMALL_SITE as u32) << 24 | (FORMAT_VERSION as u32) << 16,
+        first = const SMALL_SITE_HEAD,
+        entry = const core::mem::size_of::<SmallSite>(),
+        check_guard = sym check_guard,
+        alert = sym alert,
+        innermost = sym innermost,
+        dbg_message = sym dbg_message,
+        no_stack = sym NO_STACK,
+        leaked = sym LEAKED,
+        line = sym LEAK_LINE,
+        where_ = sym LEAK_WHERE,
+        slot_rec = const offset_of!(State, slot_rec),
+        n_slots = const offset_of!(State, n_slots),
+        scratch = const offset_of!(State, scratch),
+        max_alerts = const MAX_ALERTS,
+        alerts = const offset_of!(crate::state::Scratch, header.counters.alerts),
+        args = const offset_of!(crate::state::Scratch, args),
+        ae_byte = const offset_of!(State, options) + 3 - Options::ALERTS_AT_EXIT.bits().trailing_zeros() as usize / 8,
+        ae_bit = const Options::ALERTS_AT_EXIT.bits().trailing_zeros() % 8,
+        r_size = const offset_of!(AllocRecord, size),
+        r_address = const offset_of!(AllocRecord, address),
+        r_seq = const offset_of!(AllocRecord, seq),
+        at_stop = const detected::AT_STOP,
+        tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
+        mem_ptr_unlock = const palm::traps::sysTrapMemPtrUnlock,
+    )
+}
+// report_leaks' test of an allocation kind: the four are 0x10 to 0x13.
+static_assertions::const_assert!(
+    kind::POINTER == 0x10 && kind::HANDLE == 0x11 && kind::CHUNK == 0x12 && kind::RUST == 0x13
+);
+
+/// The host's [`report_leaks`] (the 68k's is assembly, doing exactly this).
+#[cfg(not(target_arch = "m68k"))]
+pub(crate) fn report_leaks(st: &mut State) -> (u32, u32) {
     let (mut leaks, mut bytes) = (0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
@@ -1691,43 +2121,33 @@ pub fn report_leaks(st: &mut State) -> (u32, u32) {
         k -= 1;
         // SAFETY: a locked allocation record; its address field is at 8.
         let f = fields(rec, unsafe { rec.add(8).cast::<u32>().read() });
-        if !kind::is_alloc(f.kind) {
-            continue;
-        }
-        leaks += 1;
-        bytes += f.size;
-        check_guard(st, rec, f.addr, detected::AT_STOP.into(), ticks, &NO_STACK);
-        if st.has(Options::ALERTS_AT_EXIT)
-            // SAFETY: a field of the state.
-            && (field!(st, header.counters).alerts.get() as usize)
-                < unsafe {
-                    mem::read_u16_at::<{ MAX_ALERTS }>(
-                        (st as *const State).cast(),
-                    )
-                }
-        {
-            // SAFETY: the record's kind byte.
-            alert(
-                st,
-                rec,
-                unsafe { mem::read_u8(rec) },
-                b"Leaked \x01 bytes (\x03)\x05\0",
-            );
-        }
-        if st.has(Options::DBG_MESSAGES) {
+        if kind::is_alloc(f.kind) {
+            leaks += 1;
+            bytes += f.size;
+            check_guard(st, rec, f.addr, detected::AT_STOP.into(), ticks, &NO_STACK);
+            if st.has(Options::ALERTS_AT_EXIT)
+                // SAFETY: a field of the state.
+                && (field!(st, header.counters).alerts.get() as usize)
+                    < unsafe { mem::read_u16_at::<{ MAX_ALERTS }>((st as *const State).cast()) }
+            {
+                alert(st, rec, f.kind.into(), &LEAKED);
+            }
             leak_line(st, rec);
-            dbg_message(st);
         }
+        // SAFETY: each slot's record was locked once by new_record.
+        unsafe { palm::MemPtrUnlock(rec.cast()) };
     }
+    write_sites(st);
     (leaks, bytes)
 }
 
-/// "memdbg: leak #3: 16 bytes (handle 0x00012344) at src/leaks.rs:42" into the
-/// message buffer (Rust allocations: "at code+0x000001A2", the innermost frame).
+/// "memdbg: leak #3: 16 bytes (handle 0x00012344) at src/leaks.rs:42" with
+/// [`Options::DBG_MESSAGES`] (Rust allocations: "at code+0x000001A2", the innermost
+/// frame). (Host: the 68k's is in [`report_leaks`]' assembly.)
+#[cfg(not(target_arch = "m68k"))]
 fn leak_line(st: &State, rec: *const u8) {
-    // SAFETY: `rec` is a locked allocation record (read in place: a copy on the stack
-    // would have its file name indexed by a variable, TOOLCHAIN.md #2); the
-    // arguments are the scratch ones.
+    // SAFETY: `rec` is a locked allocation record (read in place); the arguments
+    // are the scratch ones.
     unsafe {
         let a = &*rec.cast::<AllocRecord>();
         let args = st.args();
@@ -1735,48 +2155,51 @@ fn leak_line(st: &State, rec: *const u8) {
         *args.add(1) = a.size.get() as usize;
         *args.add(2) = mem::read_u8(rec) as usize;
         *args.add(3) = a.address.get() as usize;
-        let tail: &[u8] = if a.file.0[0] != 0 {
-            *args.add(5) =
-                mem::lea::<{ offset_of!(AllocRecord, file) }, u8>(rec.cast_mut()) as usize;
-            *args.add(6) = in_register(u32::from(a.line.get())) as usize;
-            b"\x04:\x01\0"
-        } else if a.stack.count != 0 {
-            *args.add(5) = a.stack.frames[0].get() as usize;
-            if a.stack.raw_mask & 1 == 0 {
-                b"code+\x02\0"
-            } else {
-                b"\x02\0"
-            }
-        } else {
-            b"?\0"
-        };
-        *args.add(4) = tail.as_ptr() as usize;
+        innermost(rec, args.add(4), &LEAK_WHERE);
     }
-    st.say(b"memdbg: leak #\x01: \x01 bytes (\x03 \x02) at \x05\0");
+    dbg_message(st, &LEAK_LINE);
 }
 
-/// At stop: one record per small-allocation site.
-pub fn write_sites(st: &mut State) {
-    let mut site = field!(st, sites).as_ptr();
+// report_leaks' sites: a site's entry is its record but for the first long (the
+// record's kind, version and reserved word, the entry's key); its length fits
+// `moveq`.
+static_assertions::const_assert!(
+    offset_of!(SmallSiteRecord, kind) == 0
+        && offset_of!(SmallSiteRecord, version) == 1
+        && offset_of!(SmallSiteRecord, reserved) == 2
+        && offset_of!(SmallSiteRecord, count) == offset_of!(SmallSite, count)
+        && offset_of!(SmallSiteRecord, bytes) == offset_of!(SmallSite, bytes)
+        && offset_of!(SmallSiteRecord, first) == offset_of!(SmallSite, first)
+        && offset_of!(SmallSite, key) == 0
+        && SMALL_SITE_HEAD < 128
+);
+
+/// At stop: one record per small-allocation site (none without
+/// [`Options::HEAP_STATS`]: only then are sites counted). Each site's entry becomes
+/// its record in place: its key gives way to the record's kind, version and
+/// reserved word (count, bytes and first allocation are at the record's offsets).
+/// (Host only: on the 68k, the end of [`report_leaks`]' assembly.)
+#[cfg(not(target_arch = "m68k"))]
+fn write_sites(st: &mut State) {
+    let mut site = field!(st, sites).as_mut_ptr();
     let mut k = st.n_sites;
     while k != 0 {
-        let r = field!(st, ev.small);
-        r.kind = kind::SMALL_SITE;
-        r.version = FORMAT_VERSION;
-        // SAFETY: one of the n_sites ≤ SITES entries in use (walked by pointer: an
-        // index would multiply by the entry's 94 bytes).
-        let first = unsafe {
-            r.count.set((*site).count);
-            r.bytes.set((*site).bytes);
-            &(*site).first
-        };
-        let head = (r as *const SmallSiteRecord).cast::<u8>();
-        let a = first.as_bytes().as_ptr();
-        // SAFETY: the record's kind byte.
-        let kind = unsafe { mem::read_u8(a) } as u8;
-        ledger::event(st, head, SMALL_SITE_HEAD, a, kind);
-        // SAFETY: at most one past the entries in use.
-        site = unsafe { site.add(1) };
+        // SAFETY: one of the n_sites ≤ SITES entries in use, rewritten in place as
+        // its record (the layouts agree after the first long; count and bytes are
+        // read before they are rewritten in the record's byte order).
+        unsafe {
+            let (count, bytes) = ((*site).count, (*site).bytes);
+            let r = &mut *site.cast::<SmallSiteRecord>();
+            r.kind = kind::SMALL_SITE;
+            r.version = FORMAT_VERSION;
+            r.reserved = record::U16Be::new(0);
+            r.count.set(count);
+            r.bytes.set(bytes);
+            let head = site.cast::<u8>();
+            let a = head.add(offset_of!(SmallSite, first));
+            ledger::event(st, head, SMALL_SITE_HEAD, a, a.read());
+            site = site.add(1);
+        }
         k -= 1;
     }
 }
