@@ -820,6 +820,40 @@ fn c_interface_records_run_time_file_names() {
 }
 
 #[test]
+fn c_file_names_are_cut_as_rust_sites_are() {
+    let r = run(28);
+    assert_clean_header(&r);
+    let names: [&[u8]; 5] = [
+        b"abcdefghijklmnopqrstuvwxyz01234",
+        b"/bcdefghijklmnopqrstuvwxyz012345",
+        b"abcdefghijklmnopqrstuvwxyz0123456789ABCD",
+        b"C:\\dev\\projects\\memdbg\\source\\main_form.c",
+        b"",
+    ];
+    let mut allocs = r.allocs();
+    allocs.sort_by_key(|a| a.line.get());
+    assert_eq!(allocs.len(), names.len());
+    for (a, name) in allocs.iter().zip(names) {
+        let cut = FileName::new(name);
+        assert_eq!(a.file, cut, "{:?}", String::from_utf8_lossy(name));
+        assert_eq!(
+            a.flags.get() & AllocFlags::FILE_TRUNCATED.bits() != 0,
+            name.len() > 31,
+            "{:?}",
+            String::from_utf8_lossy(name)
+        );
+    }
+    // The cut itself: after the separator, else the last 31 bytes.
+    assert_eq!(allocs[1].file.bytes(), b"bcdefghijklmnopqrstuvwxyz012345");
+    assert_eq!(allocs[2].file.bytes(), b"jklmnopqrstuvwxyz0123456789ABCD");
+    assert_eq!(allocs[3].file.bytes(), b"memdbg\\source\\main_form.c");
+    assert_eq!(
+        allocs.iter().map(|a| a.line.get()).collect::<Vec<_>>(),
+        [100, 101, 102, 103, 104]
+    );
+}
+
+#[test]
 fn scattered_frees_and_frees_from_outside_code_1_all_match() {
     let r = run(17);
     assert_clean_header(&r);

@@ -78,6 +78,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             25 => rust_box_without_code_1(),
             26 => aligned(),
             27 => no_room_for_guards(),
+            28 => c_file_names(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -617,6 +618,34 @@ unsafe fn c_api() -> u32 {
     }
     if memdbg_stop() != 1 {
         return 4;
+    }
+    0
+}
+
+/// The C interface's file names at the edges of [`memdbg::record::FileName`]'s
+/// cut (`C_FILE_NAMES`, lines 100 up; the last one null), each block left
+/// allocated: 31 bytes, 32 with the only separator first, 40 without one, 40 with
+/// backslashes.
+unsafe fn c_file_names() -> u32 {
+    use memdbg::capi::*;
+    if memdbg_start(0, 0, 0, 0) != 0 {
+        return 1;
+    }
+    // One call each (a loop over a stack array of names would hit LLVM bug 2).
+    let leak = |name: *const palm::Char, line: u32| !memdbg_ptr_new(16, name, line).is_null();
+    if !(leak(c"abcdefghijklmnopqrstuvwxyz01234".as_ptr(), 100)
+        && leak(c"/bcdefghijklmnopqrstuvwxyz012345".as_ptr(), 101)
+        && leak(c"abcdefghijklmnopqrstuvwxyz0123456789ABCD".as_ptr(), 102)
+        && leak(
+            c"C:\\dev\\projects\\memdbg\\source\\main_form.c".as_ptr(),
+            103,
+        )
+        && leak(core::ptr::null(), 104))
+    {
+        return 2;
+    }
+    if memdbg_stop() != 5 {
+        return 3;
     }
     0
 }
