@@ -65,25 +65,28 @@
 //! ## Costs
 //! Measured exactly in `palm-run` by `cargo run --release -p memdbg --example bench`
 //! (default settings, 16-byte blocks, 10 to 5,000 blocks live): a `mem_ptr_new!` +
-//! `MemPtrFree` pair runs about 310–400 68k instructions inside memdbg, a
-//! `mem_handle_new!` + `MemHandleFree` pair 320–450 (the index probes' lengths depend
+//! `MemPtrFree` pair runs about 320–380 68k instructions inside memdbg, a
+//! `mem_handle_new!` + `MemHandleFree` pair 350–375 (the index probes' lengths depend
 //! on the blocks' addresses), and each makes 8 OS calls from
 //! it (`FtrGet`, `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`,
 //! `MemHeapFreeBytes`; `TimGetTicks`, `DmSet`, the original free), plus the app's own
 //! free trap. A handle's chunk is reached through its master pointer, never locked.
-//! The index keeps this flat as the number of live blocks grows. Both are
-//! hand-written 68000 assembly: every allocation (`fast.rs`: all kinds and options,
-//! calling Rust only for rare events) and the free patch, entered through a RAM
-//! trampoline that carries the state's address, so frees make no Feature Manager
-//! call; an unusual free takes the general Rust path. With
+//! The index keeps this flat as the number of live blocks grows. Nearly all of
+//! memdbg's 68k code is hand-written 68000 assembly (LLVM's m68k code is about twice
+//! as long), each routine with a Rust stand-in that the host tests run: every
+//! allocation (`fast.rs`: all kinds and options), the free patch, entered through a
+//! RAM trampoline that carries the state's address, so frees make no Feature Manager
+//! call (`patch.rs`: double frees, a locked handle's pointer and unknown chunks
+//! too), resizes, `start`, `stop` and the reports. With
 //! guards, every `MemPtrSize`/`MemHandleSize` (the OS's too) costs the original plus
 //! an index probe (and a `MemPtrRecoverHandle` for an unknown pointer while handles
-//! are live), and a resize of a tracked block the wrapper's work. Code:
-//! about 8.5 KB of memdbg in a Rust app's code 1 (the starter app: 8,464 bytes;
-//! 9.3 KB with the C interface). Once, at [`start`], memdbg reads all of code 1 for
-//! the header's CRC-32 ([`record::crc32`], 16 instructions per byte: about 190,000
-//! for the starter app's 12 KB code 1), so that the report can refuse the ELF of
-//! another build.
+//! are live), and a resize of a tracked block the wrapper's work. Code: 5,780 bytes
+//! of memdbg in the starter app's code 1; 5,840 in a Rust app calling every wrapper
+//! and [`MemDbgAlloc`]; 5,866 in a C app (`tests/c-app`); 6,326 in the bench app,
+//! which links both the Rust wrappers and the C interface. Once, at [`start`],
+//! memdbg reads all of code 1 for the header's CRC-32 ([`record::crc32`], 16
+//! instructions per byte: about 140,000 for the starter app's 9 KB code 1), so that
+//! the report can refuse the ELF of another build.
 //!
 //! ## C
 //! With the `capi` feature the `staticlib` exports a C interface (`capi`:
