@@ -460,7 +460,9 @@ fn run(cli: &Cli) -> Result<bool, String> {
     }
     if !ok {
         // Why the status is 1, in one line (the details are on stdout).
-        let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+        // The plural is given: "trap patch" takes "es".
+        let count =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut why = Vec::new();
         if out.stop.is_some() {
             why.push("the app was stopped".to_string());
@@ -468,17 +470,21 @@ fn run(cli: &Cli) -> Result<bool, String> {
         if !cli.allow_leaks && !out.leaks.is_empty() {
             why.push(format!(
                 "{} left by the app (--allow-leaks accepts them)",
-                plural(out.leaks.len(), "chunk")
+                count(out.leaks.len(), "chunk", "chunks")
             ));
         }
         if !out.patches_left.is_empty() {
             why.push(format!(
                 "{} left installed",
-                plural(out.patches_left.len(), "trap patch")
+                count(out.patches_left.len(), "trap patch", "trap patches")
             ));
         }
         if !m.reports.is_empty() {
-            why.push(plural(m.reports.len(), "debug-ROM report"));
+            why.push(count(
+                m.reports.len(),
+                "debug-ROM report",
+                "debug-ROM reports",
+            ));
         }
         errln!("palm-run: exit status 1: {}", why.join("; "));
     }

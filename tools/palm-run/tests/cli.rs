@@ -826,3 +826,28 @@ fn outputs_exit_priority_traps_and_unplayed_events() {
         stderr(&o)
     );
 }
+
+/// Finding: "6 trap patchs left installed".
+#[test]
+fn trap_patches_are_spelled_right() {
+    let dir = tempfile::tempdir().unwrap();
+    // Patch SysRandom and SysTaskDelay: move.l #0x1000,-(sp);
+    // move.w #trap,-(sp); trap #15 SysSetTrapAddress; addq.l #6,sp; twice; rts.
+    let mut code = Vec::new();
+    for trap in [0xA0C2u16, 0xA0A0] {
+        code.extend([0x2F, 0x3C, 0, 0, 0x10, 0, 0x3F, 0x3C]);
+        code.extend(trap.to_be_bytes());
+        code.extend([0x4E, 0x4F, 0xA0, 0x92, 0x5C, 0x8F]);
+    }
+    code.extend([0x4E, 0x75]);
+    let p = write(dir.path(), "patch.prc", &prc(&code));
+    let o = palm_run(&[&p]);
+    assert_eq!(status(&o), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).ends_with("palm-run: exit status 1: 2 trap patches left installed\n"),
+        "{}",
+        stderr(&o)
+    );
+    let o = palm_run(&[&p, "--refuse-trap-patches"]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+}
