@@ -98,15 +98,32 @@ struct Cli {
 }
 
 /// A numeric option: decimal or `0x` hexadecimal, as in event scripts
-/// ([`palm_run::script::unsigned`]), within `T`'s range.
+/// ([`palm_run::script::unsigned`]), within `T`'s range. Digits whose value
+/// does not fit in 64 bits are a number too large, not "not a number".
 fn number<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
     let v = palm_run::script::unsigned(s).ok_or_else(|| {
-        format!(
-            "\"{}\" is not a number (decimal, or hexadecimal after 0x)",
-            palm_run::script::shown(s)
-        )
+        if has_number_form(s) {
+            format!("{} is too large", palm_run::script::shown(s))
+        } else {
+            format!(
+                "\"{}\" is not a number (decimal, or hexadecimal after 0x)",
+                palm_run::script::shown(s)
+            )
+        }
     })?;
     T::try_from(v).map_err(|_| format!("{v} is too large"))
+}
+
+/// True when `s` is written as [`palm_run::script::unsigned`] reads numbers
+/// (an optional `+`, then decimal digits or `0x`/`0X` and hexadecimal
+/// digits), whatever its value.
+fn has_number_form(s: &str) -> bool {
+    let s = s.strip_prefix('+').unwrap_or(s);
+    let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None => (s, 10),
+    };
+    !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix))
 }
 
 /// Where a path leads, to compare two of them: the file itself when it
@@ -197,12 +214,20 @@ fn feature(s: &str) -> Result<(u32, u16, u32), String> {
     let (crid, rest) = s.split_once(':').ok_or_else(err)?;
     let (num, value) = rest.split_once('=').ok_or_else(err)?;
     let crid: [u8; 4] = crid.as_bytes().try_into().map_err(|_| err())?;
-    let num = num.parse().map_err(|_| err())?;
+    // A number too large for its field is said so, not only the format.
+    let too_large = |e: &std::num::ParseIntError, what: &str, n: &str, bits: u32| {
+        if *e.kind() == std::num::IntErrorKind::PosOverflow {
+            format!("--feature {s}: the {what} {n} does not fit in {bits} bits")
+        } else {
+            err()
+        }
+    };
+    let num = num.parse().map_err(|e| too_large(&e, "number", num, 16))?;
     let value = match value.strip_prefix("0x") {
         Some(h) => u32::from_str_radix(h, 16),
         None => value.parse(),
     }
-    .map_err(|_| err())?;
+    .map_err(|e| too_large(&e, "value", value, 32))?;
     Ok((u32::from_be_bytes(crid), num, value))
 }
 

@@ -851,3 +851,53 @@ fn trap_patches_are_spelled_right() {
     let o = palm_run(&[&p, "--refuse-trap-patches"]);
     assert_eq!(status(&o), 0, "{}", stderr(&o));
 }
+
+/// Finding: a number too large for 64 bits "is not a number", while one too
+/// large for the option "is too large"; a `--feature` value too large for 32
+/// bits got only the format hint.
+#[test]
+fn numbers_that_overflow_are_too_large() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = write(dir.path(), "loop.prc", &palm_run::bench::loop_prc(1));
+    for (opt, v) in [
+        ("--heap-size", "99999999999999999999"),
+        ("--max-instructions", "0x10000000000000000"),
+    ] {
+        let o = palm_run(&[&app, opt, v]);
+        assert_eq!(status(&o), 2);
+        assert!(
+            stderr(&o).contains(&format!("{v} is too large")),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("not a number"), "{}", stderr(&o));
+    }
+    for (f, want) in [
+        (
+            "ABCD:0=99999999999",
+            "--feature ABCD:0=99999999999: the value 99999999999 does not fit in 32 bits",
+        ),
+        (
+            "ABCD:0=0x100000000",
+            "--feature ABCD:0=0x100000000: the value 0x100000000 does not fit in 32 bits",
+        ),
+        (
+            "ABCD:65536=1",
+            "--feature ABCD:65536=1: the number 65536 does not fit in 16 bits",
+        ),
+    ] {
+        let o = palm_run(&[&app, "--feature", f]);
+        assert_eq!(status(&o), 2);
+        assert!(
+            stderr(&o).starts_with(&format!("palm-run: error: {want}")),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = palm_run(&[&app, "--feature", "ABCD:0=x"]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        "palm-run: error: --feature ABCD:0=x: expected CRID:NUM=VALUE (e.g. PRtt:0=7)\n"
+    );
+}
