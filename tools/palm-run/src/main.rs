@@ -80,8 +80,10 @@ struct Cli {
     heap_size: u32,
     /// RAM size in bytes, a multiple of 4: 4 KiB of low memory, the dynamic
     /// heap, and a storage heap of 16 KiB to 16 MiB (default 4194304).
-    #[arg(long, value_name = "BYTES", default_value_t = palm_run::memory::DEFAULT_RAM_SIZE, value_parser = number::<u32>)]
-    ram_size: u32,
+    // No clap default: a --heap-size too large for the default RAM is
+    // reported as such, not as a --ram-size the user never gave.
+    #[arg(long, value_name = "BYTES", value_parser = number::<u32>)]
+    ram_size: Option<u32>,
     /// Report chunks the app leaves behind, but do not fail the run for them.
     #[arg(long)]
     allow_leaks: bool,
@@ -398,9 +400,18 @@ fn run(cli: &Cli) -> Result<bool, String> {
         }
         None => None,
     };
-    palm_run::memory::check_sizes(cli.ram_size, cli.heap_size)?;
+    let ram_size = match cli.ram_size {
+        Some(r) => {
+            palm_run::memory::check_sizes(r, cli.heap_size)?;
+            r
+        }
+        None => {
+            palm_run::memory::check_heap_size_in_default_ram(cli.heap_size)?;
+            palm_run::memory::DEFAULT_RAM_SIZE
+        }
+    };
     let config = Config {
-        ram_size: cli.ram_size,
+        ram_size,
         dynamic_heap_size: cli.heap_size,
         max_instructions: cli.max_instructions,
     };

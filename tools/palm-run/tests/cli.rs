@@ -901,3 +901,32 @@ fn numbers_that_overflow_are_too_large() {
         "palm-run: error: --feature ABCD:0=x: expected CRID:NUM=VALUE (e.g. PRtt:0=7)\n"
     );
 }
+
+/// Finding: `--heap-size 16777216` alone was refused as "--ram-size 4194304:
+/// RAM must be …", an option the user never gave. The message says the heap
+/// does not fit in the default RAM.
+#[test]
+fn heap_size_alone_is_judged_against_the_default_ram() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = write(dir.path(), "loop.prc", &palm_run::bench::loop_prc(1));
+    let o = palm_run(&[&app, "--heap-size", "16777216"]);
+    assert_eq!(status(&o), 2);
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(
+            "palm-run: error: --heap-size 16777216 does not fit in the default RAM \
+             (--ram-size 4194304): "
+        ),
+        "{err}"
+    );
+    assert!(err.contains("16797696 to 33558528"), "{err}");
+    // A RAM size the user gave is named as before.
+    let o = palm_run(&[&app, "--ram-size", "270000"]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).starts_with("palm-run: error: --ram-size 270000: "),
+        "{}",
+        stderr(&o)
+    );
+}
