@@ -434,7 +434,9 @@ fn run(cli: &Cli) -> Result<bool, String> {
             cli.app.display()
         ));
     }
-    let name = String::from_utf8_lossy(&db.header.name).into_owned();
+    // The app is launched by its name's bytes (Windows-1252, not UTF-8) and
+    // named in messages as Windows-1252 text.
+    let name = palm_run::data_mgr::shown_name(&db.header.name);
     m.install(&app)
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
     if let Some((p, bytes)) = elf {
@@ -457,7 +459,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
         m.os.ftr.features.insert((crid, num), value);
     }
     let out = m
-        .launch(&name)
+        .launch(&db.header.name)
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
     // Every output is attempted; when the run failed (a fault, a limit, a
     // failed exit check), that is its result (exit 1) and an output that

@@ -930,3 +930,53 @@ fn heap_size_alone_is_judged_against_the_default_ram() {
         stderr(&o)
     );
 }
+
+/// Finding: an app whose database name has a byte ≥ 0x80 (a Windows-1252
+/// name, as prc-tools and CodeWarrior write them) could not be launched:
+/// the name was decoded as lossy UTF-8 and looked up as that text. Databases
+/// are found by their name bytes, and messages show names as Windows-1252.
+#[test]
+fn windows_1252_database_names_launch() {
+    let dir = tempfile::tempdir().unwrap();
+    let rts = Database::new_resources(
+        Header::new(&b"Caf\xE9App"[..], app::APPL, FourCC::new(*b"PRct")),
+        vec![
+            Resource {
+                kind: FourCC::new(*b"code"),
+                id: 0,
+                data: app::code0(0x28, 0),
+            },
+            Resource {
+                kind: FourCC::new(*b"code"),
+                id: 1,
+                // moveq #7,d0; rts
+                data: vec![0x70, 0x07, 0x4E, 0x75],
+            },
+        ],
+    );
+    let bytes = rts.to_bytes().unwrap();
+    // The library: launched by the name's bytes.
+    let mut m = palm_run::Machine::with_config(&palm_run::Config::default()).unwrap();
+    m.install(&bytes).unwrap();
+    assert_eq!(m.launch(b"Caf\xE9App").unwrap().result, Some(7));
+    assert_eq!(
+        m.launch(b"Caf\xE9").unwrap_err(),
+        "no database named \"Caf\u{e9}\""
+    );
+    assert!(m.export(b"Caf\xE9App").is_ok());
+    let cafe = write(dir.path(), "cafe.prc", &bytes);
+    let o = palm_run(&[&cafe, "--allow-leaks"]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("palm-run: CaféApp returned 7 after "),
+        "{}",
+        stderr(&o)
+    );
+    // Installed twice: the message names it as Windows-1252 text.
+    let o = palm_run(&[&cafe, "--install", &cafe]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!("palm-run: error: {cafe}: database \"CaféApp\" is already installed\n")
+    );
+}
