@@ -53,7 +53,8 @@ struct Cli {
     /// Event script played by EvtGetEvent (see `palm_run::script`).
     #[arg(long, value_name = "SCRIPT")]
     events: Option<PathBuf>,
-    /// After the run, write database DBNAME to FILE (repeatable).
+    /// After the run, write database DBNAME to FILE (repeatable). DBNAME is
+    /// looked up in the Palm character set (Windows-1252: é is 0xE9).
     #[arg(long = "export", value_name = "DBNAME=FILE")]
     export: Vec<String>,
     /// The app's ELF, for symbols in reports.
@@ -208,6 +209,16 @@ fn check_outputs(cli: &Cli, exports: &[(String, PathBuf)]) -> Result<(), String>
         seen.push((key, what.as_str()));
     }
     Ok(())
+}
+
+/// A database name given on the command line as its bytes on the device:
+/// Windows-1252, the Palm character set (`é` is the byte 0xE9), or its
+/// UTF-8 bytes when it has a character Windows-1252 does not.
+fn palm_name(text: &str) -> Vec<u8> {
+    text.chars()
+        .map(palm_rcp::charset::encode_char)
+        .collect::<Option<Vec<u8>>>()
+        .unwrap_or_else(|| text.as_bytes().to_vec())
 }
 
 /// Parse `CRID:NUM=VALUE`.
@@ -369,10 +380,10 @@ fn run(cli: &Cli) -> Result<bool, String> {
         .iter()
         .map(|e| match e.split_once('=') {
             // dmDBNameLength (DataMgr.h) is 32 bytes with the NUL.
-            Some((n, _)) if n.len() > 31 => Err(format!(
+            Some((n, _)) if palm_name(n).len() > 31 => Err(format!(
                 "--export {e}: \"{}\" is {} bytes; a Palm database name has at most 31",
                 palm_run::script::shown(n),
-                n.len()
+                palm_name(n).len()
             )),
             Some((n, f)) if !n.is_empty() && !f.is_empty() => Ok((n.to_string(), PathBuf::from(f))),
             _ => Err(format!("--export {e}: expected DBNAME=FILE")),
@@ -467,7 +478,19 @@ fn run(cli: &Cli) -> Result<bool, String> {
     // beside it, not instead of it.
     let mut output_error = None;
     for (name, file) in &exports {
-        let written = m.export(name).and_then(|bytes| {
+        // The name's bytes in the Palm character set, else as typed (a
+        // database named in UTF-8 by some other tool).
+        let found = [palm_name(name), name.as_bytes().to_vec()]
+            .into_iter()
+            .find(|b| m.os.dm.find(b).is_some());
+        let written = match found {
+            Some(bytes) => m.export(bytes),
+            None => Err(format!(
+                "no database named \"{}\"",
+                palm_run::script::shown(name)
+            )),
+        }
+        .and_then(|bytes| {
             std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))
         });
         if let Err(e) = written {

@@ -972,6 +972,43 @@ fn windows_1252_database_names_launch() {
         "{}",
         stderr(&o)
     );
+    // --export takes the name as text, in the Palm character set.
+    let out = dir.path().join("out.prc");
+    let o = palm_run(&[&cafe, "--export", &format!("CaféApp={}", out.display())]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    let back = Database::parse(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(back.header.name, b"Caf\xE9App");
+    let o = palm_run(&[&cafe, "--export", &format!("Café€={}", out.display())]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        "palm-run: error: --export Café€: no database named \"Café€\"\n"
+    );
+    // A database named in UTF-8 by another tool is found too.
+    let utf8 = Database::new_records(
+        Header::new("Crème", FourCC::new(*b"DATA"), FourCC::new(*b"PRct")),
+        vec![],
+    );
+    let utf8 = write(dir.path(), "utf8.pdb", &utf8.to_bytes().unwrap());
+    let pdb = dir.path().join("out.pdb");
+    let o = palm_run(&[
+        &cafe,
+        "--install",
+        &utf8,
+        "--export",
+        &format!("Crème={}", pdb.display()),
+    ]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    let back = Database::parse(&std::fs::read(&pdb).unwrap()).unwrap();
+    assert_eq!(back.header.name, "Crème".as_bytes());
+    // 31 characters of the Palm character set are 31 bytes of a name.
+    let long = "é".repeat(31);
+    let o = palm_run(&[&cafe, "--export", &format!("{long}={}", out.display())]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!("palm-run: error: --export {long}: no database named \"{long}\"\n")
+    );
     // Installed twice: the message names it as Windows-1252 text.
     let o = palm_run(&[&cafe, "--install", &cafe]);
     assert_eq!(status(&o), 2);
