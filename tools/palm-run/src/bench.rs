@@ -62,7 +62,7 @@ pub fn loop_prc(iterations: u32) -> Vec<u8> {
 
 /// Run the loop PRC with `iterations` and time it.
 pub fn cpu_loop(iterations: u32) -> Result<BenchResult, String> {
-    run(&loop_prc(iterations), "BenchLoop", None, &[])
+    run(&loop_prc(iterations), b"BenchLoop", None, &[])
 }
 
 /// Run an app (with an optional event script and features registered
@@ -73,13 +73,12 @@ pub fn app(
     features: &[(u32, u16, u32)],
 ) -> Result<BenchResult, String> {
     let db = Database::parse(prc).map_err(|e| e.to_string())?;
-    let name = String::from_utf8_lossy(&db.header.name).into_owned();
-    run(prc, &name, script, features)
+    run(prc, &db.header.name, script, features)
 }
 
 fn run(
     prc: &[u8],
-    name: &str,
+    name: &[u8],
     script: Option<&str>,
     features: &[(u32, u16, u32)],
 ) -> Result<BenchResult, String> {

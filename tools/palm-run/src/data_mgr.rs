@@ -279,6 +279,26 @@ fn create(m: &mut Machine, call: &Call, header: Header) -> Result<Result<u32, u3
     Ok(Ok(id))
 }
 
+/// A database name (raw bytes, the Palm character set) as text: Windows-1252,
+/// as `palm_rcp::charset` decodes it, with the five codes Windows-1252
+/// leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) read as Latin-1, so that
+/// no byte is lost. Databases are looked up by their bytes
+/// ([`DataMgr::find`]), never by this text.
+pub fn name_text(name: &[u8]) -> String {
+    // decode gives one character per byte.
+    palm_rcp::charset::decode(name)
+        .chars()
+        .zip(name)
+        .map(|(c, &b)| if c == '\u{FFFD}' { char::from(b) } else { c })
+        .collect()
+}
+
+/// A database name as messages quote it: [`name_text`], with control
+/// characters, `\` and `"` escaped ([`crate::script::shown`]).
+pub fn shown_name(name: &[u8]) -> String {
+    crate::script::shown(&name_text(name))
+}
+
 /// Install a parsed .prc/.pdb into storage, as HotSync or an emulator's
 /// install does. Returns the LocalID, or an error message naming the problem.
 pub fn install(m: &mut Machine, file: &PrcDatabase) -> Result<u32, String> {
@@ -286,7 +306,7 @@ pub fn install(m: &mut Machine, file: &PrcDatabase) -> Result<u32, String> {
     let call = internal_call(0xA041);
     let mut header = file.header.clone();
     header.attributes &= !HDR_OPEN;
-    let name = String::from_utf8_lossy(&header.name).into_owned();
+    let name = shown_name(&header.name);
     let id = match create(m, &call, header).map_err(|s| s.kind.to_string())? {
         Ok(id) => id,
         Err(DM_ERR_ALREADY_EXISTS) => {
@@ -1635,4 +1655,18 @@ pub fn DmSearchRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// DmOpenDatabase (there are no overlays here).
 pub fn DmOpenDBNoOverlay(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     DmOpenDatabase(m, call)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_shown_as_windows_1252() {
+        assert_eq!(name_text(b"Caf\xE9App"), "CaféApp");
+        assert_eq!(name_text(b"\x80 \x85 \x99"), "€ … ™");
+        // Undefined in Windows-1252: read as Latin-1, escaped when quoted.
+        assert_eq!(name_text(b"A\x81B"), "A\u{81}B");
+        assert_eq!(shown_name(b"A\x81\"B"), "A\\u{81}\\\"B");
+    }
 }

@@ -146,7 +146,8 @@ pub struct Outcome {
     pub leaks: Vec<Leak>,
     /// Dispatch table entries left changed.
     pub patches_left: Vec<PatchLeft>,
-    /// Names of databases the app left open (closed since).
+    /// Names of databases the app left open (closed since), as text
+    /// ([`data_mgr::name_text`]).
     pub left_open: Vec<String>,
     /// Scripted events the app never asked for (it returned or was stopped
     /// first), nil counts included; they stay queued in `os.ui.script`.
@@ -170,18 +171,22 @@ impl Machine {
         data_mgr::install(self, &db)
     }
 
-    /// The installed database `name` as a .pdb/.prc file image.
-    pub fn export(&self, name: &str) -> Result<Vec<u8>, String> {
-        let db = data_mgr::export(self, name.as_bytes())
-            .ok_or_else(|| format!("no database named \"{name}\""))?;
+    /// The installed database `name` (its name's bytes: a `&str` for an
+    /// ASCII name, bytes for one in the Palm character set, e.g.
+    /// `b"Caf\xE9"`) as a .pdb/.prc file image.
+    pub fn export(&self, name: impl AsRef<[u8]>) -> Result<Vec<u8>, String> {
+        let name = name.as_ref();
+        let db = data_mgr::export(self, name)
+            .ok_or_else(|| format!("no database named \"{}\"", data_mgr::shown_name(name)))?;
         db.to_bytes()
-            .map_err(|e| format!("database \"{name}\": {e}"))
+            .map_err(|e| format!("database \"{}\": {e}", data_mgr::shown_name(name)))
     }
 
     /// The 68k address of the first byte of code 1 of the installed app
-    /// `name` (where ELF address 0 runs: add it to symbol addresses).
-    pub fn code1_base(&self, name: &str) -> Option<u32> {
-        let db = self.os.dm.find(name.as_bytes())?;
+    /// `name` (its name's bytes, as for [`Machine::export`]; where ELF
+    /// address 0 runs: add it to symbol addresses).
+    pub fn code1_base(&self, name: impl AsRef<[u8]>) -> Option<u32> {
+        let db = self.os.dm.find(name.as_ref())?;
         let h = data_mgr::resource_handle(self, db.id, b"code", 1)?;
         self.mem.read_u32(h).ok()
     }
@@ -211,8 +216,12 @@ impl Machine {
 
     /// Launch the app database `name` with the normal launch code, run it
     /// until it returns or is stopped, then run the exit checks. `Err` is for
-    /// bad input (no such database, not an app, no code 1).
-    pub fn launch(&mut self, name: &str) -> Result<Outcome, String> {
+    /// bad input (no such database, not an app, no code 1). The database is
+    /// found by its name's bytes: a `&str` for an ASCII name, the header's
+    /// bytes for a name in the Palm character set (Windows-1252, e.g.
+    /// `b"Caf\xE9App"`); messages show names as Windows-1252
+    /// ([`data_mgr::name_text`]).
+    pub fn launch(&mut self, name: impl AsRef<[u8]>) -> Result<Outcome, String> {
         self.launch_with(name, 0, NORMAL_LAUNCH_FLAGS)
     }
 
@@ -223,14 +232,16 @@ impl Machine {
     /// which run without the app's globals. `cmdPBP` is NULL.
     pub fn launch_with(
         &mut self,
-        name: &str,
+        name: impl AsRef<[u8]>,
         cmd: u16,
         launch_flags: u16,
     ) -> Result<Outcome, String> {
+        let bytes = name.as_ref();
+        let name = data_mgr::shown_name(bytes);
         let db = self
             .os
             .dm
-            .find(name.as_bytes())
+            .find(bytes)
             .cloned()
             .ok_or_else(|| format!("no database named \"{name}\""))?;
         if !db.is_res_db() {
@@ -243,7 +254,7 @@ impl Machine {
             code0,
             data0,
             stack_size,
-        } = app_resources(self, db.id, name)?;
+        } = app_resources(self, db.id, &name)?;
         let call = data_mgr::internal_call(0xA049);
         let setup = |m: &mut Machine| -> Result<(u32, u32, u32, u32), Stop> {
             let dbp = data_mgr::open(m, &call, db.id, 1, 0)?;
@@ -392,10 +403,11 @@ impl Machine {
                 .os
                 .dm
                 .db(o.db)
-                .map(|d| String::from_utf8_lossy(&d.header.name).into_owned())
+                .map(|d| data_mgr::name_text(&d.header.name))
                 .unwrap_or_default();
             self.print(format!(
-                "palm-run: database \"{name}\" left open by the app; closed"
+                "palm-run: database \"{}\" left open by the app; closed",
+                crate::script::shown(&name)
             ));
             out.left_open.push(name);
             let _ = data_mgr::close(self, &call, o.dbp);

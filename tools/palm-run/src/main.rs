@@ -53,7 +53,8 @@ struct Cli {
     /// Event script played by EvtGetEvent (see `palm_run::script`).
     #[arg(long, value_name = "SCRIPT")]
     events: Option<PathBuf>,
-    /// After the run, write database DBNAME to FILE (repeatable).
+    /// After the run, write database DBNAME to FILE (repeatable). DBNAME is
+    /// looked up in the Palm character set (Windows-1252: é is 0xE9).
     #[arg(long = "export", value_name = "DBNAME=FILE")]
     export: Vec<String>,
     /// The app's ELF, for symbols in reports.
@@ -80,8 +81,10 @@ struct Cli {
     heap_size: u32,
     /// RAM size in bytes, a multiple of 4: 4 KiB of low memory, the dynamic
     /// heap, and a storage heap of 16 KiB to 16 MiB (default 4194304).
-    #[arg(long, value_name = "BYTES", default_value_t = palm_run::memory::DEFAULT_RAM_SIZE, value_parser = number::<u32>)]
-    ram_size: u32,
+    // No clap default: a --heap-size too large for the default RAM is
+    // reported as such, not as a --ram-size the user never gave.
+    #[arg(long, value_name = "BYTES", value_parser = number::<u32>)]
+    ram_size: Option<u32>,
     /// Report chunks the app leaves behind, but do not fail the run for them.
     #[arg(long)]
     allow_leaks: bool,
@@ -98,15 +101,32 @@ struct Cli {
 }
 
 /// A numeric option: decimal or `0x` hexadecimal, as in event scripts
-/// ([`palm_run::script::unsigned`]), within `T`'s range.
+/// ([`palm_run::script::unsigned`]), within `T`'s range. Digits whose value
+/// does not fit in 64 bits are a number too large, not "not a number".
 fn number<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
     let v = palm_run::script::unsigned(s).ok_or_else(|| {
-        format!(
-            "\"{}\" is not a number (decimal, or hexadecimal after 0x)",
-            palm_run::script::shown(s)
-        )
+        if has_number_form(s) {
+            format!("{} is too large", palm_run::script::shown(s))
+        } else {
+            format!(
+                "\"{}\" is not a number (decimal, or hexadecimal after 0x)",
+                palm_run::script::shown(s)
+            )
+        }
     })?;
     T::try_from(v).map_err(|_| format!("{v} is too large"))
+}
+
+/// True when `s` is written as [`palm_run::script::unsigned`] reads numbers
+/// (an optional `+`, then decimal digits or `0x`/`0X` and hexadecimal
+/// digits), whatever its value.
+fn has_number_form(s: &str) -> bool {
+    let s = s.strip_prefix('+').unwrap_or(s);
+    let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None => (s, 10),
+    };
+    !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix))
 }
 
 /// Where a path leads, to compare two of them: the file itself when it
@@ -191,18 +211,36 @@ fn check_outputs(cli: &Cli, exports: &[(String, PathBuf)]) -> Result<(), String>
     Ok(())
 }
 
+/// A database name given on the command line as its bytes on the device:
+/// Windows-1252, the Palm character set (`é` is the byte 0xE9), or its
+/// UTF-8 bytes when it has a character Windows-1252 does not.
+fn palm_name(text: &str) -> Vec<u8> {
+    text.chars()
+        .map(palm_rcp::charset::encode_char)
+        .collect::<Option<Vec<u8>>>()
+        .unwrap_or_else(|| text.as_bytes().to_vec())
+}
+
 /// Parse `CRID:NUM=VALUE`.
 fn feature(s: &str) -> Result<(u32, u16, u32), String> {
     let err = || format!("--feature {s}: expected CRID:NUM=VALUE (e.g. PRtt:0=7)");
     let (crid, rest) = s.split_once(':').ok_or_else(err)?;
     let (num, value) = rest.split_once('=').ok_or_else(err)?;
     let crid: [u8; 4] = crid.as_bytes().try_into().map_err(|_| err())?;
-    let num = num.parse().map_err(|_| err())?;
+    // A number too large for its field is said so, not only the format.
+    let too_large = |e: &std::num::ParseIntError, what: &str, n: &str, bits: u32| {
+        if *e.kind() == std::num::IntErrorKind::PosOverflow {
+            format!("--feature {s}: the {what} {n} does not fit in {bits} bits")
+        } else {
+            err()
+        }
+    };
+    let num = num.parse().map_err(|e| too_large(&e, "number", num, 16))?;
     let value = match value.strip_prefix("0x") {
         Some(h) => u32::from_str_radix(h, 16),
         None => value.parse(),
     }
-    .map_err(|_| err())?;
+    .map_err(|e| too_large(&e, "value", value, 32))?;
     Ok((u32::from_be_bytes(crid), num, value))
 }
 
@@ -342,10 +380,10 @@ fn run(cli: &Cli) -> Result<bool, String> {
         .iter()
         .map(|e| match e.split_once('=') {
             // dmDBNameLength (DataMgr.h) is 32 bytes with the NUL.
-            Some((n, _)) if n.len() > 31 => Err(format!(
+            Some((n, _)) if palm_name(n).len() > 31 => Err(format!(
                 "--export {e}: \"{}\" is {} bytes; a Palm database name has at most 31",
                 palm_run::script::shown(n),
-                n.len()
+                palm_name(n).len()
             )),
             Some((n, f)) if !n.is_empty() && !f.is_empty() => Ok((n.to_string(), PathBuf::from(f))),
             _ => Err(format!("--export {e}: expected DBNAME=FILE")),
@@ -373,9 +411,18 @@ fn run(cli: &Cli) -> Result<bool, String> {
         }
         None => None,
     };
-    palm_run::memory::check_sizes(cli.ram_size, cli.heap_size)?;
+    let ram_size = match cli.ram_size {
+        Some(r) => {
+            palm_run::memory::check_sizes(r, cli.heap_size)?;
+            r
+        }
+        None => {
+            palm_run::memory::check_heap_size_in_default_ram(cli.heap_size)?;
+            palm_run::memory::DEFAULT_RAM_SIZE
+        }
+    };
     let config = Config {
-        ram_size: cli.ram_size,
+        ram_size,
         dynamic_heap_size: cli.heap_size,
         max_instructions: cli.max_instructions,
     };
@@ -398,7 +445,9 @@ fn run(cli: &Cli) -> Result<bool, String> {
             cli.app.display()
         ));
     }
-    let name = String::from_utf8_lossy(&db.header.name).into_owned();
+    // The app is launched by its name's bytes (Windows-1252, not UTF-8) and
+    // named in messages as Windows-1252 text.
+    let name = palm_run::data_mgr::shown_name(&db.header.name);
     m.install(&app)
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
     if let Some((p, bytes)) = elf {
@@ -421,7 +470,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
         m.os.ftr.features.insert((crid, num), value);
     }
     let out = m
-        .launch(&name)
+        .launch(&db.header.name)
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
     // Every output is attempted; when the run failed (a fault, a limit, a
     // failed exit check), that is its result (exit 1) and an output that
@@ -429,7 +478,19 @@ fn run(cli: &Cli) -> Result<bool, String> {
     // beside it, not instead of it.
     let mut output_error = None;
     for (name, file) in &exports {
-        let written = m.export(name).and_then(|bytes| {
+        // The name's bytes in the Palm character set, else as typed (a
+        // database named in UTF-8 by some other tool).
+        let found = [palm_name(name), name.as_bytes().to_vec()]
+            .into_iter()
+            .find(|b| m.os.dm.find(b).is_some());
+        let written = match found {
+            Some(bytes) => m.export(bytes),
+            None => Err(format!(
+                "no database named \"{}\"",
+                palm_run::script::shown(name)
+            )),
+        }
+        .and_then(|bytes| {
             std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))
         });
         if let Err(e) = written {
@@ -460,7 +521,9 @@ fn run(cli: &Cli) -> Result<bool, String> {
     }
     if !ok {
         // Why the status is 1, in one line (the details are on stdout).
-        let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+        // The plural is given: "trap patch" takes "es".
+        let count =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut why = Vec::new();
         if out.stop.is_some() {
             why.push("the app was stopped".to_string());
@@ -468,17 +531,21 @@ fn run(cli: &Cli) -> Result<bool, String> {
         if !cli.allow_leaks && !out.leaks.is_empty() {
             why.push(format!(
                 "{} left by the app (--allow-leaks accepts them)",
-                plural(out.leaks.len(), "chunk")
+                count(out.leaks.len(), "chunk", "chunks")
             ));
         }
         if !out.patches_left.is_empty() {
             why.push(format!(
                 "{} left installed",
-                plural(out.patches_left.len(), "trap patch")
+                count(out.patches_left.len(), "trap patch", "trap patches")
             ));
         }
         if !m.reports.is_empty() {
-            why.push(plural(m.reports.len(), "debug-ROM report"));
+            why.push(count(
+                m.reports.len(),
+                "debug-ROM report",
+                "debug-ROM reports",
+            ));
         }
         errln!("palm-run: exit status 1: {}", why.join("; "));
     }

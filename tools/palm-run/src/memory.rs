@@ -98,16 +98,9 @@ pub fn ram_size_range(dynamic_heap_size: u32) -> (u64, u64) {
 /// [`MIN_STORAGE_HEAP_SIZE`]–[`MAX_HEAP_SIZE`]. The error names the option
 /// (`--heap-size`, `--ram-size`), the value and the valid range.
 pub fn check_sizes(ram_size: u32, dynamic_heap_size: u32) -> Result<(), String> {
-    let h = u64::from(dynamic_heap_size);
-    if h % 4 != 0 || h < u64::from(MIN_DYNAMIC_HEAP_SIZE) || h > u64::from(MAX_HEAP_SIZE) {
-        return Err(format!(
-            "--heap-size {dynamic_heap_size}: the dynamic heap must be a multiple of 4 from \
-             {MIN_DYNAMIC_HEAP_SIZE} (16 KiB) to {MAX_HEAP_SIZE} (16 MiB) bytes"
-        ));
-    }
+    check_heap_size(dynamic_heap_size)?;
     let (lo, hi) = ram_size_range(dynamic_heap_size);
-    let r = u64::from(ram_size);
-    if r % 4 != 0 || r < lo || r > hi {
+    if !ram_fits(ram_size, dynamic_heap_size) {
         return Err(format!(
             "--ram-size {ram_size}: RAM must be a multiple of 4 from {lo} to {hi} bytes with a \
              {dynamic_heap_size}-byte dynamic heap (4 KiB of low memory, the dynamic heap, \
@@ -115,6 +108,44 @@ pub fn check_sizes(ram_size: u32, dynamic_heap_size: u32) -> Result<(), String> 
         ));
     }
     Ok(())
+}
+
+/// [`check_sizes`] with the default RAM ([`DEFAULT_RAM_SIZE`]), for a
+/// command line without `--ram-size`: a dynamic heap too large for the
+/// default RAM is an error about `--heap-size`, the option that was given,
+/// saying which `--ram-size` it needs.
+pub fn check_heap_size_in_default_ram(dynamic_heap_size: u32) -> Result<(), String> {
+    check_heap_size(dynamic_heap_size)?;
+    if !ram_fits(DEFAULT_RAM_SIZE, dynamic_heap_size) {
+        let (lo, hi) = ram_size_range(dynamic_heap_size);
+        return Err(format!(
+            "--heap-size {dynamic_heap_size} does not fit in the default RAM (--ram-size \
+             {DEFAULT_RAM_SIZE}): a {dynamic_heap_size}-byte dynamic heap needs a --ram-size \
+             from {lo} to {hi} (a multiple of 4: 4 KiB of low memory, the dynamic heap, and a \
+             storage heap of 16 KiB to 16 MiB)"
+        ));
+    }
+    Ok(())
+}
+
+/// The dynamic heap size alone: a multiple of 4 from
+/// [`MIN_DYNAMIC_HEAP_SIZE`] to [`MAX_HEAP_SIZE`].
+fn check_heap_size(dynamic_heap_size: u32) -> Result<(), String> {
+    let h = u64::from(dynamic_heap_size);
+    if h % 4 != 0 || h < u64::from(MIN_DYNAMIC_HEAP_SIZE) || h > u64::from(MAX_HEAP_SIZE) {
+        return Err(format!(
+            "--heap-size {dynamic_heap_size}: the dynamic heap must be a multiple of 4 from \
+             {MIN_DYNAMIC_HEAP_SIZE} (16 KiB) to {MAX_HEAP_SIZE} (16 MiB) bytes"
+        ));
+    }
+    Ok(())
+}
+
+/// True when `ram_size` is a multiple of 4 in [`ram_size_range`].
+fn ram_fits(ram_size: u32, dynamic_heap_size: u32) -> bool {
+    let (lo, hi) = ram_size_range(dynamic_heap_size);
+    let r = u64::from(ram_size);
+    r % 4 == 0 && (lo..=hi).contains(&r)
 }
 
 /// Why an access failed.

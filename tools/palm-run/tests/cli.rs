@@ -826,3 +826,194 @@ fn outputs_exit_priority_traps_and_unplayed_events() {
         stderr(&o)
     );
 }
+
+/// Finding: "6 trap patchs left installed".
+#[test]
+fn trap_patches_are_spelled_right() {
+    let dir = tempfile::tempdir().unwrap();
+    // Patch SysRandom and SysTaskDelay: move.l #0x1000,-(sp);
+    // move.w #trap,-(sp); trap #15 SysSetTrapAddress; addq.l #6,sp; twice; rts.
+    let mut code = Vec::new();
+    for trap in [0xA0C2u16, 0xA0A0] {
+        code.extend([0x2F, 0x3C, 0, 0, 0x10, 0, 0x3F, 0x3C]);
+        code.extend(trap.to_be_bytes());
+        code.extend([0x4E, 0x4F, 0xA0, 0x92, 0x5C, 0x8F]);
+    }
+    code.extend([0x4E, 0x75]);
+    let p = write(dir.path(), "patch.prc", &prc(&code));
+    let o = palm_run(&[&p]);
+    assert_eq!(status(&o), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).ends_with("palm-run: exit status 1: 2 trap patches left installed\n"),
+        "{}",
+        stderr(&o)
+    );
+    let o = palm_run(&[&p, "--refuse-trap-patches"]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+}
+
+/// Finding: a number too large for 64 bits "is not a number", while one too
+/// large for the option "is too large"; a `--feature` value too large for 32
+/// bits got only the format hint.
+#[test]
+fn numbers_that_overflow_are_too_large() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = write(dir.path(), "loop.prc", &palm_run::bench::loop_prc(1));
+    for (opt, v) in [
+        ("--heap-size", "99999999999999999999"),
+        ("--max-instructions", "0x10000000000000000"),
+    ] {
+        let o = palm_run(&[&app, opt, v]);
+        assert_eq!(status(&o), 2);
+        assert!(
+            stderr(&o).contains(&format!("{v} is too large")),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("not a number"), "{}", stderr(&o));
+    }
+    for (f, want) in [
+        (
+            "ABCD:0=99999999999",
+            "--feature ABCD:0=99999999999: the value 99999999999 does not fit in 32 bits",
+        ),
+        (
+            "ABCD:0=0x100000000",
+            "--feature ABCD:0=0x100000000: the value 0x100000000 does not fit in 32 bits",
+        ),
+        (
+            "ABCD:65536=1",
+            "--feature ABCD:65536=1: the number 65536 does not fit in 16 bits",
+        ),
+    ] {
+        let o = palm_run(&[&app, "--feature", f]);
+        assert_eq!(status(&o), 2);
+        assert!(
+            stderr(&o).starts_with(&format!("palm-run: error: {want}")),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = palm_run(&[&app, "--feature", "ABCD:0=x"]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        "palm-run: error: --feature ABCD:0=x: expected CRID:NUM=VALUE (e.g. PRtt:0=7)\n"
+    );
+}
+
+/// Finding: `--heap-size 16777216` alone was refused as "--ram-size 4194304:
+/// RAM must be …", an option the user never gave. The message says the heap
+/// does not fit in the default RAM.
+#[test]
+fn heap_size_alone_is_judged_against_the_default_ram() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = write(dir.path(), "loop.prc", &palm_run::bench::loop_prc(1));
+    let o = palm_run(&[&app, "--heap-size", "16777216"]);
+    assert_eq!(status(&o), 2);
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(
+            "palm-run: error: --heap-size 16777216 does not fit in the default RAM \
+             (--ram-size 4194304): "
+        ),
+        "{err}"
+    );
+    assert!(err.contains("16797696 to 33558528"), "{err}");
+    // A RAM size the user gave is named as before.
+    let o = palm_run(&[&app, "--ram-size", "270000"]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).starts_with("palm-run: error: --ram-size 270000: "),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Finding: an app whose database name has a byte ≥ 0x80 (a Windows-1252
+/// name, as prc-tools and CodeWarrior write them) could not be launched:
+/// the name was decoded as lossy UTF-8 and looked up as that text. Databases
+/// are found by their name bytes, and messages show names as Windows-1252.
+#[test]
+fn windows_1252_database_names_launch() {
+    let dir = tempfile::tempdir().unwrap();
+    let rts = Database::new_resources(
+        Header::new(&b"Caf\xE9App"[..], app::APPL, FourCC::new(*b"PRct")),
+        vec![
+            Resource {
+                kind: FourCC::new(*b"code"),
+                id: 0,
+                data: app::code0(0x28, 0),
+            },
+            Resource {
+                kind: FourCC::new(*b"code"),
+                id: 1,
+                // moveq #7,d0; rts
+                data: vec![0x70, 0x07, 0x4E, 0x75],
+            },
+        ],
+    );
+    let bytes = rts.to_bytes().unwrap();
+    // The library: launched by the name's bytes.
+    let mut m = palm_run::Machine::with_config(&palm_run::Config::default()).unwrap();
+    m.install(&bytes).unwrap();
+    assert_eq!(m.launch(b"Caf\xE9App").unwrap().result, Some(7));
+    assert_eq!(
+        m.launch(b"Caf\xE9").unwrap_err(),
+        "no database named \"Caf\u{e9}\""
+    );
+    assert!(m.export(b"Caf\xE9App").is_ok());
+    let cafe = write(dir.path(), "cafe.prc", &bytes);
+    let o = palm_run(&[&cafe, "--allow-leaks"]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("palm-run: CaféApp returned 7 after "),
+        "{}",
+        stderr(&o)
+    );
+    // --export takes the name as text, in the Palm character set.
+    let out = dir.path().join("out.prc");
+    let o = palm_run(&[&cafe, "--export", &format!("CaféApp={}", out.display())]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    let back = Database::parse(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(back.header.name, b"Caf\xE9App");
+    let o = palm_run(&[&cafe, "--export", &format!("Café€={}", out.display())]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        "palm-run: error: --export Café€: no database named \"Café€\"\n"
+    );
+    // A database named in UTF-8 by another tool is found too.
+    let utf8 = Database::new_records(
+        Header::new("Crème", FourCC::new(*b"DATA"), FourCC::new(*b"PRct")),
+        vec![],
+    );
+    let utf8 = write(dir.path(), "utf8.pdb", &utf8.to_bytes().unwrap());
+    let pdb = dir.path().join("out.pdb");
+    let o = palm_run(&[
+        &cafe,
+        "--install",
+        &utf8,
+        "--export",
+        &format!("Crème={}", pdb.display()),
+    ]);
+    assert_eq!(status(&o), 0, "{}", stderr(&o));
+    let back = Database::parse(&std::fs::read(&pdb).unwrap()).unwrap();
+    assert_eq!(back.header.name, "Crème".as_bytes());
+    // 31 characters of the Palm character set are 31 bytes of a name.
+    let long = "é".repeat(31);
+    let o = palm_run(&[&cafe, "--export", &format!("{long}={}", out.display())]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!("palm-run: error: --export {long}: no database named \"{long}\"\n")
+    );
+    // Installed twice: the message names it as Windows-1252 text.
+    let o = palm_run(&[&cafe, "--install", &cafe]);
+    assert_eq!(status(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        format!("palm-run: error: {cafe}: database \"CaféApp\" is already installed\n")
+    );
+}

@@ -575,7 +575,7 @@ impl Compiler<'_, '_> {
             self.coord("the width in AT (left top width height)")?,
             self.coord("the height in AT (left top width height)")?,
         ];
-        self.expect_punct(')', "AT (left top width height")?;
+        self.expect_punct(')', "the height in AT (left top width height)")?;
         Ok(c)
     }
 
@@ -587,7 +587,7 @@ impl Compiler<'_, '_> {
             self.coord("the left position in AT (left top)")?,
             self.coord("the top position in AT (left top)")?,
         ];
-        self.expect_punct(')', "AT (left top")?;
+        self.expect_punct(')', "the top position in AT (left top)")?;
         Ok(c)
     }
 

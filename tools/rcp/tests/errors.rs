@@ -27,6 +27,15 @@ fn malformed_forms() {
             "StarterApp.rcp:3:32: expected the height in AT (left top width height), found ')'",
         ),
         (
+            "    BUTTON \"OK\" ID 1 AT (1 1 20 12\nEND",
+            "StarterApp.rcp:4:1: expected ')' after the height in AT (left top width height), \
+             found END",
+        ),
+        (
+            "  GRAFFITISTATEINDICATOR AT (1 1\nEND",
+            "StarterApp.rcp:4:1: expected ')' after the top position in AT (left top), found END",
+        ),
+        (
             "    BUTTON ID 1 AT (1 1 20 12)\nEND",
             "StarterApp.rcp:3:12: expected the label after BUTTON, found ID",
         ),
