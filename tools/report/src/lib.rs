@@ -92,6 +92,10 @@
 //! overruns and double frees with their sites, heap statistics, the
 //! suppressions used, and a last line:
 //! `SUMMARY: memdbg: 48 byte(s) leaked in 3 allocation(s).`
+//! Names taken from the inputs (the app's and files' names in the ledger, zip
+//! members, the ELF's functions and files) are printed with their control
+//! characters (C0, DEL, C1) escaped as `\x1b`, in the text report, the diff
+//! and error messages alike; JSON strings keep them (JSON escapes them).
 //!
 //! # JSON schema
 //! `--json` prints one [`Report`] object (pretty-printed). Stable: fields are
