@@ -797,3 +797,53 @@ fn control_characters_are_escaped_in_errors() {
     );
     assert!(e.to_string().contains(", \\x1b[2JOther.prc, "), "{e}");
 }
+
+/// Finding: a backup without a ledger was refused with a message listing
+/// every member (269 KB for 20,000 files). Lists of members name the first
+/// ten and count the rest.
+#[test]
+fn long_member_lists_are_cut() {
+    let names: Vec<String> = (0..20_000).map(|i| format!("db/File-{i}.prc")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let z = backup_of(&refs, b"x");
+    let e = ledger_from_bytes(&z, "big.zip").unwrap_err();
+    assert_eq!(
+        e.message,
+        "no MemDbgDB.pdb in this backup (it holds 20,000 members: db/File-0.prc, \
+         db/File-1.prc, db/File-2.prc, db/File-3.prc, db/File-4.prc, db/File-5.prc, \
+         db/File-6.prc, db/File-7.prc, db/File-8.prc, db/File-9.prc and 19,990 more); \
+         CloudpilotEmu skips open databases, so save the backup with the launcher in front"
+    );
+    let e = ledger_from_bytes_member(&z, "big.zip", Some("MemDbgDB.pdb")).unwrap_err();
+    assert!(
+        e.message.starts_with(
+            "no member MemDbgDB.pdb in this backup (it holds 20,000 members: db/File-0.prc, "
+        ) && e.message.ends_with(", db/File-9.prc and 19,990 more)"),
+        "{}",
+        e.message
+    );
+    // Ten are listed in full, eleven are not.
+    let ten: Vec<String> = (0..10).map(|i| format!("{i}.prc")).collect();
+    let ten: Vec<&str> = ten.iter().map(String::as_str).collect();
+    let e = ledger_from_bytes(&backup_of(&ten, b"x"), "ten.zip").unwrap_err();
+    assert!(
+        e.message.starts_with(
+            "no MemDbgDB.pdb in this backup (it holds 0.prc, 1.prc, 2.prc, 3.prc, 4.prc, \
+             5.prc, 6.prc, 7.prc, 8.prc, 9.prc); "
+        ),
+        "{}",
+        e.message
+    );
+    // Many ledgers: ambiguous, also cut.
+    let pdb = pdb_of(&sample_records());
+    let many: Vec<String> = (0..25).map(|i| format!("{i:02}/MemDbgDB.pdb")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    let e = ledger_from_bytes(&backup_of(&many, &pdb), "many.zip").unwrap_err();
+    assert_eq!(
+        e.message,
+        "25 members are MemDbgDB.pdb (00/MemDbgDB.pdb, 01/MemDbgDB.pdb, 02/MemDbgDB.pdb, \
+         03/MemDbgDB.pdb, 04/MemDbgDB.pdb, 05/MemDbgDB.pdb, 06/MemDbgDB.pdb, 07/MemDbgDB.pdb, \
+         08/MemDbgDB.pdb, 09/MemDbgDB.pdb and 15 more): ambiguous; choose one with --member \
+         PATH"
+    );
+}
