@@ -37,7 +37,7 @@ use crate::report::{
     Analyzer, Hidden, Options, SiteKey, StackFrame, allocs_in_order, hidden, site_key,
 };
 use crate::symbolize::Symbolize;
-use crate::text::{StackWriter, count, num};
+use crate::text::{Esc, StackWriter, count, num};
 use crate::{Format, InputError, Ledger};
 use memdbg::record::AllocRecord;
 
@@ -379,7 +379,7 @@ fn write_changes(
             c.old_count,
             c.new_count,
             num(bytes),
-            c.site,
+            Esc(&c.site),
             c.kinds.join(", ")
         )?;
         sw.write(out, &c.stack)?;
@@ -420,17 +420,17 @@ pub fn print_diff_with(
             writeln!(out)?;
         }
         Format::Text => {
-            writeln!(out, "memdbg diff of {} → {}", d.old, d.new)?;
+            writeln!(out, "memdbg diff of {} → {}", Esc(&d.old), Esc(&d.new))?;
             match (&d.symbols, &d.old_symbols) {
-                (Some(n), Some(o)) if n == o => writeln!(out, "Symbols   {n}")?,
+                (Some(n), Some(o)) if n == o => writeln!(out, "Symbols   {}", Esc(n))?,
                 (None, None) => {}
                 (n, o) => {
-                    let name = |s: &Option<String>| s.clone().unwrap_or_else(|| "none".into());
+                    let name = |s: &Option<String>| Esc(s.as_deref().unwrap_or("none")).to_string();
                     writeln!(out, "Symbols   {} (NEW), {} (OLD)", name(n), name(o))?;
                 }
             }
             for w in &d.warnings {
-                writeln!(out, "warning: {w}")?;
+                writeln!(out, "warning: {}", Esc(w))?;
             }
             writeln!(out)?;
             let mut sw = StackWriter::default();

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::text::Esc;
+
 /// Why an input could not be used (exit status 2 in the `memdbg` binary).
 ///
 /// Always names the file; `offset` is the byte offset in that file of what is
@@ -53,12 +55,17 @@ impl InputError {
     }
 }
 
+/// `file: offset 0x…: message`; control characters in the file name and the
+/// message (which may quote names from the input: a database's, a zip
+/// member's, an app's) are escaped as `\x1b`, so that printing the error does
+/// not send them to the terminal. The fields keep them as they are.
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (file, message) = (Esc(&self.file), Esc(&self.message));
         match (self.line, self.offset) {
-            (Some(l), _) => write!(f, "{}:{l}: {}", self.file, self.message),
-            (None, Some(o)) => write!(f, "{}: offset 0x{o:X}: {}", self.file, self.message),
-            (None, None) => write!(f, "{}: {}", self.file, self.message),
+            (Some(l), _) => write!(f, "{file}:{l}: {message}"),
+            (None, Some(o)) => write!(f, "{file}: offset 0x{o:X}: {message}"),
+            (None, None) => write!(f, "{file}: {message}"),
         }
     }
 }

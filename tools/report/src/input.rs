@@ -11,6 +11,7 @@ use std::path::Path;
 use memdbg::record;
 use palm_prc::{Database, FourCC};
 
+use crate::text::num;
 use crate::{InputError, Ledger};
 
 /// Largest ledger file read: 64 MiB. A MemDbgDB `.pdb` is at most a few MB
@@ -27,6 +28,21 @@ pub const MAX_SUPPRESSION_FILE: u64 = 16 << 20;
 /// Largest zip member read (a Palm storage heap is a few MB; this bounds what a
 /// hostile archive can make us inflate).
 const MAX_MEMBER: u64 = 64 << 20;
+
+/// Most member names an error message lists; the others are counted.
+const LISTED: usize = 10;
+
+/// `names` for a message: `a, b, c`, or when there are more than [`LISTED`],
+/// the first of them and `and 19,990 more`.
+fn list_names<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let n = names.len();
+    let first: Vec<&str> = names.take(LISTED).collect();
+    if n > LISTED {
+        format!("{} and {} more", first.join(", "), num((n - LISTED) as u64))
+    } else {
+        first.join(", ")
+    }
+}
 
 /// What a non-regular file is, in words.
 fn file_kind(meta: &std::fs::Metadata) -> &'static str {
@@ -191,13 +207,12 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
         .filter(|n| n.to_ascii_lowercase().ends_with(".pdb"))
         .collect();
     let shared = |which: &[&String]| {
-        let list: Vec<&str> = which.iter().map(|s| s.as_str()).collect();
         InputError::whole(
             name,
             format!(
                 "several members share the name {}: ambiguous, and --member cannot choose \
                  between them; save the backup again",
-                list.join(", ")
+                list_names(which.iter().map(|s| s.as_str()))
             ),
         )
     };
@@ -210,10 +225,14 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
                 .unwrap_or_default()
         })
         .collect();
-    let listed = if names.is_empty() {
-        "it is empty".to_string()
-    } else {
-        format!("it holds {}", names.join(", "))
+    let listed = || match names.len() {
+        0 => "it is empty".to_string(),
+        n if n > LISTED => format!(
+            "it holds {} members: {}",
+            num(n as u64),
+            list_names(names.iter().map(String::as_str))
+        ),
+        _ => format!("it holds {}", list_names(names.iter().map(String::as_str))),
     };
     let base = |n: &str| {
         n.rsplit(['/', '\\'])
@@ -239,13 +258,12 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
         Ok(data)
     };
     let ambiguous = |found: &[usize], what: &str| {
-        let list: Vec<&str> = found.iter().map(|&i| names[i].as_str()).collect();
         InputError::whole(
             name,
             format!(
                 "{} members are {what} ({}): ambiguous; choose one with --member PATH",
-                found.len(),
-                list.join(", ")
+                num(found.len() as u64),
+                list_names(found.iter().map(|&i| names[i].as_str()))
             ),
         )
     };
@@ -257,7 +275,7 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
         return match found[..] {
             [] => Err(InputError::whole(
                 name,
-                format!("no member {m} in this backup ({listed})"),
+                format!("no member {m} in this backup ({})", listed()),
             )),
             [i] => {
                 let data = read_member(i)?;
@@ -308,9 +326,10 @@ fn ledger_from_zip(bytes: &[u8], name: &str, member: Option<&str>) -> Result<Led
         [] => Err(InputError::whole(
             name,
             format!(
-                "no {}.pdb in this backup ({listed}); CloudpilotEmu skips open databases, so \
+                "no {}.pdb in this backup ({}); CloudpilotEmu skips open databases, so \
                  save the backup with the launcher in front",
-                record::DB_NAME
+                record::DB_NAME,
+                listed()
             ),
         )),
         _ => {

@@ -3,7 +3,8 @@
 //! The record layouts are `memdbg::record`'s; this module only walks the
 //! database's records, decodes each with [`Record::decode`] and sorts them by
 //! kind, turning every decode error into an [`InputError`] that names the file
-//! offset of the bad byte.
+//! offset of the bad byte. Records that were never written (all zero bytes: the
+//! app stopped between `DmNewRecord` and `DmWrite`) are skipped and counted.
 
 use memdbg::record::{
     self, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header, LowHeapRecord,
@@ -46,18 +47,28 @@ pub struct Ledger {
     pub low_heap: Vec<LowHeapRecord>,
     /// Free slots skipped (only in a ledger whose run did not stop).
     pub free_slots: usize,
+    /// Records skipped because they were never written: every byte zero, of
+    /// the size of an allocation or event record. The app stopped
+    /// between the library's `DmNewRecord`, which creates the record
+    /// zero-filled, and the `DmWrite` that fills it; what the record was to
+    /// hold (an allocation or an event) is missing. After a clean stop, which
+    /// removes them, such a record means a damaged ledger.
+    pub unwritten: usize,
     /// Records skipped because the Data Manager marked them deleted.
     pub deleted: usize,
 }
 
 impl Ledger {
     /// Decodes a MemDbgDB file (`.pdb` as POSE, `palm-run` or CloudpilotEmu
-    /// export it). `source` names it in errors.
+    /// export it). `source` names it in errors. Free slots, records marked
+    /// deleted and records never written are skipped and counted
+    /// ([`Ledger::free_slots`], [`Ledger::deleted`], [`Ledger::unwritten`]).
     ///
     /// # Errors
     /// Not a Palm database, a resource database, the wrong type or creator, no
     /// records, or a record that does not decode (unknown kind or version,
-    /// truncated, …): an [`InputError`] with the file offset of the bad byte.
+    /// truncated, …; a header never written): an [`InputError`] with the file
+    /// offset of the bad byte.
     pub fn from_pdb(bytes: &[u8], source: &str) -> Result<Ledger, InputError> {
         let db = Database::parse(bytes)
             .map_err(|e| InputError::whole(source, format!("not a Palm database (.pdb): {e}")))?;
@@ -184,6 +195,23 @@ fn kind_size(k: u8, v: u8) -> Option<usize> {
     }
 }
 
+/// Whether `data` is a record that was never written: all zero bytes, of the
+/// size of a record that the library creates after the header (an allocation
+/// slot or an event record). `DmNewRecord` creates a record zero-filled, so
+/// this is what the app leaves when it stops before the `DmWrite` that fills
+/// it. Zero bytes of any other size, or a record with any byte set, are not
+/// skipped: they fail to decode.
+pub(crate) fn is_unwritten(data: &[u8]) -> bool {
+    matches!(
+        data.len(),
+        record::ALLOC_RECORD_SIZE
+            | record::OVERRUN_RECORD_SIZE
+            | record::DOUBLE_FREE_RECORD_SIZE
+            | record::SMALL_SITE_RECORD_SIZE
+            | record::LOW_HEAP_RECORD_SIZE
+    ) && data.iter().all(|&b| b == 0)
+}
+
 /// An [`InputError`] for record `index` that failed to decode.
 fn record_error(
     source: &str,
@@ -231,9 +259,22 @@ fn decode_all<'a>(
     let Some((index, origin, data)) = list.next() else {
         return Err(InputError::whole(
             source,
-            "the database has no records: record 0 must be the MemDbgDB header",
+            "the database has no records: record 0 must be the MemDbgDB header (an empty \
+             MemDbgDB is what an app leaves that stopped while memdbg::start was creating the \
+             ledger)",
         ));
     };
+    if !data.is_empty() && data.iter().all(|&b| b == 0) {
+        let message = format!(
+            "record 0 (header): never written: its {} bytes are zero (the app stopped while \
+             memdbg::start was creating the ledger, before it wrote the header)",
+            data.len()
+        );
+        return Err(match origin {
+            Origin::File(at) => InputError::at(source, at, message),
+            Origin::Index => InputError::whole(source, message),
+        });
+    }
     let header = Header::decode(data).map_err(|e| record_error(source, index, origin, data, e))?;
     let mut ledger = Ledger {
         source: source.to_string(),
@@ -248,9 +289,14 @@ fn decode_all<'a>(
         small_sites: Vec::new(),
         low_heap: Vec::new(),
         free_slots: 0,
+        unwritten: 0,
         deleted: 0,
     };
     for (index, origin, data) in list {
+        if is_unwritten(data) {
+            ledger.unwritten += 1;
+            continue;
+        }
         let decoded =
             Record::decode(data).map_err(|e| record_error(source, index, origin, data, e))?;
         match decoded {

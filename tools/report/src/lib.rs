@@ -92,6 +92,10 @@
 //! overruns and double frees with their sites, heap statistics, the
 //! suppressions used, and a last line:
 //! `SUMMARY: memdbg: 48 byte(s) leaked in 3 allocation(s).`
+//! Names taken from the inputs (the app's and files' names in the ledger, zip
+//! members, the ELF's functions and files) are printed with their control
+//! characters (C0, DEL, C1) escaped as `\x1b`, in the text report, the diff
+//! and error messages alike; JSON strings keep them (JSON escapes them).
 //!
 //! # JSON schema
 //! `--json` prints one [`Report`] object (pretty-printed). Stable: fields are
@@ -112,6 +116,7 @@
 //! | `heap` | object | [`HeapInfo`]: `peak_live_bytes`, `peak_live_count`, `low_free`, `low_largest_free`, `low_heap_threshold`, `small_allocs`, `small_unsited`, `small_sites` (`{count, bytes, first: block}`), `low_heap` (`{free, largest, threshold, after: block}`) |
 //! | `suppressions` | array | [`SuppressionUse`]: `pattern`, `leaks`, `bytes` hidden by it |
 //! | `warnings` | array of strings | inconsistencies and missing information |
+//! | `unwritten_records` | integer | records skipped because they were never written: all zero bytes, as `DmNewRecord` creates them, when the app stopped before the `DmWrite` that fills them (also said in `warnings`) |
 //! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `exit_status`, `line` |
 //!
 //! A **block** ([`Block`]) is `kind` (`pointer`, `handle`, `chunk`, `Rust

@@ -354,6 +354,9 @@ pub struct Report {
     pub suppressions: Vec<SuppressionUse>,
     /// Things the reader should know (inconsistencies, missing symbols).
     pub warnings: Vec<String>,
+    /// Records skipped because they were never written (all zero bytes: the
+    /// app stopped while the library was creating them; [`Ledger::unwritten`]).
+    pub unwritten_records: usize,
     /// Totals.
     pub summary: Summary,
 }
@@ -914,6 +917,24 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             ledger.free_slots
         ));
     }
+    match ledger.unwritten {
+        0 => {}
+        n if running => warnings.push(if n == 1 {
+            "1 record never written (the app stopped while creating it): the allocation or \
+             event it was to hold is missing"
+                .to_string()
+        } else {
+            format!(
+                "{n} records never written (the app stopped while creating them): the \
+                 allocations or events they were to hold are missing"
+            )
+        }),
+        n => warnings.push(format!(
+            "{} of zero bytes in a ledger whose run stopped: the ledger is damaged ({} ignored)",
+            plural(n, "record", "records"),
+            if n == 1 { "record" } else { "records" }
+        )),
+    }
     if ledger.deleted > 0 {
         warnings.push(format!(
             "{} record(s) marked deleted by the Data Manager (ignored)",
@@ -1032,6 +1053,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         heap,
         suppressions: uses,
         warnings,
+        unwritten_records: ledger.unwritten,
     }
 }
 

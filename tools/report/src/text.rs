@@ -1,8 +1,35 @@
 //! The text form of a [`Report`] and of a [`Diff`](crate::diff::Diff).
+//!
+//! Every string that comes from an input (the ledger's app and file names, zip
+//! member names, the ELF's function and file names, suppression patterns) is
+//! written through [`Esc`], so that control characters in it cannot reach the
+//! terminal as escape sequences.
 
+use std::fmt;
 use std::io::{self, Write};
 
 use crate::report::{Block, FastMap, Flag, Report, StackFrame};
+
+/// A string from an input, displayed for a terminal: its control characters
+/// (C0, DEL, C1: Unicode's `Cc`, `char::is_control`) as `\x1b`, everything
+/// else as it is (letters of any script, U+FFFD for bytes that were not UTF-8).
+/// A name from a ledger could otherwise set the terminal's title, colours or
+/// clipboard, or rewrite lines already printed.
+pub(crate) struct Esc<'a>(pub(crate) &'a str);
+
+impl fmt::Display for Esc<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.0;
+        while let Some(at) = rest.find(char::is_control) {
+            f.write_str(&rest[..at])?;
+            let c = rest[at..].chars().next().unwrap_or_default();
+            // Every `Cc` character is below U+0100: two hex digits.
+            write!(f, "\\x{:02x}", u32::from(c))?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        f.write_str(rest)
+    }
+}
 
 /// `n` with thousands separators: 12,345.
 pub(crate) fn num(n: u64) -> String {
@@ -50,11 +77,10 @@ impl StackWriter {
             if j > 0 {
                 t.push_str(&pad);
             }
-            t.push_str(" in ");
-            t.push_str(&s.function);
+            t.push_str(&format!(" in {}", Esc(&s.function)));
             match (&s.file, s.line) {
-                (Some(file), Some(line)) => t.push_str(&format!(" at {file}:{line}")),
-                (Some(file), None) => t.push_str(&format!(" at {file}")),
+                (Some(file), Some(line)) => t.push_str(&format!(" at {}:{line}", Esc(file))),
+                (Some(file), None) => t.push_str(&format!(" at {}", Esc(file))),
                 _ => {}
             }
             if s.inlined {
@@ -111,6 +137,7 @@ fn write_allocated(
     why_none: &str,
 ) -> io::Result<()> {
     if let Some(file) = &b.file {
+        let file = Esc(file);
         match b.line {
             Some(line) => writeln!(out, "  Allocated at {file}:{line}")?,
             None => writeln!(out, "  Allocated in {file}")?,
@@ -158,11 +185,12 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     } else {
         ": the CALL_STACKS option was off"
     };
-    writeln!(out, "memdbg report of {}", r.source)?;
+    writeln!(out, "memdbg report of {}", Esc(&r.source))?;
     writeln!(
         out,
         "App       {} (creator '{}')",
-        h.app_name, h.app_creator
+        Esc(&h.app_name),
+        Esc(&h.app_creator)
     )?;
     writeln!(out, "Format    MemDbgDB version {}", h.format_version)?;
     let code = if h.code_size == 0 {
@@ -181,7 +209,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     };
     writeln!(out, "Code 1    {code}, {base}{crc}")?;
     match &r.symbols {
-        Some(s) => writeln!(out, "Symbols   {s}")?,
+        Some(s) => writeln!(out, "Symbols   {}", Esc(s))?,
         None => writeln!(out, "Symbols   none")?,
     }
     let running = h.flags.iter().any(|f| f.name == "RUNNING");
@@ -230,7 +258,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         count(n(c.alerts), "alert", "alerts")
     )?;
     for w in &r.warnings {
-        writeln!(out, "warning: {w}")?;
+        writeln!(out, "warning: {}", Esc(w))?;
     }
 
     let s = &r.summary;
@@ -283,7 +311,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
                 out,
                 "  {}{sizes} from {} ({})",
                 count(site.count, "leak", "leaks"),
-                site.site,
+                Esc(&site.site),
                 site.kinds.join(", ")
             )?;
         }
@@ -366,7 +394,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             "    {}, {} bytes, from {}",
             count(site.count as usize, "allocation", "allocations"),
             num(site.bytes.into()),
-            site.first.site
+            Esc(&site.first.site)
         )?;
     }
     for l in &hp.low_heap {
@@ -379,7 +407,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             num(l.free.into()),
             l.after.size,
             l.after.kind,
-            l.after.site,
+            Esc(&l.after.site),
             l.after.seq
         )?;
     }
@@ -393,7 +421,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
                 "  {} ({} bytes): {}",
                 count(u.leaks, "leak", "leaks"),
                 num(u.bytes),
-                u.pattern
+                Esc(&u.pattern)
             )?;
         }
     }

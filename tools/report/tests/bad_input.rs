@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use memdbg::record::{self, AsBytes, kind};
+use memdbg::record::{self, AsBytes, HeaderFlags, kind};
 use memdbg_report::{Format, Ledger, Options, ledger_from_bytes, print};
 use palm_prc::{Database, FourCC, Resource};
 use proptest::prelude::*;
@@ -87,7 +87,9 @@ fn no_records() {
     let e = err(&pdb_of(&[]));
     assert_eq!(
         e.to_string(),
-        "in.pdb: the database has no records: record 0 must be the MemDbgDB header"
+        "in.pdb: the database has no records: record 0 must be the MemDbgDB header (an empty \
+         MemDbgDB is what an app leaves that stopped while memdbg::start was creating the \
+         ledger)"
     );
 }
 
@@ -349,4 +351,124 @@ proptest! {
         prop_assert_eq!(r.sites.iter().map(|s| s.count).sum::<usize>(), n);
         prop_assert_eq!(r.summary.exit_status, u8::from(n > 0));
     }
+}
+
+/// The sample ledger with `zeros` records of these sizes inserted after
+/// record 2, all zero bytes, as `DmNewRecord` leaves a record until the
+/// `DmWrite` that fills it; the header RUNNING when `running`.
+fn with_unwritten(zeros: &[usize], running: bool) -> Vec<Vec<u8>> {
+    let mut recs = sample_records();
+    let mut h = record::Header::decode(&recs[0]).unwrap();
+    let mut flags = h.header_flags();
+    flags.set(HeaderFlags::RUNNING, running);
+    h.flags.set(flags.bits());
+    recs[0] = h.as_bytes().to_vec();
+    for (i, &size) in zeros.iter().enumerate() {
+        recs.insert(3 + i, vec![0; size]);
+    }
+    recs
+}
+
+fn text_and_json(ledger: &Ledger) -> (String, serde_json::Value) {
+    let mut opts = Options::default();
+    let mut text = Vec::new();
+    print(&mut text, ledger, &opts).unwrap();
+    opts.format = Format::Json;
+    let mut json = Vec::new();
+    print(&mut json, ledger, &opts).unwrap();
+    (
+        String::from_utf8(text).unwrap(),
+        serde_json::from_slice(&json).unwrap(),
+    )
+}
+
+#[test]
+fn records_never_written_are_skipped_and_counted() {
+    // The app stopped after DmNewRecord created a slot's record and an event
+    // record, before they were written: every byte is still zero.
+    let recs = with_unwritten(
+        &[record::ALLOC_RECORD_SIZE, record::OVERRUN_RECORD_SIZE],
+        true,
+    );
+    let ledger = ledger_from_bytes(&pdb_of(&recs), "c.pdb").unwrap();
+    assert_eq!((ledger.allocs.len(), ledger.overruns.len()), (5, 1));
+    let (text, json) = text_and_json(&ledger);
+    let said = "2 records never written (the app stopped while creating them): the \
+                allocations or events they were to hold are missing";
+    assert!(text.contains(&format!("warning: {said}\n")), "{text}");
+    assert_eq!(json["unwritten_records"], 2);
+    assert!(
+        json["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| *w == said),
+        "{json}"
+    );
+    let one = with_unwritten(&[record::ALLOC_RECORD_SIZE], true);
+    let (text, _) = text_and_json(&ledger_from_bytes(&pdb_of(&one), "c.pdb").unwrap());
+    assert!(
+        text.contains(
+            "warning: 1 record never written (the app stopped while creating it): the \
+             allocation or event it was to hold is missing\n"
+        ),
+        "{text}"
+    );
+
+    // After a clean stop (memdbg::stop removes such records) it is damage,
+    // still skipped.
+    let recs = with_unwritten(&[record::DOUBLE_FREE_RECORD_SIZE], false);
+    let ledger = ledger_from_bytes(&pdb_of(&recs), "c.pdb").unwrap();
+    assert_eq!(ledger.double_frees.len(), 1);
+    let (text, json) = text_and_json(&ledger);
+    let said = "1 record of zero bytes in a ledger whose run stopped: the ledger is damaged \
+                (record ignored)";
+    assert!(text.contains(&format!("warning: {said}\n")), "{text}");
+    assert_eq!(json["unwritten_records"], 1);
+
+    // A ledger without such records says 0.
+    let (_, json) = text_and_json(&ledger_from_bytes(&pdb_of(&sample_records()), "c.pdb").unwrap());
+    assert_eq!(json["unwritten_records"], 0);
+}
+
+#[test]
+fn other_zero_records_are_still_errors() {
+    // Zero bytes of a size memdbg never creates.
+    let recs = with_unwritten(&[40], true);
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 3) + 1));
+    assert_eq!(
+        e.message,
+        "record 3 (free slot): unknown record format version (byte 1 of the record); its \
+         version is 0, this memdbg reads versions 1 to 2"
+    );
+    // One byte written: not a record that was never written.
+    let mut recs = with_unwritten(&[record::ALLOC_RECORD_SIZE], true);
+    recs[3][0] = kind::POINTER;
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 3) + 1));
+    assert!(
+        e.message
+            .starts_with("record 3 (pointer): unknown record format version")
+    );
+    let mut recs = with_unwritten(&[record::ALLOC_RECORD_SIZE], true);
+    recs[3][60] = b'x';
+    assert!(
+        err(&pdb_of(&recs))
+            .message
+            .starts_with("record 3 (free slot)")
+    );
+    // A header never written: the app stopped inside memdbg::start.
+    let mut recs = sample_records();
+    recs[0].fill(0);
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 0)));
+    assert_eq!(
+        e.message,
+        "record 0 (header): never written: its 156 bytes are zero (the app stopped while \
+         memdbg::start was creating the ledger, before it wrote the header)"
+    );
 }

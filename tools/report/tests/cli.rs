@@ -429,3 +429,26 @@ fn an_ambiguous_backup_is_refused_unless_a_member_is_chosen() {
         "but neither OLD nor NEW is a zip archive",
     );
 }
+
+/// Finding: `memdbg report` printed app and file names from the ledger as
+/// they were, so a ledger could drive the terminal. Its stdout and stderr
+/// carry no control character but line feeds.
+#[test]
+fn no_control_characters_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdb = write(dir.path(), "hostile.pdb", &pdb_of(&hostile_records()));
+    let out = memdbg(&["report".as_ref(), &pdb]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_no_control_characters(&stdout);
+    assert!(stdout.contains("App       \\x1b[31mXX\\x1b[m (creator 'MDst')\n"));
+    // An error quoting a zip member's name.
+    let backup = write(
+        dir.path(),
+        "b.zip",
+        &zip_of(&[("\x1b]0;PWN\x07.pdb", b"not a ledger".to_vec())]),
+    );
+    let out = memdbg(&["report".as_ref(), &backup]);
+    assert_no_control_characters(&text(&out.stderr));
+    refused(&out, "(it holds \\x1b]0;PWN\\x07.pdb)");
+}

@@ -708,3 +708,142 @@ fn fuzz_seeds_are_current() {
         assert_eq!(ledger.allocs, sample().allocs);
     }
 }
+
+/// Symbols with control characters, as a hostile ELF's DWARF could hold.
+struct HostileElf;
+
+impl Symbolize for HostileElf {
+    fn symbolize(&self, _offset: u32) -> Vec<Symbol> {
+        vec![sym("evil\x1b[2J", "src/\x07.rs", 3, false)]
+    }
+
+    fn name(&self) -> &str {
+        "Hostile\x1b[1m.elf"
+    }
+}
+
+/// Finding: app and file names from the ledger reached the terminal as they
+/// were, escape sequences included. The text report and the diff escape
+/// control characters (C0, DEL, C1) as `\x1b`; other characters are shown as
+/// they are; JSON keeps the strings (serde escapes them itself).
+#[test]
+fn control_characters_are_escaped_in_text() {
+    let ledger = Ledger::from_pdb(&pdb_of(&hostile_records()), "evil\x1b[8m.pdb").unwrap();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&HostileElf);
+    let (text, _) = render(&ledger, &opts);
+    assert_no_control_characters(&text);
+    for shown in [
+        "memdbg report of evil\\x1b[8m.pdb\n",
+        "App       \\x1b[31mXX\\x1b[m (creator 'MDst')\n",
+        "Symbols   Hostile\\x1b[1m.elf\n",
+        "  Allocated at \\x1b]0;PWN\\x07:5\n",
+        "  Allocated at src/\\x9b2J\\x7f.rs:6\n",
+        "  Allocated at src/café.rs:7\n",
+        "  Allocated at src/caf\u{fffd}.rs:8\n",
+        " in evil\\x1b[2J at src/\\x07.rs:3\n",
+        " from \\x1b]0;PWN\\x07:5 (pointer)\n",
+    ] {
+        assert!(text.contains(shown), "{shown:?} not in\n{text}");
+    }
+    // JSON: the strings as they are, escaped by JSON.
+    opts.format = Format::Json;
+    let (json, _) = render(&ledger, &opts);
+    assert!(
+        json.contains(r#""app_name": "\u001b[31mXX\u001b[m""#),
+        "{json}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["leaks"][0]["file"], "\x1b]0;PWN\x07");
+    // The diff's text.
+    let mut out = Vec::new();
+    opts.format = Format::Text;
+    memdbg_report::diff::print_diff_with(&mut out, &sample(), &ledger, &opts, Some(&HostileElf))
+        .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_no_control_characters(&text);
+    assert!(text.contains("→ evil\\x1b[8m.pdb\n"), "{text}");
+    assert!(
+        text.contains(" from \\x1b]0;PWN\\x07:5 (pointer)\n"),
+        "{text}"
+    );
+}
+
+/// Errors quote names from the input (a database's, a zip member's): their
+/// text escapes control characters too; the fields keep them.
+#[test]
+fn control_characters_are_escaped_in_errors() {
+    let header = palm_prc::Header::new(
+        "Evil\x1b]0;X\x07",
+        palm_prc::FourCC::new(*b"DATA"),
+        palm_prc::FourCC::from_u32(memdbg::record::DB_CREATOR),
+    );
+    let pdb = palm_prc::Database::new_records(header, Vec::new())
+        .to_bytes()
+        .unwrap();
+    let e = ledger_from_bytes(&pdb, "in.pdb").unwrap_err();
+    assert!(e.message.contains("\"Evil\x1b]0;X\x07\""), "{e:?}");
+    assert!(
+        e.to_string().ends_with("(database \"Evil\\x1b]0;X\\x07\")"),
+        "{e}"
+    );
+    let z = backup_zip("\x1b[2JOther.prc", b"x");
+    let e = ledger_from_bytes(&z, "b\x07.zip").unwrap_err();
+    assert_no_control_characters(&e.to_string());
+    assert!(
+        e.to_string()
+            .starts_with("b\\x07.zip: no MemDbgDB.pdb in this backup (it holds StarterApp.prc, "),
+        "{e}"
+    );
+    assert!(e.to_string().contains(", \\x1b[2JOther.prc, "), "{e}");
+}
+
+/// Finding: a backup without a ledger was refused with a message listing
+/// every member (269 KB for 20,000 files). Lists of members name the first
+/// ten and count the rest.
+#[test]
+fn long_member_lists_are_cut() {
+    let names: Vec<String> = (0..20_000).map(|i| format!("db/File-{i}.prc")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let z = backup_of(&refs, b"x");
+    let e = ledger_from_bytes(&z, "big.zip").unwrap_err();
+    assert_eq!(
+        e.message,
+        "no MemDbgDB.pdb in this backup (it holds 20,000 members: db/File-0.prc, \
+         db/File-1.prc, db/File-2.prc, db/File-3.prc, db/File-4.prc, db/File-5.prc, \
+         db/File-6.prc, db/File-7.prc, db/File-8.prc, db/File-9.prc and 19,990 more); \
+         CloudpilotEmu skips open databases, so save the backup with the launcher in front"
+    );
+    let e = ledger_from_bytes_member(&z, "big.zip", Some("MemDbgDB.pdb")).unwrap_err();
+    assert!(
+        e.message.starts_with(
+            "no member MemDbgDB.pdb in this backup (it holds 20,000 members: db/File-0.prc, "
+        ) && e.message.ends_with(", db/File-9.prc and 19,990 more)"),
+        "{}",
+        e.message
+    );
+    // Ten are listed in full, eleven are not.
+    let ten: Vec<String> = (0..10).map(|i| format!("{i}.prc")).collect();
+    let ten: Vec<&str> = ten.iter().map(String::as_str).collect();
+    let e = ledger_from_bytes(&backup_of(&ten, b"x"), "ten.zip").unwrap_err();
+    assert!(
+        e.message.starts_with(
+            "no MemDbgDB.pdb in this backup (it holds 0.prc, 1.prc, 2.prc, 3.prc, 4.prc, \
+             5.prc, 6.prc, 7.prc, 8.prc, 9.prc); "
+        ),
+        "{}",
+        e.message
+    );
+    // Many ledgers: ambiguous, also cut.
+    let pdb = pdb_of(&sample_records());
+    let many: Vec<String> = (0..25).map(|i| format!("{i:02}/MemDbgDB.pdb")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    let e = ledger_from_bytes(&backup_of(&many, &pdb), "many.zip").unwrap_err();
+    assert_eq!(
+        e.message,
+        "25 members are MemDbgDB.pdb (00/MemDbgDB.pdb, 01/MemDbgDB.pdb, 02/MemDbgDB.pdb, \
+         03/MemDbgDB.pdb, 04/MemDbgDB.pdb, 05/MemDbgDB.pdb, 06/MemDbgDB.pdb, 07/MemDbgDB.pdb, \
+         08/MemDbgDB.pdb, 09/MemDbgDB.pdb and 15 more): ambiguous; choose one with --member \
+         PATH"
+    );
+}

@@ -330,3 +330,50 @@ pub fn leaks_only() -> Vec<Vec<u8>> {
         ),
     ])
 }
+
+/// The app name of [`hostile_records`]: a terminal colour sequence.
+pub const HOSTILE_APP: &[u8] = b"\x1b[31mXX\x1b[m";
+
+/// A ledger whose names would drive a terminal if printed as they are: app
+/// [`HOSTILE_APP`], a leak from `\x1b]0;PWN\x07` (sets the window title), one
+/// from a file with a C1 CSI (U+009B in UTF-8) and a DEL, and two with
+/// letters that must stay as they are: `é` in UTF-8 and a Latin-1 0xE9 (not
+/// UTF-8: shown as U+FFFD).
+pub fn hostile_records() -> Vec<Vec<u8>> {
+    let st = stack(&[Ok(0x10)]);
+    let mut leaks = vec![
+        alloc(kind::POINTER, 8, 0x0001_1000, 1, "\x1b]0;PWN\x07", 5, st),
+        alloc(
+            kind::POINTER,
+            9,
+            0x0001_1100,
+            2,
+            "src/\u{9b}2J\x7f.rs",
+            6,
+            st,
+        ),
+        alloc(kind::POINTER, 10, 0x0001_1200, 3, "src/café.rs", 7, st),
+        alloc(kind::POINTER, 11, 0x0001_1300, 4, "", 8, st),
+    ];
+    leaks[3].file = FileName::new(b"src/caf\xe9.rs");
+    let mut h = header(0x0C00, &leaks);
+    h.app_name = [0; 32];
+    h.app_name[..HOSTILE_APP.len()].copy_from_slice(HOSTILE_APP);
+    let mut out = vec![h.as_bytes().to_vec()];
+    out.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+    out
+}
+
+/// Panics if `text` holds a control character other than a line feed.
+pub fn assert_no_control_characters(text: &str) {
+    if let Some((at, c)) = text
+        .char_indices()
+        .find(|&(_, c)| c.is_control() && c != '\n')
+    {
+        panic!(
+            "control character {:?} at byte {at}: {:?}",
+            c,
+            &text[at.saturating_sub(40)..]
+        );
+    }
+}
