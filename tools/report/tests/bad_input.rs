@@ -472,3 +472,29 @@ fn other_zero_records_are_still_errors() {
          memdbg::start was creating the ledger, before it wrote the header)"
     );
 }
+
+#[test]
+fn a_run_that_did_not_stop_has_no_counter_warnings() {
+    // Such a header holds start's counters (all zero) while the event records
+    // were written as the run went: nothing to compare.
+    let with_counters = |running: bool| {
+        let mut recs = with_unwritten(&[], running);
+        let mut h = record::Header::decode(&recs[0]).unwrap();
+        h.counters.overruns.set(0);
+        h.counters.double_frees.set(0);
+        recs[0] = h.as_bytes().to_vec();
+        let ledger = ledger_from_bytes(&pdb_of(&recs), "c.pdb").unwrap();
+        assert!(!ledger.overruns.is_empty() && !ledger.double_frees.is_empty());
+        text_and_json(&ledger).0
+    };
+    let text = with_counters(true);
+    assert!(!text.contains("the header counts"), "{text}");
+    // After a stop the same mismatch is a warning.
+    let text = with_counters(false);
+    assert!(
+        text.contains(
+            "warning: the header counts 0 overruns but the ledger holds 1 overrun record(s)"
+        ),
+        "{text}"
+    );
+}
