@@ -12,6 +12,7 @@ use crate::record::kind;
 #[cfg(not(target_arch = "m68k"))]
 #[cfg(not(target_arch = "m68k"))]
 use crate::stack::{caller_of, frame_pointer};
+#[cfg(not(target_arch = "m68k"))]
 use crate::state::{self, State};
 use crate::track::{self, Freed};
 
@@ -274,13 +275,15 @@ pub unsafe fn handle_free(h: MemHandle) -> palm::Err {
     unsafe { free_at(h as u32, 1) }
 }
 
-/// Frees `addr` through the trap (`handle` 1: `MemHandleFree`, 0: `MemChunkFree`);
-/// when the free traps are not patched, does the bookkeeping here first
-/// ([`track::freeing`]; with the patches, the patch does it), with the free's caller
-/// found from the frame of the function the program called (A6: call this from an
-/// `#[inline(never)]` function's own body). A double free is not passed on:
-/// `memErrInvalidParam`. Returns the `Err`. On the 68k a `jsr` into [`free_raw`],
-/// which takes its arguments in registers.
+/// Frees `addr` through the trap (`handle` 1: `MemHandleFree`, 0: `MemChunkFree`),
+/// with the detector entered: the bookkeeping here ([`track::freeing`]), with the
+/// free's caller found from the frame of the function the program called (A6: call
+/// this from an `#[inline(never)]` function's own body), then the trap while still
+/// entered, so that memdbg's own free patch, if installed, passes it straight to the
+/// original (the free is recorded once, at the program's call, not inside memdbg).
+/// A double free is not passed on: `memErrInvalidParam`. Not running (or busy): the
+/// plain trap. Returns the `Err`. On the 68k a `jsr` into [`free_raw`], which takes
+/// its arguments in registers.
 ///
 /// # Safety
 /// As `MemChunkFree`/`MemHandleFree` for `addr`.
@@ -306,35 +309,36 @@ pub(crate) unsafe fn free_at(addr: u32, handle: u32) -> palm::Err {
     #[cfg(not(target_arch = "m68k"))]
     {
         let handle = handle != 0;
-        if let Some(st) = enter() {
-            let mut r = Freed::Pass;
-            if st.patched & state::PATCHED_FREES == 0 {
-                // SAFETY: the frame of the function the program called.
-                let (ret, frame) = unsafe { caller_of(frame_pointer()) };
-                r = track::freeing(st, addr, handle, ret, frame);
-            }
-            state::leave(st);
-            if r == Freed::Refuse {
+        let mut st = enter();
+        if let Some(st) = st.as_deref_mut() {
+            // SAFETY: the frame of the function the program called.
+            let (ret, frame) = unsafe { caller_of(frame_pointer()) };
+            if track::freeing(st, addr, handle, ret, frame) == Freed::Refuse {
+                state::leave(st);
                 return palm::errors::memErrInvalidParam;
             }
         }
         // SAFETY: the caller's contract.
-        unsafe {
+        let err = unsafe {
             if handle {
                 palm::MemHandleFree(addr as usize as MemHandle)
             } else {
                 palm::MemChunkFree(addr as usize as MemPtr)
             }
+        };
+        if let Some(st) = st {
+            state::leave(st);
         }
+        err
     }
 }
 
 /// [`free_at`]'s body on the 68k, a register routine: A0 the chunk or handle, D1 1
-/// for `MemHandleFree` (else 0); the caller's frame is A6. Without the free patches,
-/// [`crate::patch::free_block`] (as [`track::freeing`] calls it) first; a
-/// `Freed::Refuse` answers `memErrInvalidParam` without the trap. Returns the `Err`
-/// in D0; preserves D2–D7/A2–A6 (D2 saved: a trap may clobber it, PALM_FACTS §6).
-/// (LLVM's code: 128 bytes.) `tst`, `clr` and `addq` are written as their opcode
+/// for `MemHandleFree` (else 0); the caller's frame is A6. Entered:
+/// [`crate::patch::free_block`] (as [`track::freeing`] calls it), then the trap
+/// unless it answered `Freed::Refuse` (then `memErrInvalidParam`), then `busy`
+/// cleared. Returns the `Err` in D0; preserves D2–D7/A2–A6 (D2 saved: a trap may
+/// clobber it, PALM_FACTS §6). `tst`, `clr` and `addq` are written as their opcode
 /// words (LLVM's asm parser rejects them; each is named in a comment), branches
 /// with `bs!`.
 ///
@@ -347,13 +351,11 @@ unsafe extern "C" fn free_raw() {
         "movem.l %d2-%d3/%a2-%a3,-(%sp)",
         "move.l %a0,%a3",
         "move.l %d1,%d3",
+        // a2: the entered state, or 0.
         "jsr ({enter},%pc)",
         "move.l %a0,%a2",
         ".short 0x4A80", // tst.l %d0
         bs!(beq "8f"),
-        "moveq #0,%d0", // Freed::Pass
-        "btst #{frees_bit},({patched},%a2)",
-        bs!(bne "7f"),
         // free_block(0, frame, st, st + handle, ret, addr), pushed right to left.
         "move.l %a3,-(%sp)",
         "move.l (4,%a6),-(%sp)",
@@ -365,13 +367,12 @@ unsafe extern "C" fn free_raw() {
         ".short 0x42A7", // clr.l -(%sp): keep
         "jsr ({free_block},%pc)",
         "lea (24,%sp),%sp",
-        "7:",
-        ".short 0x4212", // clr.b (%a2): busy (state::leave)
         ".short 0x4A80", // tst.l %d0: Freed::Refuse?
         bs!(beq "8f"),
+        ".short 0x4212", // clr.b (%a2): busy (state::leave)
         "move.w #{invalid},%d0",
         bs!(bra "9f"),
-        // The free itself.
+        // The free itself (entered: a free patch of ours passes it on untouched).
         "8:",
         "move.l %a3,-(%sp)",
         ".short 0x4A83", // tst.l %d3
@@ -384,6 +385,9 @@ unsafe extern "C" fn free_raw() {
         ".short {handle_free}",
         "6:",
         ".short 0x588F", // addq.l #4,%sp
+        "move.l %a2,%d1",
+        bs!(beq "9f"),
+        ".short 0x4212", // clr.b (%a2): busy (state::leave)
         "9:",
         "movem.l (%sp)+,%d2-%d3/%a2-%a3",
         "rts",
@@ -392,16 +396,12 @@ unsafe extern "C" fn free_raw() {
         "99:",
         enter = sym fast::enter,
         free_block = sym crate::patch::free_block,
-        patched = const core::mem::offset_of!(State, patched),
-        frees_bit = const state::PATCHED_FREES.trailing_zeros(),
         invalid = const palm::errors::memErrInvalidParam,
         chunk_free = const palm::traps::sysTrapMemChunkFree,
         handle_free = const palm::traps::sysTrapMemHandleFree,
     )
 }
 
-// `btst` reads the PATCHED_FREES bit in `patched`, a byte; free_block answers
-// `Freed` in D0 (Pass 0, Refuse nonzero).
-static_assertions::const_assert!(state::PATCHED_FREES.is_power_of_two());
+// free_block answers `Freed` in D0 (Pass 0, Refuse nonzero).
 static_assertions::const_assert_eq!(Freed::Pass as u32, 0);
 static_assertions::const_assert_ne!(Freed::Refuse as u32, 0);

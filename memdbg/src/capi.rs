@@ -275,9 +275,11 @@ pub extern "C" fn memdbg_chunk_new(
 /// # Safety
 /// As `MemPtrResize`.
 #[unsafe(no_mangle)]
+#[inline(never)]
 pub unsafe extern "C" fn memdbg_ptr_resize(p: MemPtr, size: u32) -> u32 {
-    // SAFETY: the caller's contract.
-    u32::from(unsafe { api::ptr_resize(p, size) })
+    // SAFETY: the caller's contract; from this function's own body, so that the
+    // resize's caller is the C program's.
+    u32::from(unsafe { api::resize(p as u32, size, 0) })
 }
 
 /// `MemHandleResize(h, size)` keeping `h`'s record.
@@ -285,9 +287,10 @@ pub unsafe extern "C" fn memdbg_ptr_resize(p: MemPtr, size: u32) -> u32 {
 /// # Safety
 /// As `MemHandleResize`.
 #[unsafe(no_mangle)]
+#[inline(never)]
 pub unsafe extern "C" fn memdbg_handle_resize(h: MemHandle, size: u32) -> u32 {
-    // SAFETY: the caller's contract.
-    u32::from(unsafe { api::handle_resize(h, size) })
+    // SAFETY: as memdbg_ptr_resize.
+    u32::from(unsafe { api::resize(h as u32, size, 1) })
 }
 
 /// `MemPtrFree(p)`, seen even where trap patches are refused.
@@ -295,9 +298,11 @@ pub unsafe extern "C" fn memdbg_handle_resize(h: MemHandle, size: u32) -> u32 {
 /// # Safety
 /// As `MemChunkFree`.
 #[unsafe(no_mangle)]
+#[inline(never)]
 pub unsafe extern "C" fn memdbg_ptr_free(p: MemPtr) -> u32 {
-    // SAFETY: the caller's contract.
-    u32::from(unsafe { api::ptr_free(p) })
+    // SAFETY: the caller's contract; from this function's own body, so that the
+    // free's caller is the C program's.
+    u32::from(unsafe { api::free_at(p as u32, 0) })
 }
 
 /// `MemHandleFree(h)`, seen even where trap patches are refused.
@@ -305,7 +310,8 @@ pub unsafe extern "C" fn memdbg_ptr_free(p: MemPtr) -> u32 {
 /// # Safety
 /// As `MemHandleFree`.
 #[unsafe(no_mangle)]
+#[inline(never)]
 pub unsafe extern "C" fn memdbg_handle_free(h: MemHandle) -> u32 {
-    // SAFETY: the caller's contract.
-    u32::from(unsafe { api::handle_free(h) })
+    // SAFETY: as memdbg_ptr_free.
+    u32::from(unsafe { api::free_at(h as u32, 1) })
 }

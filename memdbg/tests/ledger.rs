@@ -854,6 +854,40 @@ fn c_file_names_are_cut_as_rust_sites_are() {
 }
 
 #[test]
+fn wrapper_frees_are_recorded_at_the_program_s_call_while_patched() {
+    let r = run(29);
+    assert_clean_header(&r);
+    let doubles: Vec<_> = r
+        .records
+        .iter()
+        .filter_map(|x| match x {
+            Record::DoubleFree(d) => Some(*d),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(doubles.len(), 2, "{:?}", r.records);
+    for (d, first, second) in [
+        (&doubles[0], "wrapper-first", "wrapper-second"),
+        (&doubles[1], "c-first", "c-second"),
+    ] {
+        assert_eq!(site_line(d.first.frame(0)), Some(line(first)), "{d:x?}");
+        assert_eq!(site_line(d.second.frame(0)), Some(line(second)), "{d:x?}");
+    }
+    let c = r.counters();
+    // Each block freed once (the second free refused), from the app.
+    assert_eq!(
+        (
+            c.double_frees.get(),
+            c.frees.get(),
+            c.os_frees.get(),
+            c.leaks.get()
+        ),
+        (2, 2, 0, 0)
+    );
+    assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+}
+
+#[test]
 fn scattered_frees_and_frees_from_outside_code_1_all_match() {
     let r = run(17);
     assert_clean_header(&r);

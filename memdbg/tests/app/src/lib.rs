@@ -79,6 +79,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             26 => aligned(),
             27 => no_room_for_guards(),
             28 => c_file_names(),
+            29 => wrapper_double_frees(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -648,6 +649,30 @@ unsafe fn c_file_names() -> u32 {
         return 3;
     }
     0
+}
+
+/// Double frees through the free wrappers while the free traps are patched: a Rust
+/// `mem_ptr_free!` and the C interface's `memdbg_ptr_free`. Each free is recorded at
+/// its call here (not inside memdbg), once.
+#[inline(never)]
+unsafe fn wrapper_double_frees() -> u32 {
+    use memdbg::capi::*;
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(20); // @mark wrapper-double
+        mem_ptr_free!(p); // @mark wrapper-first
+        let second = mem_ptr_free!(p); // @mark wrapper-second
+        if second != memErrInvalidParam {
+            return 1;
+        }
+        let q = memdbg_ptr_new(24, c"c.c".as_ptr(), 7);
+        memdbg_ptr_free(q); // @mark c-first
+        let second = memdbg_ptr_free(q); // @mark c-second
+        if second != u32::from(memErrInvalidParam) {
+            return 2;
+        }
+    }
+    end()
 }
 
 /// Many live blocks freed in a scattered order (index clusters shift back on every
