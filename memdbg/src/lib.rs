@@ -80,9 +80,9 @@
 //! too), resizes, `start`, `stop` and the reports. With
 //! guards, every `MemPtrSize`/`MemHandleSize` (the OS's too) costs the original plus
 //! an index probe (and a `MemPtrRecoverHandle` for an unknown pointer while handles
-//! are live), and a resize of a tracked block the wrapper's work. Code: 5,780 bytes
-//! of memdbg in the starter app's code 1; 5,840 in a Rust app calling every wrapper
-//! and [`MemDbgAlloc`]; 5,866 in a C app (`tests/c-app`); 6,326 in the bench app,
+//! are live), and a resize of a tracked block the wrapper's work. Code: 5,776 bytes
+//! of memdbg in the starter app's code 1; 5,842 in a Rust app calling every wrapper
+//! and [`MemDbgAlloc`]; 5,854 in a C app (`tests/c-app`); 6,332 in the bench app,
 //! which links both the Rust wrappers and the C interface. Once, at [`start`],
 //! memdbg reads all of code 1 for the header's CRC-32 ([`record::crc32`], 16
 //! instructions per byte: about 140,000 for the starter app's 9 KB code 1), so that
