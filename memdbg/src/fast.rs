@@ -780,8 +780,8 @@ pub unsafe extern "C" fn walk(st: *const State, out: *mut Stack, ret: u32, frame
         gap = const crate::stack::MAX_FRAME_GAP,
         code_base = const offset_of!(State, code) + offset_of!(CodeRange, base),
         code_end = const offset_of!(State, code) + offset_of!(CodeRange, end),
-        cs_byte = const offset_of!(State, options) + 3 - Options::CALL_STACKS.bits().trailing_zeros() as usize / 8,
-        cs_bit = const Options::CALL_STACKS.bits().trailing_zeros() % 8,
+        cs_byte = const crate::state::flag_byte(offset_of!(State, options), Options::CALL_STACKS.bits()),
+        cs_bit = const crate::state::flag_bit(Options::CALL_STACKS.bits()),
     )
 }
 

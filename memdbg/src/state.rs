@@ -236,6 +236,22 @@ macro_rules! scratch {
 #[cfg(not(target_arch = "m68k"))]
 pub(crate) use scratch;
 
+/// The byte, as an offset into the state, that holds the single-bit flag `mask` of the
+/// big-endian long at offset `field` (`options`, `flags`): bit b of the long is bit
+/// b % 8 ([`flag_bit`]) of its byte 3 − b / 8. The assembly tests and sets flags with
+/// `btst`/`bset` on that byte. A `mask` of more than one bit is a compile error where
+/// the result is a `const`.
+pub const fn flag_byte(field: usize, mask: u32) -> usize {
+    assert!(mask.is_power_of_two());
+    field + 3 - mask.trailing_zeros() as usize / 8
+}
+
+/// The bit of [`flag_byte`]'s byte that holds the single-bit flag `mask`.
+pub const fn flag_bit(mask: u32) -> u32 {
+    assert!(mask.is_power_of_two());
+    mask.trailing_zeros() % 8
+}
+
 /// The state chunk's address from the Feature Manager (`FtrGet('MDbg', 0)`), or null
 /// when the detector is not running: the host builds' stand-in for the 68k's
 /// assembly ([`crate::session::state_ptr`], and [`crate::fast::enter`] on the

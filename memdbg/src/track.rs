@@ -54,17 +54,18 @@ macro_rules! field_ptr {
 }
 
 /// [`State::flag`] for one header flag (a single bit), with one `bset`
-/// ([`mem::bset`]): bit b of the big-endian long is bit b % 8 of its byte 3 − b / 8.
-/// (Used by host stand-ins of assembly.)
+/// ([`mem::bset`]) on its byte ([`crate::state::flag_byte`]). (Used by host
+/// stand-ins of assembly.)
 #[cfg(not(target_arch = "m68k"))]
 macro_rules! flag {
     ($st:expr, $f:expr) => {{
-        const B: u32 = $f.bits().trailing_zeros();
+        const M: u32 = $f.bits();
         // SAFETY: a byte of the state's flags.
         unsafe {
-            mem::bset::<{ offset_of!(State, flags) + 3 - B as usize / 8 }, { B % 8 }>(
-                ($st as *mut State).cast(),
-            )
+            mem::bset::<
+                { crate::state::flag_byte(offset_of!(State, flags), M) },
+                { crate::state::flag_bit(M) },
+            >(($st as *mut State).cast())
         }
     }};
 }
@@ -248,8 +249,8 @@ pub(crate) extern "C" fn unrecorded(st: &mut State, counter: usize) {
         heap_marks = sym crate::fast::heap_marks,
         scratch = const offset_of!(State, scratch),
         counters = const offset_of!(crate::state::Scratch, header.counters),
-        hs_byte = const offset_of!(State, options) + 3 - Options::HEAP_STATS.bits().trailing_zeros() as usize / 8,
-        hs_bit = const Options::HEAP_STATS.bits().trailing_zeros() % 8,
+        hs_byte = const crate::state::flag_byte(offset_of!(State, options), Options::HEAP_STATS.bits()),
+        hs_bit = const crate::state::flag_bit(Options::HEAP_STATS.bits()),
     )
 }
 
@@ -442,8 +443,8 @@ pub(crate) extern "C" fn low_heap(st: &mut State) {
         event = sym ledger::event,
         dbg_message = sym dbg_message,
         line = sym LOW_LINE,
-        lh_byte = const offset_of!(State, flags) + 3 - HeaderFlags::LOW_HEAP.bits().trailing_zeros() as usize / 8,
-        lh_bit = const HeaderFlags::LOW_HEAP.bits().trailing_zeros() % 8,
+        lh_byte = const crate::state::flag_byte(offset_of!(State, flags), HeaderFlags::LOW_HEAP.bits()),
+        lh_bit = const crate::state::flag_bit(HeaderFlags::LOW_HEAP.bits()),
         scratch = const offset_of!(State, scratch),
         heap_free = const offset_of!(State, heap_free),
         threshold = const offset_of!(State, low_heap_threshold),
@@ -640,8 +641,8 @@ pub(crate) unsafe extern "C" fn dbg_message() {
         "98:",
         "99:",
         say = sym crate::text::say,
-        dbg_byte = const offset_of!(State, options) + 3 - Options::DBG_MESSAGES.bits().trailing_zeros() as usize / 8,
-        dbg_bit = const Options::DBG_MESSAGES.bits().trailing_zeros() % 8,
+        dbg_byte = const crate::state::flag_byte(offset_of!(State, options), Options::DBG_MESSAGES.bits()),
+        dbg_bit = const crate::state::flag_bit(Options::DBG_MESSAGES.bits()),
         dbg_message = const palm::traps::sysTrapDbgMessage,
     )
 }
@@ -1814,8 +1815,8 @@ pub extern "C" fn resize(
         r_address = const offset_of!(AllocRecord, address),
         resized_bit = const AllocFlags::RESIZED.bits().trailing_zeros(),
         guarded_bit = const AllocFlags::GUARDED.bits().trailing_zeros(),
-        fn_byte = const offset_of!(State, options) + 3 - Options::FILL_NEW.bits().trailing_zeros() as usize / 8,
-        fn_bit = const Options::FILL_NEW.bits().trailing_zeros() % 8,
+        fn_byte = const crate::state::flag_byte(offset_of!(State, options), Options::FILL_NEW.bits()),
+        fn_bit = const crate::state::flag_bit(Options::FILL_NEW.bits()),
         fill = const record::FILL_RESIZE_BYTE,
         at_resize = const detected::AT_RESIZE,
         tim_get_ticks = const palm::traps::sysTrapTimGetTicks,
@@ -2090,8 +2091,8 @@ pub(crate) unsafe extern "C" fn report_leaks() {
         max_alerts = const MAX_ALERTS,
         alerts = const offset_of!(crate::state::Scratch, header.counters.alerts),
         args = const offset_of!(crate::state::Scratch, args),
-        ae_byte = const offset_of!(State, options) + 3 - Options::ALERTS_AT_EXIT.bits().trailing_zeros() as usize / 8,
-        ae_bit = const Options::ALERTS_AT_EXIT.bits().trailing_zeros() % 8,
+        ae_byte = const crate::state::flag_byte(offset_of!(State, options), Options::ALERTS_AT_EXIT.bits()),
+        ae_bit = const crate::state::flag_bit(Options::ALERTS_AT_EXIT.bits()),
         r_size = const offset_of!(AllocRecord, size),
         r_address = const offset_of!(AllocRecord, address),
         r_seq = const offset_of!(AllocRecord, seq),
