@@ -40,6 +40,11 @@ fn prc(code: &[u8]) -> Vec<u8> {
 
 /// An app whose code 1 is `code`, with this code 0 and more resources.
 fn prc_with(code: &[u8], code0: Vec<u8>, more: Vec<Resource>) -> Vec<u8> {
+    prc_named(b"CliTest", code, code0, more)
+}
+
+/// [`prc_with`] under the database name `name` (raw bytes).
+fn prc_named(name: &[u8], code: &[u8], code0: Vec<u8>, more: Vec<Resource>) -> Vec<u8> {
     let mut rs = vec![
         Resource {
             kind: FourCC::new(*b"code"),
@@ -58,7 +63,7 @@ fn prc_with(code: &[u8], code0: Vec<u8>, more: Vec<Resource>) -> Vec<u8> {
         },
     ];
     rs.extend(more);
-    Database::new_resources(Header::new("CliTest", app::APPL, FourCC::new(*b"PRct")), rs)
+    Database::new_resources(Header::new(name, app::APPL, FourCC::new(*b"PRct")), rs)
         .to_bytes()
         .unwrap()
 }
@@ -938,23 +943,13 @@ fn heap_size_alone_is_judged_against_the_default_ram() {
 #[test]
 fn windows_1252_database_names_launch() {
     let dir = tempfile::tempdir().unwrap();
-    let rts = Database::new_resources(
-        Header::new(&b"Caf\xE9App"[..], app::APPL, FourCC::new(*b"PRct")),
-        vec![
-            Resource {
-                kind: FourCC::new(*b"code"),
-                id: 0,
-                data: app::code0(0x28, 0),
-            },
-            Resource {
-                kind: FourCC::new(*b"code"),
-                id: 1,
-                // moveq #7,d0; rts
-                data: vec![0x70, 0x07, 0x4E, 0x75],
-            },
-        ],
+    // moveq #7,d0; rts
+    let bytes = prc_named(
+        b"Caf\xE9App",
+        &[0x70, 0x07, 0x4E, 0x75],
+        app::code0(0x28, 0),
+        vec![],
     );
-    let bytes = rts.to_bytes().unwrap();
     // The library: launched by the name's bytes.
     let mut m = palm_run::Machine::with_config(&palm_run::Config::default()).unwrap();
     m.install(&bytes).unwrap();
