@@ -888,6 +888,16 @@ fn wrapper_frees_are_recorded_at_the_program_s_call_while_patched() {
 }
 
 #[test]
+fn resizes_while_stopped_are_the_plain_calls() {
+    // The scenario checks the sizes and that the Vec grew in place (result 0);
+    // nothing was recorded.
+    let r = run(30);
+    assert_clean_header(&r);
+    assert!(r.allocs().is_empty(), "{:?}", r.records);
+    assert_eq!(r.counters().allocations.get(), 0);
+}
+
+#[test]
 fn scattered_frees_and_frees_from_outside_code_1_all_match() {
     let r = run(17);
     assert_clean_header(&r);

@@ -80,6 +80,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             27 => no_room_for_guards(),
             28 => c_file_names(),
             29 => wrapper_double_frees(),
+            30 => resizes_while_stopped(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -672,6 +673,29 @@ unsafe fn wrapper_double_frees() -> u32 {
             return 2;
         }
     }
+    end()
+}
+
+/// Before `start`, the resize wrapper and `MemDbgAlloc::realloc` are the plain
+/// `MemPtrResize` (the realloc in place, as PalmAlloc does it); then an empty run.
+#[inline(never)]
+unsafe fn resizes_while_stopped() -> u32 {
+    unsafe {
+        let p = MemPtrNew(16);
+        if p.is_null() || mem_ptr_resize!(p, 40) != errNone || MemPtrSize(p) != 40 {
+            return 1;
+        }
+        MemChunkFree(p);
+        // The last chunk allocated, with free space after it: grown in place.
+        let mut v: Vec<u8> = Vec::with_capacity(8);
+        v.push(1);
+        let before = v.as_ptr();
+        v.reserve_exact(100);
+        if v.as_ptr() != before || MemPtrSize(v.as_mut_ptr().cast()) < 101 || v[0] != 1 {
+            return 2;
+        }
+    }
+    begin(&Settings::DEFAULT);
     end()
 }
 
