@@ -889,12 +889,14 @@ fn wrapper_frees_are_recorded_at_the_program_s_call_while_patched() {
 
 #[test]
 fn resizes_while_stopped_are_the_plain_calls() {
-    // The scenario checks the sizes and that the Vec grew in place (result 0);
-    // nothing was recorded.
+    // The scenario checks the results and sizes and that the Vec grew in place
+    // (result 0); nothing was recorded, and palm-run (a debug ROM) saw every chunk
+    // freed exactly once.
     let r = run(30);
     assert_clean_header(&r);
     assert!(r.allocs().is_empty(), "{:?}", r.records);
     assert_eq!(r.counters().allocations.get(), 0);
+    assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
 }
 
 #[test]

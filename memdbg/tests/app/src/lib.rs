@@ -676,16 +676,28 @@ unsafe fn wrapper_double_frees() -> u32 {
     end()
 }
 
-/// Before `start`, the resize wrapper and `MemDbgAlloc::realloc` are the plain
-/// `MemPtrResize` (the realloc in place, as PalmAlloc does it); then an empty run.
+/// Before `start`, the wrappers, the C interface and `MemDbgAlloc::realloc` are the
+/// plain Memory Manager calls (the realloc in place, as PalmAlloc does it); then an
+/// empty run.
 #[inline(never)]
 unsafe fn resizes_while_stopped() -> u32 {
+    use memdbg::capi::*;
     unsafe {
         let p = MemPtrNew(16);
         if p.is_null() || mem_ptr_resize!(p, 40) != errNone || MemPtrSize(p) != 40 {
             return 1;
         }
-        MemChunkFree(p);
+        if mem_ptr_free!(p) != errNone {
+            return 3;
+        }
+        let h = MemHandleNew(8);
+        if h.is_null() || mem_handle_free!(h) != errNone {
+            return 4;
+        }
+        let c = memdbg_ptr_new(12, c"c.c".as_ptr(), 5);
+        if c.is_null() || MemPtrSize(c) != 12 || memdbg_ptr_free(c) != 0 {
+            return 5;
+        }
         // The last chunk allocated, with free space after it: grown in place.
         let mut v: Vec<u8> = Vec::with_capacity(8);
         v.push(1);
