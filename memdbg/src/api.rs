@@ -144,11 +144,11 @@ pub unsafe fn handle_resize(h: MemHandle, size: u32) -> palm::Err {
 }
 
 /// The resize wrappers' (and [`crate::MemDbgAlloc`]'s `realloc`'s) body: `addr`
-/// resized to `size` (`handle` 1: a handle, 0: a pointer). With the detector entered, [`track::resize`], with the resize's caller
-/// found from the frame of the function the program called (A6: call this from an
-/// `#[inline(never)]` function's own body); else the plain `MemHandleResize` or
-/// `MemPtrResize`. Returns the `Err`. On the 68k a `jsr` into [`resize_raw`], which
-/// takes its arguments in registers.
+/// resized to `size` (`handle` 1: a handle, 0: a pointer). With the detector entered,
+/// [`track::resize`], with the resize's caller found from the frame of the function
+/// the program called (A6: call this from an `#[inline(never)]` function's own body);
+/// else the plain `MemHandleResize` or `MemPtrResize`. Returns the `Err`. On the 68k
+/// a `jsr` into [`resize_raw`], which takes its arguments in registers.
 ///
 /// # Safety
 /// As `MemPtrResize`/`MemHandleResize` for `addr`.

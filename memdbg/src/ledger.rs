@@ -267,10 +267,10 @@ pub fn write(rec: *mut u8, offset: u32, bytes: &[u8]) {
 /// then unlocks it. On a full storage heap the event is lost and the ledger is
 /// marked incomplete.
 ///
-/// On the 68k a register routine in assembly: A2 the state (kept), A0 `head`, D0
-/// `head_len` (a long: the routine adds it as one), A1 `alloc`, D1.b `kind`; changes D0–D2/A0–A1. `addq`, `clr` and
-/// `dbf` are written as opcode words (named in comments), short branches with
-/// `bs!`.
+/// On the 68k a register routine in assembly: A2 the state (kept), A0 `head`, D0 `head_len`
+/// (a long: the routine adds it as one), A1 `alloc`, D1.b `kind`; changes D0–D2/A0–A1.
+/// `addq`, `clr` and `dbf` are written as opcode words (named in comments), short branches
+/// with `bs!`.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 pub(crate) unsafe extern "C" fn event() {

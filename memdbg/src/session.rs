@@ -141,14 +141,15 @@ fn free_chunks(a: *mut u8, b: *mut u8) {
 
 /// Starts the detector (normal launch only; see the crate docs).
 ///
-/// Creates MemDbgDB afresh with a header record (replacing the previous run's ledger,
-/// never another app's database of that name), allocates the state, index and slot
-/// table (system-owned chunks; sizes in [`Settings::capacity`]), registers the state
-/// with `FtrSet('MDbg', 0)`, locates code 1 (`DmGetResource('code', 1)`) and the
-/// app's name and creator, and patches `MemChunkFree`/`MemHandleFree` when
-/// [`Options::PATCH_FREES`](crate::Options::PATCH_FREES) is set and `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/
-/// `MemHandleResize` when [`Options::GUARDS`](crate::Options::GUARDS) is (so that the guard bytes are
-/// invisible to the OS and the app); a refusal is recorded, not an error.
+/// Creates MemDbgDB afresh with a header record (replacing the previous run's ledger, never
+/// another app's database of that name), allocates the state, index and slot table
+/// (system-owned chunks; sizes in [`Settings::capacity`]), registers the state with
+/// `FtrSet('MDbg', 0)`, locates code 1 (`DmGetResource('code', 1)`) and the app's name and
+/// creator, and patches `MemChunkFree`/`MemHandleFree` when
+/// [`Options::PATCH_FREES`](crate::Options::PATCH_FREES) is set and
+/// `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/`MemHandleResize` when
+/// [`Options::GUARDS`](crate::Options::GUARDS) is (so that the guard bytes are invisible to
+/// the OS and the app); a refusal is recorded, not an error.
 ///
 /// On the 68k the work is `start_raw`, in assembly; this decodes its result.
 ///

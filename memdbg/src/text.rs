@@ -169,13 +169,13 @@ pub unsafe fn format(out: *mut u8, end: *mut u8, t: *const u8, args: *const usiz
 /// [`format`] does, NUL-terminated. The templates are constants; string arguments
 /// are NUL-terminated (file names, templates).
 ///
-/// On the 68k a register routine in assembly for memdbg's own assembly (LLVM's
-/// code was twice as long): A2 the state (kept), A0 the template; returns the
-/// message buffer's address in A0; changes D0–D2 and A1. Decimal digits by subtracting the powers of ten ([`POW10`], from the
-/// largest not above the value or 1: no division), hexadecimal ones by subtracting
-/// powers of 16 (shifting); a kind's label by skipping labels; the room left is
-/// counted down. `addq`, `subq`, `tst` and `clr` are written as opcode words (named
-/// in comments), short branches with `bs!`.
+/// On the 68k a register routine in assembly for memdbg's own assembly (LLVM's code was
+/// twice as long): A2 the state (kept), A0 the template; returns the message buffer's
+/// address in A0; changes D0–D2 and A1. Decimal digits by subtracting the powers of ten
+/// ([`POW10`], from the largest not above the value or 1: no division), hexadecimal ones by
+/// subtracting powers of 16 (shifting); a kind's label by skipping labels; the room left is
+/// counted down. `addq`, `subq`, `tst` and `clr` are written as opcode words (named in
+/// comments), short branches with `bs!`.
 #[cfg(target_arch = "m68k")]
 #[unsafe(naked)]
 pub unsafe extern "C" fn say() {
