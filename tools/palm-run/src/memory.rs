@@ -98,16 +98,7 @@ pub fn ram_size_range(dynamic_heap_size: u32) -> (u64, u64) {
 /// [`MIN_STORAGE_HEAP_SIZE`]–[`MAX_HEAP_SIZE`]. The error names the option
 /// (`--heap-size`, `--ram-size`), the value and the valid range.
 pub fn check_sizes(ram_size: u32, dynamic_heap_size: u32) -> Result<(), String> {
-    check_heap_size(dynamic_heap_size)?;
-    let (lo, hi) = ram_size_range(dynamic_heap_size);
-    if !ram_fits(ram_size, dynamic_heap_size) {
-        return Err(format!(
-            "--ram-size {ram_size}: RAM must be a multiple of 4 from {lo} to {hi} bytes with a \
-             {dynamic_heap_size}-byte dynamic heap (4 KiB of low memory, the dynamic heap, \
-             and a storage heap of 16 KiB to 16 MiB)"
-        ));
-    }
-    Ok(())
+    check_ram(ram_size, dynamic_heap_size, true)
 }
 
 /// [`check_sizes`] with the default RAM ([`DEFAULT_RAM_SIZE`]), for a
@@ -115,17 +106,31 @@ pub fn check_sizes(ram_size: u32, dynamic_heap_size: u32) -> Result<(), String> 
 /// default RAM is an error about `--heap-size`, the option that was given,
 /// saying which `--ram-size` it needs.
 pub fn check_heap_size_in_default_ram(dynamic_heap_size: u32) -> Result<(), String> {
+    check_ram(DEFAULT_RAM_SIZE, dynamic_heap_size, false)
+}
+
+/// Both checks; `ram_given`: the RAM size is the user's `--ram-size` (the error
+/// is about it), else the default (the error is about `--heap-size`).
+fn check_ram(ram_size: u32, dynamic_heap_size: u32, ram_given: bool) -> Result<(), String> {
     check_heap_size(dynamic_heap_size)?;
-    if !ram_fits(DEFAULT_RAM_SIZE, dynamic_heap_size) {
-        let (lo, hi) = ram_size_range(dynamic_heap_size);
-        return Err(format!(
+    if ram_fits(ram_size, dynamic_heap_size) {
+        return Ok(());
+    }
+    let (lo, hi) = ram_size_range(dynamic_heap_size);
+    Err(if ram_given {
+        format!(
+            "--ram-size {ram_size}: RAM must be a multiple of 4 from {lo} to {hi} bytes with a \
+             {dynamic_heap_size}-byte dynamic heap (4 KiB of low memory, the dynamic heap, \
+             and a storage heap of 16 KiB to 16 MiB)"
+        )
+    } else {
+        format!(
             "--heap-size {dynamic_heap_size} does not fit in the default RAM (--ram-size \
-             {DEFAULT_RAM_SIZE}): a {dynamic_heap_size}-byte dynamic heap needs a --ram-size \
+             {ram_size}): a {dynamic_heap_size}-byte dynamic heap needs a --ram-size \
              from {lo} to {hi} (a multiple of 4: 4 KiB of low memory, the dynamic heap, and a \
              storage heap of 16 KiB to 16 MiB)"
-        ));
-    }
-    Ok(())
+        )
+    })
 }
 
 /// The dynamic heap size alone: a multiple of 4 from
