@@ -22,6 +22,8 @@
 //!   [`layout`] has the sizes and offsets.
 //! - [`app`] builds the resources of a 68k application (`code` 0, `data` 0,
 //!   `pref` 0, `tAIN`, `tver`).
+//! - [`macsbug`] writes and reads the MacsBug function names inside `code`
+//!   resources.
 //!
 //! # Example
 //! ```
@@ -48,6 +50,7 @@ mod date;
 mod fourcc;
 pub mod hdr_attr;
 pub mod layout;
+pub mod macsbug;
 pub mod read;
 pub mod rec_attr;
 pub mod write;

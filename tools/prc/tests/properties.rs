@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use palm_prc::{Content, Database, FourCC, Header, Record, Resource, hdr_attr, layout};
+use palm_prc::{Content, Database, FourCC, Header, Record, Resource, hdr_attr, layout, macsbug};
 use proptest::prelude::*;
 
 fn four_cc() -> impl Strategy<Value = FourCC> {
@@ -253,5 +253,42 @@ proptest! {
     #[test]
     fn four_cc_display_parses_back(code in four_cc()) {
         prop_assert_eq!(code.to_string().parse::<FourCC>(), Ok(code));
+    }
+
+    /// A name written after a function's RTS is the one found from any
+    /// even offset in the function, and the symbol ends where the next
+    /// function starts.
+    #[test]
+    fn macsbug_names_read_back_from_inside_the_function(
+        name in "[A-Za-z0-9_%.]{1,255}",
+        body in prop::collection::vec(0u16..0x4000, 0..20),
+    ) {
+        // Words below 0x4000 are never an end-of-function sequence.
+        let mut code: Vec<u8> = body.iter().flat_map(|w| w.to_be_bytes()).collect();
+        code.extend(macsbug::RTS.to_be_bytes());
+        let start = code.len();
+        code.extend(macsbug::encode(&name).unwrap());
+        let end = code.len();
+        prop_assert_eq!(end % 2, 0);
+        code.extend(macsbug::RTS.to_be_bytes());
+        for addr in (0..start).step_by(2) {
+            let sym = macsbug::function_name(&code, addr).unwrap();
+            prop_assert_eq!(&sym.name, &name);
+            prop_assert_eq!((sym.start, sym.end), (start, end));
+        }
+    }
+
+    /// Code from outside (any app's code 1) never makes the reader panic,
+    /// and a symbol it finds lies inside the code.
+    #[test]
+    fn macsbug_reading_arbitrary_code_never_panics(code in bytes(300), at in 0usize..320) {
+        if let Some(sym) = macsbug::decode(&code, at) {
+            prop_assert!(sym.start == at && sym.end > at && !sym.name.is_empty());
+            prop_assert!(sym.name.len() <= macsbug::MAX_NAME_LEN);
+            prop_assert!(sym.name.bytes().all(macsbug::is_name_char));
+        }
+        if let Some(sym) = macsbug::function_name(&code, at) {
+            prop_assert!(sym.start >= at + 2 && sym.start <= code.len());
+        }
     }
 }
