@@ -55,6 +55,7 @@ fn main() {
         features: Vec::new(),
         quiet: true,
         raw_llvm: false,
+        macsbug_names: true,
     })
     .unwrap_or_else(|e| panic!("building tests/app failed: {e:#}"));
     let prc = std::fs::read(&app.prc).unwrap();

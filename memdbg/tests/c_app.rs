@@ -86,6 +86,7 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
             features: Vec::new(),
             quiet: true,
             raw_llvm: false,
+            macsbug_names: true,
         },
         &archive,
     )

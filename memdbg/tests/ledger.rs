@@ -43,6 +43,7 @@ fn app() -> &'static App {
             features: Vec::new(),
             quiet: true,
             raw_llvm: false,
+            macsbug_names: true,
         })
         .unwrap_or_else(|e| panic!("building tests/app for the 68000 failed: {e:#}"));
         let source = std::fs::read_to_string(dir.join("tests/app/src/lib.rs")).unwrap();

@@ -33,6 +33,7 @@ fn image() -> &'static Image {
             features: Vec::new(),
             quiet: true,
             raw_llvm: raw,
+            macsbug_names: true,
         })
         .unwrap_or_else(|e| panic!("building the corpus for the 68000 failed: {e:#}"))
     })

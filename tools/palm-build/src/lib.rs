@@ -21,6 +21,11 @@
 //! 6. **Verifier** ([`verify`]): no absolute relocations, no writable
 //!    sections, only 68000 instructions, ≤ 32 KB, entry at offset 0.
 //!
+//! Between 3 and 4, each function gets its MacsBug name after its last
+//! instruction ([`macsbug`]; on unless [`Options::macsbug_names`] or
+//! `macsbug-names = false` in `[package.metadata.palm]` turns it off), which
+//! POSE, CloudpilotEmu and palm-run show in stack crawls and leak dumps.
+//!
 //! The result is an [`Image`]: the ELF (kept for symbols and DWARF) and the
 //! bytes of code resource 1. [`prc`] packages an application image and its
 //! resources as a PRC.
@@ -31,6 +36,7 @@ pub mod cargo;
 pub mod emu;
 pub mod ircheck;
 mod link;
+pub mod macsbug;
 pub mod prc;
 pub mod verify;
 
@@ -61,6 +67,10 @@ pub struct Options {
     /// the verifier. The image is wrong on purpose: it shows what the
     /// pipeline repairs (the differential corpus fails on it). Never ship it.
     pub raw_llvm: bool,
+    /// Put each function's MacsBug name after its code ([`macsbug`]). The
+    /// crate's `macsbug-names = false` in `[package.metadata.palm]` turns
+    /// them off too. (`raw_llvm` images never have them.)
+    pub macsbug_names: bool,
 }
 
 impl Options {
@@ -137,6 +147,8 @@ struct Prepared {
     compiled: cargo::Compiled,
     /// What the IR check found (the caller decides which functions matter).
     findings: Vec<ircheck::Finding>,
+    /// Whether functions get MacsBug names (the option and the metadata).
+    names: bool,
     /// Held until the build's outputs are written.
     _lock: std::fs::File,
 }
@@ -155,6 +167,7 @@ fn unrepairable(findings: &[&ircheck::Finding]) -> anyhow::Error {
 /// Stages 1–2 of every build: cargo, then the IR check (or its cached verdict).
 fn compile_checked(opts: &Options) -> Result<Prepared> {
     let pkg = cargo::package(&opts.manifest_path)?;
+    let names = opts.macsbug_names && macsbug::wanted(&pkg)?;
     let target_dir = opts
         .target_dir
         .clone()
@@ -219,6 +232,7 @@ fn compile_checked(opts: &Options) -> Result<Prepared> {
         work,
         compiled,
         findings,
+        names,
         _lock: lock,
     })
 }
@@ -238,6 +252,7 @@ pub fn build_image(opts: &Options) -> Result<Image> {
         work,
         compiled,
         findings,
+        names,
         _lock,
     } = compile_checked(opts)?;
     let progress = |msg: &str| opts.progress(msg);
@@ -257,16 +272,12 @@ pub fn build_image(opts: &Options) -> Result<Image> {
             entry: 0,
             package: pkg,
             repairs: Vec::new(),
-            verified: verify::Verified {
-                text_bytes: 0,
-                rodata_bytes: 0,
-                instructions: 0,
-            },
+            verified: verify::Verified::default(),
         });
     }
     let elf = out_dir.join(format!("{variant}.elf"));
     progress("repairing, assembling and linking");
-    let linked = link::assemble_and_link(&binutils, &compiled, &work, &elf, opts.kind);
+    let linked = link::assemble_and_link(&binutils, &compiled, &work, &elf, opts.kind, names);
     // Only functions that survive --gc-sections matter; if linking failed,
     // every finding is reported (it may be the cause).
     let bad: Vec<_> = findings
@@ -287,11 +298,12 @@ pub fn build_image(opts: &Options) -> Result<Image> {
 
     let verified = verify::verify_elf(&elf, opts.kind.rules(), &binutils.objdump)?;
     progress(&format!(
-        "verified {}: {} bytes of code + {} bytes of rodata, {} instructions, all 68000",
+        "verified {}: {} bytes of code + {} bytes of rodata, {} instructions, all 68000{}",
         elf.display(),
         verified.text_bytes,
         verified.rodata_bytes,
-        verified.instructions
+        verified.instructions,
+        names_note(&verified)
     ));
     let entry = match opts.kind {
         ImageKind::App => linked
@@ -354,6 +366,7 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         work,
         compiled,
         findings,
+        names,
         _lock,
         ..
     } = compile_checked(&Options {
@@ -366,7 +379,7 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
     }
     let binutils = Binutils::default();
     progress("repairing and assembling");
-    let (assembled, repairs) = link::assemble_all(&binutils, &compiled, &work)?;
+    let (assembled, repairs) = link::assemble_all(&binutils, &compiled, &work, names)?;
     if !repairs.is_empty() {
         progress(&format!("repaired {}", repairs.join(", ")));
     }
@@ -400,10 +413,12 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
     // ld happens to load first.
     let object = members.join(format!("{}.o", pkg.lib_name));
     link::partial_link(&binutils, &stripped, &object)?;
-    let instructions = verify::verify_object(&object, &binutils.objdump)?.instructions;
+    let member = verify::verify_object(&object, &binutils.objdump)?;
     progress(&format!(
-        "verified {}: {instructions} instructions, all 68000, PC-relative only",
-        object.display()
+        "verified {}: {} instructions, all 68000, PC-relative only{}",
+        object.display(),
+        member.instructions,
+        names_note(&member)
     ));
     let objects = vec![object];
     if let Some(dir) = archive.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -440,6 +455,18 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         verified,
         repairs,
     })
+}
+
+/// `, N MacsBug names (B bytes)` for a progress line, or nothing.
+fn names_note(v: &verify::Verified) -> String {
+    if v.macsbug_names == 0 {
+        String::new()
+    } else {
+        format!(
+            ", {} MacsBug names ({} bytes)",
+            v.macsbug_names, v.macsbug_bytes
+        )
+    }
 }
 
 /// Fails when the linked `elf` took `memcpy`, `memmove` or `memset` from

@@ -8,8 +8,8 @@ use std::process::Command;
 use anyhow::{Context, Result, bail};
 use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
 
-use crate::ImageKind;
 use crate::cargo::Compiled;
+use crate::{ImageKind, macsbug};
 
 /// Our 68000 `memcpy`/`memmove`/`memset` (strong symbols that replace
 /// compiler_builtins' miscompiled weak ones), assembled into every image.
@@ -71,9 +71,15 @@ fn run(cmd: &mut Command, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Repairs `asm_path` into `work/<stem>.fixed.s`; returns the new path and
-/// what was repaired, counted by kind.
-fn repair(asm_path: &Path, work: &Path, counts: &mut BTreeMap<String, usize>) -> Result<PathBuf> {
+/// Repairs `asm_path` into `work/<stem>.fixed.s`, with a MacsBug name after
+/// each function when `names`; returns the new path and counts what was
+/// repaired by kind.
+fn repair(
+    asm_path: &Path,
+    work: &Path,
+    counts: &mut BTreeMap<String, usize>,
+    names: bool,
+) -> Result<PathBuf> {
     let text = std::fs::read_to_string(asm_path)
         .with_context(|| format!("reading {}", asm_path.display()))?;
     let name = asm_path.display().to_string();
@@ -82,9 +88,14 @@ fn repair(asm_path: &Path, work: &Path, counts: &mut BTreeMap<String, usize>) ->
     for fix in &repaired.fixes {
         *counts.entry(fix.kind.to_string()).or_default() += 1;
     }
+    let text = if names {
+        macsbug::add_names(&repaired.text).0
+    } else {
+        repaired.text
+    };
     let stem = asm_path.file_stem().unwrap_or_default().to_string_lossy();
     let out = work.join(format!("{stem}.fixed.s"));
-    write_file(&out, repaired.text.as_bytes())?;
+    write_file(&out, text.as_bytes())?;
     Ok(out)
 }
 
@@ -111,15 +122,18 @@ fn globals(asm: &str) -> Vec<String> {
 
 /// Repairs the compiled assembly and assembles it, with palm-build's runtime
 /// (`rt/mem.s`) and the repair pass's helpers, into `work`; returns the objects
-/// and what was repaired (one `n × kind` line per kind).
+/// and what was repaired (one `n × kind` line per kind). With `names`, every
+/// function of the compiled assembly gets its MacsBug name ([`macsbug`]; the
+/// two hand-written runtimes have none).
 pub(crate) fn assemble_all(
     binutils: &Binutils,
     compiled: &Compiled,
     work: &Path,
+    names: bool,
 ) -> Result<(Vec<PathBuf>, Vec<String>)> {
     let mut counts = BTreeMap::new();
-    let top_fixed = repair(&compiled.top_asm, work, &mut counts)?;
-    let builtins_fixed = repair(&compiled.builtins_asm, work, &mut counts)?;
+    let top_fixed = repair(&compiled.top_asm, work, &mut counts, names)?;
+    let builtins_fixed = repair(&compiled.builtins_asm, work, &mut counts, names)?;
     let runtime = work.join("palm_runtime.s");
     write_file(&runtime, RUNTIME_ASM.as_bytes())?;
     let repair_runtime = work.join("repair_runtime.s");
@@ -143,8 +157,9 @@ pub(crate) fn assemble_and_link(
     work: &Path,
     elf: &Path,
     kind: ImageKind,
+    names: bool,
 ) -> Result<Linked> {
-    let (objects, repairs) = assemble_all(binutils, compiled, work)?;
+    let (objects, repairs) = assemble_all(binutils, compiled, work, names)?;
     let exported = globals(&std::fs::read_to_string(&compiled.top_asm)?);
     link(binutils, &exported, work, elf, kind, true, &objects)?;
     let mut linked = read_image(elf)?;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use palm_build::{ImageKind, Options, verify};
 
 #[derive(Parser)]
@@ -11,6 +11,15 @@ use palm_build::{ImageKind, Options, verify};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// The switch every building subcommand takes.
+#[derive(Args)]
+struct Names {
+    /// Leave out the MacsBug names palm-build puts after each function (also
+    /// `macsbug-names = false` in [package.metadata.palm]).
+    #[arg(long)]
+    no_macsbug_names: bool,
 }
 
 #[derive(Subcommand)]
@@ -23,6 +32,8 @@ enum Command {
         /// cargo target directory (default: the workspace's).
         #[arg(long)]
         target_dir: Option<PathBuf>,
+        #[command(flatten)]
+        names: Names,
     },
     /// Compile, repair, assemble, link and verify a 68k crate; print the image summary.
     Image {
@@ -35,6 +46,8 @@ enum Command {
         /// cargo target directory (default: the workspace's).
         #[arg(long)]
         target_dir: Option<PathBuf>,
+        #[command(flatten)]
+        names: Names,
     },
     /// Build a staticlib crate into a static archive for C apps: compiled,
     /// IR-checked, repaired and assembled like an app, every object verified
@@ -52,6 +65,8 @@ enum Command {
         /// cargo target directory (default: the workspace's).
         #[arg(long)]
         target_dir: Option<PathBuf>,
+        #[command(flatten)]
+        names: Names,
     },
     /// Check a linked ELF against the Palm code 1 rules.
     Verify {
@@ -69,6 +84,7 @@ fn main() -> ExitCode {
         Command::App {
             manifest_path,
             target_dir,
+            names,
         } => palm_build::build_app(&Options {
             manifest_path,
             target_dir,
@@ -76,6 +92,7 @@ fn main() -> ExitCode {
             features: Vec::new(),
             quiet: false,
             raw_llvm: false,
+            macsbug_names: !names.no_macsbug_names,
         })
         .map(|app| {
             println!("{}", app.prc.display());
@@ -84,6 +101,7 @@ fn main() -> ExitCode {
             manifest_path,
             test_lib,
             target_dir,
+            names,
         } => palm_build::build_image(&Options {
             manifest_path,
             target_dir,
@@ -95,6 +113,7 @@ fn main() -> ExitCode {
             features: Vec::new(),
             quiet: false,
             raw_llvm: false,
+            macsbug_names: !names.no_macsbug_names,
         })
         .map(|image| {
             println!(
@@ -108,6 +127,7 @@ fn main() -> ExitCode {
             output,
             features,
             target_dir,
+            names,
         } => palm_build::build_lib(
             &Options {
                 manifest_path,
@@ -116,6 +136,7 @@ fn main() -> ExitCode {
                 features,
                 quiet: false,
                 raw_llvm: false,
+                macsbug_names: !names.no_macsbug_names,
             },
             &output,
         )

@@ -18,6 +18,7 @@
 //! version = "1.0"            # tver 1; default: the package version (a .rcp VERSION wins)
 //! stack-size = 4096          # pref 0 stack size in bytes (default 4096, as build-prc)
 //! resources = ["../rsrc/StarterApp.rcp"]   # .rcp files, relative to the crate
+//! macsbug-names = false      # no MacsBug names after the functions (default: true; crate::macsbug)
 //! ```
 
 use std::path::PathBuf;
@@ -68,13 +69,14 @@ impl AppMeta {
 
     fn read(pkg: &Package) -> Result<AppMeta> {
         let m = &pkg.palm_metadata;
-        const KEYS: [&str; 6] = [
+        const KEYS: [&str; 7] = [
             "name",
             "creator",
             "launcher-name",
             "version",
             "stack-size",
             "resources",
+            crate::macsbug::METADATA_KEY,
         ];
         match m {
             Value::Null => {}
@@ -341,6 +343,7 @@ mod tests {
                 text_bytes: 2,
                 rodata_bytes: 0,
                 instructions: 1,
+                ..Default::default()
             },
         };
         let big = Resource {

@@ -19,6 +19,14 @@
 //!
 //! The disassembly uses GNU objdump in 68000 mode (`-m m68k:68000`), which
 //! prints any opcode a 68000 does not have as `.short`.
+//!
+//! MacsBug names ([`crate::macsbug`]) are data inside and after functions,
+//! not code. palm-build marks each one with a local data symbol
+//! (`STT_OBJECT`, with its size) in the code section; the bytes of such a
+//! symbol that are exactly a MacsBug trailer (an optional `RTS`, then a name
+//! record) are left out of the 68000 check. objdump is run on a copy of the
+//! file with those bytes replaced by `NOP`s, so that its linear disassembly
+//! stays in step after each name and every real instruction is checked.
 
 use std::fmt;
 use std::path::Path;
@@ -110,7 +118,7 @@ impl fmt::Display for VerifyError {
 impl std::error::Error for VerifyError {}
 
 /// Summary of a verified image.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Verified {
     /// Bytes of `.text`.
     pub text_bytes: u64,
@@ -118,6 +126,10 @@ pub struct Verified {
     pub rodata_bytes: u64,
     /// Instructions disassembled and checked.
     pub instructions: usize,
+    /// MacsBug names after functions (left out of the instruction check).
+    pub macsbug_names: usize,
+    /// Bytes of `.text` those names take, with the `RTS`s added before some.
+    pub macsbug_bytes: u64,
 }
 
 /// The bytes of `path`, read within the size limit.
@@ -184,22 +196,29 @@ pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, 
         violations.extend(check_entry(&elf));
     }
     violations.extend(check_layout(&elf));
-    let (instructions, insn_violations) = match check_instructions(path, &elf, objdump) {
-        Ok(r) => r,
-        Err(message) => (
-            0,
-            vec![Violation {
-                kind: ViolationKind::BadElf,
-                message,
-            }],
-        ),
-    };
+    let trailers = elf
+        .section_by_name(".text")
+        .map(|t| macsbug_trailers(&elf, &t))
+        .unwrap_or_default();
+    let (instructions, insn_violations) =
+        match check_instructions(path, &data, &elf, objdump, &trailers) {
+            Ok(r) => r,
+            Err(message) => (
+                0,
+                vec![Violation {
+                    kind: ViolationKind::BadElf,
+                    message,
+                }],
+            ),
+        };
     violations.extend(insn_violations);
     if violations.is_empty() {
         Ok(Verified {
             text_bytes,
             rodata_bytes,
             instructions,
+            macsbug_names: trailers.len(),
+            macsbug_bytes: trailers.iter().map(|t| t.end - t.start).sum(),
         })
     } else {
         Err(VerifyError { file, violations })
@@ -289,16 +308,27 @@ pub fn verify_object(path: &Path, objdump: &str) -> Result<Verified, VerifyError
             });
         }
     }
-    let output = Command::new(objdump)
-        .args(["-d", "-m", "m68k:68000"])
-        .arg(path)
-        .output()
-        .map_err(|e| {
-            fail(
-                ViolationKind::BadElf,
-                format!("cannot run {objdump} (run ci/setup): {e}"),
-            )
-        })?;
+    // The code sections in header order, which is objdump's (names repeat:
+    // `.text..Lanon.…` aliases), each with its trailers.
+    let code: Vec<_> = elf
+        .sections()
+        .filter(|s| {
+            matches!(s.flags(), SectionFlags::Elf { sh_flags, .. } if sh_flags.0 & elf::SHF_EXECINSTR.0 != 0)
+                && s.size() > 0
+        })
+        .map(|s| {
+            let trailers = macsbug_trailers(&elf, &s);
+            (s, trailers)
+        })
+        .collect();
+    let names: Vec<&str> = code.iter().filter_map(|(s, _)| s.name().ok()).collect();
+    let all: Vec<Trailer> = code.iter().flat_map(|(_, t)| t.clone()).collect();
+    let output = disassemble(path, &data, objdump, &names, &all).map_err(|e| {
+        fail(
+            ViolationKind::BadElf,
+            format!("cannot run {objdump} (run ci/setup): {e}"),
+        )
+    })?;
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() || !stderr.trim().is_empty() {
         return Err(fail(
@@ -308,38 +338,53 @@ pub fn verify_object(path: &Path, objdump: &str) -> Result<Verified, VerifyError
     }
     let text = String::from_utf8_lossy(&output.stdout);
     let mut instructions = 0;
-    let mut function = String::new();
+    let (mut macsbug_names, mut name_bytes) = (0, 0);
     let mut reported_in: Option<String> = None;
-    let mut prev: Option<Insn<'_>> = None;
-    for line in text.lines() {
-        // "00000000 <memdbg_stop>:" starts a function (each in its own section).
-        if let Some(label) = line.strip_suffix(">:")
-            && let Some((_, name)) = label.split_once(" <")
-        {
-            function = sym_name(name);
-            prev = None;
-            continue;
+    // "Disassembly of section .text.memdbg_stop:" starts each section's
+    // listing, in `code`'s order; its addresses are offsets in the section.
+    let parts = text.split("\nDisassembly of section ").skip(1);
+    if parts.clone().count() != code.len() {
+        return Err(fail(
+            ViolationKind::BadElf,
+            format!(
+                "{objdump} listed {} code sections, the file has {}",
+                parts.count(),
+                code.len()
+            ),
+        ));
+    }
+    for (part, (section, trailers)) in parts.zip(&code) {
+        let listing = part.split_once(":\n").map_or("", |(_, l)| l);
+        macsbug_names += trailers.len();
+        name_bytes += trailers.iter().map(|t| t.end - t.start).sum::<u64>();
+        // Function labels ("00000000 <memdbg_stop>:") sit between the lines;
+        // places are named by the symbol table instead.
+        let place = |a: u64| containing_symbol(&elf, section.index(), a);
+        let insns = without_trailers(parse_objdump(listing), trailers);
+        instructions += insns.len();
+        let mut prev: Option<&Insn<'_>> = None;
+        for insn in &insns {
+            if let Some(why) = not_68000(prev, insn) {
+                let place = place(insn.address);
+                let function = place.split('+').next().unwrap_or("").to_string();
+                if reported_in.as_deref() != Some(function.as_str()) {
+                    violations.push(Violation {
+                        kind: ViolationKind::Not68000,
+                        message: format!("{why} at {place}"),
+                    });
+                    reported_in = Some(function);
+                }
+            }
+            prev = Some(insn);
         }
-        let Some(insn) = parse_objdump(line).pop() else {
-            continue;
-        };
-        instructions += 1;
-        if let Some(why) = not_68000(prev.as_ref(), &insn)
-            && reported_in.as_deref() != Some(function.as_str())
-        {
-            violations.push(Violation {
-                kind: ViolationKind::Not68000,
-                message: format!("{why} at {function}+0x{:x}", insn.address),
-            });
-            reported_in = Some(function.clone());
-        }
-        prev = Some(insn);
     }
     if violations.is_empty() {
         Ok(Verified {
             text_bytes,
             rodata_bytes,
             instructions,
+            macsbug_names,
+            macsbug_bytes: name_bytes,
         })
     } else {
         Err(VerifyError { file, violations })
@@ -752,15 +797,117 @@ fn not_68000(prev: Option<&Insn<'_>>, insn: &Insn<'_>) -> Option<String> {
     None
 }
 
+/// A MacsBug trailer ([`crate::macsbug`]): data, not code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Trailer {
+    /// Its first byte, as an address in its section.
+    start: u64,
+    /// Just past it.
+    end: u64,
+    /// Where its first byte is in the file.
+    file_offset: u64,
+}
+
+/// The MacsBug trailers of `section`: its local data symbols whose bytes
+/// are exactly a trailer ([`crate::macsbug::trailer_at`]), at even
+/// addresses, in address order.
+fn macsbug_trailers(
+    elf: &ElfFile32<BigEndian>,
+    section: &object::read::elf::ElfSection32<'_, '_, BigEndian>,
+) -> Vec<Trailer> {
+    let (Ok(data), Some((file_start, _))) = (section.data(), section.file_range()) else {
+        return Vec::new();
+    };
+    let base = section.address();
+    let mut out: Vec<Trailer> = elf
+        .symbols()
+        .filter(|s| {
+            s.section_index() == Some(section.index())
+                && s.kind() == SymbolKind::Data
+                && s.size() > 0
+                && s.address() % 2 == 0
+        })
+        .filter_map(|s| {
+            let at = usize::try_from(s.address().checked_sub(base)?).ok()?;
+            let end = at.checked_add(usize::try_from(s.size()).ok()?)?;
+            crate::macsbug::trailer_at(data, at, end)?;
+            Some(Trailer {
+                start: s.address(),
+                end: s.address() + s.size(),
+                file_offset: file_start + at as u64,
+            })
+        })
+        .collect();
+    out.sort_by_key(|t| t.start);
+    out.dedup_by_key(|t| t.start);
+    out
+}
+
+/// `insns` without those inside `trailers` (the `NOP`s [`disassemble`] put
+/// there).
+fn without_trailers<'a>(insns: Vec<Insn<'a>>, trailers: &[Trailer]) -> Vec<Insn<'a>> {
+    insns
+        .into_iter()
+        .filter(|i| {
+            !trailers
+                .iter()
+                .any(|t| (t.start..t.end).contains(&i.address))
+        })
+        .collect()
+}
+
+/// Disassembles `sections` of the ELF at `path` (whose bytes are `data`)
+/// for the 68000 with objdump, or, when there are `trailers`, of a temporary
+/// copy with their bytes replaced by `NOP`s (0x4E71). `-D`, not `-d`: objdump
+/// `-d` shows a data symbol's bytes, and everything after them up to the
+/// next symbol, as data; `-D` decodes them, so the code that follows a name
+/// inside a function is checked too.
+fn disassemble(
+    path: &Path,
+    data: &[u8],
+    objdump: &str,
+    sections: &[&str],
+    trailers: &[Trailer],
+) -> std::io::Result<std::process::Output> {
+    let run = |file: &Path| {
+        let mut cmd = Command::new(objdump);
+        cmd.args(["-D", "-m", "m68k:68000"]);
+        for s in sections {
+            cmd.arg("-j").arg(s);
+        }
+        cmd.arg(file).output()
+    };
+    if trailers.is_empty() {
+        return run(path);
+    }
+    let mut copy = data.to_vec();
+    for t in trailers {
+        let range = usize::try_from(t.file_offset).unwrap_or(usize::MAX)
+            ..usize::try_from(t.file_offset + (t.end - t.start)).unwrap_or(usize::MAX);
+        if let Some(bytes) = copy.get_mut(range) {
+            for pair in bytes.chunks_mut(2) {
+                pair.copy_from_slice(&[0x4E, 0x71][..pair.len()]);
+            }
+        }
+    }
+    static COPIES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp =
+        std::env::temp_dir().join(format!("palm-build-verify-{}-{n}.elf", std::process::id()));
+    std::fs::write(&tmp, &copy)?;
+    let output = run(&tmp);
+    let _ = std::fs::remove_file(&tmp);
+    output
+}
+
 fn check_instructions(
     path: &Path,
+    data: &[u8],
     elf: &ElfFile32<BigEndian>,
     objdump: &str,
+    trailers: &[Trailer],
 ) -> Result<(usize, Vec<Violation>), String> {
-    let output = Command::new(objdump)
-        .args(["-d", "-m", "m68k:68000", "-j", ".text"])
-        .arg(path)
-        .output()
+    let output = disassemble(path, data, objdump, &[".text"], trailers)
         .map_err(|e| format!("cannot run {objdump} (run ci/setup): {e}"))?;
     let stderr = String::from_utf8_lossy(&output.stderr);
     // objdump reports a damaged ELF ("section extending past end of file")
@@ -780,6 +927,7 @@ fn check_instructions(
         ));
     }
     let text_index = elf.section_by_name(".text").map(|s| s.index());
+    let insns = without_trailers(insns, trailers);
     let mut violations = Vec::new();
     let mut prev: Option<&Insn<'_>> = None;
     let mut reported_in: Option<String> = None;

@@ -5,6 +5,11 @@
 use palm_build::{ImageKind, Options};
 
 fn build(feature: &str) -> Result<palm_build::Image, String> {
+    build_with(feature, true)
+}
+
+/// The image with `feature`, with or without MacsBug names.
+fn build_with(feature: &str, macsbug_names: bool) -> Result<palm_build::Image, String> {
     palm_build::build_image(&Options {
         manifest_path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bad-image/Cargo.toml").into(),
         target_dir: None,
@@ -16,6 +21,7 @@ fn build(feature: &str) -> Result<palm_build::Image, String> {
         },
         quiet: true,
         raw_llvm: false,
+        macsbug_names,
     })
     .map_err(|e| format!("{e:#}"))
 }
@@ -169,25 +175,7 @@ fn a_damaged_elf_is_not_verified_ok() {
 #[test]
 fn an_archive_member_is_verified_before_linking() {
     let dir = tempfile::tempdir().unwrap();
-    let assemble = |name: &str, source: &str| {
-        let (s, o) = (
-            dir.path().join(format!("{name}.s")),
-            dir.path().join(format!("{name}.o")),
-        );
-        std::fs::write(&s, source).unwrap();
-        let out = std::process::Command::new("m68k-linux-gnu-as")
-            .args(["-m68000", "--pcrel", "-o"])
-            .arg(&o)
-            .arg(&s)
-            .output()
-            .expect("m68k-linux-gnu-as runs (ci/setup)");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        o
-    };
+    let assemble = |name: &str, source: &str| assemble(dir.path(), name, source);
     let good = assemble(
         "good",
         "\t.section .text.f,\"ax\",@progbits\n\t.globl f\nf:\n\tlea (g,%pc),%a0\n\trts\n\
@@ -212,4 +200,150 @@ fn an_archive_member_is_verified_before_linking() {
         e.contains("opcode 0x4c00 (68020 32-bit MULU.L/MULS.L/DIVU.L/DIVS.L) is not a 68000 instruction at f+0x6"),
         "{e}"
     );
+}
+
+/// (start, size) of the function symbol `name` in `elf`.
+fn function_range(elf: &std::path::Path, name: &str) -> (usize, usize) {
+    use object::{Object, ObjectSymbol};
+    let data = std::fs::read(elf).unwrap();
+    let file = object::File::parse(&*data).unwrap();
+    let sym = file
+        .symbols()
+        .find(|s| s.name() == Ok(name))
+        .unwrap_or_else(|| panic!("no {name} in {}", elf.display()));
+    (sym.address() as usize, sym.size() as usize)
+}
+
+/// The MacsBug name after a function, byte for byte as POSE reads it
+/// (`cloudpilot-emu/pose-sony: SrcShared/EmPalmFunction.cpp`,
+/// `MacsbugNameLength`/`GetMacsbugInfo`; PALM_FACTS §1.7): after
+/// `ok_function`'s final RTS, the length byte 0x80 | 11, the 11 characters
+/// (12 bytes with the length: even, so no pad byte), then the
+/// constant-data word 0x0000. POSE's search from inside the function finds
+/// it. `macsbug_names: false` leaves it out.
+#[test]
+fn each_function_is_followed_by_its_macsbug_name_unless_turned_off() {
+    let image = build("").expect("the clean image builds");
+    let (start, size) = function_range(&image.elf, "ok_function");
+    let end = start + size;
+    assert_eq!(
+        &image.code[end - 2..end],
+        &[0x4E, 0x75],
+        "ok_function ends in RTS"
+    );
+    let mut record = vec![0x8B];
+    record.extend_from_slice(b"ok_function");
+    record.extend_from_slice(&[0x00, 0x00]);
+    assert_eq!(&image.code[end..end + 14], &record[..]);
+    let found = palm_prc::macsbug::function_name(&image.code, start).unwrap();
+    assert_eq!(
+        (found.name.as_str(), found.start, found.end),
+        ("ok_function", end, end + 14)
+    );
+    assert!(image.verified.macsbug_names > 0);
+    assert!(image.verified.macsbug_bytes >= 14);
+
+    let plain = build_with("", false).unwrap();
+    let (start, size) = function_range(&plain.elf, "ok_function");
+    assert_eq!(plain.verified.macsbug_names, 0);
+    assert_eq!(plain.verified.instructions, image.verified.instructions);
+    assert!(plain.code.len() + 14 <= image.code.len());
+    assert_ne!(
+        palm_prc::macsbug::function_name(&plain.code, start).map(|s| s.name),
+        Some("ok_function".to_string())
+    );
+    assert_ne!(plain.code.get(start + size), Some(&0x8B));
+}
+
+/// `palm-build image --no-macsbug-names` is the same switch on the command line.
+#[test]
+fn the_command_line_turns_the_names_off() {
+    let run = |extra: &[&str]| -> u64 {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_palm-build"))
+            .args(["image", "--test-lib", "--manifest-path"])
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/bad-image/Cargo.toml"
+            ))
+            .args(extra)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // "<elf>: N bytes of code 1"
+        stdout
+            .trim()
+            .rsplit(": ")
+            .next()
+            .and_then(|s| s.strip_suffix(" bytes of code 1"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{stdout}"))
+    };
+    let (with, without) = (run(&[]), run(&["--no-macsbug-names"]));
+    // ok_function's name alone is 14 bytes.
+    assert!(with >= without + 14, "{with} vs {without}");
+}
+
+/// Assembles `source` (GNU as, 68000) into `dir/name.o`.
+fn assemble(dir: &std::path::Path, name: &str, source: &str) -> std::path::PathBuf {
+    let (s, o) = (dir.join(format!("{name}.s")), dir.join(format!("{name}.o")));
+    std::fs::write(&s, source).unwrap();
+    let out = std::process::Command::new("m68k-linux-gnu-as")
+        .args(["-m68000", "--pcrel", "-o"])
+        .arg(&o)
+        .arg(&s)
+        .output()
+        .expect("m68k-linux-gnu-as runs (ci/setup)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    o
+}
+
+/// The names inside a function are data, and the code after them is still
+/// checked: a 68020 opcode right after an inner name is found, and a data
+/// symbol over code that is not a name hides nothing.
+#[test]
+fn the_code_after_a_macsbug_name_is_still_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let function = |tail: &str| {
+        format!(
+            "\t.section .text.f,\"ax\",@progbits\n\t.type f,@function\nf:\n.Lfunc_begin0:\n\
+             \ttst.l %d0\n\tbeq .L1\n\trts\n.L1:\n{tail}\tmoveq #1,%d0\n\trts\n.Lfunc_end0:\n\
+             \t.size f, .Lfunc_end0-f\n"
+        )
+    };
+    let (good, added) = palm_build::macsbug::add_names(&function(""));
+    assert_eq!((added.functions, added.names, added.rts), (1, 2, 0));
+    let v = palm_build::verify::verify_object(
+        &assemble(dir.path(), "good", &good),
+        "m68k-linux-gnu-objdump",
+    )
+    .unwrap();
+    assert_eq!((v.instructions, v.macsbug_names), (5, 2));
+    assert_eq!(v.macsbug_bytes, 2 * 4);
+    let (bad, _) = palm_build::macsbug::add_names(&function("\t.short 0x4c00\n"));
+    let e = palm_build::verify::verify_object(
+        &assemble(dir.path(), "bad", &bad),
+        "m68k-linux-gnu-objdump",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("opcode 0x4c00 (68020 32-bit MULU.L/MULS.L/DIVU.L/DIVS.L) is not a 68000 instruction at f+0x"), "{e}");
+    // A data symbol whose bytes are not a MacsBug name is checked as code.
+    let hidden = "\t.section .text.f,\"ax\",@progbits\n\t.type f,@function\nf:\n\trts\n\
+                  \t.type x,@object\nx:\n\t.short 0x4c00\n\t.short 0\n\t.size x, 4\n\t.size f, 2\n";
+    let e = palm_build::verify::verify_object(
+        &assemble(dir.path(), "hidden", hidden),
+        "m68k-linux-gnu-objdump",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("opcode 0x4c00"), "{e}");
 }

@@ -84,6 +84,7 @@ fn build_runtest() -> PathBuf {
         features: Vec::new(),
         quiet: true,
         raw_llvm: false,
+        macsbug_names: true,
     })
     .unwrap_or_else(|e| panic!("building tests/apps/runtest failed: {e:#}"))
     .prc

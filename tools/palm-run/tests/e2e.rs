@@ -28,6 +28,7 @@ fn app() -> &'static Built {
             features: Vec::new(),
             quiet: true,
             raw_llvm: false,
+            macsbug_names: true,
         })
         .unwrap_or_else(|e| panic!("building tests/apps/runtest failed: {e:#}"));
         Built {

@@ -16,6 +16,7 @@ fn starter_app_launches_and_exits_cleanly() {
         features: Vec::new(),
         quiet: true,
         raw_llvm: false,
+        macsbug_names: true,
     })
     .unwrap_or_else(|e| panic!("building starter-app failed: {e:#}"));
     let mut m = Machine::with_config(&Config::default()).unwrap();

@@ -38,6 +38,7 @@ fn app() -> &'static App {
             features: Vec::new(),
             quiet: true,
             raw_llvm: false,
+            macsbug_names: true,
         })
         .unwrap_or_else(|e| panic!("building memdbg/tests/app failed: {e:#}"));
         let source = std::fs::read_to_string(root.join(SRC)).unwrap();

@@ -50,6 +50,7 @@ fn run() -> &'static Run {
             features: Vec::new(),
             quiet: true,
             raw_llvm: false,
+            macsbug_names: true,
         })
         .unwrap_or_else(|e| panic!("building the starter app failed: {e:#}"));
         let script = std::fs::read_to_string(root.join("starter-app/events.txt")).unwrap();

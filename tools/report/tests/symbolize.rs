@@ -38,6 +38,7 @@ fn built() -> &'static Built {
             features: Vec::new(),
             quiet: true,
             raw_llvm: false,
+            macsbug_names: true,
         })
         .unwrap_or_else(|e| panic!("building tests/symtest failed: {e:#}"));
         Built {
