@@ -51,6 +51,7 @@ fn app() -> &'static App {
             features: Vec::new(),
             quiet: true,
             raw_llvm: false,
+            macsbug_names: true,
         })
         .unwrap_or_else(|e| panic!("building starter-app for the 68000 failed: {e:#}"));
         let source = std::fs::read_to_string(starter_dir().join("src/scenarios.rs")).unwrap();
@@ -385,6 +386,74 @@ fn the_os_sweep_at_exit_finds_the_same_leaks() {
     swept.sort();
     ours.sort();
     assert_eq!(swept, ours);
+}
+
+/// The frames palm-run's leak dump lists under each "Chunk allocated by:"
+/// after the scripted run: with the ELF's symbols (`--elf`), or from the
+/// PRC alone (the MacsBug names palm-build puts in code 1).
+fn leak_dump_frames(with_elf: bool) -> Vec<Vec<String>> {
+    let mut m = Machine::with_config(&Config::default()).unwrap();
+    if with_elf {
+        let elf = std::fs::read(&app().elf).unwrap();
+        m.set_symbols(palm_run::symbols::Symbols::from_elf(&elf).unwrap());
+    }
+    m.install(&app().prc).unwrap();
+    m.set_events(palm_run::script::parse(&events_txt()).unwrap());
+    let outcome = m.launch(APP_NAME).unwrap();
+    assert_eq!(outcome.stop, None, "{}", m.output.join("\n"));
+    let mut leaks = Vec::new();
+    let mut lines = m.output.iter();
+    while lines.any(|l| l == "Chunk allocated by:") {
+        leaks.push(
+            lines
+                .clone()
+                .take_while(|l| l.starts_with("    0x"))
+                .map(|l| l.trim().to_string())
+                .collect(),
+        );
+    }
+    leaks
+}
+
+/// Without `--elf`, palm-run names each frame of its leak dump by the
+/// MacsBug name after the function (found as POSE finds it): the name
+/// palm-build writes for the function the ELF's symbols give. The app's own
+/// frames, literally.
+#[test]
+fn the_os_leak_dump_names_the_frames_from_the_prc_alone() {
+    let (named, symbolized) = (leak_dump_frames(false), leak_dump_frames(true));
+    assert_eq!(named.len(), 3, "{named:?}");
+    for (leak, (names, symbols)) in named.iter().zip(&symbolized).enumerate() {
+        // "0x00041618 <memdbg::fast::alloc+0x76>" → "0x00041618 <memdbg.fast.alloc>"
+        let expected: Vec<String> = symbols
+            .iter()
+            .map(|line| {
+                let (address, function) = line.split_once(" <").unwrap_or_else(|| panic!("{line}"));
+                let function = function.rsplit_once("+0x").map_or(function, |(f, _)| f);
+                format!("{address} <{}>", palm_build::macsbug::name(function))
+            })
+            .collect();
+        assert_eq!(names, &expected, "leak {leak}");
+    }
+    let app_frames = |leak: &[String]| -> Vec<String> {
+        leak.iter()
+            .filter_map(|l| {
+                l.split_once(" <")
+                    .map(|(_, n)| n.trim_end_matches('>').to_string())
+            })
+            .filter(|n| !n.starts_with("memdbg."))
+            .collect()
+    };
+    let through_the_form = [
+        "starter_app.main_form_event",
+        "starter_app.main_form_handler",
+        "__palm_entry",
+    ];
+    assert_eq!(app_frames(&named[0]), through_the_form);
+    assert_eq!(app_frames(&named[1]), through_the_form);
+    let mut the_box = vec!["alloc.boxed.box_new_uninit"];
+    the_box.extend(through_the_form);
+    assert_eq!(app_frames(&named[2]), the_box);
 }
 
 #[test]

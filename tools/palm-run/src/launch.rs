@@ -298,6 +298,7 @@ impl Machine {
             .map_err(|f| f.to_string())?;
         let _ = self.mem.os_fill(stack, stack_size, 0);
         self.os.sys.code1_base = Some(body);
+        self.os.sys.code1_size = data_mgr::handle_size(self, code1).unwrap_or(0);
         self.os.sys.stack = Some((stack, stack + stack_size));
         self.os.sys.app = Some(AppContext {
             app_info: info,

@@ -418,16 +418,36 @@ impl Machine {
         self.symbols = Some(symbols);
     }
 
-    /// Describe a 68k address: `0x0001234A <func+0x1A>` when symbols know it.
+    /// Describe a 68k address: `0x0001234A <func+0x1A>` when the ELF's
+    /// symbols ([`Machine::set_symbols`]) know it; without them, for an
+    /// address in code 1, `0x0001234A <func>` with the MacsBug name that
+    /// follows the function in the code ([`Machine::macsbug_name`]).
     pub fn describe(&self, addr: u32) -> String {
-        let base = self.os.sys.code1_base;
-        match (&self.symbols, base) {
+        match (&self.symbols, self.os.sys.code1_base) {
             (Some(s), Some(b)) if addr >= b => match s.lookup(addr - b) {
                 Some((name, off)) => format!("0x{addr:08X} <{name}+0x{off:X}>"),
                 None => format!("0x{addr:08X}"),
             },
+            (None, _) => match self.macsbug_name(addr) {
+                Some(name) => format!("0x{addr:08X} <{name}>"),
+                None => format!("0x{addr:08X}"),
+            },
             _ => format!("0x{addr:08X}"),
         }
+    }
+
+    /// The MacsBug name of the function of code 1 containing 68k address
+    /// `addr`, found as POSE does ([`palm_prc::macsbug::function_name`]:
+    /// forward to the first end-of-function sequence, then the name after
+    /// it). `None` outside code 1, or when the code has no name there.
+    pub fn macsbug_name(&self, addr: u32) -> Option<String> {
+        let base = self.os.sys.code1_base?;
+        let offset = addr.checked_sub(base)?;
+        if offset >= self.os.sys.code1_size {
+            return None;
+        }
+        let code = self.mem.read_bytes(base, self.os.sys.code1_size).ok()?;
+        palm_prc::macsbug::function_name(&code, offset as usize).map(|s| s.name)
     }
 
     /// Start exact per-range counting (single-step execution from now on).
@@ -496,12 +516,16 @@ impl Machine {
         self.deadline = self.time_limit.map(|d| std::time::Instant::now() + d);
     }
 
-    /// The function containing 68k address `addr`, from the symbols.
+    /// The function containing 68k address `addr`, from the ELF's symbols,
+    /// or without them from the MacsBug names in code 1.
     pub fn function_at(&self, addr: u32) -> Option<String> {
         let base = self.os.sys.code1_base?;
-        let s = self.symbols.as_ref()?;
-        s.lookup(addr.checked_sub(base)?)
-            .map(|(name, _)| name.to_string())
+        match &self.symbols {
+            Some(s) => s
+                .lookup(addr.checked_sub(base)?)
+                .map(|(name, _)| name.to_string()),
+            None => self.macsbug_name(addr),
+        }
     }
 
     /// Whether the wall-clock budget ran out (checked when `long_batch`, or

@@ -57,7 +57,8 @@ struct Cli {
     /// looked up in the Palm character set (Windows-1252: é is 0xE9).
     #[arg(long = "export", value_name = "DBNAME=FILE")]
     export: Vec<String>,
-    /// The app's ELF, for symbols in reports.
+    /// The app's ELF, for symbols in reports (without it, functions are
+    /// named by the MacsBug names in code 1, as POSE names them).
     #[arg(long, value_name = "APP.elf")]
     elf: Option<PathBuf>,
     /// Print every OS call with its arguments and result.

@@ -51,6 +51,8 @@ pub struct SysState {
     pub cur_owner: u8,
     /// 68k address where code 1's first byte runs (ELF address 0).
     pub code1_base: Option<u32>,
+    /// Code 1's size in bytes (where its MacsBug names are looked for).
+    pub code1_size: u32,
     /// The app being run.
     pub app: Option<AppContext>,
     /// The app stack `[bottom, top)`.
