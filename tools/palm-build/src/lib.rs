@@ -112,7 +112,8 @@ pub struct Image {
     /// The bytes of code resource 1: `.text` then `.rodata`, linked at 0.
     pub code: Vec<u8>,
     /// Every named symbol in the image → its offset from the start of code 1
-    /// (= its ELF address). Mangled names.
+    /// (= its ELF address). Mangled names; not the data symbols that mark
+    /// MacsBug names ([`macsbug::is_marker`]).
     pub symbols: BTreeMap<String, u32>,
     /// Offset of the entry (0 for applications, 0 for test libraries too).
     pub entry: u32,
@@ -495,7 +496,7 @@ pub struct Linked {
     pub elf: PathBuf,
     /// The bytes of code resource 1.
     pub code: Vec<u8>,
-    /// Every named symbol → its offset in code 1.
+    /// Every named symbol → its offset in code 1 (no MacsBug markers).
     pub symbols: BTreeMap<String, u32>,
     /// Verifier statistics.
     pub verified: verify::Verified,

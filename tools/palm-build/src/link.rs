@@ -422,6 +422,7 @@ fn read_image(elf: &Path) -> Result<Linked> {
         if let Ok(name) = sym.name()
             && !name.is_empty()
             && !name.starts_with(".L")
+            && !macsbug::is_marker(name)
         {
             symbols.insert(name.to_string(), u32::try_from(sym.address())?);
         }

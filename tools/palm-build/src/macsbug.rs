@@ -256,6 +256,16 @@ fn marker(sym: &str) -> String {
     }
 }
 
+/// Whether `symbol` is one of the data symbols [`marker`] names (they are
+/// not part of [`crate::Image::symbols`]).
+pub fn is_marker(symbol: &str) -> bool {
+    symbol.starts_with("__macsbug.L")
+        || symbol.ends_with(".macsbug")
+        || symbol
+            .rsplit_once(".macsbug.")
+            .is_some_and(|(_, k)| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// What the label-free, comment-free line `code` puts in the code.
 fn classify(code: &str) -> Content {
     let (op, args) = code
@@ -447,6 +457,12 @@ mod tests {
             "{out}"
         );
         assert!(out.ends_with("\t.size\tx, 1\n"), "{out}");
+        for m in ["f.macsbug", "g.macsbug.1", "__macsbug.Lanon.0"] {
+            assert!(is_marker(m), "{m}");
+        }
+        for m in ["f", "macsbug", "f.macsbug.x", "g.macsbug."] {
+            assert!(!is_marker(m), "{m}");
+        }
         let (local, _) =
             add_names("\t.type\t.Lanon.0,@function\n.Lanon.0:\n\trts\n\t.size\t.Lanon.0, 2\n");
         assert!(
