@@ -151,6 +151,7 @@ mod expr;
 mod fonts;
 pub mod form;
 mod geom;
+pub mod ids;
 mod lex;
 pub mod menu;
 mod pp;
