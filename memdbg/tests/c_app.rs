@@ -1,7 +1,7 @@
 //! The C path, end to end: `palm-build lib` builds memdbg's C interface
 //! (`capi-lib`) into an archive; `m68k-linux-gnu-gcc` compiles a Palm application
-//! written in C (`tests/c-app/leak.c`: its own entry, PilotMain, `memdbg.h`'s
-//! macros); palm-build links the two with its linker script and verifies the image
+//! written in C (`tests/c-app/leak.c`: `palm-sys.h`'s entry and system calls,
+//! PilotMain, `memdbg.h`'s macros); palm-build links the two with its linker script and verifies the image
 //! (entry at 0, PC-relative only, no writable sections, 68000 only); palm-run runs
 //! the PRC; the exported MemDbgDB must list exactly the one leak, with the C file
 //! and line `MemPtrNew` was called from, and count the resize and the two frees
@@ -110,7 +110,7 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
     let cc = Command::new(GCC)
         .current_dir(workspace())
         .args(GCC_FLAGS)
-        .arg("-Imemdbg/include")
+        .args(["-Ipalm-sys/include", "-Imemdbg/include"])
         .args(["-c", C_SOURCE, "-o"])
         .arg(&object)
         .output()
