@@ -222,7 +222,7 @@ fn check_toolchain(dir: &Path) -> Result<()> {
     {
         bail_input!(
             "RUSTUP_TOOLCHAIN={env} is set: it overrides {} and palm-build needs the pinned \
-             nightly {pinned}; unset it (or run palm-build without `cargo +{env}`)",
+             toolchain {pinned}; unset it (or run palm-build without `cargo +{env}`)",
             file.display()
         );
     }
