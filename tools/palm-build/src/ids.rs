@@ -87,9 +87,13 @@ pub fn write_if_changed(path: &Path, text: &str) -> Result<()> {
 /// Bad input: the `resources` setting, a `.rcp`, or a symbol that is a Rust
 /// keyword; or the file cannot be written.
 pub fn write_rust_module(pkg: &Package, work: &Path) -> Result<PathBuf> {
-    let rcps = crate::prc::resource_files(pkg)
+    // Canonical paths: `rsrc/App.rcp`, not `app/../rsrc/App.rcp`, in the text.
+    let rcps: Vec<PathBuf> = crate::prc::resource_files(pkg)
         .with_context(|| pkg.dir.join("Cargo.toml").display().to_string())
-        .map_err(bad_input)?;
+        .map_err(bad_input)?
+        .into_iter()
+        .map(|r| r.canonicalize().unwrap_or(r))
+        .collect();
     let defines = defines(&rcps, &pkg.workspace_root)?;
     let names: Vec<String> = rcps
         .iter()
