@@ -339,8 +339,12 @@ pub fn summary(c: &Created, language: Language) -> String {
     if c.creator.1 {
         s += &format!(
             "palm-build: its creator ID {} is made up from the name: choose your own unique \
-             one (--creator, or creator in Cargo.toml)\n",
-            c.creator.0
+             one (--creator, or {})\n",
+            c.creator.0,
+            match language {
+                Language::Rust => "creator in Cargo.toml",
+                Language::C => "CREATOR in the Makefile",
+            }
         );
     }
     s += &format!(
