@@ -24,6 +24,14 @@
 //! The result is an [`Image`]: the ELF (kept for symbols and DWARF) and the
 //! bytes of code resource 1. [`prc`] packages an application image and its
 //! resources as a PRC.
+//!
+//! Before stage 1, [`setup`] checks the workspace (toolchain file and
+//! channel, `cargo-features`, `[profile.palm]`) and says what to copy; every
+//! build passes the crate's resource IDs to rustc ([`ids`]). Besides `app`,
+//! `image` and `lib`, the `palm-build` command makes new apps ([`new`]:
+//! `palm-build new DIR [--c]`), links C apps ([`capp`]: `palm-build c-app`)
+//! and writes a `.rcp`'s IDs for C (`palm-build ids --c`). Its exit status is
+//! 2 for bad input and 1 for a failed build ([`error`]).
 
 #![deny(missing_docs)]
 

@@ -131,6 +131,12 @@
 //! nothing looks up: `jichu4n/pilrc:pilrc.c` `AddObject`); the error names both
 //! positions. Neither the compiler nor the binary parsers panic on any input.
 //!
+//! # Resource IDs for the app's code
+//!
+//! [`ids`] gives the numbers a `.rcp` and its headers `#define`, as Rust
+//! constants or a C header, so IDs are written once (palm-build generates
+//! them when it builds an app).
+//!
 //! # Binary layouts
 //!
 //! Each resource module documents its 68k layout and the SDK header and PilRC
