@@ -23,26 +23,10 @@ const GCC: &str = "m68k-linux-gnu-gcc";
 const C_SOURCE: &str = "memdbg/tests/c-app/leak.c";
 const APP_NAME: &str = "MemDbgC";
 
-/// gcc flags for Palm code 1: 68000 only; `-mpcrel`: every reference to code and
-/// constant data PC-relative (no GOT, no absolute address); `-ffixed-a5`: A5 (the
-/// OS's globals pointer) never used; a frame pointer in A6 like the Rust code's
-/// (memdbg walks the A6 chain for call stacks); no libc.
-const GCC_FLAGS: &[&str] = &[
-    "-m68000",
-    "-Os",
-    "-mpcrel",
-    "-ffixed-a5",
-    "-fno-omit-frame-pointer",
-    "-ffreestanding",
-    "-fno-builtin",
-    "-nostdlib",
-    "-ffunction-sections",
-    "-fdata-sections",
-    "-fno-asynchronous-unwind-tables",
-    "-g",
-    "-Wall",
-    "-Werror",
-];
+/// The compile's own flags, after palm-build's for code 1
+/// (`palm_build::capp::GCC_FLAGS`: 68000 only, PC-relative, A5 untouched, A6
+/// frames, no libc).
+const GCC_FLAGS: &[&str] = &["-Os", "-Wall", "-Werror"];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -109,6 +93,7 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
     let object = out.join("leak.o");
     let cc = Command::new(GCC)
         .current_dir(workspace())
+        .args(palm_build::capp::GCC_FLAGS)
         .args(GCC_FLAGS)
         .args(["-Ipalm-sys/include", "-Imemdbg/include"])
         .args(["-c", C_SOURCE, "-o"])

@@ -91,21 +91,8 @@ fn test_source() -> String {
 
 fn compile(source: &Path, object: &Path, opt: &str) {
     let out = Command::new(GCC)
-        .args([
-            "-m68000",
-            opt,
-            "-mpcrel",
-            "-ffixed-a5",
-            "-fno-omit-frame-pointer",
-            "-ffreestanding",
-            "-fno-builtin",
-            "-nostdlib",
-            "-fno-asynchronous-unwind-tables",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-c",
-        ])
+        .args(palm_build::capp::GCC_FLAGS)
+        .args([opt, "-Wall", "-Wextra", "-Werror", "-c"])
         .arg("-I")
         .arg(header_path().parent().unwrap())
         .arg(source)

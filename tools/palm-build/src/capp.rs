@@ -19,6 +19,29 @@ use crate::error::bad_input;
 use crate::prc::{self, AppMeta};
 use crate::{ImageKind, Linked, bail_input, verify};
 
+/// GNU C's flags for code 1 (`m68k-linux-gnu-gcc`), the optimization level
+/// and warnings aside: the 68000 only; `-mpcrel`, every reference to code
+/// and constant data PC-relative (code 1 runs where the OS puts it: no GOT,
+/// no absolute address); `-ffixed-a5`, A5 (the OS's globals pointer) never
+/// used; a frame pointer in A6 (memdbg walks the A6 chain for call stacks);
+/// no libc and no builtins that call it; a section per function and datum
+/// (the link keeps what the entry reaches); no unwind tables; DWARF for the
+/// report's file:line. `palm-build new --c`'s Makefile and the C tests use
+/// these.
+pub const GCC_FLAGS: &[&str] = &[
+    "-m68000",
+    "-mpcrel",
+    "-ffixed-a5",
+    "-fno-omit-frame-pointer",
+    "-ffreestanding",
+    "-fno-builtin",
+    "-nostdlib",
+    "-ffunction-sections",
+    "-fdata-sections",
+    "-fno-asynchronous-unwind-tables",
+    "-g",
+];
+
 /// What to build.
 #[derive(Clone, Debug)]
 pub struct CApp {

@@ -248,6 +248,7 @@ pub fn create(opts: &NewApp) -> Result<Created> {
         toml_escape(&checkout.join("memdbg").display().to_string()),
     );
     values.insert("cargo_features", setup::cargo_features_line());
+    values.insert("cflags", crate::capp::GCC_FLAGS.join(" "));
     values.insert("profile", setup::profile_snippet().trim_end().to_string());
 
     let templates = match opts.language {

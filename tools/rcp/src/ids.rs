@@ -34,7 +34,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::expr::{Cursor, Value};
-use crate::{FsIncludes, IncludeResolver, RcpError, charset, pp};
+use crate::{FsIncludes, IncludeResolver, RcpError};
 
 /// One `#define` with a numeric value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,13 +60,11 @@ pub struct Define {
 /// statements themselves are [`crate::compile_file`]'s business, not this
 /// function's.
 pub fn defines(path: &Path) -> Result<Vec<Define>, RcpError> {
-    let bytes = crate::read_source_file(path).map_err(|e| RcpError {
-        file: path.display().to_string(),
-        line: 0,
-        column: 0,
-        message: format!("cannot read file: {e}"),
-    })?;
-    defines_str(&charset::source_text(&bytes), path, &FsIncludes::default())
+    defines_str(
+        &crate::read_source_text(path)?,
+        path,
+        &FsIncludes::default(),
+    )
 }
 
 /// [`defines`] of `.rcp` source `text` named `path`, with `includes`
@@ -79,31 +77,9 @@ pub fn defines_str(
     path: &Path,
     includes: &dyn IncludeResolver,
 ) -> Result<Vec<Define>, RcpError> {
-    let name = path.display().to_string();
-    let mut src =
-        pp::Source::new(text, name.clone(), path.to_path_buf(), includes).map_err(|d| {
-            RcpError {
-                file: name.clone(),
-                line: d.pos.line,
-                column: d.pos.col,
-                message: d.msg,
-            }
-        })?;
+    let mut src = crate::preprocess(text, path, includes)?;
     // Every directive runs as the stream is read: drain it.
-    loop {
-        match src.next() {
-            Ok(Some(_)) => {}
-            Ok(None) => break,
-            Err(d) => {
-                return Err(RcpError {
-                    file: src.file_name(d.pos).to_owned(),
-                    line: d.pos.line,
-                    column: d.pos.col,
-                    message: d.msg,
-                });
-            }
-        }
-    }
+    while src.next().map_err(|d| crate::error_at(&src, d))?.is_some() {}
     let mut found: Vec<(usize, Define)> = src
         .symbols
         .iter()
