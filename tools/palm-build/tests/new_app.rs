@@ -84,6 +84,22 @@ fn run_and_report(app_dir: &Path, name: &str, prc: &Path, elf: &Path) -> memdbg_
     report
 }
 
+/// The report's one leak: the 16-byte pointer the menu item allocates, at
+/// `file:line`.
+fn the_leak<'r>(
+    report: &'r memdbg_report::Report,
+    file: &str,
+    line: u32,
+) -> &'r memdbg_report::Block {
+    assert_eq!(report.leaks.len(), 1, "{:?}", report.leaks);
+    let leak = &report.leaks[0].block;
+    assert_eq!(
+        (leak.kind, leak.size, leak.file.as_deref(), leak.line),
+        ("pointer", 16, Some(file), Some(line))
+    );
+    leak
+}
+
 #[test]
 fn a_new_rust_app_builds_runs_and_reports_its_leak() {
     let dir = tempfile::tempdir().unwrap();
@@ -109,12 +125,7 @@ fn a_new_rust_app_builds_runs_and_reports_its_leak() {
         &palm.join("NewRust.elf"),
     );
     let line = line_of(&app.join("src/lib.rs"), "mem_ptr_new!(16)");
-    assert_eq!(report.leaks.len(), 1, "{:?}", report.leaks);
-    let leak = &report.leaks[0].block;
-    assert_eq!(
-        (leak.kind, leak.size, leak.file.as_deref(), leak.line),
-        ("pointer", 16, Some("src/lib.rs"), Some(line))
-    );
+    let leak = the_leak(&report, "src/lib.rs", line);
     // The call stack (CALL_STACKS), symbolized from the ELF's DWARF: the
     // innermost frame is that line, in `leak`, inlined into the form handler.
     let frame = &leak.stack[0].symbols;
@@ -170,10 +181,5 @@ fn a_new_c_app_builds_with_its_makefile_runs_and_reports_its_leak() {
         &app.join("build/NewC.elf"),
     );
     let line = line_of(&app.join("new-c.c"), "MemPtrNew(16)");
-    assert_eq!(report.leaks.len(), 1, "{:?}", report.leaks);
-    let leak = &report.leaks[0].block;
-    assert_eq!(
-        (leak.kind, leak.size, leak.file.as_deref(), leak.line),
-        ("pointer", 16, Some("new-c.c"), Some(line))
-    );
+    the_leak(&report, "new-c.c", line);
 }

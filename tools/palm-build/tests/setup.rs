@@ -208,37 +208,29 @@ fn an_incomplete_profile_names_each_setting() {
 }
 
 #[test]
-fn a_second_crate_type_is_refused() {
-    let s = Setup::new(
-        &manifest(true, &setup::profile_snippet(), "[\"staticlib\", \"rlib\"]"),
-        Some(setup::TOOLCHAIN_FILE),
-    );
-    bad_input(
-        s.app(&[]),
-        &format!(
-            "palm-build: error: {}: the 68k crate's crate-type must be exactly [\"staticlib\"], \
-             not [\"staticlib\", \"rlib\"]: with another type rustc does not put the whole \
-             program (LTO) into the assembly palm-build links; test host code from a separate \
-             crate",
-            s.path("Cargo.toml")
+fn the_crate_type_must_be_staticlib_alone() {
+    for (crate_type, why) in [
+        (
+            "[\"staticlib\", \"rlib\"]",
+            "the 68k crate's crate-type must be exactly [\"staticlib\"], not [\"staticlib\", \
+             \"rlib\"]: with another type rustc does not put the whole program (LTO) into the \
+             assembly palm-build links; test host code from a separate crate",
         ),
-    );
-}
-
-#[test]
-fn no_staticlib_is_refused() {
-    let s = Setup::new(
-        &manifest(true, &setup::profile_snippet(), "[\"rlib\"]"),
-        Some(setup::TOOLCHAIN_FILE),
-    );
-    bad_input(
-        s.app(&[]),
-        &format!(
-            "palm-build: error: {}: no library target with crate-type \"staticlib\": a 68k \
-             crate needs [lib] crate-type = [\"staticlib\"]",
-            s.path("Cargo.toml")
+        (
+            "[\"rlib\"]",
+            "no library target with crate-type \"staticlib\": a 68k crate needs [lib] \
+             crate-type = [\"staticlib\"]",
         ),
-    );
+    ] {
+        let s = Setup::new(
+            &manifest(true, &setup::profile_snippet(), crate_type),
+            Some(setup::TOOLCHAIN_FILE),
+        );
+        bad_input(
+            s.app(&[]),
+            &format!("palm-build: error: {}: {why}", s.path("Cargo.toml")),
+        );
+    }
 }
 
 #[test]
