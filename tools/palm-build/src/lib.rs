@@ -24,14 +24,27 @@
 //! The result is an [`Image`]: the ELF (kept for symbols and DWARF) and the
 //! bytes of code resource 1. [`prc`] packages an application image and its
 //! resources as a PRC.
+//!
+//! Before stage 1, [`setup`] checks the workspace (toolchain file and
+//! channel, `cargo-features`, `[profile.palm]`) and says what to copy; every
+//! build passes the crate's resource IDs to rustc ([`ids`]). Besides `app`,
+//! `image` and `lib`, the `palm-build` command makes new apps ([`new`]:
+//! `palm-build new DIR [--c]`), links C apps ([`capp`]: `palm-build c-app`)
+//! and writes a `.rcp`'s IDs for C (`palm-build ids --c`). Its exit status is
+//! 2 for bad input and 1 for a failed build ([`error`]).
 
 #![deny(missing_docs)]
 
+pub mod capp;
 pub mod cargo;
 pub mod emu;
+pub mod error;
+pub mod ids;
 pub mod ircheck;
 mod link;
+pub mod new;
 pub mod prc;
+pub mod setup;
 pub mod verify;
 
 use std::collections::BTreeMap;
@@ -175,6 +188,9 @@ fn compile_checked(opts: &Options) -> Result<Prepared> {
     lock.lock()
         .with_context(|| format!("locking {}", work.display()))?;
     let progress = |msg: &str| opts.progress(msg);
+    for w in &pkg.setup_warnings {
+        eprintln!("palm-build: warning: {w}");
+    }
     progress(&format!(
         "compiling {} for the 68000 ({})",
         pkg.name,
@@ -520,22 +536,14 @@ pub struct App {
 /// Any error of [`build_image`], the metadata, the resource compiler or the writer.
 pub fn build_app(opts: &Options) -> Result<App> {
     // Settings and resources first: their mistakes should not wait for a build.
-    let meta = prc::AppMeta::from_package(&cargo::package(&opts.manifest_path)?)?;
-    let resources = prc::compile_resources(&meta)?;
+    let meta = prc::AppMeta::from_package(&cargo::package(&opts.manifest_path)?)
+        .map_err(error::bad_input)?;
+    let resources = prc::compile_resources(&meta).map_err(error::bad_input)?;
     let image = build_image(&Options {
         kind: ImageKind::App,
         ..opts.clone()
     })?;
-    let unix_now = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.parse::<i64>().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
-        });
-    let palm_date = palm_prc::unix_to_palm(unix_now).unwrap_or(u32::MAX);
-    let (bytes, count) = prc::build_prc(&image, &meta, resources, palm_date)?;
+    let (bytes, count) = prc::build_prc(&image, &meta, resources, creation_date())?;
     let out_dir = image.elf.parent().unwrap_or(Path::new(".")).to_path_buf();
     let prc_path = out_dir.join(format!("{}.prc", meta.name));
     let elf_path = out_dir.join(format!("{}.elf", meta.name));
@@ -566,6 +574,20 @@ pub fn build_app(opts: &Options) -> Result<App> {
         meta,
         resources: count,
     })
+}
+
+/// A PRC's creation date, in seconds since 1904-01-01 (Palm epoch):
+/// `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.
+pub(crate) fn creation_date() -> u32 {
+    let unix_now = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
+        });
+    palm_prc::unix_to_palm(unix_now).unwrap_or(u32::MAX)
 }
 
 /// FNV-1a (64-bit) of the file at `path` (0 if unreadable): which assembly a

@@ -131,6 +131,12 @@
 //! nothing looks up: `jichu4n/pilrc:pilrc.c` `AddObject`); the error names both
 //! positions. Neither the compiler nor the binary parsers panic on any input.
 //!
+//! # Resource IDs for the app's code
+//!
+//! [`ids`] gives the numbers a `.rcp` and its headers `#define`, as Rust
+//! constants or a C header, so IDs are written once (palm-build generates
+//! them when it builds an app).
+//!
 //! # Binary layouts
 //!
 //! Each resource module documents its 68k layout and the SDK header and PilRC
@@ -151,6 +157,7 @@ mod expr;
 mod fonts;
 pub mod form;
 mod geom;
+pub mod ids;
 mod lex;
 pub mod menu;
 mod pp;
@@ -333,24 +340,46 @@ pub fn compile_str(
     path: &Path,
     includes: &dyn IncludeResolver,
 ) -> Result<Vec<Resource>, RcpError> {
+    let mut src = preprocess(text, path, includes)?;
+    compile::compile(&mut src).map_err(|d| error_at(&src, d))
+}
+
+/// The preprocessed token stream of `text`, the file `path` (the first step
+/// of [`compile_str`] and [`ids::defines_str`]).
+pub(crate) fn preprocess<'r>(
+    text: &str,
+    path: &Path,
+    includes: &'r dyn IncludeResolver,
+) -> Result<pp::Source<'r>, RcpError> {
     let name = path.display().to_string();
-    let mut src = match pp::Source::new(text, name.clone(), path.to_path_buf(), includes) {
-        Ok(src) => src,
-        Err(d) => {
-            return Err(RcpError {
-                file: name,
-                line: d.pos.line,
-                column: d.pos.col,
-                message: d.msg,
-            });
-        }
-    };
-    compile::compile(&mut src).map_err(|d| RcpError {
-        file: src.file_name(d.pos).to_owned(),
+    pp::Source::new(text, name.clone(), path.to_path_buf(), includes).map_err(|d| RcpError {
+        file: name,
         line: d.pos.line,
         column: d.pos.col,
         message: d.msg,
     })
+}
+
+/// The [`RcpError`] of a diagnostic in `src`'s files.
+pub(crate) fn error_at(src: &pp::Source<'_>, d: lex::Diag) -> RcpError {
+    RcpError {
+        file: src.file_name(d.pos).to_owned(),
+        line: d.pos.line,
+        column: d.pos.col,
+        message: d.msg,
+    }
+}
+
+/// The text of the source file at `path` ([`read_source_file`]), or an
+/// error about the whole file (line and column 0).
+pub(crate) fn read_source_text(path: &Path) -> Result<String, RcpError> {
+    let bytes = read_source_file(path).map_err(|e| RcpError {
+        file: path.display().to_string(),
+        line: 0,
+        column: 0,
+        message: format!("cannot read file: {e}"),
+    })?;
+    Ok(charset::source_text(&bytes))
 }
 
 /// Compiles the `.rcp` file at `path`, with includes found next to it (see
@@ -368,11 +397,5 @@ pub fn compile_file_with(
     path: &Path,
     includes: &dyn IncludeResolver,
 ) -> Result<Vec<Resource>, RcpError> {
-    let bytes = read_source_file(path).map_err(|e| RcpError {
-        file: path.display().to_string(),
-        line: 0,
-        column: 0,
-        message: format!("cannot read file: {e}"),
-    })?;
-    compile_str(&charset::source_text(&bytes), path, includes)
+    compile_str(&read_source_text(path)?, path, includes)
 }
