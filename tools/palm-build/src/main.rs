@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use palm_build::coff::LibFormat;
 use palm_build::{ImageKind, Options, verify};
 
 #[derive(Parser)]
@@ -52,6 +53,9 @@ enum Command {
         /// cargo target directory (default: the workspace's).
         #[arg(long)]
         target_dir: Option<PathBuf>,
+        /// Archive format: elf (GNU ld) or coff (coff-m68k, for prc-tools' m68k-palmos-ld).
+        #[arg(long, default_value = "elf", value_parser = ["elf", "coff"])]
+        format: String,
     },
     /// Check a linked ELF against the Palm code 1 rules.
     Verify {
@@ -108,7 +112,8 @@ fn main() -> ExitCode {
             output,
             features,
             target_dir,
-        } => palm_build::build_lib(
+            format,
+        } => palm_build::build_lib_as(
             &Options {
                 manifest_path,
                 target_dir,
@@ -118,6 +123,11 @@ fn main() -> ExitCode {
                 raw_llvm: false,
             },
             &output,
+            if format == "coff" {
+                LibFormat::Coff
+            } else {
+                LibFormat::Elf
+            },
         )
         .map(|lib| {
             println!(
