@@ -199,7 +199,7 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
         for &i in set.iter().filter(|i| kept.contains(i)) {
             let s = elf.section_by_index(SectionIndex(i))?;
             let name = s.name().unwrap_or("<bad name>");
-            let align = s.align().max(1);
+            let align = s.align().max(if is_code { 2 } else { 1 });
             if align > 4 {
                 bail!(
                     "{file}: section {name} is aligned to {align} bytes; a coff-m68k input \
@@ -242,13 +242,13 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
             continue;
         };
         let name = sym.name().unwrap_or("");
+        let global = sym.is_global() && exported.contains(name);
         let named = matches!(sym.kind(), SymbolKind::Text | SymbolKind::Data)
             && !name.is_empty()
             && !name.starts_with(".L");
-        if !named {
+        if !(named || global) {
             continue;
         }
-        let global = sym.is_global() && exported.contains(name);
         symbols.push(Symbol {
             name: name.to_string(),
             value: at + sym.address() as u32,
@@ -389,13 +389,13 @@ fn empty_section(name: &str, flags: u32, vaddr: u32) -> Section {
     }
 }
 
-/// The function symbol of `object` at or before `offset` in `.text`, as
+/// The last named symbol of `object` (not a section's) at or before `offset` in `.text`, as
 /// `name+0x…` (demangled).
 fn place_in(object: &Object, offset: u64) -> String {
     object
         .symbols
         .iter()
-        .filter(|s| s.section == 1 && s.typ == T_FUNCTION && u64::from(s.value) <= offset)
+        .filter(|s| s.section == 1 && s.aux.is_empty() && u64::from(s.value) <= offset)
         .max_by_key(|s| s.value)
         .map_or_else(
             || format!("<no symbol>+0x{offset:x}"),
