@@ -142,20 +142,21 @@ impl RelocKind {
         }
     }
 
+    /// Every type coff-m68k knows, in type-number order.
+    pub const ALL: [RelocKind; 8] = [
+        RelocKind::Byte,
+        RelocKind::Word,
+        RelocKind::Long,
+        RelocKind::PcByte,
+        RelocKind::PcWord,
+        RelocKind::PcLong,
+        RelocKind::EndWord,
+        RelocKind::NegLong,
+    ];
+
     /// The type for an `r_type` number, if coff-m68k knows it.
     pub fn from_number(n: u16) -> Option<RelocKind> {
-        [
-            RelocKind::Byte,
-            RelocKind::Word,
-            RelocKind::Long,
-            RelocKind::PcByte,
-            RelocKind::PcWord,
-            RelocKind::PcLong,
-            RelocKind::EndWord,
-            RelocKind::NegLong,
-        ]
-        .into_iter()
-        .find(|k| k.number() == n)
+        RelocKind::ALL.into_iter().find(|k| k.number() == n)
     }
 
     /// Width of the relocated field in bytes.

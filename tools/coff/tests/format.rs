@@ -228,16 +228,7 @@ fn object() -> impl Strategy<Value = Object> {
         proptest::collection::vec((any::<u32>(), any::<usize>(), 0usize..8), 0..8),
     )
         .prop_map(|(timestamp, flags, secs, symbols, relocs)| {
-            let kinds = [
-                RelocKind::Byte,
-                RelocKind::Word,
-                RelocKind::Long,
-                RelocKind::PcByte,
-                RelocKind::PcWord,
-                RelocKind::PcLong,
-                RelocKind::EndWord,
-                RelocKind::NegLong,
-            ];
+            let kinds = RelocKind::ALL;
             let mut sections: Vec<Section> = secs
                 .into_iter()
                 .map(|(name, vaddr, flags, data)| Section {

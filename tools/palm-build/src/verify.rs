@@ -757,21 +757,12 @@ fn check_instructions(
     elf: &ElfFile32<BigEndian>,
     objdump: &str,
 ) -> Result<(usize, Vec<Violation>), String> {
-    let output = Command::new(objdump)
-        .args(["-d", "-m", "m68k:68000", "-j", ".text"])
-        .arg(path)
-        .output()
-        .map_err(|e| format!("cannot run {objdump} (run ci/setup): {e}"))?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    // objdump reports a damaged ELF ("section extending past end of file")
-    // on stderr and still exits 0, having disassembled nothing.
-    if !output.status.success() || !stderr.trim().is_empty() {
-        return Err(format!(
-            "{objdump} could not disassemble .text: {}",
-            stderr.trim()
-        ));
-    }
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = disassemble(
+        objdump,
+        &["-d", "-m", "m68k:68000", "-j", ".text"],
+        path,
+        ".text",
+    )?;
     let insns = parse_objdump(&text);
     let text_size = elf.section_by_name(".text").map_or(0, |s| s.size());
     if insns.is_empty() && text_size > 0 {
@@ -826,22 +817,35 @@ pub fn check_raw_code(
     objdump: &str,
     place: impl Fn(u64) -> String,
 ) -> Result<(usize, Vec<Violation>), String> {
+    let what = code.display().to_string();
+    let text = disassemble(
+        objdump,
+        &["-D", "-b", "binary", "-m", "m68k:68000"],
+        code,
+        &what,
+    )?;
+    let insns = parse_objdump(&text);
+    Ok((insns.len(), scan_68000(&insns, place)))
+}
+
+/// objdump's output for `args` and `path`; an error naming `what` when it
+/// fails or prints anything on stderr (objdump reports a damaged ELF, "section
+/// extending past end of file", on stderr and still exits 0, having
+/// disassembled nothing).
+fn disassemble(objdump: &str, args: &[&str], path: &Path, what: &str) -> Result<String, String> {
     let output = Command::new(objdump)
-        .args(["-D", "-b", "binary", "-m", "m68k:68000"])
-        .arg(code)
+        .args(args)
+        .arg(path)
         .output()
         .map_err(|e| format!("cannot run {objdump} (run ci/setup): {e}"))?;
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() || !stderr.trim().is_empty() {
         return Err(format!(
-            "{objdump} could not disassemble {}: {}",
-            code.display(),
+            "{objdump} could not disassemble {what}: {}",
             stderr.trim()
         ));
     }
-    let text = String::from_utf8_lossy(&output.stdout);
-    let insns = parse_objdump(&text);
-    Ok((insns.len(), scan_68000(&insns, place)))
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 #[cfg(test)]

@@ -188,3 +188,61 @@ fn what_code_1_cannot_hold_is_refused_naming_it() {
         "{e}"
     );
 }
+
+/// memdbg's C library (memdbg/capi-lib) through `palm-build lib --format
+/// coff`: the coff-m68k `.text` holds exactly the code the ELF check link
+/// keeps (the same sections reached from the same exports), nothing is left
+/// undefined, and the archive read back indexes every `memdbg_*` function
+/// that memdbg.h declares.
+#[test]
+fn memdbgs_c_library_converts_to_what_the_elf_link_keeps() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("libmemdbg.a");
+    let lib = palm_build::build_lib_as(
+        &palm_build::Options {
+            manifest_path: root.join("memdbg/capi-lib/Cargo.toml"),
+            target_dir: None,
+            kind: palm_build::ImageKind::TestLib,
+            features: Vec::new(),
+            quiet: true,
+            raw_llvm: false,
+        },
+        &archive,
+        coff::LibFormat::Coff,
+    )
+    .unwrap_or_else(|e| panic!("palm-build lib --format coff failed: {e:#}"));
+    let c = lib.coff.as_ref().unwrap();
+    assert_eq!(u64::from(c.converted.code_bytes), lib.verified.text_bytes);
+    let text = u64::from(c.converted.object.sections[0].size);
+    let elf_total = lib.verified.text_bytes + lib.verified.rodata_bytes;
+    assert!(
+        (elf_total..elf_total + 4).contains(&text),
+        ".text {text} bytes, ELF code + rodata {elf_total}"
+    );
+    assert_eq!(c.verified.text_bytes, lib.verified.text_bytes);
+    assert!(
+        c.converted.undefined.is_empty(),
+        "{:?}",
+        c.converted.undefined
+    );
+    let members = m68k_coff::read_archive(&std::fs::read(&archive).unwrap()).unwrap();
+    assert_eq!(members.len(), 1);
+    assert_eq!(members[0].symbols, lib.exported);
+    let header = std::fs::read_to_string(root.join("memdbg/include/memdbg.h")).unwrap();
+    let declared: Vec<&str> = header
+        .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+        .filter(|w| w.starts_with("memdbg_") && w.len() > "memdbg_".len())
+        .collect();
+    assert!(declared.len() >= 9, "{declared:?}");
+    for f in declared {
+        assert!(
+            members[0].symbols.iter().any(|s| s == f),
+            "`{f}` is not in the index"
+        );
+    }
+    // Only the exports are global (a helper such as memcpy would stay local,
+    // so that prc-tools' libc can bring its own).
+    let object = Object::parse(&members[0].data).unwrap();
+    assert_eq!(object.defined_globals().len(), lib.exported.len());
+}
