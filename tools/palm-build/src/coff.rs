@@ -51,8 +51,8 @@ use object::{
 
 use crate::verify::{self, VerifyError, Violation, ViolationKind};
 
-/// The format of a `palm-build lib` archive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The format of a `palm-build lib` archive (`--format elf|coff`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum LibFormat {
     /// ELF (`m68k-linux-gnu-ld`, palm-build's own links).
     Elf,
@@ -98,9 +98,18 @@ fn coff_kind(r_type: u32) -> Result<Option<RelocKind>, String> {
 }
 
 /// Writes `value` into `data[at..at + width]`, big-endian, if it fits the
-/// field (signed for 1 and 2 bytes).
-fn put_field(data: &mut [u8], at: usize, kind: RelocKind, value: i64) -> Result<(), String> {
+/// field (signed for 1 and 2 bytes) and the field lies inside `limit`.
+fn put_field(
+    data: &mut [u8],
+    at: usize,
+    limit: std::ops::Range<usize>,
+    kind: RelocKind,
+    value: i64,
+) -> Result<(), String> {
     let width = kind.size() as usize;
+    if at < limit.start || at + width > limit.end {
+        return Err(format!("the {width}-byte field is outside its section"));
+    }
     let fits = match width {
         1 => i8::try_from(value).is_ok(),
         2 => i16::try_from(value).is_ok(),
@@ -271,7 +280,8 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
             let RelocationFlags::Elf { r_type } = r.flags() else {
                 continue;
             };
-            let at = p.at + offset as u32;
+            let at =
+                p.at.saturating_add(u32::try_from(offset).unwrap_or(u32::MAX));
             let RelocationTarget::Symbol(t) = r.target() else {
                 bail!("{file}: relocation at {sname}+0x{offset:x} has no symbol");
             };
@@ -295,7 +305,7 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
                     let Some(b) = base.get(&i.0) else {
                         bail!("{file}: {} refers to a section that was not kept", place());
                     };
-                    i64::from(b + target.address() as u32) + r.addend() - i64::from(at)
+                    i64::from(*b) + target.address() as i64 + r.addend() - i64::from(at)
                 }
                 SymbolSection::Undefined => {
                     if kind == RelocKind::PcByte {
@@ -320,7 +330,8 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
                     place()
                 ),
             };
-            put_field(&mut text, at as usize, kind, value)
+            let limit = p.at as usize..p.at as usize + section.size() as usize;
+            put_field(&mut text, at as usize, limit, kind, value)
                 .map_err(|why| anyhow!("{file}: relocation truncated at {}: {why}", place()))?;
         }
     }

@@ -54,8 +54,8 @@ enum Command {
         #[arg(long)]
         target_dir: Option<PathBuf>,
         /// Archive format: elf (GNU ld) or coff (coff-m68k, for prc-tools' m68k-palmos-ld).
-        #[arg(long, default_value = "elf", value_parser = ["elf", "coff"])]
-        format: String,
+        #[arg(long, value_enum, default_value = "elf")]
+        format: LibFormat,
     },
     /// Check a linked ELF against the Palm code 1 rules.
     Verify {
@@ -123,11 +123,7 @@ fn main() -> ExitCode {
                 raw_llvm: false,
             },
             &output,
-            if format == "coff" {
-                LibFormat::Coff
-            } else {
-                LibFormat::Elf
-            },
+            format,
         )
         .map(|lib| {
             println!(
