@@ -37,6 +37,7 @@
 
 pub mod capp;
 pub mod cargo;
+pub mod coff;
 pub mod emu;
 pub mod error;
 pub mod ids;
@@ -348,6 +349,10 @@ pub struct Library {
     pub verified: verify::Verified,
     /// What the repair pass changed, one summary line per kind.
     pub repairs: Vec<String>,
+    /// For [`coff::LibFormat::Coff`]: the coff-m68k archive (then
+    /// [`Library::archive`]) and its conversion; the ELF archive the check
+    /// link used stays in the work directory.
+    pub coff: Option<coff::CoffLibrary>,
 }
 
 /// Builds a `staticlib` crate into a static archive `archive` for C apps
@@ -363,6 +368,17 @@ pub struct Library {
 /// As [`build_image`]; the IR check fails on any function (the archive keeps
 /// all of the crate's code); or an object breaks a rule.
 pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
+    build_lib_as(opts, archive, coff::LibFormat::Elf)
+}
+
+/// [`build_lib`] writing `archive` in `format`: for
+/// [`coff::LibFormat::Coff`], the verified ELF object is also converted into
+/// a coff-m68k archive for prc-tools' linker ([`coff::write_library`]:
+/// converted, read back and verified by the same rules).
+///
+/// # Errors
+/// As [`build_lib`] and [`coff::write_library`].
+pub fn build_lib_as(opts: &Options, archive: &Path, format: coff::LibFormat) -> Result<Library> {
     let Prepared {
         pkg,
         out_dir,
@@ -425,13 +441,17 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
     if let Some(dir) = archive.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    link::archive(&binutils, &objects, archive)?;
+    let elf_archive = match format {
+        coff::LibFormat::Elf => archive.to_path_buf(),
+        coff::LibFormat::Coff => members.join(format!("lib{}.a", pkg.lib_name)),
+    };
+    link::archive(&binutils, &objects, &elf_archive)?;
     // The check link takes the archive as a C linker does.
     let exported = link::globals_of(&compiled.top_asm)?;
     let check_elf = out_dir.join(format!("{variant}.lib.elf"));
     link::link_inputs(
         &binutils,
-        &[archive.to_path_buf()],
+        &[elf_archive],
         &exported,
         &work,
         &check_elf,
@@ -447,6 +467,26 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         verified.text_bytes,
         verified.rodata_bytes
     ));
+    let coff = match format {
+        coff::LibFormat::Elf => None,
+        coff::LibFormat::Coff => {
+            let lib =
+                coff::write_library(&objects[0], &exported, archive, &work, &binutils.objdump)?;
+            let c = &lib.converted;
+            progress(&format!(
+                "converted to coff-m68k: {} bytes of .text ({} of code, {} instructions, all \
+                 68000, PC-relative only) from {} sections reached from the exports ({} left \
+                 out), {} undefined symbol(s)",
+                c.object.sections[0].size,
+                c.code_bytes,
+                lib.verified.instructions,
+                c.kept_sections,
+                c.dropped_sections,
+                c.undefined.len()
+            ));
+            Some(lib)
+        }
+    };
     progress(&format!("wrote {} (from {})", archive.display(), pkg.name));
     Ok(Library {
         archive: archive.to_path_buf(),
@@ -455,6 +495,7 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         check_elf,
         verified,
         repairs,
+        coff,
     })
 }
 

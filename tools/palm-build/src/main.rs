@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use palm_build::coff::LibFormat;
 use palm_build::error::{bad_input, is_bad_input};
 use palm_build::{ImageKind, Options, capp, ids, new, prc, verify};
 
@@ -105,6 +106,9 @@ enum Command {
         /// cargo target directory (default: the workspace's).
         #[arg(long)]
         target_dir: Option<PathBuf>,
+        /// Archive format: elf (GNU ld) or coff (coff-m68k, for prc-tools' m68k-palmos-ld).
+        #[arg(long, value_enum, default_value = "elf")]
+        format: LibFormat,
     },
     /// Check a linked ELF against the Palm code 1 rules.
     Verify {
@@ -249,13 +253,15 @@ fn run(command: Command) -> anyhow::Result<()> {
             output,
             features,
             target_dir,
+            format,
         } => {
-            let lib = palm_build::build_lib(
+            let lib = palm_build::build_lib_as(
                 &Options {
                     features,
                     ..options(manifest_path, target_dir, ImageKind::TestLib)
                 },
                 &output,
+                format,
             )?;
             // The C interface; the Rust-mangled symbols are internal.
             let (rust, c): (Vec<&String>, Vec<&String>) =
