@@ -102,50 +102,56 @@
 #![cfg_attr(target_arch = "m68k", feature(asm_experimental_arch))]
 #![deny(missing_docs)]
 
-/// A short branch (`b<cc>.s`, `bsr.s`) in memdbg's inline assembly (`fast.rs`, `patch.rs`),
-/// written as its two bytes: LLVM's inline-asm parser rejects `b<cc>.s` and `jb<cc>`,
-/// and GNU as assembles an unsized branch as a word branch (m68k-asm-repair shortens
-/// branches in compiled code only; inline asm stays as written). The bytes are the
-/// opcode and the displacement d from the next instruction. A d outside −128..127,
-/// or 0 (the opcode of a word branch, which would take the next instruction as its
-/// displacement), gets 65,536 added, which GNU as rejects ("value out of range"); the `99f-98f`
-/// (labels at the end of the function, 0) keeps a backward d a fixup (the two tests
-/// are added: `|` starts a comment in m68k GNU as, and both cannot hold at once), checked like
-/// a forward one (a constant would only be truncated, with a warning).
-#[cfg(target_arch = "m68k")]
-macro_rules! bs {
-    (@ $op:literal $l:literal) => {
-        concat!(
-            ".byte ", $op, ", (", $l, "-.-1) + ((((((", $l, "-.-1) + 128) >> 8) != 0) + ((", $l, "-.-1) == 0)) & 1) * 65536 + (99f-98f)"
-        )
+/// Declares constants for memdbg's hand-written assembly (`asm/*.s`), next to the
+/// Rust definitions they come from: `asm_constants! { ST_BUSY = offset_of!(State,
+/// busy); … }`. On the 68k each becomes `.equ ST_BUSY, 0` in the whole-program
+/// assembly (a `global_asm!` with `const` operands, so the value is the 68k
+/// compilation's own: its layout aligns `u32` to 2 bytes, unlike a host's), which
+/// palm-build collects into the `asm-constants.inc` that every `.s` file includes
+/// (palm-build's docs, "Hand-written assembly in a crate"). A field moved in Rust
+/// moves the assembly's offset with it; a constant the assembly uses and nobody
+/// declares is an assembler error.
+macro_rules! asm_constants {
+    ($($name:ident = $value:expr;)*) => {
+        #[cfg(target_arch = "m68k")]
+        core::arch::global_asm!(
+            $(concat!(".equ ", stringify!($name), ", {", stringify!($name), "}"),)*
+            $($name = const $value,)*
+        );
+        // (Elsewhere the values are only type-checked.)
+        #[cfg(not(target_arch = "m68k"))]
+        const _: () = {
+            $(let _ = $value;)*
+        };
     };
-    (bra $l:literal) => { bs!(@ "0x60" $l) };
-    (bsr $l:literal) => { bs!(@ "0x61" $l) };
-    (bhi $l:literal) => { bs!(@ "0x62" $l) };
-    (bls $l:literal) => { bs!(@ "0x63" $l) };
-    (bcc $l:literal) => { bs!(@ "0x64" $l) };
-    (bcs $l:literal) => { bs!(@ "0x65" $l) };
-    (bne $l:literal) => { bs!(@ "0x66" $l) };
-    (bpl $l:literal) => { bs!(@ "0x6A" $l) };
-    (beq $l:literal) => { bs!(@ "0x67" $l) };
 }
 
+/// What a call into memdbg's assembly does off the 68k: there is none (the
+/// assembly runs on the 68000 only, and its host tests run it in an emulator).
+/// (A value of any type, for the callers' types: it never returns.)
+#[cfg(not(target_arch = "m68k"))]
+#[cold]
+fn not_on_palm<T>() -> T {
+    panic!("memdbg's assembly runs only on Palm OS (this is a host build of memdbg)")
+}
+
+mod alloc;
 mod api;
+mod block;
 #[cfg(feature = "capi")]
 pub mod capi;
-mod fast;
+mod events;
+mod free;
 mod global;
-mod guard;
 mod index;
 mod ledger;
-mod mem;
 mod patch;
 pub mod record;
+mod resize;
 mod session;
 mod stack;
 mod state;
 mod text;
-mod track;
 
 pub use api::{chunk_new, handle_free, handle_new, handle_resize, ptr_free, ptr_new, ptr_resize};
 pub use global::MemDbgAlloc;

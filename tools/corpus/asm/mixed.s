@@ -4,6 +4,7 @@
 | src/lib.rs with global_asm! .equ).
 
 	.include "asm-constants.inc"
+	.section .note.GNU-stack, "", @progbits
 
 	.text
 
