@@ -163,18 +163,23 @@ __memdbg_alloc:
 	move.l	%d6, (REC_ADDRESS,%a3)
 	move.w	%d4, (REC_DATA_OFFSET,%a3)
 
-	| The block's fill and guard (only in the dynamic heap).
+	| The block's fill and guard (only in the dynamic heap), A0 the block:
+	| its chunk (a handle's through its master pointer) + its offset.
 	btst	#OPT_FILL_NEW_BIT, (ST_OPT_FILL_NEW,%a2)
 	bne.s	.Lfill
 	btst	#AF_GUARDED_BIT, %d5
 	beq.s	.Lslot
-	bsr.w	.Lblock
+	move.l	%d6, %a0
+	CHUNK_OF %a0, %d5
+	adda.l	%d4, %a0
 	adda.l	%d3, %a0
 	bra.s	.Lguard
 .Lfill:
 	btst	#AF_NOT_DYNAMIC_BIT, %d5
 	bne.s	.Lslot
-	bsr.w	.Lblock
+	move.l	%d6, %a0
+	CHUNK_OF %a0, %d5
+	adda.l	%d4, %a0
 	move.l	%d3, %d0
 	moveq	#FILL_NEW_BYTE, %d1
 	FILL	%a0, %d0, %d1
@@ -331,13 +336,5 @@ __memdbg_alloc:
 	move.l	%d6, %a0
 	adda.l	%d4, %a0
 	movem.l	(%sp)+, %d2-%d7/%a2-%a4
-	rts
-
-| A0 = the block: its chunk (CHUNK_OF the address in d6 by the flags in d5)
-| plus its offset d4.
-.Lblock:
-	move.l	%d6, %a0
-	CHUNK_OF %a0, %d5
-	adda.l	%d4, %a0
 	rts
 	.size	__memdbg_alloc, . - __memdbg_alloc

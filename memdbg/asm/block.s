@@ -103,28 +103,16 @@ __memdbg_walk:
 |           block may end at any address), with Z set when they are intact
 |           (GUARD_INTACT); a block without a guard (AF_GUARDED clear) answers
 |           GUARD_INTACT.
-|   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1).
+|   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1). (free.s checks a guard with
+|           the same GUARD_BYTES.)
 	.globl	__memdbg_guard
 	.type	__memdbg_guard, @function
 __memdbg_guard:
-	move.w	(REC_FLAGS,%a0), %d1
-	btst	#AF_GUARDED_BIT, %d1
+	EXPECT_BELOW AF_GUARDED_BIT, 8	| (in the flags' low byte)
+	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a0)
 	beq.s	.Lguard_none
 	move.l	%d0, %a1
-	CHUNK_OF %a1, %d1
-	adda.l	(REC_SIZE,%a0), %a1
-	moveq	#0, %d0
-	move.w	(REC_DATA_OFFSET,%a0), %d0
-	adda.l	%d0, %a1		| the first guard byte
-	EXPECT	GUARD_LEN, 4
-	move.b	(%a1)+, %d0
-	lsl.l	#8, %d0
-	move.b	(%a1)+, %d0
-	lsl.l	#8, %d0
-	move.b	(%a1)+, %d0
-	lsl.l	#8, %d0
-	move.b	(%a1), %d0
-	cmpi.l	#GUARD_INTACT, %d0
+	GUARD_BYTES %a0, %a1, %d0
 	rts
 .Lguard_none:
 	move.l	#GUARD_INTACT, %d0

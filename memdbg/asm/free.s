@@ -28,9 +28,9 @@
 	.type	__memdbg_free_block, @function
 __memdbg_free_block:
 	| a2 = the state, d3 = the address (the index key), d6 = the return
-	| address, 0(%sp) = the frame; d7 = the MemHandleFree flag, then the
-	| ticks; d5 = the index position, d4 = the slot, a3 = its record, a4 =
-	| the ring, then the free's site; d2 = the ring entry.
+	| address, 0(%sp) = the frame (D2 does not survive a trap); d7 = the
+	| MemHandleFree flag, then the ticks; d5 = the index position, d4 = the
+	| slot, a3 = its record, a4 = the ring, then the free's site.
 	movem.l	%d2-%d7/%a2-%a4, -(%sp)
 	move.l	%a0, %a2
 	move.l	%d0, %d3
@@ -56,40 +56,39 @@ __memdbg_free_block:
 	SYSTRAP	sysTrapTimGetTicks
 	move.l	%d0, %d7
 
-	| The ring entry at ST_RING_NEXT (the oldest) becomes this free's; the
-	| slot it held leaves quarantine (back on the free list), this block's
-	| slot enters it (its record still describes the block, but for its
-	| kind byte: a double free can report the allocation).
+	| The ring entry i at ST_RING_NEXT (the oldest) becomes this free's (d0
+	| = i, then 2i, then 4i: the arrays' strides); the slot it held leaves
+	| quarantine (back on the free list), this block's slot enters it (its
+	| record still describes the block but for its kind byte: a double free
+	| can report the allocation).
 	move.l	(ST_SCRATCH,%a2), %a4
 	lea	(SC_RING,%a4), %a4
-	moveq	#0, %d2
-	move.b	(ST_RING_NEXT,%a2), %d2
+	moveq	#0, %d0
+	move.b	(ST_RING_NEXT,%a2), %d0
 	addq.b	#1, (ST_RING_NEXT,%a2)
 	andi.b	#RING_MASK, (ST_RING_NEXT,%a2)
-	move.l	%d2, %d0
-	lsl.l	#2, %d0
-	move.l	(RING_ADDR,%a4,%d0.l), %d1
-	move.l	%d3, (RING_ADDR,%a4,%d0.l)
-	move.l	%d7, (RING_TICKS,%a4,%d0.l)
-	lsr.l	#1, %d0
-	tst.l	%d1
-	beq.s	.Lring_slot		| the entry was empty
+	move.b	(REC_KIND,%a3), (RING_KIND,%a4,%d0.l)
+	add.l	%d0, %d0
 	moveq	#0, %d1
-	move.w	(RING_SLOT,%a4,%d0.l), %d1
+	move.w	(RING_SLOT,%a4,%d0.l), %d1	| the slot it held
+	move.w	%d4, (RING_SLOT,%a4,%d0.l)
+	add.l	%d0, %d0
+	tst.l	(RING_ADDR,%a4,%d0.l)
+	beq.s	.Lring_entry		| the entry was empty: no slot
 	move.l	(ST_SLOT_NEXT,%a2), %a0
 	add.l	%d1, %d1
 	move.w	(ST_FREE_HEAD,%a2), (0,%a0,%d1.l)
 	lsr.l	#1, %d1
 	move.w	%d1, (ST_FREE_HEAD,%a2)
-.Lring_slot:
-	move.w	%d4, (RING_SLOT,%a4,%d0.l)
-	move.b	(REC_KIND,%a3), (RING_KIND,%a4,%d2.l)
+.Lring_entry:
+	move.l	%d3, (RING_ADDR,%a4,%d0.l)
+	move.l	%d7, (RING_TICKS,%a4,%d0.l)
 
 	| The free's site, in the ring entry: its return address, inside code 1
 	| or not (one frame, raw until found inside); from outside a known code
 	| 1 it is the OS's free.
-	lsl.l	#RING_SITE_SHIFT, %d2
-	lea	(RING_SITE,%a4,%d2.l), %a4
+	lsl.l	#RING_SITE_SHIFT - 2, %d0
+	lea	(RING_SITE,%a4,%d0.l), %a4
 	EXPECT	STACK_COUNT, 0
 	EXPECT	STACK_RAW_MASK, 1
 	move.w	#0x0101, (%a4)		| count 1, raw mask 1
@@ -118,12 +117,15 @@ __memdbg_free_block:
 	bsr.w	__memdbg_walk
 	lea	(20,%sp), %sp
 
-	| The guard: a damaged one is recorded and reported by
-	| __memdbg_check_guard(st, rec, key, AT_FREE, ticks, site) (src/block.rs).
+	| The guard (GUARD_BYTES, as __memdbg_guard reads it): a damaged one is
+	| recorded and reported by __memdbg_check_guard(st, rec, key, AT_FREE,
+	| ticks, site) (src/block.rs).
 .Lguard_check:
-	move.l	%a3, %a0
-	move.l	%d3, %d0
-	bsr.w	__memdbg_guard
+	EXPECT_BELOW AF_GUARDED_BIT, 8
+	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a3)
+	beq.s	.Lfill_freed
+	move.l	%d3, %a0
+	GUARD_BYTES %a3, %a0, %d0
 	beq.s	.Lfill_freed
 	move.l	%a4, -(%sp)
 	move.l	%d7, -(%sp)
@@ -167,8 +169,8 @@ __memdbg_free_block:
 	| The counters (a handle's by the record's flags), then the index entry.
 	addq.l	#1, (ST_FREES,%a2)
 	subq.l	#1, (ST_LIVE_COUNT,%a2)
-	move.w	(REC_FLAGS,%a3), %d0
-	btst	#AF_HANDLE_BIT, %d0
+	EXPECT_BELOW AF_HANDLE_BIT, 8
+	btst	#AF_HANDLE_BIT, (REC_FLAGS + 1,%a3)
 	beq.s	.Llive_bytes
 	subq.l	#1, (ST_LIVE_HANDLES,%a2)
 .Llive_bytes:
@@ -179,7 +181,7 @@ __memdbg_free_block:
 	bsr.w	__memdbg_index_remove
 	moveq	#FREED_PASS, %d0
 .Lfree_end:				| (Z as D0 says: nothing below sets flags)
-	addq.l	#4, %sp
+	addq.l	#4, %sp			| the frame
 	movem.l	(%sp)+, %d2-%d7/%a2-%a4
 	rts
 

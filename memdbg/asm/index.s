@@ -95,18 +95,17 @@ __memdbg_index_insert:
 | live keys alone would). A register routine (free.s).
 |   In:     A0 = the table, D0 = the position (from __memdbg_index_find, the
 |           table unchanged since).
-|   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1).
+|   Keeps:  D6-D7/A2-A6 (changes D0-D5/A0-A1: its one caller, at the end of
+|           a free, keeps nothing there).
 	.globl	__memdbg_index_remove
 	.type	__memdbg_index_remove, @function
 __memdbg_index_remove:
 	| d2 = the hole, d3 = j (the entries after it), d4 = the key at j, d5 =
-	| the position mask; a1 = the keys, a2 = the slots.
-	movem.l	%d2-%d5/%a2, -(%sp)
+	| the position mask; a1 = the keys; a0 = the table.
 	BMASK	%d5, %a0
 	move.l	%d0, %d2
 	move.l	%d0, %d3
 	move.l	(IX_KEYS,%a0), %a1
-	move.l	(IX_SLOTS,%a0), %a2
 .Lremove_next:
 	addq.l	#4, %d3
 	and.l	%d5, %d3
@@ -131,11 +130,13 @@ __memdbg_index_remove:
 	lsr.l	#1, %d0
 	move.l	%d2, %d1
 	lsr.l	#1, %d1
-	move.w	(0,%a2,%d0.l), (0,%a2,%d1.l)
+	move.l	%a1, %d4		| (its key is stored: d4 keeps the keys)
+	move.l	(IX_SLOTS,%a0), %a1
+	move.w	(0,%a1,%d0.l), (0,%a1,%d1.l)
+	move.l	%d4, %a1
 	move.l	%d3, %d2
 	bra.s	.Lremove_next
 .Lremove_end:
 	clr.l	(0,%a1,%d2.l)		| the last hole: empty
-	movem.l	(%sp)+, %d2-%d5/%a2
 	rts
 	.size	__memdbg_index_remove, . - __memdbg_index_remove

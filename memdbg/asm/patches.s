@@ -14,18 +14,18 @@
 
 	.include "memdbg.inc"
 
-| PATCH_ENTER orig: the start of an entry. A0 = the state, A1 = the saved
-| original (at `orig`, the pointer form's ST_ offset; with tag 1 the handle
-| form's, 4 bytes after it). While the detector is busy (its own calls: the
-| Data Manager freeing, a wrapper resizing) the call goes straight to the
-| original: the tagged state popped, then a jump, so that it returns to the
-| trap's caller with its answer. Changes D0/A0-A1.
+| PATCH_ENTER orig: the start of an entry. D1 = the tag (1: the handle form),
+| A0 = the state, A1 = the saved original (at `orig`, the pointer form's ST_
+| offset; the handle form's is 4 bytes after it). While the detector is busy
+| (its own calls: the Data Manager freeing, a wrapper resizing) the call goes
+| straight to the original: the tagged state popped, then a jump, so that it
+| returns to the trap's caller with its answer. Changes D1/A0-A1.
 	.macro	PATCH_ENTER orig
-	moveq	#-2, %d0
-	and.l	(%sp), %d0
-	move.l	%d0, %a0
-	move.l	(\orig,%a0), %a1
-	btst	#0, (3,%sp)
+	moveq	#1, %d1
+	and.l	(%sp), %d1
+	move.l	(%sp), %a0
+	suba.l	%d1, %a0
+	move.l	(\orig,%a0), %a1	| (moves to An keep the flags of the and)
 	beq.s	.Lpatch_form\@
 	move.l	(\orig + 4,%a0), %a1
 .Lpatch_form\@:
@@ -48,30 +48,26 @@
 | memErrInvalidParam, the OS never sees it).
 |   In:     Palm's, from the trampoline (the tagged state, ret, p).
 |   Out:    D0.w = the Err.
-|   Keeps:  D2-D7/A2-A6.
+|   Keeps:  D3-D7/A2-A6 (changes D0-D2/A0-A1, as a trap may).
 	.globl	__memdbg_free_entry
 	.type	__memdbg_free_entry, @function
 __memdbg_free_entry:
 	PATCH_ENTER ST_ORIG_CHUNK_FREE
 	st	(ST_BUSY,%a0)
-	moveq	#1, %d1
-	and.l	(%sp), %d1		| 1: MemHandleFree
 	move.l	%a1, (%sp)		| the original, where the tag was
-	move.l	%d2, -(%sp)
-	move.l	%a0, -(%sp)		| the state, kept: st@0, d2@4, orig@8, ret@12, p@16
-	move.l	(16,%sp), %d0
-	move.l	(12,%sp), %a1
+	move.l	%a0, -(%sp)		| the state, kept: st@0, orig@4, ret@8, p@12
+	move.l	(12,%sp), %d0		| __memdbg_free_block(st, p, tag, ret, frame)
+	move.l	(8,%sp), %a1
 	move.l	%a6, %d2		| the caller's frame
 	bsr.w	__memdbg_free_block
 	bne.s	.Lfree_refused
-	move.l	(16,%sp), -(%sp)	| the original's argument
-	move.l	(12,%sp), %a1
+	move.l	(12,%sp), -(%sp)	| the original's argument
+	move.l	(8,%sp), %a1
 	jsr	(%a1)
 	addq.l	#4, %sp
 .Lfree_done:
 	move.l	(%sp)+, %a0
 	clr.b	(ST_BUSY,%a0)
-	move.l	(%sp)+, %d2
 	addq.l	#4, %sp			| the original
 	rts
 .Lfree_refused:
@@ -86,7 +82,7 @@ __memdbg_free_entry:
 | chunk is bigger than what was asked for.
 |   In:     Palm's, from the trampoline (the tagged state, ret, p).
 |   Out:    D0 = the size.
-|   Keeps:  D2-D7/A2-A6.
+|   Keeps:  D3-D7/A2-A6 (changes D0-D2/A0-A1, as a trap may).
 	.globl	__memdbg_size_entry
 	.type	__memdbg_size_entry, @function
 __memdbg_size_entry:
@@ -99,7 +95,7 @@ __memdbg_size_entry:
 	st	(ST_BUSY,%a0)
 	move.l	%d0, -(%sp)		| __memdbg_visible_size(st, p, handle, size)
 	moveq	#1, %d0
-	and.l	(8,%sp), %d0
+	and.l	(8,%sp), %d0		| (the original may have changed D1)
 	move.l	%d0, -(%sp)
 	move.l	(20,%sp), -(%sp)
 	move.l	%a0, -(%sp)
@@ -118,7 +114,7 @@ __memdbg_size_entry:
 | the original.
 |   In:     Palm's, from the trampoline (the tagged state, ret, p, size).
 |   Out:    D0.w = the Err.
-|   Keeps:  D2-D7/A2-A6.
+|   Keeps:  D3-D7/A2-A6 (changes D0-D2/A0-A1, as a trap may).
 	.globl	__memdbg_resize_entry
 	.type	__memdbg_resize_entry, @function
 __memdbg_resize_entry:
@@ -127,9 +123,7 @@ __memdbg_resize_entry:
 	move.l	%a0, -(%sp)		| the state: st@0, tagged@4, ret@8, p@12, size@16
 	move.l	%a6, -(%sp)		| __memdbg_resize(st, p, size, handle, ret, frame)
 	move.l	(12,%sp), -(%sp)
-	moveq	#1, %d0
-	and.l	(12,%sp), %d0
-	move.l	%d0, -(%sp)
+	move.l	%d1, -(%sp)
 	move.l	(28,%sp), -(%sp)
 	move.l	(28,%sp), -(%sp)
 	move.l	%a0, -(%sp)

@@ -11,7 +11,8 @@
 //! `PAIRS` pairs. palm-run counts, per 68k address range, the instructions executed
 //! and the OS calls made (trap dispatches and JSRs into the OS); the difference
 //! between the two runs divided by `PAIRS` is the cost of one pair, without the setup.
-//! Ranges come from the ELF's symbols: memdbg's functions (`memdbg::…`, `<memdbg::…>`)
+//! Ranges come from the ELF's symbols: memdbg's functions (`memdbg::…`, `<memdbg::…>`,
+//! `__memdbg_…` for its assembly, `memdbg_…` for its C interface)
 //! and the runtime helpers they call (`memcpy`, `memset`, `__mulsi3`, …), the app's.
 //! Default settings (guards, call stacks, heap statistics, trap patches).
 
@@ -60,9 +61,13 @@ fn main() {
     let prc = std::fs::read(&app.prc).unwrap();
     let syms = Symbols::from_elf(&std::fs::read(&app.elf).unwrap()).unwrap();
 
-    // memdbg's Rust functions and its C interface's exports (`memdbg_ptr_new`, …).
+    // memdbg's Rust functions, its assembly and Rust functions the assembly calls
+    // (`__memdbg_…`), and its C interface's exports (`memdbg_ptr_new`, …).
     let is_memdbg = |n: &str| {
-        (n.starts_with("memdbg::") || n.starts_with("<memdbg::") || n.starts_with("memdbg_"))
+        (n.starts_with("memdbg::")
+            || n.starts_with("<memdbg::")
+            || n.starts_with("memdbg_")
+            || n.starts_with("__memdbg_"))
             && !n.contains("test_app")
     };
     let ranges_where = |f: &dyn Fn(&str) -> bool| -> Vec<(u32, u32)> {
