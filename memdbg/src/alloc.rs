@@ -13,7 +13,9 @@ use palm::mem::{memNewChunkFlagNonMovable, memNewChunkFlagPreLock};
 use crate::Site;
 use crate::events;
 use crate::ledger;
-use crate::record::{self, AllocRecord, FORMAT_VERSION, HeaderFlags, LowHeapRecord, SMALL_ALLOC_MAX, kind};
+use crate::record::{
+    self, AllocRecord, FORMAT_VERSION, HeaderFlags, LowHeapRecord, SMALL_ALLOC_MAX, kind,
+};
 use crate::state::{self, SITES, SmallSite, State};
 
 /// Largest chunk the Memory Manager gives (`memMaxChunkAllocSize` = 65,505 bytes,

@@ -227,7 +227,11 @@ pub unsafe extern "C" fn check_guard(
     }
     state::bump(&mut st.counters().overruns);
     let flags = flags_of(rec) | AllocFlags::OVERRUN.bits();
-    crate::ledger::write(rec, offset_of!(AllocRecord, flags) as u32, &flags.to_be_bytes());
+    crate::ledger::write(
+        rec,
+        offset_of!(AllocRecord, flags) as u32,
+        &flags.to_be_bytes(),
+    );
     let o = &mut st.sc().ev.overrun;
     // SAFETY: `site` is readable (copy allows it to be `o.site` itself).
     unsafe { core::ptr::copy(site, &mut o.site, 1) };

@@ -113,7 +113,13 @@ pub unsafe fn wrapped(addr: u32, handle: u32, ret: u32, frame: u32) -> palm::Err
 /// block never tracked, counted as the app's or, from outside code 1, the OS's
 /// unknown free ([`Freed::Pass`]). The free path's assembly calls it.
 #[unsafe(export_name = "__memdbg_free_unindexed")]
-pub extern "C" fn free_unindexed(st: &mut State, handle: u32, ret: u32, frame: u32, addr: u32) -> u32 {
+pub extern "C" fn free_unindexed(
+    st: &mut State,
+    handle: u32,
+    ret: u32,
+    frame: u32,
+    addr: u32,
+) -> u32 {
     if addr != 0 && addr & 1 == 0 {
         if let Some(i) = ring_find(st, addr)
             && still_free(addr, handle != 0)

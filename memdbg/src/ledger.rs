@@ -93,8 +93,13 @@ fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
         return Err(Error::Ledger(err));
     }
     // SAFETY: DmDatabaseInfo returned errNone: it wrote all three.
-    let (attributes, kind, creator) =
-        unsafe { (attributes.assume_init(), kind.assume_init(), creator.assume_init()) };
+    let (attributes, kind, creator) = unsafe {
+        (
+            attributes.assume_init(),
+            kind.assume_init(),
+            creator.assume_init(),
+        )
+    };
     Ok(creator == DB_CREATOR && kind == DB_TYPE && attributes & dmHdrAttrResDB == 0)
 }
 

@@ -194,7 +194,9 @@ pub fn install(st: &mut State) {
         // offsets of an even address (the 68000 stores longs at even addresses).
         unsafe {
             core::ptr::copy_nonoverlapping(template, at, TRAMPOLINE_LEN);
-            at.add(TRAMPOLINE_STATE).cast::<u32>().write(state + (i as u32 & 1));
+            at.add(TRAMPOLINE_STATE)
+                .cast::<u32>()
+                .write(state + (i as u32 & 1));
             at.add(TRAMPOLINE_ENTRY).cast::<u32>().write(entry(i / 2));
         }
     }

@@ -235,7 +235,6 @@ pub struct Scratch {
     pub msg: [u8; MSG_LEN],
 }
 
-
 /// The byte, as an offset into the state, that holds the single-bit flag `mask` of the
 /// big-endian long at offset `field` (`options`, `flags`): bit b of the long is bit
 /// b % 8 ([`flag_bit`]) of its byte 3 − b / 8. The assembly tests and sets flags with
@@ -373,10 +372,9 @@ impl State {
     }
 }
 
-/// The state's layout for the assembly: field offsets (`ST_`, into [`State`]), the
-/// option and header-flag bits the assembly tests with `btst` on one byte (`ST_OPT_`,
-/// `ST_HF_`: that byte's offset, `OPT_…_BIT`/`HF_…_BIT`: the bit), the scratch
-/// buffers' (`SC_`) and the ring's (`RING_`: offsets into [`Ring`]).
+/// `asm_constants!` of single-bit options and header flags the assembly tests or
+/// sets with one `btst`/`bset` on a byte: `$byte` = that byte's offset in the state
+/// ([`flag_byte`]), `$bit` = the bit ([`flag_bit`]).
 macro_rules! option_bits {
     ($($byte:ident, $bit:ident = $field:ident, $flag:expr;)*) => {
         asm_constants! {
@@ -388,6 +386,9 @@ macro_rules! option_bits {
     };
 }
 
+// The state's layout, for the assembly and for the tests that run it: field
+// offsets into [`State`] (`ST_`), [`Settings`] (`SETTINGS_`), [`Scratch`] (`SC_`)
+// and [`Ring`] (`RING_`).
 asm_constants! {
     ST_BUSY = offset_of!(State, busy);
     ST_PATCHED = offset_of!(State, patched);
@@ -423,8 +424,29 @@ asm_constants! {
     ST_ORIG_HANDLE_SIZE = offset_of!(State, orig_handle_size);
     ST_ORIG_PTR_RESIZE = offset_of!(State, orig_ptr_resize);
     ST_ORIG_HANDLE_RESIZE = offset_of!(State, orig_handle_resize);
+    ST_N_SLOTS = offset_of!(State, n_slots);
+    ST_DB = offset_of!(State, db);
+    ST_HEADER_REC = offset_of!(State, header_rec);
+    ST_N_SITES = offset_of!(State, n_sites);
+    ST_SETTINGS = offset_of!(State, settings);
+    ST_TRAMPOLINES = offset_of!(State, trampolines);
+    ST_SIZE = core::mem::size_of::<State>();
+    SETTINGS_OPTIONS = offset_of!(Settings, options);
+    SETTINGS_MAX_ALERTS = offset_of!(Settings, max_alerts);
+    SETTINGS_CAPACITY = offset_of!(Settings, capacity);
+    SETTINGS_LOW_HEAP_THRESHOLD = offset_of!(Settings, low_heap_threshold);
     SC_REC = offset_of!(Scratch, rec);
+    SC_ARGS = offset_of!(Scratch, args);
     SC_RING = offset_of!(Scratch, ring);
+    SC_SITES = offset_of!(Scratch, sites);
+    SC_EV_OVERRUN = offset_of!(Scratch, ev) + offset_of!(Events, overrun);
+    SC_EV_DOUBLE = offset_of!(Scratch, ev) + offset_of!(Events, double);
+    SC_EV_LOW = offset_of!(Scratch, ev) + offset_of!(Events, low);
+    SC_HEADER = offset_of!(Scratch, header);
+    SC_C_SITE = offset_of!(Scratch, c_site);
+    SC_MSG = offset_of!(Scratch, msg);
+    SC_SIZE = core::mem::size_of::<Scratch>();
+    SMALL_SITE_SIZE = core::mem::size_of::<SmallSite>();
     RING_ADDR = offset_of!(Ring, addr);
     RING_TICKS = offset_of!(Ring, ticks);
     RING_SLOT = offset_of!(Ring, slot);

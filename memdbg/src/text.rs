@@ -163,7 +163,6 @@ pub unsafe fn format(out: *mut u8, end: *mut u8, t: *const u8, args: *const usiz
                 KIND => o.puts(label(v)),
                 STR => o.puts(v as *const u8),
                 _ => t = v as *const u8, // THEN
-
             }
         }
         *o.p = 0;
