@@ -10,12 +10,12 @@ use core::mem::offset_of;
 use m68k_palmos_sys as palm;
 use palm::mem::{memNewChunkFlagNonMovable, memNewChunkFlagPreLock};
 
-use crate::Site;
 use crate::events;
 use crate::ledger;
 use crate::record::{
     self, AllocRecord, FORMAT_VERSION, HeaderFlags, LowHeapRecord, SMALL_ALLOC_MAX, kind,
 };
+use crate::settings::Site;
 use crate::state::{self, SITES, SmallSite, State};
 
 /// Largest chunk the Memory Manager gives (`memMaxChunkAllocSize` = 65,505 bytes,

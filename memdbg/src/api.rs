@@ -6,11 +6,11 @@
 use m68k_palmos_sys as palm;
 use palm::{MemHandle, MemPtr};
 
-use crate::Site;
 use crate::alloc::{alloc, chunk_how};
 use crate::free;
 use crate::record::kind;
 use crate::resize;
+use crate::settings::Site;
 use crate::stack::program_caller;
 
 /// `MemPtrNew(size)` recorded at `site` (use [`mem_ptr_new!`](crate::mem_ptr_new)).

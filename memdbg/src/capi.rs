@@ -14,8 +14,8 @@ use palm::{Char, MemHandle, MemPtr};
 use crate::alloc::{alloc as alloc_at, chunk_how};
 use crate::api;
 use crate::record::{AllocFlags, FILE_NAME_LEN, Options, kind};
+use crate::settings::{Error, Settings, Site};
 use crate::state::state_ptr;
-use crate::{Error, Settings, Site};
 
 /// Error numbers of [`memdbg_start`] and [`memdbg_stop`] (0 = success).
 fn error_code(e: Error) -> u32 {
@@ -53,7 +53,7 @@ pub extern "C" fn memdbg_start(
         },
         low_heap_threshold,
     };
-    match crate::start(&settings) {
+    match crate::session::start(&settings) {
         Ok(()) => 0,
         Err(e) => error_code(e),
     }
@@ -62,7 +62,7 @@ pub extern "C" fn memdbg_start(
 /// `memdbg::stop`: returns the number of leaks, or 0xFFFFFFFF when not running.
 #[unsafe(no_mangle)]
 pub extern "C" fn memdbg_stop() -> u32 {
-    match crate::stop() {
+    match crate::session::stop() {
         Ok(s) => s.leaks,
         Err(_) => u32::MAX,
     }

@@ -181,5 +181,6 @@ mod tests {
         assert_eq!(entries_for(5462), None);
         assert_eq!(shift_for(15), 12);
         assert_eq!(shift_for(8191), 3);
+        assert!(entries_for(crate::settings::Settings::DEFAULT.capacity).is_some());
     }
 }

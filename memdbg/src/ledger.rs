@@ -14,10 +14,10 @@ use core::mem::MaybeUninit;
 use m68k_palmos_sys as palm;
 use palm::dm::{dmHdrAttrResDB, dmMaxRecordIndex, dmModeReadWrite};
 
-use crate::Error;
 use crate::record::{
     self, ALLOC_RECORD_SIZE, DB_CREATOR, DB_NAME_C, DB_TYPE, HEADER_SIZE, HeaderFlags,
 };
+use crate::settings::Error;
 use crate::state::{NO_SLOT, RING, State};
 
 /// (Re)creates MemDbgDB, opens it and adds the header record (record 0, locked).

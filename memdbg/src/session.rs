@@ -14,9 +14,9 @@ use crate::record::{
     self, AllocRecord, AsBytes, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC,
     HEADER_SIZE, HeaderFlags, NOT_SAMPLED, Options, SmallSiteRecord, U16Be, detected, kind,
 };
+use crate::settings::{Error, Settings};
 use crate::stack::CodeRange;
 use crate::state::{self, NO_SLOT, Scratch, SmallSite, State, TRAMPOLINE_LEN, TRAMPOLINES};
-use crate::{Error, Settings};
 
 /// What [`stop`] found.
 #[repr(C)]

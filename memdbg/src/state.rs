@@ -23,8 +23,8 @@ use crate::record::{
     self, AllocRecord, Counters, DoubleFreeRecord, Header, HeaderFlags, LowHeapRecord, Options,
     OverrunRecord, Stack, U32Be,
 };
+use crate::settings::{Settings, Site};
 use crate::stack::CodeRange;
-use crate::{Settings, Site};
 
 /// Recent frees remembered for double-free reports (a power of two).
 pub const RING: usize = 8;
@@ -39,6 +39,9 @@ pub const PATCHED_SIZES: u8 = 2;
 pub const NO_SLOT: u16 = 0xFFFF;
 /// Bytes of the message buffer.
 pub const MSG_LEN: usize = 112;
+/// Arguments a message template may use ([`crate::text`]; indices wrap around: a
+/// stray code in a file name cannot read past the array).
+pub const ARGS: usize = 8;
 /// Trampolines (and patched traps): `MemChunkFree`, `MemHandleFree`, `MemPtrSize`,
 /// `MemHandleSize`, `MemPtrResize`, `MemHandleResize`, in this order (trap `i`'s
 /// handle form is `i | 1`).
@@ -219,7 +222,7 @@ pub struct Scratch {
     /// byte is set once; its file, line and stack change only when needed.
     pub rec: AllocRecord,
     /// Arguments of the message being built ([`crate::text`]).
-    pub args: [usize; crate::text::ARGS],
+    pub args: [usize; ARGS],
     /// Recent frees.
     pub ring: Ring,
     /// Small-allocation sites.

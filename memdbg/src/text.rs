@@ -10,7 +10,7 @@
 //! (for `ErrDisplayFileLineMsg` and `DbgMessage`); what does not fit is cut off.
 //! Digits come from subtracting powers (no division: the 68000 has no 32-bit one).
 
-use crate::state::{MSG_LEN, State};
+use crate::state::{ARGS, MSG_LEN, State};
 
 /// Code: the next argument in decimal.
 pub const DEC: u8 = 1;
@@ -22,10 +22,6 @@ pub const KIND: u8 = 3;
 pub const STR: u8 = 4;
 /// Code: continue with the template at the address in the next argument.
 pub const THEN: u8 = 5;
-
-/// Arguments a template may use (indices wrap around: a stray code in a file name
-/// cannot read past the array).
-pub const ARGS: usize = 8;
 
 /// The kinds' labels, NUL-separated, in kind order from [`crate::record::kind::POINTER`]
 /// (other kinds read as the last one).
