@@ -2,6 +2,14 @@
 
 	.include "memdbg.inc"
 
+| BLOCK: A0 = the block just allocated: its chunk (CHUNK_OF the address in
+| d6, by the flags in d5) plus its offset d4.
+	.macro	BLOCK
+	move.l	%d6, %a0
+	CHUNK_OF %a0, %d5
+	adda.l	%d4, %a0
+	.endm
+
 	.text
 
 | __memdbg_alloc: an allocation, recorded. A register routine (src/alloc.rs's
@@ -45,7 +53,7 @@ __memdbg_alloc:
 	move.l	%d0, %d6
 	move.l	%a0, %a4
 	move.l	%a1, %d7
-	jsr	(__memdbg_enter,%pc)
+	bsr.w	__memdbg_enter
 	move.l	%a0, %a2
 
 	| The flags and the alignment room by kind: a chunk's from its
@@ -163,23 +171,18 @@ __memdbg_alloc:
 	move.l	%d6, (REC_ADDRESS,%a3)
 	move.w	%d4, (REC_DATA_OFFSET,%a3)
 
-	| The block's fill and guard (only in the dynamic heap), A0 the block:
-	| its chunk (a handle's through its master pointer) + its offset.
+	| The block's fill and guard (only in the dynamic heap).
 	btst	#OPT_FILL_NEW_BIT, (ST_OPT_FILL_NEW,%a2)
 	bne.s	.Lfill
 	btst	#AF_GUARDED_BIT, %d5
 	beq.s	.Lslot
-	move.l	%d6, %a0
-	CHUNK_OF %a0, %d5
-	adda.l	%d4, %a0
+	BLOCK
 	adda.l	%d3, %a0
 	bra.s	.Lguard
 .Lfill:
 	btst	#AF_NOT_DYNAMIC_BIT, %d5
 	bne.s	.Lslot
-	move.l	%d6, %a0
-	CHUNK_OF %a0, %d5
-	adda.l	%d4, %a0
+	BLOCK
 	move.l	%d3, %d0
 	moveq	#FILL_NEW_BYTE, %d1
 	FILL	%a0, %d0, %d1

@@ -16,10 +16,11 @@
 //! and the runtime helpers they call (`memcpy`, `memset`, `__mulsi3`, …), the app's.
 //! Default settings (guards, call stacks, heap statistics, trap patches).
 
-use std::path::PathBuf;
-
 use palm_run::symbols::Symbols;
 use palm_run::{Config, Machine};
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 const CREATOR: u32 = u32::from_be_bytes(*b"MDtA");
 const PAIRS: u32 = 1000;
@@ -45,19 +46,7 @@ struct Counts {
 }
 
 fn main() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| dir.join("../target"));
-    let app = palm_build::build_app(&palm_build::Options {
-        manifest_path: dir.join("tests/app/Cargo.toml"),
-        target_dir: Some(target_dir),
-        kind: palm_build::ImageKind::App,
-        features: Vec::new(),
-        quiet: true,
-        raw_llvm: false,
-    })
-    .unwrap_or_else(|e| panic!("building tests/app failed: {e:#}"));
+    let app = common::build_test_app();
     let prc = std::fs::read(&app.prc).unwrap();
     let syms = Symbols::from_elf(&std::fs::read(&app.elf).unwrap()).unwrap();
 

@@ -16,7 +16,7 @@
 //! The operations are 68000 assembly (`asm/index.s`): every tracked allocation
 //! inserts (`__memdbg_index_insert`), every free looks up (`__memdbg_index_find`)
 //! and removes (`__memdbg_index_remove`); their host tests run them in the 68000
-//! emulator (`tests/asm.rs`). This module holds the table's shape and its Rust
+//! emulator (`tests/asm`). This module holds the table's shape and its Rust
 //! callers' lookup. No allocation and no Palm calls: the table lives in memory the
 //! caller provides.
 //!

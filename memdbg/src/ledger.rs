@@ -104,7 +104,9 @@ fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
 }
 
 /// `DmDatabaseInfo` (DataMgr.h) asking for the name, attributes, type and creator
-/// only; a NULL output is not written. `card` is the card number.
+/// only; a NULL output is not written. `card` is the card number. (Not inlined: its
+/// thirteen arguments take a long glue, and `start` calls it twice.)
+#[inline(never)]
 pub fn db_info(
     card: u16,
     id: palm::LocalID,

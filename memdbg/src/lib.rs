@@ -142,7 +142,7 @@
 /// palm-build collects into the `asm-constants.inc` that every `.s` file includes
 /// (palm-build's docs, "Hand-written assembly in a crate"). A field moved in Rust
 /// moves the assembly's offset with it; a constant the assembly uses and nobody
-/// declares is an assembler error.
+/// declares is an undefined symbol, which the link names.
 macro_rules! asm_constants {
     ($($name:ident = $value:expr;)*) => {
         #[cfg(target_arch = "m68k")]

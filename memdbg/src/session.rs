@@ -55,7 +55,8 @@ const FIXED_SIZE: usize = ST_SIZE + SC_SIZE + TRAMPOLINES * TRAMPOLINE_LEN;
 
 /// A zeroed chunk of the dynamic heap owned by the system (owner 0), so the OS does
 /// not free it when the app exits (PALM_FACTS §5.5): the detector frees it itself at
-/// stop. Null when the heap has no room.
+/// stop. Null when the heap has no room. (Not inlined: `start` calls it twice.)
+#[inline(never)]
 fn system_chunk(size: u32) -> *mut u8 {
     // SAFETY: plain Memory Manager calls on a chunk just allocated, `size` bytes.
     unsafe {

@@ -2,7 +2,6 @@
 //! loaded, the minimal OS ([`Os`]), and a detector state laid out from the 68k
 //! build's assembly constants.
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use memdbg::record::{ALLOC_RECORD_SIZE, AllocRecord, FORMAT_VERSION};
@@ -51,22 +50,7 @@ const MAX_INSTRUCTIONS: u64 = 5_000_000;
 /// `tests/app` built by palm-build for the 68000 (once per test run).
 pub fn image() -> &'static Image {
     static IMAGE: OnceLock<Image> = OnceLock::new();
-    IMAGE.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| dir.join("../target"));
-        palm_build::build_app(&palm_build::Options {
-            manifest_path: dir.join("tests/app/Cargo.toml"),
-            target_dir: Some(target_dir),
-            kind: palm_build::ImageKind::App,
-            features: Vec::new(),
-            quiet: true,
-            raw_llvm: false,
-        })
-        .unwrap_or_else(|e| panic!("building tests/app for the 68000 failed: {e:#}"))
-        .image
-    })
+    IMAGE.get_or_init(|| crate::common::build_test_app().image)
 }
 
 /// The 68k build's assembly constant `name` (a structure offset, a flag's bit, …).

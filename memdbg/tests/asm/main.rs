@@ -11,6 +11,8 @@
 //! before the call and compared after it, and every trap clobbers D0–D2/A0–A1 as
 //! Palm OS may (so a routine that keeps D2 only by luck fails).
 
+#[path = "../common/mod.rs"]
+mod common;
 mod conv;
 mod machine;
 mod os;

@@ -148,14 +148,18 @@ impl Os {
             .find(|c| c.handle == Some(h) && !c.free)
     }
 
-    /// Frees a chunk (its header's free flag; a handle's master pointer 0).
-    fn free(&mut self, ram: &mut Ram, addr: u32, handle: bool) -> u32 {
-        let found = if handle {
+    /// The live chunk a free or resize of `addr` (`handle`: a handle's) is about.
+    fn live(&mut self, addr: u32, handle: bool) -> Option<Chunk> {
+        if handle {
             self.chunk_of(addr).cloned()
         } else {
             self.chunk_at(addr).cloned()
-        };
-        let Some(c) = found else {
+        }
+    }
+
+    /// Frees a chunk (its header's free flag; a handle's master pointer 0).
+    fn free(&mut self, ram: &mut Ram, addr: u32, handle: bool) -> u32 {
+        let Some(c) = self.live(addr, handle) else {
             return INVALID_PARAM;
         };
         let header = c.body - 8;
@@ -174,12 +178,7 @@ impl Os {
     /// Resizes a chunk: in place within its room, else a handle's chunk moves (its
     /// bytes copied, its master pointer updated); a pointer's cannot.
     fn resize(&mut self, ram: &mut Ram, addr: u32, size: u32, handle: bool) -> u32 {
-        let found = if handle {
-            self.chunk_of(addr).cloned()
-        } else {
-            self.chunk_at(addr).cloned()
-        };
-        let Some(c) = found else {
+        let Some(c) = self.live(addr, handle) else {
             return INVALID_PARAM;
         };
         if size <= c.room {
@@ -310,13 +309,7 @@ impl Os {
             other => return Err(format!("the tests' OS has no trap 0x{other:04x}")),
         };
         let ret = table::trap_info(t.trap).map_or(RetKind::Void, |i| i.ret);
-        let (d0, a0) = match ret {
-            RetKind::Void => (JUNK, JUNK),
-            RetKind::U8 => ((JUNK & !0xFF) | (v & 0xFF), JUNK),
-            RetKind::U16 | RetKind::I16 => ((JUNK & !0xFFFF) | (v & 0xFFFF), JUNK),
-            RetKind::U32 => (v, JUNK),
-            RetKind::Ptr => (JUNK, v),
-        };
+        let (d0, a0) = ret.registers(v, JUNK);
         t.cpu.set_d(0, d0);
         t.cpu.set_a(0, a0);
         t.cpu.set_d(1, JUNK);
