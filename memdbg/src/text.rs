@@ -4,7 +4,7 @@
 //! A message is a NUL-terminated template of literal bytes and argument codes
 //! ([`DEC`], [`HEX`], [`KIND`], [`STR`], [`THEN`]), each taking the next argument
 //! from an array the caller filled (in the scratch chunk on the 68k, never on the
-//! stack). One interpreter ([`format`]) builds every message, into the scratch
+//! stack). One interpreter ([`format()`]) builds every message, into the scratch
 //! message buffer ([`say`]): a call site costs its argument stores and one call, and
 //! the templates are constant bytes in code 1. The output is always NUL-terminated
 //! (for `ErrDisplayFileLineMsg` and `DbgMessage`); what does not fit is cut off.
@@ -166,11 +166,11 @@ pub unsafe fn format(out: *mut u8, end: *mut u8, t: *const u8, args: *const usiz
 }
 
 /// Expands a NUL-terminated template with the arguments in the scratch `args` of
-/// `st` into its message buffer ([`crate::state::Scratch::msg`]), as [`format`]
+/// `st` into its message buffer ([`crate::state::Scratch::msg`]), as [`format()`]
 /// does; returns the message.
 ///
 /// # Safety
-/// `t` and the stored arguments are as [`format`] wants them.
+/// `t` and the stored arguments are as [`format()`] wants them.
 pub unsafe fn say(st: &State, t: *const u8) -> *const u8 {
     let sc = st.sc();
     let msg = sc.msg.as_mut_ptr();
