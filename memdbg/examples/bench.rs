@@ -11,14 +11,16 @@
 //! `PAIRS` pairs. palm-run counts, per 68k address range, the instructions executed
 //! and the OS calls made (trap dispatches and JSRs into the OS); the difference
 //! between the two runs divided by `PAIRS` is the cost of one pair, without the setup.
-//! Ranges come from the ELF's symbols: memdbg's functions (`memdbg::…`, `<memdbg::…>`)
+//! Ranges come from the ELF's symbols: memdbg's functions (`memdbg::…`, `<memdbg::…>`,
+//! `__memdbg_…` for its assembly, `memdbg_…` for its C interface)
 //! and the runtime helpers they call (`memcpy`, `memset`, `__mulsi3`, …), the app's.
 //! Default settings (guards, call stacks, heap statistics, trap patches).
 
-use std::path::PathBuf;
-
 use palm_run::symbols::Symbols;
 use palm_run::{Config, Machine};
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 const CREATOR: u32 = u32::from_be_bytes(*b"MDtA");
 const PAIRS: u32 = 1000;
@@ -44,25 +46,17 @@ struct Counts {
 }
 
 fn main() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| dir.join("../target"));
-    let app = palm_build::build_app(&palm_build::Options {
-        manifest_path: dir.join("tests/app/Cargo.toml"),
-        target_dir: Some(target_dir),
-        kind: palm_build::ImageKind::App,
-        features: Vec::new(),
-        quiet: true,
-        raw_llvm: false,
-    })
-    .unwrap_or_else(|e| panic!("building tests/app failed: {e:#}"));
+    let app = common::build_test_app();
     let prc = std::fs::read(&app.prc).unwrap();
     let syms = Symbols::from_elf(&std::fs::read(&app.elf).unwrap()).unwrap();
 
-    // memdbg's Rust functions and its C interface's exports (`memdbg_ptr_new`, …).
+    // memdbg's Rust functions, its assembly and Rust functions the assembly calls
+    // (`__memdbg_…`), and its C interface's exports (`memdbg_ptr_new`, …).
     let is_memdbg = |n: &str| {
-        (n.starts_with("memdbg::") || n.starts_with("<memdbg::") || n.starts_with("memdbg_"))
+        (n.starts_with("memdbg::")
+            || n.starts_with("<memdbg::")
+            || n.starts_with("memdbg_")
+            || n.starts_with("__memdbg_"))
             && !n.contains("test_app")
     };
     let ranges_where = |f: &dyn Fn(&str) -> bool| -> Vec<(u32, u32)> {

@@ -11,6 +11,12 @@
 //! - The top crate also gets `-C llvm-args=-print-after=codegenprepare,finalize-isel`:
 //!   the IR just before instruction selection and the machine IR just after
 //!   it, which [`crate::ircheck`] scans.
+//! - Hand-written 68000 assembly: every crate of the build may list GNU as
+//!   source files in its Cargo.toml, `asm = ["asm/alloc.s", …]` under
+//!   `[package.metadata.palm]` (paths relative to that Cargo.toml). They are
+//!   found here ([`Compiled::asm_sources`]: the crates cargo reports building,
+//!   their settings from `cargo metadata`) and assembled into the image or
+//!   archive by [`crate::link`], with the program's assembly constants.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -57,6 +63,18 @@ pub struct Compiled {
     /// The IR dump rustc printed for the top crate, or `None` when cargo found
     /// the crate up to date and did not run rustc.
     pub ir_dump: Option<String>,
+    /// The hand-written assembly of the crates in the build (their
+    /// `[package.metadata.palm] asm` lists), in package then list order.
+    pub asm_sources: Vec<AsmSource>,
+}
+
+/// One hand-written 68000 assembly file of a crate in the build.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsmSource {
+    /// The crate's package name (`memdbg`).
+    pub package: String,
+    /// The file (absolute).
+    pub path: PathBuf,
 }
 
 /// Package facts from `cargo metadata`.
@@ -272,12 +290,16 @@ pub fn compile(
     }
     let mut builtins_dir = None;
     let mut top_fresh = None;
+    let mut built = Vec::new();
     for line in stdout.lines() {
         let Ok(msg) = serde_json::from_str::<Value>(line) else {
             continue;
         };
         if msg["reason"] != "compiler-artifact" {
             continue;
+        }
+        if let Some(id) = msg["package_id"].as_str() {
+            built.push(id.to_string());
         }
         let name = msg["target"]["name"].as_str().unwrap_or("");
         if name == "compiler_builtins" {
@@ -315,11 +337,96 @@ pub fn compile(
         Some(true) => None,
         _ => Some(ir),
     };
+    let asm_sources = asm_sources(&pkg.workspace_root, &built)?;
     Ok(Compiled {
         top_asm,
         builtins_asm,
         ir_dump,
+        asm_sources,
     })
+}
+
+/// The hand-written assembly of the packages `built` (cargo's package ids):
+/// each one's `asm` list of `[package.metadata.palm]`, read from `cargo
+/// metadata` of the workspace at `workspace_root`. Packages cargo does not
+/// list there (the standard library's, built by `-Zbuild-std`) have none.
+///
+/// # Errors
+/// cargo metadata fails, or a list is malformed (see [`asm_list`]).
+fn asm_sources(workspace_root: &Path, built: &[String]) -> Result<Vec<AsmSource>> {
+    let out = cargo_in(workspace_root)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--filter-platform",
+            TARGET,
+        ])
+        .stderr(Stdio::inherit())
+        .output()
+        .context("running cargo metadata")?;
+    if !out.status.success() {
+        bail!(
+            "cargo metadata failed in {} (for the crates' assembly)",
+            workspace_root.display()
+        );
+    }
+    let meta: Value = serde_json::from_slice(&out.stdout).context("parsing cargo metadata")?;
+    let mut sources = Vec::new();
+    for pkg in meta["packages"].as_array().into_iter().flatten() {
+        if !pkg["id"]
+            .as_str()
+            .is_some_and(|id| built.iter().any(|b| b == id))
+        {
+            continue;
+        }
+        sources.extend(asm_list(pkg)?);
+    }
+    Ok(sources)
+}
+
+/// The `asm` list of one package of `cargo metadata`: `[package.metadata.palm]
+/// asm = ["asm/x.s", …]`, GNU as source files relative to its Cargo.toml.
+///
+/// # Errors
+/// `asm` is not a list of strings, or names a file that does not exist or
+/// whose name does not end in `.s`; the error names the Cargo.toml.
+pub fn asm_list(pkg: &Value) -> Result<Vec<AsmSource>> {
+    let manifest = PathBuf::from(pkg["manifest_path"].as_str().unwrap_or("Cargo.toml"));
+    let dir = manifest.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let name = pkg["name"].as_str().unwrap_or("?").to_string();
+    let files = match &pkg["metadata"]["palm"]["asm"] {
+        Value::Null => return Ok(Vec::new()),
+        Value::Array(files) => files,
+        other => bail!(
+            "{}: [package.metadata.palm] asm must be a list of .s files, not {other}",
+            manifest.display()
+        ),
+    };
+    files
+        .iter()
+        .map(|f| {
+            let Some(f) = f.as_str() else {
+                bail!(
+                    "{}: [package.metadata.palm] asm must be a list of .s files, not {f}",
+                    manifest.display()
+                )
+            };
+            let path = dir.join(f);
+            if !f.ends_with(".s") || !path.is_file() {
+                bail!(
+                    "{}: [package.metadata.palm] asm: {f} is not a .s file ({} does not exist \
+                     or is not named *.s)",
+                    manifest.display(),
+                    path.display()
+                );
+            }
+            Ok(AsmSource {
+                package: name.clone(),
+                path,
+            })
+        })
+        .collect()
 }
 
 /// The diagnostics rustc reported (cargo's `compiler-message` JSON lines) as
@@ -475,6 +582,51 @@ mod tests {
             e.contains(": a directory; --manifest-path names the crate's Cargo.toml ("),
             "{e}"
         );
+    }
+
+    #[test]
+    fn asm_lists_name_existing_s_files_relative_to_the_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("asm")).unwrap();
+        std::fs::write(dir.path().join("asm/a.s"), "rts\n").unwrap();
+        std::fs::write(dir.path().join("asm/b.txt"), "").unwrap();
+        let manifest = dir.path().join("Cargo.toml");
+        let pkg = |asm: Value| {
+            serde_json::json!({
+                "name": "lib", "manifest_path": manifest, "metadata": {"palm": {"asm": asm}}
+            })
+        };
+        let found = asm_list(&pkg(serde_json::json!(["asm/a.s"]))).unwrap();
+        assert_eq!(
+            found,
+            vec![AsmSource {
+                package: "lib".into(),
+                path: dir.path().join("asm/a.s")
+            }]
+        );
+        assert!(asm_list(&pkg(Value::Null)).unwrap().is_empty());
+        for (bad, says) in [
+            (
+                serde_json::json!("asm/a.s"),
+                "asm must be a list of .s files, not \"asm/a.s\"",
+            ),
+            (
+                serde_json::json!([3]),
+                "asm must be a list of .s files, not 3",
+            ),
+            (
+                serde_json::json!(["asm/b.txt"]),
+                "asm: asm/b.txt is not a .s file",
+            ),
+            (
+                serde_json::json!(["asm/c.s"]),
+                "asm: asm/c.s is not a .s file",
+            ),
+        ] {
+            let e = asm_list(&pkg(bad)).unwrap_err().to_string();
+            assert!(e.starts_with(&manifest.display().to_string()), "{e}");
+            assert!(e.contains(says), "{e}");
+        }
     }
 
     #[test]

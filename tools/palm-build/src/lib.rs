@@ -15,7 +15,8 @@
 //!    patterns in the assembly (CCR clobbered by moves, `and.l #,%aN`, 68020
 //!    multiplies).
 //! 4. **GNU as** `-m68000 --pcrel` (rejects anything a 68000 does not have),
-//!    with our own 68000 `memcpy`/`memmove`/`memset` (`rt/mem.s`).
+//!    with our own 68000 `memcpy`/`memmove`/`memset` (`rt/mem.s`) and the
+//!    crates' own assembly (below).
 //! 5. **GNU ld** `-q --gc-sections` with `rt/palm.ld`: code at 0, entry first,
 //!    `.text` then `.rodata`.
 //! 6. **Verifier** ([`verify`]): no absolute relocations, no writable
@@ -32,6 +33,29 @@
 //! `palm-build new DIR [--c]`), links C apps ([`capp`]: `palm-build c-app`)
 //! and writes a `.rcp`'s IDs for C (`palm-build ids --c`). Its exit status is
 //! 2 for bad input and 1 for a failed build ([`error`]).
+//!
+//! ## Hand-written assembly in a crate
+//! A crate of the program (the app, or a library it depends on, such as
+//! memdbg) may carry GNU as files for the 68000, listed in its Cargo.toml:
+//!
+//! ```toml
+//! [package.metadata.palm]
+//! asm = ["asm/alloc.s", "asm/free.s"]   # relative to this Cargo.toml
+//! ```
+//!
+//! Every build that compiles the crate (an app, a test library, `palm-build
+//! lib`'s archive for C) assembles them with `-m68000 --pcrel` and links them
+//! with the program. They reach structure offsets and other constants of the
+//! Rust side through one generated file: a crate declares each constant with
+//! `core::arch::global_asm!(".equ NAME, {v}", v = const offset_of!(T, f))`
+//! (68k only), palm-build collects every such `NAME = value` of the
+//! whole-program assembly into `asm-constants.inc`
+//! ([`ASM_CONSTANTS_FILE`]), and the `.s` files `.include
+//! "asm-constants.inc"`. The values are the 68k compilation's own (its
+//! layout aligns `u32` to 2 bytes, unlike a host's), so a moved field moves
+//! the assembly's offset with it. The assembly's global symbols are ordinary
+//! link symbols: Rust calls them as `extern "C"` functions or with an `asm!`
+//! `jsr`, and they call Rust functions that have an `export_name`.
 
 #![deny(missing_docs)]
 
@@ -53,7 +77,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 
-pub use link::{Binutils, RUNTIME_ASM};
+pub use link::{ASM_CONSTANTS_FILE, Binutils, RUNTIME_ASM, split_constants};
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -126,6 +150,11 @@ pub struct Image {
     pub repairs: Vec<String>,
     /// Verifier statistics.
     pub verified: verify::Verified,
+    /// The program's assembly constants (`global_asm!(".equ NAME, {v}", v =
+    /// const …)` of its crates, as the 68k compilation computed them), which
+    /// the crates' hand-written assembly includes: name → value. Tests that
+    /// run that assembly in the emulator lay out its data with them.
+    pub asm_constants: BTreeMap<String, i64>,
 }
 
 impl Image {
@@ -279,6 +308,7 @@ pub fn build_image(opts: &Options) -> Result<Image> {
                 rodata_bytes: 0,
                 instructions: 0,
             },
+            asm_constants: linked.constants.into_iter().collect(),
         });
     }
     let elf = out_dir.join(format!("{variant}.elf"));
@@ -326,6 +356,7 @@ pub fn build_image(opts: &Options) -> Result<Image> {
         package: pkg,
         repairs: linked.repairs,
         verified,
+        asm_constants: linked.constants.into_iter().collect(),
     })
 }
 
@@ -398,7 +429,11 @@ pub fn build_lib_as(opts: &Options, archive: &Path, format: coff::LibFormat) -> 
     }
     let binutils = Binutils::default();
     progress("repairing and assembling");
-    let (assembled, repairs) = link::assemble_all(&binutils, &compiled, &work)?;
+    let link::Assembled {
+        objects: assembled,
+        repairs,
+        ..
+    } = link::assemble_all(&binutils, &compiled, &work)?;
     if !repairs.is_empty() {
         progress(&format!("repaired {}", repairs.join(", ")));
     }

@@ -18,6 +18,7 @@
 //! version = "1.0"            # tver 1; default: the package version (a .rcp VERSION wins)
 //! stack-size = 4096          # pref 0 stack size in bytes (default 4096, as build-prc)
 //! resources = ["../rsrc/StarterApp.rcp"]   # .rcp files, relative to the crate
+//! asm = ["asm/fast.s"]       # the crate's own 68000 assembly (see the crate docs)
 //! ```
 
 use std::path::PathBuf;
@@ -68,13 +69,15 @@ impl AppMeta {
 
     fn read(pkg: &Package) -> Result<AppMeta> {
         let m = &pkg.palm_metadata;
-        const KEYS: [&str; 6] = [
+        // (`asm` is read by the build, `cargo::asm_list`, for any crate.)
+        const KEYS: [&str; 7] = [
             "name",
             "creator",
             "launcher-name",
             "version",
             "stack-size",
             "resources",
+            "asm",
         ];
         match m {
             Value::Null => {}
@@ -396,6 +399,7 @@ mod tests {
                 rodata_bytes: 0,
                 instructions: 1,
             },
+            asm_constants: Default::default(),
         };
         let big = Resource {
             kind: FourCC::new(*b"tSTR"),

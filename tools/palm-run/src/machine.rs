@@ -1030,13 +1030,7 @@ impl Machine {
     fn finish(&mut self, trap: u16, v: u32) {
         const JUNK: u32 = 0x5A5A_5A5A;
         let ret = table::trap_info(trap).map_or(RetKind::Void, |t| t.ret);
-        let (d0, a0) = match ret {
-            RetKind::Void => (JUNK, JUNK),
-            RetKind::U8 => ((JUNK & !0xFF) | (v & 0xFF), JUNK),
-            RetKind::U16 | RetKind::I16 => ((JUNK & !0xFFFF) | (v & 0xFFFF), JUNK),
-            RetKind::U32 => (v, JUNK),
-            RetKind::Ptr => (JUNK, v),
-        };
+        let (d0, a0) = ret.registers(v, JUNK);
         self.cpu.set_d(0, d0);
         self.cpu.set_a(0, a0);
         self.cpu.set_d(1, JUNK);
