@@ -78,6 +78,11 @@ pub struct Converted {
     pub dropped_sections: usize,
     /// Symbols the object references but does not define.
     pub undefined: Vec<String>,
+    /// Bytes of the kept constant pools (`SHF_MERGE` sections such as
+    /// `.rodata.cst32`). GNU ld merges their equal entries; this conversion
+    /// keeps them whole, so `.text` may be up to this much larger than the
+    /// ELF link's code and read-only data.
+    pub mergeable_bytes: u32,
 }
 
 /// Which relocation type of coff-m68k carries an ELF m68k relocation type,
@@ -204,6 +209,7 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
     let mut placed = Vec::new();
     let mut text = Vec::new();
     let mut code_bytes = 0;
+    let mut mergeable_bytes = 0;
     for (set, is_code) in [(&code, true), (&rodata, false)] {
         let fill = if is_code { NOP.as_slice() } else { &[0u8][..] };
         for &i in set.iter().filter(|i| kept.contains(i)) {
@@ -221,6 +227,10 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
                 index: i,
                 at: text.len() as u32,
             });
+            if matches!(s.flags(), SectionFlags::Elf { sh_flags, .. } if sh_flags.0 & elf::SHF_MERGE.0 != 0)
+            {
+                mergeable_bytes += s.size() as u32;
+            }
             text.extend_from_slice(s.data()?);
         }
         if is_code {
@@ -374,6 +384,7 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
         kept_sections: placed.len(),
         dropped_sections: allocatable - placed.len(),
         undefined: undefined_names.into_iter().map(|(_, n)| n).collect(),
+        mergeable_bytes,
     })
 }
 
