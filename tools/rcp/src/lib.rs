@@ -143,12 +143,13 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub mod alert;
+pub mod bitmap;
 mod bytes;
 pub mod charset;
 mod compile;
 mod error;
 mod expr;
-mod fonts;
+pub mod fonts;
 pub mod form;
 mod geom;
 mod lex;
@@ -310,7 +311,7 @@ impl IncludeResolver for MemoryIncludes {
     }
 }
 
-/// Refuses every `#include`.
+/// Refuses every `#include` and data file (bitmaps, `DATA`, `STRING ... FILE`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoIncludes;
 
@@ -318,7 +319,7 @@ impl IncludeResolver for NoIncludes {
     fn resolve(&self, _from: &Path, _name: &str) -> io::Result<(PathBuf, Vec<u8>)> {
         Err(io::Error::new(
             io::ErrorKind::NotFound,
-            "#include is not available here",
+            "no file can be read here (NoIncludes)",
         ))
     }
 }
@@ -333,6 +334,67 @@ pub fn compile_str(
     path: &Path,
     includes: &dyn IncludeResolver,
 ) -> Result<Vec<Resource>, RcpError> {
+    compile_with(text, path, includes, &Options::default()).map(|c| c.resources)
+}
+
+/// PilRC's command-line switches that change what a compile produces.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `-noEllipsis`: keep a trailing `...` of menu items and strings as
+    /// three periods instead of the Palm ellipsis 0x85.
+    pub no_ellipsis: bool,
+    /// `-allowEditID`: IDs 10000-10007 (the system Edit menu's) do not warn.
+    pub allow_edit_id: bool,
+    /// `-Fh` / `-Fc`: Hebrew or Cyrillic character widths for `AUTO`.
+    pub script: fonts::Script,
+    /// `-L`: the `TRANSLATION` languages to apply (case-insensitive).
+    pub languages: Vec<String>,
+    /// `-H FILE`: automatic IDs for undefined symbols, written to FILE as
+    /// `#define`s ([`Compiled::header_text`]).
+    pub header: Option<PathBuf>,
+    /// `-idStart n`: automatic IDs count up from n + 1 (default: down from 9998).
+    pub id_start: Option<i32>,
+}
+
+/// Everything one compile produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compiled {
+    /// The resources, in source order.
+    pub resources: Vec<Resource>,
+    /// PilRC's warnings (editable field without a Graffiti State Indicator,
+    /// IDs in the reserved range, scroll bars not 7 pixels wide, ...), each
+    /// with its position; the resources are written all the same.
+    pub warnings: Vec<RcpError>,
+    /// The symbols given automatic IDs (`AUTOID`-style, with `-H` or
+    /// `GENERATEHEADER`), in the order they were assigned.
+    pub auto_ids: Vec<(String, i64)>,
+    /// The file named by `GENERATEHEADER "file"`, if any.
+    pub header_file: Option<String>,
+}
+
+impl Compiled {
+    /// The C header PilRC writes for `-H` / `GENERATEHEADER`: a comment line,
+    /// then `#define NAME value` for each automatic ID, newest first
+    /// (`jichu4n/pilrc:pilrc.c` `WriteIncFile`).
+    pub fn header_text(&self) -> String {
+        let mut out = String::from("/* pilrc generated file.  Do not edit!*/\n");
+        for (name, id) in self.auto_ids.iter().rev() {
+            out.push_str(&format!("#define {name} {id}\n"));
+        }
+        out
+    }
+}
+
+/// Compiles `.rcp` source `text` with PilRC's `opts` (see [`compile_str`]).
+///
+/// Errors: the first problem found, as an [`RcpError`]; an empty source (no
+/// resource at all) is an error, as in PilRC.
+pub fn compile_with(
+    text: &str,
+    path: &Path,
+    includes: &dyn IncludeResolver,
+    opts: &Options,
+) -> Result<Compiled, RcpError> {
     let name = path.display().to_string();
     let mut src = match pp::Source::new(text, name.clone(), path.to_path_buf(), includes) {
         Ok(src) => src,
@@ -345,11 +407,24 @@ pub fn compile_str(
             });
         }
     };
-    compile::compile(&mut src).map_err(|d| RcpError {
+    let to_error = |src: &pp::Source<'_>, d: lex::Diag| RcpError {
         file: src.file_name(d.pos).to_owned(),
         line: d.pos.line,
         column: d.pos.col,
         message: d.msg,
+    };
+    let produced = compile::compile(&mut src, opts).map_err(|d| to_error(&src, d))?;
+    Ok(Compiled {
+        resources: produced.resources,
+        warnings: produced
+            .warnings
+            .into_iter()
+            .map(|d| to_error(&src, d))
+            .collect(),
+        auto_ids: produced.auto_symbols,
+        header_file: produced
+            .header_file
+            .map(|f| String::from_utf8_lossy(&f).into_owned()),
     })
 }
 
@@ -360,6 +435,22 @@ pub fn compile_file(path: impl AsRef<Path>) -> Result<Vec<Resource>, RcpError> {
     compile_file_with(path.as_ref(), &FsIncludes::default())
 }
 
+/// Compiles the `.rcp` file at `path` with `includes` and PilRC's `opts`
+/// (see [`compile_file_with`] and [`compile_with`]).
+pub fn compile_file_opts(
+    path: &Path,
+    includes: &dyn IncludeResolver,
+    opts: &Options,
+) -> Result<Compiled, RcpError> {
+    let bytes = read_source_file(path).map_err(|e| RcpError {
+        file: path.display().to_string(),
+        line: 0,
+        column: 0,
+        message: format!("cannot read file: {e}"),
+    })?;
+    compile_with(&charset::source_text(&bytes), path, includes, opts)
+}
+
 /// Compiles the `.rcp` file at `path` with `includes` resolving `#include`s.
 /// A file that cannot be read ([`read_source_file`]: not a regular file, too
 /// large) is an error about the whole file: line and column 0, shown as
@@ -368,11 +459,5 @@ pub fn compile_file_with(
     path: &Path,
     includes: &dyn IncludeResolver,
 ) -> Result<Vec<Resource>, RcpError> {
-    let bytes = read_source_file(path).map_err(|e| RcpError {
-        file: path.display().to_string(),
-        line: 0,
-        column: 0,
-        message: format!("cannot read file: {e}"),
-    })?;
-    compile_str(&charset::source_text(&bytes), path, includes)
+    compile_file_opts(path, includes, &Options::default()).map(|c| c.resources)
 }

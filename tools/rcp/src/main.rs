@@ -62,10 +62,41 @@ struct Args {
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
+    /// Keep a trailing "..." as three periods (PilRC -noEllipsis).
+    #[arg(long = "noEllipsis")]
+    no_ellipsis: bool,
+    /// IDs 10000-10007 (the Edit menu's) do not warn (PilRC -allowEditID).
+    #[arg(long = "allowEditID")]
+    allow_edit_id: bool,
+    /// Give undefined symbols automatic IDs and write them to FILE as
+    /// #defines (PilRC -H).
+    #[arg(short = 'H', value_name = "FILE")]
+    header: Option<PathBuf>,
+    /// Automatic IDs count up from N + 1 (PilRC -idStart; default: down from 9998).
+    #[arg(long = "idStart", value_name = "N")]
+    id_start: Option<i32>,
+    /// Apply the TRANSLATION sections of LANGUAGE (PilRC -L; repeatable).
+    #[arg(short = 'L', value_name = "LANGUAGE")]
+    language: Vec<String>,
+    /// Hebrew character widths for AUTO (PilRC -Fh).
+    #[arg(long = "Fh", conflicts_with = "cyrillic")]
+    hebrew: bool,
+    /// Cyrillic character widths for AUTO (PilRC -Fc).
+    #[arg(long = "Fc")]
+    cyrillic: bool,
+}
+
+/// PilRC's single-dash long options (`-noEllipsis`) as clap's `--noEllipsis`.
+fn pilrc_args() -> impl Iterator<Item = std::ffi::OsString> {
+    const LONG: &[&str] = &["-noEllipsis", "-allowEditID", "-idStart", "-Fh", "-Fc"];
+    std::env::args_os().map(|a| match a.to_str() {
+        Some(s) if LONG.contains(&s) => format!("-{s}").into(),
+        _ => a,
+    })
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = Args::parse_from(pilrc_args());
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -81,8 +112,26 @@ fn run(args: Args) -> Result<(), String> {
     let includes = palm_rcp::FsIncludes {
         search_dirs: args.include,
     };
-    let resources =
-        palm_rcp::compile_file_with(&args.input, &includes).map_err(|e| e.to_string())?;
+    let opts = palm_rcp::Options {
+        no_ellipsis: args.no_ellipsis,
+        allow_edit_id: args.allow_edit_id,
+        script: if args.hebrew {
+            palm_rcp::fonts::Script::Hebrew
+        } else if args.cyrillic {
+            palm_rcp::fonts::Script::Cyrillic
+        } else {
+            palm_rcp::fonts::Script::Latin
+        },
+        languages: args.language.clone(),
+        header: args.header.clone(),
+        id_start: args.id_start,
+    };
+    let compiled =
+        palm_rcp::compile_file_opts(&args.input, &includes, &opts).map_err(|e| e.to_string())?;
+    for w in &compiled.warnings {
+        eprintln!("palm-rcp: warning: {w}");
+    }
+    let resources = &compiled.resources;
     let output = args.output.clone().unwrap_or_else(|| PathBuf::from("."));
     if output.exists() && !output.is_dir() {
         return Err(format!(
@@ -93,12 +142,28 @@ fn run(args: Args) -> Result<(), String> {
     }
     std::fs::create_dir_all(&output)
         .map_err(|e| format!("cannot create {}: {e}", output.display()))?;
-    for r in &resources {
+    for r in resources {
         let path = output.join(r.file_name());
         std::fs::write(&path, &r.data)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         if !args.quiet {
             println!("{} ({} bytes)", path.display(), r.data.len());
+        }
+    }
+    // The header: -H's file, else GENERATEHEADER's (next to the output).
+    let header = args
+        .header
+        .clone()
+        .or_else(|| compiled.header_file.as_ref().map(|f| output.join(f)));
+    if let Some(path) = header {
+        std::fs::write(&path, compiled.header_text())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        if !args.quiet {
+            println!(
+                "{} (header, {} IDs)",
+                path.display(),
+                compiled.auto_ids.len()
+            );
         }
     }
     if !args.quiet {

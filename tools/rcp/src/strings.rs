@@ -12,6 +12,7 @@
 //! | `tver` | the version text and its NUL |
 //! | `tAIN` | the launcher name and its NUL, padded with a 0 to an even length |
 //! | `APPL` | exactly the four creator bytes, no NUL |
+//! | `tSTL` | the prefix and its NUL, the string count (`UInt16`), each string and its NUL (`ParseDumpStringTable`; read by `SysStringByIndex`, SDK `SystemMgr.h`) |
 
 use crate::bytes::{Reader, Writer, check_text};
 use crate::error::{EncodeError, ParseError};
@@ -49,6 +50,40 @@ impl TextKind {
             TextKind::IconName => "tAIN",
         }
     }
+}
+
+/// Encodes a `tSTL` string table (`STRINGTABLE`): `prefix`, then `strings`.
+/// Fails when a text contains a NUL byte or there are more than 65,535 strings.
+pub fn encode_string_table(prefix: &[u8], strings: &[Vec<u8>]) -> Result<Vec<u8>, EncodeError> {
+    check_text(prefix, "string table prefix")?;
+    let mut w = Writer::default();
+    w.cstr(prefix);
+    w.u16(crate::bytes::count_u16(
+        strings.len(),
+        "strings in a string table",
+    )?);
+    for s in strings {
+        check_text(s, "string table entry")?;
+        w.cstr(s);
+    }
+    Ok(w.out)
+}
+
+/// Parses a `tSTL`: its prefix and its strings (Palm characters, no NULs).
+/// A missing NUL or a truncated table is a [`ParseError`].
+pub fn parse_string_table(data: &[u8]) -> Result<(Vec<u8>, Vec<Vec<u8>>), ParseError> {
+    let r = Reader::new(data, "tSTL");
+    let prefix = r.cstr(0, "string table prefix has no NUL")?;
+    let mut at = prefix.len() + 1;
+    let count = r.u16(at, "string count")?;
+    at += 2;
+    let mut strings = Vec::new();
+    for _ in 0..count {
+        let s = r.cstr(at, "string table entry has no NUL")?;
+        at += s.len() + 1;
+        strings.push(s.to_vec());
+    }
+    Ok((prefix.to_vec(), strings))
 }
 
 /// Encodes a `tSTR`, `tver` or `tAIN` holding `text` (Palm characters).

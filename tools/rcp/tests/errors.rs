@@ -20,7 +20,7 @@ fn malformed_forms() {
         ),
         (
             "    BUTTON \"OK\" ID 1 (1 1 20 12)\nEND",
-            "StarterApp.rcp:3:22: expected AT after BUTTON \"OK\", found '('",
+            "StarterApp.rcp:3:22: expected AT before the bounds of BUTTON \"OK\"",
         ),
         (
             "    BUTTON \"OK\" ID 1 AT (1 1 20)\nEND",
@@ -44,10 +44,8 @@ fn malformed_forms() {
             "StarterApp.rcp:4:1: expected END of FORM 1000, found the end of the file",
         ),
         (
-            "  LIST \"a\" ID 5 AT (0 0 10 10)\nEND",
-            "StarterApp.rcp:3:3: LIST is not supported by this compiler (supported form objects: \
-             TITLE, BUTTON, PUSHBUTTON, CHECKBOX, REPEATBUTTON, SELECTORTRIGGER, LABEL, FIELD, \
-             GRAFFITISTATEINDICATOR)",
+            "  LIST \"a\" ID 5 AT (0 0 10 10) MAXCHARS 3\nEND",
+            "StarterApp.rcp:3:32: MAXCHARS is not allowed on LIST 5",
         ),
         (
             "  FIELD ID 5 AT (1 1 10 10) EDITABLE FRAME\nEND",
@@ -55,7 +53,7 @@ fn malformed_forms() {
         ),
         (
             "  BUTTON \"b\" ID 5 AT (1 1 10 10) GRAPHICAL\nEND",
-            "StarterApp.rcp:3:34: GRAPHICAL is not supported by this compiler",
+            "StarterApp.rcp:3:3: BUTTON \"b\" is GRAPHICAL and needs a non-zero BITMAPID",
         ),
         (
             "  FIELD ID 5 AT (1 1 10 10) MAXCHARS\nEND",
@@ -67,12 +65,7 @@ fn malformed_forms() {
         ),
         (
             "  hello\nEND",
-            "StarterApp.rcp:3:3: expected a form object (TITLE, BUTTON, PUSHBUTTON, CHECKBOX, \
-             REPEATBUTTON, SELECTORTRIGGER, LABEL, FIELD, GRAFFITISTATEINDICATOR) or END, found hello",
-        ),
-        (
-            "  BUTTON \"b\" ID 5 AT (PREVRIGHT 1 10 10)\nEND",
-            "StarterApp.rcp:3:23: PREV* needs a previous object with bounds in this form",
+            "StarterApp.rcp:3:3: expected a form object (TITLE, BUTTON, PUSHBUTTON, CHECKBOX, REPEATBUTTON, SELECTORTRIGGER, POPUPTRIGGER, POPUPLIST, LABEL, FIELD, LIST, TABLE, FORMBITMAP, GADGET, SCROLLBAR, SLIDER, GRAFFITISTATEINDICATOR) or END, found hello",
         ),
         (
             "  BUTTON \"b\" ID 5 AT (1 1 CENTER 10)\nEND",
@@ -83,9 +76,9 @@ fn malformed_forms() {
             "StarterApp.rcp:3:23: AUTO gives a width or height, not a position",
         ),
         (
-            "  BUTTON \"b\" ID 5 AT (1 1 AUTO 10) FONT 3\nEND",
-            "StarterApp.rcp:3:27: AUTO width needs the character widths of font 3; only fonts 0, \
-             1 and 2 are built in",
+            "  BUTTON \"b\" ID 5 AT (1 1 AUTO 10) FONT 9\nEND",
+            "StarterApp.rcp:3:27: AUTO width needs the character widths of font 9, which is \
+             neither built in (fonts 0-7) nor defined by a FONT statement",
         ),
         (
             "  BUTTON \"b\" ID 5 AT (1 + 2 * 3 1 10 10)\nEND",
@@ -168,7 +161,7 @@ fn malformed_resources() {
         ),
         (
             "STRING ID 1 FILE \"x.txt\"",
-            "StarterApp.rcp:1:13: STRING ... FILE is not supported; put the text in the .rcp",
+            "StarterApp.rcp:1:18: cannot read file \"x.txt\": no file can be read here (NoIncludes)",
         ),
         (
             "VERSION",
@@ -207,14 +200,13 @@ fn malformed_resources() {
             "StarterApp.rcp:1:12: MODAL is not allowed on ALERT 1",
         ),
         (
-            "BITMAP ID 1 \"x.bmp\"",
-            "StarterApp.rcp:1:1: BITMAP resources are not supported by this compiler (supported: \
-             FORM, MENU, ALERT, STRING, VERSION, APPLICATIONICONNAME, APPLICATION)",
+            "FONT ID 1 FONTID 128 \"x.txt\"",
+            "StarterApp.rcp:1:1: FONT resources are not supported by this compiler (supported: \
+             FORM, MENU, ALERT, STRING, STRINGTABLE, VERSION, APPLICATIONICONNAME, APPLICATION, BITMAP*, ICON*, SMALLICON*, DATA, HEX, WORDLIST, INTEGER, TRANSLATION, GENERATEHEADER, RESETAUTOID)",
         ),
         (
             "\n  hello",
-            "StarterApp.rcp:2:3: expected a resource (FORM, MENU, ALERT, STRING, VERSION, \
-             APPLICATIONICONNAME, APPLICATION), found hello",
+            "StarterApp.rcp:2:3: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, VERSION, APPLICATIONICONNAME, APPLICATION, BITMAP*, ICON*, SMALLICON*, DATA, HEX, WORDLIST, INTEGER, TRANSLATION, GENERATEHEADER, RESETAUTOID), found hello",
         ),
         (
             "STRING 1 \"\u{3c0}\"",
@@ -235,8 +227,7 @@ fn malformed_resources() {
         ),
         (
             "STRING 1 \"a\" $",
-            "StarterApp.rcp:1:14: expected a resource (FORM, MENU, ALERT, STRING, VERSION, \
-             APPLICATIONICONNAME, APPLICATION), found '$'",
+            "StarterApp.rcp:1:14: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, VERSION, APPLICATIONICONNAME, APPLICATION, BITMAP*, ICON*, SMALLICON*, DATA, HEX, WORDLIST, INTEGER, TRANSLATION, GENERATEHEADER, RESETAUTOID), found '$'",
         ),
     ];
     for (src, expected) in cases {
@@ -338,8 +329,7 @@ fn a_byte_order_mark_is_skipped_or_named() {
     // Anywhere else it is named, not shown as an invisible character.
     assert_eq!(
         error("STRING ID 1 \"x\"\n\u{FEFF}STRING ID 2 \"y\""),
-        "StarterApp.rcp:2:1: expected a resource (FORM, MENU, ALERT, STRING, VERSION, \
-         APPLICATIONICONNAME, APPLICATION), found a byte order mark (U+FEFF)"
+        "StarterApp.rcp:2:1: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, VERSION, APPLICATIONICONNAME, APPLICATION, BITMAP*, ICON*, SMALLICON*, DATA, HEX, WORDLIST, INTEGER, TRANSLATION, GENERATEHEADER, RESETAUTOID), found a byte order mark (U+FEFF)"
     );
     // In an included file too.
     let includes = MemoryIncludes::new().with("ids.h", "\u{FEFF}#define Greeting 7\n");
