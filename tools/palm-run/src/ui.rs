@@ -30,6 +30,13 @@ pub const PEN_UP_EVENT: u16 = 2;
 pub const KEY_DOWN_EVENT: u16 = 4;
 /// `ctlSelectEvent`.
 pub const CTL_SELECT_EVENT: u16 = 9;
+/// `lstSelectEvent`: data `listID` (+8), `pList` (+10), `selection` (+14).
+pub const LST_SELECT_EVENT: u16 = 12;
+/// `popSelectEvent`: data `controlID`, `controlP`, `listP`, `selection`,
+/// `priorSelection` (+8, +10, +14, +18, +20).
+pub const POP_SELECT_EVENT: u16 = 14;
+/// `noListSelection`.
+pub const NO_LIST_SELECTION: i16 = -1;
 /// `menuEvent`.
 pub const MENU_EVENT: u16 = 21;
 /// `appStopEvent`.
@@ -80,8 +87,11 @@ pub struct FieldState {
     pub dirty: bool,
     /// FldGetMaxChars (from the resource, FldSetMaxChars).
     pub max_chars: u16,
-    /// Control value (CtlGetValue); for fields unused.
+    /// Control value (CtlGetValue), a list's selected item (LstGetSelection,
+    /// `noListSelection` -1).
     pub value: i16,
+    /// A list's first visible item.
+    pub top: i16,
     /// Label/title text pointer (controls, labels; the form title in slot `None`).
     pub label: u32,
     /// Hidden with FrmHideObject.
@@ -409,6 +419,7 @@ pub fn FrmInitForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         match o {
             FormObject::Field(f) => fields[i].max_chars = f.max_chars,
             FormObject::Control(c) => fields[i].value = i16::from(c.attr.on),
+            FormObject::List(_) => fields[i].value = NO_LIST_SELECTION,
             _ => {}
         }
     }
@@ -530,6 +541,20 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
                     }
                     _ => None,
                 });
+            if let Some((oi, item)) = list_hit(&form.model, x, y) {
+                // LstHandleEvent: the tapped item is selected and
+                // lstSelectEvent posted.
+                let id = form.model.objects[oi].id().unwrap_or(0);
+                if let Some(live) = m.os.ui.forms.iter_mut().find(|f| f.ptr == form.ptr) {
+                    let top = live.fields[oi].top;
+                    live.fields[oi].value = top.saturating_add(item);
+                    let mut sel = event(LST_SELECT_EVENT, id);
+                    sel[10..14].copy_from_slice(&form.object_ptr(oi).to_be_bytes());
+                    sel[14..16].copy_from_slice(&live.fields[oi].value.to_be_bytes());
+                    m.os.ui.queue.push_back(sel);
+                }
+                return Ok(true);
+            }
             match hit {
                 Some((i, id)) => {
                     let mut sel = event(CTL_SELECT_EVENT, id);
@@ -562,6 +587,101 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
         }
         _ => Ok(false),
     }
+}
+
+/// Row height of a list's items in font `font` (`FntLineHeight` of the ROM
+/// fonts: 11 pixels, 14 for `largeFont`), as PilRC sizes lists.
+fn list_row_height(font: u8) -> i16 {
+    if font == 2 { 14 } else { 11 }
+}
+
+/// The usable, enabled list under form-relative (`x`, `y`) and the row tapped
+/// (0 = the first visible item), if the row holds an item.
+pub fn list_hit(form: &Form, x: i16, y: i16) -> Option<(usize, i16)> {
+    form.objects.iter().enumerate().find_map(|(i, o)| match o {
+        FormObject::List(l)
+            if l.attr.usable
+                && l.attr.enabled
+                && x >= l.bounds.x
+                && x < l.bounds.x + l.bounds.width
+                && y >= l.bounds.y
+                && y < l.bounds.y + l.bounds.height =>
+        {
+            let row = (y - l.bounds.y) / list_row_height(l.font);
+            (usize::try_from(row).ok()? < l.items.len()).then_some((i, row))
+        }
+        _ => None,
+    })
+}
+
+/// The items a list shows from `top`: as many as fit its height.
+pub fn visible_items(list: &palm_rcp::form::List, top: i16) -> &[Vec<u8>] {
+    let rows = usize::try_from(list.bounds.height / list_row_height(list.font)).unwrap_or(0);
+    let top = usize::try_from(top).unwrap_or(0).min(list.items.len());
+    &list.items[top..(top + rows).min(list.items.len())]
+}
+
+fn list_of(m: &Machine, call: &Call, ptr: u32) -> Result<(usize, usize), Stop> {
+    match m.os.ui.object(ptr) {
+        Some((fi, oi)) if matches!(m.os.ui.forms[fi].model.objects[oi], FormObject::List(_)) => {
+            Ok((fi, oi))
+        }
+        _ => Err(bad(m, call, format!("0x{ptr:08X} is not a list"))),
+    }
+}
+
+fn list_model(m: &Machine, fi: usize, oi: usize) -> &palm_rcp::form::List {
+    match &m.os.ui.forms[fi].model.objects[oi] {
+        FormObject::List(l) => l,
+        _ => unreachable!("list_of checked the kind"),
+    }
+}
+
+/// `Int16 LstGetSelection(const ListType *listP)`: the selected item or
+/// `noListSelection` (-1).
+pub fn LstGetSelection(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = list_of(m, call, call.u32(0))?;
+    Ok(u32::from(m.os.ui.forms[fi].fields[oi].value as u16))
+}
+
+/// `void LstSetSelection(ListType *listP, Int16 itemNum)`: -1 clears it; an
+/// item out of range stops the app (the debug ROM's fatal alert).
+pub fn LstSetSelection(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = list_of(m, call, call.u32(0))?;
+    let item = call.i16(1);
+    let count = list_model(m, fi, oi).items.len();
+    if item != NO_LIST_SELECTION && usize::try_from(item).map_or(true, |i| i >= count) {
+        return Err(bad(
+            m,
+            call,
+            format!("item {item} of a list of {count} items"),
+        ));
+    }
+    m.os.ui.forms[fi].fields[oi].value = item;
+    Ok(0)
+}
+
+/// `void LstDrawList(ListType *listP)`: the visible items are recorded as
+/// drawn text, the selected one as `>item`.
+pub fn LstDrawList(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = list_of(m, call, call.u32(0))?;
+    let state = &m.os.ui.forms[fi].fields[oi];
+    let (top, selected) = (state.top, state.value);
+    let list = list_model(m, fi, oi);
+    let lines: Vec<String> = visible_items(list, top)
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let mark = if top as usize + i == selected as usize && selected >= 0 {
+                ">"
+            } else {
+                ""
+            };
+            format!("{mark}{}", String::from_utf8_lossy(t))
+        })
+        .collect();
+    m.os.ui.drawn.extend(lines);
+    Ok(0)
 }
 
 /// `Boolean FrmHandleEvent(FormType *formP, EventType *eventP)`: the default
@@ -1417,4 +1537,50 @@ pub fn EvtCopyEvent(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         .write_bytes(call.u32(1), &e)
         .map_err(|f| m.fault_in(call, f))?;
     Ok(0)
+}
+
+#[cfg(test)]
+mod list_tests {
+    use super::*;
+
+    fn form() -> Form {
+        let rcp = r#"FORM ID 1 AT (0 0 160 160)
+            BEGIN
+                LIST "Red" "Green" "Blue" "Cyan" ID 2 AT (10 20 40 0) VISIBLEITEMS 3
+                LIST "x" ID 3 AT (80 20 40 22) DISABLED
+                SCROLLBAR ID 4 AT (150 20 7 50) VALUE 2 MIN 0 MAX 9 PAGESIZE 3
+            END"#;
+        let r = palm_rcp::compile_str(rcp, "t.rcp".as_ref(), &palm_rcp::NoIncludes).unwrap();
+        Form::parse(&r[0].data).unwrap()
+    }
+
+    #[test]
+    fn a_tap_hits_the_row_under_the_pen() {
+        let f = form();
+        // Rows are 11 pixels: y 20..31 is row 0, 42..53 row 2; 3 rows shown.
+        assert_eq!(list_hit(&f, 10, 20), Some((0, 0)));
+        assert_eq!(list_hit(&f, 49, 45), Some((0, 2)));
+        assert_eq!(list_hit(&f, 50, 45), None);
+        assert_eq!(list_hit(&f, 10, 53), None);
+        // A disabled list takes no taps.
+        assert_eq!(list_hit(&f, 85, 25), None);
+    }
+
+    #[test]
+    fn visible_items_fit_the_height() {
+        let f = form();
+        let FormObject::List(l) = &f.objects[0] else {
+            panic!("not a list")
+        };
+        assert_eq!(
+            visible_items(l, 0),
+            &[b"Red".to_vec(), b"Green".to_vec(), b"Blue".to_vec()]
+        );
+        assert_eq!(visible_items(l, 2), &[b"Blue".to_vec(), b"Cyan".to_vec()]);
+        assert!(visible_items(l, 9).is_empty());
+        let FormObject::ScrollBar(s) = &f.objects[2] else {
+            panic!("not a scroll bar")
+        };
+        assert_eq!((s.value, s.min, s.max, s.page_size), (2, 0, 9, 3));
+    }
 }
