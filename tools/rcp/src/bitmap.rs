@@ -46,14 +46,16 @@
 //!
 //! # How images are read (as PilRC reads them)
 //!
-//! - `.bmp` (Windows, uncompressed, 1, 4, 8 or 24 bits a pixel): each pixel's
+//! - `.bmp` (Windows, uncompressed, 1, 4, 8, 15, 16 or 24 bits a pixel;
+//!   16 bits are 5-5-5, or 5-6-5 with `BI_BITFIELDS`, expanded to 8 bits a
+//!   channel as PilRC does, `BMP_GetBits16bpp`): each pixel's
 //!   color is matched to the nearest color of the target palette (squared
 //!   RGB distance; on a tie the higher index): 1 bit white/black, 2 bits the
 //!   4 greys, 4 bits grey the 16 greys, 4 bits color the Palm 16-color
 //!   palette, 8 bits the Palm system palette. With `COLORTABLE` the image's
 //!   own indices and palette are kept. As in PilRC, the pixels start right
-//!   after the palette (the file header's offset is not used) and bottom-up
-//!   rows are required.
+//!   after the palette, or the masks of `BI_BITFIELDS` (the file header's
+//!   offset is not used), and bottom-up rows are required.
 //! - `.pbm`/`.pgm`/`.ppm`/`.pnm` (P1-P6): below 8 bits, grey levels scaled to
 //!   the depth (`(grey × max + maxval/2) / maxval`, inverted: 0 is white); at
 //!   8 bits, the nearest system-palette color.
@@ -367,10 +369,44 @@ fn convert_bmp(m: &Member<'_>) -> Result<Converted, String> {
     if compression == 1 || compression == 2 {
         return Err("compressed (RLE) .bmp files are not supported, as in PilRC".into());
     }
-    if !matches!(bit_count, 1 | 4 | 8 | 24) || compression != 0 {
+    if bit_count == 32 {
+        // PilRC 3.2 computes the palette size as `1 << 32`, which the x86
+        // makes 1: it reads every row one pixel late, and past the file's end.
+        return Err(
+            "32-bit .bmp files are not supported: PilRC 3.2 misreads them (each row \
+                    one pixel off); save the image with 24 bits"
+                .into(),
+        );
+    }
+    if !matches!(bit_count, 1 | 4 | 8 | 15 | 16 | 24) {
         return Err(format!(
-            "{bit_count}-bit .bmp files are not supported (1, 4, 8 and 24 bits are)"
+            "{bit_count}-bit .bmp files are not supported (1, 4, 8, 15, 16 and 24 bits are)"
         ));
+    }
+    // BI_BITFIELDS (3): PilRC reads the three masks after a 40-byte header and
+    // decodes 5-6-5 (its test for 5-5-5 never matches a real mask): other
+    // headers or masks are misread.
+    let bitfields = compression == 3 && bit_count == 16;
+    if compression != 0 && !bitfields {
+        return Err(format!(
+            "a {bit_count}-bit .bmp with compression {compression}: only uncompressed files \
+             (and 16-bit BI_BITFIELDS ones) are read"
+        ));
+    }
+    if bitfields {
+        let want: [u32; 3] = [0xF800, 0x07E0, 0x001F];
+        let masks = [
+            le32(d, info + 40)?,
+            le32(d, info + 44)?,
+            le32(d, info + 48)?,
+        ];
+        if header_size != 40 || masks != want {
+            return Err(format!(
+                "a 16-bit BI_BITFIELDS .bmp is read only with a 40-byte header and the 5-6-5 \
+                 masks {want:04X?} (this one: a {header_size}-byte header, masks {masks:X?}), \
+                 as PilRC reads it"
+            ));
+        }
     }
     if width <= 0 || height <= 0 {
         return Err(format!(
@@ -392,9 +428,11 @@ fn convert_bmp(m: &Member<'_>) -> Result<Converted, String> {
     let palette_at = info + 40;
     let pixels_at = info
         .checked_add(header_size)
-        .and_then(|p| p.checked_add(4 * colors))
+        .and_then(|p| p.checked_add(4 * colors + if bitfields { 12 } else { 0 }))
         .ok_or("bad .bmp header size")?;
-    let src_row = (w * usize::from(bit_count)).div_ceil(32) * 4;
+    // A 15-bit file stores 16 bits a pixel (PilRC's row size for it).
+    let stride_bits = if bit_count == 15 { 16 } else { bit_count };
+    let src_row = (w * usize::from(stride_bits)).div_ceil(32) * 4;
     let end = pixels_at
         .checked_add(src_row.checked_mul(h).ok_or("the .bmp is too large")?)
         .ok_or("the .bmp is too large")?;
@@ -426,6 +464,25 @@ fn convert_bmp(m: &Member<'_>) -> Result<Converted, String> {
             8 => {
                 let i = usize::from(row[x]);
                 (Some(i), palette_entry(i))
+            }
+            15 | 16 => {
+                // PilRC's expansion to 8 bits a channel (`BMP_GetBits15bpp`,
+                // `BMP_GetBits16bpp`): the top bits repeated in the low ones,
+                // except blue, which repeats its own low 3 bits.
+                let w = u32::from(u16::from_le_bytes([row[2 * x], row[2 * x + 1]]));
+                let (r, g) = if bitfields {
+                    (
+                        ((w & 0xF800) >> 8) | ((w & 0x3800) >> 11),
+                        ((w & 0x07E0) >> 3) | ((w & 0x0060) >> 5),
+                    )
+                } else {
+                    (
+                        ((w & 0x7C00) >> 7) | ((w & 0x1C00) >> 10),
+                        ((w & 0x03E0) >> 2) | ((w & 0x00E0) >> 5),
+                    )
+                };
+                let b = ((w & 0x001F) << 3) | (w & 0x0007);
+                (None, [r as u8, g as u8, b as u8])
             }
             _ => (None, [row[3 * x + 2], row[3 * x + 1], row[3 * x]]),
         }

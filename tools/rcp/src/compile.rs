@@ -32,9 +32,10 @@ const GSI_SIZE: (i64, i64) = (9, 10);
 const SMALL_MARGIN: i64 = 2 * 3;
 const BIG_MARGIN: i64 = 2 * 6;
 
-const RESOURCES: &str = "FORM, MENU, ALERT, STRING, STRINGTABLE, VERSION, APPLICATIONICONNAME, \
-                         APPLICATION, BITMAP*, ICON*, SMALLICON*, DATA, HEX, WORDLIST, \
-                         INTEGER, TRANSLATION, GENERATEHEADER, RESETAUTOID";
+const RESOURCES: &str = "FORM, MENU, ALERT, STRING, STRINGTABLE, CATEGORIES, VERSION, \
+                         APPLICATIONICONNAME, APPLICATION, LAUNCHERCATEGORY, BITMAP*, ICON*, SMALLICON*, FONT, \
+                         DATA, HEX, INTEGER, BYTELIST, WORDLIST, LONGWORDLIST, PALETTETABLE, \
+                         TRAP, TRANSLATION, GENERATEHEADER, RESETAUTOID";
 const FORM_OBJECTS: &str = "TITLE, BUTTON, PUSHBUTTON, CHECKBOX, REPEATBUTTON, SELECTORTRIGGER, \
                             POPUPTRIGGER, POPUPLIST, LABEL, FIELD, LIST, TABLE, FORMBITMAP, \
                             GADGET, SCROLLBAR, SLIDER, GRAFFITISTATEINDICATOR";
@@ -44,16 +45,9 @@ const FORM_OBJECTS: &str = "TITLE, BUTTON, PUSHBUTTON, CHECKBOX, REPEATBUTTON, S
 const UNSUPPORTED_RESOURCES: &[&str] = &[
     "BITMAPFAMILYSPECIAL",
     "BOOTSCREENFAMILY",
-    "BYTELIST",
-    "CATEGORIES",
-    "FONT",
     "FONTFAMILY",
-    "LAUNCHERCATEGORY",
-    "LONGWORDLIST",
     "MIDI",
     "NAVIGATION",
-    "PALETTETABLE",
-    "TRAP",
 ];
 
 /// Attribute keywords this compiler understands (each object allows a subset).
@@ -1002,6 +996,27 @@ impl Compiler<'_, '_> {
                 })?;
                 self.push(*b"APPL", id, strings::encode_application(creator), t.pos)
             }
+            "LAUNCHERCATEGORY" => {
+                // `taic` (SDK 3.5 `UIResources.h` `defaultCategoryRscType`):
+                // the launcher category's name and its NUL; ID 1000 by default
+                // (PilRC `ParseDumpLauncherCategory`, which warns for another).
+                let id = if self.peek_is_string()? {
+                    1000
+                } else {
+                    let (id, pos) = self.id("LAUNCHERCATEGORY")?;
+                    if id != 1000 {
+                        self.warn(
+                            pos,
+                            "the launcher reads the default category from ID 1000 only",
+                        );
+                    }
+                    id
+                };
+                let (text, pos) = self.string(&format!("the category of LAUNCHERCATEGORY {id}"))?;
+                let data = strings::encode_text(TextKind::String, &text)
+                    .map_err(|e| encode_error(pos, e))?;
+                self.push(*b"taic", id, data, t.pos)
+            }
             "STRINGTABLE" => {
                 let (id, _) = self.id("STRINGTABLE")?;
                 // Literals only (PilRC ParseDumpStringTable): the prefix, then
@@ -1056,6 +1071,121 @@ impl Compiler<'_, '_> {
                 self.push(*b"tint", id, v.to_be_bytes().to_vec(), t.pos)
             }
             "HEX" => self.hex(t.pos),
+            "FONT" => self.font(t.pos),
+            "CATEGORIES" => {
+                let (id, _) = self.id("CATEGORIES")?;
+                let (first, pos) = self.string(&format!("the names of CATEGORIES {id}"))?;
+                let mut names = vec![first];
+                while let Some(Tok::Str(text)) = self.src.peek()?.map(|t| t.tok.clone()) {
+                    let t = self.next("a category name")?;
+                    if names.len() == strings::MAX_CATEGORIES {
+                        self.warn(
+                            t.pos,
+                            "more than 16 strings in CATEGORIES (the AppInfo block holds 16)",
+                        );
+                    }
+                    names.push(text);
+                }
+                let data = strings::encode_categories(&names).map_err(|e| encode_error(pos, e))?;
+                self.push(*b"tAIS", id, data, t.pos)
+            }
+            "TRAP" => {
+                let (id, pos) = self.id("TRAP")?;
+                if id < 1000 {
+                    return Err(Diag::new(
+                        pos,
+                        format!(
+                            "TRAP resource ID {id} is below 1000 (HackMaster needs 1000 and up)"
+                        ),
+                    ));
+                }
+                self.eat_kw("VALUE")?;
+                let (v, p) = self.value(&format!("the trap number of TRAP {id}"))?;
+                let trap = to_u16(v, p, "trap number")?;
+                // PilRC: a number without the 0xA000 bits is a trap index.
+                let trap = if trap & 0xA000 == 0 {
+                    trap | 0xA000
+                } else {
+                    trap
+                };
+                self.push(*b"TRAP", id, trap.to_be_bytes().to_vec(), t.pos)
+            }
+            "BYTELIST" | "LONGWORDLIST" => {
+                let (id, _) = self.id(&word)?;
+                self.expect_kw("BEGIN", &format!("{word} {id}"))?;
+                let long = word == "LONGWORDLIST";
+                let mut values = Vec::new();
+                while !self.eat_kw("END")? {
+                    let (v, p) = self.value("a number or END")?;
+                    values.push(if long {
+                        u32::try_from(v)
+                            .or_else(|_| i32::try_from(v).map(|v| v as u32))
+                            .map_err(|_| {
+                                range_error(
+                                    p,
+                                    "long word",
+                                    v,
+                                    i64::from(i32::MIN),
+                                    i64::from(u32::MAX),
+                                )
+                            })?
+                    } else {
+                        u32::from(
+                            u8::try_from(v)
+                                .or_else(|_| i8::try_from(v).map(|v| v as u8))
+                                .map_err(|_| range_error(p, "byte", v, -128, 255))?,
+                        )
+                    });
+                }
+                let count = crate::bytes::count_u16(values.len(), &format!("{word} values"))
+                    .map_err(|e| encode_error(t.pos, e))?;
+                // The default item (PilRC 3.2 rejects DEFAULTITEM here: always 0),
+                // the count, the values.
+                let mut data = vec![0, 0];
+                data.extend(count.to_be_bytes());
+                for v in values {
+                    if long {
+                        data.extend(v.to_be_bytes());
+                    } else {
+                        data.push(v as u8);
+                    }
+                }
+                let kind = if long { *b"DLST" } else { *b"BLST" };
+                self.push(kind, id, data, t.pos)
+            }
+            "PALETTETABLE" => {
+                let (id, _) = self.id("PALETTETABLE")?;
+                self.expect_kw("BEGIN", &format!("PALETTETABLE {id}"))?;
+                // Literal numbers only, as PilRC reads them (`ltConst`): an
+                // index and red, green, blue per color.
+                let mut bytes = Vec::new();
+                let mut last = t.pos;
+                while !self.eat_kw("END")? {
+                    let n = self.next("a number or END in PALETTETABLE")?;
+                    let Tok::Num(v) = n.tok else {
+                        return Err(Diag::new(
+                            n.pos,
+                            format!(
+                                "expected a number (0-255) or END in PALETTETABLE, found {}",
+                                n.describe()
+                            ),
+                        ));
+                    };
+                    bytes.push(to_u8(v, n.pos, "color component")?);
+                    last = n.pos;
+                }
+                if bytes.len() % 4 != 0 {
+                    return Err(Diag::new(
+                        last,
+                        "PALETTETABLE needs 4 numbers a color (index, red, green, blue)",
+                    ));
+                }
+                let count = crate::bytes::count_u16(bytes.len() / 4, "PALETTETABLE colors")
+                    .map_err(|e| encode_error(t.pos, e))?;
+                let mut data = count.to_be_bytes().to_vec();
+                data.extend(bytes);
+                self.push(*b"tclt", id, data, t.pos)
+            }
             "DATA" => {
                 let kind = self.resource_type("DATA")?;
                 let (id, _) = self.id("DATA")?;
@@ -1464,6 +1594,44 @@ impl Compiler<'_, '_> {
             data.extend(&(value as u32).to_be_bytes()[4 - size..]);
         }
         self.push(kind, id, data, at)
+    }
+
+    /// `FONT [ID] n FONTID f "file"` (PilRC `ParseDumpFont`; `FONT f` for
+    /// `FONTID f` too): an `NFNT` from PilRC's text font format
+    /// ([`crate::font`]). Font `f` (128-255) then has the font's widths and
+    /// height for `AUTO` sizes, as in PilRC.
+    fn font(&mut self, at: Pos) -> Result<(), Diag> {
+        let (id, _) = self.id("FONT")?;
+        let mut font_id = None;
+        while self.peek_is_kw("FONTID")? || self.peek_is_kw("FONT")? {
+            self.next("FONTID")?;
+            font_id = Some(self.value("the font ID after FONTID")?);
+        }
+        let (name, pos) = self.string(&format!("the font file name of FONT {id}"))?;
+        let (f, p) = font_id.ok_or_else(|| {
+            Diag::new(
+                pos,
+                format!("FONT {id} needs FONTID n (128-255) before its file name"),
+            )
+        })?;
+        if !(128..=255).contains(&f) {
+            return Err(Diag::new(
+                p,
+                format!("font ID {f} is invalid: application fonts are 128-255"),
+            ));
+        }
+        let file = String::from_utf8_lossy(&name).into_owned();
+        let text = self.src.read_file(pos, &file)?;
+        let compiled = crate::font::compile(&text)
+            .map_err(|e| Diag::new(pos, format!("font file \"{file}\": {e}")))?;
+        for (line, w) in &compiled.warnings {
+            self.warn(pos, format!("font file \"{file}\": line {line}: {w}"));
+        }
+        let font = &compiled.font;
+        self.metrics
+            .define(f as u8, font.widths(), i32::from(font.f_rect_height));
+        let data = font.to_bytes().map_err(|e| encode_error(pos, e))?;
+        self.push(*b"NFNT", id, data, at)
     }
 
     fn form(&mut self, at: Pos) -> Result<(), Diag> {
@@ -2123,6 +2291,15 @@ fn statement_of(kind: [u8; 4]) -> &'static str {
         b"tver" => "VERSION",
         b"tAIN" => "APPLICATIONICONNAME",
         b"APPL" => "APPLICATION",
+        b"NFNT" => "FONT",
+        b"tAIS" => "CATEGORIES",
+        b"tSTL" => "STRINGTABLE",
+        b"taic" => "LAUNCHERCATEGORY",
+        b"BLST" => "BYTELIST",
+        b"wrdl" => "WORDLIST",
+        b"DLST" => "LONGWORDLIST",
+        b"tclt" => "PALETTETABLE",
+        b"Tbmp" | b"tAIB" => "BITMAP",
         _ => "resource",
     }
 }

@@ -75,6 +75,12 @@ impl Metrics {
         Metrics { fonts }
     }
 
+    /// Defines (or redefines) font `font` with the advance of each character
+    /// code and its height, as a `FONT` statement does.
+    pub(crate) fn define(&mut self, font: u8, widths: [u8; 256], height: i32) {
+        self.fonts.insert(font, (widths, height));
+    }
+
     /// Height in pixels of font `font`, or `None` for a font with no metrics.
     pub(crate) fn height(&self, font: u8) -> Option<i32> {
         self.fonts.get(&font).map(|f| f.1)

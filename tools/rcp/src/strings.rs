@@ -13,6 +13,7 @@
 //! | `tAIN` | the launcher name and its NUL, padded with a 0 to an even length |
 //! | `APPL` | exactly the four creator bytes, no NUL |
 //! | `tSTL` | the prefix and its NUL, the string count (`UInt16`), each string and its NUL (`ParseDumpStringTable`; read by `SysStringByIndex`, SDK `SystemMgr.h`) |
+//! | `tAIS` | the category names (`CATEGORIES`), each cut to 15 bytes and NUL-terminated, then one NUL for each of the `dmRecNumCategories` (16) names not given (`ParseDumpCategories`; SDK `UIResources.h` `appInfoStringsRsc`, `DataMgr.h` `dmCategoryLength` 16; read by `CategoryInitialize`) |
 
 use crate::bytes::{Reader, Writer, check_text};
 use crate::error::{EncodeError, ParseError};
@@ -86,6 +87,26 @@ pub fn parse_string_table(data: &[u8]) -> Result<(Vec<u8>, Vec<Vec<u8>>), ParseE
     Ok((prefix.to_vec(), strings))
 }
 
+/// `dmRecNumCategories`: the names an AppInfo block holds (SDK 3.5 `DataMgr.h`).
+pub const MAX_CATEGORIES: usize = 16;
+/// `dmCategoryLength`: a category name's bytes with its NUL (SDK 3.5 `DataMgr.h`).
+pub const CATEGORY_LENGTH: usize = 16;
+
+/// Encodes a `tAIS` of category `names` (longer names are cut to 15 bytes, as
+/// PilRC cuts them; more than 16 names are all written, as PilRC does, which
+/// warns). Fails when a name contains a NUL byte.
+pub fn encode_categories(names: &[Vec<u8>]) -> Result<Vec<u8>, EncodeError> {
+    let mut w = Writer::default();
+    for name in names {
+        check_text(name, "category name")?;
+        w.cstr(&name[..name.len().min(CATEGORY_LENGTH - 1)]);
+    }
+    for _ in names.len()..MAX_CATEGORIES {
+        w.cstr(b"");
+    }
+    Ok(w.out)
+}
+
 /// Encodes a `tSTR`, `tver` or `tAIN` holding `text` (Palm characters).
 /// Fails when `text` contains a NUL byte.
 pub fn encode_text(kind: TextKind, text: &[u8]) -> Result<Vec<u8>, EncodeError> {
@@ -139,6 +160,16 @@ mod tests {
         );
         assert!(parse_text(TextKind::String, b"abc").is_err());
         assert_eq!(TextKind::Version.resource_type(), *b"tver");
+    }
+
+    #[test]
+    fn categories() {
+        let names = [b"Unfiled".to_vec(), b"A very long category".to_vec()];
+        let data = encode_categories(&names).unwrap();
+        let mut want = b"Unfiled\0A very long cat\0".to_vec();
+        want.extend([0; 14]);
+        assert_eq!(data, want);
+        assert!(encode_categories(&[b"a\0b".to_vec()]).is_err());
     }
 
     #[test]

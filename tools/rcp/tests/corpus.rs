@@ -3,7 +3,9 @@
 //! PilRC 3.2 wrote for it in `tests/corpus/golden/NAME/` (and no resource
 //! more or less); for `07-autoid` the generated header too. A file's first
 //! line `// args: ...` gives the PilRC options both compilers ran with.
-//! How the golden files were made: `tests/corpus/README.md`.
+//! Two files are also compiled into one resource database, as `pilrc -ro`
+//! writes it (`golden/NAME.ro`). How the golden files were made:
+//! `tests/corpus/README.md`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -102,4 +104,35 @@ fn every_resource_is_byte_identical_with_pilrc() {
         "{} files, {resources} resources, byte-identical with PilRC 3.2",
         files.len()
     );
+}
+
+/// The `-ro` golden files: (file, database name, type, creator), as
+/// `pilrc -q -ro [-type T -creator C -name N] FILE.rcp FILE.ro` wrote them
+/// (without `-name` the name is the output path, `FILE.ro`).
+const RO: &[(&str, &str, [u8; 4], [u8; 4])] = &[
+    ("06-data", "06-data.ro", *b"RESO", *b"pRES"),
+    ("13-resources", "Corpus resources", *b"rsrc", *b"MDBG"),
+];
+
+#[test]
+fn resource_databases_are_byte_identical_with_pilrc() {
+    for &(stem, name, kind, creator) in RO {
+        let path = Path::new(CORPUS).join(format!("{stem}.rcp"));
+        let compiled = palm_rcp::compile_file_opts(
+            &path,
+            &palm_rcp::FsIncludes::default(),
+            &palm_rcp::Options::default(),
+        )
+        .unwrap();
+        let ours = palm_rcp::resource_database(&compiled.resources, name.as_bytes(), kind, creator)
+            .unwrap();
+        let theirs =
+            std::fs::read(Path::new(CORPUS).join("golden").join(format!("{stem}.ro"))).unwrap();
+        assert_eq!(ours.len(), theirs.len(), "{stem}.ro size");
+        assert!(ours == theirs, "{stem}.ro differs from PilRC's");
+        // The header names the database and the resources follow in order.
+        assert_eq!(&ours[..name.len()], name.as_bytes());
+        let db = palm_prc::Database::parse(&ours).unwrap();
+        assert_eq!(db.resources().unwrap().len(), compiled.resources.len());
+    }
 }

@@ -200,13 +200,49 @@ fn malformed_resources() {
             "StarterApp.rcp:1:12: MODAL is not allowed on ALERT 1",
         ),
         (
+            "FONTFAMILY ID 1 FONTID 128 BEGIN END",
+            "StarterApp.rcp:1:1: FONTFAMILY resources are not supported by this compiler \
+             (supported: FORM, MENU, ALERT, STRING, STRINGTABLE, CATEGORIES, VERSION, APPLICATIONICONNAME, APPLICATION, LAUNCHERCATEGORY, BITMAP*, ICON*, SMALLICON*, FONT, DATA, HEX, INTEGER, BYTELIST, WORDLIST, LONGWORDLIST, PALETTETABLE, TRAP, TRANSLATION, GENERATEHEADER, RESETAUTOID)",
+        ),
+        (
+            "FONT ID 1 \"x.txt\"",
+            "StarterApp.rcp:1:11: FONT 1 needs FONTID n (128-255) before its file name",
+        ),
+        (
+            "FONT ID 1 FONTID 7 \"x.txt\"",
+            "StarterApp.rcp:1:18: font ID 7 is invalid: application fonts are 128-255",
+        ),
+        (
             "FONT ID 1 FONTID 128 \"x.txt\"",
-            "StarterApp.rcp:1:1: FONT resources are not supported by this compiler (supported: \
-             FORM, MENU, ALERT, STRING, STRINGTABLE, VERSION, APPLICATIONICONNAME, APPLICATION, BITMAP*, ICON*, SMALLICON*, DATA, HEX, WORDLIST, INTEGER, TRANSLATION, GENERATEHEADER, RESETAUTOID)",
+            "StarterApp.rcp:1:22: cannot read file \"x.txt\": no file can be read here (NoIncludes)",
+        ),
+        (
+            "TRAP ID 999 VALUE 367",
+            "StarterApp.rcp:1:9: TRAP resource ID 999 is below 1000 (HackMaster needs 1000 and up)",
+        ),
+        (
+            "BYTELIST ID 1 BEGIN 1 256 END",
+            "StarterApp.rcp:1:23: byte 256 is out of range (-128..=255)",
+        ),
+        (
+            "BYTELIST ID 1 DEFAULTITEM 2 BEGIN END",
+            "StarterApp.rcp:1:15: expected BEGIN after BYTELIST 1, found DEFAULTITEM",
+        ),
+        (
+            "PALETTETABLE ID 1 BEGIN 0 1 2 3 X END",
+            "StarterApp.rcp:1:33: expected a number (0-255) or END in PALETTETABLE, found X",
+        ),
+        (
+            "PALETTETABLE ID 1 BEGIN 0 1 2 END",
+            "StarterApp.rcp:1:29: PALETTETABLE needs 4 numbers a color (index, red, green, blue)",
+        ),
+        (
+            "CATEGORIES ID 1 BEGIN",
+            "StarterApp.rcp:1:17: expected the names of CATEGORIES 1, found BEGIN",
         ),
         (
             "\n  hello",
-            "StarterApp.rcp:2:3: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, VERSION, APPLICATIONICONNAME, APPLICATION, BITMAP*, ICON*, SMALLICON*, DATA, HEX, WORDLIST, INTEGER, TRANSLATION, GENERATEHEADER, RESETAUTOID), found hello",
+            "StarterApp.rcp:2:3: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, CATEGORIES, VERSION, APPLICATIONICONNAME, APPLICATION, LAUNCHERCATEGORY, BITMAP*, ICON*, SMALLICON*, FONT, DATA, HEX, INTEGER, BYTELIST, WORDLIST, LONGWORDLIST, PALETTETABLE, TRAP, TRANSLATION, GENERATEHEADER, RESETAUTOID), found hello",
         ),
         (
             "STRING 1 \"\u{3c0}\"",
@@ -227,7 +263,7 @@ fn malformed_resources() {
         ),
         (
             "STRING 1 \"a\" $",
-            "StarterApp.rcp:1:14: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, VERSION, APPLICATIONICONNAME, APPLICATION, BITMAP*, ICON*, SMALLICON*, DATA, HEX, WORDLIST, INTEGER, TRANSLATION, GENERATEHEADER, RESETAUTOID), found '$'",
+            "StarterApp.rcp:1:14: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, CATEGORIES, VERSION, APPLICATIONICONNAME, APPLICATION, LAUNCHERCATEGORY, BITMAP*, ICON*, SMALLICON*, FONT, DATA, HEX, INTEGER, BYTELIST, WORDLIST, LONGWORDLIST, PALETTETABLE, TRAP, TRANSLATION, GENERATEHEADER, RESETAUTOID), found '$'",
         ),
     ];
     for (src, expected) in cases {
@@ -329,7 +365,7 @@ fn a_byte_order_mark_is_skipped_or_named() {
     // Anywhere else it is named, not shown as an invisible character.
     assert_eq!(
         error("STRING ID 1 \"x\"\n\u{FEFF}STRING ID 2 \"y\""),
-        "StarterApp.rcp:2:1: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, VERSION, APPLICATIONICONNAME, APPLICATION, BITMAP*, ICON*, SMALLICON*, DATA, HEX, WORDLIST, INTEGER, TRANSLATION, GENERATEHEADER, RESETAUTOID), found a byte order mark (U+FEFF)"
+        "StarterApp.rcp:2:1: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, CATEGORIES, VERSION, APPLICATIONICONNAME, APPLICATION, LAUNCHERCATEGORY, BITMAP*, ICON*, SMALLICON*, FONT, DATA, HEX, INTEGER, BYTELIST, WORDLIST, LONGWORDLIST, PALETTETABLE, TRAP, TRANSLATION, GENERATEHEADER, RESETAUTOID), found a byte order mark (U+FEFF)"
     );
     // In an included file too.
     let includes = MemoryIncludes::new().with("ids.h", "\u{FEFF}#define Greeting 7\n");
@@ -381,4 +417,44 @@ fn duplicate_object_ids_in_a_form() {
          FORM ID 1001 AT (0 0 160 160)\nBEGIN\n  FIELD ID 7 AT (1 1 50 12)\nEND\n"
     ));
     assert_eq!(r.len(), 2);
+}
+
+/// A font file's problem names the FONT statement's file name and the line
+/// in the font file; its warnings too.
+#[test]
+fn font_file_errors_name_the_line() {
+    let includes = MemoryIncludes::new()
+        .with("bad.txt", "GLYPH 65\n##\n#\n")
+        .with("warn.txt", "MAXWIDTH 1\nGLYPH 65\n##\n");
+    let e = compile_str(
+        "FONT ID 1 FONTID 128 \"bad.txt\"",
+        "main.rcp".as_ref(),
+        &includes,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "main.rcp:1:22: font file \"bad.txt\": line 3: a row of 1 pixels in a glyph whose first \
+         row has 2"
+    );
+    let c = palm_rcp::compile_with(
+        "FONT ID 1 FONTID 128 \"warn.txt\"\n\
+         FORM ID 1 AT (0 0 160 160) BEGIN BUTTON \"AA\" ID 2 AT (0 0 AUTO AUTO) FONT 128 END",
+        "main.rcp".as_ref(),
+        &includes,
+        &palm_rcp::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        c.warnings[0].to_string(),
+        "main.rcp:1:22: font file \"warn.txt\": line 3: glyph width 2 exceeds the maxWidth \
+         definition"
+    );
+    // AUTO: "AA" is 2 + 2 pixels plus the button's 12; the height is the
+    // font's one row plus 1.
+    let form = palm_rcp::form::Form::parse(&c.resources[1].data).unwrap();
+    assert_eq!(
+        form.objects[0].bounds().map(|b| (b.width, b.height)),
+        Some((16, 2))
+    );
 }
