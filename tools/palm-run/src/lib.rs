@@ -53,9 +53,10 @@
 //! Modules: [`memory`] (address space), [`heap`] (chunk headers, master
 //! pointer tables), [`machine`] (CPU, dispatch, native↔68k calls, stats,
 //! profiling), managers [`mem_mgr`], [`data_mgr`], [`ftr_mgr`], [`sys`],
-//! [`str_mgr`], [`ui`]; [`traps`] (handler registry checked against the
-//! trap table), [`launch`] (install, launch, exit checks), [`script`]
-//! (event scripts), [`symbols`] (ELF symbols), [`bench`].
+//! [`str_mgr`], [`ui`] with [`lists`] (lists, popup lists, scroll bars);
+//! [`traps`] (handler registry checked against the trap table), [`launch`]
+//! (install, launch, exit checks), [`script`] (event scripts), [`symbols`]
+//! (ELF symbols), [`bench`](mod@bench).
 #![deny(missing_docs)]
 
 pub mod bench;
@@ -63,6 +64,7 @@ pub mod data_mgr;
 pub mod ftr_mgr;
 pub mod heap;
 pub mod launch;
+pub mod lists;
 pub mod machine;
 pub mod mem_mgr;
 pub mod memory;
