@@ -212,6 +212,8 @@ struct Converted {
     bits: Vec<u8>,
     /// Bytes of `bits` before the rows (color table or direct info).
     prefix: usize,
+    /// What the conversion lost, as PilRC warns about it.
+    warnings: Vec<String>,
 }
 
 /// Encodes a bitmap family (one `Tbmp` or `tAIB` resource): the members in
@@ -222,6 +224,30 @@ struct Converted {
 /// unsupported variant) or that is too large (more than 65,535 pixels across
 /// or a compressed size over 65,535 bytes).
 pub fn encode_family(members: &[Member<'_>]) -> Result<Vec<u8>, BitmapError> {
+    encode_family_warnings(members).map(|(bytes, _)| bytes)
+}
+
+/// What a conversion lost, as PilRC warns about it: the image file and the
+/// warning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BitmapWarning {
+    /// The image file, as the statement names it.
+    pub file: String,
+    /// What was lost.
+    pub message: String,
+}
+
+/// [`encode_family`], with the warnings PilRC prints for it: a PGM/PPM image
+/// reduced to grey with colors (`Some colors saturated in index converted
+/// to grey`) or with more grey levels than the depth has (`16 input grey
+/// levels converted to only 4`; PilRC `WriteGreyTbmp`).
+///
+/// # Errors
+/// As [`encode_family`].
+pub fn encode_family_warnings(
+    members: &[Member<'_>],
+) -> Result<(Vec<u8>, Vec<BitmapWarning>), BitmapError> {
+    let mut warnings = Vec::new();
     if members.is_empty() {
         return Err(BitmapError {
             file: String::new(),
@@ -235,6 +261,10 @@ pub fn encode_family(members: &[Member<'_>]) -> Result<Vec<u8>, BitmapError> {
             message,
         };
         let mut c = convert(m).map_err(err)?;
+        warnings.extend(c.warnings.drain(..).map(|message| BitmapWarning {
+            file: m.name.to_owned(),
+            message,
+        }));
         if m.compression != Compression::None {
             compress(&mut c, m.compression == Compression::Force).map_err(err)?;
         }
@@ -268,7 +298,7 @@ pub fn encode_family(members: &[Member<'_>]) -> Result<Vec<u8>, BitmapError> {
             out.push(0);
         }
     }
-    Ok(out)
+    Ok((out, warnings))
 }
 
 /// Bytes a Palm row of `width` pixels of `bits` needs: rounded up to 16 bits.
@@ -510,6 +540,7 @@ fn convert_bmp(m: &Member<'_>) -> Result<Converted, String> {
         transparent_index: 0,
         bits: vec![0; prefix + row_bytes * h],
         prefix,
+        warnings: Vec::new(),
     };
     let palette = palette_of(depth);
     match (depth, m.transparency) {
@@ -654,6 +685,7 @@ fn convert_pnm(m: &Member<'_>) -> Result<Converted, String> {
         transparent_index: 0,
         bits: vec![0; size],
         prefix: 0,
+        warnings: Vec::new(),
     };
     if let Some(Transparency::Index(i)) = m.transparency {
         c.transparent = true;
@@ -662,6 +694,8 @@ fn convert_pnm(m: &Member<'_>) -> Result<Converted, String> {
     let mut mask = 0u8;
     let mut byte = 0u8;
     let out_max = (1u32 << bits) - 1;
+    let mut color_lost = false;
+    let mut greys = std::collections::BTreeSet::new();
     for y in 0..height {
         mask = if kind == 4 { 0 } else { mask };
         for x in 0..width {
@@ -704,10 +738,12 @@ fn convert_pnm(m: &Member<'_>) -> Result<Converted, String> {
                 let grey = if red == green && green == blue {
                     red
                 } else {
+                    color_lost = true;
                     ((299 * u64::from(red) + 587 * u64::from(green) + 114 * u64::from(blue)) / 1000)
                         as u32
                 };
                 let grey = grey.min(maxval);
+                greys.insert(grey);
                 let out = (u64::from(grey) * u64::from(out_max) + u64::from(maxval / 2))
                     / u64::from(maxval);
                 let out = out as u32;
@@ -726,6 +762,17 @@ fn convert_pnm(m: &Member<'_>) -> Result<Converted, String> {
                 put(row, x, bits, u32::from(index));
             }
         }
+    }
+    if color_lost {
+        c.warnings
+            .push("colors were converted to grey (some saturated in the index)".into());
+    }
+    if greys.len() > out_max as usize + 1 {
+        c.warnings.push(format!(
+            "{} input grey levels converted to only {}",
+            greys.len(),
+            out_max + 1
+        ));
     }
     Ok(c)
 }
@@ -820,6 +867,7 @@ fn convert_xbm(d: &[u8]) -> Result<Converted, String> {
         transparent_index: 0,
         bits,
         prefix: 0,
+        warnings: Vec::new(),
     })
 }
 

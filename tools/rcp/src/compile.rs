@@ -1425,14 +1425,19 @@ impl Compiler<'_, '_> {
                 transparency: m.transparency,
             })
             .collect();
-        let data = crate::bitmap::encode_family(&list).map_err(|e| {
-            let pos = members
+        let pos_of = |file: &str| {
+            members
                 .iter()
                 .zip(&files)
-                .find(|(_, (n, _))| *n == e.file)
-                .map_or(at, |(m, _)| m.pos);
-            Diag::new(pos, e.to_string())
-        })?;
+                .find(|(_, (n, _))| n == file)
+                .map_or(at, |(m, _)| m.pos)
+        };
+        let (data, warnings) = crate::bitmap::encode_family_warnings(&list)
+            .map_err(|e| Diag::new(pos_of(&e.file), e.to_string()))?;
+        for w in warnings {
+            let pos = pos_of(&w.file);
+            self.warn(pos, format!("{}: {}", w.file, w.message));
+        }
         self.push(kind, id, data, at)
     }
 

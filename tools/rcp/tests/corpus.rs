@@ -1,8 +1,10 @@
 //! The PilRC corpus: each `tests/corpus/*.rcp` (written for this test) is
 //! compiled and every resource must be byte-identical with the `.bin` file
 //! PilRC 3.2 wrote for it in `tests/corpus/golden/NAME/` (and no resource
-//! more or less); for `07-autoid` the generated header too. A file's first
-//! line `// args: ...` gives the PilRC options both compilers ran with.
+//! more or less); for `07-autoid` (`GENERATEHEADER`) and `16-scripts` (`-H`)
+//! the generated header too. A file's first
+//! line `// args: ...` gives the PilRC options both compilers ran with, and
+//! palm-rcp must warn as often as PilRC did (`golden/NAME.log`).
 //! Two files are also compiled into one resource database, as `pilrc -ro`
 //! writes it (`golden/NAME.ro`). How the golden files were made:
 //! `tests/corpus/README.md`.
@@ -24,6 +26,9 @@ fn options(first_line: &str) -> palm_rcp::Options {
             "-L" => opts.languages.push(words.next().unwrap().to_owned()),
             "-noEllipsis" => opts.no_ellipsis = true,
             "-allowEditID" => opts.allow_edit_id = true,
+            "-Fh" => opts.script = palm_rcp::fonts::Script::Hebrew,
+            "-Fc" => opts.script = palm_rcp::fonts::Script::Cyrillic,
+            "-H" => opts.header = Some(words.next().unwrap().into()),
             other => panic!("option {other} not handled by the corpus test"),
         }
     }
@@ -52,6 +57,7 @@ fn every_resource_is_byte_identical_with_pilrc() {
     files.sort();
     assert!(files.len() >= 10, "the corpus has {} files", files.len());
     let mut resources = 0;
+    let mut warnings = 0;
     let mut failures = Vec::new();
     for path in &files {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
@@ -81,6 +87,23 @@ fn every_resource_is_byte_identical_with_pilrc() {
                 ));
             }
         }
+        // PilRC's warnings (`golden/NAME.log`, one line each, at the line
+        // after the statement's, where its lexer is): as many from palm-rcp.
+        let log =
+            std::fs::read_to_string(Path::new(CORPUS).join("golden").join(format!("{stem}.log")))
+                .unwrap();
+        let theirs_warned = log.lines().filter(|l| l.contains(": warning: ")).count();
+        assert_eq!(
+            compiled.warnings.len(),
+            theirs_warned,
+            "{stem}: palm-rcp warned {:#?}, PilRC:\n{log}",
+            compiled
+                .warnings
+                .iter()
+                .map(|w| w.to_string())
+                .collect::<Vec<_>>()
+        );
+        warnings += theirs_warned;
         let header = Path::new(CORPUS)
             .join("golden")
             .join(&stem)
@@ -101,7 +124,8 @@ fn every_resource_is_byte_identical_with_pilrc() {
     );
     assert!(resources >= 60, "only {resources} resources compared");
     println!(
-        "{} files, {resources} resources, byte-identical with PilRC 3.2",
+        "{} files, {resources} resources, byte-identical with PilRC 3.2; {warnings} warnings \
+         as PilRC's",
         files.len()
     );
 }
