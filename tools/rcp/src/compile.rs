@@ -35,7 +35,9 @@ const BIG_MARGIN: i64 = 2 * 6;
 const RESOURCES: &str = "FORM, MENU, ALERT, STRING, STRINGTABLE, CATEGORIES, VERSION, \
                          APPLICATIONICONNAME, APPLICATION, LAUNCHERCATEGORY, BITMAP*, ICON*, SMALLICON*, FONT, \
                          DATA, HEX, INTEGER, BYTELIST, WORDLIST, LONGWORDLIST, PALETTETABLE, \
-                         TRAP, TRANSLATION, GENERATEHEADER, RESETAUTOID";
+                         TRAP";
+/// The statements that make no resource.
+const DIRECTIVES: &str = "TRANSLATION, GENERATEHEADER, RESETAUTOID";
 const FORM_OBJECTS: &str = "TITLE, BUTTON, PUSHBUTTON, CHECKBOX, REPEATBUTTON, SELECTORTRIGGER, \
                             POPUPTRIGGER, POPUPLIST, LABEL, FIELD, LIST, TABLE, FORMBITMAP, \
                             GADGET, SCROLLBAR, SLIDER, GRAFFITISTATEINDICATOR";
@@ -1244,12 +1246,16 @@ impl Compiler<'_, '_> {
             w if UNSUPPORTED_RESOURCES.contains(&w) => Err(Diag::new(
                 t.pos,
                 format!(
-                    "{w} resources are not supported by this compiler (supported: {RESOURCES})"
+                    "{w} resources are not supported by this compiler (supported: {RESOURCES}; \
+                     directives: {DIRECTIVES})"
                 ),
             )),
             _ => Err(Diag::new(
                 t.pos,
-                format!("expected a resource ({RESOURCES}), found {}", t.describe()),
+                format!(
+                    "expected a resource ({RESOURCES}) or a directive ({DIRECTIVES}), found {}",
+                    t.describe()
+                ),
             )),
         }
     }
