@@ -196,6 +196,10 @@ impl Ui {
     pub fn form(&self, ptr: u32) -> Option<&LiveForm> {
         self.forms.iter().find(|f| f.ptr == ptr)
     }
+    /// The index in [`Ui::forms`] of the live form at `ptr`.
+    pub fn form_index(&self, ptr: u32) -> Option<usize> {
+        self.forms.iter().position(|f| f.ptr == ptr)
+    }
     /// The form and object index of an object pointer.
     pub fn object(&self, ptr: u32) -> Option<(usize, usize)> {
         self.forms.iter().enumerate().find_map(|(fi, f)| {
@@ -292,9 +296,7 @@ fn tap_point(m: &Machine, id: u16, part: TapPart) -> Result<(i16, i16), String> 
     use crate::lists::Region;
     let fi =
         m.os.ui
-            .forms
-            .iter()
-            .position(|f| f.ptr == m.os.ui.active)
+            .form_index(m.os.ui.active)
             .ok_or_else(|| format!("no form is active for a tap on object {id}"))?;
     let form = &m.os.ui.forms[fi];
     let oi = form
@@ -623,7 +625,7 @@ pub fn FrmDrawForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 fn draw_form(m: &mut Machine, call: &Call, ptr: u32) -> Result<(), Stop> {
     let f = form_of(m, call, ptr)?;
     m.os.ui.forms_drawn.push(f.model.id);
-    let Some(fi) = m.os.ui.forms.iter().position(|x| x.ptr == ptr) else {
+    let Some(fi) = m.os.ui.form_index(ptr) else {
         return Ok(());
     };
     m.os.ui.forms[fi].drawn = true;
@@ -701,7 +703,7 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
             Ok(true)
         }
         KEY_DOWN_EVENT => {
-            let fi = m.os.ui.forms.iter().position(|f| f.ptr == form.ptr);
+            let fi = m.os.ui.form_index(form.ptr);
             match (fi, m.os.ui.form(form.ptr).and_then(|f| f.focus)) {
                 (Some(fi), Some(oi))
                     if matches!(form.model.objects.get(oi), Some(FormObject::Field(_))) =>
@@ -714,7 +716,7 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
         PEN_DOWN_EVENT => {
             let x = i16::from_be_bytes([e[4], e[5]]).wrapping_sub(form.model.bounds.x);
             let y = i16::from_be_bytes([e[6], e[7]]).wrapping_sub(form.model.bounds.y);
-            let Some(fi) = m.os.ui.forms.iter().position(|f| f.ptr == form.ptr) else {
+            let Some(fi) = m.os.ui.form_index(form.ptr) else {
                 return Ok(false);
             };
             if crate::lists::pen_down_on_list(m, fi, x, y) {
@@ -778,7 +780,7 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
             }
         }
         _ => {
-            let Some(fi) = m.os.ui.forms.iter().position(|f| f.ptr == form.ptr) else {
+            let Some(fi) = m.os.ui.form_index(form.ptr) else {
                 return Ok(false);
             };
             Ok(crate::lists::form_event(m, call, fi, e)?.unwrap_or(false))
@@ -1450,12 +1452,7 @@ pub fn CtlHitControl(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 fn control_by_id(m: &Machine, call: &Call, form: u32, id: u16) -> Result<(usize, usize), Stop> {
     let f = form_of(m, call, form)?;
-    let fi =
-        m.os.ui
-            .forms
-            .iter()
-            .position(|x| x.ptr == form)
-            .unwrap_or(0);
+    let fi = m.os.ui.form_index(form).unwrap_or(0);
     match f.model.objects.iter().position(|o| o.id() == Some(id)) {
         Some(oi) => Ok((fi, oi)),
         None => Err(bad(m, call, format!("no object with ID {id}"))),
@@ -1466,12 +1463,7 @@ fn control_by_id(m: &Machine, call: &Call, form: u32, id: u16) -> Result<(usize,
 /// (the SDK names the second argument an index; we accept the object index).
 pub fn FrmGetControlValue(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let f = form_of(m, call, call.u32(0))?;
-    let fi =
-        m.os.ui
-            .forms
-            .iter()
-            .position(|x| x.ptr == f.ptr)
-            .unwrap_or(0);
+    let fi = m.os.ui.form_index(f.ptr).unwrap_or(0);
     let oi = usize::from(call.u16(1));
     match m.os.ui.forms[fi].fields.get(oi) {
         Some(s) => Ok(u32::from(s.value as u16)),
@@ -1483,12 +1475,7 @@ pub fn FrmGetControlValue(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `void FrmSetControlValue(const FormType *formP, UInt16 controlID, Int16 newValue)`.
 pub fn FrmSetControlValue(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let f = form_of(m, call, call.u32(0))?;
-    let fi =
-        m.os.ui
-            .forms
-            .iter()
-            .position(|x| x.ptr == f.ptr)
-            .unwrap_or(0);
+    let fi = m.os.ui.form_index(f.ptr).unwrap_or(0);
     let oi = usize::from(call.u16(1));
     if oi < m.os.ui.forms[fi].fields.len() {
         m.os.ui.forms[fi].fields[oi].value = call.i16(2);
@@ -1508,12 +1495,7 @@ pub fn FrmShowObject(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 fn show(m: &mut Machine, call: &Call, hidden: bool) -> Result<u32, Stop> {
     let f = form_of(m, call, call.u32(0))?;
-    let fi =
-        m.os.ui
-            .forms
-            .iter()
-            .position(|x| x.ptr == f.ptr)
-            .unwrap_or(0);
+    let fi = m.os.ui.form_index(f.ptr).unwrap_or(0);
     if let Some(s) = m.os.ui.forms[fi].fields.get_mut(usize::from(call.u16(1))) {
         s.hidden = hidden;
     }
