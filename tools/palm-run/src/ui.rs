@@ -326,7 +326,7 @@ fn tap_point(m: &Machine, id: u16, part: TapPart) -> Result<(i16, i16), String> 
                 fy + l.bounds.y + (item - top) * row + row / 2,
             ))
         }
-        (FormObject::ScrollBar(_), TapPart::Item(_)) | (_, TapPart::Item(_)) => Err(format!(
+        (_, TapPart::Item(_)) => Err(format!(
             "object {id} is not a list: only a list has items to tap"
         )),
         (FormObject::ScrollBar(_), part) => {
