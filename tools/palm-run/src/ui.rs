@@ -1375,8 +1375,11 @@ pub fn FrmReturnToForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 }
 
 /// `UInt16 FrmDoDialog(FormType *formP)`: the dialog is active while queued
-/// and scripted events are played to it; the first control selected ends it
-/// and its ID is returned (the default button if the script ends).
+/// and scripted events are played to it; the first button selected ends it
+/// and its ID is returned (the default button if the script ends). Other
+/// controls' ctlSelectEvents go to FrmHandleEvent (a popup trigger pops its
+/// list up), as PumpkinOS's FrmDoDialog does (`libpumpkin/Form.c`
+/// `FrmDoDialogResponse`: only a `buttonCtl` ends the dialog).
 pub fn FrmDoDialog(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let f = form_of(m, call, call.u32(0))?;
     let prev = m.os.ui.active;
@@ -1391,7 +1394,15 @@ pub fn FrmDoDialog(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         };
         m.idle(1);
         let t = u16::from_be_bytes([e[0], e[1]]);
-        if t == CTL_SELECT_EVENT {
+        let button =
+            m.os.ui
+                .object(u32::from_be_bytes([e[10], e[11], e[12], e[13]]));
+        if t == CTL_SELECT_EVENT
+            && button.is_some_and(|(fi, oi)| {
+                matches!(&m.os.ui.forms[fi].model.objects[oi],
+                    FormObject::Control(c) if c.style == palm_rcp::form::ControlStyle::Button)
+            })
+        {
             break u32::from(u16::from_be_bytes([e[8], e[9]]));
         }
         if t == APP_STOP_EVENT {

@@ -930,3 +930,17 @@ fn taps_on_parts_not_shown_stop_the_app() {
         );
     }
 }
+
+/// FrmDoDialog ends on a button only: a popup trigger in the dialog pops its
+/// list up and the choice sets its label (scenario 24).
+#[test]
+fn a_popup_in_a_dialog_does_not_end_it() {
+    let mut m = machine(24);
+    m.set_events(palm_run::script::parse("tap 1502\ntap 1503 1\ntap 1501\n").unwrap());
+    let out = m.launch("RunTest").unwrap();
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(ftr(&m, 1), 1501, "the OK button ended the dialog");
+    assert_eq!(ftr(&m, 2), 1, "B chosen");
+    assert_eq!(ftr(&m, 3), u32::from(b'B'), "the trigger's label");
+    assert_eq!(m.os.ui.drawn, vec![">A", "B", "C", "B"]);
+}

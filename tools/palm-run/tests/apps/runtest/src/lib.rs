@@ -886,6 +886,21 @@ unsafe extern "C" fn lists_handler(e: *mut EventType) -> bool {
 }
 form_event_handler!(pub lists_entry => lists_handler);
 
+/// 24: FrmDoDialog on a dialog with a popup trigger: choosing from the
+/// popup does not end it, the button does.
+#[inline(never)]
+fn dialog_popup() {
+    unsafe {
+        let dlg = FrmInitForm(1500);
+        put(1, FrmDoDialog(dlg) as u32);
+        let list = FrmGetObjectPtr(dlg, FrmGetObjectIndex(dlg, 1503)) as *mut ListType;
+        put(2, LstGetSelection(list) as u16 as u32);
+        let trigger = FrmGetObjectPtr(dlg, FrmGetObjectIndex(dlg, 1502)) as *mut ControlType;
+        put(3, (CtlGetLabel(trigger) as *const u8).read() as u32);
+        FrmDeleteForm(dlg);
+    }
+}
+
 unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
     if cmd != 0 {
         return 0;
@@ -903,6 +918,7 @@ unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
         10 => event_loop(1000, form_entry),
         16 => event_loop(1000, edit_entry),
         23 => event_loop(1400, lists_entry),
+        24 => dialog_popup(),
         17 => extras(),
         18 => debug_modes(),
         11 => unknown_trap(),
