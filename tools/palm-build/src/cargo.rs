@@ -18,6 +18,9 @@ use std::process::{Command, Stdio};
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
 
+use crate::bail_input;
+use crate::error::bad_input;
+
 /// The rustc flags every 68k crate is built with, and why (see
 /// `docs/TOOLCHAIN.md`, "Flags that give a Palm-compatible image").
 pub const TARGET_RUSTFLAGS: &[&str] = &[
@@ -73,6 +76,8 @@ pub struct Package {
     pub target_dir: PathBuf,
     /// `[package.metadata.palm]` as JSON (`Value::Null` when absent).
     pub palm_metadata: Value,
+    /// What [`crate::setup::check`] found worth a warning (one line each).
+    pub setup_warnings: Vec<String>,
 }
 
 /// `cargo`, run in `dir`. A relative `CARGO_TARGET_DIR` is made absolute
@@ -91,13 +96,16 @@ fn cargo_in(dir: &Path) -> Command {
     cmd
 }
 
-/// Reads the package whose manifest is `manifest_path` with `cargo metadata`.
+/// Reads the package whose manifest is `manifest_path` with `cargo metadata`,
+/// after [`crate::setup::check`] has checked its workspace.
 ///
 /// # Errors
-/// cargo fails, or the manifest has no library target.
+/// Bad input ([`crate::error::BadInput`]): the manifest is missing or a
+/// directory, the setup check fails, cargo cannot read the manifest, or the
+/// library target is missing or not exactly a `staticlib`.
 pub fn package(manifest_path: &Path) -> Result<Package> {
     if manifest_path.is_dir() {
-        bail!(
+        bail_input!(
             "{}: a directory; --manifest-path names the crate's Cargo.toml ({})",
             manifest_path.display(),
             manifest_path.join("Cargo.toml").display()
@@ -105,7 +113,9 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
     }
     let manifest_path = manifest_path
         .canonicalize()
-        .with_context(|| format!("{}: no such manifest", manifest_path.display()))?;
+        .with_context(|| format!("{}: no such manifest", manifest_path.display()))
+        .map_err(bad_input)?;
+    let setup_warnings = crate::setup::check(&manifest_path)?;
     let dir = manifest_path
         .parent()
         .unwrap_or(Path::new("."))
@@ -121,9 +131,13 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
         .arg(&manifest_path)
         .stderr(Stdio::inherit())
         .output()
-        .context("running cargo metadata")?;
+        .context("running cargo metadata (is cargo installed? run ci/setup)")
+        .map_err(bad_input)?;
     if !out.status.success() {
-        bail!("cargo metadata failed for {}", manifest_path.display());
+        bail_input!(
+            "cargo metadata failed for {} (its message is above)",
+            manifest_path.display()
+        );
     }
     let meta: Value = serde_json::from_slice(&out.stdout).context("parsing cargo metadata")?;
     let pkg = meta["packages"]
@@ -132,11 +146,11 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
         .flatten()
         .find(|p| p["manifest_path"].as_str().map(Path::new) == Some(manifest_path.as_path()))
         .ok_or_else(|| {
-            anyhow!(
+            bad_input(anyhow!(
                 "{}: not a package (a workspace manifest?): pass the 68k crate's own \
                  Cargo.toml with --manifest-path, e.g. --manifest-path starter-app/Cargo.toml",
                 manifest_path.display()
-            )
+            ))
         })?;
     let lib = pkg["targets"]
         .as_array()
@@ -148,10 +162,11 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
                 .is_some_and(|k| k.iter().any(|k| k == "staticlib"))
         })
         .ok_or_else(|| {
-            anyhow!(
-                "{}: the 68k crate must have a library target with crate-type \"staticlib\"",
+            bad_input(anyhow!(
+                "{}: no library target with crate-type \"staticlib\": a 68k crate needs \
+                 [lib] crate-type = [\"staticlib\"]",
                 manifest_path.display()
-            )
+            ))
         })?;
     let kinds: Vec<&str> = lib["kind"]
         .as_array()
@@ -163,7 +178,7 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
         // With a second crate type rustc cannot run whole-program LTO, so
         // the one assembly file would hold this crate's code without its
         // dependencies' (the link then fails on their symbols).
-        bail!(
+        bail_input!(
             "{}: the 68k crate's crate-type must be exactly [\"staticlib\"], not {kinds:?}: \
              with another type rustc does not put the whole program (LTO) into the \
              assembly palm-build links; test host code from a separate crate",
@@ -183,11 +198,13 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
         workspace_root: PathBuf::from(field(&meta["workspace_root"], "workspace_root")?),
         target_dir: PathBuf::from(field(&meta["target_directory"], "target_directory")?),
         palm_metadata: pkg["metadata"]["palm"].clone(),
+        setup_warnings,
     })
 }
 
 /// Compiles `pkg` (with cargo `features`) for the 68000 and returns its assembly. `work` receives the
-/// top crate's `.s`; `target_dir` is cargo's target directory.
+/// top crate's `.s` and the Rust module of its resource IDs ([`crate::ids`], passed to rustc as
+/// `PALM_RESOURCE_IDS`); `target_dir` is cargo's target directory.
 ///
 /// # Errors
 /// cargo fails (its diagnostics are printed), or an expected `.s` is missing.
@@ -199,6 +216,7 @@ pub fn compile(
     quiet: bool,
 ) -> Result<Compiled> {
     std::fs::create_dir_all(work).with_context(|| format!("creating {}", work.display()))?;
+    let resource_ids = crate::ids::write_rust_module(pkg, work)?;
     let top_asm = work.join(format!("{}.s", pkg.lib_name));
     let mut cmd = cargo_in(&pkg.workspace_root);
     cmd.args([
@@ -231,12 +249,14 @@ pub fn compile(
     .arg(format!("--emit=asm={},link", top_asm.display()))
     .args(["-C", &format!("llvm-args=-print-after={IR_DUMP_PASSES}")])
     .env("CARGO_ENCODED_RUSTFLAGS", TARGET_RUSTFLAGS.join("\x1f"))
+    .env(crate::ids::ENV, &resource_ids)
     .env_remove("RUSTFLAGS")
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
     let out = cmd
         .output()
-        .context("running cargo (is it installed? run ci/setup)")?;
+        .context("running cargo (is it installed? run ci/setup)")
+        .map_err(bad_input)?;
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     // Separate cargo's messages from the IR dump, and collect rustc's
@@ -415,12 +435,19 @@ mod tests {
     fn crate_type_must_be_staticlib_alone() {
         let dir = tempfile::tempdir().unwrap();
         let manifest = dir.path().join("Cargo.toml");
+        std::fs::write(
+            dir.path().join("rust-toolchain.toml"),
+            crate::setup::TOOLCHAIN_FILE,
+        )
+        .unwrap();
         let write = |types: &str| {
             std::fs::write(
                 &manifest,
                 format!(
-                    "[package]\nname = \"two-types\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
-                     [lib]\ncrate-type = {types}\n[workspace]\n"
+                    "{}\n[package]\nname = \"two-types\"\nversion = \"0.1.0\"\n\
+                     edition = \"2024\"\n[lib]\ncrate-type = {types}\n[workspace]\n{}",
+                    crate::setup::cargo_features_line(),
+                    crate::setup::profile_snippet()
                 ),
             )
             .unwrap();
@@ -428,7 +455,9 @@ mod tests {
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
         write(r#"["staticlib", "rlib"]"#);
-        let e = package(&manifest).unwrap_err().to_string();
+        let e = package(&manifest).unwrap_err();
+        assert!(crate::error::is_bad_input(&e));
+        let e = e.to_string();
         assert!(
             e.ends_with(
                 "Cargo.toml: the 68k crate's crate-type must be exactly [\"staticlib\"], not \

@@ -24,14 +24,28 @@
 //! The result is an [`Image`]: the ELF (kept for symbols and DWARF) and the
 //! bytes of code resource 1. [`prc`] packages an application image and its
 //! resources as a PRC.
+//!
+//! Before stage 1, [`setup`] checks the workspace (toolchain file and
+//! channel, `cargo-features`, `[profile.palm]`) and says what to copy; every
+//! build passes the crate's resource IDs to rustc ([`ids`]). Besides `app`,
+//! `image` and `lib`, the `palm-build` command makes new apps ([`new`]:
+//! `palm-build new DIR [--c]`), links C apps ([`capp`]: `palm-build c-app`)
+//! and writes a `.rcp`'s IDs for C (`palm-build ids --c`). Its exit status is
+//! 2 for bad input and 1 for a failed build ([`error`]).
 
 #![deny(missing_docs)]
 
+pub mod capp;
 pub mod cargo;
+pub mod coff;
 pub mod emu;
+pub mod error;
+pub mod ids;
 pub mod ircheck;
 mod link;
+pub mod new;
 pub mod prc;
+pub mod setup;
 pub mod verify;
 
 use std::collections::BTreeMap;
@@ -175,6 +189,9 @@ fn compile_checked(opts: &Options) -> Result<Prepared> {
     lock.lock()
         .with_context(|| format!("locking {}", work.display()))?;
     let progress = |msg: &str| opts.progress(msg);
+    for w in &pkg.setup_warnings {
+        eprintln!("palm-build: warning: {w}");
+    }
     progress(&format!(
         "compiling {} for the 68000 ({})",
         pkg.name,
@@ -332,6 +349,10 @@ pub struct Library {
     pub verified: verify::Verified,
     /// What the repair pass changed, one summary line per kind.
     pub repairs: Vec<String>,
+    /// For [`coff::LibFormat::Coff`]: the coff-m68k archive (then
+    /// [`Library::archive`]) and its conversion; the ELF archive the check
+    /// link used stays in the work directory.
+    pub coff: Option<coff::CoffLibrary>,
 }
 
 /// Builds a `staticlib` crate into a static archive `archive` for C apps
@@ -347,6 +368,17 @@ pub struct Library {
 /// As [`build_image`]; the IR check fails on any function (the archive keeps
 /// all of the crate's code); or an object breaks a rule.
 pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
+    build_lib_as(opts, archive, coff::LibFormat::Elf)
+}
+
+/// [`build_lib`] writing `archive` in `format`: for
+/// [`coff::LibFormat::Coff`], the verified ELF object is also converted into
+/// a coff-m68k archive for prc-tools' linker ([`coff::write_library`]:
+/// converted, read back and verified by the same rules).
+///
+/// # Errors
+/// As [`build_lib`] and [`coff::write_library`].
+pub fn build_lib_as(opts: &Options, archive: &Path, format: coff::LibFormat) -> Result<Library> {
     let Prepared {
         pkg,
         out_dir,
@@ -409,13 +441,17 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
     if let Some(dir) = archive.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    link::archive(&binutils, &objects, archive)?;
+    let elf_archive = match format {
+        coff::LibFormat::Elf => archive.to_path_buf(),
+        coff::LibFormat::Coff => members.join(format!("lib{}.a", pkg.lib_name)),
+    };
+    link::archive(&binutils, &objects, &elf_archive)?;
     // The check link takes the archive as a C linker does.
     let exported = link::globals_of(&compiled.top_asm)?;
     let check_elf = out_dir.join(format!("{variant}.lib.elf"));
     link::link_inputs(
         &binutils,
-        &[archive.to_path_buf()],
+        &[elf_archive],
         &exported,
         &work,
         &check_elf,
@@ -431,6 +467,26 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         verified.text_bytes,
         verified.rodata_bytes
     ));
+    let coff = match format {
+        coff::LibFormat::Elf => None,
+        coff::LibFormat::Coff => {
+            let lib =
+                coff::write_library(&objects[0], &exported, archive, &work, &binutils.objdump)?;
+            let c = &lib.converted;
+            progress(&format!(
+                "converted to coff-m68k: {} bytes of .text ({} of code, {} instructions, all \
+                 68000, PC-relative only) from {} sections reached from the exports ({} left \
+                 out), {} undefined symbol(s)",
+                c.object.sections[0].size,
+                c.code_bytes,
+                lib.verified.instructions,
+                c.kept_sections,
+                c.dropped_sections,
+                c.undefined.len()
+            ));
+            Some(lib)
+        }
+    };
     progress(&format!("wrote {} (from {})", archive.display(), pkg.name));
     Ok(Library {
         archive: archive.to_path_buf(),
@@ -439,6 +495,7 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         check_elf,
         verified,
         repairs,
+        coff,
     })
 }
 
@@ -520,22 +577,14 @@ pub struct App {
 /// Any error of [`build_image`], the metadata, the resource compiler or the writer.
 pub fn build_app(opts: &Options) -> Result<App> {
     // Settings and resources first: their mistakes should not wait for a build.
-    let meta = prc::AppMeta::from_package(&cargo::package(&opts.manifest_path)?)?;
-    let resources = prc::compile_resources(&meta)?;
+    let meta = prc::AppMeta::from_package(&cargo::package(&opts.manifest_path)?)
+        .map_err(error::bad_input)?;
+    let resources = prc::compile_resources(&meta).map_err(error::bad_input)?;
     let image = build_image(&Options {
         kind: ImageKind::App,
         ..opts.clone()
     })?;
-    let unix_now = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.parse::<i64>().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
-        });
-    let palm_date = palm_prc::unix_to_palm(unix_now).unwrap_or(u32::MAX);
-    let (bytes, count) = prc::build_prc(&image, &meta, resources, palm_date)?;
+    let (bytes, count) = prc::build_prc(&image, &meta, resources, creation_date())?;
     let out_dir = image.elf.parent().unwrap_or(Path::new(".")).to_path_buf();
     let prc_path = out_dir.join(format!("{}.prc", meta.name));
     let elf_path = out_dir.join(format!("{}.elf", meta.name));
@@ -566,6 +615,20 @@ pub fn build_app(opts: &Options) -> Result<App> {
         meta,
         resources: count,
     })
+}
+
+/// A PRC's creation date, in seconds since 1904-01-01 (Palm epoch):
+/// `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.
+pub(crate) fn creation_date() -> u32 {
+    let unix_now = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
+        });
+    palm_prc::unix_to_palm(unix_now).unwrap_or(u32::MAX)
 }
 
 /// FNV-1a (64-bit) of the file at `path` (0 if unreadable): which assembly a

@@ -57,10 +57,15 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
 }
 
+/// Runs a binutils command; one that cannot be started is a missing tool
+/// (bad input: the setup), one that fails names its output.
 fn run(cmd: &mut Command, what: &str) -> Result<()> {
-    let out = cmd.output().with_context(|| {
-        format!("cannot run {what} (run ci/setup to install binutils-m68k-linux-gnu)")
-    })?;
+    let out = cmd
+        .output()
+        .with_context(|| {
+            format!("cannot run {what} (run ci/setup to install binutils-m68k-linux-gnu)")
+        })
+        .map_err(crate::error::bad_input)?;
     if !out.status.success() {
         bail!(
             "{what} failed:\n{}{}",
@@ -281,12 +286,15 @@ fn link(
         }
     }
     ld.args(inputs);
-    let out = ld.output().with_context(|| {
-        format!(
-            "cannot run {} (run ci/setup to install binutils-m68k-linux-gnu)",
-            binutils.linker
-        )
-    })?;
+    let out = ld
+        .output()
+        .with_context(|| {
+            format!(
+                "cannot run {} (run ci/setup to install binutils-m68k-linux-gnu)",
+                binutils.linker
+            )
+        })
+        .map_err(crate::error::bad_input)?;
     if out.status.success() {
         return Ok(());
     }

@@ -757,21 +757,12 @@ fn check_instructions(
     elf: &ElfFile32<BigEndian>,
     objdump: &str,
 ) -> Result<(usize, Vec<Violation>), String> {
-    let output = Command::new(objdump)
-        .args(["-d", "-m", "m68k:68000", "-j", ".text"])
-        .arg(path)
-        .output()
-        .map_err(|e| format!("cannot run {objdump} (run ci/setup): {e}"))?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    // objdump reports a damaged ELF ("section extending past end of file")
-    // on stderr and still exits 0, having disassembled nothing.
-    if !output.status.success() || !stderr.trim().is_empty() {
-        return Err(format!(
-            "{objdump} could not disassemble .text: {}",
-            stderr.trim()
-        ));
-    }
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = disassemble(
+        objdump,
+        &["-d", "-m", "m68k:68000", "-j", ".text"],
+        path,
+        ".text",
+    )?;
     let insns = parse_objdump(&text);
     let text_size = elf.section_by_name(".text").map_or(0, |s| s.size());
     if insns.is_empty() && text_size > 0 {
@@ -780,16 +771,25 @@ fn check_instructions(
         ));
     }
     let text_index = elf.section_by_name(".text").map(|s| s.index());
+    let violations = scan_68000(&insns, |address| {
+        text_index
+            .map(|i| containing_symbol(elf, i, address))
+            .unwrap_or_default()
+    });
+    Ok((insns.len(), violations))
+}
+
+/// The [`ViolationKind::Not68000`] violations among `insns` (a linear
+/// disassembly of one section), each named `.text+0x… (in PLACE)` with
+/// `place(address)` (`function+0x…`), one per function: after an invalid word
+/// the linear disassembly is out of step until the next function.
+fn scan_68000(insns: &[Insn<'_>], place: impl Fn(u64) -> String) -> Vec<Violation> {
     let mut violations = Vec::new();
     let mut prev: Option<&Insn<'_>> = None;
     let mut reported_in: Option<String> = None;
-    for insn in &insns {
+    for insn in insns {
         if let Some(why) = not_68000(prev, insn) {
-            let place = text_index
-                .map(|i| containing_symbol(elf, i, insn.address))
-                .unwrap_or_default();
-            // One report per function: after an invalid word the linear
-            // disassembly is out of step until the next function.
+            let place = place(insn.address);
             let function = place.split('+').next().unwrap_or("").to_string();
             if reported_in.as_deref() != Some(function.as_str()) {
                 violations.push(Violation {
@@ -801,7 +801,51 @@ fn check_instructions(
         }
         prev = Some(insn);
     }
-    Ok((insns.len(), violations))
+    violations
+}
+
+/// Checks that the raw 68k code in the file `code` (instructions only, from
+/// offset 0: objdump reads it as `-b binary -m m68k:68000`) holds only 68000
+/// instructions, naming each violation's place with `place(offset)`.
+/// Returns the instruction count and the violations. For code that is not in
+/// an ELF, such as the `.text` of a coff-m68k object ([`crate::coff`]).
+///
+/// # Errors
+/// objdump cannot run or reports an error.
+pub fn check_raw_code(
+    code: &Path,
+    objdump: &str,
+    place: impl Fn(u64) -> String,
+) -> Result<(usize, Vec<Violation>), String> {
+    let what = code.display().to_string();
+    let text = disassemble(
+        objdump,
+        &["-D", "-b", "binary", "-m", "m68k:68000"],
+        code,
+        &what,
+    )?;
+    let insns = parse_objdump(&text);
+    Ok((insns.len(), scan_68000(&insns, place)))
+}
+
+/// objdump's output for `args` and `path`; an error naming `what` when it
+/// fails or prints anything on stderr (objdump reports a damaged ELF, "section
+/// extending past end of file", on stderr and still exits 0, having
+/// disassembled nothing).
+fn disassemble(objdump: &str, args: &[&str], path: &Path, what: &str) -> Result<String, String> {
+    let output = Command::new(objdump)
+        .args(args)
+        .arg(path)
+        .output()
+        .map_err(|e| format!("cannot run {objdump} (run ci/setup): {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() || !stderr.trim().is_empty() {
+        return Err(format!(
+            "{objdump} could not disassemble {what}: {}",
+            stderr.trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 #[cfg(test)]

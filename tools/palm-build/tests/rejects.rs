@@ -2,6 +2,8 @@
 //! broken rule) built through the real pipeline: each must be rejected with
 //! a message that names the rule and the symbol.
 
+mod common;
+
 use palm_build::{ImageKind, Options};
 
 fn build(feature: &str) -> Result<palm_build::Image, String> {
@@ -169,25 +171,7 @@ fn a_damaged_elf_is_not_verified_ok() {
 #[test]
 fn an_archive_member_is_verified_before_linking() {
     let dir = tempfile::tempdir().unwrap();
-    let assemble = |name: &str, source: &str| {
-        let (s, o) = (
-            dir.path().join(format!("{name}.s")),
-            dir.path().join(format!("{name}.o")),
-        );
-        std::fs::write(&s, source).unwrap();
-        let out = std::process::Command::new("m68k-linux-gnu-as")
-            .args(["-m68000", "--pcrel", "-o"])
-            .arg(&o)
-            .arg(&s)
-            .output()
-            .expect("m68k-linux-gnu-as runs (ci/setup)");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        o
-    };
+    let assemble = |name: &str, source: &str| common::assemble(dir.path(), name, source);
     let good = assemble(
         "good",
         "\t.section .text.f,\"ax\",@progbits\n\t.globl f\nf:\n\tlea (g,%pc),%a0\n\trts\n\

@@ -158,6 +158,12 @@
 //! nothing looks up: `jichu4n/pilrc:pilrc.c` `AddObject`); the error names both
 //! positions. Neither the compiler nor the binary parsers panic on any input.
 //!
+//! # Resource IDs for the app's code
+//!
+//! [`ids`] gives the numbers a `.rcp` and its headers `#define`, as Rust
+//! constants or a C header, so IDs are written once (palm-build generates
+//! them when it builds an app).
+//!
 //! # Binary layouts
 //!
 //! Each resource module documents its 68k layout and the SDK header and PilRC
@@ -181,6 +187,7 @@ pub mod font;
 pub mod fonts;
 pub mod form;
 mod geom;
+pub mod ids;
 mod lex;
 pub mod menu;
 mod pp;
@@ -465,37 +472,58 @@ pub fn compile_with(
     includes: &dyn IncludeResolver,
     opts: &Options,
 ) -> Result<Compiled, RcpError> {
-    let name = path.display().to_string();
-    let mut src = match pp::Source::new(text, name.clone(), path.to_path_buf(), includes) {
-        Ok(src) => src,
-        Err(d) => {
-            return Err(RcpError {
-                file: name,
-                line: d.pos.line,
-                column: d.pos.col,
-                message: d.msg,
-            });
-        }
-    };
-    let to_error = |src: &pp::Source<'_>, d: lex::Diag| RcpError {
-        file: src.file_name(d.pos).to_owned(),
-        line: d.pos.line,
-        column: d.pos.col,
-        message: d.msg,
-    };
-    let produced = compile::compile(&mut src, opts).map_err(|d| to_error(&src, d))?;
+    let mut src = preprocess(text, path, includes)?;
+    let produced = compile::compile(&mut src, opts).map_err(|d| error_at(&src, d))?;
     Ok(Compiled {
         resources: produced.resources,
         warnings: produced
             .warnings
             .into_iter()
-            .map(|d| to_error(&src, d))
+            .map(|d| error_at(&src, d))
             .collect(),
         auto_ids: produced.auto_symbols,
         header_file: produced
             .header_file
             .map(|f| String::from_utf8_lossy(&f).into_owned()),
     })
+}
+
+/// The preprocessed token stream of `text`, the file `path` (the first step
+/// of [`compile_with`] and [`ids::defines_str`]).
+pub(crate) fn preprocess<'r>(
+    text: &str,
+    path: &Path,
+    includes: &'r dyn IncludeResolver,
+) -> Result<pp::Source<'r>, RcpError> {
+    let name = path.display().to_string();
+    pp::Source::new(text, name.clone(), path.to_path_buf(), includes).map_err(|d| RcpError {
+        file: name,
+        line: d.pos.line,
+        column: d.pos.col,
+        message: d.msg,
+    })
+}
+
+/// The [`RcpError`] of a diagnostic in `src`'s files.
+pub(crate) fn error_at(src: &pp::Source<'_>, d: lex::Diag) -> RcpError {
+    RcpError {
+        file: src.file_name(d.pos).to_owned(),
+        line: d.pos.line,
+        column: d.pos.col,
+        message: d.msg,
+    }
+}
+
+/// The text of the source file at `path` ([`read_source_file`]), or an
+/// error about the whole file (line and column 0).
+pub(crate) fn read_source_text(path: &Path) -> Result<String, RcpError> {
+    let bytes = read_source_file(path).map_err(|e| RcpError {
+        file: path.display().to_string(),
+        line: 0,
+        column: 0,
+        message: format!("cannot read file: {e}"),
+    })?;
+    Ok(charset::source_text(&bytes))
 }
 
 /// Compiles the `.rcp` file at `path`, with includes found next to it (see
@@ -512,13 +540,7 @@ pub fn compile_file_opts(
     includes: &dyn IncludeResolver,
     opts: &Options,
 ) -> Result<Compiled, RcpError> {
-    let bytes = read_source_file(path).map_err(|e| RcpError {
-        file: path.display().to_string(),
-        line: 0,
-        column: 0,
-        message: format!("cannot read file: {e}"),
-    })?;
-    compile_with(&charset::source_text(&bytes), path, includes, opts)
+    compile_with(&read_source_text(path)?, path, includes, opts)
 }
 
 /// Compiles the `.rcp` file at `path` with `includes` resolving `#include`s.

@@ -56,6 +56,10 @@ impl Frame {
 pub(crate) struct Source<'r> {
     pub files: Vec<FileInfo>,
     pub symbols: Symbols,
+    /// For [`crate::ids`]: each defined symbol's place in the order of
+    /// definition, and whether it was defined without a value (an include
+    /// guard).
+    pub defined: std::collections::HashMap<String, (usize, bool)>,
     frames: Vec<Frame>,
     resolver: &'r dyn IncludeResolver,
     peeked: Option<Token>,
@@ -89,6 +93,7 @@ impl<'r> Source<'r> {
         Ok(Source {
             files: vec![FileInfo { name, path }],
             symbols: Symbols::new(),
+            defined: std::collections::HashMap::new(),
             frames: vec![Frame {
                 file: 0,
                 tokens,
@@ -237,6 +242,7 @@ impl<'r> Source<'r> {
             "undef" => {
                 let symbol = symbol_name(args, &hash, "undef")?;
                 self.symbols.remove(symbol);
+                self.defined.remove(symbol);
             }
             "include" => self.include(args, &hash, header)?,
             "error" => {
@@ -307,6 +313,10 @@ impl<'r> Source<'r> {
                 at: args[0].pos,
             },
         );
+        let next = self.defined.len();
+        self.defined
+            .entry(name.to_owned())
+            .or_insert((next, rest.is_empty()));
         Ok(())
     }
 

@@ -292,7 +292,7 @@ unsafe extern "C" fn form_handler(e: *mut EventType) -> bool {
 }
 form_event_handler!(pub form_entry => form_handler);
 
-/// 10, 16 and 23: an event loop with forms (the first form and the handler
+/// 10, 16 and 25: an event loop with forms (the first form and the handler
 /// given); scripted events; appStopEvent; FrmCloseAllForms.
 #[inline(never)]
 fn event_loop(first: u16, handler: FormEventHandlerType) {
@@ -723,6 +723,79 @@ fn null_call() {
     put(1, 1);
 }
 
+/// 23: what 68k code sees of handles: `*h`, MemHandleLock's pointer, the
+/// handle recovered from it, LocalIDs, a record's handle, a detached record
+/// (tools/palm-run/tests/strict.rs, with and without opaque handles).
+#[inline(never)]
+fn handles() {
+    unsafe {
+        let h = MemHandleNew(10);
+        put(1, h as u32);
+        put(2, core::ptr::read_volatile(h as *const u32));
+        let p = MemHandleLock(h);
+        put(3, p as u32);
+        put(4, MemPtrRecoverHandle(p) as u32);
+        MemHandleUnlock(h);
+        let local = MemHandleToLocalID(h);
+        put(5, local);
+        put(6, MemLocalIDToGlobal(local, 0) as u32);
+        let db = open_data();
+        let mut at = 0u16;
+        let r = DmNewRecord(db, &mut at, 4);
+        put(7, r as u32);
+        put(8, core::ptr::read_volatile(r as *const u32));
+        let mut chunk = 0u32;
+        DmRecordInfo(db, 0, null_mut(), null_mut(), &mut chunk);
+        put(9, chunk);
+        DmReleaseRecord(db, 0, 1);
+        let mut back: MemHandle = null_mut();
+        DmDetachRecord(db, 0, &mut back);
+        put(10, back as u32);
+        MemHandleFree(back);
+        DmCloseDatabase(db);
+        MemHandleFree(h);
+        put(11, MemHandleFree(h) as u32);
+    }
+}
+
+/// 24: DmWrite through a pointer kept after DmReleaseRecord, then through a
+/// fresh one; DmWrite into an unlocked record and into a busy record whose
+/// only writable DmOpenRef is closed; a resource locked after its release.
+#[inline(never)]
+fn released() {
+    unsafe {
+        let db = open_data();
+        let mut at = 0u16;
+        let h = DmNewRecord(db, &mut at, 4);
+        let p = MemHandleLock(h);
+        put(1, p as u32);
+        put(2, DmWrite(p, 0, c"abc".as_ptr().cast(), 4) as u32);
+        DmReleaseRecord(db, 0, 1);
+        put(3, DmWrite(p, 0, c"xyz".as_ptr().cast(), 4) as u32);
+        let r = DmGetRecord(db, 0);
+        let q = MemHandleLock(r);
+        put(4, q as u32);
+        put(5, DmWrite(q, 0, c"new".as_ptr().cast(), 4) as u32);
+        MemHandleResetLock(r);
+        put(6, DmWrite(q, 0, c"unl".as_ptr().cast(), 4) as u32);
+        DmReleaseRecord(db, 0, 1);
+        let id = DmFindDatabase(0, c"RtData".as_ptr());
+        let ro = DmOpenDatabase(0, id, palm_sys::dm::dmModeReadOnly);
+        let r2 = DmGetRecord(db, 0);
+        let q2 = MemHandleLock(r2);
+        DmCloseDatabase(db);
+        put(7, DmWrite(q2, 0, c"ro!".as_ptr().cast(), 4) as u32);
+        MemHandleUnlock(r2);
+        DmCloseDatabase(ro);
+        let res = DmGetResource(u32::from_be_bytes(*b"tver"), 1);
+        put(8, MemHandleLock(res) as u32);
+        MemHandleUnlock(res);
+        DmReleaseResource(res);
+        put(9, MemHandleLock(res) as u32);
+        MemHandleUnlock(res);
+    }
+}
+
 /// Three Int16 arguments of a `StrPrintF`.
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -788,7 +861,7 @@ fn scroll_lines(top: i16) {
     }
 }
 
-/// 23's form handler: lists, the popup trigger and the scroll bar report
+/// 25's form handler: lists, the popup trigger and the scroll bar report
 /// their events with DbgMessage and leave them to FrmHandleEvent; the repeat
 /// buttons and the scroll bar scroll list 1404.
 unsafe extern "C" fn lists_handler(e: *mut EventType) -> bool {
@@ -886,7 +959,7 @@ unsafe extern "C" fn lists_handler(e: *mut EventType) -> bool {
 }
 form_event_handler!(pub lists_entry => lists_handler);
 
-/// 24: FrmDoDialog on a dialog with a popup trigger: choosing from the
+/// 26: FrmDoDialog on a dialog with a popup trigger: choosing from the
 /// popup does not end it, the button does.
 #[inline(never)]
 fn dialog_popup() {
@@ -917,8 +990,8 @@ unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
         9 => strings(),
         10 => event_loop(1000, form_entry),
         16 => event_loop(1000, edit_entry),
-        23 => event_loop(1400, lists_entry),
-        24 => dialog_popup(),
+        25 => event_loop(1400, lists_entry),
+        26 => dialog_popup(),
         17 => extras(),
         18 => debug_modes(),
         11 => unknown_trap(),
@@ -930,6 +1003,8 @@ unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
         20 => many_records(),
         21 => deep_recursion(),
         22 => null_call(),
+        23 => handles(),
+        24 => released(),
         _ => return 0xBAD,
     }
     0
