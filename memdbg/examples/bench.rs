@@ -11,14 +11,19 @@
 //! `PAIRS` pairs. palm-run counts, per 68k address range, the instructions executed
 //! and the OS calls made (trap dispatches and JSRs into the OS); the difference
 //! between the two runs divided by `PAIRS` is the cost of one pair, without the setup.
-//! Ranges come from the ELF's symbols: memdbg's functions (`memdbg::…`, `<memdbg::…>`)
+//! Ranges come from the ELF's symbols: memdbg's functions (`memdbg::…`, `<memdbg::…>`,
+//! `__memdbg_…` for its assembly, `memdbg_…` for its C interface)
 //! and the runtime helpers they call (`memcpy`, `memset`, `__mulsi3`, …), the app's.
+//! It also builds StarterApp and prints memdbg's code there (issue 13's budget:
+//! ≤ 8,192 bytes). Code sizes leave out the MacsBug names palm-build puts in and
+//! after each function (data, not code; printed apart).
 //! Default settings (guards, call stacks, heap statistics, trap patches).
-
-use std::path::PathBuf;
 
 use palm_run::symbols::Symbols;
 use palm_run::{Config, Machine};
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 const CREATOR: u32 = u32::from_be_bytes(*b"MDtA");
 const PAIRS: u32 = 1000;
@@ -44,26 +49,17 @@ struct Counts {
 }
 
 fn main() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| dir.join("../target"));
-    let app = palm_build::build_app(&palm_build::Options {
-        manifest_path: dir.join("tests/app/Cargo.toml"),
-        target_dir: Some(target_dir),
-        kind: palm_build::ImageKind::App,
-        features: Vec::new(),
-        quiet: true,
-        raw_llvm: false,
-        macsbug_names: true,
-    })
-    .unwrap_or_else(|e| panic!("building tests/app failed: {e:#}"));
+    let app = common::build_test_app();
     let prc = std::fs::read(&app.prc).unwrap();
     let syms = Symbols::from_elf(&std::fs::read(&app.elf).unwrap()).unwrap();
 
-    // memdbg's Rust functions and its C interface's exports (`memdbg_ptr_new`, …).
+    // memdbg's Rust functions, its assembly and Rust functions the assembly calls
+    // (`__memdbg_…`), and its C interface's exports (`memdbg_ptr_new`, …).
     let is_memdbg = |n: &str| {
-        (n.starts_with("memdbg::") || n.starts_with("<memdbg::") || n.starts_with("memdbg_"))
+        (n.starts_with("memdbg::")
+            || n.starts_with("<memdbg::")
+            || n.starts_with("memdbg_")
+            || n.starts_with("__memdbg_"))
             && !n.contains("test_app")
     };
     let ranges_where = |f: &dyn Fn(&str) -> bool| -> Vec<(u32, u32)> {
@@ -75,14 +71,16 @@ fn main() {
     let memdbg = ranges_where(&|n| is_memdbg(n));
     let helpers = ranges_where(&|n| HELPERS.contains(&n));
     let appr = ranges_where(&|n| n.starts_with("memdbg_test_app::"));
-    let bytes = |r: &[(u32, u32)]| -> u32 { r.iter().map(|r| r.1 - r.0).sum() };
-    let code_bytes = bytes(&memdbg);
-    let helper_bytes = bytes(&helpers);
+    let names = macsbug_names(&std::fs::read(&app.elf).unwrap());
+    let (code_bytes, name_bytes) = names.sizes(&memdbg);
+    let helper_bytes = names.sizes(&helpers).0;
     // The C interface (its `memdbg_…` exports and `memdbg::capi`) is linked only
     // into C apps; the rest is what a Rust app calling every wrapper carries.
-    let capi_bytes = bytes(&ranges_where(&|n| {
-        is_memdbg(n) && (n.starts_with("memdbg_") || n.starts_with("memdbg::capi::"))
-    }));
+    let capi_bytes = names
+        .sizes(&ranges_where(&|n| {
+            is_memdbg(n) && (n.starts_with("memdbg_") || n.starts_with("memdbg::capi::"))
+        }))
+        .0;
     println!(
         "memdbg code in code 1: {code_bytes} bytes in {} functions \
          (+ {helper_bytes} bytes of shared runtime helpers; code 1 is {} bytes)",
@@ -93,6 +91,29 @@ fn main() {
         "  of which the C interface: {capi_bytes} bytes; without it (a Rust app \
          using every wrapper): {} bytes",
         code_bytes - capi_bytes
+    );
+    println!(
+        "  + {name_bytes} bytes of MacsBug names of memdbg's functions (data, not code; \
+         {} bytes of names in code 1 in all)",
+        names.total()
+    );
+    // The budget's app: StarterApp, which uses what a typical app does.
+    let starter = build_starter_app();
+    let starter_elf = std::fs::read(&starter.elf).unwrap();
+    let starter_syms = Symbols::from_elf(&starter_elf).unwrap();
+    let starter_memdbg: Vec<(u32, u32)> = starter_syms
+        .iter()
+        .filter(|s| s.1 > 0 && is_memdbg(&s.2))
+        .map(|s| (s.0, s.0 + s.1))
+        .collect();
+    let starter_names = macsbug_names(&starter_elf);
+    let (starter_code, starter_name_bytes) = starter_names.sizes(&starter_memdbg);
+    println!(
+        "memdbg code in StarterApp: {starter_code} bytes in {} functions (+ {starter_name_bytes} \
+         bytes of their MacsBug names; code 1 is {} bytes, {} of them names)",
+        starter_memdbg.len(),
+        starter.image.code.len(),
+        starter_names.total()
     );
     println!();
     println!(
@@ -223,4 +244,78 @@ fn probe_base(prc: &[u8]) -> u32 {
     m.install(prc).unwrap();
     m.launch("MemDbgTest").unwrap();
     m.os.sys.code1_base.unwrap()
+}
+
+/// Where the MacsBug names are in code 1: the data symbols palm-build marks
+/// them with (`SYM.macsbug`, `SYM.macsbug.K`), as (ELF address, bytes).
+struct Names(Vec<(u32, u32)>);
+
+/// The MacsBug names of the ELF `elf`.
+fn macsbug_names(elf: &[u8]) -> Names {
+    use object::{Object, ObjectSymbol, SymbolKind};
+    let file = object::File::parse(elf).unwrap();
+    Names(
+        file.symbols()
+            .filter(|s| {
+                s.kind() == SymbolKind::Data && s.name().is_ok_and(palm_build::macsbug::is_marker)
+            })
+            .map(|s| (s.address() as u32, s.size() as u32))
+            .collect(),
+    )
+}
+
+/// Builds the starter app (`starter-app/`) as palm-build's defaults do.
+fn build_starter_app() -> palm_build::App {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| dir.join("../target"));
+    palm_build::build_app(&palm_build::Options {
+        manifest_path: dir.join("../starter-app/Cargo.toml"),
+        target_dir: Some(target_dir),
+        kind: palm_build::ImageKind::App,
+        features: Vec::new(),
+        quiet: true,
+        raw_llvm: false,
+        macsbug_names: true,
+    })
+    .unwrap_or_else(|e| panic!("building starter-app for the 68000 failed: {e:#}"))
+}
+
+impl Names {
+    /// The code bytes of the functions `ranges` (`[start, end)` each: their
+    /// symbol sizes without the names inside them) and the bytes of their
+    /// names.
+    fn sizes(&self, ranges: &[(u32, u32)]) -> (u32, u32) {
+        ranges.iter().fold((0, 0), |(code, names), &(s, e)| {
+            (code + e - s - self.inside(s, e), names + self.of(s, e))
+        })
+    }
+
+    /// Bytes of names inside the function `[start, end)` (after its early
+    /// returns).
+    fn inside(&self, start: u32, end: u32) -> u32 {
+        self.0
+            .iter()
+            .filter(|n| (start..end).contains(&n.0))
+            .map(|n| n.1)
+            .sum()
+    }
+
+    /// Bytes of the function `[start, end)`'s names: inside it and the one
+    /// right after it.
+    fn of(&self, start: u32, end: u32) -> u32 {
+        self.inside(start, end)
+            + self
+                .0
+                .iter()
+                .filter(|n| n.0 == end)
+                .map(|n| n.1)
+                .sum::<u32>()
+    }
+
+    /// Bytes of every name.
+    fn total(&self) -> u32 {
+        self.0.iter().map(|n| n.1).sum()
+    }
 }

@@ -9,7 +9,8 @@
  * and checks the ledger: one MemPtrNew leak with its __FILE__, __LINE__ and size;
  * a block resized with MemPtrResize and a MemHandleNew handle, both freed through
  * the traps, counted and not reported. Other C compilers were not tried. Include this
- * header after PalmOS.h. With MEMDBG defined, MemPtrNew, MemHandleNew and
+ * header after PalmOS.h, or for GNU C after palm-sys/include/palm-sys.h (`palm-build
+ * new --c` makes an app that does). With MEMDBG defined, MemPtrNew, MemHandleNew and
  * MemChunkNew are recorded with __FILE__ and __LINE__, the resize calls keep their
  * records, and MemDbgStart/MemDbgStop run the detector; without it, everything
  * compiles to the plain calls. The ledger is the database MemDbgDB; see the memdbg

@@ -13,7 +13,8 @@ use core::alloc::{GlobalAlloc, Layout};
 use m68k_palmos_sys as palm;
 use palm::allocator::CHUNK_ALIGN;
 
-use crate::api::{self, free_at};
+use crate::alloc::alloc;
+use crate::api::{free_at, resize_at};
 use crate::record::kind;
 
 /// The global allocator with leak tracking:
@@ -38,7 +39,7 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
         // The room the alignment needs: the alignment if above 2, else 0 (a power of
         // two: one `and`).
         let pad = layout.align() as u32 & !(2 * CHUNK_ALIGN as u32 - 1);
-        api::alloc(kind::RUST, pad, core::ptr::null(), layout.size() as u32)
+        alloc(kind::RUST, pad, core::ptr::null(), layout.size() as u32)
     }
 
     #[inline(never)]
@@ -49,7 +50,7 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
             let base = if layout.align() <= CHUNK_ALIGN {
                 ptr
             } else {
-                ptr.sub(crate::mem::read_u16(ptr.sub(2).cast()))
+                ptr.sub(usize::from(ptr.sub(2).cast::<u16>().read()))
             };
             free_at(base as u32, 0);
         }
@@ -62,7 +63,7 @@ unsafe impl GlobalAlloc for MemDbgAlloc {
         // SAFETY: a block of align ≤ 2 is its chunk's start; called from this
         // function's own body.
         if layout.align() <= CHUNK_ALIGN
-            && unsafe { api::resize(ptr as u32, new_size as u32, 0) } == palm::errNone
+            && unsafe { resize_at(ptr as u32, new_size as u32, 0) } == palm::errNone
         {
             return ptr;
         }

@@ -9,20 +9,16 @@
 //! unlocks everything and removes the free slots from the end backwards.
 
 use core::ffi::c_void;
-#[cfg(not(target_arch = "m68k"))]
 use core::mem::MaybeUninit;
 
 use m68k_palmos_sys as palm;
-use palm::dm::dmMaxRecordIndex;
-#[cfg(not(target_arch = "m68k"))]
-use palm::dm::dmModeReadWrite;
+use palm::dm::{dmHdrAttrResDB, dmMaxRecordIndex, dmModeReadWrite};
 
-#[cfg(not(target_arch = "m68k"))]
-use crate::Error;
-use crate::record::{self, DB_NAME_C};
-#[cfg(not(target_arch = "m68k"))]
-use crate::record::{DB_CREATOR, DB_TYPE, HEADER_SIZE};
-use crate::state::State;
+use crate::record::{
+    self, ALLOC_RECORD_SIZE, DB_CREATOR, DB_NAME_C, DB_TYPE, HEADER_SIZE, HeaderFlags,
+};
+use crate::settings::Error;
+use crate::state::{NO_SLOT, RING, State};
 
 /// (Re)creates MemDbgDB, opens it and adds the header record (record 0, locked).
 /// An existing MemDbgDB is deleted only if it is a ledger: a record database of
@@ -35,9 +31,6 @@ use crate::state::State;
 /// deleted, created or opened, or the header record cannot be added;
 /// `Error::Ledger(dmErrAlreadyExists)` when a MemDbgDB that is not a ledger exists
 /// (the error `DmCreateDatabase` gives for a name in use).
-///
-/// The host stand-in of these steps of the 68k's assembly (`session::start_raw`).
-#[cfg(not(target_arch = "m68k"))]
 pub fn create(st: &mut State) -> Result<(), Error> {
     // SAFETY: plain Data Manager calls with a NUL-terminated constant name.
     unsafe {
@@ -51,67 +44,40 @@ pub fn create(st: &mut State) -> Result<(), Error> {
                 return Err(Error::Ledger(err));
             }
         }
-        let err = create_db();
+        let err = palm::DmCreateDatabase(0, DB_NAME_C.as_ptr(), DB_CREATOR, DB_TYPE, 0);
         if err != palm::errNone {
             return Err(Error::Ledger(err));
         }
-        let id = find_db();
-        let db = palm::DmOpenDatabase(0, id, dmModeReadWrite);
+        let db = palm::DmOpenDatabase(0, find_db(), dmModeReadWrite);
         if db.is_null() {
             return Err(Error::Ledger(palm::DmGetLastErr()));
         }
         st.db = db;
     }
-    // SAFETY: the database was opened above.
-    let h = unsafe { new_record(st, HEADER_SIZE as u32) };
+    let h = new_record(st, HEADER_SIZE as u32);
     if h.is_null() {
         // `start` frees the state next: `st.db` is not read again.
         // SAFETY: the database was opened above.
-        unsafe {
-            palm::DmCloseDatabase(st.db);
-        }
+        unsafe { palm::DmCloseDatabase(st.db) };
         return Err(Error::Ledger(palm::errors::dmErrMemError));
     }
     st.header_rec = h;
     Ok(())
 }
 
-/// `DmCreateDatabase(0, "MemDbgDB", DB_CREATOR, DB_TYPE, false)`.
-#[cfg(not(target_arch = "m68k"))]
-fn create_db() -> palm::Err {
-    // SAFETY: a NUL-terminated constant name.
-    unsafe { palm::DmCreateDatabase(0, DB_NAME_C.as_ptr(), DB_CREATOR, DB_TYPE, 0) }
-}
-
 /// `DmFindDatabase(0, "MemDbgDB")`: the ledger's `LocalID`, 0 if none.
-#[cfg(not(target_arch = "m68k"))]
 fn find_db() -> palm::LocalID {
     // SAFETY: a NUL-terminated constant name.
     unsafe { palm::DmFindDatabase(0, DB_NAME_C.as_ptr()) }
 }
-
-/// [`DB_NAME_C`] as a static (the 68k's assembly reaches it PC-relative).
-#[cfg(target_arch = "m68k")]
-pub(crate) static LEDGER_NAME: [u8; DB_NAME_C.count_bytes() + 1] = {
-    let mut a = [0u8; DB_NAME_C.count_bytes() + 1];
-    let b = DB_NAME_C.to_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        a[i] = b[i];
-        i += 1;
-    }
-    a
-};
 
 /// Whether database `id` (card 0) is a MemDbgDB ledger: a record database with our
 /// creator and type.
 ///
 /// # Errors
 /// [`Error::Ledger`] with `DmDatabaseInfo`'s error.
-#[cfg(not(target_arch = "m68k"))]
 fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
-    // Written by DmDatabaseInfo when it succeeds (and read only then): no stores
-    // to initialise them.
+    // Written by DmDatabaseInfo when it succeeds (and read only then).
     let mut attributes = MaybeUninit::<u16>::uninit();
     let mut kind = MaybeUninit::<u32>::uninit();
     let mut creator = MaybeUninit::<u32>::uninit();
@@ -134,14 +100,15 @@ fn is_ledger(id: palm::LocalID) -> Result<bool, Error> {
             creator.assume_init(),
         )
     };
-    Ok(creator == DB_CREATOR && kind == DB_TYPE && attributes & palm::dm::dmHdrAttrResDB == 0)
+    Ok(creator == DB_CREATOR && kind == DB_TYPE && attributes & dmHdrAttrResDB == 0)
 }
 
 /// `DmDatabaseInfo` (DataMgr.h) asking for the name, attributes, type and creator
-/// only; a NULL output is not written. `card` is the card number, below 65,536.
-#[cfg(not(target_arch = "m68k"))]
+/// only; a NULL output is not written. `card` is the card number. (Not inlined: its
+/// thirteen arguments take a long glue, and `start` calls it twice.)
+#[inline(never)]
 pub fn db_info(
-    card: u32,
+    card: u16,
     id: palm::LocalID,
     name: *mut u8,
     attributes: *mut u16,
@@ -152,7 +119,7 @@ pub fn db_info(
     // SAFETY: the outputs are valid for writing or NULL (the caller's).
     unsafe {
         palm::DmDatabaseInfo(
-            card as u16,
+            card,
             id,
             name.cast(),
             attributes,
@@ -171,83 +138,24 @@ pub fn db_info(
 
 /// Appends a record of `size` bytes to the ledger of `st` and returns it locked and
 /// not busy (`DmNewRecord` at `dmMaxRecordIndex`, `MemHandleLock`,
-/// `DmReleaseRecord(db, index, true)`), or null (in A0 and D0) when the storage heap
-/// has no room.
-///
-/// On the 68k in assembly: the release's arguments are built on the stack first,
-/// under `DmNewRecord`'s, which writes the index into them. `addq` and `subq` are
-/// written as opcode words (named in comments), the short branch with `bs!`.
-///
-/// # Safety
-/// `st` is the live state, its ledger open for writing.
-#[cfg(target_arch = "m68k")]
-#[unsafe(naked)]
-pub unsafe extern "C" fn new_record(st: *mut State, size: u32) -> *mut u8 {
-    core::arch::naked_asm!(
-        // Stack after this: D2, A2 (8), ret@8, st@12, size@16 (D2 saved: the traps
-        // may clobber it, PALM_FACTS §6).
-        "movem.l %d2/%a2,-(%sp)",
-        "move.l (12,%sp),%a0",
-        // DmReleaseRecord's index (dmMaxRecordIndex until DmNewRecord's) and dirty
-        // (true in the first byte), as one long.
-        "move.l #{at_dirty},-(%sp)",
-        "move.l ({db},%a0),-(%sp)",
-        // DmNewRecord(db, &index, size).
-        "move.l (24,%sp),-(%sp)",
-        ".short 0x486F, 8", // pea (8,%sp): &index
-        "move.l (8,%sp),-(%sp)",
-        "trap #15",
-        ".short {dm_new_record}",
-        "lea (12,%sp),%sp",
-        "move.l %a0,%d0",
-        bs!(beq "1f"),
-        "move.l %a0,-(%sp)",
-        "trap #15",
-        ".short {mem_handle_lock}",
-        "move.l %a0,%a2",
-        ".short 0x588F", // addq.l #4,%sp
-        "trap #15",
-        ".short {dm_release_record}",
-        "move.l %a2,%d0",
-        "1:",
-        ".short 0x508F", // addq.l #8,%sp
-        "move.l %d0,%a0",
-        "movem.l (%sp)+,%d2/%a2",
-        "rts",
-        // The end, for bs!'s range check.
-        "98:",
-        "99:",
-        at_dirty = const (dmMaxRecordIndex as u32) << 16 | 0x0100,
-        db = const core::mem::offset_of!(State, db),
-        dm_new_record = const palm::traps::sysTrapDmNewRecord,
-        mem_handle_lock = const palm::traps::sysTrapMemHandleLock,
-        dm_release_record = const palm::traps::sysTrapDmReleaseRecord,
-    )
-}
-
-/// The host stand-in of the 68k's assembly.
-///
-/// # Safety
-/// `st` is the live state, its ledger open for writing.
-#[cfg(not(target_arch = "m68k"))]
-pub unsafe fn new_record(st: *mut State, size: u32) -> *mut u8 {
+/// `DmReleaseRecord(db, index, true)`), or null when the storage heap has no room.
+/// `st`'s ledger is open for writing.
+pub fn new_record(st: &State, size: u32) -> *mut u8 {
     let mut at: u16 = dmMaxRecordIndex;
-    // SAFETY: the caller's guarantee; DmNewRecord stores the new index in `at`.
+    // SAFETY: the ledger is open; DmNewRecord stores the new index in `at`.
     unsafe {
-        let db = (*st).db;
-        let h = palm::DmNewRecord(db, &mut at, size);
+        let h = palm::DmNewRecord(st.db, &mut at, size);
         if h.is_null() {
             return core::ptr::null_mut();
         }
         let p = palm::MemHandleLock(h).cast::<u8>();
-        palm::DmReleaseRecord(db, at, 1);
+        palm::DmReleaseRecord(st.db, at, 1);
         p
     }
 }
 
-/// Writes `bytes` at `offset` of a locked record.
+/// Writes `bytes` at `offset` of a locked ledger record.
 #[inline]
-#[cfg_attr(target_arch = "m68k", allow(dead_code))]
 pub fn write(rec: *mut u8, offset: u32, bytes: &[u8]) {
     // SAFETY: `rec` is a locked record of MemDbgDB at least offset + len bytes long
     // (callers write records of their own size).
@@ -267,87 +175,20 @@ pub fn write(rec: *mut u8, offset: u32, bytes: &[u8]) {
 /// then unlocks it. On a full storage heap the event is lost and the ledger is
 /// marked incomplete.
 ///
-/// On the 68k a register routine in assembly: A2 the state (kept), A0 `head`, D0 `head_len`
-/// (a long: the routine adds it as one), A1 `alloc`, D1.b `kind`; changes D0–D2/A0–A1.
-/// `addq`, `clr` and `dbf` are written as opcode words (named in comments), short branches
-/// with `bs!`.
-#[cfg(target_arch = "m68k")]
-#[unsafe(naked)]
-pub(crate) unsafe extern "C" fn event() {
-    core::arch::naked_asm!(
-        // a3 = head (saved), d2 = the record's length (kept by new_record).
-        "move.l %a3,-(%sp)",
-        "move.l %a0,%a3",
-        "moveq #{alloc_len},%d2",
-        "add.l %d0,%d2",
-        ".short 0xD0C0", // adda.w %d0,%a0
-        "moveq #{alloc_words},%d0",
-        "1:",
-        "move.w (%a1)+,(%a0)+",
-        ".short 0x51C8, 1b-.", // dbf %d0,1b
-        "move.b %d1,(-{alloc_len},%a0)",
-        // new_record(st, length)
-        "move.l %d2,-(%sp)",
-        "move.l %a2,-(%sp)",
-        "jsr ({new_record},%pc)",
-        ".short 0x508F", // addq.l #8,%sp
-        "move.l %a0,%d0",
-        bs!(beq "2f"),
-        // MemPtrUnlock's argument, then DmWrite(rec, 0, head, length).
-        "move.l %a0,-(%sp)",
-        "move.l %d2,-(%sp)",
-        "move.l %a3,-(%sp)",
-        ".short 0x42A7", // clr.l -(%sp)
-        "move.l %a0,-(%sp)",
-        "trap #15",
-        ".short {dm_write}",
-        "lea (16,%sp),%sp",
-        "trap #15",
-        ".short {mem_ptr_unlock}",
-        ".short 0x588F", // addq.l #4,%sp
-        bs!(bra "3f"),
-        "2:",
-        "moveq #{incomplete},%d0",
-        "or.l %d0,({flags},%a2)",
-        "3:",
-        "move.l (%sp)+,%a3",
-        "rts",
-        // The end, for bs!'s range check.
-        "98:",
-        "99:",
-        new_record = sym new_record,
-        alloc_len = const record::ALLOC_RECORD_SIZE,
-        alloc_words = const record::ALLOC_RECORD_SIZE / 2 - 1,
-        incomplete = const record::HeaderFlags::INCOMPLETE.bits(),
-        flags = const core::mem::offset_of!(State, flags),
-        dm_write = const palm::traps::sysTrapDmWrite,
-        mem_ptr_unlock = const palm::traps::sysTrapMemPtrUnlock,
-    )
-}
-// event: the allocation record copied by words, its length and the flag fit `moveq`.
-#[cfg(target_arch = "m68k")]
-static_assertions::const_assert!(
-    record::ALLOC_RECORD_SIZE % 2 == 0
-        && record::ALLOC_RECORD_SIZE < 128
-        && record::HeaderFlags::INCOMPLETE.bits() < 128
-);
-
-/// The host's [`event`] (the 68k's is assembly, doing exactly this).
-#[cfg(not(target_arch = "m68k"))]
-pub(crate) fn event(st: &mut State, head: *mut u8, head_len: u32, alloc: *const u8, kind: u8) {
-    let len = head_len + record::ALLOC_RECORD_SIZE as u32;
-    // SAFETY: `head` is an event record of `len` bytes with its allocation record
-    // at `head_len`; `alloc` is readable for its length (possibly that place:
-    // copy allows overlap).
+/// # Safety
+/// `head` is an event record in the scratch chunk with room for its allocation
+/// record at `head_len`; `alloc` is a readable allocation record.
+pub unsafe fn event(st: &mut State, head: *mut u8, head_len: u32, alloc: *const u8, kind: u8) {
+    let len = head_len + ALLOC_RECORD_SIZE as u32;
+    // SAFETY: the caller's guarantees (copy allows the two to overlap).
     unsafe {
         let to = head.add(head_len as usize);
-        core::ptr::copy(alloc, to, record::ALLOC_RECORD_SIZE);
+        core::ptr::copy(alloc, to, ALLOC_RECORD_SIZE);
         *to = kind;
     }
-    // SAFETY: the live state, its ledger open.
-    let rec = unsafe { new_record(st, len) };
+    let rec = new_record(st, len);
     if rec.is_null() {
-        st.flag(record::HeaderFlags::INCOMPLETE);
+        st.flag(HeaderFlags::INCOMPLETE);
         return;
     }
     // SAFETY: `rec` is a locked record of `len` bytes; `head` is readable for them.
@@ -357,26 +198,39 @@ pub(crate) fn event(st: &mut State, head: *mut u8, head_len: u32, alloc: *const 
     }
 }
 
-/// Marks a slot's record free (its kind byte).
-#[inline]
-#[cfg_attr(target_arch = "m68k", allow(dead_code))]
-pub fn mark_free(rec: *mut u8) {
-    // SAFETY: `rec` is a locked allocation record.
-    unsafe {
-        palm::DmSet(
-            rec.cast::<c_void>(),
-            record::AllocRecord::KIND_OFFSET as u32,
-            1,
-            record::kind::FREE_SLOT,
-        );
+/// A slot for a new allocation record when the free list is empty: a new record
+/// while below the capacity, else the oldest quarantined slot of the ring (its entry
+/// emptied); −1 when the storage heap or the capacity is exhausted. The
+/// allocation's assembly (`asm/alloc.s`) calls it.
+#[unsafe(export_name = "__memdbg_fresh_slot")]
+pub extern "C" fn fresh_slot(st: &mut State) -> i32 {
+    if st.n_slots < st.settings.capacity {
+        let rec = new_record(st, ALLOC_RECORD_SIZE as u32);
+        if !rec.is_null() {
+            let n = st.n_slots;
+            // SAFETY: n < capacity, the table's size.
+            unsafe { *st.slot_rec.add(usize::from(n)) = rec };
+            st.n_slots = n + 1;
+            return i32::from(n);
+        }
     }
+    let ring = &mut st.sc().ring;
+    let mut i = usize::from(st.ring_next);
+    for _ in 0..RING {
+        i &= RING - 1;
+        if ring.addr[i] != 0 {
+            ring.addr[i] = 0;
+            return i32::from(ring.slot[i]);
+        }
+        i += 1;
+    }
+    -1
 }
+static_assertions::const_assert_eq!(NO_SLOT as i16, -1);
 
-/// Unlocks the header record (the slots' records are unlocked by the leak report,
-/// `track::report_leaks`), removes the free slots (from the last record backwards,
-/// so no removal shifts a record still to be looked at) and closes the database.
-/// The host stand-in of these steps of the 68k's assembly (`session::stop_raw`).
-#[cfg(not(target_arch = "m68k"))]
+/// Unlocks the header record (the slots' records are unlocked by the leak report),
+/// removes the free slots (from the last record backwards, so no removal shifts a
+/// record still to be looked at) and closes the database.
 pub fn finish(st: &mut State) {
     // SAFETY: the header record was locked once; the database is open.
     unsafe {

@@ -65,28 +65,60 @@
 //! ## Costs
 //! Measured exactly in `palm-run` by `cargo run --release -p memdbg --example bench`
 //! (default settings, 16-byte blocks, 10 to 5,000 blocks live): a `mem_ptr_new!` +
-//! `MemPtrFree` pair runs about 320–380 68k instructions inside memdbg, a
-//! `mem_handle_new!` + `MemHandleFree` pair 350–375 (the index probes' lengths depend
-//! on the blocks' addresses), and each makes 8 OS calls from
-//! it (`FtrGet`, `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`,
-//! `MemHeapFreeBytes`; `TimGetTicks`, `DmSet`, the original free), plus the app's own
-//! free trap. A handle's chunk is reached through its master pointer, never locked.
-//! The index keeps this flat as the number of live blocks grows. Nearly all of
-//! memdbg's 68k code is hand-written 68000 assembly (LLVM's m68k code is about twice
-//! as long), each routine with a Rust stand-in that the host tests run: every
-//! allocation (`fast.rs`: all kinds and options), the free patch, entered through a
-//! RAM trampoline that carries the state's address, so frees make no Feature Manager
-//! call (`patch.rs`: double frees, a locked handle's pointer and unknown chunks
-//! too), resizes, `start`, `stop` and the reports. With
-//! guards, every `MemPtrSize`/`MemHandleSize` (the OS's too) costs the original plus
-//! an index probe (and a `MemPtrRecoverHandle` for an unknown pointer while handles
-//! are live), and a resize of a tracked block the wrapper's work. Code: 5,776 bytes
-//! of memdbg in the starter app's code 1; 5,842 in a Rust app calling every wrapper
-//! and [`MemDbgAlloc`]; 5,854 in a C app (`tests/c-app`); 6,332 in the bench app,
-//! which links both the Rust wrappers and the C interface. Once, at [`start`],
-//! memdbg reads all of code 1 for the header's CRC-32 ([`record::crc32`], 16
-//! instructions per byte: about 140,000 for the starter app's 9 KB code 1), so that
-//! the report can refuse the ELF of another build.
+//! `MemPtrFree` pair runs about 335–392 68k instructions inside memdbg, a
+//! `mem_handle_new!` + `MemHandleFree` pair 362–385 (the index probes' lengths
+//! depend on the blocks' addresses), and each makes 8 OS calls from it (`FtrGet`,
+//! `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`, `MemHeapFreeBytes`;
+//! `TimGetTicks`, `DmSet`, the original free), plus the app's own free trap. A
+//! handle's chunk is reached through its master pointer, never locked. The index
+//! keeps this flat as the number of live blocks grows. The free patch is entered
+//! through a RAM trampoline that carries the state's address, so frees make no
+//! Feature Manager call. With guards, every `MemPtrSize`/`MemHandleSize` (the OS's
+//! too) costs the original plus an index probe (and a `MemPtrRecoverHandle` for an
+//! unknown pointer while handles are live), and a resize of a tracked block the
+//! wrapper's work. Code: 7,748 bytes of memdbg in the starter app's code 1;
+//! 8,806 in a Rust app calling every wrapper and [`MemDbgAlloc`]; 8,604 in a C
+//! app (`tests/c-app`); 9,312 in the bench app, which links both the Rust
+//! wrappers and the C interface. Once, at [`start`], memdbg reads all of code 1 for
+//! the header's CRC-32 ([`record::crc32`]: about 22 instructions per byte, some
+//! 260,000 for the starter app's 11.7 KB code 1), so that the report can refuse the
+//! ELF of another build.
+//!
+//! ## Layers
+//! Each module uses only the modules above it in this list (`tests/layers.rs`
+//! checks it):
+//! 1. `record` — the ledger's format, shared with the host tools.
+//! 2. `settings` — the API's value types: [`Settings`], [`Error`], [`Site`].
+//! 3. `stack` — code 1's range and the call stacks' rules.
+//! 4. `index` — the free path's hash table (the state holds one).
+//! 5. `state` — the state chunk: its layout, entering it, the heap's low-water marks.
+//! 6. `ledger` — MemDbgDB: creating it, records and slots, events, cleaning up.
+//! 7. `text` — the message formatter.
+//! 8. `events` — alerts, `DbgMessage` lines and event records.
+//! 9. `block` — a tracked block: its record by address, its guard, fills, call stacks.
+//! 10. `alloc`, `free`, `resize` — the hooks: what every allocation, free, size
+//!     query and resize does (each uses none of the other two).
+//! 11. `patch` — installing and removing the trap patches.
+//! 12. `session` — [`start`] and [`stop`], the leak report, the header.
+//! 13. `api` — the wrappers' functions.
+//! 14. `global`, `capi` — [`MemDbgAlloc`], the C interface.
+//!
+//! ## Assembly
+//! What runs on every allocation and free, and what the OS calls as a trap, is
+//! 68000 assembly in `asm/*.s` (GNU as, listed in `Cargo.toml`'s
+//! `[package.metadata.palm] asm`, assembled by palm-build): the index (`index.s`),
+//! entering the state and sampling the heap (`state.s`), the frame walk, the guard
+//! and the fills (`block.s`), the allocation (`alloc.s`), the free of a tracked block
+//! (`free.s`), and the patched traps' entries with Palm's register rules and the
+//! trampolines' template (`patches.s`). LLVM's m68k code for these is about twice as
+//! long and slower (the budget is 400 instructions per pair). Each routine's header
+//! comment states its register convention; the structure offsets and flag bits they
+//! use come from the Rust definitions (`asm_constants!`), and `tests/asm` runs each
+//! of them in the 68000 emulator, checking its convention. Everything else is Rust,
+//! the one implementation of each behaviour (the assembly calls it for the rare
+//! cases: a fresh slot, a damaged guard, a double free, a small allocation's site,
+//! a low heap, a free of an address it does not hold). Off the 68k there is no
+//! assembly: those functions panic there.
 //!
 //! ## C
 //! With the `capi` feature the `staticlib` exports a C interface (`capi`:
@@ -102,161 +134,63 @@
 #![cfg_attr(target_arch = "m68k", feature(asm_experimental_arch))]
 #![deny(missing_docs)]
 
-/// A short branch (`b<cc>.s`, `bsr.s`) in memdbg's inline assembly (`fast.rs`, `patch.rs`),
-/// written as its two bytes: LLVM's inline-asm parser rejects `b<cc>.s` and `jb<cc>`,
-/// and GNU as assembles an unsized branch as a word branch (m68k-asm-repair shortens
-/// branches in compiled code only; inline asm stays as written). The bytes are the
-/// opcode and the displacement d from the next instruction. A d outside −128..127,
-/// or 0 (the opcode of a word branch, which would take the next instruction as its
-/// displacement), gets 65,536 added, which GNU as rejects ("value out of range"); the `99f-98f`
-/// (labels at the end of the function, 0) keeps a backward d a fixup (the two tests
-/// are added: `|` starts a comment in m68k GNU as, and both cannot hold at once), checked like
-/// a forward one (a constant would only be truncated, with a warning).
-#[cfg(target_arch = "m68k")]
-macro_rules! bs {
-    (@ $op:literal $l:literal) => {
-        concat!(
-            ".byte ", $op, ", (", $l, "-.-1) + ((((((", $l, "-.-1) + 128) >> 8) != 0) + ((", $l, "-.-1) == 0)) & 1) * 65536 + (99f-98f)"
-        )
+/// Declares constants for memdbg's hand-written assembly (`asm/*.s`), next to the
+/// Rust definitions they come from: `asm_constants! { ST_BUSY = offset_of!(State,
+/// busy); … }`. On the 68k each becomes `.equ ST_BUSY, 0` in the whole-program
+/// assembly (a `global_asm!` with `const` operands, so the value is the 68k
+/// compilation's own: its layout aligns `u32` to 2 bytes, unlike a host's), which
+/// palm-build collects into the `asm-constants.inc` that every `.s` file includes
+/// (palm-build's docs, "Hand-written assembly in a crate"). A field moved in Rust
+/// moves the assembly's offset with it; a constant the assembly uses and nobody
+/// declares is an undefined symbol, which the link names.
+macro_rules! asm_constants {
+    ($($name:ident = $value:expr;)*) => {
+        #[cfg(target_arch = "m68k")]
+        core::arch::global_asm!(
+            $(concat!(".equ ", stringify!($name), ", {", stringify!($name), "}"),)*
+            $($name = const $value,)*
+        );
+        // (Elsewhere the values are only type-checked.)
+        #[cfg(not(target_arch = "m68k"))]
+        const _: () = {
+            $(let _ = $value;)*
+        };
     };
-    (bra $l:literal) => { bs!(@ "0x60" $l) };
-    (bsr $l:literal) => { bs!(@ "0x61" $l) };
-    (bhi $l:literal) => { bs!(@ "0x62" $l) };
-    (bls $l:literal) => { bs!(@ "0x63" $l) };
-    (bcc $l:literal) => { bs!(@ "0x64" $l) };
-    (bcs $l:literal) => { bs!(@ "0x65" $l) };
-    (bne $l:literal) => { bs!(@ "0x66" $l) };
-    (bpl $l:literal) => { bs!(@ "0x6A" $l) };
-    (beq $l:literal) => { bs!(@ "0x67" $l) };
 }
 
+/// What a call into memdbg's assembly does off the 68k: there is none (the
+/// assembly runs on the 68000 only, and its host tests run it in an emulator).
+/// (A value of any type, for the callers' types: it never returns.)
+#[cfg(not(target_arch = "m68k"))]
+#[cold]
+fn not_on_palm<T>() -> T {
+    panic!("memdbg's assembly runs only on Palm OS (this is a host build of memdbg)")
+}
+
+mod alloc;
 mod api;
+mod block;
 #[cfg(feature = "capi")]
 pub mod capi;
-mod fast;
+mod events;
+mod free;
 mod global;
-mod guard;
 mod index;
 mod ledger;
-mod mem;
 mod patch;
 pub mod record;
+mod resize;
 mod session;
+mod settings;
 mod stack;
 mod state;
 mod text;
-mod track;
 
 pub use api::{chunk_new, handle_free, handle_new, handle_resize, ptr_free, ptr_new, ptr_resize};
 pub use global::MemDbgAlloc;
 pub use record::Options;
 pub use session::{Summary, is_running, start, stop};
-
-use record::{AllocFlags, FileName, U16Be};
-
-/// How the detector runs: given to [`start`], recorded in the ledger's header.
-#[repr(C)]
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
-pub struct Settings {
-    /// What to do ([`Options`]).
-    pub options: Options,
-    /// Most leak alerts (`ErrDisplayFileLineMsg`) shown at stop; every leak is in the
-    /// ledger and in the `DbgMessage` lines regardless.
-    pub max_alerts: u16,
-    /// Most blocks tracked at once (1 to 5461). Memory taken from the dynamic heap:
-    /// about 15 bytes per block (an index of ≥ 3/2 × capacity 6-byte entries plus a
-    /// 6-byte slot each) plus a 2.8 KB state chunk; and one 82-byte record per slot
-    /// in the storage heap. Beyond it, allocations are counted as untracked.
-    pub capacity: u16,
-    /// Warn (a ledger event, and a `DbgMessage` with [`Options::DBG_MESSAGES`]) the
-    /// first time the dynamic heap's largest free chunk falls below this many bytes
-    /// (needs [`Options::HEAP_STATS`]; 0: never).
-    pub low_heap_threshold: u32,
-}
-
-impl Settings {
-    /// Guards, heap statistics, alerts at exit (up to 5), `DbgMessage` lines, trap
-    /// patches, immediate alerts for overruns and double frees; 512 blocks; no
-    /// low-heap warning. Call stacks are off: the wrappers record their file and
-    /// line and each free its call site, Rust allocations their call stack anyway;
-    /// [`Options::CALL_STACKS`] adds up to six callers to every record and free site
-    /// for about 35 68k instructions per frame.
-    pub const DEFAULT: Settings = Settings {
-        options: Options::GUARDS
-            .union(Options::HEAP_STATS)
-            .union(Options::ALERTS_AT_EXIT)
-            .union(Options::DBG_MESSAGES)
-            .union(Options::PATCH_FREES)
-            .union(Options::ALERT_OVERRUNS)
-            .union(Options::ALERT_DOUBLE_FREES),
-        max_alerts: 5,
-        capacity: 512,
-        low_heap_threshold: 0,
-    };
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings::DEFAULT
-    }
-}
-
-/// Why [`start`] or [`stop`] did nothing. The discriminants are the C interface's
-/// error numbers (`capi`).
-#[repr(u16)]
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
-pub enum Error {
-    /// `start` while running.
-    AlreadyRunning = 1,
-    /// `stop` while not running.
-    NotRunning = 2,
-    /// `stop` called from inside the detector (e.g. from a free patch).
-    Busy = 3,
-    /// `capacity` is 0 or above 5461.
-    BadSettings = 4,
-    /// The dynamic heap has no room for the state, index or slot table.
-    NoMemory = 5,
-    /// The ledger database could not be created or opened (the Data Manager's error
-    /// code, e.g. `dmErrDatabaseOpen` when another app holds MemDbgDB open).
-    /// `dmErrAlreadyExists` (0x0219): a database named MemDbgDB exists that is not a
-    /// ledger (another creator than `'MDbg'`, another type than `'LEAK'`, or a
-    /// resource database); it belongs to someone else and is left untouched.
-    Ledger(u16) = 6,
-}
-
-/// An allocation's source position as stored in its record: the file name's tail
-/// ([`FileName`]) and the line. The wrapper macros build one per call site at
-/// compile time (a constant in code 1, no relocation).
-#[repr(C, align(2))]
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
-pub struct Site {
-    /// File name, NUL-padded, at most 31 bytes.
-    pub file: FileName,
-    /// Line (lines above 65,535 are stored as 65,535, the width of Palm's
-    /// `ErrDisplayFileLineMsg` line argument).
-    pub line: U16Be,
-    /// [`AllocFlags::FILE_TRUNCATED`] when the path lost leading parts.
-    pub flags: U16Be,
-}
-
-impl Site {
-    /// The site of `file` (as `file!()` gives it) and `line`.
-    pub const fn new(file: &str, line: u32) -> Site {
-        let bytes = file.as_bytes();
-        Site {
-            file: FileName::new(bytes),
-            line: U16Be::new(if line > 0xFFFF { 0xFFFF } else { line as u16 }),
-            flags: U16Be::new(if FileName::cut(bytes) > 0 {
-                AllocFlags::FILE_TRUNCATED.bits()
-            } else {
-                0
-            }),
-        }
-    }
-}
+pub use settings::{Error, Settings, Site};
 
 /// `MemPtrNew(size)` recorded with this file and line: `mem_ptr_new!(16)`.
 /// Returns the `MemPtr` (null on failure, like the OS).
@@ -325,45 +259,4 @@ macro_rules! mem_handle_free {
     ($h:expr) => {
         $crate::handle_free($h)
     };
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sites_are_built_at_compile_time() {
-        const S: Site = Site::new("src/scenarios.rs", 42);
-        assert_eq!(S.file.bytes(), b"src/scenarios.rs");
-        assert_eq!(S.line.get(), 42);
-        assert_eq!(S.flags.get(), 0);
-        const L: Site = Site::new("memdbg/tests/apps/ledger/src/lib.rs", 70_000);
-        assert_eq!(L.file.bytes(), b"tests/apps/ledger/src/lib.rs");
-        assert_eq!(L.line.get(), 0xFFFF);
-        assert_eq!(L.flags.get(), AllocFlags::FILE_TRUNCATED.bits());
-        assert_eq!(core::mem::size_of::<Site>(), 36);
-    }
-
-    #[test]
-    fn a_path_is_cut_exactly_when_it_does_not_fit() {
-        // The C interface tests the length instead of calling `FileName::cut`.
-        for n in 0..80 {
-            for path in [vec![b'a'; n], b"d/".repeat(n / 2), b"d\\e".repeat(n / 3)] {
-                assert_eq!(
-                    FileName::cut(&path) > 0,
-                    path.len() >= record::FILE_NAME_LEN,
-                    "{path:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn default_settings() {
-        let s = Settings::default();
-        assert!(s.options.contains(Options::GUARDS | Options::PATCH_FREES));
-        assert!(!s.options.contains(Options::FILL_NEW));
-        assert_eq!(s.capacity, 512);
-        assert!(index::entries_for(s.capacity).is_some());
-    }
 }

@@ -6,19 +6,25 @@
 //! the buffers ([`Scratch`]), the patch trampolines, the slot table and the index's
 //! slot numbers; a second system-owned chunk holds the index's keys. `stop` frees
 //! both.
+//!
+//! Entering the detector (the state found and marked busy, [`enter`]) and sampling
+//! the heap ([`State::sample_heap`]) are 68000 assembly (`asm/state.s`): every
+//! tracked allocation does both. The layout's offsets for the assembly are declared
+//! here (`asm_constants!`).
 
 use core::ffi::c_void;
-#[cfg(not(target_arch = "m68k"))]
+use core::mem::offset_of;
 use core::ptr::addr_of_mut;
 
 use m68k_palmos_sys as palm;
 
 use crate::index::Index;
 use crate::record::{
-    self, AllocRecord, DoubleFreeRecord, Header, LowHeapRecord, OverrunRecord, Stack,
+    self, AllocRecord, Counters, DoubleFreeRecord, Header, HeaderFlags, LowHeapRecord, Options,
+    OverrunRecord, Stack, U32Be,
 };
+use crate::settings::{Settings, Site};
 use crate::stack::CodeRange;
-use crate::{Settings, Site};
 
 /// Recent frees remembered for double-free reports (a power of two).
 pub const RING: usize = 8;
@@ -33,6 +39,15 @@ pub const PATCHED_SIZES: u8 = 2;
 pub const NO_SLOT: u16 = 0xFFFF;
 /// Bytes of the message buffer.
 pub const MSG_LEN: usize = 112;
+/// Arguments a message template may use ([`crate::text`]; indices wrap around: a
+/// stray code in a file name cannot read past the array).
+pub const ARGS: usize = 8;
+/// Trampolines (and patched traps): `MemChunkFree`, `MemHandleFree`, `MemPtrSize`,
+/// `MemHandleSize`, `MemPtrResize`, `MemHandleResize`, in this order (trap `i`'s
+/// handle form is `i | 1`).
+pub const TRAMPOLINES: usize = 6;
+/// Bytes of one trampoline (`asm/patches.s`).
+pub const TRAMPOLINE_LEN: usize = 12;
 
 /// Recent frees of tracked blocks, as parallel arrays (a position scales by a shift).
 /// An entry's slot stays out of the free list (its record keeps the allocation's
@@ -115,7 +130,7 @@ pub struct State {
     pub flags: u32,
     /// Code 1's range (empty if unknown).
     pub code: CodeRange,
-    /// The free path's index.
+    /// The free path's index ([`crate::index`]).
     pub index: Index,
     /// Each slot's record (`settings.capacity` pointers), locked; written only with
     /// `DmWrite`/`DmSet`. A chunk followed by `slot_next`.
@@ -175,9 +190,9 @@ pub struct State {
     /// Settings given to `start`.
     pub settings: Settings,
     /// The RAM trampolines the dispatch table points at while patched
-    /// ([`crate::patch::TRAMPOLINES`] of [`crate::patch::TRAMPOLINE_LEN`] bytes:
-    /// `MemChunkFree`, `MemHandleFree`, `MemPtrSize`, `MemHandleSize`,
-    /// `MemPtrResize`, `MemHandleResize`).
+    /// ([`TRAMPOLINES`] of [`TRAMPOLINE_LEN`] bytes: `MemChunkFree`,
+    /// `MemHandleFree`, `MemPtrSize`, `MemHandleSize`, `MemPtrResize`,
+    /// `MemHandleResize`; written by `crate::patch`).
     pub trampolines: *mut u8,
     /// `MemPtrSize`'s address before patching.
     pub orig_ptr_size: *mut c_void,
@@ -189,6 +204,8 @@ pub struct State {
     pub orig_handle_resize: *mut c_void,
 }
 
+// The hot fields within 8-bit displacements of the state on the 68k (the
+// assembly's `(d8,An,Xn)` forms, and LLVM's code, reach them in one instruction).
 #[cfg(target_arch = "m68k")]
 static_assertions::const_assert!(core::mem::offset_of!(State, low_heap_threshold) <= 124);
 #[cfg(target_arch = "m68k")]
@@ -197,17 +214,15 @@ static_assertions::const_assert!(core::mem::offset_of!(State, n_sites) < 128);
 /// The detector's buffers: records and messages are built here (never on the stack:
 /// a variable index into a stack array is miscompiled by LLVM's m68k backend,
 /// TOOLCHAIN.md #2, and Palm stacks are small). Placed after the state, reached through
-/// [`State::scratch`] as a raw pointer (never a `&mut` parameter, so no reference to
-/// it is ever assumed unaliased across calls); the allocation record comes first, at
-/// small offsets.
+/// [`State::scratch`] as a raw pointer ([`State::sc`]: used locally, never passed on
+/// as a `&mut` parameter); the allocation record comes first, at offset 0.
 #[repr(C)]
 pub struct Scratch {
     /// The allocation record being built, written with one `DmWrite`. Its version
     /// byte is set once; its file, line and stack change only when needed.
     pub rec: AllocRecord,
-    /// Arguments of the message being built ([`crate::text`]), at a small offset so
-    /// that each store is one instruction.
-    pub args: [usize; crate::text::ARGS],
+    /// Arguments of the message being built ([`crate::text`]).
+    pub args: [usize; ARGS],
     /// Recent frees.
     pub ring: Ring,
     /// Small-allocation sites.
@@ -222,19 +237,6 @@ pub struct Scratch {
     /// Message buffer (NUL-terminated text).
     pub msg: [u8; MSG_LEN],
 }
-
-/// A field of the scratch chunk (`scratch!(st, ev.overrun)`) as a `&mut`, used
-/// locally. (Used by host stand-ins of assembly.)
-#[cfg(not(target_arch = "m68k"))]
-macro_rules! scratch {
-    ($st:expr, $($f:tt)+) => {{
-        let p = $st.scratch;
-        // SAFETY: a field of the live scratch chunk; used locally, like `State::sc`.
-        unsafe { &mut *core::ptr::addr_of_mut!((*p).$($f)+) }
-    }};
-}
-#[cfg(not(target_arch = "m68k"))]
-pub(crate) use scratch;
 
 /// The byte, as an offset into the state, that holds the single-bit flag `mask` of the
 /// big-endian long at offset `field` (`options`, `flags`): bit b of the long is bit
@@ -252,19 +254,23 @@ pub const fn flag_bit(mask: u32) -> u32 {
     mask.trailing_zeros() % 8
 }
 
+#[cfg(target_arch = "m68k")]
+unsafe extern "C" {
+    /// `asm/state.s`: the state entered, or 0 (a register routine).
+    fn __memdbg_enter();
+    /// `asm/state.s`: [`State::sample_heap`]; LLVM's C convention.
+    fn __memdbg_heap_marks(st: *mut State);
+}
+
 /// The state chunk's address from the Feature Manager (`FtrGet('MDbg', 0)`), or null
-/// when the detector is not running: the host builds' stand-in for the 68k's
-/// assembly ([`crate::session::state_ptr`], and [`crate::fast::enter`] on the
-/// wrappers' path).
-#[cfg(not(target_arch = "m68k"))]
-#[inline(always)]
+/// when the detector is not running.
 pub fn state_ptr() -> *mut State {
     // Written by FtrGet when it succeeds (and read only then).
     let mut v = core::mem::MaybeUninit::<u32>::uninit();
     // SAFETY: FtrGet writes one UInt32 to a valid local when it returns errNone.
     unsafe {
-        let err = palm::FtrGet(record::DB_CREATOR, record::FEATURE_STATE, v.as_mut_ptr());
-        if err != palm::errNone {
+        if palm::FtrGet(record::DB_CREATOR, record::FEATURE_STATE, v.as_mut_ptr()) != palm::errNone
+        {
             return core::ptr::null_mut();
         }
         v.assume_init() as usize as *mut State
@@ -272,266 +278,215 @@ pub fn state_ptr() -> *mut State {
 }
 
 /// Marks the detector busy and returns its state, or `None` if it is not running or
-/// already busy (a re-entered call must go straight to the OS). Host builds; the
-/// 68k's is [`crate::fast::enter`], in assembly, with the same effect.
-#[cfg(not(target_arch = "m68k"))]
-#[inline(always)]
+/// already busy (a re-entered call must go straight to the OS): `__memdbg_enter`
+/// (`asm/state.s`, which the allocation's assembly calls too). [`leave`] ends it.
+#[inline]
 pub fn enter() -> Option<&'static mut State> {
-    let p = state_ptr();
-    if p.is_null() {
-        return None;
+    #[cfg(target_arch = "m68k")]
+    {
+        let p: *mut State;
+        // SAFETY: the routine's contract: no arguments; the state (or 0) in A0;
+        // changes D0–D1/A0–A1 (it saves D2 around its trap).
+        unsafe {
+            core::arch::asm!(
+                "jsr ({f},%pc)",
+                f = sym __memdbg_enter,
+                out("a0") p,
+                out("d0") _,
+                out("d1") _,
+                out("a1") _,
+            )
+        };
+        // SAFETY: a non-null result is the live state chunk (set by `start`, removed
+        // by `stop` before the chunk is freed), just marked busy by this call: no
+        // other reference to it is in use.
+        unsafe { p.as_mut() }
     }
-    // SAFETY: a non-null feature value is the live state chunk (set by `start`,
-    // removed by `stop` before the chunk is freed). `busy` is read and written
-    // volatile so that a nested entry (through a trap patch, while an outer call holds
-    // the state) sees the outer call's mark, and the `&mut` is made only when nobody
-    // else holds one.
-    unsafe {
-        if core::ptr::addr_of!((*p).busy).read_volatile() != 0 {
-            return None;
-        }
-        addr_of_mut!((*p).busy).write_volatile(1);
-        Some(&mut *p)
-    }
+    #[cfg(not(target_arch = "m68k"))]
+    crate::not_on_palm()
 }
 
-/// Ends what [`enter`] began. Host builds; on the 68k the assembly clears `busy`
-/// itself.
-#[cfg(not(target_arch = "m68k"))]
+/// Ends what [`enter`] began: the busy mark cleared.
 #[inline]
 pub fn leave(st: &mut State) {
-    // SAFETY: a plain field of the state; volatile, see `enter`.
+    // SAFETY: a plain field of the state; volatile, as the assembly and a nested
+    // entry (through a trap patch) read it.
     unsafe { addr_of_mut!(st.busy).write_volatile(0) }
 }
 
+/// Adds one to a header counter.
+#[inline]
+pub fn bump(c: &mut U32Be) {
+    c.set(c.get().wrapping_add(1));
+}
+
 impl State {
-    /// Slot `s`'s record (host stand-ins; the 68k's assembly indexes `slot_rec`).
-    #[cfg(not(target_arch = "m68k"))]
-    #[inline(always)]
+    /// Whether an option is on.
+    #[inline]
+    pub fn has(&self, o: Options) -> bool {
+        self.options & o.bits() != 0
+    }
+
+    /// Sets header flags.
+    #[inline]
+    pub fn flag(&mut self, f: HeaderFlags) {
+        self.flags |= f.bits();
+    }
+
+    /// The scratch buffers. Use the reference locally, never pass it on as a
+    /// parameter (see [`Scratch`]); no other reference to them exists meanwhile.
+    #[inline]
+    #[allow(clippy::mut_from_ref)]
+    pub fn sc(&self) -> &'static mut Scratch {
+        // SAFETY: `scratch` is the live scratch chunk for as long as the state is
+        // (a separate object from the state itself); every user takes the reference
+        // for the span of its own code only.
+        unsafe { &mut *self.scratch }
+    }
+
+    /// The header's counters, where the rarer ones are counted all along (the
+    /// frequent ones are fields of the state).
+    #[inline]
+    pub fn counters(&self) -> &'static mut Counters {
+        &mut self.sc().header.counters
+    }
+
+    /// Samples the dynamic heap into the low-water marks ([`Options::HEAP_STATS`]):
+    /// `MemHeapFreeBytes(0, &heap_free, &heap_max)`, then `low_free` and `low_max`
+    /// lowered to them: `__memdbg_heap_marks` (`asm/state.s`), which the allocation's
+    /// assembly calls after every tracked allocation.
+    #[inline]
+    pub fn sample_heap(&mut self) {
+        #[cfg(target_arch = "m68k")]
+        // SAFETY: the entered state; the routine keeps D2–D7/A2–A6.
+        unsafe {
+            __memdbg_heap_marks(self)
+        };
+        #[cfg(not(target_arch = "m68k"))]
+        crate::not_on_palm()
+    }
+
+    /// Slot `s`'s ledger record.
+    #[inline]
     pub fn rec(&self, s: u16) -> *mut u8 {
         // SAFETY: slot numbers handed out are below `n_slots` ≤ capacity, the table's
         // size.
         unsafe { *self.slot_rec.add(usize::from(s)) }
     }
-
-    /// Whether an option is on (host stand-ins: the 68k's assembly tests options
-    /// itself).
-    #[cfg(not(target_arch = "m68k"))]
-    #[inline(always)]
-    pub fn has(&self, o: record::Options) -> bool {
-        self.options & o.bits() != 0
-    }
-
-    /// The scratch buffers. Use the reference locally, never pass it on as a
-    /// parameter (see [`Scratch`]); no other reference to them exists meanwhile.
-    /// (Host stand-ins: the 68k's assembly reaches them itself.)
-    #[cfg(not(target_arch = "m68k"))]
-    #[inline(always)]
-    #[allow(clippy::mut_from_ref)]
-    pub fn sc(&self) -> &'static mut Scratch {
-        // SAFETY: `scratch` is the live scratch chunk for as long as the state is;
-        // every user takes the reference for the span of its own code only.
-        unsafe { &mut *self.scratch }
-    }
-
-    /// Adds one to the header counter at byte `offset` of [`record::Counters`]
-    /// (`offset_of!(Counters, …)`): the rarer counters are kept in the scratch header
-    /// all along. (Host stand-ins: the 68k's assembly adds to the counter itself.)
-    #[cfg(not(target_arch = "m68k"))]
-    #[inline(never)]
-    pub fn count(&self, offset: usize) {
-        // SAFETY: `offset` is a field offset of the counters (callers pass
-        // `offset_of!`); each is a 2-aligned U32Be.
-        unsafe {
-            let c = addr_of_mut!((*self.scratch).header.counters)
-                .cast::<u8>()
-                .add(offset)
-                .cast::<record::U32Be>();
-            (*c).set((*c).get().wrapping_add(1));
-        }
-    }
-
-    /// Expands message template `t` (NUL-terminated, [`crate::text`]) with the
-    /// arguments stored in the scratch `args` into the message buffer
-    /// ([`crate::text::say`]). (Host stand-ins: the 68k's assembly calls the
-    /// register routine.)
-    #[cfg(not(target_arch = "m68k"))]
-    #[inline(always)]
-    pub fn say(&self, t: &[u8]) {
-        // SAFETY: the live state; templates are NUL-terminated constants, and the
-        // arguments the callers store are as `text::format` wants them.
-        unsafe { crate::text::say(self, t.as_ptr()) }
-    }
-
-    /// The message arguments ([`Scratch::args`]) (host stand-ins: the 68k's
-    /// assembly stores them itself).
-    #[cfg(not(target_arch = "m68k"))]
-    #[inline(always)]
-    pub fn args(&self) -> *mut usize {
-        // SAFETY: a field of the live scratch chunk.
-        unsafe { addr_of_mut!((*self.scratch).args).cast() }
-    }
-
-    /// Sets header flags (host stand-ins: the 68k's assembly sets them itself).
-    #[cfg(not(target_arch = "m68k"))]
-    #[inline(always)]
-    pub fn flag(&mut self, f: record::HeaderFlags) {
-        self.flags |= f.bits();
-    }
-
-    /// Clears header flags, as [`State::flag`] sets them (used by the host stand-in
-    /// of `session::stop_raw`; the 68k's clears them in assembly).
-    #[cfg(not(target_arch = "m68k"))]
-    pub fn unflag(&mut self, f: record::HeaderFlags) {
-        self.flags &= !f.bits();
-    }
-
-    /// Puts slot `s` on the free list.
-    #[inline]
-    #[cfg_attr(target_arch = "m68k", allow(dead_code))]
-    pub fn release_slot(&mut self, s: u16) {
-        // SAFETY: as in `rec`.
-        unsafe { *self.slot_next.add(usize::from(s)) = self.free_head };
-        self.free_head = s;
-    }
-
-    /// A slot for a new record: from the free list, else a new record while below the
-    /// capacity, else the oldest quarantined slot of the ring. `None` when the
-    /// storage heap or the capacity is exhausted.
-    #[inline]
-    pub fn take_slot(&mut self) -> Option<u16> {
-        let s = self.free_head;
-        if s != NO_SLOT {
-            // SAFETY: as in `rec`.
-            self.free_head = unsafe { *self.slot_next.add(usize::from(s)) };
-            return Some(s);
-        }
-        // SAFETY: this live state, its ledger open.
-        let s = unsafe { new_slot(self) };
-        if s < 0 { None } else { Some(s as u16) }
-    }
 }
 
-/// [`State::take_slot`]'s slot when the free list is empty: a new record while
-/// below the capacity, else the oldest quarantined slot of the ring (its entry
-/// emptied); −1 when the storage heap or the capacity is exhausted.
-///
-/// On the 68k in assembly (LLVM's code was twice as long): the ring is scanned from
-/// `ring_next` with a `dbf` loop. `addq`, `tst`, `clr` and `dbf` are written as
-/// opcode words (named in comments), short branches with `bs!`.
-///
-/// # Safety
-/// `st` is the live state, its ledger open.
-#[cfg(target_arch = "m68k")]
-#[unsafe(naked)]
-unsafe extern "C" fn new_slot(st: *mut State) -> i32 {
-    core::arch::naked_asm!(
-        // Stack after this: D2, A2 (8), ret@8, st@12.
-        "movem.l %d2/%a2,-(%sp)",
-        "move.l (12,%sp),%a2",
-        "moveq #0,%d2",
-        "move.w ({n_slots},%a2),%d2",
-        "cmp.w ({capacity},%a2),%d2",
-        bs!(bcc "2f"),
-        ".short 0x4878, {rec_size}", // pea (ALLOC_RECORD_SIZE).w
-        "move.l %a2,-(%sp)",
-        "jsr ({new_record},%pc)", // (preserves D2)
-        ".short 0x508F", // addq.l #8,%sp
-        "move.l %a0,%d1",
-        bs!(beq "2f"),
-        // slot_rec[n] = the record; n_slots = n + 1; n.
-        "move.l %d2,%d0",
-        "add.l %d2,%d2",
-        "add.l %d2,%d2",
-        "move.l ({slot_rec},%a2),%a1",
-        "move.l %a0,(0,%a1,%d2.l)",
-        ".short 0x526A, {n_slots}", // addq.w #1,(n_slots,%a2)
-        bs!(bra "9f"),
-        // The ring from its next entry: the first nonempty one.
-        "2:",
-        "move.l ({scratch},%a2),%a0",
-        "lea ({ring_addr},%a0),%a0",
-        "moveq #0,%d0",
-        "moveq #0,%d1",
-        "move.b ({ring_next},%a2),%d1",
-        "moveq #{ring_last},%d2",
-        "3:",
-        ".short 0x0241, {ring_last}", // andi.w #RING-1,%d1
-        "move.w %d1,%d0",
-        "lsl.w #2,%d0",
-        ".short 0x4AB0, 0x0000", // tst.l (0,%a0,%d0.w)
-        bs!(bne "4f"),
-        ".short 0x5241", // addq.w #1,%d1
-        ".short 0x51CA, 3b-.", // dbf %d2,3b
-        "moveq #-1,%d0",
-        bs!(bra "9f"),
-        "4:",
-        ".short 0x42B0, 0x0000", // clr.l (0,%a0,%d0.w)
-        "add.w %d1,%d1",
-        "move.w ({to_slot},%a0,%d1.w),%d0",
-        "9:",
-        "movem.l (%sp)+,%d2/%a2",
-        "rts",
-        // The end, for bs!'s range check.
-        "98:",
-        "99:",
-        new_record = sym crate::ledger::new_record,
-        n_slots = const core::mem::offset_of!(State, n_slots),
-        capacity = const core::mem::offset_of!(State, settings) + core::mem::offset_of!(Settings, capacity),
-        rec_size = const record::ALLOC_RECORD_SIZE,
-        slot_rec = const core::mem::offset_of!(State, slot_rec),
-        scratch = const core::mem::offset_of!(State, scratch),
-        ring_addr = const core::mem::offset_of!(Scratch, ring) + core::mem::offset_of!(Ring, addr),
-        ring_next = const core::mem::offset_of!(State, ring_next),
-        ring_last = const RING - 1,
-        to_slot = const core::mem::offset_of!(Ring, slot) - core::mem::offset_of!(Ring, addr),
-    )
+/// `asm_constants!` of single-bit options and header flags the assembly tests or
+/// sets with one `btst`/`bset` on a byte: `$byte` = that byte's offset in the state
+/// ([`flag_byte`]), `$bit` = the bit ([`flag_bit`]).
+macro_rules! option_bits {
+    ($($byte:ident, $bit:ident = $field:ident, $flag:expr;)*) => {
+        asm_constants! {
+            $(
+                $byte = flag_byte(offset_of!(State, $field), $flag.bits());
+                $bit = flag_bit($flag.bits());
+            )*
+        }
+    };
 }
-// new_slot's ring: a power of two of long addresses, the slot numbers within a
-// byte displacement after them.
+
+// The state's layout, for the assembly and for the tests that run it: field
+// offsets into [`State`] (`ST_`), [`Settings`] (`SETTINGS_`), [`Scratch`] (`SC_`)
+// and [`Ring`] (`RING_`).
+asm_constants! {
+    ST_BUSY = offset_of!(State, busy);
+    ST_PATCHED = offset_of!(State, patched);
+    ST_RING_NEXT = offset_of!(State, ring_next);
+    ST_REC_STACK = offset_of!(State, rec_stack);
+    ST_OPTIONS = offset_of!(State, options);
+    ST_FLAGS = offset_of!(State, flags);
+    ST_CODE_BASE = offset_of!(State, code) + offset_of!(CodeRange, base);
+    ST_CODE_END = offset_of!(State, code) + offset_of!(CodeRange, end);
+    ST_INDEX = offset_of!(State, index);
+    ST_SLOT_REC = offset_of!(State, slot_rec);
+    ST_SLOT_NEXT = offset_of!(State, slot_next);
+    ST_FREE_HEAD = offset_of!(State, free_head);
+    ST_SEQ = offset_of!(State, seq);
+    ST_LIVE_BYTES = offset_of!(State, live_bytes);
+    ST_LIVE_COUNT = offset_of!(State, live_count);
+    ST_LIVE_HANDLES = offset_of!(State, live_handles);
+    ST_PEAK_BYTES = offset_of!(State, peak_bytes);
+    ST_PEAK_COUNT = offset_of!(State, peak_count);
+    ST_HEAP_FREE = offset_of!(State, heap_free);
+    ST_HEAP_MAX = offset_of!(State, heap_max);
+    ST_LOW_FREE = offset_of!(State, low_free);
+    ST_LOW_MAX = offset_of!(State, low_max);
+    ST_REC_SITE = offset_of!(State, rec_site);
+    ST_ALLOCATIONS = offset_of!(State, allocations);
+    ST_FREES = offset_of!(State, frees);
+    ST_OS_FREES = offset_of!(State, os_frees);
+    ST_ORIG_CHUNK_FREE = offset_of!(State, orig_chunk_free);
+    ST_ORIG_HANDLE_FREE = offset_of!(State, orig_handle_free);
+    ST_SCRATCH = offset_of!(State, scratch);
+    ST_LOW_HEAP_THRESHOLD = offset_of!(State, low_heap_threshold);
+    ST_ORIG_PTR_SIZE = offset_of!(State, orig_ptr_size);
+    ST_ORIG_HANDLE_SIZE = offset_of!(State, orig_handle_size);
+    ST_ORIG_PTR_RESIZE = offset_of!(State, orig_ptr_resize);
+    ST_ORIG_HANDLE_RESIZE = offset_of!(State, orig_handle_resize);
+    ST_N_SLOTS = offset_of!(State, n_slots);
+    ST_DB = offset_of!(State, db);
+    ST_HEADER_REC = offset_of!(State, header_rec);
+    ST_N_SITES = offset_of!(State, n_sites);
+    ST_SETTINGS = offset_of!(State, settings);
+    ST_TRAMPOLINES = offset_of!(State, trampolines);
+    ST_SIZE = core::mem::size_of::<State>();
+    SETTINGS_OPTIONS = offset_of!(Settings, options);
+    SETTINGS_MAX_ALERTS = offset_of!(Settings, max_alerts);
+    SETTINGS_CAPACITY = offset_of!(Settings, capacity);
+    SETTINGS_LOW_HEAP_THRESHOLD = offset_of!(Settings, low_heap_threshold);
+    SC_REC = offset_of!(Scratch, rec);
+    SC_ARGS = offset_of!(Scratch, args);
+    SC_RING = offset_of!(Scratch, ring);
+    SC_SITES = offset_of!(Scratch, sites);
+    SC_EV_OVERRUN = offset_of!(Scratch, ev) + offset_of!(Events, overrun);
+    SC_EV_DOUBLE = offset_of!(Scratch, ev) + offset_of!(Events, double);
+    SC_EV_LOW = offset_of!(Scratch, ev) + offset_of!(Events, low);
+    SC_HEADER = offset_of!(Scratch, header);
+    SC_C_SITE = offset_of!(Scratch, c_site);
+    SC_MSG = offset_of!(Scratch, msg);
+    SC_SIZE = core::mem::size_of::<Scratch>();
+    SMALL_SITE_SIZE = core::mem::size_of::<SmallSite>();
+    RING_ADDR = offset_of!(Ring, addr);
+    RING_TICKS = offset_of!(Ring, ticks);
+    RING_SLOT = offset_of!(Ring, slot);
+    RING_KIND = offset_of!(Ring, kind);
+    RING_SITE = offset_of!(Ring, site);
+    RING_SITE_SHIFT = core::mem::size_of::<RingSite>().trailing_zeros();
+    RING_MASK = RING - 1;
+    NO_SLOT = NO_SLOT;
+    TRAMPOLINE_LEN = TRAMPOLINE_LEN;
+}
+
+// The Feature Manager's key of the state, and the Palm OS traps memdbg's assembly
+// calls (`SYSTRAP`; palm-sys's numbers, from its trap table).
+asm_constants! {
+    DB_CREATOR = record::DB_CREATOR;
+    FEATURE_STATE = record::FEATURE_STATE;
+    sysTrapFtrGet = palm::traps::sysTrapFtrGet;
+    sysTrapMemHeapFreeBytes = palm::traps::sysTrapMemHeapFreeBytes;
+    sysTrapMemPtrNew = palm::traps::sysTrapMemPtrNew;
+    sysTrapMemHandleNew = palm::traps::sysTrapMemHandleNew;
+    sysTrapMemChunkNew = palm::traps::sysTrapMemChunkNew;
+    sysTrapTimGetTicks = palm::traps::sysTrapTimGetTicks;
+    sysTrapDmWrite = palm::traps::sysTrapDmWrite;
+    sysTrapDmSet = palm::traps::sysTrapDmSet;
+}
+
+option_bits! {
+    ST_OPT_GUARDS, OPT_GUARDS_BIT = options, Options::GUARDS;
+    ST_OPT_CALL_STACKS, OPT_CALL_STACKS_BIT = options, Options::CALL_STACKS;
+    ST_OPT_HEAP_STATS, OPT_HEAP_STATS_BIT = options, Options::HEAP_STATS;
+    ST_OPT_FILL_NEW, OPT_FILL_NEW_BIT = options, Options::FILL_NEW;
+    ST_OPT_FILL_FREED, OPT_FILL_FREED_BIT = options, Options::FILL_FREED;
+    ST_HF_LOW_HEAP, HF_LOW_HEAP_BIT = flags, HeaderFlags::LOW_HEAP;
+}
+
+// A ring entry's call stack scales by a shift; the ring's arrays are within 8-bit
+// displacements of its start.
+static_assertions::const_assert!(core::mem::size_of::<RingSite>().is_power_of_two());
 static_assertions::const_assert!(RING.is_power_of_two());
-static_assertions::const_assert!(
-    core::mem::offset_of!(Ring, slot) - core::mem::offset_of!(Ring, addr) < 128
-);
-
-/// The host stand-in of the 68k's assembly.
-///
-/// # Safety
-/// `st` is the live state, its ledger open.
-#[cfg(not(target_arch = "m68k"))]
-unsafe fn new_slot(st: *mut State) -> i32 {
-    // SAFETY: the caller's guarantee.
-    let st = unsafe { &mut *st };
-    st.new_slot_host().map_or(-1, i32::from)
-}
-
-#[cfg(not(target_arch = "m68k"))]
-impl State {
-    /// [`new_slot`]'s work (host).
-    fn new_slot_host(&mut self) -> Option<u16> {
-        let n = usize::from(self.n_slots);
-        if n < usize::from(self.settings.capacity) {
-            // SAFETY: the live state, its ledger open.
-            let rec = unsafe { crate::ledger::new_record(self, record::ALLOC_RECORD_SIZE as u32) };
-            if !rec.is_null() {
-                // SAFETY: n < capacity, the table's size.
-                unsafe { *self.slot_rec.add(n) = rec };
-                self.n_slots = n as u16 + 1;
-                return Some(n as u16);
-            }
-        }
-        let next = usize::from(self.ring_next);
-        // SAFETY: the ring is a field of the live scratch chunk.
-        let ring = unsafe { &mut (*self.scratch).ring };
-        let mut k = 0;
-        while k < RING {
-            let i = (next + k) & (RING - 1);
-            if ring.addr[i] != 0 {
-                ring.addr[i] = 0;
-                return Some(ring.slot[i]);
-            }
-            k += 1;
-        }
-        None
-    }
-}
+static_assertions::const_assert!(offset_of!(Ring, site) < 128);

@@ -1,7 +1,7 @@
 //! The C path, end to end: `palm-build lib` builds memdbg's C interface
 //! (`capi-lib`) into an archive; `m68k-linux-gnu-gcc` compiles a Palm application
-//! written in C (`tests/c-app/leak.c`: its own entry, PilotMain, `memdbg.h`'s
-//! macros); palm-build links the two with its linker script and verifies the image
+//! written in C (`tests/c-app/leak.c`: `palm-sys.h`'s entry and system calls,
+//! PilotMain, `memdbg.h`'s macros); palm-build links the two with its linker script and verifies the image
 //! (entry at 0, PC-relative only, no writable sections, 68000 only); palm-run runs
 //! the PRC; the exported MemDbgDB must list exactly the one leak, with the C file
 //! and line `MemPtrNew` was called from, and count the resize and the two frees
@@ -23,26 +23,10 @@ const GCC: &str = "m68k-linux-gnu-gcc";
 const C_SOURCE: &str = "memdbg/tests/c-app/leak.c";
 const APP_NAME: &str = "MemDbgC";
 
-/// gcc flags for Palm code 1: 68000 only; `-mpcrel`: every reference to code and
-/// constant data PC-relative (no GOT, no absolute address); `-ffixed-a5`: A5 (the
-/// OS's globals pointer) never used; a frame pointer in A6 like the Rust code's
-/// (memdbg walks the A6 chain for call stacks); no libc.
-const GCC_FLAGS: &[&str] = &[
-    "-m68000",
-    "-Os",
-    "-mpcrel",
-    "-ffixed-a5",
-    "-fno-omit-frame-pointer",
-    "-ffreestanding",
-    "-fno-builtin",
-    "-nostdlib",
-    "-ffunction-sections",
-    "-fdata-sections",
-    "-fno-asynchronous-unwind-tables",
-    "-g",
-    "-Wall",
-    "-Werror",
-];
+/// The compile's own flags, after palm-build's for code 1
+/// (`palm_build::capp::GCC_FLAGS`: 68000 only, PC-relative, A5 untouched, A6
+/// frames, no libc).
+const GCC_FLAGS: &[&str] = &["-Os", "-Wall", "-Werror"];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -110,8 +94,9 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
     let object = out.join("leak.o");
     let cc = Command::new(GCC)
         .current_dir(workspace())
+        .args(palm_build::capp::GCC_FLAGS)
         .args(GCC_FLAGS)
-        .arg("-Imemdbg/include")
+        .args(["-Ipalm-sys/include", "-Imemdbg/include"])
         .args(["-c", C_SOURCE, "-o"])
         .arg(&object)
         .output()

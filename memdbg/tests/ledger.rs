@@ -16,6 +16,8 @@ use memdbg::record::{
 use palm_prc::{Content, Database, FourCC};
 use palm_run::{Config, Machine};
 
+mod common;
+
 const CREATOR: u32 = u32::from_be_bytes(*b"MDtA");
 const APP_NAME: &str = "MemDbgTest";
 /// The app source as `file!()` sees it: relative to the workspace root.
@@ -33,19 +35,7 @@ fn app() -> &'static App {
     static APP: OnceLock<App> = OnceLock::new();
     APP.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| dir.join("../target"));
-        let built = palm_build::build_app(&palm_build::Options {
-            manifest_path: dir.join("tests/app/Cargo.toml"),
-            target_dir: Some(target_dir),
-            kind: palm_build::ImageKind::App,
-            features: Vec::new(),
-            quiet: true,
-            raw_llvm: false,
-            macsbug_names: true,
-        })
-        .unwrap_or_else(|e| panic!("building tests/app for the 68000 failed: {e:#}"));
+        let built = common::build_test_app();
         let source = std::fs::read_to_string(dir.join("tests/app/src/lib.rs")).unwrap();
         let mut marks = HashMap::new();
         for (i, l) in source.lines().enumerate() {

@@ -22,6 +22,8 @@
 //! - [`codegen`]: `indexable` and `in_register`, for the two LLVM m68k
 //!   miscompilations palm-build rejects at build time (bugs 2 and 7).
 //! - [`table`] (host only): `TRAPS`, `trap_info(word)` for tools such as palm-run.
+//! - [`c_header`] (host only): `palm-sys/include/palm-sys.h`, the same types,
+//!   constants and traps for GNU C.
 //!
 //! ## Targets
 //! On `m68k-unknown-none-elf` the glue is inline asm (needs nightly and
@@ -41,7 +43,13 @@
 #![cfg_attr(target_arch = "m68k", feature(asm_experimental_arch))]
 #![deny(missing_docs)]
 
+// The host-only C header generator writes text with std.
+#[cfg(all(not(test), not(target_arch = "m68k")))]
+extern crate std;
+
 pub mod allocator;
+#[cfg(not(target_arch = "m68k"))]
+pub mod c_header;
 mod callback;
 pub mod chain;
 pub mod codegen;

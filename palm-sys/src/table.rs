@@ -46,6 +46,22 @@ pub enum RetKind {
     Ptr,
 }
 
+impl RetKind {
+    /// D0 and A0 after a trap of this kind that returns `value`: the result where
+    /// this kind puts it (only a byte's or word's low bits of D0 for `U8`, `U16` and
+    /// `I16`), `junk` in the rest, as Palm OS leaves them undefined (PALM_FACTS §6).
+    /// For runners that want code relying on undefined bits to fail.
+    pub const fn registers(self, value: u32, junk: u32) -> (u32, u32) {
+        match self {
+            RetKind::Void => (junk, junk),
+            RetKind::U8 => ((junk & !0xFF) | (value & 0xFF), junk),
+            RetKind::U16 | RetKind::I16 => ((junk & !0xFFFF) | (value & 0xFFFF), junk),
+            RetKind::U32 => (value, junk),
+            RetKind::Ptr => (junk, value),
+        }
+    }
+}
+
 /// One named argument of a trap.
 #[derive(Clone, Copy, Debug)]
 pub struct Arg {

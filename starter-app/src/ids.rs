@@ -1,7 +1,12 @@
-//! The app's resource IDs: forms, their objects, menu commands and alerts,
-//! read from `rsrc/StarterAppRsc.h` by the build script (`build/main.rs`) —
-//! the header that `rsrc/StarterApp.rcp` includes too, so the PRC's
-//! resources and this code cannot disagree. Names are the header's.
+//! The app's resource IDs: forms, their objects, menu commands and alerts, the
+//! `#define`s of `rsrc/StarterAppRsc.h` (which `rsrc/StarterApp.rcp`
+//! includes) and of the `.rcp` itself, as constants that palm-build
+//! generates from the `.rcp` when it builds the app (`PALM_RESOURCE_IDS`,
+//! `palm_build::ids`), so the PRC's resources and this code cannot disagree.
+//! Names are the header's.
 #![allow(non_upper_case_globals)]
 
-include!(concat!(env!("OUT_DIR"), "/ids.rs"));
+include!(env!(
+    "PALM_RESOURCE_IDS",
+    "build with `palm-build app`: it generates the resource IDs from the .rcp"
+));

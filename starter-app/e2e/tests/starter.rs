@@ -3,7 +3,7 @@
 //! `MemDbgDB` exported, parsed with palm-prc and decoded with `memdbg::record`.
 //!
 //! Expected source lines come from the `// @mark NAME` comments of
-//! `starter-app/src/scenarios.rs` and IDs from `rsrc/StarterAppRsc.h`, both read
+//! `starter-app/src/scenarios.rs` and IDs from `rsrc/StarterApp.rcp`'s header, both read
 //! at test time, so the scenarios can be edited without renumbering here.
 
 use std::collections::HashMap;
@@ -18,7 +18,7 @@ use memdbg::record::{
 use palm_prc::{Content, Database, FourCC};
 use palm_rcp::form::{Form, FormObject};
 use palm_run::{Config, Machine};
-use starter_app_e2e::{expected, rsc_header};
+use starter_app_e2e::expected;
 
 const APP_NAME: &str = "StarterApp";
 /// The scenarios as `file!()` names them in the records (workspace-relative).
@@ -37,7 +37,7 @@ struct App {
     code1: Vec<u8>,
     /// `@mark` name → line in scenarios.rs.
     marks: HashMap<String, u16>,
-    /// `#define` name → value, from rsrc/StarterAppRsc.h.
+    /// `#define` name → value, from rsrc/StarterApp.rcp and StarterAppRsc.h.
     ids: HashMap<String, u16>,
 }
 
@@ -56,11 +56,11 @@ fn app() -> &'static App {
         .unwrap_or_else(|e| panic!("building starter-app for the 68000 failed: {e:#}"));
         let source = std::fs::read_to_string(starter_dir().join("src/scenarios.rs")).unwrap();
         let marks = expected::marks(&source).unwrap();
-        let header = starter_dir().join("../rsrc/StarterAppRsc.h");
-        let ids = rsc_header::parse("StarterAppRsc.h", &std::fs::read_to_string(header).unwrap())
+        // The IDs as palm-build generates them for the app (palm_rcp::ids).
+        let ids = palm_rcp::ids::defines(&starter_dir().join("../rsrc/StarterApp.rcp"))
             .unwrap()
             .into_iter()
-            .map(|d| (d.name, d.value))
+            .filter_map(|d| Some((d.name, u16::try_from(d.value).ok()?)))
             .collect();
         App {
             prc: std::fs::read(&built.prc).unwrap(),
@@ -441,7 +441,7 @@ fn the_os_leak_dump_names_the_frames_from_the_prc_alone() {
                 l.split_once(" <")
                     .map(|(_, n)| n.trim_end_matches('>').to_string())
             })
-            .filter(|n| !n.starts_with("memdbg."))
+            .filter(|n| !(n.starts_with("memdbg.") || n.starts_with("__memdbg_")))
             .collect()
     };
     let through_the_form = [

@@ -478,3 +478,66 @@ pub unsafe extern "C" fn c_trap_strlen(s: *const u8) -> u32 {
     let palm = rust;
     (palm << 16) | rust
 }
+
+/// A structure whose 68k layout differs from a 64-bit host's: after the byte,
+/// the `u32` is at offset 2 on the 68k (`u32` is 2-aligned there) and at 4 on
+/// the host. The hand-written `asm/mixed.s` reads it through the offsets this
+/// crate declares as assembly constants (below).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Mixed {
+    /// A byte.
+    pub tag: u8,
+    /// A long after it.
+    pub long: u32,
+    /// A word.
+    pub word: u16,
+    /// A long after the word.
+    pub last: u32,
+}
+
+// The offsets of `Mixed` as the 68k compilation lays it out, for `asm/mixed.s`
+// (palm-build collects them into asm-constants.inc).
+#[cfg(target_arch = "m68k")]
+core::arch::global_asm!(
+    ".equ MIXED_TAG, {tag}",
+    ".equ MIXED_LONG, {long}",
+    ".equ MIXED_WORD, {word}",
+    ".equ MIXED_LAST, {last}",
+    ".equ MIXED_SIZE, {size}",
+    tag = const core::mem::offset_of!(Mixed, tag),
+    long = const core::mem::offset_of!(Mixed, long),
+    word = const core::mem::offset_of!(Mixed, word),
+    last = const core::mem::offset_of!(Mixed, last),
+    size = const core::mem::size_of::<Mixed>(),
+);
+
+#[cfg(target_arch = "m68k")]
+unsafe extern "C" {
+    /// `asm/mixed.s`: the sum of `p`'s four fields plus `c_urem(last, 10)`.
+    fn corpus_mixed_sum(p: *const Mixed) -> u32;
+}
+
+/// Hand-written assembly in a crate (`asm/mixed.s`, assembled by palm-build):
+/// `tag + long + word + last + last % 10` of `*p`, the fields read at the
+/// offsets of the assembly constants, the remainder by a call back into Rust
+/// (`c_urem`). Wrapping sums.
+///
+/// # Safety
+/// `p` points to a readable `Mixed`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn c_asm_mixed_sum(p: *const Mixed) -> u32 {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: the caller's guarantee; the routine only reads `*p`.
+    return unsafe { corpus_mixed_sum(p) };
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        // SAFETY: the caller's guarantee.
+        let m = unsafe { *p };
+        u32::from(m.tag)
+            .wrapping_add(m.long)
+            .wrapping_add(u32::from(m.word))
+            .wrapping_add(m.last)
+            .wrapping_add(c_urem(m.last, 10))
+    }
+}

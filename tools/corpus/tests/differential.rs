@@ -804,3 +804,58 @@ fn a_trap_call_passes_its_argument_and_returns_the_masked_result() {
     }
     c.finish();
 }
+
+/// A crate's hand-written assembly (`asm/mixed.s`, listed in the corpus's
+/// `[package.metadata.palm] asm`) is assembled and linked with the program, reads
+/// a `repr(C)` struct at the offsets the 68k compilation computed (2-aligned
+/// longs: not the host's layout), and calls back into Rust.
+#[test]
+fn crate_assembly_uses_the_68k_layout_constants() {
+    let constants = &image().asm_constants;
+    let layout: Vec<i64> = [
+        "MIXED_TAG",
+        "MIXED_LONG",
+        "MIXED_WORD",
+        "MIXED_LAST",
+        "MIXED_SIZE",
+    ]
+    .iter()
+    .map(|n| {
+        *constants
+            .get(*n)
+            .unwrap_or_else(|| panic!("no constant {n}"))
+    })
+    .collect();
+    assert_eq!(layout, [0, 2, 6, 8, 12], "the 68k layout of Mixed");
+    assert_ne!(
+        std::mem::offset_of!(host::Mixed, long),
+        2,
+        "the host's differs"
+    );
+    let mut c = Checker::default();
+    for mut m in machines() {
+        for (i, &v) in operands().iter().enumerate() {
+            let mixed = host::Mixed {
+                tag: (v >> 3) as u8,
+                long: v,
+                word: (v as u16).rotate_left(i as u32),
+                last: v.rotate_right(7) ^ i as u32,
+            };
+            let mut bytes = vec![0u8; 12];
+            bytes[0] = mixed.tag;
+            bytes[2..6].copy_from_slice(&mixed.long.to_be_bytes());
+            bytes[6..8].copy_from_slice(&mixed.word.to_be_bytes());
+            bytes[8..12].copy_from_slice(&mixed.last.to_be_bytes());
+            m.write(DATA, &bytes);
+            // SAFETY: a live Mixed.
+            let want = unsafe { host::c_asm_mixed_sum(&mixed) };
+            c.check(
+                "c_asm_mixed_sum",
+                format!("{mixed:x?}"),
+                m.try_call("c_asm_mixed_sum", &[DATA]),
+                want,
+            );
+        }
+    }
+    c.finish();
+}

@@ -11,12 +11,21 @@
 //! - The top crate also gets `-C llvm-args=-print-after=codegenprepare,finalize-isel`:
 //!   the IR just before instruction selection and the machine IR just after
 //!   it, which [`crate::ircheck`] scans.
+//! - Hand-written 68000 assembly: every crate of the build may list GNU as
+//!   source files in its Cargo.toml, `asm = ["asm/alloc.s", …]` under
+//!   `[package.metadata.palm]` (paths relative to that Cargo.toml). They are
+//!   found here ([`Compiled::asm_sources`]: the crates cargo reports building,
+//!   their settings from `cargo metadata`) and assembled into the image or
+//!   archive by [`crate::link`], with the program's assembly constants.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, anyhow, bail};
 use serde_json::Value;
+
+use crate::bail_input;
+use crate::error::bad_input;
 
 /// The rustc flags every 68k crate is built with, and why (see
 /// `docs/TOOLCHAIN.md`, "Flags that give a Palm-compatible image").
@@ -54,6 +63,18 @@ pub struct Compiled {
     /// The IR dump rustc printed for the top crate, or `None` when cargo found
     /// the crate up to date and did not run rustc.
     pub ir_dump: Option<String>,
+    /// The hand-written assembly of the crates in the build (their
+    /// `[package.metadata.palm] asm` lists), in package then list order.
+    pub asm_sources: Vec<AsmSource>,
+}
+
+/// One hand-written 68000 assembly file of a crate in the build.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsmSource {
+    /// The crate's package name (`memdbg`).
+    pub package: String,
+    /// The file (absolute).
+    pub path: PathBuf,
 }
 
 /// Package facts from `cargo metadata`.
@@ -73,6 +94,8 @@ pub struct Package {
     pub target_dir: PathBuf,
     /// `[package.metadata.palm]` as JSON (`Value::Null` when absent).
     pub palm_metadata: Value,
+    /// What [`crate::setup::check`] found worth a warning (one line each).
+    pub setup_warnings: Vec<String>,
 }
 
 /// `cargo`, run in `dir`. A relative `CARGO_TARGET_DIR` is made absolute
@@ -91,13 +114,16 @@ fn cargo_in(dir: &Path) -> Command {
     cmd
 }
 
-/// Reads the package whose manifest is `manifest_path` with `cargo metadata`.
+/// Reads the package whose manifest is `manifest_path` with `cargo metadata`,
+/// after [`crate::setup::check`] has checked its workspace.
 ///
 /// # Errors
-/// cargo fails, or the manifest has no library target.
+/// Bad input ([`crate::error::BadInput`]): the manifest is missing or a
+/// directory, the setup check fails, cargo cannot read the manifest, or the
+/// library target is missing or not exactly a `staticlib`.
 pub fn package(manifest_path: &Path) -> Result<Package> {
     if manifest_path.is_dir() {
-        bail!(
+        bail_input!(
             "{}: a directory; --manifest-path names the crate's Cargo.toml ({})",
             manifest_path.display(),
             manifest_path.join("Cargo.toml").display()
@@ -105,7 +131,9 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
     }
     let manifest_path = manifest_path
         .canonicalize()
-        .with_context(|| format!("{}: no such manifest", manifest_path.display()))?;
+        .with_context(|| format!("{}: no such manifest", manifest_path.display()))
+        .map_err(bad_input)?;
+    let setup_warnings = crate::setup::check(&manifest_path)?;
     let dir = manifest_path
         .parent()
         .unwrap_or(Path::new("."))
@@ -121,9 +149,13 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
         .arg(&manifest_path)
         .stderr(Stdio::inherit())
         .output()
-        .context("running cargo metadata")?;
+        .context("running cargo metadata (is cargo installed? run ci/setup)")
+        .map_err(bad_input)?;
     if !out.status.success() {
-        bail!("cargo metadata failed for {}", manifest_path.display());
+        bail_input!(
+            "cargo metadata failed for {} (its message is above)",
+            manifest_path.display()
+        );
     }
     let meta: Value = serde_json::from_slice(&out.stdout).context("parsing cargo metadata")?;
     let pkg = meta["packages"]
@@ -132,11 +164,11 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
         .flatten()
         .find(|p| p["manifest_path"].as_str().map(Path::new) == Some(manifest_path.as_path()))
         .ok_or_else(|| {
-            anyhow!(
+            bad_input(anyhow!(
                 "{}: not a package (a workspace manifest?): pass the 68k crate's own \
                  Cargo.toml with --manifest-path, e.g. --manifest-path starter-app/Cargo.toml",
                 manifest_path.display()
-            )
+            ))
         })?;
     let lib = pkg["targets"]
         .as_array()
@@ -148,10 +180,11 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
                 .is_some_and(|k| k.iter().any(|k| k == "staticlib"))
         })
         .ok_or_else(|| {
-            anyhow!(
-                "{}: the 68k crate must have a library target with crate-type \"staticlib\"",
+            bad_input(anyhow!(
+                "{}: no library target with crate-type \"staticlib\": a 68k crate needs \
+                 [lib] crate-type = [\"staticlib\"]",
                 manifest_path.display()
-            )
+            ))
         })?;
     let kinds: Vec<&str> = lib["kind"]
         .as_array()
@@ -163,7 +196,7 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
         // With a second crate type rustc cannot run whole-program LTO, so
         // the one assembly file would hold this crate's code without its
         // dependencies' (the link then fails on their symbols).
-        bail!(
+        bail_input!(
             "{}: the 68k crate's crate-type must be exactly [\"staticlib\"], not {kinds:?}: \
              with another type rustc does not put the whole program (LTO) into the \
              assembly palm-build links; test host code from a separate crate",
@@ -183,11 +216,13 @@ pub fn package(manifest_path: &Path) -> Result<Package> {
         workspace_root: PathBuf::from(field(&meta["workspace_root"], "workspace_root")?),
         target_dir: PathBuf::from(field(&meta["target_directory"], "target_directory")?),
         palm_metadata: pkg["metadata"]["palm"].clone(),
+        setup_warnings,
     })
 }
 
 /// Compiles `pkg` (with cargo `features`) for the 68000 and returns its assembly. `work` receives the
-/// top crate's `.s`; `target_dir` is cargo's target directory.
+/// top crate's `.s` and the Rust module of its resource IDs ([`crate::ids`], passed to rustc as
+/// `PALM_RESOURCE_IDS`); `target_dir` is cargo's target directory.
 ///
 /// # Errors
 /// cargo fails (its diagnostics are printed), or an expected `.s` is missing.
@@ -199,6 +234,7 @@ pub fn compile(
     quiet: bool,
 ) -> Result<Compiled> {
     std::fs::create_dir_all(work).with_context(|| format!("creating {}", work.display()))?;
+    let resource_ids = crate::ids::write_rust_module(pkg, work)?;
     let top_asm = work.join(format!("{}.s", pkg.lib_name));
     let mut cmd = cargo_in(&pkg.workspace_root);
     cmd.args([
@@ -231,12 +267,14 @@ pub fn compile(
     .arg(format!("--emit=asm={},link", top_asm.display()))
     .args(["-C", &format!("llvm-args=-print-after={IR_DUMP_PASSES}")])
     .env("CARGO_ENCODED_RUSTFLAGS", TARGET_RUSTFLAGS.join("\x1f"))
+    .env(crate::ids::ENV, &resource_ids)
     .env_remove("RUSTFLAGS")
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
     let out = cmd
         .output()
-        .context("running cargo (is it installed? run ci/setup)")?;
+        .context("running cargo (is it installed? run ci/setup)")
+        .map_err(bad_input)?;
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     // Separate cargo's messages from the IR dump, and collect rustc's
@@ -252,12 +290,16 @@ pub fn compile(
     }
     let mut builtins_dir = None;
     let mut top_fresh = None;
+    let mut built = Vec::new();
     for line in stdout.lines() {
         let Ok(msg) = serde_json::from_str::<Value>(line) else {
             continue;
         };
         if msg["reason"] != "compiler-artifact" {
             continue;
+        }
+        if let Some(id) = msg["package_id"].as_str() {
+            built.push(id.to_string());
         }
         let name = msg["target"]["name"].as_str().unwrap_or("");
         if name == "compiler_builtins" {
@@ -295,11 +337,96 @@ pub fn compile(
         Some(true) => None,
         _ => Some(ir),
     };
+    let asm_sources = asm_sources(&pkg.workspace_root, &built)?;
     Ok(Compiled {
         top_asm,
         builtins_asm,
         ir_dump,
+        asm_sources,
     })
+}
+
+/// The hand-written assembly of the packages `built` (cargo's package ids):
+/// each one's `asm` list of `[package.metadata.palm]`, read from `cargo
+/// metadata` of the workspace at `workspace_root`. Packages cargo does not
+/// list there (the standard library's, built by `-Zbuild-std`) have none.
+///
+/// # Errors
+/// cargo metadata fails, or a list is malformed (see [`asm_list`]).
+fn asm_sources(workspace_root: &Path, built: &[String]) -> Result<Vec<AsmSource>> {
+    let out = cargo_in(workspace_root)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--filter-platform",
+            TARGET,
+        ])
+        .stderr(Stdio::inherit())
+        .output()
+        .context("running cargo metadata")?;
+    if !out.status.success() {
+        bail!(
+            "cargo metadata failed in {} (for the crates' assembly)",
+            workspace_root.display()
+        );
+    }
+    let meta: Value = serde_json::from_slice(&out.stdout).context("parsing cargo metadata")?;
+    let mut sources = Vec::new();
+    for pkg in meta["packages"].as_array().into_iter().flatten() {
+        if !pkg["id"]
+            .as_str()
+            .is_some_and(|id| built.iter().any(|b| b == id))
+        {
+            continue;
+        }
+        sources.extend(asm_list(pkg)?);
+    }
+    Ok(sources)
+}
+
+/// The `asm` list of one package of `cargo metadata`: `[package.metadata.palm]
+/// asm = ["asm/x.s", …]`, GNU as source files relative to its Cargo.toml.
+///
+/// # Errors
+/// `asm` is not a list of strings, or names a file that does not exist or
+/// whose name does not end in `.s`; the error names the Cargo.toml.
+pub fn asm_list(pkg: &Value) -> Result<Vec<AsmSource>> {
+    let manifest = PathBuf::from(pkg["manifest_path"].as_str().unwrap_or("Cargo.toml"));
+    let dir = manifest.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let name = pkg["name"].as_str().unwrap_or("?").to_string();
+    let files = match &pkg["metadata"]["palm"]["asm"] {
+        Value::Null => return Ok(Vec::new()),
+        Value::Array(files) => files,
+        other => bail!(
+            "{}: [package.metadata.palm] asm must be a list of .s files, not {other}",
+            manifest.display()
+        ),
+    };
+    files
+        .iter()
+        .map(|f| {
+            let Some(f) = f.as_str() else {
+                bail!(
+                    "{}: [package.metadata.palm] asm must be a list of .s files, not {f}",
+                    manifest.display()
+                )
+            };
+            let path = dir.join(f);
+            if !f.ends_with(".s") || !path.is_file() {
+                bail!(
+                    "{}: [package.metadata.palm] asm: {f} is not a .s file ({} does not exist \
+                     or is not named *.s)",
+                    manifest.display(),
+                    path.display()
+                );
+            }
+            Ok(AsmSource {
+                package: name.clone(),
+                path,
+            })
+        })
+        .collect()
 }
 
 /// The diagnostics rustc reported (cargo's `compiler-message` JSON lines) as
@@ -415,12 +542,19 @@ mod tests {
     fn crate_type_must_be_staticlib_alone() {
         let dir = tempfile::tempdir().unwrap();
         let manifest = dir.path().join("Cargo.toml");
+        std::fs::write(
+            dir.path().join("rust-toolchain.toml"),
+            crate::setup::TOOLCHAIN_FILE,
+        )
+        .unwrap();
         let write = |types: &str| {
             std::fs::write(
                 &manifest,
                 format!(
-                    "[package]\nname = \"two-types\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
-                     [lib]\ncrate-type = {types}\n[workspace]\n"
+                    "{}\n[package]\nname = \"two-types\"\nversion = \"0.1.0\"\n\
+                     edition = \"2024\"\n[lib]\ncrate-type = {types}\n[workspace]\n{}",
+                    crate::setup::cargo_features_line(),
+                    crate::setup::profile_snippet()
                 ),
             )
             .unwrap();
@@ -428,7 +562,9 @@ mod tests {
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
         write(r#"["staticlib", "rlib"]"#);
-        let e = package(&manifest).unwrap_err().to_string();
+        let e = package(&manifest).unwrap_err();
+        assert!(crate::error::is_bad_input(&e));
+        let e = e.to_string();
         assert!(
             e.ends_with(
                 "Cargo.toml: the 68k crate's crate-type must be exactly [\"staticlib\"], not \
@@ -446,6 +582,51 @@ mod tests {
             e.contains(": a directory; --manifest-path names the crate's Cargo.toml ("),
             "{e}"
         );
+    }
+
+    #[test]
+    fn asm_lists_name_existing_s_files_relative_to_the_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("asm")).unwrap();
+        std::fs::write(dir.path().join("asm/a.s"), "rts\n").unwrap();
+        std::fs::write(dir.path().join("asm/b.txt"), "").unwrap();
+        let manifest = dir.path().join("Cargo.toml");
+        let pkg = |asm: Value| {
+            serde_json::json!({
+                "name": "lib", "manifest_path": manifest, "metadata": {"palm": {"asm": asm}}
+            })
+        };
+        let found = asm_list(&pkg(serde_json::json!(["asm/a.s"]))).unwrap();
+        assert_eq!(
+            found,
+            vec![AsmSource {
+                package: "lib".into(),
+                path: dir.path().join("asm/a.s")
+            }]
+        );
+        assert!(asm_list(&pkg(Value::Null)).unwrap().is_empty());
+        for (bad, says) in [
+            (
+                serde_json::json!("asm/a.s"),
+                "asm must be a list of .s files, not \"asm/a.s\"",
+            ),
+            (
+                serde_json::json!([3]),
+                "asm must be a list of .s files, not 3",
+            ),
+            (
+                serde_json::json!(["asm/b.txt"]),
+                "asm: asm/b.txt is not a .s file",
+            ),
+            (
+                serde_json::json!(["asm/c.s"]),
+                "asm: asm/c.s is not a .s file",
+            ),
+        ] {
+            let e = asm_list(&pkg(bad)).unwrap_err().to_string();
+            assert!(e.starts_with(&manifest.display().to_string()), "{e}");
+            assert!(e.contains(says), "{e}");
+        }
     }
 
     #[test]

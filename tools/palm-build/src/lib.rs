@@ -15,7 +15,8 @@
 //!    patterns in the assembly (CCR clobbered by moves, `and.l #,%aN`, 68020
 //!    multiplies).
 //! 4. **GNU as** `-m68000 --pcrel` (rejects anything a 68000 does not have),
-//!    with our own 68000 `memcpy`/`memmove`/`memset` (`rt/mem.s`).
+//!    with our own 68000 `memcpy`/`memmove`/`memset` (`rt/mem.s`) and the
+//!    crates' own assembly (below).
 //! 5. **GNU ld** `-q --gc-sections` with `rt/palm.ld`: code at 0, entry first,
 //!    `.text` then `.rodata`.
 //! 6. **Verifier** ([`verify`]): no absolute relocations, no writable
@@ -29,15 +30,52 @@
 //! The result is an [`Image`]: the ELF (kept for symbols and DWARF) and the
 //! bytes of code resource 1. [`prc`] packages an application image and its
 //! resources as a PRC.
+//!
+//! Before stage 1, [`setup`] checks the workspace (toolchain file and
+//! channel, `cargo-features`, `[profile.palm]`) and says what to copy; every
+//! build passes the crate's resource IDs to rustc ([`ids`]). Besides `app`,
+//! `image` and `lib`, the `palm-build` command makes new apps ([`new`]:
+//! `palm-build new DIR [--c]`), links C apps ([`capp`]: `palm-build c-app`)
+//! and writes a `.rcp`'s IDs for C (`palm-build ids --c`). Its exit status is
+//! 2 for bad input and 1 for a failed build ([`error`]).
+//!
+//! ## Hand-written assembly in a crate
+//! A crate of the program (the app, or a library it depends on, such as
+//! memdbg) may carry GNU as files for the 68000, listed in its Cargo.toml:
+//!
+//! ```toml
+//! [package.metadata.palm]
+//! asm = ["asm/alloc.s", "asm/free.s"]   # relative to this Cargo.toml
+//! ```
+//!
+//! Every build that compiles the crate (an app, a test library, `palm-build
+//! lib`'s archive for C) assembles them with `-m68000 --pcrel` and links them
+//! with the program. They reach structure offsets and other constants of the
+//! Rust side through one generated file: a crate declares each constant with
+//! `core::arch::global_asm!(".equ NAME, {v}", v = const offset_of!(T, f))`
+//! (68k only), palm-build collects every such `NAME = value` of the
+//! whole-program assembly into `asm-constants.inc`
+//! ([`ASM_CONSTANTS_FILE`]), and the `.s` files `.include
+//! "asm-constants.inc"`. The values are the 68k compilation's own (its
+//! layout aligns `u32` to 2 bytes, unlike a host's), so a moved field moves
+//! the assembly's offset with it. The assembly's global symbols are ordinary
+//! link symbols: Rust calls them as `extern "C"` functions or with an `asm!`
+//! `jsr`, and they call Rust functions that have an `export_name`.
 
 #![deny(missing_docs)]
 
+pub mod capp;
 pub mod cargo;
+pub mod coff;
 pub mod emu;
+pub mod error;
+pub mod ids;
 pub mod ircheck;
 mod link;
 pub mod macsbug;
+pub mod new;
 pub mod prc;
+pub mod setup;
 pub mod verify;
 
 use std::collections::BTreeMap;
@@ -45,7 +83,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 
-pub use link::{Binutils, RUNTIME_ASM};
+pub use link::{ASM_CONSTANTS_FILE, Binutils, RUNTIME_ASM, split_constants};
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -123,6 +161,11 @@ pub struct Image {
     pub repairs: Vec<String>,
     /// Verifier statistics.
     pub verified: verify::Verified,
+    /// The program's assembly constants (`global_asm!(".equ NAME, {v}", v =
+    /// const …)` of its crates, as the 68k compilation computed them), which
+    /// the crates' hand-written assembly includes: name → value. Tests that
+    /// run that assembly in the emulator lay out its data with them.
+    pub asm_constants: BTreeMap<String, i64>,
 }
 
 impl Image {
@@ -189,6 +232,9 @@ fn compile_checked(opts: &Options) -> Result<Prepared> {
     lock.lock()
         .with_context(|| format!("locking {}", work.display()))?;
     let progress = |msg: &str| opts.progress(msg);
+    for w in &pkg.setup_warnings {
+        eprintln!("palm-build: warning: {w}");
+    }
     progress(&format!(
         "compiling {} for the 68000 ({})",
         pkg.name,
@@ -274,6 +320,7 @@ pub fn build_image(opts: &Options) -> Result<Image> {
             package: pkg,
             repairs: Vec::new(),
             verified: verify::Verified::default(),
+            asm_constants: linked.constants.into_iter().collect(),
         });
     }
     let elf = out_dir.join(format!("{variant}.elf"));
@@ -322,6 +369,7 @@ pub fn build_image(opts: &Options) -> Result<Image> {
         package: pkg,
         repairs: linked.repairs,
         verified,
+        asm_constants: linked.constants.into_iter().collect(),
     })
 }
 
@@ -345,6 +393,10 @@ pub struct Library {
     pub verified: verify::Verified,
     /// What the repair pass changed, one summary line per kind.
     pub repairs: Vec<String>,
+    /// For [`coff::LibFormat::Coff`]: the coff-m68k archive (then
+    /// [`Library::archive`]) and its conversion; the ELF archive the check
+    /// link used stays in the work directory.
+    pub coff: Option<coff::CoffLibrary>,
 }
 
 /// Builds a `staticlib` crate into a static archive `archive` for C apps
@@ -360,6 +412,17 @@ pub struct Library {
 /// As [`build_image`]; the IR check fails on any function (the archive keeps
 /// all of the crate's code); or an object breaks a rule.
 pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
+    build_lib_as(opts, archive, coff::LibFormat::Elf)
+}
+
+/// [`build_lib`] writing `archive` in `format`: for
+/// [`coff::LibFormat::Coff`], the verified ELF object is also converted into
+/// a coff-m68k archive for prc-tools' linker ([`coff::write_library`]:
+/// converted, read back and verified by the same rules).
+///
+/// # Errors
+/// As [`build_lib`] and [`coff::write_library`].
+pub fn build_lib_as(opts: &Options, archive: &Path, format: coff::LibFormat) -> Result<Library> {
     let Prepared {
         pkg,
         out_dir,
@@ -380,7 +443,11 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
     }
     let binutils = Binutils::default();
     progress("repairing and assembling");
-    let (assembled, repairs) = link::assemble_all(&binutils, &compiled, &work, names)?;
+    let link::Assembled {
+        objects: assembled,
+        repairs,
+        ..
+    } = link::assemble_all(&binutils, &compiled, &work, names)?;
     if !repairs.is_empty() {
         progress(&format!("repaired {}", repairs.join(", ")));
     }
@@ -425,13 +492,17 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
     if let Some(dir) = archive.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    link::archive(&binutils, &objects, archive)?;
+    let elf_archive = match format {
+        coff::LibFormat::Elf => archive.to_path_buf(),
+        coff::LibFormat::Coff => members.join(format!("lib{}.a", pkg.lib_name)),
+    };
+    link::archive(&binutils, &objects, &elf_archive)?;
     // The check link takes the archive as a C linker does.
     let exported = link::globals_of(&compiled.top_asm)?;
     let check_elf = out_dir.join(format!("{variant}.lib.elf"));
     link::link_inputs(
         &binutils,
-        &[archive.to_path_buf()],
+        &[elf_archive],
         &exported,
         &work,
         &check_elf,
@@ -447,6 +518,26 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         verified.text_bytes,
         verified.rodata_bytes
     ));
+    let coff = match format {
+        coff::LibFormat::Elf => None,
+        coff::LibFormat::Coff => {
+            let lib =
+                coff::write_library(&objects[0], &exported, archive, &work, &binutils.objdump)?;
+            let c = &lib.converted;
+            progress(&format!(
+                "converted to coff-m68k: {} bytes of .text ({} of code, {} instructions, all \
+                 68000, PC-relative only) from {} sections reached from the exports ({} left \
+                 out), {} undefined symbol(s)",
+                c.object.sections[0].size,
+                c.code_bytes,
+                lib.verified.instructions,
+                c.kept_sections,
+                c.dropped_sections,
+                c.undefined.len()
+            ));
+            Some(lib)
+        }
+    };
     progress(&format!("wrote {} (from {})", archive.display(), pkg.name));
     Ok(Library {
         archive: archive.to_path_buf(),
@@ -455,6 +546,7 @@ pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
         check_elf,
         verified,
         repairs,
+        coff,
     })
 }
 
@@ -548,22 +640,14 @@ pub struct App {
 /// Any error of [`build_image`], the metadata, the resource compiler or the writer.
 pub fn build_app(opts: &Options) -> Result<App> {
     // Settings and resources first: their mistakes should not wait for a build.
-    let meta = prc::AppMeta::from_package(&cargo::package(&opts.manifest_path)?)?;
-    let resources = prc::compile_resources(&meta)?;
+    let meta = prc::AppMeta::from_package(&cargo::package(&opts.manifest_path)?)
+        .map_err(error::bad_input)?;
+    let resources = prc::compile_resources(&meta).map_err(error::bad_input)?;
     let image = build_image(&Options {
         kind: ImageKind::App,
         ..opts.clone()
     })?;
-    let unix_now = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.parse::<i64>().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
-        });
-    let palm_date = palm_prc::unix_to_palm(unix_now).unwrap_or(u32::MAX);
-    let (bytes, count) = prc::build_prc(&image, &meta, resources, palm_date)?;
+    let (bytes, count) = prc::build_prc(&image, &meta, resources, creation_date())?;
     let out_dir = image.elf.parent().unwrap_or(Path::new(".")).to_path_buf();
     let prc_path = out_dir.join(format!("{}.prc", meta.name));
     let elf_path = out_dir.join(format!("{}.elf", meta.name));
@@ -594,6 +678,20 @@ pub fn build_app(opts: &Options) -> Result<App> {
         meta,
         resources: count,
     })
+}
+
+/// A PRC's creation date, in seconds since 1904-01-01 (Palm epoch):
+/// `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.
+pub(crate) fn creation_date() -> u32 {
+    let unix_now = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
+        });
+    palm_prc::unix_to_palm(unix_now).unwrap_or(u32::MAX)
 }
 
 /// FNV-1a (64-bit) of the file at `path` (0 if unreadable): which assembly a

@@ -50,6 +50,7 @@ pub(crate) struct Linked {
     pub code: Vec<u8>,
     pub symbols: BTreeMap<String, u32>,
     pub repairs: Vec<String>,
+    pub constants: Vec<(String, i64)>,
 }
 
 /// Writes `bytes` to `path`; the error names the file.
@@ -57,10 +58,15 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
 }
 
+/// Runs a binutils command; one that cannot be started is a missing tool
+/// (bad input: the setup), one that fails names its output.
 fn run(cmd: &mut Command, what: &str) -> Result<()> {
-    let out = cmd.output().with_context(|| {
-        format!("cannot run {what} (run ci/setup to install binutils-m68k-linux-gnu)")
-    })?;
+    let out = cmd
+        .output()
+        .with_context(|| {
+            format!("cannot run {what} (run ci/setup to install binutils-m68k-linux-gnu)")
+        })
+        .map_err(crate::error::bad_input)?;
     if !out.status.success() {
         bail!(
             "{what} failed:\n{}{}",
@@ -71,20 +77,19 @@ fn run(cmd: &mut Command, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Repairs `asm_path` into `work/<stem>.fixed.s`, with a MacsBug name after
-/// each function when `names`; returns the new path and counts what was
-/// repaired by kind.
+/// Repairs `text` (the assembly file `name`) into `work/<stem>.fixed.s`,
+/// with a MacsBug name after each function when `names`; returns the new
+/// path, counting what was repaired by kind.
 fn repair(
-    asm_path: &Path,
+    text: &str,
+    name: &Path,
     work: &Path,
     counts: &mut BTreeMap<String, usize>,
     names: bool,
 ) -> Result<PathBuf> {
-    let text = std::fs::read_to_string(asm_path)
-        .with_context(|| format!("reading {}", asm_path.display()))?;
-    let name = asm_path.display().to_string();
+    let shown = name.display().to_string();
     let repaired =
-        m68k_asm_repair::repair(&text, &name).with_context(|| format!("repairing {name}"))?;
+        m68k_asm_repair::repair(text, &shown).with_context(|| format!("repairing {shown}"))?;
     for fix in &repaired.fixes {
         *counts.entry(fix.kind.to_string()).or_default() += 1;
     }
@@ -93,20 +98,87 @@ fn repair(
     } else {
         repaired.text
     };
-    let stem = asm_path.file_stem().unwrap_or_default().to_string_lossy();
+    let stem = name.file_stem().unwrap_or_default().to_string_lossy();
     let out = work.join(format!("{stem}.fixed.s"));
     write_file(&out, text.as_bytes())?;
     Ok(out)
 }
 
-fn assemble(binutils: &Binutils, source: &Path, object: &Path) -> Result<()> {
+/// Reads the assembly file at `path`; the error names it.
+fn read_text(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// The file, in the work directory, that holds the program's assembly
+/// constants for the crates' hand-written assembly (`.include
+/// "asm-constants.inc"`; GNU as finds it through `-I`).
+pub const ASM_CONSTANTS_FILE: &str = "asm-constants.inc";
+
+/// Splits the program's assembly constants out of the top crate's assembly:
+/// every line `NAME = integer`, which is what LLVM prints for a
+/// `global_asm!(".equ NAME, {v}", v = const …)` of any crate of the program.
+/// Such a constant is computed by the 68k compilation itself (`offset_of!` on
+/// a `repr(C)` type gives the 68k's layout, where `u32` is 2-aligned), so the
+/// hand-written assembly, which includes them, cannot disagree with the Rust
+/// definitions. Returns the assembly without those lines (nothing in the
+/// compiled code refers to them) and the constants in their order.
+///
+/// # Errors
+/// A name is defined twice (two crates chose the same name) with different values.
+pub fn split_constants(asm: &str) -> Result<(String, Vec<(String, i64)>)> {
+    let mut rest = String::with_capacity(asm.len());
+    let mut constants: Vec<(String, i64)> = Vec::new();
+    for line in asm.lines() {
+        let constant = line.split_once(" = ").and_then(|(name, value)| {
+            let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            is_name.then_some((name, value.parse::<i64>().ok()?))
+        });
+        match constant {
+            Some((name, value)) => {
+                if let Some((_, old)) = constants.iter().find(|(n, _)| n == name) {
+                    if *old != value {
+                        bail!(
+                            "assembly constant `{name}` is defined twice, as {old} and {value} \
+                             (two `global_asm!` .equ of one name)"
+                        );
+                    }
+                    continue;
+                }
+                constants.push((name.to_string(), value));
+            }
+            None => {
+                rest.push_str(line);
+                rest.push('\n');
+            }
+        }
+    }
+    Ok((rest, constants))
+}
+
+/// The include file of `constants` ([`ASM_CONSTANTS_FILE`]).
+fn constants_include(constants: &[(String, i64)]) -> String {
+    let mut text = String::from(
+        "| The program's assembly constants, written by palm-build from the\n\
+         | `global_asm!(\".equ NAME, {v}\", v = const ...)` of its crates\n\
+         | (computed by the 68k compilation: 68k layouts). Do not edit.\n",
+    );
+    for (name, value) in constants {
+        text += &format!("\t.equ\t{name}, {value}\n");
+    }
+    text
+}
+
+fn assemble(binutils: &Binutils, source: &Path, object: &Path, include: &[&Path]) -> Result<()> {
+    let mut cmd = Command::new(&binutils.assembler);
+    // --gdwarf-5: LLVM writes DWARF 5 `.file N "dir" "name"` directives,
+    // which GNU as 2.40 accepts only in DWARF 5 mode.
+    cmd.args(["-m68000", "--pcrel", "--gdwarf-5"]);
+    for dir in include {
+        cmd.arg("-I").arg(dir);
+    }
     run(
-        Command::new(&binutils.assembler)
-            // --gdwarf-5: LLVM writes DWARF 5 `.file N "dir" "name"` directives,
-            // which GNU as 2.40 accepts only in DWARF 5 mode.
-            .args(["-m68000", "--pcrel", "--gdwarf-5", "-o"])
-            .arg(object)
-            .arg(source),
+        cmd.arg("-o").arg(object).arg(source),
         &format!("{} {}", binutils.assembler, source.display()),
     )
 }
@@ -120,20 +192,40 @@ fn globals(asm: &str) -> Vec<String> {
         .collect()
 }
 
+/// What [`assemble_all`] made.
+pub(crate) struct Assembled {
+    /// The objects, in link order.
+    pub objects: Vec<PathBuf>,
+    /// What was repaired (one `n × kind` line per kind).
+    pub repairs: Vec<String>,
+    /// The program's assembly constants ([`split_constants`]).
+    pub constants: Vec<(String, i64)>,
+}
+
 /// Repairs the compiled assembly and assembles it, with palm-build's runtime
-/// (`rt/mem.s`) and the repair pass's helpers, into `work`; returns the objects
-/// and what was repaired (one `n × kind` line per kind). With `names`, every
-/// function of the compiled assembly gets its MacsBug name ([`macsbug`]; the
-/// two hand-written runtimes have none).
+/// (`rt/mem.s`), the repair pass's helpers and the crates' own assembly
+/// ([`Compiled::asm_sources`], not repaired: it is not LLVM's, and GNU as
+/// `-m68000` rejects what a 68000 does not have), into `work`. The crates'
+/// files see the program's assembly constants as `.include
+/// "asm-constants.inc"` ([`ASM_CONSTANTS_FILE`], in `work`), and may include
+/// files of their own directory. With `names`, every function of the compiled
+/// assembly and of the crates' own assembly gets its MacsBug name
+/// ([`macsbug`]; palm-build's two runtimes have none).
 pub(crate) fn assemble_all(
     binutils: &Binutils,
     compiled: &Compiled,
     work: &Path,
     names: bool,
-) -> Result<(Vec<PathBuf>, Vec<String>)> {
+) -> Result<Assembled> {
     let mut counts = BTreeMap::new();
-    let top_fixed = repair(&compiled.top_asm, work, &mut counts, names)?;
-    let builtins_fixed = repair(&compiled.builtins_asm, work, &mut counts, names)?;
+    let (top, constants) = split_constants(&read_text(&compiled.top_asm)?)?;
+    write_file(
+        &work.join(ASM_CONSTANTS_FILE),
+        constants_include(&constants).as_bytes(),
+    )?;
+    let top_fixed = repair(&top, &compiled.top_asm, work, &mut counts, names)?;
+    let builtins = read_text(&compiled.builtins_asm)?;
+    let builtins_fixed = repair(&builtins, &compiled.builtins_asm, work, &mut counts, names)?;
     let runtime = work.join("palm_runtime.s");
     write_file(&runtime, RUNTIME_ASM.as_bytes())?;
     let repair_runtime = work.join("repair_runtime.s");
@@ -141,14 +233,57 @@ pub(crate) fn assemble_all(
     let mut objects = Vec::new();
     for source in [&top_fixed, &builtins_fixed, &runtime, &repair_runtime] {
         let object = source.with_extension("o");
-        assemble(binutils, source, &object)?;
+        assemble(binutils, source, &object, &[])?;
         objects.push(object);
     }
+    objects.extend(assemble_crate_asm(binutils, compiled, work, names)?);
     let repairs = counts
         .into_iter()
         .map(|(kind, n)| format!("{n} × {kind}"))
         .collect();
-    Ok((objects, repairs))
+    Ok(Assembled {
+        objects,
+        repairs,
+        constants,
+    })
+}
+
+/// Assembles the crates' own assembly into `work/asm/<package>.<stem>.o`, with
+/// `work` (the constants) and the file's directory on the include path. With
+/// `names`, from a copy `work/asm/<package>.<stem>.s` whose functions have
+/// their MacsBug names ([`macsbug::add_names_to_source`]; GNU as's messages
+/// still name the crate's file and lines).
+fn assemble_crate_asm(
+    binutils: &Binutils,
+    compiled: &Compiled,
+    work: &Path,
+    names: bool,
+) -> Result<Vec<PathBuf>> {
+    let dir = work.join("asm");
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    compiled
+        .asm_sources
+        .iter()
+        .map(|src| {
+            let stem = src.path.file_stem().unwrap_or_default().to_string_lossy();
+            let object = dir.join(format!("{}.{stem}.o", src.package));
+            let own = src.path.parent().unwrap_or(Path::new("."));
+            let source = if names {
+                let named = dir.join(format!("{}.{stem}.s", src.package));
+                let text = read_text(&src.path)?;
+                let shown = src.path.display().to_string();
+                write_file(
+                    &named,
+                    macsbug::add_names_to_source(&text, &shown).0.as_bytes(),
+                )?;
+                named
+            } else {
+                src.path.clone()
+            };
+            assemble(binutils, &source, &object, &[work, own])?;
+            Ok(object)
+        })
+        .collect()
 }
 
 pub(crate) fn assemble_and_link(
@@ -159,11 +294,20 @@ pub(crate) fn assemble_and_link(
     kind: ImageKind,
     names: bool,
 ) -> Result<Linked> {
-    let (objects, repairs) = assemble_all(binutils, compiled, work, names)?;
-    let exported = globals(&std::fs::read_to_string(&compiled.top_asm)?);
-    link(binutils, &exported, work, elf, kind, true, &objects)?;
+    let assembled = assemble_all(binutils, compiled, work, names)?;
+    let exported = globals(&read_text(&compiled.top_asm)?);
+    link(
+        binutils,
+        &exported,
+        work,
+        elf,
+        kind,
+        true,
+        &assembled.objects,
+    )?;
     let mut linked = read_image(elf)?;
-    linked.repairs = repairs;
+    linked.repairs = assembled.repairs;
+    linked.constants = assembled.constants;
     Ok(linked)
 }
 
@@ -185,9 +329,7 @@ pub(crate) fn link_inputs(
 
 /// Global symbols defined in the assembly file at `path`.
 pub(crate) fn globals_of(path: &Path) -> Result<Vec<String>> {
-    Ok(globals(
-        &std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?,
-    ))
+    Ok(globals(&read_text(path)?))
 }
 
 /// Copies `object` to `out` without rustc's embedded LLVM bitcode
@@ -253,17 +395,18 @@ pub(crate) fn link_raw(
     elf: &Path,
     kind: ImageKind,
 ) -> Result<Linked> {
-    let exported = globals(&std::fs::read_to_string(&compiled.top_asm)?);
-    link(
-        binutils,
-        &exported,
-        work,
-        elf,
-        kind,
-        true,
-        &[archive.to_path_buf()],
+    let top = read_text(&compiled.top_asm)?;
+    let (_, constants) = split_constants(&top)?;
+    write_file(
+        &work.join(ASM_CONSTANTS_FILE),
+        constants_include(&constants).as_bytes(),
     )?;
-    read_image(elf)
+    let mut inputs = vec![archive.to_path_buf()];
+    inputs.extend(assemble_crate_asm(binutils, compiled, work, false)?);
+    link(binutils, &globals(&top), work, elf, kind, true, &inputs)?;
+    let mut linked = read_image(elf)?;
+    linked.constants = constants;
+    Ok(linked)
 }
 
 /// `keep`: symbols kept for a test library (the top crate's globals).
@@ -296,12 +439,15 @@ fn link(
         }
     }
     ld.args(inputs);
-    let out = ld.output().with_context(|| {
-        format!(
-            "cannot run {} (run ci/setup to install binutils-m68k-linux-gnu)",
-            binutils.linker
-        )
-    })?;
+    let out = ld
+        .output()
+        .with_context(|| {
+            format!(
+                "cannot run {} (run ci/setup to install binutils-m68k-linux-gnu)",
+                binutils.linker
+            )
+        })
+        .map_err(crate::error::bad_input)?;
     if out.status.success() {
         return Ok(());
     }
@@ -431,12 +577,31 @@ fn read_image(elf: &Path) -> Result<Linked> {
         code,
         symbols,
         repairs: Vec::new(),
+        constants: Vec::new(),
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::explain_link_failure;
+    use super::{explain_link_failure, split_constants};
+
+    #[test]
+    fn assembly_constants_are_the_name_equals_integer_lines() {
+        let asm = "\t.text\nST_BUSY = 0\nST_SCRATCH = 108\nNEG_ONE = -1\n\
+                   x = y\n.Ltmp = 3\n\tmove.l\t%d0, %d1\nST_BUSY = 0\n";
+        let (rest, constants) = split_constants(asm).unwrap();
+        assert_eq!(rest, "\t.text\nx = y\n.Ltmp = 3\n\tmove.l\t%d0, %d1\n");
+        assert_eq!(
+            constants,
+            [
+                ("ST_BUSY".into(), 0),
+                ("ST_SCRATCH".into(), 108),
+                ("NEG_ONE".into(), -1)
+            ]
+        );
+        let e = split_constants("A = 1\nA = 2\n").unwrap_err().to_string();
+        assert!(e.contains("`A` is defined twice, as 1 and 2"), "{e}");
+    }
 
     #[test]
     fn atomics_are_named_with_their_function() {

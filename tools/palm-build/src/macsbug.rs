@@ -20,8 +20,12 @@
 //!   that `RTS` and find no name for the addresses before it. These names are
 //!   inside the function's `.size`; GNU as lays out every branch and
 //!   PC-relative reference of compiled code after them. Hand-written
-//!   functions (`global_asm!`, which may encode branches as raw words) and
-//!   inline asm get none, so no hand-computed displacement can change.
+//!   functions in the compiled assembly (`global_asm!`, which may encode
+//!   branches as raw words) and inline asm get none, so no hand-computed
+//!   displacement can change. A crate's own `.s` files (`[package.metadata.palm]
+//!   asm`, such as memdbg's `asm/*.s`) are GNU as source with symbolic
+//!   branches: their functions get inner names too ([`add_names_to_source`]),
+//!   so POSE names `__memdbg_alloc` in a stack crawl as it names Rust code.
 //!
 //! Only instruction addresses move; the line table still maps every
 //! instruction to its line (a name's bytes belong to the row of the
@@ -29,7 +33,7 @@
 //!
 //! # Which name
 //! [`name`]: the Rust symbol demangled without its hash
-//! (`memdbg::fast::alloc`), `::` written as `.` and every other run of
+//! (`starter_app::main_form_event`), `::` written as `.` and every other run of
 //! characters MacsBug does not allow (`<`, `>`, spaces, `&`, `,`, `{`, …)
 //! as one `_` (none next to a `.` or at either end):
 //! `<memdbg::global::MemDbgAlloc as core::alloc::global::GlobalAlloc>::alloc`
@@ -130,10 +134,16 @@ pub fn trailer(name: &str, ends_with_eof: bool) -> Vec<u8> {
 /// Whether `code[at..end]` is exactly a trailer (an optional `RTS`, then a
 /// MacsBug symbol); its name if so.
 pub fn trailer_at(code: &[u8], at: usize, end: usize) -> Option<String> {
-    let code = code.get(..end)?;
-    let starts_with_rts = code.get(at..at + 2) == Some(&RTS.to_be_bytes()[..]);
-    let sym = macsbug::decode(code, if starts_with_rts { at + 2 } else { at })?;
+    let sym = read_trailer(code.get(..end)?, at)?;
     (sym.end == end).then_some(sym.name)
+}
+
+/// The trailer (an optional `RTS`, then a MacsBug symbol) that starts at
+/// `code[at]`, if one does: its name and the offset just past it. For code
+/// whose marker symbols have no size (a coff-m68k object's, [`crate::coff`]).
+pub fn read_trailer(code: &[u8], at: usize) -> Option<macsbug::Symbol> {
+    let starts_with_rts = code.get(at..at + 2) == Some(&RTS.to_be_bytes()[..]);
+    macsbug::decode(code, if starts_with_rts { at + 2 } else { at })
 }
 
 /// What [`add_names`] did.
@@ -149,22 +159,44 @@ pub struct Added {
 
 /// Adds the MacsBug names of every function (a symbol declared `.type
 /// SYM,@function`, from its label to its `.size SYM, …`) of the GNU as
-/// source `asm`, where the module doc says.
+/// source `asm` that LLVM wrote, where the module doc says.
 pub fn add_names(asm: &str) -> (String, Added) {
+    add(asm, None)
+}
+
+/// [`add_names`] for a crate's own GNU as file `file` (`[package.metadata.palm]
+/// asm`, its text `asm`): every function gets its name after its `.size`, and
+/// one after each of its end-of-function instructions that more of its code
+/// follows. The file's branches are symbolic, so GNU as lays them out after
+/// the names (a branch written as raw words across an `RTS` would break:
+/// don't). The result carries line markers (`# LINE "FILE"`), so GNU as's
+/// messages name `file`'s own lines.
+pub fn add_names_to_source(asm: &str, file: &str) -> (String, Added) {
+    add(asm, Some(file))
+}
+
+/// [`add_names`] (`hand_written` `None`) and [`add_names_to_source`].
+fn add(asm: &str, hand_written: Option<&str>) -> (String, Added) {
     let mut out = String::with_capacity(asm.len() + asm.len() / 16);
+    let file = hand_written.map(|f| f.replace('\\', "\\\\").replace('"', "\\\""));
+    if let Some(file) = &file {
+        out.push_str(&format!("# 1 \"{file}\"\n"));
+    }
     let mut functions = std::collections::HashSet::new();
     let mut added = Added::default();
-    // The function being read and its lines from its label on.
-    let mut body: Option<(String, Vec<&str>)> = None;
-    for line in asm.lines() {
+    // The function being read, the 0-based line number of its label and its
+    // lines from its label on.
+    let mut body: Option<(String, usize, Vec<&str>)> = None;
+    for (n, line) in asm.lines().enumerate() {
         let code = line.split('|').next().unwrap_or("").trim();
-        if let Some((sym, lines)) = &mut body {
+        if let Some((sym, first, lines)) = &mut body {
             lines.push(line);
             if let Some(rest) = code.strip_prefix(".size")
                 && let Some((size_of, _)) = rest.split_once(',')
                 && unquoted(size_of) == sym
             {
-                out.push_str(&named(sym, lines, &mut added));
+                let at = file.as_deref().map(|f| (f, *first));
+                out.push_str(&named(sym, lines, at, &mut added));
                 body = None;
             }
             continue;
@@ -177,14 +209,14 @@ pub fn add_names(asm: &str) -> (String, Added) {
         } else if let Some(label) = code.strip_suffix(':')
             && functions.contains(unquoted(label))
         {
-            body = Some((unquoted(label).to_string(), vec![line]));
+            body = Some((unquoted(label).to_string(), n, vec![line]));
             continue;
         }
         out.push_str(line);
         out.push('\n');
     }
     // A function without its `.size` keeps its lines and gets no name.
-    for line in body.map(|(_, lines)| lines).unwrap_or_default() {
+    for line in body.map(|(_, _, lines)| lines).unwrap_or_default() {
         out.push_str(line);
         out.push('\n');
     }
@@ -203,10 +235,18 @@ enum Content {
 }
 
 /// The lines of function `sym` (its label to its `.size`) with its names.
-fn named(sym: &str, lines: &[&str], added: &mut Added) -> String {
+/// `hand_written`: the crate's own file (its name as a line marker takes it)
+/// and the 0-based line of `lines[0]` in it; its functions get inner names
+/// too, each followed by a line marker.
+fn named(
+    sym: &str,
+    lines: &[&str],
+    hand_written: Option<(&str, usize)>,
+    added: &mut Added,
+) -> String {
     let name = symbol_name(sym);
     let mut content = Vec::with_capacity(lines.len());
-    let mut compiled = false;
+    let mut compiled = hand_written.is_some();
     let mut in_asm = false;
     // Lines an inner name may follow: end-of-function instructions of the
     // compiler's own code (not inline asm).
@@ -225,6 +265,13 @@ fn named(sym: &str, lines: &[&str], added: &mut Added) -> String {
         content.push(c);
     }
     let last = content.iter().rposition(|&c| c != Content::None);
+    // After a name in a hand-written file: the line marker of line `i + 1`
+    // of `lines` (GNU as numbers from 1).
+    let resume = |i: usize| {
+        hand_written.map_or(String::new(), |(file, first)| {
+            format!("# {} \"{file}\"\n", first + i + 2)
+        })
+    };
     let mut out = String::new();
     let mut inner = 0;
     for (i, line) in lines.iter().enumerate() {
@@ -234,11 +281,13 @@ fn named(sym: &str, lines: &[&str], added: &mut Added) -> String {
             inner += 1;
             let object = format!("{}.{inner}", marker(sym));
             out.push_str(&name_object(&object, &name, &trailer(&name, true)));
+            out.push_str(&resume(i));
         }
     }
     let ends_with_eof = last.is_some_and(|l| content[l] == Content::EndOfFunction);
     let object = marker(sym);
     out.push_str(&name_object(&object, &name, &trailer(&name, ends_with_eof)));
+    out.push_str(&resume(lines.len() - 1));
     added.functions += 1;
     added.names += 1 + inner;
     added.rts += usize::from(!ends_with_eof);
@@ -349,6 +398,7 @@ mod tests {
             workspace_root: "/src".into(),
             target_dir: "/src/target".into(),
             palm_metadata: meta,
+            setup_warnings: Vec::new(),
         };
         assert!(wanted(&pkg(Value::Null)).unwrap());
         assert!(wanted(&pkg(serde_json::json!({ "macsbug-names": true }))).unwrap());
@@ -468,6 +518,38 @@ mod tests {
         assert!(
             local.contains("\"__macsbug.Lanon.0\":\n\t.byte\t0x87, 0x4c, 0x61"),
             "{local}"
+        );
+    }
+
+    #[test]
+    fn a_crates_own_assembly_gets_inner_names_and_keeps_its_line_numbers() {
+        let asm = "\t.include \"asm-constants.inc\"\n\t.globl\tf\n\t.type\tf, @function\nf:\n\
+                   \ttst.l\t%d0\n\tbeq.s\t1f\n\trts\n1:\tmoveq\t#1, %d0\n\tbra.s\tf\n\
+                   \t.size\tf, . - f\n\tbogus\n";
+        let (out, added) = add_names_to_source(asm, "/src/a \"b\".s");
+        assert_eq!(
+            added,
+            Added {
+                functions: 1,
+                names: 2,
+                rts: 1
+            }
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "# 1 \"/src/a \\\"b\\\".s\"");
+        // After the name behind the early RTS (line 7), line 8 goes on.
+        let inner = lines.iter().position(|l| *l == "\"f.macsbug.1\":").unwrap();
+        assert_eq!(lines[inner - 3], "\trts");
+        assert_eq!(lines[inner + 3], "# 8 \"/src/a \\\"b\\\".s\"");
+        assert_eq!(lines[inner + 4], "1:\tmoveq\t#1, %d0");
+        // The function ends in a branch: RTS, then the name; then line 11.
+        assert!(
+            out.contains("\"f.macsbug\":\n\t.byte\t0x4e, 0x75, 0x81, 0x66, 0x00, 0x00\n"),
+            "{out}"
+        );
+        assert!(
+            out.ends_with("# 11 \"/src/a \\\"b\\\".s\"\n\tbogus\n"),
+            "{out}"
         );
     }
 

@@ -19,6 +19,7 @@
 //! stack-size = 4096          # pref 0 stack size in bytes (default 4096, as build-prc)
 //! resources = ["../rsrc/StarterApp.rcp"]   # .rcp files, relative to the crate
 //! macsbug-names = false      # no MacsBug names after the functions (default: true; crate::macsbug)
+//! asm = ["asm/fast.s"]       # the crate's own 68000 assembly (see the crate docs)
 //! ```
 
 use std::path::PathBuf;
@@ -69,7 +70,8 @@ impl AppMeta {
 
     fn read(pkg: &Package) -> Result<AppMeta> {
         let m = &pkg.palm_metadata;
-        const KEYS: [&str; 7] = [
+        // (`asm` is read by the build, `cargo::asm_list`, for any crate.)
+        const KEYS: [&str; 8] = [
             "name",
             "creator",
             "launcher-name",
@@ -77,6 +79,7 @@ impl AppMeta {
             "stack-size",
             "resources",
             crate::macsbug::METADATA_KEY,
+            "asm",
         ];
         match m {
             Value::Null => {}
@@ -99,7 +102,38 @@ impl AppMeta {
                 other => bail!("[package.metadata.palm] {key} must be a string, not {other}"),
             }
         };
-        let name = text("name")?.unwrap_or_else(|| pkg.name.clone());
+        let creator = text("creator")?.ok_or_else(|| {
+            anyhow!(
+                "[package.metadata.palm] needs creator = \"XXXX\" (the app's unique creator ID)"
+            )
+        })?;
+        let stack_size = match &m["stack-size"] {
+            Value::Null => None,
+            v => Some(v.as_u64().unwrap_or(0)),
+        };
+        AppMeta::from_settings(
+            Settings {
+                name: text("name")?.unwrap_or_else(|| pkg.name.clone()),
+                creator,
+                launcher_name: text("launcher-name")?,
+                version: text("version")?.unwrap_or_else(|| pkg.version.clone()),
+                stack_size,
+                resources: resource_files(pkg)?,
+            },
+            &|key| format!("[package.metadata.palm] {key}"),
+        )
+    }
+
+    /// Checks `s` and makes the settings of it; `key` names a setting in
+    /// messages (`[package.metadata.palm] creator`, `--creator`).
+    ///
+    /// # Errors
+    /// A database name that is not 1–31 printable ASCII characters (or holds
+    /// `/`, `\\` or starts with `.`), a creator that is not four characters
+    /// (`FourCC`'s rules), a stack size that is odd or out of 1024–
+    /// [`MAX_STACK_BYTES`].
+    pub fn from_settings(s: Settings, key: &dyn Fn(&str) -> String) -> Result<AppMeta> {
+        let name = s.name;
         if name.is_empty()
             || name.len() > 31
             || !name.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
@@ -107,51 +141,73 @@ impl AppMeta {
             || name.starts_with('.')
         {
             bail!(
-                "[package.metadata.palm] name {name:?}: a database name is 1–31 printable ASCII \
-                 characters (not `/`, `\\` or a leading `.`: it also names target/palm/NAME.prc)"
+                "{} {name:?}: a database name is 1–31 printable ASCII characters (not `/`, \
+                 `\\` or a leading `.`: it also names target/palm/NAME.prc)",
+                key("name")
             );
         }
-        let creator_text = text("creator")?.ok_or_else(|| {
-            anyhow!(
-                "[package.metadata.palm] needs creator = \"XXXX\" (the app's unique creator ID)"
-            )
-        })?;
-        let creator: FourCC = creator_text
+        let creator: FourCC = s
+            .creator
             .parse()
-            .map_err(|e| anyhow!("[package.metadata.palm] creator {creator_text:?}: {e}"))?;
-        let stack_size = match &m["stack-size"] {
-            Value::Null => app::PREF0_DEFAULT_STACK_SIZE,
-            v => v
-                .as_u64()
-                .and_then(|n| u32::try_from(n).ok())
+            .map_err(|e| anyhow!("{} {:?}: {e}", key("creator"), s.creator))?;
+        let stack_size = match s.stack_size {
+            None => app::PREF0_DEFAULT_STACK_SIZE,
+            Some(n) => u32::try_from(n)
+                .ok()
                 .filter(|&n| (1024..=MAX_STACK_BYTES).contains(&n) && n % 2 == 0)
                 .ok_or_else(|| {
                     anyhow!(
-                        "[package.metadata.palm] stack-size must be an even number of bytes, \
-                         1024–{MAX_STACK_BYTES}"
+                        "{} must be an even number of bytes, 1024–{MAX_STACK_BYTES}",
+                        key("stack-size")
                     )
                 })?,
         };
-        let resources = match &m["resources"] {
-            Value::Null => Vec::new(),
-            Value::Array(items) => items
-                .iter()
-                .map(|v| {
-                    v.as_str().map(|p| pkg.dir.join(p)).ok_or_else(|| {
-                        anyhow!("[package.metadata.palm] resources must be file names")
-                    })
-                })
-                .collect::<Result<_>>()?,
-            other => bail!("[package.metadata.palm] resources must be a list, not {other}"),
-        };
         Ok(AppMeta {
-            launcher_name: text("launcher-name")?.unwrap_or_else(|| name.clone()),
-            version: text("version")?.unwrap_or_else(|| pkg.version.clone()),
+            launcher_name: s.launcher_name.unwrap_or_else(|| name.clone()),
+            version: s.version,
             name,
             creator,
             stack_size,
-            resources,
+            resources: s.resources,
         })
+    }
+}
+
+/// An application's settings as given, before [`AppMeta::from_settings`]
+/// checks them.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Database name.
+    pub name: String,
+    /// Creator ID, as written.
+    pub creator: String,
+    /// Launcher name (`None`: the database name).
+    pub launcher_name: Option<String>,
+    /// Version string.
+    pub version: String,
+    /// Stack size in bytes (`None`: 4096).
+    pub stack_size: Option<u64>,
+    /// `.rcp` files.
+    pub resources: Vec<PathBuf>,
+}
+
+/// The `.rcp` files `[package.metadata.palm] resources` lists, as paths
+/// joined to the crate's directory.
+///
+/// # Errors
+/// `resources` is not a list of strings.
+pub fn resource_files(pkg: &Package) -> Result<Vec<PathBuf>> {
+    match &pkg.palm_metadata["resources"] {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(items) => items
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(|p| pkg.dir.join(p))
+                    .ok_or_else(|| anyhow!("[package.metadata.palm] resources must be file names"))
+            })
+            .collect(),
+        other => bail!("[package.metadata.palm] resources must be a list, not {other}"),
     }
 }
 
@@ -285,6 +341,7 @@ mod tests {
             workspace_root: PathBuf::from("/src"),
             target_dir: PathBuf::from("/src/target"),
             palm_metadata: meta,
+            setup_warnings: Vec::new(),
         }
     }
 
@@ -345,6 +402,7 @@ mod tests {
                 instructions: 1,
                 ..Default::default()
             },
+            asm_constants: Default::default(),
         };
         let big = Resource {
             kind: FourCC::new(*b"tSTR"),

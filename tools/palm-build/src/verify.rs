@@ -323,23 +323,10 @@ pub fn verify_object(path: &Path, objdump: &str) -> Result<Verified, VerifyError
         .collect();
     let names: Vec<&str> = code.iter().filter_map(|(s, _)| s.name().ok()).collect();
     let all: Vec<Trailer> = code.iter().flat_map(|(_, t)| t.clone()).collect();
-    let output = disassemble(path, &data, objdump, &names, &all).map_err(|e| {
-        fail(
-            ViolationKind::BadElf,
-            format!("cannot run {objdump} (run ci/setup): {e}"),
-        )
-    })?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if !output.status.success() || !stderr.trim().is_empty() {
-        return Err(fail(
-            ViolationKind::BadElf,
-            format!("{objdump} could not disassemble: {}", stderr.trim()),
-        ));
-    }
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = disassemble_code(path, &data, objdump, &names, &all)
+        .map_err(|e| fail(ViolationKind::BadElf, e))?;
     let mut instructions = 0;
     let (mut macsbug_names, mut name_bytes) = (0, 0);
-    let mut reported_in: Option<String> = None;
     // "Disassembly of section .text.memdbg_stop:" starts each section's
     // listing, in `code`'s order; its addresses are offsets in the section.
     let parts = text.split("\nDisassembly of section ").skip(1);
@@ -359,24 +346,11 @@ pub fn verify_object(path: &Path, objdump: &str) -> Result<Verified, VerifyError
         name_bytes += trailers.iter().map(|t| t.end - t.start).sum::<u64>();
         // Function labels ("00000000 <memdbg_stop>:") sit between the lines;
         // places are named by the symbol table instead.
-        let place = |a: u64| containing_symbol(&elf, section.index(), a);
         let insns = without_trailers(parse_objdump(listing), trailers);
         instructions += insns.len();
-        let mut prev: Option<&Insn<'_>> = None;
-        for insn in &insns {
-            if let Some(why) = not_68000(prev, insn) {
-                let place = place(insn.address);
-                let function = place.split('+').next().unwrap_or("").to_string();
-                if reported_in.as_deref() != Some(function.as_str()) {
-                    violations.push(Violation {
-                        kind: ViolationKind::Not68000,
-                        message: format!("{why} at {place}"),
-                    });
-                    reported_in = Some(function);
-                }
-            }
-            prev = Some(insn);
-        }
+        violations.extend(scan_68000(&insns, None, |a| {
+            containing_symbol(&elf, section.index(), a)
+        }));
     }
     if violations.is_empty() {
         Ok(Verified {
@@ -799,13 +773,14 @@ fn not_68000(prev: Option<&Insn<'_>>, insn: &Insn<'_>) -> Option<String> {
 
 /// A MacsBug trailer ([`crate::macsbug`]): data, not code.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Trailer {
-    /// Its first byte, as an address in its section.
-    start: u64,
+pub struct Trailer {
+    /// Its first byte, as an address in its section (or an offset in raw
+    /// code).
+    pub start: u64,
     /// Just past it.
-    end: u64,
-    /// Where its first byte is in the file.
-    file_offset: u64,
+    pub end: u64,
+    /// Where its first byte is in the file disassembled.
+    pub file_offset: u64,
 }
 
 /// The MacsBug trailers of `section`: its local data symbols whose bytes
@@ -843,7 +818,7 @@ fn macsbug_trailers(
     out
 }
 
-/// `insns` without those inside `trailers` (the `NOP`s [`disassemble`] put
+/// `insns` without those inside `trailers` (the `NOP`s [`nop_trailers`] put
 /// there).
 fn without_trailers<'a>(insns: Vec<Insn<'a>>, trailers: &[Trailer]) -> Vec<Insn<'a>> {
     insns
@@ -856,48 +831,64 @@ fn without_trailers<'a>(insns: Vec<Insn<'a>>, trailers: &[Trailer]) -> Vec<Insn<
         .collect()
 }
 
-/// Disassembles `sections` of the ELF at `path` (whose bytes are `data`)
-/// for the 68000 with objdump, or, when there are `trailers`, of a temporary
-/// copy with their bytes replaced by `NOP`s (0x4E71). `-D`, not `-d`: objdump
-/// `-d` shows a data symbol's bytes, and everything after them up to the
-/// next symbol, as data; `-D` decodes them, so the code that follows a name
-/// inside a function is checked too.
-fn disassemble(
-    path: &Path,
-    data: &[u8],
-    objdump: &str,
-    sections: &[&str],
-    trailers: &[Trailer],
-) -> std::io::Result<std::process::Output> {
-    let run = |file: &Path| {
-        let mut cmd = Command::new(objdump);
-        cmd.args(["-D", "-m", "m68k:68000"]);
-        for s in sections {
-            cmd.arg("-j").arg(s);
-        }
-        cmd.arg(file).output()
-    };
-    if trailers.is_empty() {
-        return run(path);
-    }
-    let mut copy = data.to_vec();
+/// `bytes` (a file about to be disassembled) with the bytes of every trailer
+/// (at its [`Trailer::file_offset`]) replaced by `NOP`s (0x4E71), so that the
+/// code after a name disassembles in step.
+pub fn nop_trailers(bytes: &mut [u8], trailers: &[Trailer]) {
     for t in trailers {
         let range = usize::try_from(t.file_offset).unwrap_or(usize::MAX)
             ..usize::try_from(t.file_offset + (t.end - t.start)).unwrap_or(usize::MAX);
-        if let Some(bytes) = copy.get_mut(range) {
+        if let Some(bytes) = bytes.get_mut(range) {
             for pair in bytes.chunks_mut(2) {
                 pair.copy_from_slice(&[0x4E, 0x71][..pair.len()]);
             }
         }
     }
-    static COPIES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp =
-        std::env::temp_dir().join(format!("palm-build-verify-{}-{n}.elf", std::process::id()));
-    std::fs::write(&tmp, &copy)?;
-    let output = run(&tmp);
-    let _ = std::fs::remove_file(&tmp);
-    output
+}
+
+/// [`disassemble`] of the `sections` of the ELF at `path` (whose bytes are
+/// `data`) for the 68000, or, when there are `trailers`, of a temporary copy
+/// with them [`nop_trailers`]. `-D`, not `-d`: objdump `-d` shows a data
+/// symbol's bytes, and everything after them up to the next symbol, as data;
+/// `-D` decodes them, so the code that follows a name inside a function is
+/// checked too.
+fn disassemble_code(
+    path: &Path,
+    data: &[u8],
+    objdump: &str,
+    sections: &[&str],
+    trailers: &[Trailer],
+) -> Result<String, String> {
+    let mut args = vec!["-D", "-m", "m68k:68000"];
+    for s in sections {
+        args.extend(["-j", s]);
+    }
+    let what = match sections {
+        [one] => one.to_string(),
+        _ => path.display().to_string(),
+    };
+    if trailers.is_empty() {
+        return disassemble(objdump, &args, path, &what);
+    }
+    let mut copy = data.to_vec();
+    nop_trailers(&mut copy, trailers);
+    let tmp = tempfile::Builder::new()
+        .prefix("palm-build-verify-")
+        .suffix(".elf")
+        .tempfile()
+        .map_err(|e| {
+            format!(
+                "cannot write a copy of {} to disassemble: {e}",
+                path.display()
+            )
+        })?;
+    std::fs::write(tmp.path(), &copy).map_err(|e| {
+        format!(
+            "cannot write a copy of {} to disassemble: {e}",
+            path.display()
+        )
+    })?;
+    disassemble(objdump, &args, tmp.path(), &what)
 }
 
 fn check_instructions(
@@ -907,18 +898,7 @@ fn check_instructions(
     objdump: &str,
     trailers: &[Trailer],
 ) -> Result<(usize, Vec<Violation>), String> {
-    let output = disassemble(path, data, objdump, &[".text"], trailers)
-        .map_err(|e| format!("cannot run {objdump} (run ci/setup): {e}"))?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    // objdump reports a damaged ELF ("section extending past end of file")
-    // on stderr and still exits 0, having disassembled nothing.
-    if !output.status.success() || !stderr.trim().is_empty() {
-        return Err(format!(
-            "{objdump} could not disassemble .text: {}",
-            stderr.trim()
-        ));
-    }
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = disassemble_code(path, data, objdump, &[".text"], trailers)?;
     let insns = parse_objdump(&text);
     let text_size = elf.section_by_name(".text").map_or(0, |s| s.size());
     if insns.is_empty() && text_size > 0 {
@@ -928,28 +908,93 @@ fn check_instructions(
     }
     let text_index = elf.section_by_name(".text").map(|s| s.index());
     let insns = without_trailers(insns, trailers);
+    let violations = scan_68000(&insns, Some(".text"), |address| {
+        text_index
+            .map(|i| containing_symbol(elf, i, address))
+            .unwrap_or_default()
+    });
+    Ok((insns.len(), violations))
+}
+
+/// The [`ViolationKind::Not68000`] violations among `insns` (a linear
+/// disassembly of one section), each named `SECTION+0x… (in PLACE)` with
+/// `place(address)` (`function+0x…`), or just `PLACE` when `section` is
+/// `None`, one per function: after an invalid word the linear disassembly is
+/// out of step until the next function.
+fn scan_68000(
+    insns: &[Insn<'_>],
+    section: Option<&str>,
+    place: impl Fn(u64) -> String,
+) -> Vec<Violation> {
     let mut violations = Vec::new();
     let mut prev: Option<&Insn<'_>> = None;
     let mut reported_in: Option<String> = None;
-    for insn in &insns {
+    for insn in insns {
         if let Some(why) = not_68000(prev, insn) {
-            let place = text_index
-                .map(|i| containing_symbol(elf, i, insn.address))
-                .unwrap_or_default();
-            // One report per function: after an invalid word the linear
-            // disassembly is out of step until the next function.
+            let place = place(insn.address);
             let function = place.split('+').next().unwrap_or("").to_string();
             if reported_in.as_deref() != Some(function.as_str()) {
+                let at = match section {
+                    Some(s) => format!("{s}+0x{:x} (in {place})", insn.address),
+                    None => place,
+                };
                 violations.push(Violation {
                     kind: ViolationKind::Not68000,
-                    message: format!("{why} at .text+0x{:x} (in {place})", insn.address),
+                    message: format!("{why} at {at}"),
                 });
                 reported_in = Some(function);
             }
         }
         prev = Some(insn);
     }
-    Ok((insns.len(), violations))
+    violations
+}
+
+/// Checks that the raw 68k code in the file `code` (instructions only, from
+/// offset 0: objdump reads it as `-b binary -m m68k:68000`) holds only 68000
+/// instructions, naming each violation's place with `place(offset)`.
+/// Returns the instruction count and the violations. For code that is not in
+/// an ELF, such as the `.text` of a coff-m68k object ([`crate::coff`]). The
+/// MacsBug names in it are `trailers` (offsets; the caller wrote them as
+/// `NOP`s, [`nop_trailers`]): their words are not counted or checked.
+///
+/// # Errors
+/// objdump cannot run or reports an error.
+pub fn check_raw_code(
+    code: &Path,
+    objdump: &str,
+    place: impl Fn(u64) -> String,
+    trailers: &[Trailer],
+) -> Result<(usize, Vec<Violation>), String> {
+    let what = code.display().to_string();
+    let text = disassemble(
+        objdump,
+        &["-D", "-b", "binary", "-m", "m68k:68000"],
+        code,
+        &what,
+    )?;
+    let insns = without_trailers(parse_objdump(&text), trailers);
+    Ok((insns.len(), scan_68000(&insns, Some(".text"), place)))
+}
+
+/// objdump's output for `args` and `path`; an error naming `what` when it
+/// fails or prints anything on stderr (objdump reports a damaged ELF, "section
+/// extending past end of file", on stderr and still exits 0, having
+/// disassembled nothing).
+fn disassemble(objdump: &str, args: &[&str], path: &Path, what: &str) -> Result<String, String> {
+    let output = Command::new(objdump)
+        .args(args)
+        .arg(path)
+        .output()
+        .map_err(|e| format!("cannot run {objdump} (run ci/setup): {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() || !stderr.trim().is_empty() {
+        return Err(format!(
+            "{objdump} could not disassemble {what}: {}",
+            stderr.trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 #[cfg(test)]

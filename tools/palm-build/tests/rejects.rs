@@ -2,6 +2,8 @@
 //! broken rule) built through the real pipeline: each must be rejected with
 //! a message that names the rule and the symbol.
 
+mod common;
+
 use palm_build::{ImageKind, Options};
 
 fn build(feature: &str) -> Result<palm_build::Image, String> {
@@ -175,7 +177,7 @@ fn a_damaged_elf_is_not_verified_ok() {
 #[test]
 fn an_archive_member_is_verified_before_linking() {
     let dir = tempfile::tempdir().unwrap();
-    let assemble = |name: &str, source: &str| assemble(dir.path(), name, source);
+    let assemble = |name: &str, source: &str| common::assemble(dir.path(), name, source);
     let good = assemble(
         "good",
         "\t.section .text.f,\"ax\",@progbits\n\t.globl f\nf:\n\tlea (g,%pc),%a0\n\trts\n\
@@ -288,24 +290,6 @@ fn the_command_line_turns_the_names_off() {
     assert!(with >= without + 14, "{with} vs {without}");
 }
 
-/// Assembles `source` (GNU as, 68000) into `dir/name.o`.
-fn assemble(dir: &std::path::Path, name: &str, source: &str) -> std::path::PathBuf {
-    let (s, o) = (dir.join(format!("{name}.s")), dir.join(format!("{name}.o")));
-    std::fs::write(&s, source).unwrap();
-    let out = std::process::Command::new("m68k-linux-gnu-as")
-        .args(["-m68000", "--pcrel", "-o"])
-        .arg(&o)
-        .arg(&s)
-        .output()
-        .expect("m68k-linux-gnu-as runs (ci/setup)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    o
-}
-
 /// The names inside a function are data, and the code after them is still
 /// checked: a 68020 opcode right after an inner name is found, and a data
 /// symbol over code that is not a name hides nothing.
@@ -322,7 +306,7 @@ fn the_code_after_a_macsbug_name_is_still_verified() {
     let (good, added) = palm_build::macsbug::add_names(&function(""));
     assert_eq!((added.functions, added.names, added.rts), (1, 2, 0));
     let v = palm_build::verify::verify_object(
-        &assemble(dir.path(), "good", &good),
+        &common::assemble(dir.path(), "good", &good),
         "m68k-linux-gnu-objdump",
     )
     .unwrap();
@@ -330,7 +314,7 @@ fn the_code_after_a_macsbug_name_is_still_verified() {
     assert_eq!(v.macsbug_bytes, 2 * 4);
     let (bad, _) = palm_build::macsbug::add_names(&function("\t.short 0x4c00\n"));
     let e = palm_build::verify::verify_object(
-        &assemble(dir.path(), "bad", &bad),
+        &common::assemble(dir.path(), "bad", &bad),
         "m68k-linux-gnu-objdump",
     )
     .unwrap_err()
@@ -340,7 +324,7 @@ fn the_code_after_a_macsbug_name_is_still_verified() {
     let hidden = "\t.section .text.f,\"ax\",@progbits\n\t.type f,@function\nf:\n\trts\n\
                   \t.type x,@object\nx:\n\t.short 0x4c00\n\t.short 0\n\t.size x, 4\n\t.size f, 2\n";
     let e = palm_build::verify::verify_object(
-        &assemble(dir.path(), "hidden", hidden),
+        &common::assemble(dir.path(), "hidden", hidden),
         "m68k-linux-gnu-objdump",
     )
     .unwrap_err()

@@ -37,6 +37,9 @@ pub const DM_ERR_RECORD_BUSY: u32 = 0x020F;
 pub const DM_ERR_WRITE_OUT_OF_BOUNDS: u32 = 0x0214;
 /// `dmErrUniqueIDNotFound`.
 pub const DM_ERR_UNIQUE_ID_NOT_FOUND: u32 = 0x0218;
+/// `dmErrNotValidRecord` (`DataMgr.h`: `dmErrorClass | 19`), what PumpkinOS's
+/// DmWrite/DmSet answer for a pointer that is no longer a record's.
+pub const DM_ERR_NOT_VALID_RECORD: u32 = 0x0213;
 /// `dmErrAlreadyExists`.
 pub const DM_ERR_ALREADY_EXISTS: u32 = 0x0219;
 /// `dmErrInvalidDatabaseName`.
@@ -146,6 +149,10 @@ pub struct DataMgr {
     pub open: Vec<OpenDb>,
     /// `DmGetLastErr`.
     pub last_err: u16,
+    /// With [`Machine::release_frees_records`]: the old body address of each
+    /// buffer DmReleaseRecord/DmReleaseResource freed, and which entry it was
+    /// (database name, record or resource), for the reports of a later use.
+    pub released: std::collections::BTreeMap<u32, String>,
 }
 
 impl DataMgr {
@@ -462,6 +469,7 @@ pub fn internal_call(trap: u16) -> Call {
         trap,
         info: crate::table::trap_info(trap).expect("trap in table"),
         args: Vec::new(),
+        app_args: Vec::new(),
         args_at: 0,
         caller: 0,
     }
@@ -678,9 +686,13 @@ pub fn DmDatabaseInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let h = &db.header;
     let mut name = h.name.clone();
     name.push(0);
-    let app = if db.app_info != 0 { db.app_info | 1 } else { 0 };
+    let app = if db.app_info != 0 {
+        crate::handles::local_id_to_app(m, call, db.app_info)?
+    } else {
+        0
+    };
     let sort = if db.sort_info != 0 {
-        db.sort_info | 1
+        crate::handles::local_id_to_app(m, call, db.sort_info)?
     } else {
         0
     };
@@ -874,7 +886,16 @@ fn record_index(m: &mut Machine, id: u32, index: u16) -> Result<usize, u32> {
     Ok(i)
 }
 
-/// `Err DmReleaseRecord(DmOpenRef dbP, UInt16 index, Boolean dirty)`.
+/// `Err DmReleaseRecord(DmOpenRef dbP, UInt16 index, Boolean dirty)`: the
+/// busy bit is cleared, the dirty bit set if `dirty`. The Palm OS Reference
+/// (Data and Resource Manager): call it "when you finish modifying or
+/// reading a record that you've called DmGetRecord on or created using
+/// DmNewRecord". With [`Machine::release_frees_records`] the record's
+/// buffer is freed as PumpkinOS frees it (`storage.c` DmReleaseRecord writes
+/// the record to its file and frees `h->buf` whatever its lock count): the
+/// chunk moves to a new body with lock count 0, the old body is zeroed and
+/// freed, so a pointer kept from before points at freed memory and a DmWrite
+/// through it is reported ([`DmWrite`]).
 pub fn DmReleaseRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let (_, id) = open_db!(m, call, |e| e);
     let i = match record_index(m, id, call.u16(1)) {
@@ -886,7 +907,41 @@ pub fn DmReleaseRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     if call.u8(2) != 0 {
         r.attributes |= REC_DIRTY;
     }
+    let h = r.handle;
+    if m.release_frees_records && h != 0 {
+        let what = format!("record {i} of \"{}\"", shown_name(&dbr(m, id).header.name));
+        free_buffer(m, call, h, what, false)?;
+    }
     Ok(0)
+}
+
+/// Free the buffer of the record or resource of handle `h` as PumpkinOS does
+/// at release ([`crate::heap::Heap::relocate`]); a locked one stays when
+/// `unless_locked` (PumpkinOS's DmReleaseResource keeps a locked resource).
+/// `what` names the entry in later reports.
+fn free_buffer(
+    m: &mut Machine,
+    call: &Call,
+    h: u32,
+    what: String,
+    unless_locked: bool,
+) -> Result<(), Stop> {
+    let Lookup::Chunk(heap, c) = mem_mgr::lookup_handle(m, call, h)? else {
+        return Ok(());
+    };
+    if unless_locked && c.header.lock_count != 0 {
+        return Ok(());
+    }
+    match heap.relocate(&mut m.mem, c) {
+        Ok(n) => {
+            m.os.dm.released.remove(&n.body());
+            m.os.dm.released.insert(c.body(), what);
+            Ok(())
+        }
+        // No room for the new buffer: the old one stays (nothing is lost).
+        Err(crate::heap::HeapError::NotEnoughSpace) => Ok(()),
+        Err(e) => Err(heap_err(m, call, e)),
+    }
 }
 
 /// `Err DmRemoveRecord(DmOpenRef dbP, UInt16 index)`: frees the chunk and the entry.
@@ -1019,6 +1074,11 @@ pub fn DmRecordInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         Err(e) => return Ok(e),
     };
     let r = dbr(m, id).records[i].clone();
+    let chunk_id = if r.handle != 0 {
+        crate::handles::local_id_to_app(m, call, r.handle)?
+    } else {
+        0
+    };
     let res = (|| {
         if call.u32(2) != 0 {
             m.mem.write_u16(call.u32(2), u16::from(r.attributes))?;
@@ -1027,8 +1087,7 @@ pub fn DmRecordInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
             m.mem.write_u32(call.u32(3), r.unique_id)?;
         }
         if call.u32(4) != 0 {
-            m.mem
-                .write_u32(call.u32(4), if r.handle != 0 { r.handle | 1 } else { 0 })?;
+            m.mem.write_u32(call.u32(4), chunk_id)?;
         }
         Ok(())
     })();
@@ -1046,7 +1105,20 @@ fn write_target(
     bytes: u32,
 ) -> Result<Result<u32, u32>, Stop> {
     let l = mem_mgr::lookup_ptr(m, call, p)?;
-    let Lookup::Chunk(_, c) = l else {
+    let Lookup::Chunk(heap, c) = l else {
+        if let Some(what) = m.os.dm.released.get(&p) {
+            let why = format!(
+                "recordP is the old buffer of {what}, freed by its release \
+                 (--release-frees-records, as PumpkinOS): lock the handle again after \
+                 DmGetRecord for a valid pointer"
+            );
+            return Ok(Err(mem_mgr::invalid(
+                m,
+                call,
+                &why,
+                DM_ERR_NOT_VALID_RECORD,
+            )?));
+        }
         return Ok(Err(mem_mgr::invalid(
             m,
             call,
@@ -1054,6 +1126,16 @@ fn write_target(
             DM_ERR_INVALID_PARAM,
         )?));
     };
+    if m.strict_record_writes
+        && let Some(why) = not_obtained(m, heap.id, c)
+    {
+        return Ok(Err(mem_mgr::invalid(
+            m,
+            call,
+            &why,
+            DM_ERR_NOT_VALID_RECORD,
+        )?));
+    }
     let size = c.header.data_size();
     match offset.checked_add(bytes) {
         Some(end) if end <= size => Ok(Ok(c.addr + CHUNK_HEADER_SIZE + offset)),
@@ -1066,7 +1148,60 @@ fn write_target(
     }
 }
 
-/// `Err DmWrite(void *recordP, UInt32 offset, const void *srcP, UInt32 bytes)`.
+/// With [`Machine::strict_record_writes`], why the storage chunk `c` may not
+/// be written now, following the SDK text (Palm OS Reference, Data and
+/// Resource Manager): DmWrite takes a pointer to a *locked* record;
+/// DmGetRecord and DmNewRecord mark a record busy and DmReleaseRecord ends
+/// the edit ("call this routine when you finish modifying or reading a
+/// record that you've called DmGetRecord on or created using DmNewRecord");
+/// DmWrite writes "to a record within a database that is open for writing".
+/// So: a movable chunk must be locked; a record must be busy and its
+/// database open with `dmModeWrite`. Non-movable storage chunks
+/// (FtrPtrNew) and dynamic-heap chunks are not records.
+fn not_obtained(m: &Machine, heap_id: u16, c: crate::heap::Chunk) -> Option<String> {
+    if heap_id != 1 || !c.header.movable() {
+        return None;
+    }
+    let h = c.master_pointer();
+    let record = m.os.dm.dbs.iter().find_map(|d| {
+        d.records
+            .iter()
+            .position(|r| r.handle == h)
+            .map(|i| (d, i, d.records[i].attributes))
+    });
+    if c.header.lock_count == 0 {
+        return Some(
+            "recordP's chunk is not locked (DmWrite takes a pointer to a locked record: \
+             MemHandleLock it first; --strict-record-writes)"
+                .into(),
+        );
+    }
+    let (d, i, attributes) = record?;
+    let name = shown_name(&d.header.name);
+    if attributes & REC_BUSY == 0 {
+        return Some(format!(
+            "record {i} of \"{name}\" is not busy: it is written outside DmGetRecord/DmNewRecord \
+             … DmReleaseRecord (--strict-record-writes)"
+        ));
+    }
+    let writable =
+        m.os.dm
+            .open
+            .iter()
+            .any(|o| o.db == d.id && o.mode & MODE_WRITE != 0);
+    (!writable).then(|| {
+        format!(
+            "record {i} of \"{name}\": the database is not open for writing \
+             (--strict-record-writes)"
+        )
+    })
+}
+
+/// `Err DmWrite(void *recordP, UInt32 offset, const void *srcP, UInt32 bytes)`:
+/// after the debug-ROM check of the chunk and bounds (and, with the options,
+/// [`Machine::release_frees_records`]' and
+/// [`Machine::strict_record_writes`]' checks; `dmErrNotValidRecord` when
+/// they fail and checks are not fatal).
 pub fn DmWrite(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let (p, off, src, n) = (call.u32(0), call.u32(1), call.u32(2), call.u32(3));
     let dst = match write_target(m, call, p, off, n)? {
@@ -1135,12 +1270,40 @@ pub fn DmGet1Resource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     Ok(find_resource(m, call.u32(0), call.u16(1), true))
 }
 
-/// `Err DmReleaseResource(MemHandle resourceH)`.
+/// `Err DmReleaseResource(MemHandle resourceH)`. With
+/// [`Machine::release_frees_records`] an unlocked resource's buffer is freed
+/// as PumpkinOS frees it (`storage.c` DmReleaseResource: when its use count
+/// reaches 0, it is not dirty and not locked; palm-run counts no uses, so at
+/// every release of an unlocked resource).
 pub fn DmReleaseResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    match mem_mgr::lookup_handle(m, call, call.u32(0))? {
+    let h = call.u32(0);
+    match mem_mgr::lookup_handle(m, call, h)? {
+        Lookup::Chunk(..) if m.release_frees_records => {
+            let what = resource_name(m, h);
+            free_buffer(m, call, h, what, true)?;
+            Ok(0)
+        }
         Lookup::Chunk(..) => Ok(0),
         Lookup::Invalid(why) => mem_mgr::invalid(m, call, why, DM_ERR_INVALID_PARAM),
     }
+}
+
+/// `resource 'code' 1 of "App"` for the resource of handle `h`.
+fn resource_name(m: &Machine, h: u32) -> String {
+    m.os.dm
+        .dbs
+        .iter()
+        .find_map(|d| {
+            d.resources.iter().find(|r| r.handle == h).map(|r| {
+                format!(
+                    "resource '{}' {} of \"{}\"",
+                    String::from_utf8_lossy(&r.kind.to_be_bytes()),
+                    r.id,
+                    shown_name(&d.header.name)
+                )
+            })
+        })
+        .unwrap_or_else(|| format!("resource handle 0x{h:08X}"))
 }
 
 /// Resource bytes of type `kind`, id `id` from database `db` (native use).
@@ -1290,8 +1453,9 @@ pub fn DmAttachRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
             Err(e) => return Ok(e),
         };
         let old = dbr(m, id).records[i].handle;
+        let shown = crate::handles::to_app(m, call, old)?;
         m.mem
-            .write_u32(old_p, old)
+            .write_u32(old_p, shown)
             .map_err(|f| m.fault_in(call, f))?;
         let r = &mut m.os.dm.db_mut(id).expect("exists").records[i];
         r.handle = h;
@@ -1332,8 +1496,9 @@ pub fn DmDetachRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         Err(e) => return Ok(e),
     };
     let h = dbr(m, id).records[i].handle;
+    let shown = crate::handles::to_app(m, call, h)?;
     m.mem
-        .write_u32(call.u32(2), h)
+        .write_u32(call.u32(2), shown)
         .map_err(|f| m.fault_in(call, f))?;
     m.os.dm.db_mut(id).expect("exists").records.remove(i);
     bump_mod(m, id);
@@ -1513,6 +1678,7 @@ pub fn DmResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let Some(r) = dbr(m, id).resources.get(usize::from(call.u16(1))).cloned() else {
         return Ok(set_err(m, DM_ERR_INDEX_OUT_OF_RANGE));
     };
+    let chunk_id = crate::handles::local_id_to_app(m, call, r.handle)?;
     let res = (|| {
         if call.u32(2) != 0 {
             m.mem.write_u32(call.u32(2), r.kind)?;
@@ -1521,7 +1687,7 @@ pub fn DmResourceInfo(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
             m.mem.write_u16(call.u32(3), r.id)?;
         }
         if call.u32(4) != 0 {
-            m.mem.write_u32(call.u32(4), r.handle | 1)?;
+            m.mem.write_u32(call.u32(4), chunk_id)?;
         }
         Ok(())
     })();

@@ -944,6 +944,40 @@ impl HeapIndex {
         }
     }
 
+    fn relocate(&mut self, s: &mut AddressSpace, addr: u32) -> Result<Chunk, HeapError> {
+        let old = self.live(addr)?;
+        if !old.movable() {
+            return Err(HeapError::Corrupt {
+                at: addr,
+                what: "not a movable chunk",
+            });
+        }
+        let mp = Chunk { addr, header: old }.master_pointer();
+        let data = s.read_bytes(addr + CHUNK_HEADER_SIZE, old.data_size())?;
+        // Locked while the new chunk is taken, so that compaction cannot
+        // move it: the new chunk is then elsewhere.
+        let mut pinned = old;
+        pinned.lock_count = pinned.lock_count.max(1);
+        self.put(s, addr, &pinned)?;
+        let body = match self.alloc(s, old.data_size(), old.owner, Some(mp), Placement::End) {
+            Ok(b) => b,
+            Err(e) => {
+                self.put(s, addr, &old)?;
+                return Err(e);
+            }
+        };
+        s.os_write_bytes(body, &data)?;
+        // Freed buffers read back as zeros (PumpkinOS's 68k reads of freed
+        // memory return 0: emupalmos.c cpu_read_byte).
+        s.os_fill(addr + CHUNK_HEADER_SIZE, old.data_size(), 0)?;
+        self.free(s, addr, true)?;
+        self.chunk(body - CHUNK_HEADER_SIZE)
+            .ok_or(HeapError::Corrupt {
+                at: body - CHUNK_HEADER_SIZE,
+                what: "relocated chunk not found",
+            })
+    }
+
     fn scramble(&mut self, s: &mut AddressSpace) -> Result<(), HeapError> {
         let handles: Vec<u32> = self
             .chunks
@@ -1288,6 +1322,17 @@ impl Heap {
         self.with_mut(mem, |ix, s| ix.move_chunk(s, chunk.addr, req, placement))
     }
 
+    /// Give the movable chunk `chunk` (locked or not) a new body at another
+    /// address, with its contents and owner, lock count 0, through the same
+    /// master pointer; the old body is zeroed and freed. This is what
+    /// PumpkinOS's DmReleaseRecord does to a record's buffer (write it back,
+    /// free it; the next lock gets a new one: `storage.c` DmReleaseRecord,
+    /// DmSearchRecord), for [`crate::machine::Machine::release_frees_records`].
+    /// `NotEnoughSpace` leaves the chunk as it was.
+    pub fn relocate(&self, mem: &mut Memory, chunk: Chunk) -> Result<Chunk, HeapError> {
+        self.with_mut(mem, |ix, s| ix.relocate(s, chunk.addr))
+    }
+
     /// Move every unlocked movable chunk to the end of the free space (or to
     /// its start, for a chunk that is already at the end) and set its `moved`
     /// bit, as MemHeapScramble does on a debug ROM: code that keeps a pointer
@@ -1500,6 +1545,33 @@ mod tests {
         assert_eq!(c.header.data_size(), 10);
         assert_eq!(m.read_bytes(body, 10).unwrap(), b"keep me!!!");
         assert_eq!(h.free_bytes(&m).unwrap().0, free);
+    }
+
+    #[test]
+    fn relocate_gives_a_locked_handle_a_new_body() {
+        let (mut m, h) = heap();
+        let a = h.alloc_handle(&mut m, 10, 2).unwrap();
+        let old = m.read_u32(a).unwrap();
+        m.os_write_bytes(old, b"record!!!!").unwrap();
+        let c = h.chunk_at_body(&m, old).unwrap().unwrap();
+        let mut hd = c.header;
+        hd.lock_count = 3;
+        h.write_header(&mut m, c.addr, &hd).unwrap();
+        let (free, _) = h.free_bytes(&m).unwrap();
+        let locked = h.chunk_at_body(&m, old).unwrap().unwrap();
+        let n = h.relocate(&mut m, locked).unwrap();
+        assert_ne!(n.body(), old);
+        assert_eq!(m.read_u32(a).unwrap(), n.body(), "the same handle");
+        assert_eq!(n.master_pointer(), a);
+        assert_eq!((n.header.lock_count, n.header.owner), (0, 2));
+        assert_eq!(m.read_bytes(n.body(), 10).unwrap(), b"record!!!!");
+        assert_eq!(m.read_bytes(old, 10).unwrap(), [0; 10], "zeroed");
+        assert_eq!(h.chunk_at_body(&m, old).unwrap(), None, "freed");
+        assert_eq!(h.free_bytes(&m).unwrap().0, free);
+        h.check_index(&m);
+        let p = h.alloc_chunk(&mut m, 4, 1, None, Placement::Start).unwrap();
+        let np = h.chunk_at_body(&m, p).unwrap().unwrap();
+        assert!(h.relocate(&mut m, np).is_err(), "a non-movable chunk");
     }
 
     #[test]

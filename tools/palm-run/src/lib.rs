@@ -53,16 +53,28 @@
 //! Modules: [`memory`] (address space), [`heap`] (chunk headers, master
 //! pointer tables), [`machine`] (CPU, dispatch, native↔68k calls, stats,
 //! profiling), managers [`mem_mgr`], [`data_mgr`], [`ftr_mgr`], [`sys`],
-//! [`str_mgr`], [`ui`]; [`traps`] (handler registry checked against the
-//! trap table), [`launch`] (install, launch, exit checks), [`script`]
-//! (event scripts), [`symbols`] (ELF symbols), [`bench`].
+//! [`str_mgr`], [`ui`] with [`lists`] (lists, popup lists, scroll bars);
+//! [`traps`] (handler registry checked against the trap table), [`launch`]
+//! (install, launch, exit checks), [`script`] (event scripts), [`symbols`]
+//! (ELF symbols), [`bench`](mod@bench); [`handles`] (handles that are not
+//! master pointers).
+//!
+//! # Stricter than Palm OS 3.5
+//! Settings that make the machine behave as PumpkinOS does, or as strictly as
+//! the SDK's text: [`Machine::opaque_handles`],
+//! [`Machine::release_frees_records`], [`Machine::strict_record_writes`],
+//! [`Machine::missing_traps`], [`Machine::alert_response`], and all of
+//! PumpkinOS's at once with [`Machine::pumpkin_profile`] (the README's
+//! "Stricter than Palm OS 3.5" has the sources).
 #![deny(missing_docs)]
 
 pub mod bench;
 pub mod data_mgr;
 pub mod ftr_mgr;
+pub mod handles;
 pub mod heap;
 pub mod launch;
+pub mod lists;
 pub mod machine;
 pub mod mem_mgr;
 pub mod memory;
@@ -100,7 +112,37 @@ impl Default for Config {
     }
 }
 
+/// The traps PumpkinOS does not implement for 68k apps among those palm-run
+/// has (a call there ends the app: "trap 0xA081 unknown not mapped",
+/// `PumpkinOS:src/libpumpkin/emulation/systrap.c` palmos_systrap's default
+/// case → emupalmos_panic). Seen by hand with StarterApp; only DbgMessage.
+pub const PUMPKIN_MISSING_TRAPS: &[u16] = &[0xA081];
+
 impl Machine {
+    /// Behave as PumpkinOS does where it differs from Palm OS 3.5 in ways an
+    /// app can trip over (each is also a setting of its own): handles that
+    /// are not master pointers ([`Machine::opaque_handles`]), records whose
+    /// buffer is freed at release ([`Machine::release_frees_records`]),
+    /// DbgMessage missing ([`PUMPKIN_MISSING_TRAPS`] in
+    /// [`Machine::missing_traps`]), ErrDisplayFileLineMsg and SysFatalAlert
+    /// ending the app ([`machine::AlertResponse::Reset`]: PumpkinOS's
+    /// `ErrorBase.c` ErrDisplayFileLineMsgEx calls SysFatalAlert, then
+    /// `emupalmos_finish(1)` for a 68k app), and SysSetTrapAddress refused
+    /// ([`Machine::refuse_trap_patches`]; PumpkinOS answers sysErrParamErr
+    /// where palm-run answers sysErrNotAllowed, `emulation/systrap.c`).
+    /// Failed checks of OS calls are not fatal ([`Machine::fatal_mem_errors`]
+    /// off): PumpkinOS logs them and returns the error code ("STOR: DmSet:
+    /// error 0x0213 (dmErrNotValidRecord)"); palm-run reports them (exit 1).
+    /// Call it before the launch.
+    pub fn pumpkin_profile(&mut self) {
+        self.fatal_mem_errors = false;
+        self.opaque_handles = true;
+        self.release_frees_records = true;
+        self.missing_traps.extend(PUMPKIN_MISSING_TRAPS);
+        self.alert_response = machine::AlertResponse::Reset;
+        self.refuse_trap_patches = true;
+    }
+
     /// A machine for `config`.
     pub fn with_config(config: &Config) -> Result<Machine, os::SetupError> {
         let mut m = Machine::new(config.ram_size, config.dynamic_heap_size)?;

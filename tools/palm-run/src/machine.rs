@@ -197,6 +197,10 @@ pub struct Call {
     pub info: &'static TrapInfo,
     /// Argument values in table order (U8 and U16 zero-extended).
     pub args: Vec<u32>,
+    /// With [`Machine::opaque_handles`]: the arguments as the 68k caller
+    /// passed them, before `args` got master pointers for its handles
+    /// ([`crate::handles`]); otherwise empty.
+    pub app_args: Vec<u32>,
     /// 68k address of the first argument.
     pub args_at: u32,
     /// 68k address of the call: the TRAP instruction, or for a JSR to a ROM
@@ -325,6 +329,25 @@ pub struct Machine {
     /// Refuse SysSetTrapAddress with `sysErrNotAllowed`, as Palm OS 5 does
     /// for most traps (PALM_FACTS §3.4), so apps can test their fallback.
     pub refuse_trap_patches: bool,
+    /// Handles are not master pointers (as PumpkinOS's): 68k code gets the
+    /// address of a descriptor whose first long is not the chunk's address,
+    /// and only MemHandleLock gives the pointer ([`crate::handles`]). Set it
+    /// before the first launch.
+    pub opaque_handles: bool,
+    /// DmReleaseRecord (and DmReleaseResource of an unlocked resource) frees
+    /// the record's buffer, as PumpkinOS does: a pointer kept from before is
+    /// no longer the record's, the next MemHandleLock gives another one
+    /// ([`crate::data_mgr::DmReleaseRecord`]).
+    pub release_frees_records: bool,
+    /// DmWrite, DmSet and DmStrCopy only into a record that is obtained as
+    /// the SDK describes it: locked, busy (between DmGetRecord or DmNewRecord
+    /// and DmReleaseRecord) and in a database open for writing
+    /// ([`crate::data_mgr::DmWrite`]).
+    pub strict_record_writes: bool,
+    /// Traps treated as not implemented (e.g. DbgMessage, which PumpkinOS
+    /// does not implement for 68k apps): a call stops the app as an
+    /// unimplemented trap does ([`StopKind::UnknownTrap`]).
+    pub missing_traps: std::collections::BTreeSet<u16>,
     /// Everything the run printed (DbgMessage, alerts, reports), in order.
     pub output: Vec<String>,
     /// Debug-ROM reports (invalid frees, unlocks, storage writes, …).
@@ -392,6 +415,10 @@ impl Machine {
             alert_response: AlertResponse::Continue,
             fatal_mem_errors: true,
             refuse_trap_patches: false,
+            opaque_handles: false,
+            release_frees_records: false,
+            strict_record_writes: false,
+            missing_traps: std::collections::BTreeSet::new(),
             output: Vec::new(),
             reports: Vec::new(),
             handlers: vec![None; DISPATCH_TABLE_ENTRIES as usize],
@@ -925,14 +952,16 @@ impl Machine {
             pc: caller,
             caller: Some(caller),
         })?;
-        let handler = self.handlers[(trap & 0x7FF) as usize].ok_or(Stop {
-            kind: StopKind::UnknownTrap {
-                trap,
-                name: Some(info.name),
-            },
-            pc: caller,
-            caller: Some(caller),
-        })?;
+        let handler = self.handlers[(trap & 0x7FF) as usize]
+            .filter(|_| !self.missing_traps.contains(&trap))
+            .ok_or(Stop {
+                kind: StopKind::UnknownTrap {
+                    trap,
+                    name: Some(info.name),
+                },
+                pc: caller,
+                caller: Some(caller),
+            })?;
         self.os
             .sys
             .check_stack(self.cpu.a(7))
@@ -957,10 +986,16 @@ impl Machine {
             args.push(v);
             a = a.wrapping_add(arg_bytes(arg.kind));
         }
+        let mut app_args = Vec::new();
+        if self.opaque_handles {
+            app_args = args.clone();
+            crate::handles::args_to_native(self, trap, &mut args);
+        }
         let call = Call {
             trap,
             info,
             args,
+            app_args,
             args_at,
             caller,
         };
@@ -974,6 +1009,7 @@ impl Machine {
             });
         }
         let r = handler(self, &call)?;
+        let r = crate::handles::result_to_app(self, &call, r)?;
         if self.trace_traps {
             let line = self.format_call(&call, r);
             self.print(line);
@@ -987,7 +1023,8 @@ impl Machine {
             .info
             .args
             .iter()
-            .zip(&call.args)
+            .enumerate()
+            .map(|(i, a)| (a, crate::handles::shown_arg(call, i)))
             .map(|(a, v)| match a.kind {
                 ArgKind::U8 => format!("{}={v}", a.name),
                 ArgKind::U16 => format!("{}={v}", a.name),
@@ -1017,13 +1054,7 @@ impl Machine {
     fn finish(&mut self, trap: u16, v: u32) {
         const JUNK: u32 = 0x5A5A_5A5A;
         let ret = table::trap_info(trap).map_or(RetKind::Void, |t| t.ret);
-        let (d0, a0) = match ret {
-            RetKind::Void => (JUNK, JUNK),
-            RetKind::U8 => ((JUNK & !0xFF) | (v & 0xFF), JUNK),
-            RetKind::U16 | RetKind::I16 => ((JUNK & !0xFFFF) | (v & 0xFFFF), JUNK),
-            RetKind::U32 => (v, JUNK),
-            RetKind::Ptr => (JUNK, v),
-        };
+        let (d0, a0) = ret.registers(v, JUNK);
         self.cpu.set_d(0, d0);
         self.cpu.set_a(0, a0);
         self.cpu.set_d(1, JUNK);
@@ -1061,10 +1092,22 @@ impl Machine {
 
     /// Call trap `trap` through the current dispatch table, as OS code does
     /// (so that a 68k patch of it runs). Returns (D0, A0).
+    /// With [`Machine::opaque_handles`], `MemHandle` arguments and results
+    /// are master pointers on this side and descriptors on the 68k side.
     pub fn call_trap(&mut self, trap: u16, args: &[Arg68k]) -> Result<(u32, u32), Stop> {
         *self.stats.trap_calls.entry(trap).or_default() += 1;
         let entry = self.trap_address(trap).unwrap_or(rom_entry(trap));
-        self.call_68k(entry, args)
+        if !self.opaque_handles {
+            return self.call_68k(entry, args);
+        }
+        let args = crate::handles::call_args_to_app(self, trap, args)?;
+        let (d0, a0) = self.call_68k(entry, &args)?;
+        let a0 = if crate::handles::slots(trap).result {
+            crate::handles::to_native(self, a0)
+        } else {
+            a0
+        };
+        Ok((d0, a0))
     }
 }
 

@@ -5,7 +5,8 @@
 //!          [--elf APP.elf] [--trace-traps] [--max-instructions N] [--max-traps N]
 //!          [--timeout SECONDS] [--stats-json FILE]
 //!          [--heap-size BYTES] [--ram-size BYTES] [--allow-leaks] [--nonfatal-checks]
-//!          [--refuse-trap-patches]
+//!          [--refuse-trap-patches] [--opaque-handles] [--release-frees-records]
+//!          [--strict-record-writes] [--missing-trap TRAP]… [--fatal-alerts] [--pumpkin]
 //!          [--feature CRID:NUM=VALUE]…
 //! palm-run bench [APP.prc [--events SCRIPT] [--feature CRID:NUM=VALUE]…]
 //! palm-run traps
@@ -96,6 +97,33 @@ struct Cli {
     /// Refuse SysSetTrapAddress (sysErrNotAllowed), as Palm OS 5 does.
     #[arg(long)]
     refuse_trap_patches: bool,
+    /// Handles are not master pointers, as in PumpkinOS: *h is not the
+    /// chunk's address (it reads 0x6C646E48); only MemHandleLock gives it.
+    #[arg(long)]
+    opaque_handles: bool,
+    /// DmReleaseRecord (and DmReleaseResource of an unlocked resource) frees
+    /// the buffer, as PumpkinOS does: a pointer kept from before is invalid.
+    #[arg(long)]
+    release_frees_records: bool,
+    /// DmWrite/DmSet/DmStrCopy only into a locked, busy record (between
+    /// DmGetRecord/DmNewRecord and DmReleaseRecord) of a database open for
+    /// writing, as the SDK describes them.
+    #[arg(long)]
+    strict_record_writes: bool,
+    /// Treat this trap as not implemented (a name from the trap table or
+    /// 0xAxxx): a call stops the app, as PumpkinOS does for DbgMessage.
+    /// Repeatable.
+    #[arg(long = "missing-trap", value_name = "TRAP", value_parser = trap_word)]
+    missing_traps: Vec<u16>,
+    /// ErrDisplayFileLineMsg and SysFatalAlert end the app, as a release
+    /// ROM's Fatal Alert (Reset) and PumpkinOS do.
+    #[arg(long)]
+    fatal_alerts: bool,
+    /// All of PumpkinOS's behaviours above: --opaque-handles
+    /// --release-frees-records --missing-trap DbgMessage --fatal-alerts
+    /// --refuse-trap-patches --nonfatal-checks.
+    #[arg(long)]
+    pumpkin: bool,
     /// Register a feature before launch: CRID:NUM=VALUE (e.g. PRtt:0=7), repeatable.
     #[arg(long = "feature", value_name = "CRID:NUM=VALUE")]
     features: Vec<String>,
@@ -116,6 +144,22 @@ fn number<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
         }
     })?;
     T::try_from(v).map_err(|_| format!("{v} is too large"))
+}
+
+/// A trap by its SDK name in the trap table (`DbgMessage`) or its word
+/// (`0xA081`, which must be in the table too).
+fn trap_word(s: &str) -> Result<u16, String> {
+    let word = palm_run::script::unsigned(s).and_then(|v| u16::try_from(v).ok());
+    palm_run::table::TRAPS
+        .iter()
+        .find(|t| t.name == s || Some(t.trap) == word)
+        .map(|t| t.trap)
+        .ok_or_else(|| {
+            format!(
+                "\"{}\" is not a trap of palm-run's trap table (a name such as DbgMessage, or 0xA081)",
+                palm_run::script::shown(s)
+            )
+        })
 }
 
 /// True when `s` is written as [`palm_run::script::unsigned`] reads numbers
@@ -434,6 +478,16 @@ fn run(cli: &Cli) -> Result<bool, String> {
     m.trace_traps = cli.trace_traps;
     m.refuse_trap_patches = cli.refuse_trap_patches;
     m.fatal_mem_errors = !cli.nonfatal_checks;
+    if cli.pumpkin {
+        m.pumpkin_profile();
+    }
+    m.opaque_handles |= cli.opaque_handles;
+    m.release_frees_records |= cli.release_frees_records;
+    m.strict_record_writes = cli.strict_record_writes;
+    m.missing_traps.extend(&cli.missing_traps);
+    if cli.fatal_alerts {
+        m.alert_response = palm_run::machine::AlertResponse::Reset;
+    }
     for p in &cli.install {
         let bytes = read(p)?;
         m.install(&bytes)

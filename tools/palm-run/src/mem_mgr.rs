@@ -57,6 +57,9 @@ pub struct MemMgr {
     /// return addresses of the A6 frame chain. Keyed by handle (movable) or
     /// body (non-movable).
     pub sites: std::collections::BTreeMap<u32, Vec<u32>>,
+    /// Handle descriptors given to 68k code with
+    /// [`Machine::opaque_handles`] ([`crate::handles`]).
+    pub opaque: crate::handles::OpaqueHandles,
 }
 
 impl MemMgr {
@@ -69,6 +72,7 @@ impl MemMgr {
             semaphore: (0, 0),
             freed: BTreeSet::new(),
             sites: std::collections::BTreeMap::new(),
+            opaque: crate::handles::OpaqueHandles::default(),
         }
     }
 
@@ -123,6 +127,10 @@ pub fn lookup_ptr(m: &Machine, call: &Call, p: u32) -> Result<Lookup, Stop> {
         .map_err(|e| heap_stop(m, call, e))?
     {
         Some(c) => Ok(Lookup::Chunk(heap, c)),
+        None if m.os.dm.released.contains_key(&p) => Ok(Lookup::Invalid(
+            "the old buffer of a released record or resource, freed by its release \
+             (--release-frees-records, as PumpkinOS)",
+        )),
         None if m.os.mem.freed.contains(&p) => Ok(Lookup::Invalid("chunk already freed")),
         None => Ok(Lookup::Invalid("pointer is not the start of a chunk")),
     }
@@ -159,7 +167,9 @@ pub fn lookup_handle(m: &Machine, call: &Call, h: u32) -> Result<Lookup, Stop> {
 /// Report an invalid Memory Manager call as a debug ROM would; stop the app if
 /// memory errors are fatal, else return `code`.
 pub fn invalid(m: &mut Machine, call: &Call, what: &str, code: u32) -> Result<u32, Stop> {
-    let args: Vec<String> = call.args.iter().map(|a| format!("0x{a:08X}")).collect();
+    let args: Vec<String> = (0..call.args.len())
+        .map(|i| format!("0x{:08X}", crate::handles::shown_arg(call, i)))
+        .collect();
     let msg = format!(
         "{}({}): {what}, called from {}",
         call.info.name,
@@ -227,6 +237,7 @@ pub fn allocate(
                 x
             };
             m.os.mem.freed.remove(&body);
+            m.os.dm.released.remove(&body);
             if heap.id == 0 {
                 let mut site = vec![call.caller];
                 site.extend(m.backtrace().into_iter().take(5));
@@ -259,6 +270,9 @@ pub fn free(m: &mut Machine, call: &Call, heap: Heap, c: Chunk) -> Result<(), St
         c.body()
     };
     m.os.mem.sites.remove(&key);
+    if c.header.movable() {
+        crate::handles::forget(m, key);
+    }
     if m.os.mem.debug_mode & DEBUG_FILL_FREE != 0 {
         let _ = m.mem.os_fill(
             c.body(),
@@ -650,9 +664,10 @@ pub fn MemHeapCheck(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 }
 
 /// `LocalID MemHandleToLocalID(MemHandle h)`: card-relative offset of the
-/// master pointer with bit 0 set (card 0 starts at address 0).
-pub fn MemHandleToLocalID(_m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    Ok(call.u32(0) | 1)
+/// master pointer with bit 0 set (card 0 starts at address 0); of the
+/// handle 68k code sees, with [`Machine::opaque_handles`].
+pub fn MemHandleToLocalID(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    crate::handles::local_id_to_app(m, call, call.u32(0))
 }
 
 /// `MemPtr MemLocalIDToLockedPtr(LocalID local, UInt16 cardNo)`.
@@ -661,7 +676,7 @@ pub fn MemLocalIDToLockedPtr(m: &mut Machine, call: &Call) -> Result<u32, Stop> 
     if local & 1 == 0 {
         return Ok(local);
     }
-    let h = local & !1;
+    let h = crate::handles::to_native(m, local & !1);
     let l = lookup_handle(m, call, h)?;
     let (heap, c) = match l {
         Lookup::Chunk(h, c) => (h, c),

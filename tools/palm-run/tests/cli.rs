@@ -1013,3 +1013,83 @@ fn windows_1252_database_names_launch() {
         format!("palm-run: error: {cafe}: database \"CaféApp\" is already installed\n")
     );
 }
+
+/// `palm-run` on the runtest app with `args`: status, stdout, stderr.
+fn run_runtest(args: &[&str]) -> (i32, String, String) {
+    let app = runtest_prc();
+    let o = palm_run(&[&[app.to_str().unwrap()], args].concat());
+    (status(&o), stdout(&o), stderr(&o))
+}
+#[test]
+fn strict_behaviour_options() {
+    // --fatal-alerts: scenario 13's ErrDisplayFileLineMsg ends the app.
+    let (code, out, _) = run_runtest(&["--feature", "PRtt:0=13", "--fatal-alerts"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(
+            "palm-run: app stopped: fatal alert (reset): runtest.rs, Line:123, non-fatal note"
+        ),
+        "{out}"
+    );
+    let (code, _, _) = run_runtest(&["--feature", "PRtt:0=13"]);
+    assert_eq!(code, 0, "alerts continue without it");
+    // --missing-trap by name and by number.
+    for t in ["DbgMessage", "0xA081"] {
+        let (code, out, _) = run_runtest(&["--feature", "PRtt:0=9", "--missing-trap", t]);
+        assert_eq!(code, 1);
+        assert!(
+            out.contains("palm-run: app stopped: unimplemented trap 0xA081 DbgMessage"),
+            "{out}"
+        );
+    }
+    let (code, _, err) = run_runtest(&["--missing-trap", "NoSuchTrap"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("\"NoSuchTrap\" is not a trap of palm-run's trap table"),
+        "{err}"
+    );
+    // --opaque-handles with --nonfatal-checks: *h is the magic (feature 2).
+    let (code, out, _) = run_runtest(&[
+        "--feature",
+        "PRtt:0=23",
+        "--opaque-handles",
+        "--nonfatal-checks",
+        "--trace-traps",
+    ]);
+    assert_eq!(code, 1, "the second MemHandleFree is a report");
+    assert!(
+        out.contains(&format!(
+            "FtrSet(creator=1347581044, featureNum=2, newValue={})",
+            palm_run::handles::HANDLE_MAGIC
+        )),
+        "{out}"
+    );
+    // --release-frees-records and --strict-record-writes: scenario 24's
+    // DmWrite through the kept pointer.
+    for (opt, what) in [
+        (
+            "--release-frees-records",
+            "recordP is the old buffer of record 0",
+        ),
+        (
+            "--strict-record-writes",
+            "record 0 of \"RtData\" is not busy",
+        ),
+    ] {
+        let (code, out, _) = run_runtest(&["--feature", "PRtt:0=24", opt]);
+        assert_eq!(code, 1);
+        assert!(
+            out.contains("palm-run: app stopped: debug ROM check: DmWrite("),
+            "{out}"
+        );
+        assert!(out.contains(what), "{opt}: {out}");
+    }
+    // --pumpkin: all of PumpkinOS's at once (checks not fatal).
+    let (code, out, _) = run_runtest(&["--feature", "PRtt:0=24", "--pumpkin"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("palm-run: DmWrite(0x"),
+        "reported, not stopped: {out}"
+    );
+    assert!(!out.contains("app stopped"), "{out}");
+}

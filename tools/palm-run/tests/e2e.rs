@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use palm_run::handles::HANDLE_MAGIC;
 use palm_run::heap::ChunkHeader;
 use palm_run::memory::FaultKind;
 use palm_run::{Config, Machine, Outcome, StopKind};
@@ -47,7 +48,13 @@ fn machine(scenario: u32) -> Machine {
 }
 
 fn run(scenario: u32) -> (Machine, Outcome) {
+    run_with(scenario, |_| {})
+}
+
+/// [`run`] with the machine's settings changed by `set` before the launch.
+fn run_with(scenario: u32, set: impl FnOnce(&mut Machine)) -> (Machine, Outcome) {
     let mut m = machine(scenario);
+    set(&mut m);
     let out = m.launch("RunTest").unwrap();
     (m, out)
 }
@@ -369,13 +376,13 @@ fn unknown_trap_stops_naming_it() {
     assert_eq!(
         stop.kind,
         StopKind::UnknownTrap {
-            trap: 0xA1B1,
-            name: Some("LstDrawList")
+            trap: 0xA08E,
+            name: Some("SysAppLaunch")
         }
     );
     let report = m.output.join("\n");
     assert!(
-        report.contains("unimplemented trap 0xA1B1 LstDrawList"),
+        report.contains("unimplemented trap 0xA08E SysAppLaunch"),
         "{report}"
     );
     assert!(report.contains("unknown_trap"), "{report}");
@@ -810,5 +817,342 @@ fn nil_counts_are_played_lazily() {
         m.stats.native_calls[&0xA11D],
         2 + 2 * 65_535 + 1,
         "EvtGetEvent"
+    );
+}
+
+/// Scenario 25 (`runtest.rcp` form 1400): a list, a popup trigger and its
+/// list, a scroll bar and two repeat buttons, tapped by the script; the
+/// handler reports each event with DbgMessage and leaves it to
+/// FrmHandleEvent, and scrolls list 1404 (items given by the app) with the
+/// scroll bar and the buttons.
+#[test]
+fn lists_popups_and_scroll_bars() {
+    use palm_run::lists::ScrollBarDrawn;
+    let mut m = machine(25);
+    m.set_events(
+        palm_run::script::parse(
+            "tap 1401 2\n\
+             tap 1402\ntap 1403 2\n\
+             tap 1405 down\ntap 1405 pagedown\n\
+             tap 1406\ntap 1407\n\
+             tap 1402\npen 0 150\n",
+        )
+        .unwrap(),
+    );
+    let out = m.launch("RunTest").unwrap();
+    assert!(out.clean(), "{out:?}\n{}", m.output.join("\n"));
+    assert_eq!(
+        m.os.sys.dbg_messages,
+        vec![
+            "lst 1401 2",
+            "ctl 1402",
+            "pop 1402 1403",
+            "sel 2 prior 0",
+            "scl 1405 0 1",
+            "exit 1405 0 1",
+            "scl 1405 1 5",
+            "exit 1405 1 5",
+            "rpt 1406",
+            "rpt 1407",
+            "ctl 1402",
+        ]
+    );
+    // A resource list starts with item 0 selected; the app's list has 10
+    // items, 4 shown.
+    assert_eq!((ftr(&m, 1), ftr(&m, 2), ftr(&m, 3)), (0, 10, 4));
+    assert_eq!(ftr(&m, 4), 1, "popSelectEvent's controlP and listP");
+    // At the end: Blue selected in 1401, Large in the popup list, whose text
+    // is now the trigger's label; the scroll bar at 5 of 0..6. The second
+    // popup was dismissed (no popSelectEvent, the selection kept).
+    assert_eq!((ftr(&m, 5), ftr(&m, 6)), (2, 2));
+    assert_eq!(
+        ftr(&m, 7),
+        ftr(&m, 8),
+        "CtlGetLabel = LstGetSelectionText(2)"
+    );
+    assert_eq!(m.mem.read_cstr(ftr(&m, 7), 16).unwrap(), b"Large");
+    assert_eq!(ftr(&m, 9), 5 << 16 | 6);
+    let lines = |from: usize, to: usize| (from..=to).map(|i| format!("Line {i}"));
+    let mut drawn: Vec<String> = ["Lists", ">Red", "Green", "Blue", "Small"]
+        .map(String::from)
+        .into();
+    drawn.extend(lines(0, 3));
+    drawn.extend(["\u{1}".to_string(), "\u{2}".to_string()]);
+    drawn.extend([">Small", "Medium", "Large", "Large"].map(String::from));
+    drawn.extend(lines(1, 4));
+    drawn.extend(lines(5, 8));
+    drawn.extend(lines(4, 7));
+    drawn.extend(lines(5, 8));
+    drawn.extend(["Small", "Medium", ">Large"].map(String::from));
+    assert_eq!(m.os.ui.drawn, drawn);
+    let bar = |value| ScrollBarDrawn {
+        id: 1405,
+        value,
+        min: 0,
+        max: 6,
+        page_size: 4,
+    };
+    assert_eq!(
+        m.os.ui.scroll_bars_drawn,
+        vec![bar(0), bar(1), bar(1), bar(5), bar(5), bar(4), bar(5)]
+    );
+}
+
+/// A scripted tap on a list item the list does not show, on a scroll bar
+/// part that is not there, or on a part of an object that has none, stops
+/// the app naming the script line.
+#[test]
+fn taps_on_parts_not_shown_stop_the_app() {
+    for (script, what) in [
+        (
+            "tap 1401 3\n",
+            "event script line 1: item 3 of list 1401 is not shown (it shows items 0 to 2)",
+        ),
+        (
+            "tap 1403 0\n",
+            "event script line 1: item 0 of list 1403 is not shown (it shows none)",
+        ),
+        (
+            "nil\ntap 1405 pageup\n",
+            "event script line 2: scroll bar 1405 has no UpPage region now (its car reaches \
+             the arrow)",
+        ),
+        (
+            "tap 1406 up\n",
+            "event script line 1: object 1406 is not a scroll bar: only a scroll bar has up, \
+             down, pageup and pagedown",
+        ),
+        (
+            "tap 1405 2\n",
+            "event script line 1: object 1405 is not a list: only a list has items to tap",
+        ),
+    ] {
+        let mut m = machine(25);
+        m.set_events(palm_run::script::parse(script).unwrap());
+        let out = m.launch("RunTest").unwrap();
+        let stop = out.stop.expect("stopped");
+        assert_eq!(
+            stop.kind,
+            StopKind::DebugCheck(what.to_string()),
+            "{script}"
+        );
+    }
+}
+
+/// FrmDoDialog ends on a button only: a popup trigger in the dialog pops its
+/// list up and the choice sets its label (scenario 26).
+#[test]
+fn a_popup_in_a_dialog_does_not_end_it() {
+    let mut m = machine(26);
+    m.set_events(palm_run::script::parse("tap 1502\ntap 1503 1\ntap 1501\n").unwrap());
+    let out = m.launch("RunTest").unwrap();
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(ftr(&m, 1), 1501, "the OK button ended the dialog");
+    assert_eq!(ftr(&m, 2), 1, "B chosen");
+    assert_eq!(ftr(&m, 3), u32::from(b'B'), "the trigger's label");
+    assert_eq!(m.os.ui.drawn, vec![">A", "B", "C", "B"]);
+}
+
+// The strict behaviours (PumpkinOS's where it differs from Palm OS 3.5, and the
+// SDK's text where palm-run was lenient): scenarios 3, 9, 23 and 24 with each
+// setting; `cli.rs` has the options.
+
+/// `memErrInvalidParam`.
+const MEM_ERR_INVALID_PARAM: u32 = 0x0103;
+/// `dmErrNotValidRecord`.
+const DM_ERR_NOT_VALID_RECORD: u32 = 0x0213;
+
+fn record0(m: &Machine) -> Vec<u8> {
+    let pdb = palm_prc::Database::parse(&m.export("RtData").unwrap()).unwrap();
+    pdb.records().unwrap()[0].data.clone()
+}
+
+#[test]
+fn handles_are_master_pointers_by_default() {
+    let (m, out) = run_with(23, |m| m.fatal_mem_errors = false);
+    let h = ftr(&m, 1);
+    assert_eq!(ftr(&m, 2), ftr(&m, 3), "*h is MemHandleLock's pointer");
+    assert_eq!(ftr(&m, 4), h, "MemPtrRecoverHandle");
+    assert_eq!((ftr(&m, 5), ftr(&m, 6)), (h | 1, h), "LocalID and back");
+    let r = ftr(&m, 7);
+    assert!(
+        ftr(&m, 8) >= m.mem.storage_start() && ftr(&m, 8) != HANDLE_MAGIC,
+        "a record's *h is its body in the storage heap"
+    );
+    assert_eq!((ftr(&m, 9), ftr(&m, 10)), (r | 1, r));
+    // The second MemHandleFree(h): not a handle any more.
+    assert_eq!(ftr(&m, 11), MEM_ERR_INVALID_PARAM);
+    assert_eq!(m.reports.len(), 1, "{:?}", m.reports);
+    assert!(out.stop.is_none());
+}
+
+#[test]
+fn opaque_handles_are_descriptors_not_master_pointers() {
+    let (m, out) = run_with(23, |m| {
+        m.fatal_mem_errors = false;
+        m.opaque_handles = true;
+    });
+    assert!(out.stop.is_none(), "{out:?}");
+    let (h, p) = (ftr(&m, 1), ftr(&m, 3));
+    assert_eq!(ftr(&m, 2), HANDLE_MAGIC, "*h reads PumpkinOS's 'Hndl'");
+    assert!(p >= h + 8 || p < h, "the pointer is not the descriptor's");
+    assert!(p < m.mem.storage_start(), "a dynamic-heap body");
+    assert_eq!(ftr(&m, 4), h, "MemPtrRecoverHandle gives the same handle");
+    assert_eq!((ftr(&m, 5), ftr(&m, 6)), (h | 1, h), "LocalID and back");
+    let r = ftr(&m, 7);
+    assert_eq!(ftr(&m, 8), HANDLE_MAGIC, "record handles too");
+    assert_eq!((ftr(&m, 9), ftr(&m, 10)), (r | 1, r));
+    assert_eq!(ftr(&m, 11), MEM_ERR_INVALID_PARAM);
+    assert_eq!(m.reports.len(), 1, "{:?}", m.reports);
+    assert!(
+        m.reports[0].starts_with(&format!("MemHandleFree(0x{h:08X}): not a handle")),
+        "the report shows the handle the app passed: {}",
+        m.reports[0]
+    );
+    assert!(
+        m.os.mem.opaque.is_empty(),
+        "descriptors go with their chunks"
+    );
+}
+
+#[test]
+fn a_patch_sees_the_opaque_handle_the_os_frees() {
+    // Scenario 3: FrmDeleteForm frees the field's text handle through the
+    // app's MemHandleFree patch.
+    let (m, out) = run_with(3, |m| m.opaque_handles = true);
+    assert!(out.clean(), "{out:?}");
+    let h = ftr(&m, 103);
+    assert_eq!(ftr(&m, 104), h, "FldGetTextHandle");
+    assert_eq!(ftr(&m, 101), 1, "the patch ran once");
+    assert_eq!(ftr(&m, 102), h, "with the handle the app knows");
+    assert_eq!(m.stats.native_calls.get(&0xA02B), Some(&1));
+    assert!(m.os.mem.opaque.is_empty());
+}
+
+#[test]
+fn a_pointer_kept_after_release_is_lenient_by_default() {
+    let (m, out) = run_with(24, |_| {});
+    assert!(out.clean(), "{out:?}");
+    let writes: Vec<u32> = [2, 3, 5, 6, 7].iter().map(|&n| ftr(&m, n)).collect();
+    assert_eq!(writes, [0; 5]);
+    assert_eq!(ftr(&m, 4), ftr(&m, 1), "the record did not move");
+    assert_eq!(ftr(&m, 9), ftr(&m, 8), "nor the resource");
+    assert_eq!(record0(&m), b"ro!\0");
+}
+
+#[test]
+fn release_frees_the_buffer_as_pumpkin_os_does() {
+    let (m, out) = run_with(24, |m| {
+        m.fatal_mem_errors = false;
+        m.release_frees_records = true;
+    });
+    assert!(out.stop.is_none(), "{out:?}");
+    let old = ftr(&m, 1);
+    assert_eq!(ftr(&m, 2), 0, "DmWrite before the release");
+    assert_eq!(
+        ftr(&m, 3),
+        DM_ERR_NOT_VALID_RECORD,
+        "through the kept pointer"
+    );
+    assert_ne!(ftr(&m, 4), old, "the next lock gives another buffer");
+    assert_eq!((ftr(&m, 5), ftr(&m, 6), ftr(&m, 7)), (0, 0, 0));
+    assert_ne!(ftr(&m, 9), ftr(&m, 8), "an unlocked resource's buffer too");
+    assert_eq!(record0(&m), b"ro!\0", "the record's data moved with it");
+    assert_eq!(m.reports.len(), 1, "{:?}", m.reports);
+    assert!(
+        m.reports[0].starts_with(&format!("DmWrite(0x{old:08X}, 0x00000000, 0x"))
+            && m.reports[0].contains(
+                "recordP is the old buffer of record 0 of \"RtData\", freed by its release"
+            ),
+        "{}",
+        m.reports[0]
+    );
+    // The freed buffer reads back as zeros, as PumpkinOS's freed memory.
+    assert_eq!(m.mem.read_u32(old).unwrap(), 0);
+}
+
+#[test]
+fn a_write_through_a_released_pointer_stops_the_app_by_default_checks() {
+    let (_, out) = run_with(24, |m| m.release_frees_records = true);
+    let StopKind::DebugCheck(msg) = out.stop.expect("stopped").kind else {
+        panic!("not a debug-ROM check")
+    };
+    assert!(
+        msg.contains("recordP is the old buffer of record 0"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn strict_record_writes_follow_the_sdk() {
+    let (m, out) = run_with(24, |m| {
+        m.fatal_mem_errors = false;
+        m.strict_record_writes = true;
+    });
+    assert!(out.stop.is_none(), "{out:?}");
+    assert_eq!(ftr(&m, 2), 0, "locked, busy, open for writing");
+    assert_eq!(ftr(&m, 3), DM_ERR_NOT_VALID_RECORD, "after DmReleaseRecord");
+    assert_eq!(ftr(&m, 5), 0, "after DmGetRecord and MemHandleLock");
+    assert_eq!(
+        ftr(&m, 6),
+        DM_ERR_NOT_VALID_RECORD,
+        "after MemHandleResetLock"
+    );
+    assert_eq!(
+        ftr(&m, 7),
+        DM_ERR_NOT_VALID_RECORD,
+        "read-only DmOpenRef left"
+    );
+    let why: Vec<&str> = m
+        .reports
+        .iter()
+        .map(|r| r.split_once("): ").unwrap().1)
+        .map(|r| r.split_once(", called from").unwrap().0)
+        .collect();
+    assert_eq!(
+        why,
+        [
+            "record 0 of \"RtData\" is not busy: it is written outside DmGetRecord/DmNewRecord \
+             … DmReleaseRecord (--strict-record-writes)",
+            "recordP's chunk is not locked (DmWrite takes a pointer to a locked record: \
+             MemHandleLock it first; --strict-record-writes)",
+            "record 0 of \"RtData\": the database is not open for writing (--strict-record-writes)",
+        ]
+    );
+    assert_eq!(record0(&m), b"new\0");
+}
+
+#[test]
+fn a_missing_trap_stops_the_app_naming_it() {
+    // Scenario 9 calls DbgMessage after StrPrintF.
+    let (m, out) = run_with(9, |m| {
+        m.missing_traps.insert(0xA081);
+    });
+    let stop = out.stop.expect("stopped");
+    assert_eq!(
+        stop.kind,
+        StopKind::UnknownTrap {
+            trap: 0xA081,
+            name: Some("DbgMessage")
+        }
+    );
+    assert!(m.os.sys.dbg_messages.is_empty());
+    assert_eq!(m.stats.trap_calls.get(&0xA081), Some(&1));
+}
+
+#[test]
+fn the_pumpkin_profile_sets_each_behaviour() {
+    let mut m = Machine::with_config(&Config::default()).unwrap();
+    m.pumpkin_profile();
+    assert!(m.opaque_handles && m.release_frees_records && m.refuse_trap_patches);
+    assert!(
+        !m.strict_record_writes,
+        "not PumpkinOS's: its DmWrite checks no busy bit"
+    );
+    assert!(!m.fatal_mem_errors);
+    assert_eq!(m.alert_response, palm_run::machine::AlertResponse::Reset);
+    assert_eq!(
+        m.missing_traps.iter().copied().collect::<Vec<_>>(),
+        [0xA081]
     );
 }

@@ -56,10 +56,18 @@ impl Frame {
 pub(crate) struct Source<'r> {
     pub files: Vec<FileInfo>,
     pub symbols: Symbols,
+    /// For [`crate::ids`]: each defined symbol's place in the order of
+    /// definition, and whether it was defined without a value (an include
+    /// guard).
+    pub defined: std::collections::HashMap<String, (usize, bool)>,
     frames: Vec<Frame>,
     resolver: &'r dyn IncludeResolver,
     peeked: Option<Token>,
     end: Pos,
+    /// `TRANSLATION` pairs (original, translated) of the selected languages,
+    /// newest first: every string token equal to an original is replaced, as
+    /// PilRC's `FGetTok` does.
+    pub translations: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 /// Where the end of `text` is (line and column just after its last character).
@@ -85,6 +93,7 @@ impl<'r> Source<'r> {
         Ok(Source {
             files: vec![FileInfo { name, path }],
             symbols: Symbols::new(),
+            defined: std::collections::HashMap::new(),
             frames: vec![Frame {
                 file: 0,
                 tokens,
@@ -95,6 +104,7 @@ impl<'r> Source<'r> {
             resolver,
             peeked: None,
             end: end_of(text, 0),
+            translations: Vec::new(),
         })
     }
 
@@ -122,9 +132,33 @@ impl<'r> Source<'r> {
             if tok.is_punct('#') {
                 self.directive(tok)?;
             } else if frame.active() && !frame.header {
-                return Ok(Some(tok));
+                return Ok(Some(self.translate(tok)));
             }
         }
+    }
+
+    /// `tok`, or its translation if it is a string with one.
+    fn translate(&self, mut tok: Token) -> Token {
+        if let Tok::Str(s) = &tok.tok
+            && let Some((_, t)) = self.translations.iter().find(|(o, _)| o == s)
+        {
+            tok.tok = Tok::Str(t.clone());
+        }
+        tok
+    }
+
+    /// Reads the data file `name` (a bitmap, `DATA`, `STRING ... FILE`, `FONT`
+    /// source) named at `at`: found as `#include`s are, next to the file that
+    /// names it, then in the `-I` directories.
+    pub(crate) fn read_file(&self, at: Pos, name: &str) -> Result<Vec<u8>, Diag> {
+        let from = self
+            .files
+            .get(at.file)
+            .map_or_else(PathBuf::new, |f| f.path.clone());
+        self.resolver
+            .resolve(&from, name)
+            .map(|(_, bytes)| bytes)
+            .map_err(|e| Diag::new(at, format!("cannot read file \"{name}\": {e}")))
     }
 
     /// The tokens of the directive line after `#` (with `\` continuations).
@@ -208,6 +242,7 @@ impl<'r> Source<'r> {
             "undef" => {
                 let symbol = symbol_name(args, &hash, "undef")?;
                 self.symbols.remove(symbol);
+                self.defined.remove(symbol);
             }
             "include" => self.include(args, &hash, header)?,
             "error" => {
@@ -278,6 +313,10 @@ impl<'r> Source<'r> {
                 at: args[0].pos,
             },
         );
+        let next = self.defined.len();
+        self.defined
+            .entry(name.to_owned())
+            .or_insert((next, rest.is_empty()));
         Ok(())
     }
 

@@ -85,10 +85,12 @@
 //! # Text report
 //! A header (app, format version, code 1, options and flags with what they
 //! mean, activity counters), warnings, one block per leak in allocation order
-//! (POSE's wording: "Relocatable chunk leaked at 0x…, size = …", then "Chunk
-//! allocated by:" and the call stack, LeakSanitizer-style `#0 0x… in function
-//! at file:line`; frames that cannot be symbolized keep their offset), the
-//! leaks aggregated by site ("3 leaks × 16 bytes from starter.rs:42"),
+//! ("Leak #3 (1 of 2): Relocatable chunk leaked at 0x…, size = …": the
+//! allocation's number, `seq`, which memdbg's `DbgMessage` line and alert
+//! give the leak on the device, its place in the list, then POSE's wording;
+//! then "Chunk allocated by:" and the call stack, LeakSanitizer-style `#0
+//! 0x… in function at file:line`; frames that cannot be symbolized keep
+//! their offset), the leaks aggregated by site ("3 leaks × 16 bytes from starter.rs:42"),
 //! overruns and double frees with their sites, heap statistics, the
 //! suppressions used, and a last line:
 //! `SUMMARY: memdbg: 48 byte(s) leaked in 3 allocation(s).`
@@ -109,7 +111,7 @@
 //! | `symbols` | string \| null | the ELF used |
 //! | `header` | object | [`HeaderInfo`]: `app_name`, `app_creator`, `format_version`, `options` and `flags` (arrays of `{name, meaning}`), `options_bits`, `flags_bits`, `max_alerts`, `capacity`, `low_heap_threshold`, `code_base`, `code_size`, `code_crc` (`null` for a version 1 ledger or an unknown code 1), `start_ticks`, `stop_ticks` |
 //! | `counters` | object | [`CounterInfo`]: the header's 19 counters by their `memdbg::record::Counters` names; `low_free`/`low_largest_free` `null` when never sampled |
-//! | `leaks` | array | [`Leak`]: `number` plus the block fields below |
+//! | `leaks` | array | [`Leak`]: `number` (the place in this list) plus the block fields below (`seq`: the allocation's number, as memdbg's alerts and `DbgMessage` lines give it) |
 //! | `sites` | array | [`Site`]: `site`, `kinds`, `count`, `bytes`, `min_size`, `max_size`, `leaks` (numbers); most bytes first |
 //! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `block` |
 //! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack}`), `block` |

@@ -963,6 +963,15 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         )),
         _ => {}
     }
+    if let Some(s) = opts.symbolizer
+        && let Some(missing) = s.missing()
+        && (!ledger.allocs.is_empty()
+            || !ledger.overruns.is_empty()
+            || !ledger.double_frees.is_empty())
+    {
+        warnings.push(missing);
+    }
+    small_site_warnings(ledger, running, &mut warnings);
     if let Some(s) = opts.symbolizer {
         let mut seen: Vec<u32> = an.frames.cache.keys().copied().collect();
         seen.sort_unstable();
@@ -1055,6 +1064,47 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         suppressions: uses,
         warnings,
         unwritten_records: ledger.unwritten,
+    }
+}
+
+/// The small-allocation sites' consistency: two records of one site (the
+/// same first allocation, every field of it: a record written twice, which
+/// would be counted twice),
+/// and, after a stop, the records' counts against the header's.
+fn small_site_warnings(ledger: &Ledger, running: bool, warnings: &mut Vec<String>) {
+    let sites = &ledger.small_sites;
+    for (i, s) in sites.iter().enumerate() {
+        if let Some(j) = sites[..i].iter().position(|o| o.first == s.first) {
+            let site = if s.first.line.get() != 0 {
+                format!(
+                    "{}:{}",
+                    String::from_utf8_lossy(s.first.file.bytes()),
+                    s.first.line.get()
+                )
+            } else {
+                format!("allocation #{}", s.first.seq.get())
+            };
+            warnings.push(format!(
+                "small-allocation site records {} and {} are the same site ({site}, first \
+                 allocation #{}): a record written twice; its {} allocation(s) are counted \
+                 twice below",
+                j + 1,
+                i + 1,
+                s.first.seq.get(),
+                s.count.get()
+            ));
+        }
+    }
+    let c = &ledger.header.counters;
+    let in_records: u64 = sites.iter().map(|s| u64::from(s.count.get())).sum();
+    let expected = u64::from(c.small_allocs.get()).saturating_sub(c.small_unsited.get().into());
+    if !running && !sites.is_empty() && in_records != expected {
+        warnings.push(format!(
+            "the header counts {} small allocation(s), {} of them from sites beyond the \
+             per-site table, but the small-site records count {in_records}",
+            c.small_allocs.get(),
+            c.small_unsited.get()
+        ));
     }
 }
 

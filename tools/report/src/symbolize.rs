@@ -66,6 +66,13 @@ pub trait Symbolize {
         let _ = offset;
         None
     }
+
+    /// What these symbols cannot give, as a warning for the report (an ELF
+    /// without line tables: no file:line in call stacks); `None` when they
+    /// are complete.
+    fn missing(&self) -> Option<String> {
+        None
+    }
 }
 
 type Reader = gimli::EndianRcSlice<gimli::RunTimeEndian>;
@@ -109,6 +116,8 @@ pub struct ElfSymbols {
     /// `memdbg::record::crc32(&code)`.
     code_crc: u32,
     dwarf: Option<addr2line::Context<Reader>>,
+    /// Whether the DWARF gives a file and line for any function.
+    line_tables: bool,
     comp_dirs: Vec<String>,
     /// Function symbols: (address, size, demangled name), by address.
     functions: Vec<(u32, u32, String)>,
@@ -149,6 +158,15 @@ impl ElfSymbols {
     /// Not an ELF, not a big-endian 32-bit 68k ELF, or DWARF that cannot be
     /// parsed at all. An ELF without DWARF is accepted (symbol table only).
     pub fn from_bytes(data: &[u8], name: &str) -> Result<ElfSymbols, InputError> {
+        if !data.starts_with(crate::input::ELF_MAGIC) && palm_prc::Database::parse(data).is_ok() {
+            return Err(InputError::at(
+                name,
+                0,
+                "a Palm database, not an ELF: the ledger is the input (memdbg report \
+                 MemDbgDB.pdb --elf APP.elf); --elf takes the app's ELF, which palm-build \
+                 writes beside the PRC (target/palm/APP.elf)",
+            ));
+        }
         let file = object::File::parse(data)
             .map_err(|e| InputError::at(name, 0, format!("not an ELF file: {e}")))?;
         if file.architecture() != object::Architecture::M68k {
@@ -228,12 +246,21 @@ impl ElfSymbols {
             })
             .collect();
         functions.sort();
+        let line_tables = dwarf.as_ref().is_some_and(|ctx| {
+            functions.iter().any(|(addr, _, _)| {
+                ctx.find_location(u64::from(*addr))
+                    .ok()
+                    .flatten()
+                    .is_some_and(|l| l.file.is_some() && l.line.is_some())
+            })
+        });
         Ok(ElfSymbols {
             name: name.to_string(),
             code_size,
             code_crc: record::crc32(&code),
             code,
             dwarf,
+            line_tables,
             comp_dirs,
             functions,
         })
@@ -255,6 +282,13 @@ impl ElfSymbols {
     /// names from the symbol table are available.
     pub fn has_dwarf(&self) -> bool {
         self.dwarf.is_some()
+    }
+
+    /// Whether the DWARF has line tables that give a file and line for some
+    /// function of the ELF (a stripped ELF, or one built with `debug = 0`,
+    /// has none: call stacks then show function names only).
+    pub fn has_line_tables(&self) -> bool {
+        self.line_tables
     }
 
     /// Checks that this ELF is the build that wrote `ledger`: code 1's size as
@@ -514,6 +548,23 @@ impl Symbolize for ElfSymbols {
 
     fn is_return_address(&self, offset: u32) -> Option<bool> {
         Some(follows_call(&self.code, offset))
+    }
+
+    fn missing(&self) -> Option<String> {
+        if self.line_tables {
+            return None;
+        }
+        let what = if self.dwarf.is_none() {
+            "no DWARF (no .debug_info: stripped, or built without debug info)"
+        } else {
+            "no DWARF line tables that give a file and line (.debug_line missing or empty)"
+        };
+        Some(format!(
+            "{} has {what}: call stacks show function names without file:line; build the app \
+             with debug = 2 in [profile.palm] (as palm-build new sets it) and give the \
+             unstripped ELF palm-build writes beside the PRC",
+            self.name
+        ))
     }
 }
 

@@ -114,19 +114,27 @@ fn chunk_words(b: &Block) -> String {
     format!("{what} chunk ({})", b.kind)
 }
 
+/// A block's flags in words, ` (guarded, resized)`, or nothing.
 fn block_details(b: &Block) -> String {
-    let mut d = vec![format!("seq {}", b.seq)];
     // HANDLE is said by "Relocatable"; the others in words.
-    d.extend(b.flags.iter().filter_map(|f| match *f {
-        "HANDLE" => None,
-        "GUARDED" => Some("guarded".to_string()),
-        "RESIZED" => Some("resized".to_string()),
-        "FILE_TRUNCATED" => Some("file name truncated".to_string()),
-        "OVERRUN" => Some("guard damaged".to_string()),
-        "NOT_DYNAMIC" => Some("outside the dynamic heap".to_string()),
-        other => Some(other.to_lowercase()),
-    }));
-    d.join(", ")
+    let d: Vec<String> = b
+        .flags
+        .iter()
+        .filter_map(|f| match *f {
+            "HANDLE" => None,
+            "GUARDED" => Some("guarded".to_string()),
+            "RESIZED" => Some("resized".to_string()),
+            "FILE_TRUNCATED" => Some("file name truncated".to_string()),
+            "OVERRUN" => Some("guard damaged".to_string()),
+            "NOT_DYNAMIC" => Some("outside the dynamic heap".to_string()),
+            other => Some(other.to_lowercase()),
+        })
+        .collect();
+    if d.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", d.join(", "))
+    }
 }
 
 /// The allocation site and stack of a block.
@@ -284,7 +292,8 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         writeln!(out)?;
         writeln!(
             out,
-            "Leak {} of {total}: {} leaked at 0x{:08X}, size = {} ({})",
+            "Leak #{} ({} of {total}): {} leaked at 0x{:08X}, size = {}{}",
+            b.seq,
             l.number,
             chunk_words(b),
             b.address,
@@ -401,7 +410,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         writeln!(
             out,
             "  Low heap: largest free chunk {} bytes < {} (free {} bytes) after the {}-byte {} \
-             from {} (seq {})",
+             from {} (allocation #{})",
             num(l.largest.into()),
             num(l.threshold.into()),
             num(l.free.into()),

@@ -60,6 +60,30 @@ fn a_prc_is_not_a_ledger() {
 }
 
 #[test]
+fn an_elf_given_as_the_ledger_is_told_to_go_with_elf() {
+    let mut elf = b"\x7fELF\x01\x02\x01".to_vec();
+    elf.resize(200, 0);
+    assert_eq!(
+        err(&elf).to_string(),
+        "in.pdb: offset 0x0: an ELF file (the app's symbols), not a ledger: give it with --elf, \
+         and the ledger (MemDbgDB.pdb, or a backup .zip holding it) as the input: memdbg report \
+         MemDbgDB.pdb --elf APP.elf"
+    );
+}
+
+#[test]
+fn a_ledger_given_as_the_elf_is_told_to_be_the_input() {
+    let e = memdbg_report::ElfSymbols::from_bytes(&pdb_of(&sample_records()), "MemDbgDB.pdb")
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "MemDbgDB.pdb: offset 0x0: a Palm database, not an ELF: the ledger is the input (memdbg \
+         report MemDbgDB.pdb --elf APP.elf); --elf takes the app's ELF, which palm-build writes \
+         beside the PRC (target/palm/APP.elf)"
+    );
+}
+
+#[test]
 fn wrong_type_or_creator() {
     let recs = sample_records();
     let e = err(&pdb_typed(

@@ -69,6 +69,39 @@ fn with_symbols() -> Options<'static> {
 }
 
 #[test]
+fn a_small_site_record_written_twice_is_warned_about() {
+    let mut records = sample_records();
+    let site = records
+        .iter()
+        .position(|r| r[0] == kind::SMALL_SITE)
+        .unwrap();
+    let again = records[site].clone();
+    records.insert(site + 1, again);
+    let ledger = Ledger::from_pdb(&pdb_of(&records), "twice.pdb").unwrap();
+    let report = memdbg_report::analyze(&ledger, &with_symbols());
+    assert_eq!(
+        report
+            .warnings
+            .iter()
+            .filter(|w| w.contains("small"))
+            .collect::<Vec<_>>(),
+        [
+            "small-allocation site records 1 and 2 are the same site (src/small.rs:5, first \
+             allocation #2): a record written twice; its 3 allocation(s) are counted twice below",
+            "the header counts 9 small allocation(s), 1 of them from sites beyond the per-site \
+             table, but the small-site records count 11"
+        ]
+    );
+    // The ledger as memdbg writes it has neither warning.
+    assert!(
+        !memdbg_report::analyze(&sample(), &with_symbols())
+            .warnings
+            .iter()
+            .any(|w| w.contains("small")),
+    );
+}
+
+#[test]
 fn golden_text() {
     let (text, status) = render(&sample(), &with_symbols());
     golden("sample.txt", &text);
@@ -171,7 +204,7 @@ fn text_shows_sites_and_unsymbolized_frames() {
     let (text, _) = render(&sample(), &with_symbols());
     assert!(text.contains("  3 leaks × 16 bytes from src/starter.rs:42 (handle)\n"));
     assert!(text.contains(
-        "Leak 1 of 5: Relocatable chunk (handle) leaked at 0x00012344, size = 16 (seq 3, guarded)\n"
+        "Leak #3 (1 of 5): Relocatable chunk (handle) leaked at 0x00012344, size = 16 (guarded)\n"
     ));
     assert!(text.contains(
         "    #0 0x00000124 in starter_app::new_record at src/starter.rs:42 (inlined)\n\

@@ -34,6 +34,8 @@ struct Run {
     elf: Vec<u8>,
     /// `@mark` name → line in SCENARIOS.
     marks: HashMap<String, u32>,
+    /// What palm-run printed (alerts, DbgMessage lines).
+    output: Vec<String>,
 }
 
 fn run() -> &'static Run {
@@ -72,6 +74,7 @@ fn run() -> &'static Run {
             ledger: m.export("MemDbgDB").unwrap(),
             elf: std::fs::read(&built.elf).unwrap(),
             marks,
+            output: m.output.clone(),
         }
     })
 }
@@ -362,4 +365,46 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
         r.summary.line,
         "SUMMARY: memdbg: 72 byte(s) leaked in 3 allocation(s); 1 overrun; 1 double free."
     );
+}
+
+/// One numbering of leaks: each DbgMessage line memdbg prints at stop
+/// ("memdbg: leak #N: SIZE bytes (KIND 0x…) at FILE:LINE") names the leak the
+/// report lists as "Leak #N (…)", with that size, kind, file and line.
+#[test]
+fn the_report_numbers_leaks_as_memdbg_does_on_the_device() {
+    let lines: Vec<&str> = run()
+        .output
+        .iter()
+        .filter_map(|l| l.strip_prefix("DbgMessage: memdbg: leak #"))
+        .collect();
+    let (ledger, elf) = inputs();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    let report = analyze(&ledger, &opts);
+    assert_eq!(lines.len(), report.leaks.len(), "{lines:?}");
+    let (text, _) = render(Format::Text);
+    for line in lines {
+        let (n, rest) = line.split_once(": ").unwrap();
+        let n: u32 = n.parse().unwrap();
+        let size: u32 = rest.split(' ').next().unwrap().parse().unwrap();
+        let at = rest.rsplit(" at ").next().unwrap();
+        let leak = report
+            .leaks
+            .iter()
+            .find(|l| l.block.seq == n)
+            .unwrap_or_else(|| panic!("no leak #{n} in the report for `{line}`"));
+        assert_eq!(leak.block.size, size, "{line}");
+        assert!(
+            rest.contains(&format!("({} 0x", leak.block.kind)),
+            "{line}: {}",
+            leak.block.kind
+        );
+        if let (Some(file), Some(l)) = (&leak.block.file, leak.block.line) {
+            assert_eq!(at, format!("{file}:{l}"), "{line}");
+        }
+        assert!(
+            text.contains(&format!("Leak #{n} ({} of ", leak.number)),
+            "{line}"
+        );
+    }
 }

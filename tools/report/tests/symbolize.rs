@@ -157,6 +157,67 @@ fn symtest_ledger(code_size: u32) -> Vec<Vec<u8>> {
     recs
 }
 
+/// symtest's ELF through `m68k-linux-gnu-objcopy` with `args` (its code 1
+/// unchanged), as ElfSymbols named `name`.
+fn objcopied(args: &[&str], name: &str) -> ElfSymbols {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join(name);
+    let status = Command::new(palm_build::Binutils::default().objcopy)
+        .args(args)
+        .arg(&built().elf_path)
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    ElfSymbols::from_bytes(&std::fs::read(&out).unwrap(), name).unwrap()
+}
+
+#[test]
+fn an_elf_without_line_tables_is_warned_about() {
+    let ledger = Ledger::from_records(
+        symtest_ledger(built().code.len() as u32)
+            .iter()
+            .map(Vec::as_slice),
+        "MemDbgDB.pdb",
+    )
+    .unwrap();
+    let warnings = |elf: &ElfSymbols| {
+        elf.check(&ledger).unwrap();
+        let mut opts = Options::default();
+        opts.symbolizer = Some(elf);
+        let mut w = memdbg_report::analyze(&ledger, &opts).warnings;
+        w.retain(|w| w.contains("DWARF"));
+        w
+    };
+    assert!(elf().has_line_tables());
+    assert_eq!(warnings(&elf()), Vec::<String>::new());
+    let stripped = objcopied(&["--strip-debug"], "stripped.elf");
+    assert!(!stripped.has_dwarf() && !stripped.has_line_tables());
+    assert_eq!(
+        warnings(&stripped),
+        [
+            "stripped.elf has no DWARF (no .debug_info: stripped, or built without debug info): \
+          call stacks show function names without file:line; build the app with debug = 2 in \
+          [profile.palm] (as palm-build new sets it) and give the unstripped ELF palm-build \
+          writes beside the PRC"
+        ]
+    );
+    let no_lines = objcopied(
+        &["--rename-section", ".debug_line=.no_line"],
+        "no-lines.elf",
+    );
+    assert!(no_lines.has_dwarf() && !no_lines.has_line_tables());
+    assert_eq!(
+        warnings(&no_lines),
+        [
+            "no-lines.elf has no DWARF line tables that give a file and line (.debug_line missing \
+          or empty): call stacks show function names without file:line; build the app with \
+          debug = 2 in [profile.palm] (as palm-build new sets it) and give the unstripped ELF \
+          palm-build writes beside the PRC"
+        ]
+    );
+}
+
 #[test]
 fn report_shows_symbolized_stack() {
     let elf = elf();

@@ -1,0 +1,158 @@
+| A tracked block's bytes and call stack (src/block.rs): the frame walk, the
+| guard check, the fills and the guard's writing.
+
+	.include "memdbg.inc"
+
+	.text
+
+| __memdbg_walk(st, out, ret, frame, max): fills the Stack at `out` with up to
+| `max` frames (0: as the options say, STACK_FRAMES with CALL_STACKS, else 1):
+| `ret`, then the return addresses of the A6 frame chain from `frame`, each an
+| offset into code 1 (st's ST_CODE_BASE/ST_CODE_END) when inside it, else raw
+| (its raw-mask bit set, and the walk ends after it). The chain is followed
+| only through plausible frames (src/stack.rs): an even, nonzero frame pointer
+| whose saved A6 is above it by at most MAX_FRAME_GAP and whose return address
+| is even. Unused frames are zeroed.
+| C convention (src/block.rs's `capture`; alloc.s, free.s).
+|   In:     st at 4(%sp), out at 8, ret at 12, frame at 16, max at 20 (at most
+|           STACK_FRAMES).
+|   Keeps:  D2-D7/A2-A6.
+	.globl	__memdbg_walk
+	.type	__memdbg_walk, @function
+__memdbg_walk:
+	| a2 = out, a1 = the state, then the next frame slot; d2 = ret, d3 =
+	| frame, d4 = frames still allowed, d5 = code 1's base, d6 = its length,
+	| d1 = the next frame's raw-mask bit.
+	movem.l	%d2-%d6/%a2, -(%sp)
+	lea	(28,%sp), %a0		| the arguments, in order
+	move.l	(%a0)+, %a1
+	move.l	(ST_CODE_BASE,%a1), %d5
+	move.l	(ST_CODE_END,%a1), %d6
+	sub.l	%d5, %d6
+	move.l	(%a0)+, %a2
+	move.l	(%a0)+, %d2
+	move.l	(%a0)+, %d3
+	move.l	(%a0), %d4
+	bne.s	.Lwalk_zero
+	moveq	#1, %d4			| max 0: as the options say
+	btst	#OPT_CALL_STACKS_BIT, (ST_OPT_CALL_STACKS,%a1)
+	beq.s	.Lwalk_zero
+	moveq	#STACK_FRAMES, %d4
+.Lwalk_zero:				| count, raw mask and frames zeroed
+	move.l	%a2, %a0
+	clr.w	(%a0)+
+	move.l	%a0, %a1
+	EXPECT	STACK_COUNT, 0		| a Stack: count, raw mask, 6 frames
+	EXPECT	STACK_RAW_MASK, 1
+	EXPECT	STACK_FRAMES_AT, 2
+	EXPECT	STACK_FRAMES, 6
+	clr.l	(%a0)+
+	clr.l	(%a0)+
+	clr.l	(%a0)+
+	clr.l	(%a0)+
+	clr.l	(%a0)+
+	clr.l	(%a0)+
+	moveq	#1, %d1
+.Lwalk_frame:				| (d4 is at least 1 here)
+	move.l	%d2, %d0
+	sub.l	%d5, %d0
+	cmp.l	%d6, %d0
+	bcs.s	.Lwalk_store		| inside code 1: its offset
+	or.b	%d1, (STACK_RAW_MASK,%a2)	| outside: raw, and the last frame
+	move.l	%d2, %d0
+	moveq	#1, %d4
+.Lwalk_store:
+	move.l	%d0, (%a1)+
+	addq.b	#1, (STACK_COUNT,%a2)
+	add.b	%d1, %d1
+	subq.l	#1, %d4
+	beq.s	.Lwalk_end
+	| The next frame: from an even, nonzero frame pointer (shifted out: odd
+	| sets C, 0 or 1 leaves 0), an even return address.
+	move.l	%d3, %d0
+	lsr.l	#1, %d0
+	bcs.s	.Lwalk_end
+	beq.s	.Lwalk_end
+	move.l	%d3, %a0
+	move.l	(4,%a0), %d2
+	move.l	(%a0), %d0
+	btst	#0, %d2
+	bne.s	.Lwalk_end
+	| A plausible link: above the frame, at most MAX_FRAME_GAP above it.
+	sub.l	%d3, %d0
+	bls.s	.Lwalk_last
+	cmpi.l	#MAX_FRAME_GAP, %d0
+	bhi.s	.Lwalk_last
+	add.l	%d0, %d3
+	bra.s	.Lwalk_frame
+.Lwalk_last:				| not: this return address still counts
+	tst.l	%d2			| (unless 0), and the chain ends after it
+	beq.s	.Lwalk_end
+	moveq	#0, %d3
+	bra.s	.Lwalk_frame
+.Lwalk_end:
+	movem.l	(%sp)+, %d2-%d6/%a2
+	rts
+	.size	__memdbg_walk, . - __memdbg_walk
+
+| __memdbg_guard: a tracked block's guard bytes. A register routine (free.s;
+| src/block.rs's `check_guard`).
+|   In:     A0 = the block's allocation record, D0 = the block's address (the
+|           record's address field: a pointer or a handle).
+|   Out:    D0 = the GUARD_LEN bytes after the block, big-endian (byte reads: a
+|           block may end at any address), with Z set when they are intact
+|           (GUARD_INTACT); a block without a guard (AF_GUARDED clear) answers
+|           GUARD_INTACT.
+|   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1). (free.s checks a guard with
+|           the same GUARD_BYTES.)
+	.globl	__memdbg_guard
+	.type	__memdbg_guard, @function
+__memdbg_guard:
+	EXPECT_BELOW AF_GUARDED_BIT, 8	| (in the flags' low byte)
+	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a0)
+	beq.s	.Lguard_none
+	move.l	%d0, %a1
+	GUARD_BYTES %a0, %a1, %d0
+	rts
+.Lguard_none:
+	move.l	#GUARD_INTACT, %d0
+	cmp.l	%d0, %d0		| Z set
+	rts
+	.size	__memdbg_guard, . - __memdbg_guard
+
+| __memdbg_prepare(addr, flags, from, to, byte): after a block's allocation or
+| resize, or before its free, in the dynamic heap only (AF_NOT_DYNAMIC clear:
+| the storage heaps are write-protected): its bytes from..to (offsets from the
+| chunk's start) get `byte` (0: no fill), and with AF_GUARDED the guard is
+| written at `to`. `addr` is the pointer or handle (CHUNK_OF), `flags` its
+| AllocFlags.
+| C convention (src/block.rs's `prepare`; free.s).
+|   In:     addr at 4(%sp), flags at 8 (its word at 10), from at 12, to at 16,
+|           byte at 20 (its low byte at 23).
+|   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1).
+	.globl	__memdbg_prepare
+	.type	__memdbg_prepare, @function
+__memdbg_prepare:
+	move.w	(10,%sp), %d1		| the flags
+	btst	#AF_NOT_DYNAMIC_BIT, %d1
+	bne.s	.Lprepare_end
+	move.l	(4,%sp), %a0
+	CHUNK_OF %a0, %d1
+	move.l	%a0, %a1
+	adda.l	(16,%sp), %a1		| a1 = the chunk's byte `to`
+	move.l	(16,%sp), %d0
+	sub.l	(12,%sp), %d0		| the fill's length
+	bls.s	.Lprepare_guard
+	tst.b	(23,%sp)
+	beq.s	.Lprepare_guard		| no fill
+	adda.l	(12,%sp), %a0
+	move.b	(23,%sp), %d1
+	FILL	%a0, %d0, %d1
+	move.w	(10,%sp), %d1
+.Lprepare_guard:
+	btst	#AF_GUARDED_BIT, %d1
+	beq.s	.Lprepare_end
+	WRITE_GUARD %a1, %d0
+.Lprepare_end:
+	rts
+	.size	__memdbg_prepare, . - __memdbg_prepare

@@ -1,0 +1,257 @@
+//! A tracked block: finding its record from an address the app or the OS passed
+//! ([`lookup`]), its guard ([`check_guard`]), its fills and guard bytes
+//! ([`prepare`]) and the call stack of whoever is working on it ([`capture`]).
+//!
+//! The block's bytes and the frame walk are 68000 assembly (`asm/block.s`), shared
+//! with the allocation and free paths' assembly; the rest is Rust.
+
+use core::mem::offset_of;
+
+use m68k_palmos_sys as palm;
+
+use crate::events;
+use crate::record::{
+    self, AllocFlags, AllocRecord, FORMAT_VERSION, Options, OverrunRecord, STACK_FRAMES, Stack,
+    U32Be, kind,
+};
+use crate::state::{self, State};
+
+/// The guard bytes of an intact guard, as the guard check reads them (big-endian).
+pub const GUARD_INTACT: u32 = u32::from_be_bytes([record::GUARD_BYTE; record::GUARD_LEN]);
+
+/// An empty stack: the caller of an overrun found at stop (read-only data).
+pub static NO_STACK: Stack = Stack {
+    count: 0,
+    raw_mask: 0,
+    frames: [U32Be::new(0); STACK_FRAMES],
+};
+
+asm_constants! {
+    REC_KIND = offset_of!(AllocRecord, kind);
+    REC_FLAGS = offset_of!(AllocRecord, flags);
+    REC_SIZE = offset_of!(AllocRecord, size);
+    REC_ADDRESS = offset_of!(AllocRecord, address);
+    REC_SEQ = offset_of!(AllocRecord, seq);
+    REC_TICKS = offset_of!(AllocRecord, ticks);
+    REC_LINE = offset_of!(AllocRecord, line);
+    REC_DATA_OFFSET = offset_of!(AllocRecord, data_offset);
+    REC_STACK = offset_of!(AllocRecord, stack);
+    REC_FILE = offset_of!(AllocRecord, file);
+    REC_LEN = record::ALLOC_RECORD_SIZE;
+    STACK_COUNT = offset_of!(Stack, count);
+    STACK_RAW_MASK = offset_of!(Stack, raw_mask);
+    STACK_FRAMES_AT = offset_of!(Stack, frames);
+    STACK_FRAMES = STACK_FRAMES;
+    STACK_LEN = core::mem::size_of::<Stack>();
+    AF_GUARDED = AllocFlags::GUARDED.bits();
+    AF_GUARDED_BIT = AllocFlags::GUARDED.bits().trailing_zeros();
+    AF_HANDLE = AllocFlags::HANDLE.bits();
+    AF_HANDLE_BIT = AllocFlags::HANDLE.bits().trailing_zeros();
+    AF_NOT_DYNAMIC = AllocFlags::NOT_DYNAMIC.bits();
+    AF_NOT_DYNAMIC_BIT = AllocFlags::NOT_DYNAMIC.bits().trailing_zeros();
+    GUARD_LEN = record::GUARD_LEN;
+    GUARD_BYTE = record::GUARD_BYTE as i8;
+    GUARD_INTACT = GUARD_INTACT as i32;
+    KIND_POINTER = kind::POINTER;
+    KIND_HANDLE = kind::HANDLE;
+    KIND_CHUNK = kind::CHUNK;
+    KIND_FREE_SLOT = kind::FREE_SLOT;
+    FILL_NEW_BYTE = record::FILL_NEW_BYTE;
+    FILL_FREED_BYTE = record::FILL_FREED_BYTE;
+}
+
+#[cfg(target_arch = "m68k")]
+unsafe extern "C" {
+    /// `asm/block.s`: [`capture`]'s walk (C convention).
+    fn __memdbg_walk(st: *const State, out: *mut Stack, ret: u32, frame: u32, max: u32);
+    /// `asm/block.s`: [`prepare`] (C convention).
+    fn __memdbg_prepare(addr: u32, flags: u32, from: u32, to: u32, byte: u32);
+    /// `asm/block.s`: a block's guard bytes (a register routine).
+    fn __memdbg_guard();
+}
+
+/// Fills `out` with the callers of a call: with [`Options::CALL_STACKS`] the frame
+/// chain, else only `ret` (which costs nothing to find); unused frames are zero.
+/// `ret` is the call's return address, `frame` its caller's frame:
+/// `__memdbg_walk` (`asm/block.s`) with the options' number of frames.
+pub fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: `out` is a writable Stack (in the scratch chunk); the walk reads only
+    // plausible frame slots (src/stack.rs) and keeps D2–D7/A2–A6.
+    unsafe {
+        __memdbg_walk(st, out, ret, frame, 0)
+    };
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        let _ = (st, out, ret, frame);
+        crate::not_on_palm()
+    }
+}
+
+/// After a block's allocation or resize, or before its free, in the dynamic heap
+/// only (the storage heaps are write-protected; `flags` without
+/// [`AllocFlags::NOT_DYNAMIC`]): its bytes `from..to` (offsets from the chunk's
+/// start) get `byte` (0: no fill), and with [`AllocFlags::GUARDED`] the guard is
+/// written at `to`. `addr` is the pointer or handle: `__memdbg_prepare`
+/// (`asm/block.s`).
+///
+/// # Safety
+/// `addr` is a live block whose chunk holds `to` bytes (and the guard after them
+/// when `flags` says so).
+pub unsafe fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
+    #[cfg(target_arch = "m68k")]
+    // SAFETY: the caller's guarantee; the routine keeps D2–D7/A2–A6.
+    unsafe {
+        __memdbg_prepare(addr, u32::from(flags), from, to, u32::from(byte))
+    };
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        let _ = (addr, flags, from, to, byte);
+        crate::not_on_palm()
+    }
+}
+
+/// The guard bytes of the block whose record is `rec` (`key`: its address), packed
+/// big-endian; [`GUARD_INTACT`] when undamaged or when the block has no guard:
+/// `__memdbg_guard` (`asm/block.s`).
+///
+/// # Safety
+/// `rec` is a tracked block's record, `key` its address.
+unsafe fn guard(rec: *const u8, key: u32) -> u32 {
+    #[cfg(target_arch = "m68k")]
+    {
+        let g: u32;
+        // SAFETY: the caller's guarantee; the routine only reads, and changes
+        // D0–D1/A0–A1.
+        unsafe {
+            core::arch::asm!(
+                "jsr ({f},%pc)",
+                f = sym __memdbg_guard,
+                inout("a0") rec => _,
+                inout("d0") key => g,
+                out("d1") _,
+                out("a1") _,
+                options(readonly),
+            )
+        };
+        g
+    }
+    #[cfg(not(target_arch = "m68k"))]
+    {
+        let _ = (rec, key);
+        crate::not_on_palm()
+    }
+}
+
+/// A record's key: the block's address (its address field).
+#[inline]
+pub fn key_of(rec: *const u8) -> u32 {
+    // SAFETY: a locked allocation record, 2-aligned; the field is a big-endian long
+    // (the 68k's own order).
+    unsafe { (*rec.cast::<AllocRecord>()).address.get() }
+}
+
+/// A record's flags.
+#[inline]
+pub fn flags_of(rec: *const u8) -> u16 {
+    // SAFETY: as in `key_of`.
+    unsafe { (*rec.cast::<AllocRecord>()).flags.get() }
+}
+
+/// A record's requested size.
+#[inline]
+pub fn size_of(rec: *const u8) -> u32 {
+    // SAFETY: as in `key_of`.
+    unsafe { (*rec.cast::<AllocRecord>()).size.get() }
+}
+
+/// The record of the tracked block a size, resize or free call on `addr` is about
+/// (`handle` 1: `MemHandleSize`/`MemHandleResize`/`MemHandleFree`, else 0), or null;
+/// its key (index entry) is its address field ([`key_of`]). A pointer may be a
+/// locked handle's (`MemPtrSize(MemHandleLock(h))` is legal): then the key is the
+/// handle, found with `MemPtrRecoverHandle` while handles are live. The record's
+/// kind must match the call's: a handle's record for a handle or a locked handle's
+/// pointer, a pointer's for a pointer.
+pub fn lookup(st: &State, addr: u32, handle: u32) -> *mut u8 {
+    let mut want = handle != 0;
+    let mut key = addr;
+    loop {
+        if let Some(pos) = st.index.find(key) {
+            // SAFETY: a found position.
+            let rec = st.rec(unsafe { st.index.slot_at(pos) });
+            let is_handle = flags_of(rec) & AllocFlags::HANDLE.bits() != 0;
+            return if is_handle == want {
+                rec
+            } else {
+                core::ptr::null_mut()
+            };
+        }
+        if want || st.live_handles == 0 || addr == 0 || addr & 1 != 0 {
+            return core::ptr::null_mut();
+        }
+        // SAFETY: `addr` was passed to a Memory Manager call on a chunk; the OS
+        // answers 0 for a non-movable chunk.
+        key = unsafe { palm::MemPtrRecoverHandle(addr as usize as palm::MemPtr) } as u32;
+        if key == 0 {
+            return core::ptr::null_mut();
+        }
+        want = true;
+    }
+}
+
+/// Bytes of an overrun record before its allocation record.
+const OVERRUN_HEAD: u32 = offset_of!(OverrunRecord, alloc) as u32;
+
+/// Checks the guard of the tracked block whose record is `rec` (`key`: its address).
+/// A damaged guard is recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an
+/// overrun found `when` (a [`record::detected`] value), at `ticks`, by the caller
+/// at `site` ([`NO_STACK`]: unknown), and the record gets [`AllocFlags::OVERRUN`].
+/// The free path's assembly calls it when it finds a damaged guard.
+///
+/// # Safety
+/// `rec` is a tracked block's (locked) record, `key` its address; `site` is a
+/// readable stack (it may be the scratch overrun record's own).
+#[unsafe(export_name = "__memdbg_check_guard")]
+pub unsafe extern "C" fn check_guard(
+    st: &mut State,
+    rec: *mut u8,
+    key: u32,
+    when: u32,
+    ticks: u32,
+    site: *const Stack,
+) {
+    // SAFETY: the caller's guarantee.
+    let g = unsafe { guard(rec, key) };
+    if g == GUARD_INTACT {
+        return;
+    }
+    state::bump(&mut st.counters().overruns);
+    let flags = flags_of(rec) | AllocFlags::OVERRUN.bits();
+    crate::ledger::write(
+        rec,
+        offset_of!(AllocRecord, flags) as u32,
+        &flags.to_be_bytes(),
+    );
+    let o = &mut st.sc().ev.overrun;
+    // SAFETY: `site` is readable (copy allows it to be `o.site` itself).
+    unsafe { core::ptr::copy(site, &mut o.site, 1) };
+    o.kind = kind::OVERRUN;
+    o.version = FORMAT_VERSION;
+    o.when.set(when as u16);
+    o.ticks.set(ticks);
+    o.guard = g.to_be_bytes();
+    let head = (o as *mut OverrunRecord).cast::<u8>();
+    // SAFETY: the record's kind byte; the overrun record is in the scratch chunk.
+    unsafe {
+        let k = rec.read();
+        events::report(
+            st,
+            head,
+            OVERRUN_HEAD,
+            rec,
+            k,
+            Options::ALERT_OVERRUNS,
+            &events::OVERRUN,
+        )
+    };
+}

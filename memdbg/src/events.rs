@@ -1,0 +1,163 @@
+//! What memdbg tells while it runs and at stop: event records in the ledger
+//! (overruns, double frees, the low heap, small-allocation sites), non-fatal alerts
+//! (`ErrDisplayFileLineMsg`, whose dialog is titled "Fatal Alert" but returns) and
+//! `DbgMessage` lines (CloudpilotEmu prints them), built by [`crate::text`] from the
+//! templates here.
+
+use core::mem::offset_of;
+
+use m68k_palmos_sys as palm;
+use palm::codegen::in_register;
+
+use crate::ledger;
+use crate::record::{AllocRecord, Options};
+use crate::state::{self, State};
+use crate::text::say;
+
+/// A leak's alert: size, kind, then the innermost caller ([`ALERT_WHERE`]).
+pub static LEAKED: [u8; 20] = *b"Leaked \x01 bytes (\x03)\x05\0";
+/// An overrun's alert, as [`LEAKED`].
+pub static OVERRUN: [u8; 27] = *b"Overrun after \x01 bytes (\x03)\x05\0";
+/// A double free's alert, as [`LEAKED`].
+pub static DOUBLE_FREE: [u8; 28] = *b"Double free of \x01 bytes (\x03)\x05\0";
+/// A leak's `DbgMessage` line: sequence number, size, kind, address, then where
+/// it was allocated ([`LEAK_WHERE`]).
+pub static LEAK_LINE: [u8; 36] = *b"memdbg: leak #\x01: \x01 bytes (\x03 \x02) at \x05\0";
+/// The low-heap `DbgMessage` line: largest free chunk, threshold, free bytes.
+pub static LOW_LINE: [u8; 48] = *b"memdbg: largest free chunk \x01 bytes < \x01 (free \x01)\0";
+/// [`innermost`]'s templates for an alert (at [`WHERE_NONE`], [`WHERE_FILE`] and
+/// [`WHERE_FRAME`]): nothing, nothing (the file and line are the alert's own),
+/// " from " and the frame.
+pub static ALERT_WHERE: [u8; 14] = *b"\0\0\0\0\0\0 from \x05\0";
+/// [`innermost`]'s templates for a leak's line: "?", the file and line, the frame.
+pub static LEAK_WHERE: [u8; 8] = *b"?\0\x04:\x01\0\x05\0";
+/// A frame as an offset in code 1 (its argument: the frame); from [`CODE_RAW`] on,
+/// a raw address.
+static CODE: [u8; 7] = *b"code+\x02\0";
+/// The alert's file for a Rust allocation (it has no file and line).
+static RUST: [u8; 5] = *b"rust\0";
+/// Where [`innermost`]'s template is in its callers' three: no file and no frame.
+const WHERE_NONE: usize = 0;
+/// … a file and line.
+const WHERE_FILE: usize = 2;
+/// … a frame.
+const WHERE_FRAME: usize = 6;
+/// Where [`CODE`]'s raw form starts.
+const CODE_RAW: usize = 5;
+
+/// The arguments after a message's own that say where the block of allocation
+/// record `rec` was allocated, at `args`: with a file (a wrapper's), the template at
+/// [`WHERE_FILE`] of the caller's three `t`, the file and the line; else with a
+/// frame (a Rust allocation), the template at [`WHERE_FRAME`], [`CODE`] (or its raw
+/// form) and the innermost frame; else only the template at [`WHERE_NONE`].
+///
+/// # Safety
+/// `rec` is an allocation record; `args` has three writable elements.
+unsafe fn innermost(rec: *const u8, args: *mut usize, t: &[u8]) {
+    // SAFETY: the caller's guarantees; `t` holds its three templates.
+    unsafe {
+        let a = &*rec.cast::<AllocRecord>();
+        if a.file.0[0] != 0 {
+            *args = t.as_ptr().add(WHERE_FILE) as usize;
+            *args.add(1) = rec.add(offset_of!(AllocRecord, file)) as usize;
+            *args.add(2) = in_register(u32::from(a.line.get())) as usize;
+        } else if a.stack.count != 0 {
+            *args = t.as_ptr().add(WHERE_FRAME) as usize;
+            let raw = if a.stack.raw_mask & 1 != 0 {
+                CODE_RAW
+            } else {
+                0
+            };
+            *args.add(1) = CODE.as_ptr().add(raw) as usize;
+            *args.add(2) = a.stack.frames[0].get() as usize;
+        } else {
+            *args = t.as_ptr().add(WHERE_NONE) as usize;
+        }
+    }
+}
+
+/// With [`Options::DBG_MESSAGES`], says template `t` with the scratch arguments
+/// ([`say`]) and shows it with `DbgMessage`.
+pub fn dbg_message(st: &State, t: &[u8]) {
+    if st.has(Options::DBG_MESSAGES) {
+        // SAFETY: a NUL-terminated template; its callers store its arguments.
+        let m = unsafe { say(st, t.as_ptr()) };
+        // SAFETY: the message is NUL-terminated.
+        unsafe { palm::DbgMessage(m.cast()) }
+    }
+}
+
+/// The leak line of allocation record `rec` ([`LEAK_LINE`]: "memdbg: leak #3: 16
+/// bytes (handle 0x00012344) at src/leaks.rs:42"; a Rust allocation's "at
+/// code+0x000001A2", its innermost frame), with [`Options::DBG_MESSAGES`].
+///
+/// # Safety
+/// `rec` is a readable allocation record.
+pub unsafe fn leak_line(st: &State, rec: *const u8) {
+    let args = st.sc().args.as_mut_ptr();
+    // SAFETY: the caller's guarantee; the scratch arguments (ARGS elements).
+    unsafe {
+        let a = &*rec.cast::<AllocRecord>();
+        *args = a.seq.get() as usize;
+        *args.add(1) = a.size.get() as usize;
+        *args.add(2) = in_register(u32::from(a.kind)) as usize;
+        *args.add(3) = a.address.get() as usize;
+        innermost(rec, args.add(4), &LEAK_WHERE);
+    }
+    dbg_message(st, &LEAK_LINE);
+}
+
+/// Shows a non-fatal `ErrDisplayFileLineMsg` at the file and line of allocation
+/// record `rec` saying template `t` with the record's size and kind `kind`
+/// ("Leaked 16 bytes (handle)"; `t` ends with [`crate::text::THEN`] for the tail,
+/// [`ALERT_WHERE`]), and counts it. A Rust allocation has no file and line: the
+/// alert shows file "rust", line 0, and the message ends with its innermost caller
+/// as an offset in code 1 ("Leaked 24 bytes (Rust alloc) from code+0x00000C7A";
+/// `memdbg report` or `addr2line` on the ELF turns it into a function and line).
+/// Every alert memdbg shows is this one function's.
+///
+/// # Safety
+/// `rec` is a readable allocation record (its file NUL-terminated, as FileName
+/// keeps it).
+pub unsafe fn alert(st: &State, rec: *const u8, kind: u8, t: &[u8]) {
+    state::bump(&mut st.counters().alerts);
+    let args = st.sc().args.as_mut_ptr();
+    // SAFETY: the caller's guarantee; the scratch arguments (ARGS elements).
+    unsafe {
+        let a = &*rec.cast::<AllocRecord>();
+        *args = a.size.get() as usize;
+        *args.add(1) = usize::from(kind);
+        innermost(rec, args.add(2), &ALERT_WHERE);
+        let msg = say(st, t.as_ptr());
+        let file = if a.file.0[0] == 0 {
+            RUST.as_ptr()
+        } else {
+            rec.add(offset_of!(AllocRecord, file))
+        };
+        palm::ErrDisplayFileLineMsg(file.cast(), a.line.get(), msg.cast());
+    }
+}
+
+/// An event: its record (`head_len` bytes at `head`, then allocation record `rec`
+/// with kind `kind`, [`ledger::event`]) and, when option `alert_option`
+/// ([`Options::ALERT_OVERRUNS`], [`Options::ALERT_DOUBLE_FREES`]) is on, its alert
+/// saying `t`.
+///
+/// # Safety
+/// As [`ledger::event`] for `head`, `head_len` and `rec`.
+pub unsafe fn report(
+    st: &mut State,
+    head: *mut u8,
+    head_len: u32,
+    rec: *const u8,
+    kind: u8,
+    alert_option: Options,
+    t: &[u8],
+) {
+    // SAFETY: the caller's guarantees.
+    unsafe { ledger::event(st, head, head_len, rec, kind) };
+    if st.has(alert_option) {
+        // SAFETY: as above: `rec` is an allocation record.
+        unsafe { alert(st, rec, kind, t) };
+    }
+}

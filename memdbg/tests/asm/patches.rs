@@ -1,0 +1,146 @@
+//! `asm/patches.s`: the patched traps' entries, reached through trampolines made
+//! from `__memdbg_trampoline` as `patch::install` makes them, so that each entry
+//! sees the stack the OS's trap dispatch and the trampoline give it (the tagged
+//! state above the JSR frame), and chains to its original (a stub calling the
+//! tests' OS).
+
+use memdbg::record::{AllocFlags, FILL_RESIZE_BYTE, GUARD_BYTE, Options, kind};
+
+use crate::alloc::{FRAME, SITE, alloc, defaults, machine};
+use crate::machine::{Machine, Regs, STATE, k, slot_record, sym};
+use crate::os::INVALID_PARAM;
+
+/// Calls trap `entry` through its trampoline (`handle`: the handle form) with the
+/// caller's A6 = FRAME: D0.
+fn trap(m: &mut Machine, entry: &str, handle: bool, args: &[u32]) -> u32 {
+    let t = m.trampoline(entry, handle);
+    m.run(t, entry, Regs::new().a(6, FRAME), args).d[0]
+}
+
+/// [`trap`] of a trap returning an `Err`: only D0's low word is the result (Palm OS
+/// leaves the high word undefined).
+fn err(m: &mut Machine, entry: &str, handle: bool, args: &[u32]) -> u32 {
+    trap(m, entry, handle, args) & 0xFFFF
+}
+
+#[test]
+fn the_trampoline_pushes_the_tagged_state_and_jumps_to_its_entry() {
+    let mut m = Machine::new();
+    let t = m.trampoline("__memdbg_free_entry", true);
+    let len = k("TRAMPOLINE_LEN");
+    let b = m.bytes(t, len);
+    // move.l #(state + 1),-(%sp); jmp (entry).l
+    assert_eq!(b[..2], [0x2F, 0x3C]);
+    assert_eq!(u32::from_be_bytes(b[2..6].try_into().unwrap()), STATE + 1);
+    assert_eq!(b[6..8], [0x4E, 0xF9]);
+    assert_eq!(
+        u32::from_be_bytes(b[8..12].try_into().unwrap()),
+        sym("__memdbg_free_entry")
+    );
+}
+
+#[test]
+fn the_free_entry_does_the_bookkeeping_then_chains_to_the_original() {
+    let mut m = machine(defaults());
+    let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
+    m.os.traps.clear();
+    assert_eq!(err(&mut m, "__memdbg_free_entry", false, &[p]), 0);
+    // TimGetTicks, DmSet (the bookkeeping), then the original's MemChunkFree.
+    assert_eq!(m.os.traps, [0xA0F7, 0xA07E, 0xA012]);
+    assert!(m.os.chunks[0].free);
+    assert_eq!(m.indexed(p), None);
+    assert_eq!(
+        m.byte(STATE + k("ST_BUSY")),
+        0,
+        "busy while inside, not after"
+    );
+    // A handle through MemHandleFree's trampoline (tag 1).
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 8);
+    m.os.traps.clear();
+    assert_eq!(err(&mut m, "__memdbg_free_entry", true, &[h]), 0);
+    assert_eq!(
+        *m.os.traps.last().unwrap(),
+        0xA02B,
+        "MemHandleFree's original"
+    );
+    assert_eq!(m.st_long("ST_LIVE_HANDLES"), 0);
+}
+
+#[test]
+fn the_free_entry_refuses_a_double_free_before_the_os_sees_it() {
+    let mut m = machine(defaults());
+    let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
+    assert_eq!(err(&mut m, "__memdbg_free_entry", false, &[p]), 0);
+    m.os.traps.clear();
+    let e = err(&mut m, "__memdbg_free_entry", false, &[p]);
+    assert_eq!(e, INVALID_PARAM, "memErrInvalidParam");
+    assert!(!m.os.traps.contains(&0xA012), "the original not called");
+    assert_eq!(m.byte(STATE + k("ST_BUSY")), 0);
+}
+
+#[test]
+fn while_busy_every_entry_goes_straight_to_its_original() {
+    let mut m = machine(defaults());
+    let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
+    m.set_byte(STATE + k("ST_BUSY"), 1);
+    m.os.traps.clear();
+    assert_eq!(
+        trap(&mut m, "__memdbg_size_entry", false, &[p]),
+        20,
+        "the chunk's size"
+    );
+    assert_eq!(err(&mut m, "__memdbg_resize_entry", false, &[p, 18]), 0);
+    assert_eq!(err(&mut m, "__memdbg_free_entry", false, &[p]), 0);
+    assert_eq!(m.os.traps, [0xA016, 0xA01C, 0xA012], "the originals only");
+    assert_eq!(m.indexed(p), Some(0), "no bookkeeping");
+    assert_eq!(m.byte(STATE + k("ST_BUSY")), 1);
+}
+
+#[test]
+fn the_size_entry_hides_a_tracked_blocks_guard() {
+    let mut m = machine(defaults());
+    let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
+    assert_eq!(trap(&mut m, "__memdbg_size_entry", false, &[p]), 16);
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 5);
+    assert_eq!(trap(&mut m, "__memdbg_size_entry", true, &[h]), 5);
+    // A locked handle's pointer: MemPtrSize(MemHandleLock(h)).
+    let locked = m.long(h);
+    assert_eq!(trap(&mut m, "__memdbg_size_entry", false, &[locked]), 5);
+    // An untracked chunk: the original's answer.
+    let q = m.os.alloc(&mut m.emu.ram, 24, false).unwrap();
+    assert_eq!(trap(&mut m, "__memdbg_size_entry", false, &[q]), 24);
+    assert_eq!(m.byte(STATE + k("ST_BUSY")), 0);
+}
+
+#[test]
+fn the_resize_entry_resizes_in_place_and_moving_with_the_guard() {
+    let mut m = machine(defaults() | Options::FILL_NEW.bits());
+    // In place: a pointer shrinks, its guard follows.
+    let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
+    assert_eq!(err(&mut m, "__memdbg_resize_entry", false, &[p, 10]), 0);
+    assert_eq!(m.os.chunks[0].size, 14, "10 + the guard, in place");
+    assert_eq!(m.bytes(p + 10, 4), [GUARD_BYTE; 4]);
+    let r = m.record(slot_record(0));
+    assert_eq!(r.size.get(), 10);
+    assert_eq!(r.alloc_flags(), AllocFlags::GUARDED | AllocFlags::RESIZED);
+    assert_eq!(m.st_long("ST_LIVE_BYTES"), 10);
+    // Moving: a handle grows past its chunk; the OS moves it, the guard and the
+    // grown part's fill follow, the record keeps the handle.
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 4);
+    let before = m.long(h);
+    assert_eq!(err(&mut m, "__memdbg_resize_entry", true, &[h, 40]), 0);
+    let after = m.long(h);
+    assert_ne!(after, before, "moved");
+    assert_eq!(m.bytes(after + 4, 36), vec![FILL_RESIZE_BYTE; 36]);
+    assert_eq!(m.bytes(after + 40, 4), [GUARD_BYTE; 4]);
+    let r = m.record(slot_record(1));
+    assert_eq!((r.address.get(), r.size.get()), (h, 40));
+    assert_eq!(m.st_long("ST_LIVE_BYTES"), 50);
+    assert_eq!(m.st_long("ST_PEAK_BYTES"), 50);
+    // Refused (no room): nothing changes.
+    m.os.heap_room = 0;
+    let e = err(&mut m, "__memdbg_resize_entry", true, &[h, 4000]);
+    assert_eq!(e, crate::os::NOT_ENOUGH_SPACE);
+    assert_eq!(m.record(slot_record(1)).size.get(), 40);
+    assert_eq!(m.byte(STATE + k("ST_BUSY")), 0);
+}

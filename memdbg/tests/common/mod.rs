@@ -1,0 +1,26 @@
+//! What memdbg's tests and its benchmark share: `tests/app` (one scenario per
+//! function) built for the 68000 by palm-build.
+
+use std::path::PathBuf;
+
+/// Builds `tests/app` into `<target>/palm/MemDbgTest.prc` (and its ELF), in the
+/// workspace's target directory (or `CARGO_TARGET_DIR`).
+///
+/// # Panics
+/// The build fails (the error says why).
+pub fn build_test_app() -> palm_build::App {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| dir.join("../target"));
+    palm_build::build_app(&palm_build::Options {
+        manifest_path: dir.join("tests/app/Cargo.toml"),
+        target_dir: Some(target_dir),
+        kind: palm_build::ImageKind::App,
+        features: Vec::new(),
+        quiet: true,
+        raw_llvm: false,
+        macsbug_names: true,
+    })
+    .unwrap_or_else(|e| panic!("building tests/app for the 68000 failed: {e:#}"))
+}

@@ -1,0 +1,192 @@
+//! `palm-build c-app`: a Palm application written in C, from the command
+//! line. The C objects (compiled by GNU C for the 68000: `-m68000 -mpcrel
+//! -ffixed-a5`, see `palm-sys/include/palm-sys.h`) and archives (`palm-build
+//! lib`'s `libmemdbg.a`) are linked with palm-build's linker script and
+//! verified as code 1 ([`crate::link_objects`]: entry `__palm_entry` at
+//! offset 0, PC-relative references only, no writable sections, 68000
+//! instructions only, ≤ 32 KB), the `.rcp` resources compiled, and the PRC
+//! written with the ELF kept for `memdbg report`.
+//!
+//! MacsBug names ([`crate::macsbug`]): the C objects are linked as GNU C
+//! made them, without names (palm-build adds names to assembly it assembles
+//! itself, and an object's code cannot grow after compilation; GNU C for
+//! m68k-linux has no option to write them), so POSE and palm-run name only
+//! the functions of the archives `palm-build lib` made, memdbg's among them.
+//! The verifier accepts both.
+//!
+//! One code resource for now; the options are a struct ([`CApp`]) so that
+//! more (segments, other object formats) are fields, not new functions.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
+use object::{Object, ObjectSymbol};
+
+use crate::error::bad_input;
+use crate::prc::{self, AppMeta};
+use crate::{ImageKind, Linked, bail_input, verify};
+
+/// GNU C's flags for code 1 (`m68k-linux-gnu-gcc`), the optimization level
+/// and warnings aside: the 68000 only; `-mpcrel`, every reference to code
+/// and constant data PC-relative (code 1 runs where the OS puts it: no GOT,
+/// no absolute address); `-ffixed-a5`, A5 (the OS's globals pointer) never
+/// used; a frame pointer in A6 (memdbg walks the A6 chain for call stacks);
+/// no libc and no builtins that call it; a section per function and datum
+/// (the link keeps what the entry reaches); no unwind tables; DWARF for the
+/// report's file:line. `palm-build new --c`'s Makefile and the C tests use
+/// these.
+pub const GCC_FLAGS: &[&str] = &[
+    "-m68000",
+    "-mpcrel",
+    "-ffixed-a5",
+    "-fno-omit-frame-pointer",
+    "-ffreestanding",
+    "-fno-builtin",
+    "-nostdlib",
+    "-ffunction-sections",
+    "-fdata-sections",
+    "-fno-asynchronous-unwind-tables",
+    "-g",
+];
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct CApp {
+    /// Objects and archives in link order (the app's objects, then the
+    /// libraries they use, as for `ld`).
+    pub inputs: Vec<PathBuf>,
+    /// The PRC's settings (`meta.resources`: the `.rcp` files).
+    pub meta: AppMeta,
+    /// The PRC to write.
+    pub prc: PathBuf,
+    /// The linked ELF to keep (symbols and DWARF for `memdbg report`).
+    pub elf: PathBuf,
+    /// No progress lines on stderr.
+    pub quiet: bool,
+}
+
+/// A built C application.
+#[derive(Clone, Debug)]
+pub struct BuiltCApp {
+    /// The PRC written.
+    pub prc: PathBuf,
+    /// Code 1 as linked and verified.
+    pub linked: Linked,
+    /// Number of resources in the PRC.
+    pub resources: usize,
+    /// The PRC's size in bytes.
+    pub bytes: usize,
+}
+
+/// Whether `path` defines the global symbol `name`: an ELF object, or an
+/// archive with such a member.
+///
+/// # Errors
+/// Bad input: the file cannot be read, or it is neither an ELF object for
+/// the 68k nor an archive.
+fn defines_symbol(path: &Path, name: &str) -> Result<bool> {
+    let data = std::fs::read(path)
+        .with_context(|| format!("{}: cannot read it", path.display()))
+        .map_err(bad_input)?;
+    let has = |bytes: &[u8], what: &str| -> Result<bool> {
+        let file = object::File::parse(bytes)
+            .map_err(|e| bad_input(anyhow!("{what}: not an ELF object or archive: {e}")))?;
+        if file.architecture() != object::Architecture::M68k {
+            bail_input!(
+                "{what}: an object for {:?}, not the 68k (compile with m68k-linux-gnu-gcc -m68000)",
+                file.architecture()
+            );
+        }
+        Ok(file
+            .symbols()
+            .any(|s| s.is_definition() && s.is_global() && s.name() == Ok(name)))
+    };
+    if data.starts_with(b"!<arch>\n") {
+        let archive = object::read::archive::ArchiveFile::parse(&*data)
+            .map_err(|e| bad_input(anyhow!("{}: a broken archive: {e}", path.display())))?;
+        for member in archive.members() {
+            let member = member
+                .map_err(|e| bad_input(anyhow!("{}: a broken archive: {e}", path.display())))?;
+            let bytes = member
+                .data(&*data)
+                .map_err(|e| bad_input(anyhow!("{}: a broken archive: {e}", path.display())))?;
+            let what = format!(
+                "{}({})",
+                path.display(),
+                String::from_utf8_lossy(member.name())
+            );
+            if has(bytes, &what)? {
+                return Ok(true);
+            }
+        }
+        return Ok(false);
+    }
+    has(&data, &path.display().to_string())
+}
+
+/// Links, verifies and packages `app`.
+///
+/// # Errors
+/// Bad input: no inputs, an input that is missing or not a 68k ELF object or
+/// archive, none defining `__palm_entry`, a `.rcp` error, an output that
+/// cannot be written. A failed build: ld fails (an undefined symbol, over 32
+/// KB), the verifier rejects the image.
+pub fn build_c_app(app: &CApp) -> Result<BuiltCApp> {
+    if app.inputs.is_empty() {
+        bail_input!("no objects to link: give the app's .o files and libmemdbg.a");
+    }
+    let mut has_entry = false;
+    for input in &app.inputs {
+        has_entry |= defines_symbol(input, verify::ENTRY_SYMBOL)?;
+    }
+    if !has_entry {
+        bail_input!(
+            "none of {} defines {}, the application's entry: write PALM_APP_ENTRY(PilotMain) \
+             in one C file (palm-sys/include/palm-sys.h)",
+            app.inputs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            verify::ENTRY_SYMBOL
+        );
+    }
+    let resources = prc::compile_resources(&app.meta).map_err(bad_input)?;
+    for out in [&app.prc, &app.elf] {
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating {}", dir.display()))
+                .map_err(bad_input)?;
+        }
+    }
+    let linked = crate::link_objects(&app.inputs, &app.elf, ImageKind::App)?;
+    if !app.quiet {
+        eprintln!(
+            "palm-build: verified {}: {} bytes of code + {} bytes of rodata, {} instructions, \
+             all 68000",
+            app.elf.display(),
+            linked.verified.text_bytes,
+            linked.verified.rodata_bytes,
+            linked.verified.instructions
+        );
+    }
+    let (bytes, count) =
+        prc::build_prc_from_code(&linked.code, &app.meta, resources, crate::creation_date())?;
+    std::fs::write(&app.prc, &bytes)
+        .with_context(|| format!("writing {}", app.prc.display()))
+        .map_err(bad_input)?;
+    if !app.quiet {
+        eprintln!(
+            "palm-build: wrote {} ({} bytes: code 1 is {} bytes, {count} resources)",
+            app.prc.display(),
+            bytes.len(),
+            linked.code.len()
+        );
+    }
+    Ok(BuiltCApp {
+        prc: app.prc.clone(),
+        linked,
+        resources: count,
+        bytes: bytes.len(),
+    })
+}
