@@ -364,6 +364,17 @@ macro_rules! flags {
             }
         }
 
+        impl $name {
+            /// The name of flag `bit` (one bit, as its constant is named:
+            /// `"INCOMPLETE"`), or `None` for a bit this version does not
+            /// define. For readers that show flags by name on both targets
+            /// (the device viewer has no `iter_names`).
+            pub const fn flag_name(bit: $t) -> Option<&'static str> {
+                $( if bit == $v { return Some(stringify!($f)); } )*
+                None
+            }
+        }
+
         #[cfg(target_arch = "m68k")]
         impl core::ops::BitOr for $name {
             type Output = Self;
@@ -907,8 +918,12 @@ impl Header {
         exact(bytes, size)?;
         // A version 1 header is a prefix of the version 2 layout (code_crc 0).
         let mut all = [0u8; HEADER_SIZE];
+        // Through black_box: LLVM's m68k backend drops a variable index into
+        // a stack array (TOOLCHAIN.md bug 2), and the device viewer decodes
+        // headers on the 68k.
+        let all = core::hint::black_box(&mut all);
         all[..size].copy_from_slice(bytes);
-        let h = Self::read_from(&all)?;
+        let h = Self::read_from(&all[..])?;
         if usize::from(h.header_size.get()) != size {
             return Err(DecodeError {
                 offset: offset_of!(Header, header_size),
@@ -1123,9 +1138,17 @@ impl Record {
     /// Decodes one record by its kind byte. A free slot is accepted at any length of
     /// at least 2 bytes (it is a reused allocation record).
     ///
+    /// Never inlined on the 68k: inlined into a caller that keeps the result in
+    /// a local, LLVM merges the arms' stores of the embedded [`AllocRecord`]
+    /// (at a different offset in each variant) into stores at a variable
+    /// offset from that local, which its m68k backend miscompiles (TOOLCHAIN.md
+    /// bug 2; palm-build refuses such code). Out of line, the stores go through
+    /// the result pointer.
+    ///
     /// # Errors
     /// Empty or truncated record, unknown kind or version, a wrong size for the kind,
     /// a bad header, or an embedded allocation record that does not decode.
+    #[cfg_attr(target_arch = "m68k", inline(never))]
     pub fn decode(bytes: &[u8]) -> Result<Record, DecodeError> {
         let Some(&k) = bytes.first() else {
             return Err(DecodeError {
@@ -1251,6 +1274,23 @@ mod tests {
             data_offset: U16Be::new(0),
             stack: sample_stack(),
             file: FileName::new(b"src/leaks.rs"),
+        }
+    }
+
+    #[test]
+    fn flags_are_named_as_their_constants() {
+        assert_eq!(HeaderFlags::flag_name(0x0001), Some("INCOMPLETE"));
+        assert_eq!(HeaderFlags::flag_name(0x0002), Some("PATCHES_REFUSED"));
+        assert_eq!(HeaderFlags::flag_name(0x0004), Some("RUNNING"));
+        assert_eq!(HeaderFlags::flag_name(0x0003), None);
+        assert_eq!(HeaderFlags::flag_name(0x8000_0000), None);
+        assert_eq!(AllocFlags::flag_name(0x0001), Some("GUARDED"));
+        // The same names bitflags gives every defined flag.
+        for (name, f) in HeaderFlags::all().iter_names() {
+            assert_eq!(HeaderFlags::flag_name(f.bits()), Some(name));
+        }
+        for (name, f) in Options::all().iter_names() {
+            assert_eq!(Options::flag_name(f.bits()), Some(name));
         }
     }
 

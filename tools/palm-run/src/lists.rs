@@ -228,7 +228,7 @@ pub fn draw(m: &mut Machine, call: &Call, fi: usize, oi: usize) -> Result<(), St
     for i in top..end {
         let text = item_text(m, call, fi, oi, i)?;
         let mark = if i == selected { ">" } else { "" };
-        m.os.ui.drawn.push(format!("{mark}{text}"));
+        crate::ui::drawn(m, format!("{mark}{text}"));
     }
     Ok(())
 }
@@ -459,7 +459,7 @@ pub fn form_event(
             m.os.ui.forms[lfi].fields[loi].value = selection;
             m.os.ui.forms[lfi].fields[coi].label = label;
             let text = item_text(m, call, lfi, loi, selection)?;
-            m.os.ui.drawn.push(text);
+            crate::ui::drawn(m, text);
             true
         }
         SCL_ENTER_EVENT => match m.os.ui.object(ptr_at(e, 10)) {

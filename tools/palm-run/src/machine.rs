@@ -344,6 +344,10 @@ pub struct Machine {
     /// and DmReleaseRecord) and in a database open for writing
     /// ([`crate::data_mgr::DmWrite`]).
     pub strict_record_writes: bool,
+    /// Print what is drawn (`Draw: form N`, `Draw: TEXT` a line) as it is
+    /// recorded in [`crate::ui::Ui::drawn`] and `forms_drawn`: the CLI's
+    /// `--show-drawing`.
+    pub show_drawing: bool,
     /// Traps treated as not implemented (e.g. DbgMessage, which PumpkinOS
     /// does not implement for 68k apps): a call stops the app as an
     /// unimplemented trap does ([`StopKind::UnknownTrap`]).
@@ -418,6 +422,7 @@ impl Machine {
             opaque_handles: false,
             release_frees_records: false,
             strict_record_writes: false,
+            show_drawing: false,
             missing_traps: std::collections::BTreeSet::new(),
             output: Vec::new(),
             reports: Vec::new(),
@@ -443,6 +448,13 @@ impl Machine {
     /// 68k address at which the ELF's address 0 runs, i.e. code 1's body).
     pub fn set_symbols(&mut self, symbols: crate::symbols::Symbols) {
         self.symbols = Some(symbols);
+    }
+
+    /// Forget the symbols [`Machine::set_symbols`] loaded (before launching
+    /// another app, whose code they do not describe): addresses are named
+    /// by the MacsBug names in code 1 again.
+    pub fn clear_symbols(&mut self) {
+        self.symbols = None;
     }
 
     /// Describe a 68k address: `0x0001234A <func+0x1A>` when the ELF's

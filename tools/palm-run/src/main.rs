@@ -127,6 +127,19 @@ struct Cli {
     /// Register a feature before launch: CRID:NUM=VALUE (e.g. PRtt:0=7), repeatable.
     #[arg(long = "feature", value_name = "CRID:NUM=VALUE")]
     features: Vec<String>,
+    /// After APP's run, install and launch this app on the same device, with
+    /// the databases as APP left them (MemDbgDB for MemDbg Viewer), and run
+    /// its exit checks too. Exports are written after both runs.
+    #[arg(long, value_name = "APP2.prc")]
+    then: Option<PathBuf>,
+    /// The event script of the --then app.
+    #[arg(long, value_name = "SCRIPT", requires = "then")]
+    then_events: Option<PathBuf>,
+    /// Print what the apps draw: "Draw: form N" for each form drawn and
+    /// "Draw: TEXT" for each line of text (titles, labels, fields, list
+    /// items, WinDrawChars).
+    #[arg(long)]
+    show_drawing: bool,
 }
 
 /// A numeric option: decimal or `0x` hexadecimal, as in event scripts
@@ -144,6 +157,29 @@ fn number<T: TryFrom<u64>>(s: &str) -> Result<T, String> {
         }
     })?;
     T::try_from(v).map_err(|_| format!("{v} is too large"))
+}
+
+/// An event script file, parsed.
+fn read_script(p: &Path) -> Result<Vec<palm_run::script::Scripted>, String> {
+    let text =
+        String::from_utf8(read(p)?).map_err(|_| format!("{}: not UTF-8 text", p.display()))?;
+    palm_run::script::parse(&text).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+/// Installs the app `bytes` (the file `path`) after checking that it is
+/// one (a code 1 resource); returns its database, whose name's bytes
+/// (Windows-1252) launch it.
+fn install_app(m: &mut Machine, path: &Path, bytes: &[u8]) -> Result<palm_prc::Database, String> {
+    let db = palm_prc::Database::parse(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    if db.resource(palm_prc::FourCC::new(*b"code"), 1).is_none() {
+        return Err(format!(
+            "{}: not an application: no code 1 resource",
+            path.display()
+        ));
+    }
+    m.install(bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(db)
 }
 
 /// A trap by its SDK name in the trap table (`DbgMessage`) or its word
@@ -212,6 +248,12 @@ fn check_outputs(cli: &Cli, exports: &[(String, PathBuf)]) -> Result<(), String>
         .chain(cli.install.iter().map(|p| ("an --install file", p)))
         .chain(cli.events.iter().map(|p| ("the --events script", p)))
         .chain(cli.elf.iter().map(|p| ("the --elf file", p)))
+        .chain(cli.then.iter().map(|p| ("the --then app", p)))
+        .chain(
+            cli.then_events
+                .iter()
+                .map(|p| ("the --then-events script", p)),
+        )
         .filter_map(|(role, p)| Some((role, file_key(p)?)))
         .collect();
     let mut outputs: Vec<(String, &Path)> = exports
@@ -435,12 +477,13 @@ fn run(cli: &Cli) -> Result<bool, String> {
         })
         .collect::<Result<_, _>>()?;
     check_outputs(cli, &exports)?;
-    let script = match &cli.events {
-        Some(p) => {
-            let text = String::from_utf8(read(p)?)
-                .map_err(|_| format!("{}: not UTF-8 text", p.display()))?;
-            Some(palm_run::script::parse(&text).map_err(|e| format!("{}: {e}", p.display()))?)
-        }
+    let script = cli.events.as_deref().map(read_script).transpose()?;
+    let then = match &cli.then {
+        Some(p) => Some((
+            p,
+            read(p)?,
+            cli.then_events.as_deref().map(read_script).transpose()?,
+        )),
         None => None,
     };
     let features: Vec<(u32, u16, u32)> = cli
@@ -493,18 +536,8 @@ fn run(cli: &Cli) -> Result<bool, String> {
         m.install(&bytes)
             .map_err(|e| format!("{}: {e}", p.display()))?;
     }
-    let db = palm_prc::Database::parse(&app).map_err(|e| format!("{}: {e}", cli.app.display()))?;
-    if db.resource(palm_prc::FourCC::new(*b"code"), 1).is_none() {
-        return Err(format!(
-            "{}: not an application: no code 1 resource",
-            cli.app.display()
-        ));
-    }
-    // The app is launched by its name's bytes (Windows-1252, not UTF-8) and
-    // named in messages as Windows-1252 text.
-    let name = palm_run::data_mgr::shown_name(&db.header.name);
-    m.install(&app)
-        .map_err(|e| format!("{}: {e}", cli.app.display()))?;
+    let db = install_app(&mut m, &cli.app, &app)?;
+    m.show_drawing = cli.show_drawing;
     if let Some((p, bytes)) = elf {
         let installed =
             m.os.dm
@@ -527,6 +560,27 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let out = m
         .launch(&db.header.name)
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
+    // (name, outcome, 68k instructions of the run)
+    let mut runs = vec![(
+        palm_run::data_mgr::shown_name(&db.header.name),
+        out.clone(),
+        m.stats.instructions,
+    )];
+    if let Some((path, bytes, script)) = then {
+        // The first app's symbols do not name the second's code.
+        m.clear_symbols();
+        let db = install_app(&mut m, path, &bytes)?;
+        m.set_events(script.unwrap_or_default());
+        let before = m.stats.instructions;
+        let second = m
+            .launch(&db.header.name)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        runs.push((
+            palm_run::data_mgr::shown_name(&db.header.name),
+            second,
+            m.stats.instructions - before,
+        ));
+    }
     // Every output is attempted; when the run failed (a fault, a limit, a
     // failed exit check), that is its result (exit 1) and an output that
     // could not be written (a database the app never created) is reported
@@ -558,21 +612,20 @@ fn run(cli: &Cli) -> Result<bool, String> {
             output_error.get_or_insert(format!("--stats-json {}: {e}", p.display()));
         }
     }
-    let ok = out.stop.is_none()
-        && out.patches_left.is_empty()
-        && m.reports.is_empty()
-        && (cli.allow_leaks || out.leaks.is_empty());
+    let passed = |o: &palm_run::launch::Outcome| {
+        o.stop.is_none() && o.patches_left.is_empty() && (cli.allow_leaks || o.leaks.is_empty())
+    };
+    let ok = runs.iter().all(|(_, o, _)| passed(o)) && m.reports.is_empty();
     if let Some(e) = output_error {
         if ok {
             return Err(e);
         }
         errln!("palm-run: error: {e}");
     }
-    if let Some(r) = out.result {
-        errln!(
-            "palm-run: {name} returned {r} after {} instructions",
-            m.stats.instructions
-        );
+    for (name, o, instructions) in &runs {
+        if let Some(r) = o.result {
+            errln!("palm-run: {name} returned {r} after {instructions} instructions");
+        }
     }
     if !ok {
         // Why the status is 1, in one line (the details are on stdout).
@@ -580,20 +633,30 @@ fn run(cli: &Cli) -> Result<bool, String> {
         let count =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let mut why = Vec::new();
-        if out.stop.is_some() {
-            why.push("the app was stopped".to_string());
-        }
-        if !cli.allow_leaks && !out.leaks.is_empty() {
-            why.push(format!(
-                "{} left by the app (--allow-leaks accepts them)",
-                count(out.leaks.len(), "chunk", "chunks")
-            ));
-        }
-        if !out.patches_left.is_empty() {
-            why.push(format!(
-                "{} left installed",
-                count(out.patches_left.len(), "trap patch", "trap patches")
-            ));
+        for (name, o, _) in &runs {
+            // With --then, each reason names its app.
+            let (app, by) = if runs.len() == 1 {
+                ("the app".to_string(), "the app".to_string())
+            } else {
+                (name.clone(), name.clone())
+            };
+            if o.stop.is_some() {
+                why.push(format!("{app} was stopped"));
+            }
+            if !cli.allow_leaks && !o.leaks.is_empty() {
+                why.push(format!(
+                    "{} left by {by} (--allow-leaks accepts them)",
+                    count(o.leaks.len(), "chunk", "chunks")
+                ));
+            }
+            if !o.patches_left.is_empty() {
+                let what = count(o.patches_left.len(), "trap patch", "trap patches");
+                why.push(if runs.len() == 1 {
+                    format!("{what} left installed")
+                } else {
+                    format!("{what} left installed by {by}")
+                });
+            }
         }
         if !m.reports.is_empty() {
             why.push(count(

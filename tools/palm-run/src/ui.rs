@@ -625,6 +625,9 @@ pub fn FrmDrawForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 fn draw_form(m: &mut Machine, call: &Call, ptr: u32) -> Result<(), Stop> {
     let f = form_of(m, call, ptr)?;
     m.os.ui.forms_drawn.push(f.model.id);
+    if m.show_drawing {
+        m.print(format!("Draw: form {}", f.model.id));
+    }
     let Some(fi) = m.os.ui.form_index(ptr) else {
         return Ok(());
     };
@@ -640,9 +643,7 @@ fn draw_form(m: &mut Machine, call: &Call, ptr: u32) -> Result<(), Stop> {
             FormObject::Field(fld) if fld.attr.usable => {
                 let text = field_text(m, call, fi, oi)?;
                 if !text.is_empty() {
-                    m.os.ui
-                        .drawn
-                        .push(String::from_utf8_lossy(&text).into_owned());
+                    drawn(m, String::from_utf8_lossy(&text).into_owned());
                 }
             }
             FormObject::List(l) if l.attr.usable => crate::lists::draw(m, call, fi, oi)?,
@@ -662,9 +663,20 @@ fn draw_text(m: &mut Machine, call: &Call, p: u32) -> Result<(), Stop> {
             .mem
             .read_cstr(p, 0x1_0000)
             .map_err(|f| m.fault_in(call, f))?;
-        m.os.ui.drawn.push(String::from_utf8_lossy(&b).into_owned());
+        drawn(m, String::from_utf8_lossy(&b).into_owned());
     }
     Ok(())
+}
+
+/// Records `text` as drawn ([`Ui::drawn`]), printing each of its lines as
+/// `Draw: LINE` with [`Machine::show_drawing`].
+pub(crate) fn drawn(m: &mut Machine, text: String) {
+    if m.show_drawing {
+        for line in text.lines() {
+            m.print(format!("Draw: {line}"));
+        }
+    }
+    m.os.ui.drawn.push(text);
 }
 
 /// `void CtlDrawControl(ControlType *controlP)`: its label is recorded.
@@ -978,7 +990,7 @@ pub fn FldDrawField(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         )
         .into_owned()
     };
-    m.os.ui.drawn.push(text);
+    drawn(m, text);
     Ok(0)
 }
 
@@ -989,7 +1001,7 @@ pub fn WinDrawChars(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         .mem
         .read_bytes(call.u32(0), len)
         .map_err(|f| m.fault_in(call, f))?;
-    m.os.ui.drawn.push(String::from_utf8_lossy(&b).into_owned());
+    drawn(m, String::from_utf8_lossy(&b).into_owned());
     Ok(0)
 }
 

@@ -1,0 +1,815 @@
+//! Reading the MemDbgDB ledger on the device, read-only, with memdbg's
+//! record module (`memdbg::record`, the layout the host tools read too), and
+//! describing it as text: the run's summary, one line per finding, a
+//! finding's details with its call stacks named from the recorded app's code 1.
+//!
+//! Nothing here changes a database: the ledger and the app are opened with
+//! `dmModeReadOnly`, records are read with `DmQueryRecord` (which does not
+//! mark them busy) and locked only while read.
+//!
+//! What cannot be shown is said: no ledger, a database of that name that is
+//! not a ledger, one that cannot be opened, no header, a header of a newer
+//! format version or a damaged one ([`Problem`]); a damaged record, or one
+//! of a kind or version this viewer does not know, is a finding of its own
+//! that says so.
+
+use core::ptr;
+
+use m68k_palmos_sys::{self as palm, DmOpenRef, MemHandle};
+use memdbg::record::{
+    self, AllocFlags, AllocRecord, DB_CREATOR, DB_NAME_C, DB_TYPE, DecodeError, FORMAT_VERSION,
+    Frame, Header, HeaderFlags, OLDEST_FORMAT_VERSION, Record, Stack, detected, kind,
+};
+
+use crate::names;
+use crate::text::Text;
+
+/// Most findings listed (the rest are counted in the summary).
+pub const MAX_FINDINGS: u16 = 250;
+/// Bytes of one list item, NUL included.
+pub const ITEM_LEN: u16 = 40;
+/// Characters of a function name shown in a call stack line (a longer one
+/// keeps its end, the function and its innermost modules, after `..`).
+const NAME_CHARS: u32 = 28;
+
+/// Why the ledger cannot be shown.
+#[derive(Clone, Copy)]
+pub enum Problem {
+    /// No database named MemDbgDB on card 0.
+    NoLedger,
+    /// MemDbgDB has another creator or type than a ledger's.
+    NotALedger {
+        /// Its creator.
+        creator: u32,
+        /// Its type.
+        db_type: u32,
+    },
+    /// `DmOpenDatabase` failed with this error (`DmGetLastErr`).
+    CannotOpen(u16),
+    /// The ledger has no record 0.
+    NoHeader,
+    /// Record 0 is of a format version this viewer does not read.
+    NewerFormat(u8),
+    /// Record 0 does not decode.
+    DamagedHeader(DecodeError),
+    /// The dynamic heap had no room for the viewer's buffers.
+    NoMemory,
+}
+
+/// Whether the recorded app's code 1 can name frames.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum CodeStatus {
+    /// The app is not on the device (or has no code 1).
+    Missing,
+    /// Its code 1 is not the one that ran: size or CRC-32 differ.
+    Changed,
+    /// The code that ran (same size, and same CRC-32 when the header has one).
+    Same,
+}
+
+/// The recorded app's code 1, open read-only while the viewer runs.
+#[repr(C)]
+struct AppCode {
+    db: DmOpenRef,
+    handle: MemHandle,
+    code: *const u8,
+    len: u32,
+    status: CodeStatus,
+    /// Whether `status` was found (by the first `open_code`).
+    checked: bool,
+}
+
+/// The open ledger and what the viewer found in it.
+#[repr(C)]
+pub struct Ledger {
+    db: DmOpenRef,
+    /// Record 0, decoded (valid once [`Ledger::open`] succeeded).
+    pub header: Header,
+    records: u16,
+    findings: u16,
+    /// Findings beyond [`MAX_FINDINGS`].
+    more: u16,
+    /// Records that do not decode.
+    damaged: u16,
+    /// Finding index → record index.
+    record_of: *mut u16,
+    /// Where a record is decoded (a chunk: never a local, whose call stack
+    /// indexed by a variable LLVM miscompiles, TOOLCHAIN.md).
+    current: *mut Record,
+    code: AppCode,
+}
+
+/// A finding's record as read.
+enum Read {
+    /// It decoded (into [`Ledger::current`]).
+    Known,
+    /// A kind this viewer does not know.
+    UnknownKind(u8),
+    /// A format version this viewer does not know.
+    UnknownVersion(u8),
+    /// It does not decode.
+    Damaged(DecodeError),
+    /// `DmQueryRecord` gave nothing.
+    Missing,
+}
+
+impl Ledger {
+    /// Opens MemDbgDB read-only into `self` (a zeroed chunk) and indexes its
+    /// findings; on an error `self` holds nothing to close but what
+    /// [`Ledger::close`] closes.
+    ///
+    /// # Errors
+    /// The [`Problem`].
+    pub fn open(&mut self) -> Result<(), Problem> {
+        // SAFETY: a NUL-terminated name; card 0.
+        let id = unsafe { palm::DmFindDatabase(0, DB_NAME_C.as_ptr()) };
+        if id == 0 {
+            return Err(Problem::NoLedger);
+        }
+        let (mut db_type, mut creator) = (0u32, 0u32);
+        // SAFETY: only the type and creator are asked for, into live locals.
+        unsafe {
+            palm::DmDatabaseInfo(
+                0,
+                id,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut db_type,
+                &mut creator,
+            )
+        };
+        if creator != DB_CREATOR || db_type != DB_TYPE {
+            return Err(Problem::NotALedger { creator, db_type });
+        }
+        // SAFETY: a database of card 0, read-only.
+        self.db = unsafe { palm::DmOpenDatabase(0, id, palm::dm::dmModeReadOnly) };
+        if self.db.is_null() {
+            // SAFETY: no arguments.
+            return Err(Problem::CannotOpen(unsafe { palm::DmGetLastErr() }));
+        }
+        // SAFETY: the database just opened.
+        self.records = unsafe { palm::DmNumRecords(self.db) };
+        let header = self.with_record(0, |b| {
+            if b.len() >= 2
+                && b[0] == kind::HEADER
+                && !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&b[1])
+            {
+                return Err(Problem::NewerFormat(b[1]));
+            }
+            Header::decode(b).map_err(Problem::DamagedHeader)
+        });
+        self.header = header.ok_or(Problem::NoHeader)??;
+        self.current = alloc(size_of::<Record>())?.cast();
+        self.record_of = alloc(usize::from(MAX_FINDINGS) * 2)?.cast();
+        for i in 1..self.records {
+            let finding = self
+                .with_record(i, |b| !(b.len() >= 2 && b[0] == kind::FREE_SLOT))
+                .unwrap_or(true);
+            if !finding {
+                continue;
+            }
+            if matches!(self.read(i), Read::Damaged(_) | Read::Missing) {
+                self.damaged += 1;
+            }
+            if self.findings < MAX_FINDINGS {
+                // SAFETY: findings < MAX_FINDINGS entries of the chunk.
+                unsafe { *self.record_of.add(usize::from(self.findings)) = i };
+                self.findings += 1;
+            } else {
+                self.more += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Closes the ledger and the app and frees what [`Ledger::open`] took.
+    pub fn close(&mut self) {
+        self.close_code();
+        // SAFETY: each was taken by open and is given back once.
+        unsafe {
+            if !self.db.is_null() {
+                palm::DmCloseDatabase(self.db);
+            }
+            for p in [self.current.cast::<u8>(), self.record_of.cast()] {
+                if !p.is_null() {
+                    palm::MemChunkFree(p.cast());
+                }
+            }
+        }
+        self.db = ptr::null_mut();
+        self.current = ptr::null_mut();
+        self.record_of = ptr::null_mut();
+        self.findings = 0;
+    }
+
+    /// Findings listed.
+    pub fn findings(&self) -> u16 {
+        self.findings
+    }
+
+    /// Whether the app's code 1 names frames.
+    pub fn code_status(&self) -> CodeStatus {
+        self.code.status
+    }
+
+    /// Runs `f` on the bytes of record `index`, locked for the call; `None`
+    /// when there is no such record.
+    fn with_record<R>(&self, index: u16, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+        // SAFETY: the ledger is open; the handle is locked while read.
+        unsafe {
+            let h = palm::DmQueryRecord(self.db, index);
+            if h.is_null() {
+                return None;
+            }
+            let p = palm::MemHandleLock(h).cast::<u8>();
+            let n = palm::MemHandleSize(h) as usize;
+            let r = if p.is_null() {
+                f(&[])
+            } else {
+                f(core::slice::from_raw_parts(p, n))
+            };
+            palm::MemHandleUnlock(h);
+            Some(r)
+        }
+    }
+
+    /// Decodes record `index` into [`Ledger::current`].
+    fn read(&self, index: u16) -> Read {
+        let current = self.current;
+        self.with_record(index, |b| match Record::decode(b) {
+            Ok(r) => {
+                // SAFETY: current is a Record-sized chunk.
+                unsafe { current.write(r) };
+                Read::Known
+            }
+            Err(e) => match b.first() {
+                Some(&k) if kind::name(k).as_bytes() == b"unknown" => Read::UnknownKind(k),
+                Some(_)
+                    if b.len() >= 2
+                        && !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&b[1]) =>
+                {
+                    Read::UnknownVersion(b[1])
+                }
+                _ => Read::Damaged(e),
+            },
+        })
+        .unwrap_or(Read::Missing)
+    }
+
+    fn record(&self) -> &Record {
+        // SAFETY: written by the last `read` that returned Known.
+        unsafe { &*self.current }
+    }
+
+    /// The record index of finding `i`.
+    fn record_index(&self, i: u16) -> u16 {
+        if i < self.findings {
+            // SAFETY: i < findings entries.
+            unsafe { *self.record_of.add(usize::from(i)) }
+        } else {
+            0
+        }
+    }
+
+    /// Runs `f` with the recorded app's code 1 at hand to name frames
+    /// ([`Ledger::open_code`]), closing the app after it: while the app is
+    /// open, its resources come first in the resource search, and its forms
+    /// would be loaded for ours.
+    pub fn with_code<R>(&mut self, f: impl FnOnce(&Self) -> R) -> R {
+        self.open_code();
+        let r = f(self);
+        self.close_code();
+        r
+    }
+
+    /// Unlocks and releases the app's code 1 and closes the app.
+    fn close_code(&mut self) {
+        let c = &mut self.code;
+        // SAFETY: each was taken by open_code and is given back once.
+        unsafe {
+            if !c.handle.is_null() {
+                palm::MemHandleUnlock(c.handle);
+                palm::DmReleaseResource(c.handle);
+            }
+            if !c.db.is_null() {
+                palm::DmCloseDatabase(c.db);
+            }
+        }
+        c.db = ptr::null_mut();
+        c.handle = ptr::null_mut();
+        c.code = ptr::null();
+        c.len = 0;
+    }
+
+    /// Opens the recorded app (by the header's name, checked against its
+    /// creator) read-only and locks its code 1, whose size and CRC-32 must
+    /// be the run's for its names to be used (the CRC is computed the first
+    /// time only).
+    fn open_code(&mut self) {
+        let checked = self.code.checked;
+        if !checked {
+            self.code.status = CodeStatus::Missing;
+        }
+        let Some(mut name) = Text::new(33) else {
+            return;
+        };
+        name.bytes(self.header.app_name_bytes());
+        // SAFETY: a NUL-terminated name; card 0.
+        let id = unsafe { palm::DmFindDatabase(0, name.as_ptr()) };
+        name.free();
+        if id == 0 {
+            return;
+        }
+        let mut creator = 0u32;
+        // SAFETY: only the creator is asked for, into a live local.
+        unsafe {
+            palm::DmDatabaseInfo(
+                0,
+                id,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut creator,
+            )
+        };
+        if creator != self.header.app_creator.get() {
+            return;
+        }
+        let c = &mut self.code;
+        // SAFETY: read-only; the app's resources are searched first after
+        // it is opened (DmGet1Resource: the most recently opened one).
+        unsafe {
+            c.db = palm::DmOpenDatabase(0, id, palm::dm::dmModeReadOnly);
+            if c.db.is_null() {
+                return;
+            }
+            c.handle = palm::DmGet1Resource(u32::from_be_bytes(*b"code"), 1);
+            if c.handle.is_null() {
+                return;
+            }
+            c.code = palm::MemHandleLock(c.handle).cast::<u8>();
+            c.len = palm::MemHandleSize(c.handle);
+        }
+        if c.code.is_null() || checked {
+            return;
+        }
+        c.checked = true;
+        let same_size = c.len == self.header.code_size.get();
+        let same_crc = match self.header.code_checksum() {
+            // SAFETY: the locked resource's bytes.
+            Some(crc) => {
+                record::crc32(unsafe { core::slice::from_raw_parts(c.code, c.len as usize) }) == crc
+            }
+            None => true,
+        };
+        c.status = if same_size && same_crc {
+            CodeStatus::Same
+        } else {
+            CodeStatus::Changed
+        };
+    }
+
+    /// The MacsBug name of the function at code 1 offset `at`, appended to
+    /// `out` (at most [`NAME_CHARS`] characters); false when there is none.
+    fn name(&self, at: u32, out: &mut Text) -> bool {
+        let c = &self.code;
+        if c.status != CodeStatus::Same || c.code.is_null() {
+            return false;
+        }
+        // SAFETY: the locked code resource.
+        let code = unsafe { core::slice::from_raw_parts(c.code, c.len as usize) };
+        let Some(n) = names::function_name(code, at) else {
+            return false;
+        };
+        let (mut from, end) = (n.start, n.start + n.len);
+        if n.len > NAME_CHARS {
+            // The end, from a module boundary when there is one.
+            out.str("..");
+            from = end - (NAME_CHARS - 2);
+            let mut dot = from;
+            while dot < end && code[dot as usize] & 0x7F != b'.' {
+                dot += 1;
+            }
+            if dot + 1 < end {
+                from = dot + 1;
+            }
+        }
+        while from < end {
+            out.byte(code[from as usize] & 0x7F);
+            from += 1;
+        }
+        true
+    }
+
+    /// The run's summary: the app, whether it stopped, the counters and the
+    /// header's flags (by name; a flag this viewer does not know in hex).
+    pub fn summary(&self, out: &mut Text) {
+        let h = &self.header;
+        let c = &h.counters;
+        out.clear();
+        out.bytes(h.app_name_bytes());
+        out.str(" (");
+        out.bytes(&h.app_creator.get().to_be_bytes());
+        out.str("), ");
+        let flags = h.flags.get();
+        out.str(if flags & HeaderFlags::RUNNING.bits() != 0 {
+            "did not stop"
+        } else {
+            "stopped"
+        });
+        out.nl();
+        out.count(c.allocations.get(), "alloc", "allocs");
+        out.str(", ");
+        out.count(c.frees.get(), "free", "frees");
+        out.str(" (");
+        out.dec(c.os_frees.get());
+        out.str(" by the OS)");
+        out.nl();
+        out.count(c.leaks.get(), "leak", "leaks");
+        out.str(", ");
+        out.count(c.leaked_bytes.get(), "byte", "bytes");
+        out.nl();
+        out.count(c.overruns.get(), "overrun", "overruns");
+        out.str(", ");
+        out.count(c.double_frees.get(), "double free", "double frees");
+        out.nl();
+        out.str("flags:");
+        if flags == 0 {
+            out.str(" none");
+        }
+        let mut bit = 1u32;
+        while bit != 0 {
+            if flags & bit != 0 {
+                out.byte(b' ');
+                match HeaderFlags::flag_name(bit) {
+                    Some(name) => out.str(name),
+                    None => {
+                        out.str("0x");
+                        out.hex(bit, 1 + (31 - bit.leading_zeros()) / 4);
+                    }
+                }
+            }
+            bit <<= 1;
+        }
+        if self.damaged > 0 {
+            out.nl();
+            out.count(u32::from(self.damaged), "damaged record", "damaged records");
+        }
+        if self.more > 0 {
+            out.nl();
+            out.dec(u32::from(self.more));
+            out.str(" more findings not listed");
+        }
+    }
+
+    /// One line for finding `i`: what, its size, its site (the file's name
+    /// and line, else the innermost frame's function).
+    pub fn item(&self, i: u16, out: &mut Text) {
+        out.clear();
+        let index = self.record_index(i);
+        match self.read(index) {
+            Read::Known => {}
+            Read::UnknownKind(k) => {
+                out.str("Unknown kind 0x");
+                out.hex(u32::from(k), 2);
+                return;
+            }
+            Read::UnknownVersion(v) => {
+                out.str("Record ");
+                out.dec(u32::from(index));
+                out.str(": version ");
+                out.dec(u32::from(v));
+                return;
+            }
+            Read::Damaged(_) | Read::Missing => {
+                out.str("Damaged record ");
+                out.dec(u32::from(index));
+                return;
+            }
+        }
+        let (alloc, size) = match self.record() {
+            Record::Alloc(a) => {
+                out.str("Leak ");
+                (a, a.size.get())
+            }
+            Record::Overrun(o) => {
+                out.str("Overrun ");
+                (&o.alloc, o.alloc.size.get())
+            }
+            Record::DoubleFree(d) => {
+                out.str("Double free ");
+                (&d.alloc, d.alloc.size.get())
+            }
+            Record::SmallSite(s) => {
+                out.str("Small x");
+                (&s.first, s.count.get())
+            }
+            Record::LowHeap(l) => {
+                out.str("Low heap ");
+                (&l.alloc, l.largest.get())
+            }
+            Record::Header(_) | Record::FreeSlot => {
+                out.str("Record ");
+                out.dec(u32::from(index));
+                return;
+            }
+        };
+        out.dec(size);
+        out.byte(b' ');
+        self.site(alloc, out);
+    }
+
+    /// `file:line` of `a` (the file's last path component), else the name of
+    /// its innermost frame, else that frame's offset.
+    fn site(&self, a: &AllocRecord, out: &mut Text) {
+        let file = a.file.bytes();
+        if !file.is_empty() {
+            let base = match file.iter().rposition(|&b| b == b'/' || b == b'\\') {
+                Some(slash) => &file[slash + 1..],
+                None => file,
+            };
+            out.bytes(base);
+            out.byte(b':');
+            out.dec(u32::from(a.line.get()));
+            return;
+        }
+        match a.stack.frame(0) {
+            Some(Frame::Code(at)) => {
+                if !self.name(at, out) {
+                    out.address(at);
+                }
+            }
+            Some(Frame::Raw(at)) => out.address(at),
+            None => out.str("(no site)"),
+        }
+    }
+
+    /// Finding `i` in full: what it is, the block (size, address, allocation
+    /// number, file and line, flags), its call stacks, and the block's
+    /// contents (the records of this format version do not hold them).
+    pub fn detail(&self, i: u16, out: &mut Text) {
+        out.clear();
+        let index = self.record_index(i);
+        let known = self.read(index);
+        let (what, e) = match known {
+            Read::Known => ("", None),
+            Read::UnknownKind(_) => ("is of a kind this viewer does not know", None),
+            Read::UnknownVersion(_) => ("has a format version this viewer does not read", None),
+            Read::Damaged(e) => ("is damaged", Some(e)),
+            Read::Missing => ("cannot be read", None),
+        };
+        if !what.is_empty() {
+            out.str("Record ");
+            out.dec(u32::from(index));
+            out.byte(b' ');
+            out.str(what);
+            out.byte(b'.');
+            out.nl();
+            if let Some(e) = e {
+                out.str(e.what);
+                out.str(" at byte ");
+                out.dec(e.offset as u32);
+                out.nl();
+            }
+            self.raw_bytes(index, out);
+            return;
+        }
+        match self.record() {
+            Record::Alloc(a) => {
+                out.str("Leak: ");
+                out.str(kind::name(a.kind));
+                out.nl();
+                self.block(a, out);
+                self.stack("Allocated by:", &a.stack, out);
+            }
+            Record::Overrun(o) => {
+                out.str("Overrun, found ");
+                out.str(match o.when.get() {
+                    detected::AT_FREE => "at its free",
+                    detected::AT_RESIZE => "at a resize",
+                    _ => "at stop",
+                });
+                out.nl();
+                out.str("guard:");
+                for &b in &o.guard {
+                    out.byte(b' ');
+                    out.hex(u32::from(b), 2);
+                }
+                out.nl();
+                self.block(&o.alloc, out);
+                self.stack("Found by:", &o.site, out);
+                self.stack("Allocated by:", &o.alloc.stack, out);
+            }
+            Record::DoubleFree(d) => {
+                out.str("Double free of ");
+                out.address(d.address.get());
+                out.nl();
+                self.block(&d.alloc, out);
+                self.stack("First free by:", &d.first, out);
+                self.stack("Second free by:", &d.second, out);
+                self.stack("Allocated by:", &d.alloc.stack, out);
+            }
+            Record::SmallSite(s) => {
+                out.count(s.count.get(), "small allocation", "small allocations");
+                out.str(", ");
+                out.count(s.bytes.get(), "byte", "bytes");
+                out.nl();
+                self.block(&s.first, out);
+                self.stack("First allocated by:", &s.first.stack, out);
+            }
+            Record::LowHeap(l) => {
+                out.str("Low heap: largest free ");
+                out.dec(l.largest.get());
+                out.nl();
+                out.str("(warning below ");
+                out.dec(l.threshold.get());
+                out.str(", free ");
+                out.dec(l.free.get());
+                out.byte(b')');
+                out.nl();
+                self.block(&l.alloc, out);
+                self.stack("After the allocation by:", &l.alloc.stack, out);
+            }
+            Record::Header(_) | Record::FreeSlot => {}
+        }
+        out.str("Contents: not recorded");
+        out.nl();
+        out.str("(format version ");
+        out.dec(u32::from(self.header.version));
+        out.byte(b')');
+    }
+
+    /// The block lines of a detail: size and address, allocation number and
+    /// ticks, file, line, flags.
+    fn block(&self, a: &AllocRecord, out: &mut Text) {
+        out.count(a.size.get(), "byte", "bytes");
+        out.str(" at ");
+        out.address(a.address.get());
+        out.nl();
+        out.str("allocation #");
+        out.dec(a.seq.get());
+        out.str(", tick ");
+        out.dec(a.ticks.get());
+        out.nl();
+        let file = a.file.bytes();
+        if file.is_empty() {
+            out.str("no file (a Rust allocation)");
+        } else {
+            out.bytes(file);
+            out.nl();
+            out.str("line ");
+            out.dec(u32::from(a.line.get()));
+        }
+        out.nl();
+        let flags = a.flags.get();
+        if flags != 0 {
+            out.str("flags:");
+            let mut bit = 1u16;
+            while bit != 0 {
+                if flags & bit != 0 {
+                    out.byte(b' ');
+                    match AllocFlags::flag_name(bit) {
+                        Some(n) => out.str(n),
+                        None => {
+                            out.str("0x");
+                            out.hex(u32::from(bit), 4);
+                        }
+                    }
+                }
+                bit <<= 1;
+            }
+            out.nl();
+        }
+    }
+
+    /// `title`, then one line per frame of `s` (a code 1 offset, then its
+    /// function's name on the next line when the app's code names it; a
+    /// raw address outside code 1 as such).
+    fn stack(&self, title: &str, s: &Stack, out: &mut Text) {
+        out.str(title);
+        out.nl();
+        if s.count == 0 {
+            out.str(" (no call stack recorded)");
+            out.nl();
+        }
+        for f in s.iter() {
+            match f {
+                Frame::Code(at) => {
+                    out.byte(b' ');
+                    out.address(at);
+                    out.nl();
+                    out.str("  ");
+                    let before = out.len();
+                    if !self.name(at, out) && out.len() == before {
+                        // One string and integer bounds: a `match` giving
+                        // `&str`s becomes a table of pointers, which code 1
+                        // cannot hold (absolute relocations).
+                        const NOTES: &str = "(no name)(the app changed)(app not found)";
+                        let (from, to) = match self.code.status {
+                            CodeStatus::Same => (0, 9),
+                            CodeStatus::Changed => (9, 26),
+                            CodeStatus::Missing => (26, 41),
+                        };
+                        out.str(&NOTES[from..to]);
+                    }
+                }
+                Frame::Raw(at) => {
+                    out.byte(b' ');
+                    out.address(at);
+                    out.str(" (not code 1)");
+                }
+            }
+            out.nl();
+        }
+    }
+
+    /// The first bytes of record `index` in hex, 8 a line (for a record that
+    /// is shown as bytes).
+    fn raw_bytes(&self, index: u16, out: &mut Text) {
+        self.with_record(index, |b| {
+            out.count(b.len() as u32, "byte", "bytes");
+            out.byte(b':');
+            let shown = b.len().min(24);
+            for (n, &x) in b[..shown].iter().enumerate() {
+                if n % 8 == 0 {
+                    out.nl();
+                } else {
+                    out.byte(b' ');
+                }
+                out.hex(u32::from(x), 2);
+            }
+            out.nl();
+        });
+    }
+}
+
+/// What the viewer says instead of a summary when the ledger cannot be shown.
+pub fn problem(p: Problem, out: &mut Text) {
+    out.clear();
+    match p {
+        Problem::NoLedger => out.str(
+            "No MemDbgDB on this device.\nRun an app with memdbg first, quit it to the \
+             launcher, then open this viewer.",
+        ),
+        Problem::NotALedger { creator, db_type } => {
+            out.str("MemDbgDB here is not a memdbg ledger (creator ");
+            out.bytes(&creator.to_be_bytes());
+            out.str(", type ");
+            out.bytes(&db_type.to_be_bytes());
+            out.str("). Left alone.");
+        }
+        Problem::CannotOpen(err) => {
+            out.str("MemDbgDB cannot be opened: error 0x");
+            out.hex(u32::from(err), 4);
+            out.str(". Is its app still running?");
+        }
+        Problem::NoHeader => out.str("MemDbgDB has no header record: it is damaged."),
+        Problem::NewerFormat(v) => {
+            out.str("MemDbgDB is format version ");
+            out.dec(u32::from(v));
+            out.str(". This viewer reads versions ");
+            out.dec(u32::from(OLDEST_FORMAT_VERSION));
+            out.str(" to ");
+            out.dec(u32::from(FORMAT_VERSION));
+            out.str(": install the viewer of that memdbg.");
+        }
+        Problem::DamagedHeader(e) => {
+            out.str("MemDbgDB is damaged: its header record: ");
+            out.str(e.what);
+            out.str(" (byte ");
+            out.dec(e.offset as u32);
+            out.str(").");
+        }
+        Problem::NoMemory => out.str("Not enough memory to show MemDbgDB."),
+    }
+}
+
+/// A chunk of `n` bytes, zeroed.
+///
+/// # Errors
+/// [`Problem::NoMemory`].
+pub fn alloc(n: usize) -> Result<*mut u8, Problem> {
+    // SAFETY: MemPtrNew gives n bytes or null; MemSet fills them.
+    unsafe {
+        let p = palm::MemPtrNew(n as u32).cast::<u8>();
+        if p.is_null() {
+            return Err(Problem::NoMemory);
+        }
+        palm::MemSet(p.cast(), n as i32, 0);
+        Ok(p)
+    }
+}
