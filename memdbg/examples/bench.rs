@@ -98,7 +98,7 @@ fn main() {
         names.total()
     );
     // The budget's app: StarterApp, which uses what a typical app does.
-    let starter = build_starter_app();
+    let starter = common::build_app("../starter-app/Cargo.toml");
     let starter_elf = std::fs::read(&starter.elf).unwrap();
     let starter_syms = Symbols::from_elf(&starter_elf).unwrap();
     let starter_memdbg: Vec<(u32, u32)> = starter_syms
@@ -262,24 +262,6 @@ fn macsbug_names(elf: &[u8]) -> Names {
             .map(|s| (s.address() as u32, s.size() as u32))
             .collect(),
     )
-}
-
-/// Builds the starter app (`starter-app/`) as palm-build's defaults do.
-fn build_starter_app() -> palm_build::App {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| dir.join("../target"));
-    palm_build::build_app(&palm_build::Options {
-        manifest_path: dir.join("../starter-app/Cargo.toml"),
-        target_dir: Some(target_dir),
-        kind: palm_build::ImageKind::App,
-        features: Vec::new(),
-        quiet: true,
-        raw_llvm: false,
-        macsbug_names: true,
-    })
-    .unwrap_or_else(|e| panic!("building starter-app for the 68000 failed: {e:#}"))
 }
 
 impl Names {

@@ -126,25 +126,7 @@ impl Ledger {
         if id == 0 {
             return Err(Problem::NoLedger);
         }
-        let (mut db_type, mut creator) = (0u32, 0u32);
-        // SAFETY: only the type and creator are asked for, into live locals.
-        unsafe {
-            palm::DmDatabaseInfo(
-                0,
-                id,
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                &mut db_type,
-                &mut creator,
-            )
-        };
+        let (db_type, creator) = type_and_creator(id);
         if creator != DB_CREATOR || db_type != DB_TYPE {
             return Err(Problem::NotALedger { creator, db_type });
         }
@@ -280,8 +262,8 @@ impl Ledger {
 
     /// Runs `f` with the recorded app's code 1 at hand to name frames
     /// ([`Ledger::open_code`]), closing the app after it: while the app is
-    /// open, its resources come first in the resource search, and its forms
-    /// would be loaded for ours.
+    /// open, its resources are in the resource search, and its forms could be
+    /// loaded for ours (PALM_FACTS §4.2, after the Data Manager table).
     pub fn with_code<R>(&mut self, f: impl FnOnce(&Self) -> R) -> R {
         self.open_code();
         let r = f(self);
@@ -327,25 +309,7 @@ impl Ledger {
         if id == 0 {
             return;
         }
-        let mut creator = 0u32;
-        // SAFETY: only the creator is asked for, into a live local.
-        unsafe {
-            palm::DmDatabaseInfo(
-                0,
-                id,
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                ptr::null_mut(),
-                &mut creator,
-            )
-        };
+        let (_, creator) = type_and_creator(id);
         if creator != self.header.app_creator.get() {
             return;
         }
@@ -451,20 +415,7 @@ impl Ledger {
         if flags == 0 {
             out.str(" none");
         }
-        let mut bit = 1u32;
-        while bit != 0 {
-            if flags & bit != 0 {
-                out.byte(b' ');
-                match HeaderFlags::flag_name(bit) {
-                    Some(name) => out.str(name),
-                    None => {
-                        out.str("0x");
-                        out.hex(bit, 1 + (31 - bit.leading_zeros()) / 4);
-                    }
-                }
-            }
-            bit <<= 1;
-        }
+        flag_names(flags, |b| HeaderFlags::flag_name(b), out);
         if self.damaged > 0 {
             out.nl();
             out.count(u32::from(self.damaged), "damaged record", "damaged records");
@@ -678,20 +629,7 @@ impl Ledger {
         let flags = a.flags.get();
         if flags != 0 {
             out.str("flags:");
-            let mut bit = 1u16;
-            while bit != 0 {
-                if flags & bit != 0 {
-                    out.byte(b' ');
-                    match AllocFlags::flag_name(bit) {
-                        Some(n) => out.str(n),
-                        None => {
-                            out.str("0x");
-                            out.hex(u32::from(bit), 4);
-                        }
-                    }
-                }
-                bit <<= 1;
-            }
+            flag_names(u32::from(flags), |b| AllocFlags::flag_name(b as u16), out);
             out.nl();
         }
     }
@@ -755,6 +693,49 @@ impl Ledger {
             out.nl();
         });
     }
+}
+
+/// Each flag set in `flags` as ` NAME` (`name_of` a bit), or ` 0x…` for a
+/// bit this viewer does not know (a flag a later memdbg added).
+fn flag_names(flags: u32, name_of: impl Fn(u32) -> Option<&'static str>, out: &mut Text) {
+    let mut bit = 1u32;
+    while bit != 0 {
+        if flags & bit != 0 {
+            out.byte(b' ');
+            match name_of(bit) {
+                Some(name) => out.str(name),
+                None => {
+                    out.str("0x");
+                    out.hex(bit, 1 + (31 - bit.leading_zeros()) / 4);
+                }
+            }
+        }
+        bit <<= 1;
+    }
+}
+
+/// The type and creator of database `id` of card 0 (`DmDatabaseInfo`).
+fn type_and_creator(id: palm::LocalID) -> (u32, u32) {
+    let (mut db_type, mut creator) = (0u32, 0u32);
+    // SAFETY: only the type and creator are asked for, into live locals.
+    unsafe {
+        palm::DmDatabaseInfo(
+            0,
+            id,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            &mut db_type,
+            &mut creator,
+        )
+    };
+    (db_type, creator)
 }
 
 /// What the viewer says instead of a summary when the ledger cannot be shown.

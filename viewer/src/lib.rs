@@ -240,6 +240,8 @@ extern "C" fn main_form_event(event: *mut EventType) -> bool {
                     s.summary.as_ptr(),
                 );
                 palm::LstSetListChoices(list, s.items, n as i16);
+                // No item is chosen until tapped (List.h noListSelection).
+                palm::LstSetSelection(list, -1);
                 let visible = palm::LstGetVisibleItems(list).max(1) as u16;
                 set_bar(ids::MainFindingsBar, 0, n.saturating_sub(visible), visible);
                 palm::FrmDrawForm(palm::FrmGetActiveForm());

@@ -9,12 +9,21 @@ use std::path::PathBuf;
 /// # Panics
 /// The build fails (the error says why).
 pub fn build_test_app() -> palm_build::App {
+    build_app("tests/app/Cargo.toml")
+}
+
+/// Builds the app whose manifest is `manifest` (relative to memdbg/) as
+/// [`build_test_app`] does, with palm-build's defaults (MacsBug names on).
+///
+/// # Panics
+/// The build fails (the error says why).
+pub fn build_app(manifest: &str) -> palm_build::App {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| dir.join("../target"));
     palm_build::build_app(&palm_build::Options {
-        manifest_path: dir.join("tests/app/Cargo.toml"),
+        manifest_path: dir.join(manifest),
         target_dir: Some(target_dir),
         kind: palm_build::ImageKind::App,
         features: Vec::new(),
@@ -22,5 +31,5 @@ pub fn build_test_app() -> palm_build::App {
         raw_llvm: false,
         macsbug_names: true,
     })
-    .unwrap_or_else(|e| panic!("building tests/app for the 68000 failed: {e:#}"))
+    .unwrap_or_else(|e| panic!("building {manifest} for the 68000 failed: {e:#}"))
 }

@@ -20,6 +20,9 @@ use palm_rcp::form::{Form, FormObject};
 use palm_run::{Config, Machine};
 use starter_app_e2e::expected;
 
+#[path = "viewer/tests.rs"]
+mod viewer;
+
 const APP_NAME: &str = "StarterApp";
 /// The scenarios as `file!()` names them in the records (workspace-relative).
 const SCENARIOS: &str = "starter-app/src/scenarios.rs";
@@ -41,19 +44,25 @@ struct App {
     ids: HashMap<String, u16>,
 }
 
+/// The app of the crate in `dir`, built by palm-build as `palm-build app`
+/// builds it (MacsBug names on).
+fn build(dir: &Path) -> palm_build::App {
+    palm_build::build_app(&palm_build::Options {
+        manifest_path: dir.join("Cargo.toml"),
+        target_dir: None,
+        kind: palm_build::ImageKind::App,
+        features: Vec::new(),
+        quiet: true,
+        raw_llvm: false,
+        macsbug_names: true,
+    })
+    .unwrap_or_else(|e| panic!("building {} for the 68000 failed: {e:#}", dir.display()))
+}
+
 fn app() -> &'static App {
     static APP: OnceLock<App> = OnceLock::new();
     APP.get_or_init(|| {
-        let built = palm_build::build_app(&palm_build::Options {
-            manifest_path: starter_dir().join("Cargo.toml"),
-            target_dir: None,
-            kind: palm_build::ImageKind::App,
-            features: Vec::new(),
-            quiet: true,
-            raw_llvm: false,
-            macsbug_names: true,
-        })
-        .unwrap_or_else(|e| panic!("building starter-app for the 68000 failed: {e:#}"));
+        let built = build(&starter_dir());
         let source = std::fs::read_to_string(starter_dir().join("src/scenarios.rs")).unwrap();
         let marks = expected::marks(&source).unwrap();
         // The IDs as palm-build generates them for the app (palm_rcp::ids).
@@ -793,33 +802,26 @@ fn palm_pdb_listing(prc: &Path) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-#[test]
-fn palm_pdb_lists_the_compiled_resources_in_the_prc() {
-    let dir = std::env::temp_dir().join(format!("starter-e2e-{}", std::process::id()));
+/// Palm::PDB's listing of the PRC `prc` (written to a temporary file), after
+/// checking that it names the database `name`: one `TYPE ID HEX` line per
+/// resource.
+fn palm_pdb_entries(prc: &[u8], name: &str) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("starter-e2e-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("StarterApp.prc");
-    std::fs::write(&path, &app().prc).unwrap();
+    let path = dir.join(format!("{name}.prc"));
+    std::fs::write(&path, prc).unwrap();
     let listing = palm_pdb_listing(&path);
     std::fs::remove_dir_all(&dir).unwrap();
     let mut lines = listing.lines();
-    assert_eq!(lines.next(), Some(APP_NAME));
-    let theirs: Vec<&str> = lines.collect();
+    assert_eq!(lines.next(), Some(name));
+    lines.map(str::to_string).collect()
+}
 
-    // Every resource the .rcp compiles to, byte for byte.
-    let compiled = palm_rcp::compile_file(starter_dir().join("../rsrc/StarterApp.rcp")).unwrap();
-    let kinds: Vec<[u8; 4]> = compiled.iter().map(|r| r.kind).collect();
-    for k in [b"tFRM", b"MBAR", b"Talt", b"tver", b"tAIN"] {
-        assert!(
-            kinds.contains(k),
-            "{} not compiled",
-            String::from_utf8_lossy(k)
-        );
-    }
-    for r in &compiled {
+/// That Palm::PDB's listing `theirs` has every resource of `compiled`, byte
+/// for byte, and an entry starting with each of `prefixes` (`"tAIB 1000 "`:
+/// the large launcher icon).
+fn assert_lists(theirs: &[&str], compiled: &[palm_rcp::Resource], prefixes: &[&str]) {
+    for r in compiled {
         let want = format!(
             "{} {} {}",
             String::from_utf8_lossy(&r.kind),
@@ -831,6 +833,34 @@ fn palm_pdb_lists_the_compiled_resources_in_the_prc() {
             "Palm::PDB does not list {want}"
         );
     }
+    for p in prefixes {
+        assert!(
+            theirs.iter().any(|l| l.starts_with(p)),
+            "Palm::PDB lists no {p}"
+        );
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn palm_pdb_lists_the_compiled_resources_in_the_prc() {
+    let listing = palm_pdb_entries(&app().prc, APP_NAME);
+    let theirs: Vec<&str> = listing.iter().map(String::as_str).collect();
+
+    // Every resource the .rcp compiles to, byte for byte.
+    let compiled = palm_rcp::compile_file(starter_dir().join("../rsrc/StarterApp.rcp")).unwrap();
+    let kinds: Vec<[u8; 4]> = compiled.iter().map(|r| r.kind).collect();
+    for k in [b"tFRM", b"MBAR", b"Talt", b"tver", b"tAIN", b"tAIB"] {
+        assert!(
+            kinds.contains(k),
+            "{} not compiled",
+            String::from_utf8_lossy(k)
+        );
+    }
+    assert_lists(&theirs, &compiled, &["tAIB 1000 ", "tAIB 1001 "]);
     // And the code: code 1 is the built image.
     assert!(theirs.contains(&format!("code 1 {}", hex(&app().code1)).as_str()));
     // The same resources palm-prc reads, in the same order: nothing else.

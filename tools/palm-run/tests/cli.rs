@@ -1093,3 +1093,79 @@ fn strict_behaviour_options() {
     );
     assert!(!out.contains("app stopped"), "{out}");
 }
+
+/// `--then`: a second app runs on the device the first left (here the
+/// runtest app after a loop that returns), each with its own result line and
+/// instruction count, and `--show-drawing` prints what the second draws; a
+/// fault of the second fails the run naming it; `--then-events` needs
+/// `--then`, and `--export` never overwrites the `--then` app.
+#[test]
+fn then_runs_a_second_app_on_the_same_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = write(dir.path(), "loop.prc", &palm_run::bench::loop_prc(1000));
+    let runtest = runtest_prc();
+    let o = palm_run(&[
+        &first,
+        "--then",
+        runtest.to_str().unwrap(),
+        "--feature",
+        "PRtt:0=15",
+        "--show-drawing",
+    ]);
+    assert_eq!(status(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("palm-run: BenchLoop returned 500500 after 4003 instructions\n"),
+        "{err}"
+    );
+    assert!(err.contains("palm-run: RunTest returned 0 after "), "{err}");
+    let out = stdout(&o);
+    assert!(out.contains("Draw: ptr text\n"), "{out}");
+    assert!(out.contains("Draw: drawn\n"), "{out}");
+    // Without --show-drawing, nothing of it.
+    let o = palm_run(&[
+        &first,
+        "--then",
+        runtest.to_str().unwrap(),
+        "--feature",
+        "PRtt:0=15",
+    ]);
+    assert_eq!(status(&o), 0);
+    assert!(!stdout(&o).contains("Draw: "), "{}", stdout(&o));
+
+    // The second app faults: the run fails, naming it.
+    let odd = write(
+        dir.path(),
+        "odd.prc",
+        &prc_named(
+            b"Odd",
+            &[0x31, 0xC0, 0x00, 0x01, 0x4E, 0x75],
+            app::code0(0x28, 0),
+            vec![],
+        ),
+    );
+    let o = palm_run(&[&first, "--then", &odd]);
+    assert_eq!(status(&o), 1);
+    assert!(
+        stderr(&o).ends_with("palm-run: exit status 1: Odd was stopped\n"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = palm_run(&[&first, "--then-events", &first]);
+    assert_eq!(status(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--then"), "{}", stderr(&o));
+    let o = palm_run(&[
+        &first,
+        "--then",
+        &odd,
+        "--export",
+        &format!("BenchLoop={odd}"),
+    ]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).contains("is the --then app, an input; palm-run will not overwrite it"),
+        "{}",
+        stderr(&o)
+    );
+}

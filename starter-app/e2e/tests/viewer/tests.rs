@@ -1,0 +1,358 @@
+//! MemDbg Viewer (`viewer/`) end to end: StarterApp runs with its event
+//! script, then the viewer runs on the same device with the ledger
+//! StarterApp left (palm-run's `--then`, here through the library), taps
+//! through its list to the handle leak at scenarios.rs's `@mark leak-handle`
+//! line and shows its details: the drawn text is checked against the ledger
+//! as memdbg::record decodes it on the host, and its call stack's names
+//! against the names palm-build wrote for the ELF's functions. The same
+//! with damaged ledgers: the message on screen, and a clean exit (no chunk,
+//! database or patch left; the ledger's bytes unchanged).
+
+use std::sync::OnceLock;
+
+use memdbg::record::{Frame, Header, Record, kind};
+use palm_prc::{Content, Database};
+use palm_run::Machine;
+
+use super::{APP_NAME, app, assert_lists, build, events_txt, line, palm_pdb_entries, starter_dir};
+
+const VIEWER: &str = "MemDbgViewer";
+
+/// The viewer's PRC and its resource IDs.
+struct Viewer {
+    prc: Vec<u8>,
+    ids: std::collections::HashMap<String, u16>,
+}
+
+fn viewer() -> &'static Viewer {
+    static V: OnceLock<Viewer> = OnceLock::new();
+    V.get_or_init(|| {
+        let dir = starter_dir().join("../viewer");
+        let built = build(&dir);
+        let ids = palm_rcp::ids::defines(&dir.join("../rsrc/MemDbgViewer.rcp"))
+            .unwrap()
+            .into_iter()
+            .filter_map(|d| Some((d.name, u16::try_from(d.value).ok()?)))
+            .collect();
+        Viewer {
+            prc: std::fs::read(&built.prc).unwrap(),
+            ids,
+        }
+    })
+}
+
+fn vid(name: &str) -> u16 {
+    viewer().ids[name]
+}
+
+/// A device where StarterApp ran its script (its ledger is MemDbgDB).
+fn after_starter() -> Machine {
+    let mut m = Machine::with_config(&palm_run::Config::default()).unwrap();
+    m.install(&app().prc).unwrap();
+    m.set_events(palm_run::script::parse(&events_txt()).unwrap());
+    let out = m.launch(APP_NAME).unwrap();
+    assert_eq!(out.stop, None, "{}", m.output.join("\n"));
+    m
+}
+
+/// Runs the viewer on `m` with `script`; returns the text it drew, after
+/// checking that it exited cleanly and left MemDbgDB (if any) as it was.
+fn run_viewer(m: &mut Machine, script: &str) -> Vec<String> {
+    let before = m.export("MemDbgDB").ok();
+    m.install(&viewer().prc).unwrap();
+    m.os.ui.drawn.clear();
+    m.os.ui.forms_drawn.clear();
+    m.set_events(palm_run::script::parse(script).unwrap());
+    let out = m.launch(VIEWER).unwrap();
+    let output = m.output.join("\n");
+    assert!(out.clean(), "{out:?}\n{output}");
+    assert!(out.left_open.is_empty(), "{out:?}");
+    assert_eq!(out.events_not_played, 0, "{output}");
+    assert!(m.reports.is_empty(), "{:?}", m.reports);
+    assert_eq!(
+        m.export("MemDbgDB").ok(),
+        before,
+        "the viewer changed MemDbgDB"
+    );
+    m.os.ui.drawn.clone()
+}
+
+/// The ledger's records after record 0, decoded, free slots left out: the
+/// viewer's findings, in its order.
+fn findings(ledger: &[u8]) -> Vec<Record> {
+    let Content::Records(records) = Database::parse(ledger).unwrap().content else {
+        panic!("MemDbgDB is not a record database")
+    };
+    records[1..]
+        .iter()
+        .map(|r| Record::decode(&r.data).unwrap())
+        .filter(|r| !matches!(r, Record::FreeSlot))
+        .collect()
+}
+
+/// The function name the viewer shows for a frame: the MacsBug name of the
+/// ELF's function there, its end after `..` from a module boundary beyond
+/// 28 characters.
+fn shown_name(elf: &object::File<'_>, offset: u32) -> String {
+    use object::{Object, ObjectSymbol};
+    let sym = elf
+        .symbols()
+        .filter(|s| s.kind() == object::SymbolKind::Text && s.size() > 0)
+        .find(|s| (s.address()..s.address() + s.size()).contains(&u64::from(offset)))
+        .unwrap_or_else(|| panic!("no function at {offset:#x}"));
+    let name = palm_build::macsbug::symbol_name(sym.name().unwrap());
+    if name.len() <= 28 {
+        return name;
+    }
+    let tail = &name[name.len() - 26..];
+    match tail.find('.') {
+        Some(dot) if dot + 1 < tail.len() => format!("..{}", &tail[dot + 1..]),
+        _ => format!("..{tail}"),
+    }
+}
+
+#[test]
+fn the_viewer_lists_starter_apps_findings_and_shows_the_handle_leak() {
+    let mut m = after_starter();
+    let ledger = m.export("MemDbgDB").unwrap();
+    let header = match Database::parse(&ledger).unwrap().content {
+        Content::Records(r) => Header::decode(&r[0].data).unwrap(),
+        _ => unreachable!(),
+    };
+    let found = findings(&ledger);
+    let handle_line = line("leak-handle");
+    let item = found
+        .iter()
+        .position(|r| {
+            matches!(r, Record::Alloc(a) if a.kind == kind::HANDLE && a.line.get() == handle_line)
+        })
+        .expect("StarterApp's ledger has the handle leak");
+    let Record::Alloc(leak) = found[item] else {
+        unreachable!()
+    };
+    // Scroll the list until the item is shown (6 visible), tap it, scroll its
+    // details down, back to the list.
+    let visible = 6;
+    let top = item.saturating_sub(visible - 1);
+    let mut script = String::new();
+    for _ in 0..top {
+        script.push_str(&format!("tap {} down\n", vid("MainFindingsBar")));
+    }
+    script.push_str(&format!("tap {} {}\n", vid("MainFindingsList"), item - top));
+    script.push_str(&format!("tap {} down\n", vid("DetailBar")));
+    script.push_str(&format!("tap {}\n", vid("DetailDoneButton")));
+    let drawn = run_viewer(&mut m, &script);
+
+    // The summary, from the header's own counters.
+    let c = &header.counters;
+    let summary = format!(
+        "StarterApp (MDst), stopped\n{} allocs, {} frees ({} by the OS)\n{} leaks, {} bytes\n\
+         {} overrun, {} double free\nflags: none",
+        c.allocations.get(),
+        c.frees.get(),
+        c.os_frees.get(),
+        c.leaks.get(),
+        c.leaked_bytes.get(),
+        c.overruns.get(),
+        c.double_frees.get()
+    );
+    assert_eq!(c.overruns.get(), 1);
+    assert_eq!(c.double_frees.get(), 1);
+    assert_eq!(drawn[0], "MemDbg Viewer");
+    assert_eq!(drawn[1], summary);
+    // The list: one item per finding, the first six shown.
+    let items: Vec<&String> = drawn[2..2 + visible.min(found.len())].iter().collect();
+    assert_eq!(items[0], "Leak 16 scenarios.rs:56", "{drawn:#?}");
+    assert_eq!(*items[1], format!("Leak 32 scenarios.rs:{handle_line}"));
+    assert!(
+        items.contains(&&format!("Overrun 10 scenarios.rs:{}", line("overrun"))),
+        "{items:?}"
+    );
+    assert!(
+        items.contains(&&format!(
+            "Double free 20 scenarios.rs:{}",
+            line("double-free")
+        )),
+        "{items:?}"
+    );
+    // The Rust Box leak has no file: its innermost frame's function.
+    assert!(
+        items.contains(&&"Leak 24 alloc.boxed.box_new_uninit".to_string()),
+        "{items:?}"
+    );
+
+    // The detail form: the leak as the ledger has it, every frame named as
+    // palm-build named the ELF's function (found by the viewer in code 1).
+    let elf_bytes = std::fs::read(&app().elf).unwrap();
+    let elf = object::File::parse(&*elf_bytes).unwrap();
+    let mut expected = format!(
+        "Leak: handle\n32 bytes at 0x{:08X}\nallocation #{}, tick {}\n\
+         starter-app/src/scenarios.rs\nline {handle_line}\nflags: GUARDED HANDLE\nAllocated by:\n",
+        leak.address.get(),
+        leak.seq.get(),
+        leak.ticks.get()
+    );
+    let mut named = 0;
+    for f in leak.stack.iter() {
+        match f {
+            Frame::Code(at) => {
+                expected.push_str(&format!(" 0x{at:08X}\n  {}\n", shown_name(&elf, at)));
+                named += 1;
+            }
+            Frame::Raw(at) => expected.push_str(&format!(" 0x{at:08X} (not code 1)\n")),
+        }
+    }
+    assert!(named >= 3, "{expected}");
+    assert!(
+        expected.contains("starter_app.main_form_event"),
+        "{expected}"
+    );
+    expected.push_str("Contents: not recorded\n(format version 2)");
+    let form = drawn
+        .iter()
+        .position(|t| t == "Finding")
+        .unwrap_or_else(|| panic!("no detail form drawn: {drawn:#?}"));
+    assert_eq!(drawn[form + 1], expected);
+    assert_eq!(drawn[form + 2], "Done");
+    // Scrolled one line: the text from its second line.
+    let scrolled = expected.split_once('\n').unwrap().1;
+    assert_eq!(drawn[form + 3], scrolled);
+    assert_eq!(m.os.ui.forms_drawn, vec![1000, 1100]);
+}
+
+/// The ledger `m` holds, changed by `damage` (its records), installed
+/// again in place of the original on a fresh device with StarterApp.
+fn with_ledger(damage: impl FnOnce(&mut Vec<palm_prc::Record>)) -> Machine {
+    let mut m = after_starter();
+    let mut db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+    let Content::Records(records) = &mut db.content else {
+        unreachable!()
+    };
+    damage(records);
+    let mut fresh = Machine::with_config(&palm_run::Config::default()).unwrap();
+    fresh.install(&app().prc).unwrap();
+    fresh.install(&db.to_bytes().unwrap()).unwrap();
+    m = fresh;
+    m
+}
+
+/// The summary field's text after the viewer ran on `m` without a script.
+fn summary_of(mut m: Machine) -> String {
+    let drawn = run_viewer(&mut m, "");
+    assert_eq!(drawn[0], "MemDbg Viewer");
+    drawn[1].clone()
+}
+
+#[test]
+fn no_ledger_a_newer_format_or_a_damaged_header_is_said_on_screen() {
+    let mut m = Machine::with_config(&palm_run::Config::default()).unwrap();
+    m.install(&app().prc).unwrap();
+    assert_eq!(
+        summary_of(m),
+        "No MemDbgDB on this device.\nRun an app with memdbg first, quit it to the launcher, \
+         then open this viewer."
+    );
+    let newer = with_ledger(|r| r[0].data[1] = 9);
+    assert_eq!(
+        summary_of(newer),
+        "MemDbgDB is format version 9. This viewer reads versions 1 to 2: install the viewer \
+         of that memdbg."
+    );
+    let magic = with_ledger(|r| r[0].data[4] = b'X');
+    assert_eq!(
+        summary_of(magic),
+        "MemDbgDB is damaged: its header record: bad header magic (not 'MDbg') (byte 4)."
+    );
+    let short = with_ledger(|r| r[0].data.truncate(40));
+    assert_eq!(
+        summary_of(short),
+        "MemDbgDB is damaged: its header record: truncated record (byte 40)."
+    );
+    let none = with_ledger(|r| r.clear());
+    assert_eq!(
+        summary_of(none),
+        "MemDbgDB has no header record: it is damaged."
+    );
+}
+
+#[test]
+fn a_damaged_record_and_an_unknown_kind_are_listed_as_such() {
+    // The first leak loses its end.
+    let (mut damaged_index, mut damaged) = (0, Vec::new());
+    let mut m = with_ledger(|r| {
+        damaged_index = r
+            .iter()
+            .position(|x| x.data.first() == Some(&kind::POINTER))
+            .unwrap();
+        r[damaged_index].data.truncate(30);
+        damaged = r[damaged_index].data.clone();
+    });
+    let script = format!(
+        "tap {} 0\ntap {}\n",
+        vid("MainFindingsList"),
+        vid("DetailDoneButton")
+    );
+    let drawn = run_viewer(&mut m, &script);
+    assert!(drawn[1].ends_with("\n1 damaged record"), "{}", drawn[1]);
+    assert_eq!(drawn[2], format!("Damaged record {damaged_index}"));
+    let form = drawn.iter().position(|t| t == "Finding").unwrap();
+    let rows: Vec<String> = damaged[..24]
+        .chunks(8)
+        .map(|c| {
+            c.iter()
+                .map(|b| format!("{b:02X}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(
+        drawn[form + 1],
+        format!(
+            "Record {damaged_index} is damaged.\ntruncated record at byte 30\n30 bytes:\n{}\n",
+            rows.join("\n")
+        )
+    );
+    // The unknown kind: listed last, the list scrolled to it.
+    let mut m = with_ledger(|r| {
+        let mut unknown = r[1].clone();
+        unknown.data = vec![0x30, 2, 0xAB, 0xCD];
+        unknown.unique_id += 0x1000;
+        r.truncate(2);
+        r.push(unknown);
+    });
+    let script = format!(
+        "tap {} 1\ntap {}\n",
+        vid("MainFindingsList"),
+        vid("DetailDoneButton")
+    );
+    let drawn = run_viewer(&mut m, &script);
+    assert_eq!(drawn[3], "Unknown kind 0x30");
+    let form = drawn.iter().position(|t| t == "Finding").unwrap();
+    assert_eq!(
+        drawn[form + 1],
+        "Record 2 is of a kind this viewer does not know.\n4 bytes:\n30 02 AB CD\n"
+    );
+}
+
+#[test]
+fn palm_pdb_lists_the_viewers_resources_and_icons() {
+    let listing = palm_pdb_entries(&viewer().prc, VIEWER);
+    let theirs: Vec<&str> = listing.iter().map(String::as_str).collect();
+    let compiled = palm_rcp::compile_file(starter_dir().join("../rsrc/MemDbgViewer.rcp")).unwrap();
+    assert_lists(
+        &theirs,
+        &compiled,
+        &[
+            "tAIB 1000 ",
+            "tAIB 1001 ",
+            "tFRM 1000 ",
+            "tFRM 1100 ",
+            "code 1 ",
+        ],
+    );
+    assert_eq!(
+        theirs.len(),
+        compiled.len() + 4,
+        "code 0, code 1, data 0, pref 0"
+    );
+}
