@@ -69,6 +69,7 @@ pub mod ircheck;
 mod link;
 pub mod new;
 pub mod prc;
+pub mod segments;
 pub mod setup;
 pub mod verify;
 
