@@ -98,6 +98,17 @@ UInt32 memdbg_handle_resize(MemHandle h, UInt32 size);
 UInt32 memdbg_ptr_free(MemPtr p);
 UInt32 memdbg_handle_free(MemHandle h);
 
+/* An Err from a memdbg_* result (its low 16 bits), through a function so that a
+   statement such as `MemPtrFree (p);` leaves no unused value (-Wall). */
+#ifdef __GNUC__
+static __inline__ Err MemDbgErr(UInt32 result)
+#else
+static Err MemDbgErr(UInt32 result)
+#endif
+{
+    return (Err)result;
+}
+
 #ifdef MEMDBG
 #define MemDbgStart() memdbg_start(0UL, 5UL, 0UL, 0UL)
 #define MemDbgStartWith(options) memdbg_start((UInt32)(options), 5UL, 0UL, 0UL)
@@ -116,10 +127,10 @@ UInt32 memdbg_handle_free(MemHandle h);
 #define MemChunkNew(heapID, size, attr)                                                 \
     memdbg_chunk_new((UInt32)(heapID), (UInt32)(size), (UInt32)(attr), __FILE__,        \
                      (UInt32)__LINE__)
-#define MemPtrResize(p, size) ((Err)memdbg_ptr_resize((MemPtr)(p), (UInt32)(size)))
-#define MemHandleResize(h, size) ((Err)memdbg_handle_resize((h), (UInt32)(size)))
-#define MemPtrFree(p) ((Err)memdbg_ptr_free((MemPtr)(p)))
-#define MemHandleFree(h) ((Err)memdbg_handle_free((h)))
+#define MemPtrResize(p, size) MemDbgErr(memdbg_ptr_resize((MemPtr)(p), (UInt32)(size)))
+#define MemHandleResize(h, size) MemDbgErr(memdbg_handle_resize((h), (UInt32)(size)))
+#define MemPtrFree(p) MemDbgErr(memdbg_ptr_free((MemPtr)(p)))
+#define MemHandleFree(h) MemDbgErr(memdbg_handle_free((h)))
 #else
 #define MemDbgStart() 0UL
 #define MemDbgStartWith(options) 0UL
