@@ -10,10 +10,14 @@
 //!   section groups or garbage collection, so the object has a single `.text`
 //!   holding the code sections reachable from the exported symbols (through
 //!   relocations, as GNU ld's `--gc-sections` follows them), then the
-//!   read-only data sections they reach, each at its ELF alignment (at most 4:
-//!   BFD aligns a coff-m68k input section to 4, `bfd/coff-m68k.c`
-//!   `COFF_DEFAULT_SECTION_ALIGNMENT_POWER`). Gaps between code sections hold
-//!   `nop`s. `.data` and `.bss` are empty (Palm code has no globals of ours).
+//!   read-only data sections they reach, each at its ELF alignment up to 4
+//!   (BFD aligns a coff-m68k input section to 4, `bfd/coff-m68k.c`
+//!   `COFF_DEFAULT_SECTION_ALIGNMENT_POWER`, so no more can be promised; an
+//!   8-aligned constant pool such as LLVM's `.rodata.cst32` goes at a multiple of
+//!   4, which costs nothing a Palm app has: the 68000 needs 2, and code 1 runs at
+//!   the chunk address the OS gives it, so no image, ELF-linked ones included,
+//!   keeps an offset's alignment above that at run time). Gaps between code
+//!   sections hold `nop`s. `.data` and `.bss` are empty (Palm code has no globals of ours).
 //! - **References inside the object are resolved here**, as an assembler
 //!   resolves PC-relative references within one section: `S + A − P` written
 //!   into the field, range-checked for its width. The object then runs
@@ -136,7 +140,7 @@ struct Placed {
 /// # Errors
 /// The file is not an m68k ELF relocatable object; a root is not defined in
 /// it; an allocatable section other than `.text*`/`.rodata*` has contents; a
-/// section is aligned to more than 4 bytes; a relocation is absolute, or
+/// relocation is absolute, or
 /// PC-relative to an absolute symbol, or a byte-wide reference to an
 /// undefined symbol; a resolved displacement does not fit its field; code and
 /// read-only data exceed 32 KB. Each error names the symbol or section.
@@ -208,13 +212,7 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
         for &i in set.iter().filter(|i| kept.contains(i)) {
             let s = elf.section_by_index(SectionIndex(i))?;
             let name = s.name().unwrap_or("<bad name>");
-            let align = s.align().max(if is_code { 2 } else { 1 });
-            if align > 4 {
-                bail!(
-                    "{file}: section {name} is aligned to {align} bytes; a coff-m68k input \
-                     section keeps at most 4"
-                );
-            }
+            let align = s.align().clamp(if is_code { 2 } else { 1 }, 4);
             while !(text.len() as u64).is_multiple_of(align) {
                 text.push(fill[text.len() % fill.len()]);
             }
