@@ -211,7 +211,6 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
         let fill = if is_code { NOP.as_slice() } else { &[0u8][..] };
         for &i in set.iter().filter(|i| kept.contains(i)) {
             let s = elf.section_by_index(SectionIndex(i))?;
-            let name = s.name().unwrap_or("<bad name>");
             let align = s.align().clamp(if is_code { 2 } else { 1 }, 4);
             while !(text.len() as u64).is_multiple_of(align) {
                 text.push(fill[text.len() % fill.len()]);
