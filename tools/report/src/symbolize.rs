@@ -483,6 +483,54 @@ impl ElfSymbols {
     }
 }
 
+/// The symbols `memdbg report --elf FILE` reads: a palm-build ELF, or the
+/// linked coff-m68k file of a prc-tools build ([`crate::CoffSymbols`]), told
+/// apart by their first bytes.
+#[derive(Debug)]
+pub enum AppSymbols {
+    /// An ELF (palm-build).
+    Elf(ElfSymbols),
+    /// A coff-m68k file (prc-tools' `m68k-palmos-gcc -o APP`).
+    Coff(crate::CoffSymbols),
+}
+
+impl AppSymbols {
+    /// Reads `path` and checks that it is the build that wrote `ledger`.
+    ///
+    /// # Errors
+    /// As [`ElfSymbols::load`] and [`ElfSymbols::check`], or
+    /// [`crate::CoffSymbols::load`].
+    pub fn load(path: &std::path::Path, ledger: &Ledger) -> Result<AppSymbols, InputError> {
+        let name = path.display().to_string();
+        let data = crate::input::read_file(path, crate::MAX_ELF_FILE, "an ELF file")?;
+        if data.starts_with(&crate::coff::COFF_MAGIC) {
+            return crate::CoffSymbols::from_bytes(&data, &name, ledger).map(AppSymbols::Coff);
+        }
+        let elf = ElfSymbols::from_bytes(&data, &name)?;
+        elf.check(ledger)?;
+        Ok(AppSymbols::Elf(elf))
+    }
+
+    /// Checks that these symbols are of the build that wrote `ledger`.
+    ///
+    /// # Errors
+    /// As [`ElfSymbols::check`] and [`crate::CoffSymbols::check`].
+    pub fn check(&self, ledger: &Ledger) -> Result<(), InputError> {
+        match self {
+            AppSymbols::Elf(e) => e.check(ledger),
+            AppSymbols::Coff(c) => c.check(ledger),
+        }
+    }
+
+    /// The symbolizer.
+    pub fn symbolizer(&self) -> &dyn Symbolize {
+        match self {
+            AppSymbols::Elf(e) => e,
+            AppSymbols::Coff(c) => c,
+        }
+    }
+}
+
 /// The DWARF tombstone written over addresses of removed code: -2 for a
 /// 32-bit address (-1 would be a base address selection in `.debug_ranges`).
 /// gimli (hence addr2line) skips line sequences, ranges and address ranges
