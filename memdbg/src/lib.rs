@@ -124,7 +124,10 @@
 //! With the `capi` feature the `staticlib` exports a C interface (`capi`:
 //! `cargo build -p memdbg --features capi`); `include/memdbg.h` maps
 //! `MemPtrNew`, `MemHandleNew`, `MemChunkNew` and the resizes onto it with `__FILE__`
-//! and `__LINE__`.
+//! and `__LINE__`, and `MemPtrFree`/`MemHandleFree`. An app with several code
+//! resources (prc-tools' `multiple code`) works too: [`start`] records code 2…n
+//! in the ledger ([`record::SegmentRecord`]), and a frame there is reported as
+//! `segment N + offset`.
 //!
 //! ## Targets
 //! On the 68k (`m68k-unknown-none-elf`, built by palm-build) the crate is `no_std` and

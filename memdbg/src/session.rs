@@ -84,7 +84,7 @@ fn free_chunks(first: *mut u8, second: *mut u8) {
 /// Creates MemDbgDB afresh with a header record (replacing the previous run's ledger, never
 /// another app's database of that name), allocates the state, index and slot table
 /// (system-owned chunks; sizes in [`Settings::capacity`]), locates code 1
-/// (`DmGetResource('code', 1)`) and records code 2…n ([`record_segments`]), the app's
+/// (`DmGetResource('code', 1)`) and records code 2…n (a [`SegmentRecord`](crate::record::SegmentRecord) each), the app's
 /// name and creator, registers the state
 /// with `FtrSet('MDbg', 0)`, and patches `MemChunkFree`/`MemHandleFree` when
 /// [`Options::PATCH_FREES`](crate::Options::PATCH_FREES) is set and

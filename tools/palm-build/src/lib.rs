@@ -30,7 +30,8 @@
 //! channel, `cargo-features`, `[profile.palm]`) and says what to copy; every
 //! build passes the crate's resource IDs to rustc ([`ids`]). Besides `app`,
 //! `image` and `lib`, the `palm-build` command makes new apps ([`new`]:
-//! `palm-build new DIR [--c]`), links C apps ([`capp`]: `palm-build c-app`)
+//! `palm-build new DIR [--c]`), links C apps ([`capp`]: `palm-build c-app`;
+//! with `--segments`, in prc-tools' layout with globals and code 2…n: [`segments`])
 //! and writes a `.rcp`'s IDs for C (`palm-build ids --c`). Its exit status is
 //! 2 for bad input and 1 for a failed build ([`error`]).
 //!

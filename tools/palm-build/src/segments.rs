@@ -62,7 +62,7 @@ pub const GCC_FLAGS: &[&str] = &[
 pub const SEGMENT_STRIDE: u32 = 0x0100_0000;
 
 /// Most code resources: code 1 and 2…[`MAX_CODE_RESOURCES`] (their link
-/// addresses stay below [`DATA_LINK`]).
+/// addresses stay below the globals', 0x40000000).
 pub const MAX_CODE_RESOURCES: usize = 63;
 
 /// Where the globals are linked: `data_start`, the first global.
