@@ -152,3 +152,4 @@ reloc:
 2:	clr.l	%d4
 3:	rts
 	.size	reloc,.-reloc
+	.section .note.GNU-stack,"",@progbits

@@ -401,12 +401,16 @@ fn link(
 ) -> Result<()> {
     let script = work.join("palm.ld");
     write_file(&script, LINKER_SCRIPT.as_bytes())?;
-    run_ld(binutils, &script, inputs, elf, kind, keep, gc)
+    run_ld(binutils, &script, inputs, elf, kind, keep, gc, &|stderr| {
+        explain_link_failure(stderr, inputs)
+    })
 }
 
 /// Runs GNU ld with the linker script `script` on `inputs` into `elf`, keeping
 /// the relocations (`-q`); an application's entry is `__palm_entry`, a test
 /// library keeps the `keep` symbols; with `gc`, only what they reach is kept.
+/// When ld fails, `explain` may say why in the user's terms (from ld's stderr).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_ld(
     binutils: &Binutils,
     script: &Path,
@@ -415,6 +419,7 @@ pub(crate) fn run_ld(
     kind: ImageKind,
     keep: &[String],
     gc: bool,
+    explain: &dyn Fn(&str) -> Option<String>,
 ) -> Result<()> {
     let mut ld = Command::new(&binutils.linker);
     ld.arg("-q");
@@ -447,7 +452,7 @@ pub(crate) fn run_ld(
         return Ok(());
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
-    match explain_link_failure(&stderr, inputs) {
+    match explain(&stderr) {
         Some(why) => bail!("{why}\n(ld said:)\n{}", first_lines(&stderr, 6)),
         None => bail!("{} failed:\n{stderr}", binutils.linker),
     }
@@ -466,7 +471,7 @@ fn first_lines(text: &str, n: usize) -> String {
 /// A message in the user's terms for the ld failures a Palm image runs into,
 /// from ld's stderr (`file: in function `F':` lines name the function of the
 /// `undefined reference to `S'` lines that follow them).
-fn explain_link_failure(stderr: &str, inputs: &[PathBuf]) -> Option<String> {
+pub(crate) fn explain_link_failure(stderr: &str, inputs: &[PathBuf]) -> Option<String> {
     if stderr.contains("relocation truncated to fit") {
         return Some(format!(
             "code 1 is over {} bytes: a 16-bit PC-relative reference (d16(pc), the only kind \

@@ -176,6 +176,19 @@ pub fn link(
         crate::ImageKind::App,
         &[],
         true,
+        &|stderr| {
+            if stderr.contains("relocation truncated to fit: R_68K_PC") {
+                return Some(
+                    "a PC-relative reference cannot reach its target: the globals are linked \
+                     apart from the code, so compile every object with \
+                     palm_build::segments::GCC_FLAGS (-msep-data: globals, functions and strings \
+                     through the GOT at A5; not -mpcrel), and keep each code resource under \
+                     32 KB"
+                        .to_string(),
+                );
+            }
+            crate::link::explain_link_failure(stderr, &all)
+        },
     )?;
     let names: Vec<&str> = segments.iter().map(String::as_str).collect();
     let verified = verify::verify_segmented(elf, &names, &binutils.objdump)?;
