@@ -30,19 +30,28 @@ use crate::{ImageKind, Linked, bail_input, verify};
 /// (the link keeps what the entry reaches); no unwind tables; DWARF for the
 /// report's file:line. `palm-build new --c`'s Makefile and the C tests use
 /// these.
-pub const GCC_FLAGS: &[&str] = &[
-    "-m68000",
-    "-mpcrel",
-    "-ffixed-a5",
-    "-fno-omit-frame-pointer",
-    "-ffreestanding",
-    "-fno-builtin",
-    "-nostdlib",
-    "-ffunction-sections",
-    "-fdata-sections",
-    "-fno-asynchronous-unwind-tables",
-    "-g",
-];
+pub const GCC_FLAGS: &[&str] = gcc_flags!("-mpcrel", "-ffixed-a5");
+
+/// GNU C's flags for palm-build's C layouts: the 68000, then `$layout` (how
+/// code and globals are reached), then what both need (A6 frames, no libc or
+/// builtins, a section per function and datum, no unwind tables, DWARF).
+macro_rules! gcc_flags {
+    ($($layout:literal),*) => {
+        &[
+            "-m68000",
+            $($layout,)*
+            "-fno-omit-frame-pointer",
+            "-ffreestanding",
+            "-fno-builtin",
+            "-nostdlib",
+            "-ffunction-sections",
+            "-fdata-sections",
+            "-fno-asynchronous-unwind-tables",
+            "-g",
+        ]
+    };
+}
+pub(crate) use gcc_flags;
 
 /// What to build.
 #[derive(Clone, Debug)]

@@ -42,19 +42,7 @@ use crate::{Linked, verify};
 /// (which the startup code relocates) and A5 never written; a frame pointer in
 /// A6 (memdbg's call stacks); no libc; a section per function and datum; no
 /// unwind tables; DWARF for the report's file:line.
-pub const GCC_FLAGS: &[&str] = &[
-    "-m68000",
-    "-mshort",
-    "-msep-data",
-    "-fno-omit-frame-pointer",
-    "-ffreestanding",
-    "-fno-builtin",
-    "-nostdlib",
-    "-ffunction-sections",
-    "-fdata-sections",
-    "-fno-asynchronous-unwind-tables",
-    "-g",
-];
+pub const GCC_FLAGS: &[&str] = crate::capp::gcc_flags!("-mshort", "-msep-data");
 
 /// Code resource N (N ≥ 2) is linked at N × this address, so that an ELF
 /// address names its code resource: `memdbg report` looks a frame `segment N

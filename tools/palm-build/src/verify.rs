@@ -185,12 +185,25 @@ pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, 
     }
     violations.extend(check_layout(&elf));
     let instructions = check_instructions(path, &elf, objdump, ".text", &mut violations);
-    if violations.is_empty() {
-        Ok(Verified {
+    verdict(
+        file,
+        violations,
+        Verified {
             text_bytes,
             rodata_bytes,
             instructions,
-        })
+        },
+    )
+}
+
+/// `verified` when there are no `violations`, else the error listing them.
+fn verdict(
+    file: String,
+    violations: Vec<Violation>,
+    verified: Verified,
+) -> Result<Verified, VerifyError> {
+    if violations.is_empty() {
+        Ok(verified)
     } else {
         Err(VerifyError { file, violations })
     }
@@ -224,21 +237,7 @@ pub fn verify_segmented(
         .copied()
         .chain([".data", ".got", ".got.plt"])
         .collect();
-    for section in elf.sections() {
-        let name = section.name().unwrap_or("<bad name>");
-        let SectionFlags::Elf { sh_flags, .. } = section.flags() else {
-            continue;
-        };
-        if sh_flags.0 & elf::SHF_ALLOC.0 == 0 || section.size() == 0 || allowed.contains(&name) {
-            continue;
-        }
-        let symbols: Vec<String> = elf
-            .symbols()
-            .filter(|s| {
-                s.section_index() == Some(section.index()) && s.kind() != SymbolKind::Section
-            })
-            .filter_map(|s| s.name().ok().filter(|n| !n.is_empty()).map(sym_name))
-            .collect();
+    for (section, name, symbols) in loaded_sections(&elf, &allowed) {
         violations.push(Violation {
             kind: ViolationKind::WritableSection,
             message: format!(
@@ -313,15 +312,15 @@ pub fn verify_segmented(
             instructions += check_instructions(path, &elf, objdump, name, &mut violations);
         }
     }
-    if violations.is_empty() {
-        Ok(Verified {
+    verdict(
+        file,
+        violations,
+        Verified {
             text_bytes,
             rodata_bytes,
             instructions,
-        })
-    } else {
-        Err(VerifyError { file, violations })
-    }
+        },
+    )
 }
 
 /// Verifies a relocatable object (a member of a `palm-build lib` archive,
@@ -453,15 +452,15 @@ pub fn verify_object(path: &Path, objdump: &str) -> Result<Verified, VerifyError
         }
         prev = Some(insn);
     }
-    if violations.is_empty() {
-        Ok(Verified {
+    verdict(
+        file,
+        violations,
+        Verified {
             text_bytes,
             rodata_bytes,
             instructions,
-        })
-    } else {
-        Err(VerifyError { file, violations })
-    }
+        },
+    )
 }
 
 /// The relocation types that are PC-relative (or none): all a position-
@@ -577,17 +576,23 @@ fn containing_symbol(
     }
 }
 
-fn check_sections(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
+/// The allocatable, non-empty sections not named in `allowed`, each with its
+/// name and the (demangled) names of the symbols it defines.
+fn loaded_sections<'d, 'f>(
+    elf: &'f ElfFile32<'d, BigEndian>,
+    allowed: &[&str],
+) -> Vec<(
+    object::read::elf::ElfSection32<'d, 'f, BigEndian>,
+    &'d str,
+    Vec<String>,
+)> {
     let mut out = Vec::new();
     for section in elf.sections() {
         let name = section.name().unwrap_or("<bad name>");
         let SectionFlags::Elf { sh_flags, .. } = section.flags() else {
             continue;
         };
-        if sh_flags.0 & elf::SHF_ALLOC.0 == 0 || section.size() == 0 {
-            continue;
-        }
-        if name == ".text" || name == ".rodata" {
+        if sh_flags.0 & elf::SHF_ALLOC.0 == 0 || section.size() == 0 || allowed.contains(&name) {
             continue;
         }
         let symbols: Vec<String> = elf
@@ -597,6 +602,14 @@ fn check_sections(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
             })
             .filter_map(|s| s.name().ok().filter(|n| !n.is_empty()).map(sym_name))
             .collect();
+        out.push((section, name, symbols));
+    }
+    out
+}
+
+fn check_sections(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    for (section, name, symbols) in loaded_sections(elf, &[".text", ".rodata"]) {
         let what = match name {
             ".data" | ".bss" => {
                 "a writable static (`static mut`, an atomic, or interior mutability)"
