@@ -12,7 +12,8 @@ use crate::ledger;
 use crate::patch;
 use crate::record::{
     self, AllocRecord, AsBytes, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC,
-    HEADER_SIZE, HeaderFlags, NOT_SAMPLED, Options, SmallSiteRecord, U16Be, detected, kind,
+    HEADER_SIZE, HeaderFlags, NOT_SAMPLED, Options, SEGMENT_RECORD_SIZE, SegmentRecord,
+    SmallSiteRecord, U16Be, U32Be, detected, kind,
 };
 use crate::settings::{Error, Settings};
 use crate::stack::CodeRange;
@@ -83,7 +84,8 @@ fn free_chunks(first: *mut u8, second: *mut u8) {
 /// Creates MemDbgDB afresh with a header record (replacing the previous run's ledger, never
 /// another app's database of that name), allocates the state, index and slot table
 /// (system-owned chunks; sizes in [`Settings::capacity`]), locates code 1
-/// (`DmGetResource('code', 1)`) and the app's name and creator, registers the state
+/// (`DmGetResource('code', 1)`) and records code 2…n (a [`SegmentRecord`](crate::record::SegmentRecord) each), the app's
+/// name and creator, registers the state
 /// with `FtrSet('MDbg', 0)`, and patches `MemChunkFree`/`MemHandleFree` when
 /// [`Options::PATCH_FREES`](crate::Options::PATCH_FREES) is set and
 /// `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/`MemHandleResize` when
@@ -148,6 +150,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
         free_chunks(st_p, keys);
         return Err(e);
     }
+    record_segments(st);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     st.sc().header.start_ticks.set(ticks);
@@ -201,6 +204,79 @@ fn locate_code(st: &mut State) {
         core::slice::from_raw_parts(base as usize as *const u8, size as usize)
     });
     st.sc().header.code_crc.set(crc);
+}
+
+/// One [`SegmentRecord`] in the ledger for each code resource N ≥ 2 of the app that
+/// is locked now, for N = 2, 3, … up to the first N without one. An app with several
+/// code resources (prc-tools' `multiple code` sections) has its startup code load
+/// them that way before PilotMain, `DmGet1Resource('code', N)` and `MemHandleLock`
+/// until none is found, and unlock them only after PilotMain returns
+/// (prc-tools-remix `crt/dreloc.c`: `_GccLoadCodeAndRelocateData`,
+/// `_GccReleaseCode`), so `start`, called from PilotMain, finds them where they stay
+/// for the whole run, and a return address inside one is `segment N + offset`.
+///
+/// The resources come from `DmGetResource` (DataMgr.h: the open resource databases,
+/// most recently opened first; MemDbgDB, open by now, is a record database), and
+/// only when its `code` 1 is the code 1 memdbg runs in (the one [`locate_code`]
+/// found): then the code resources are the running app's. One that is not locked
+/// (`MemHandleLockCount` 0: nothing runs in it) is skipped. Each record holds the
+/// resource's base, size and CRC-32; a full storage heap loses it and marks the
+/// ledger incomplete.
+fn record_segments(st: &mut State) {
+    if st.code.base == st.code.end {
+        return;
+    }
+    let code = palm::four_cc(b"code");
+    // SAFETY: a plain Data Manager call; a resource handle's master pointer holds
+    // its chunk's address.
+    let h1 = unsafe { palm::DmGetResource(code, 1) };
+    if h1.is_null() {
+        return;
+    }
+    // SAFETY: as above; released once.
+    let base1 = unsafe {
+        let b = h1.cast::<u32>().read();
+        palm::DmReleaseResource(h1);
+        b
+    };
+    if base1 != st.code.base {
+        return;
+    }
+    let mut n: u16 = 2;
+    loop {
+        // SAFETY: a plain Data Manager call.
+        let h = unsafe { palm::DmGetResource(code, n) };
+        if h.is_null() {
+            return;
+        }
+        // SAFETY: `h` is a resource handle; a locked chunk does not move, so its
+        // master pointer and size describe where its code runs, and its bytes are
+        // readable; the handle is released once.
+        unsafe {
+            if palm::MemHandleLockCount(h) != 0 {
+                let base = h.cast::<u32>().read();
+                let size = palm::MemHandleSize(h);
+                let bytes = core::slice::from_raw_parts(base as usize as *const u8, size as usize);
+                let r = SegmentRecord {
+                    kind: kind::SEGMENT,
+                    version: FORMAT_VERSION,
+                    resource: U16Be::new(n),
+                    base: U32Be::new(base),
+                    size: U32Be::new(size),
+                    crc: U32Be::new(record::crc32(bytes)),
+                };
+                let rec = ledger::new_record(st, SEGMENT_RECORD_SIZE as u32);
+                if rec.is_null() {
+                    st.flag(HeaderFlags::INCOMPLETE);
+                } else {
+                    ledger::write(rec, 0, r.as_bytes());
+                    palm::MemPtrUnlock(rec.cast());
+                }
+            }
+            palm::DmReleaseResource(h);
+        }
+        n += 1;
+    }
 }
 
 /// The app's database name and creator into the header scratch: `DmDatabaseInfo`

@@ -1,7 +1,9 @@
 //! Reading the MemDbgDB ledger on the device, read-only, with memdbg's
 //! record module (`memdbg::record`, the layout the host tools read too), and
 //! describing it as text: the run's summary, one line per finding, a
-//! finding's details with its call stacks named from the recorded app's code 1.
+//! finding's details with its call stacks named from the recorded app's code
+//! resources (code 1, and code 2…n through the ledger's segment records,
+//! format version 3 on).
 //!
 //! Nothing here changes a database: the ledger and the app are opened with
 //! `dmModeReadOnly`, records are read with `DmQueryRecord` (which does not
@@ -18,7 +20,8 @@ use core::ptr;
 use m68k_palmos_sys::{self as palm, DmOpenRef, MemHandle};
 use memdbg::record::{
     self, AllocFlags, AllocRecord, DB_CREATOR, DB_NAME_C, DB_TYPE, DecodeError, FORMAT_VERSION,
-    Frame, Header, HeaderFlags, OLDEST_FORMAT_VERSION, Record, Stack, detected, kind,
+    Frame, Header, HeaderFlags, OLDEST_FORMAT_VERSION, Record, SEGMENT_RECORD_SIZE, SegmentRecord,
+    Stack, detected, kind,
 };
 
 use crate::names;
@@ -56,15 +59,28 @@ pub enum Problem {
     NoMemory,
 }
 
-/// Whether the recorded app's code 1 can name frames.
+/// Whether one of the recorded app's code resources can name frames.
+/// `Missing` is 0, so a zeroed chunk of them says "not found yet".
+#[repr(u8)]
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum CodeStatus {
-    /// The app is not on the device (or has no code 1).
-    Missing,
-    /// Its code 1 is not the one that ran: size or CRC-32 differ.
-    Changed,
-    /// The code that ran (same size, and same CRC-32 when the header has one).
-    Same,
+    /// The app is not on the device (or has no such code resource).
+    Missing = 0,
+    /// The resource is not the one that ran: size or CRC-32 differ.
+    Changed = 1,
+    /// The code that ran (same size, and same CRC-32 when the ledger has one).
+    Same = 2,
+}
+
+/// The app's code resources 2…n as the ledger recorded them (its segment
+/// records), each with whether the app on the device still has it.
+#[repr(C)]
+struct Segments {
+    /// `count` records, in ledger order (a chunk).
+    records: *mut SegmentRecord,
+    /// `count` statuses, found with code 1's (a chunk).
+    status: *mut CodeStatus,
+    count: u16,
 }
 
 /// The recorded app's code 1, open read-only while the viewer runs.
@@ -97,6 +113,7 @@ pub struct Ledger {
     /// indexed by a variable LLVM miscompiles, TOOLCHAIN.md).
     current: *mut Record,
     code: AppCode,
+    segments: Segments,
 }
 
 /// A finding's record as read.
@@ -150,7 +167,22 @@ impl Ledger {
         self.header = header.ok_or(Problem::NoHeader)??;
         self.current = alloc(size_of::<Record>())?.cast();
         self.record_of = alloc(usize::from(MAX_FINDINGS) * 2)?.cast();
+        let segments = (1..self.records).filter(|&i| self.is_segment(i)).count();
+        self.segments.records = alloc(segments.max(1) * SEGMENT_RECORD_SIZE)?.cast();
+        self.segments.status = alloc(segments.max(1))?.cast();
         for i in 1..self.records {
+            // Segment records place raw frames; one that does not decode is
+            // listed as a damaged finding.
+            if self.is_segment(i)
+                && let Read::Known = self.read(i)
+                && let Record::Segment(r) = *self.record()
+                && usize::from(self.segments.count) < segments
+            {
+                // SAFETY: count < segments entries of the chunk.
+                unsafe { *self.segments.records.add(usize::from(self.segments.count)) = r };
+                self.segments.count += 1;
+                continue;
+            }
             let finding = self
                 .with_record(i, |b| !(b.len() >= 2 && b[0] == kind::FREE_SLOT))
                 .unwrap_or(true);
@@ -179,7 +211,12 @@ impl Ledger {
             if !self.db.is_null() {
                 palm::DmCloseDatabase(self.db);
             }
-            for p in [self.current.cast::<u8>(), self.record_of.cast()] {
+            for p in [
+                self.current.cast::<u8>(),
+                self.record_of.cast(),
+                self.segments.records.cast(),
+                self.segments.status.cast(),
+            ] {
                 if !p.is_null() {
                     palm::MemChunkFree(p.cast());
                 }
@@ -188,6 +225,11 @@ impl Ledger {
         self.db = ptr::null_mut();
         self.current = ptr::null_mut();
         self.record_of = ptr::null_mut();
+        self.segments = Segments {
+            records: ptr::null_mut(),
+            status: ptr::null_mut(),
+            count: 0,
+        };
         self.findings = 0;
     }
 
@@ -220,6 +262,28 @@ impl Ledger {
             palm::MemHandleUnlock(h);
             Some(r)
         }
+    }
+
+    /// Whether record `index` is a segment record (by its kind byte).
+    fn is_segment(&self, index: u16) -> bool {
+        self.with_record(index, |b| b.first() == Some(&kind::SEGMENT))
+            .unwrap_or(false)
+    }
+
+    /// The ledger's segment records.
+    fn segment_records(&self) -> &[SegmentRecord] {
+        let s = &self.segments;
+        if s.records.is_null() {
+            return &[];
+        }
+        // SAFETY: count records written by open, alive until close.
+        unsafe { core::slice::from_raw_parts(s.records, usize::from(s.count)) }
+    }
+
+    /// The status of segment record `i` (< count).
+    fn segment_status(&self, i: usize) -> CodeStatus {
+        // SAFETY: count statuses, zeroed (Missing) by alloc.
+        unsafe { *self.segments.status.add(i) }
     }
 
     /// Decodes record `index` into [`Ledger::current`].
@@ -345,6 +409,49 @@ impl Ledger {
         } else {
             CodeStatus::Changed
         };
+        for i in 0..self.segment_records().len() {
+            let r = self.segment_records()[i];
+            let status = self
+                .with_code_resource(r.resource.get(), |code| {
+                    if code.len() == r.size.get() as usize && record::crc32(code) == r.crc.get() {
+                        CodeStatus::Same
+                    } else {
+                        CodeStatus::Changed
+                    }
+                })
+                // The app is open with its code 1: one without this code
+                // resource is not the app that ran.
+                .unwrap_or(CodeStatus::Changed);
+            // SAFETY: i < count statuses.
+            unsafe { *self.segments.status.add(i) = status };
+        }
+    }
+
+    /// Runs `f` on the bytes of the open app's code resource `id`, locked
+    /// for the call and released after it; `None` when the app is not open
+    /// or has no such resource.
+    fn with_code_resource<R>(&self, id: u16, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+        if self.code.db.is_null() {
+            return None;
+        }
+        // SAFETY: the app is open read-only and searched first (open_code);
+        // the handle is locked while read and released after.
+        unsafe {
+            let h = palm::DmGet1Resource(u32::from_be_bytes(*b"code"), id);
+            if h.is_null() {
+                return None;
+            }
+            let p = palm::MemHandleLock(h).cast::<u8>();
+            let r = (!p.is_null()).then(|| {
+                f(core::slice::from_raw_parts(
+                    p,
+                    palm::MemHandleSize(h) as usize,
+                ))
+            });
+            palm::MemHandleUnlock(h);
+            palm::DmReleaseResource(h);
+            r
+        }
     }
 
     /// The MacsBug name of the function at code 1 offset `at`, appended to
@@ -356,27 +463,27 @@ impl Ledger {
         }
         // SAFETY: the locked code resource.
         let code = unsafe { core::slice::from_raw_parts(c.code, c.len as usize) };
-        let Some(n) = names::function_name(code, at) else {
+        name_in(code, at, out)
+    }
+
+    /// The MacsBug name of the function at offset `at` of the code resource
+    /// of segment record `i`, appended to `out`; false when there is none
+    /// (or the app's resource is not the one that ran).
+    fn segment_name(&self, i: usize, at: u32, out: &mut Text) -> bool {
+        if self.segment_status(i) != CodeStatus::Same {
             return false;
-        };
-        let (mut from, end) = (n.start, n.start + n.len);
-        if n.len > NAME_CHARS {
-            // The end, from a module boundary when there is one.
-            out.str("..");
-            from = end - (NAME_CHARS - 2);
-            let mut dot = from;
-            while dot < end && code[dot as usize] & 0x7F != b'.' {
-                dot += 1;
-            }
-            if dot + 1 < end {
-                from = dot + 1;
-            }
         }
-        while from < end {
-            out.byte(code[from as usize] & 0x7F);
-            from += 1;
-        }
-        true
+        let resource = self.segment_records()[i].resource.get();
+        self.with_code_resource(resource, |code| name_in(code, at, out))
+            .unwrap_or(false)
+    }
+
+    /// The segment record that holds the raw frame `at` (its index) and the
+    /// offset of `at` in that code resource.
+    fn segment_of(&self, at: u32) -> Option<(usize, u32)> {
+        let records = self.segment_records();
+        let (r, offset) = SegmentRecord::locate(records, at)?;
+        Some((records.iter().position(|x| ptr::eq(x, r))?, offset))
     }
 
     /// The run's summary: the app, whether it stopped, the counters and the
@@ -473,7 +580,7 @@ impl Ledger {
                 out.str("Low heap ");
                 (&l.alloc, l.largest.get())
             }
-            Record::Header(_) | Record::FreeSlot => {
+            Record::Header(_) | Record::FreeSlot | Record::Segment(_) => {
                 out.str("Record ");
                 out.dec(u32::from(index));
                 return;
@@ -504,7 +611,14 @@ impl Ledger {
                     out.address(at);
                 }
             }
-            Some(Frame::Raw(at)) => out.address(at),
+            Some(Frame::Raw(at)) => match self.segment_of(at) {
+                Some((i, offset)) => {
+                    if !self.segment_name(i, offset, out) {
+                        self.segment_place(i, offset, out);
+                    }
+                }
+                None => out.address(at),
+            },
             None => out.str("(no site)"),
         }
     }
@@ -595,7 +709,7 @@ impl Ledger {
                 self.block(&l.alloc, out);
                 self.stack("After the allocation by:", &l.alloc.stack, out);
             }
-            Record::Header(_) | Record::FreeSlot => {}
+            Record::Header(_) | Record::FreeSlot | Record::Segment(_) => {}
         }
         out.str("Contents: not recorded");
         out.nl();
@@ -634,9 +748,10 @@ impl Ledger {
         }
     }
 
-    /// `title`, then one line per frame of `s` (a code 1 offset, then its
-    /// function's name on the next line when the app's code names it; a
-    /// raw address outside code 1 as such).
+    /// `title`, then one line per frame of `s`: a code 1 offset, or
+    /// `segment N + offset` for a raw address in code resource N ≥ 2 (its
+    /// segment record), then its function's name on the next line when the
+    /// app's code names it (else why not); another raw address as such.
     fn stack(&self, title: &str, s: &Stack, out: &mut Text) {
         out.str(title);
         out.nl();
@@ -651,28 +766,38 @@ impl Ledger {
                     out.address(at);
                     out.nl();
                     out.str("  ");
-                    let before = out.len();
-                    if !self.name(at, out) && out.len() == before {
-                        // One string and integer bounds: a `match` giving
-                        // `&str`s becomes a table of pointers, which code 1
-                        // cannot hold (absolute relocations).
-                        const NOTES: &str = "(no name)(the app changed)(app not found)";
-                        let (from, to) = match self.code.status {
-                            CodeStatus::Same => (0, 9),
-                            CodeStatus::Changed => (9, 26),
-                            CodeStatus::Missing => (26, 41),
-                        };
-                        out.str(&NOTES[from..to]);
+                    if !self.name(at, out) {
+                        no_name(self.code.status, out);
                     }
                 }
-                Frame::Raw(at) => {
-                    out.byte(b' ');
-                    out.address(at);
-                    out.str(" (not code 1)");
-                }
+                Frame::Raw(at) => match self.segment_of(at) {
+                    Some((i, offset)) => {
+                        out.byte(b' ');
+                        self.segment_place(i, offset, out);
+                        out.nl();
+                        out.str("  ");
+                        if !self.segment_name(i, offset, out) {
+                            no_name(self.segment_status(i), out);
+                        }
+                    }
+                    None => {
+                        out.byte(b' ');
+                        out.address(at);
+                        out.str(" (not code 1)");
+                    }
+                },
             }
             out.nl();
         }
+    }
+
+    /// `segment N + 0x…` (as `memdbg report` writes it) for `offset` in the
+    /// code resource of segment record `i`.
+    fn segment_place(&self, i: usize, offset: u32, out: &mut Text) {
+        out.str("segment ");
+        out.dec(u32::from(self.segment_records()[i].resource.get()));
+        out.str(" + 0x");
+        out.hex(offset, if offset > 0xFFFF { 8 } else { 4 });
     }
 
     /// The first bytes of record `index` in hex, 8 a line (for a record that
@@ -693,6 +818,46 @@ impl Ledger {
             out.nl();
         });
     }
+}
+
+/// The MacsBug name of the function of `code` (a code resource's bytes)
+/// that holds offset `at`, appended to `out` (at most [`NAME_CHARS`]
+/// characters; a longer one keeps its end); false when there is none.
+fn name_in(code: &[u8], at: u32, out: &mut Text) -> bool {
+    let Some(n) = names::function_name(code, at) else {
+        return false;
+    };
+    let (mut from, end) = (n.start, n.start + n.len);
+    if n.len > NAME_CHARS {
+        // The end, from a module boundary when there is one.
+        out.str("..");
+        from = end - (NAME_CHARS - 2);
+        let mut dot = from;
+        while dot < end && code[dot as usize] & 0x7F != b'.' {
+            dot += 1;
+        }
+        if dot + 1 < end {
+            from = dot + 1;
+        }
+    }
+    while from < end {
+        out.byte(code[from as usize] & 0x7F);
+        from += 1;
+    }
+    true
+}
+
+/// Why a frame of a code resource with `status` has no name.
+fn no_name(status: CodeStatus, out: &mut Text) {
+    // One string and integer bounds: a `match` giving `&str`s becomes a
+    // table of pointers, which code 1 cannot hold (absolute relocations).
+    const NOTES: &str = "(no name)(the app changed)(app not found)";
+    let (from, to) = match status {
+        CodeStatus::Same => (0, 9),
+        CodeStatus::Changed => (9, 26),
+        CodeStatus::Missing => (26, 41),
+    };
+    out.str(&NOTES[from..to]);
 }
 
 /// Each flag set in `flags` as ` NAME` (`name_of` a bit), or ` 0x…` for a

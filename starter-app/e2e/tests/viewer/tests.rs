@@ -10,7 +10,9 @@
 
 use std::sync::OnceLock;
 
-use memdbg::record::{Frame, Header, Record, kind};
+use memdbg::record::{
+    self, AsBytes, FORMAT_VERSION, Frame, Header, Record, SegmentRecord, U16Be, U32Be, kind,
+};
 use palm_prc::{Content, Database};
 use palm_run::Machine;
 
@@ -77,8 +79,8 @@ fn run_viewer(m: &mut Machine, script: &str) -> Vec<String> {
     m.os.ui.drawn.clone()
 }
 
-/// The ledger's records after record 0, decoded, free slots left out: the
-/// viewer's findings, in its order.
+/// The ledger's records after record 0, decoded, free slots and segment
+/// records left out: the viewer's findings, in its order.
 fn findings(ledger: &[u8]) -> Vec<Record> {
     let Content::Records(records) = Database::parse(ledger).unwrap().content else {
         panic!("MemDbgDB is not a record database")
@@ -86,7 +88,7 @@ fn findings(ledger: &[u8]) -> Vec<Record> {
     records[1..]
         .iter()
         .map(|r| Record::decode(&r.data).unwrap())
-        .filter(|r| !matches!(r, Record::FreeSlot))
+        .filter(|r| !matches!(r, Record::FreeSlot | Record::Segment(_)))
         .collect()
 }
 
@@ -207,7 +209,7 @@ fn the_viewer_lists_starter_apps_findings_and_shows_the_handle_leak() {
         expected.contains("starter_app.main_form_event"),
         "{expected}"
     );
-    expected.push_str("Contents: not recorded\n(format version 2)");
+    expected.push_str("Contents: not recorded\n(format version 3)");
     let form = drawn
         .iter()
         .position(|t| t == "Finding")
@@ -223,6 +225,11 @@ fn the_viewer_lists_starter_apps_findings_and_shows_the_handle_leak() {
 /// The ledger `m` holds, changed by `damage` (its records), installed
 /// again in place of the original on a fresh device with StarterApp.
 fn with_ledger(damage: impl FnOnce(&mut Vec<palm_prc::Record>)) -> Machine {
+    with_ledger_and_app(&app().prc, damage)
+}
+
+/// [`with_ledger`] with the app `prc` in place of StarterApp's PRC.
+fn with_ledger_and_app(prc: &[u8], damage: impl FnOnce(&mut Vec<palm_prc::Record>)) -> Machine {
     let mut m = after_starter();
     let mut db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
     let Content::Records(records) = &mut db.content else {
@@ -230,7 +237,7 @@ fn with_ledger(damage: impl FnOnce(&mut Vec<palm_prc::Record>)) -> Machine {
     };
     damage(records);
     let mut fresh = Machine::with_config(&palm_run::Config::default()).unwrap();
-    fresh.install(&app().prc).unwrap();
+    fresh.install(prc).unwrap();
     fresh.install(&db.to_bytes().unwrap()).unwrap();
     m = fresh;
     m
@@ -255,7 +262,7 @@ fn no_ledger_a_newer_format_or_a_damaged_header_is_said_on_screen() {
     let newer = with_ledger(|r| r[0].data[1] = 9);
     assert_eq!(
         summary_of(newer),
-        "MemDbgDB is format version 9. This viewer reads versions 1 to 2: install the viewer \
+        "MemDbgDB is format version 9. This viewer reads versions 1 to 3: install the viewer \
          of that memdbg."
     );
     let magic = with_ledger(|r| r[0].data[4] = b'X');
@@ -355,4 +362,119 @@ fn palm_pdb_lists_the_viewers_resources_and_icons() {
         compiled.len() + 4,
         "code 0, code 1, data 0, pref 0"
     );
+}
+
+/// Frame 0 of the allocation record `data` made a raw 68k address.
+fn with_raw_frame0(data: &mut Vec<u8>, address: u32) -> u32 {
+    let Record::Alloc(mut a) = Record::decode(data).unwrap() else {
+        panic!("not an allocation record")
+    };
+    let Some(Frame::Code(at)) = a.stack.frame(0) else {
+        panic!("frame 0 is not in code 1: {:?}", a.stack)
+    };
+    a.stack.raw_mask |= 1;
+    a.stack.frames[0] = U32Be::new(address + at);
+    *data = a.as_bytes().to_vec();
+    at
+}
+
+#[test]
+fn frames_in_code_2_and_up_are_shown_as_segment_n_plus_offset_and_named() {
+    // A StarterApp whose code 2 is a copy of its code 1 (so code 1's
+    // MacsBug names are code 2's, at the same offsets), and a ledger that
+    // says code 2 ran at BASE with those bytes, code 3 at BASE3 with bytes
+    // the app does not have: the handle leak's innermost frame is moved
+    // into code 2, the Box leak's into code 2 too (its list item is named
+    // from there), a second leak's into code 3.
+    const BASE: u32 = 0x0007_0000;
+    const BASE3: u32 = 0x0007_8000;
+    let code1 = &app().code1;
+    let mut prc = Database::parse(&app().prc).unwrap();
+    let Content::Resources(resources) = &mut prc.content else {
+        unreachable!()
+    };
+    resources.push(palm_prc::Resource {
+        kind: palm_prc::FourCC(*b"code"),
+        id: 2,
+        data: code1.clone(),
+    });
+    let segment = |resource: u16, base: u32, crc: u32| SegmentRecord {
+        kind: kind::SEGMENT,
+        version: FORMAT_VERSION,
+        resource: U16Be::new(resource),
+        base: U32Be::new(base),
+        size: U32Be::new(code1.len() as u32),
+        crc: U32Be::new(crc),
+    };
+    let handle_line = line("leak-handle");
+    let (mut handle_at, mut box_at, mut other_at, mut other_line) = (0, 0, 0, 0);
+    let mut m = with_ledger_and_app(&prc.to_bytes().unwrap(), |r| {
+        let leaks: Vec<usize> = (1..r.len())
+            .filter(|&i| matches!(Record::decode(&r[i].data), Ok(Record::Alloc(_))))
+            .collect();
+        for i in leaks {
+            let Ok(Record::Alloc(a)) = Record::decode(&r[i].data) else {
+                unreachable!()
+            };
+            if a.kind == kind::HANDLE && a.line.get() == handle_line {
+                handle_at = with_raw_frame0(&mut r[i].data, BASE);
+            } else if a.kind == kind::RUST && box_at == 0 {
+                box_at = with_raw_frame0(&mut r[i].data, BASE);
+            } else if a.kind == kind::POINTER && other_at == 0 {
+                other_line = a.line.get();
+                other_at = with_raw_frame0(&mut r[i].data, BASE3);
+            }
+        }
+        let mut seg = r[1].clone();
+        seg.data = segment(2, BASE, record::crc32(code1)).as_bytes().to_vec();
+        seg.unique_id += 0x1000;
+        let mut seg3 = seg.clone();
+        seg3.data = segment(3, BASE3, 0xDEAD_BEEF).as_bytes().to_vec();
+        seg3.unique_id += 1;
+        r.insert(1, seg);
+        r.insert(2, seg3);
+    });
+    assert!(handle_at != 0 && box_at != 0 && other_at != 0);
+    let ledger = m.export("MemDbgDB").unwrap();
+    let found = findings(&ledger);
+    let position = |line: u16| {
+        found
+            .iter()
+            .position(|r| matches!(r, Record::Alloc(a) if a.line.get() == line))
+            .unwrap()
+    };
+    let (handle, other) = (position(handle_line), position(other_line));
+    assert!(handle < 6 && other < 6, "{handle} {other}");
+    let script = format!(
+        "tap {list} {handle}\ntap {done}\ntap {list} {other}\ntap {done}\n",
+        list = vid("MainFindingsList"),
+        done = vid("DetailDoneButton")
+    );
+    let drawn = run_viewer(&mut m, &script);
+    // Segment records are not findings: the list is as before, and the Box
+    // leak's item is named from code 2.
+    assert!(
+        drawn.contains(&"Leak 24 alloc.boxed.box_new_uninit".to_string()),
+        "{drawn:#?}"
+    );
+    assert!(
+        drawn.contains(&format!("Leak 32 scenarios.rs:{handle_line}")),
+        "{drawn:#?}"
+    );
+    let elf_bytes = std::fs::read(&app().elf).unwrap();
+    let elf = object::File::parse(&*elf_bytes).unwrap();
+    let details: Vec<&String> = drawn
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i > 0 && drawn[i - 1] == "Finding")
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(details.len(), 2, "{drawn:#?}");
+    let in_code2 = format!(
+        "Allocated by:\n segment 2 + 0x{handle_at:04X}\n  {}\n 0x",
+        shown_name(&elf, handle_at)
+    );
+    assert!(details[0].contains(&in_code2), "{}\n{in_code2}", details[0]);
+    let in_code3 = format!("Allocated by:\n segment 3 + 0x{other_at:04X}\n  (the app changed)\n");
+    assert!(details[1].contains(&in_code3), "{}\n{in_code3}", details[1]);
 }
