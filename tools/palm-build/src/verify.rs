@@ -196,20 +196,7 @@ pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, 
         violations.extend(check_entry(&elf));
     }
     violations.extend(check_layout(&elf));
-    let mut verified = Verified {
-        text_bytes,
-        rodata_bytes,
-        ..Verified::default()
-    };
-    check_instructions(
-        path,
-        &data,
-        &elf,
-        objdump,
-        ".text",
-        &mut verified,
-        &mut violations,
-    );
+    let verified = check_code(path, &data, &elf, objdump, &[".text"], &mut violations);
     verdict(file, violations, verified)
 }
 
@@ -323,33 +310,10 @@ pub fn verify_segmented(
     }
     violations.extend(check_entry(&elf));
     violations.extend(check_layout(&elf));
-    let mut verified = Verified {
-        text_bytes,
-        rodata_bytes,
-        ..Verified::default()
-    };
-    check_instructions(
-        path,
-        &data,
-        &elf,
-        objdump,
-        ".text",
-        &mut verified,
-        &mut violations,
-    );
-    for name in segments {
-        if section_size(&elf, name) > 0 {
-            check_instructions(
-                path,
-                &data,
-                &elf,
-                objdump,
-                name,
-                &mut verified,
-                &mut violations,
-            );
-        }
-    }
+    let executable: Vec<&str> = std::iter::once(".text")
+        .chain(segments.iter().copied())
+        .collect();
+    let verified = check_code(path, &data, &elf, objdump, &executable, &mut violations);
     verdict(file, violations, verified)
 }
 
@@ -1056,6 +1020,31 @@ fn disassemble_code(
         )
     })?;
     disassemble(objdump, &args, tmp.path(), &what)
+}
+
+/// [`check_instructions`] of each code section `sections` of the ELF at
+/// `path` (`.text` always, any other one when it is not empty), adding its
+/// violations to `violations`; the counts of all, with the sizes of `.text`
+/// and `.rodata`.
+fn check_code(
+    path: &Path,
+    data: &[u8],
+    elf: &ElfFile32<BigEndian>,
+    objdump: &str,
+    sections: &[&str],
+    violations: &mut Vec<Violation>,
+) -> Verified {
+    let mut verified = Verified {
+        text_bytes: section_size(elf, ".text"),
+        rodata_bytes: section_size(elf, ".rodata"),
+        ..Verified::default()
+    };
+    for &name in sections {
+        if name == ".text" || section_size(elf, name) > 0 {
+            check_instructions(path, data, elf, objdump, name, &mut verified, violations);
+        }
+    }
+    verified
 }
 
 /// Checks that the code section `section` of the ELF at `path` (whose bytes
