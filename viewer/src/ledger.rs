@@ -24,7 +24,6 @@ use memdbg::record::{
     Stack, detected, kind,
 };
 
-use crate::names;
 use crate::text::Text;
 
 /// Most findings listed (the rest are counted in the summary).
@@ -33,7 +32,7 @@ pub const MAX_FINDINGS: u16 = 250;
 pub const ITEM_LEN: u16 = 40;
 /// Characters of a function name shown in a call stack line (a longer one
 /// keeps its end, the function and its innermost modules, after `..`).
-const NAME_CHARS: u32 = 28;
+const NAME_CHARS: usize = 28;
 
 /// Why the ledger cannot be shown.
 #[derive(Clone, Copy)]
@@ -824,16 +823,16 @@ impl Ledger {
 /// that holds offset `at`, appended to `out` (at most [`NAME_CHARS`]
 /// characters; a longer one keeps its end); false when there is none.
 fn name_in(code: &[u8], at: u32, out: &mut Text) -> bool {
-    let Some(n) = names::function_name(code, at) else {
+    let Some(n) = palm_macsbug::function_name(code, at as usize) else {
         return false;
     };
-    let (mut from, end) = (n.start, n.start + n.len);
+    let (mut from, end) = (n.name_at, n.name_at + n.len);
     if n.len > NAME_CHARS {
         // The end, from a module boundary when there is one.
         out.str("..");
         from = end - (NAME_CHARS - 2);
         let mut dot = from;
-        while dot < end && code[dot as usize] & 0x7F != b'.' {
+        while dot < end && code[dot] & 0x7F != b'.' {
             dot += 1;
         }
         if dot + 1 < end {
@@ -841,7 +840,7 @@ fn name_in(code: &[u8], at: u32, out: &mut Text) -> bool {
         }
     }
     while from < end {
-        out.byte(code[from as usize] & 0x7F);
+        out.byte(code[from] & 0x7F);
         from += 1;
     }
     true

@@ -11,9 +11,11 @@
 //!   allocation sites, the low-heap warning; each with its size and site),
 //!   with a scroll bar;
 //! - a finding's form, popped up from the list: what it is, the block, its
-//!   call stacks as code 1 offsets, each named by the MacsBug name after its
+//!   call stacks as code 1 offsets (or `segment N + offset` in code 2…n, from
+//!   the ledger's segment records), each named by the MacsBug name after its
 //!   function when the recorded app (found by the header's name and
-//!   creator) is on the device with the code that ran ([`names`]).
+//!   creator) is on the device with the code that ran (read as POSE reads
+//!   them, by the `palm-macsbug` crate the host tools use too).
 //!
 //! No ledger, one of an unknown format version, a damaged header or record:
 //! the summary says so ([`ledger::Problem`]); a record of a kind added by a
@@ -29,7 +31,6 @@
 
 pub mod ids;
 pub mod ledger;
-pub mod names;
 pub mod text;
 
 use core::ptr;

@@ -1,46 +1,18 @@
 //! MacsBug symbols: the function names 68k Palm OS code carries after each
 //! function's last instruction, which POSE, CloudpilotEmu and MacsBug show in
-//! stack crawls and logs (PALM_FACTS §1.7).
+//! stack crawls and logs (PALM_FACTS §1.7). The format, as POSE reads it, is
+//! described in the `palm-macsbug` crate, which reads them (no_std, also
+//! for MemDbg Viewer on the 68k); this module re-exports its constants and
+//! its end-of-function and character checks.
 //!
-//! The format, as POSE reads it (`cloudpilot-emu/pose-sony:
-//! SrcShared/EmPalmFunction.cpp`, `EndOfFunctionSequence`, `GetMacsbugInfo`,
-//! `MacsbugNameLength`, `ValidMacsbugChar`):
-//!
-//! - A function ends with an **end-of-function sequence**: `RTS` (0x4E75,
-//!   unless the word 6 bytes before it is 0x0697, `ADDI.L #x,(A7)`, which
-//!   CodeWarrior's 32-bit jump uses), `RTE` (0x4E73), `JMP (A0)` (0x4ED0) or
-//!   `RTD` (0x4E74).
-//! - Right after it comes the name, in one of three forms:
-//!   - **variable length**: a length byte 0x80 | n (n = 1–31), or 0x80 and a
-//!     second byte n (n = 1–255); the n characters; a pad byte if the length
-//!     byte(s) and name end on an odd offset; then a big-endian word giving
-//!     the size of the constant data that follows (0 here), itself padded to
-//!     even;
-//!   - **fixed 8**: 8 characters, the first one 0x20–0x7F (its high bit may
-//!     be set), the second without the high bit, spaces padding the name;
-//!   - **fixed 16**: 16 characters, the second one with its high bit set.
-//!
-//!   A first byte below 0x20 means there is no name.
-//! - Every character, its high bit cleared, is one of `[A-Za-z0-9_%.]`; a
-//!   name with any other character is no name at all.
-//!
-//! [`encode`] writes the variable-length form (what palm-build emits);
-//! [`decode`] and [`function_name`] read all three forms as POSE does, from a
-//! code resource's bytes, and never panic. Offsets are from the start of the
-//! code resource, which the OS places at an even address, so even offsets
-//! are even addresses.
+//! [`encode`] writes the variable-length form (what palm-build emits):
+//! a length byte 0x80 | n (n = 1–31), or 0x80 and a second byte n (n =
+//! 1–255), the n characters, a pad byte to an even length, and the
+//! constant-data word 0. [`decode`] and [`function_name`] read all three
+//! forms as POSE does, from a code resource's bytes, with the name as a
+//! `String`, and never panic.
 
-/// `RTS`.
-pub const RTS: u16 = 0x4E75;
-/// `RTE`.
-pub const RTE: u16 = 0x4E73;
-/// `RTD` (68010 and later; POSE accepts it as an end of function).
-pub const RTD: u16 = 0x4E74;
-/// `JMP (A0)`.
-pub const JMP_A0: u16 = 0x4ED0;
-/// `ADDI.L #x,(A7)`: an `RTS` 6 bytes after it is CodeWarrior's 32-bit jump,
-/// not an end of function.
-const ADDI_L_TO_SP: u16 = 0x0697;
+pub use palm_macsbug::{JMP_A0, RTD, RTE, RTS, is_end_of_function, is_name_char};
 
 /// Longest name of the variable-length form, in characters.
 pub const MAX_NAME_LEN: usize = 255;
@@ -69,13 +41,6 @@ pub enum NameError {
         /// Its byte offset in the name.
         index: usize,
     },
-}
-
-/// Whether `c` (its high bit cleared) may appear in a MacsBug name:
-/// `[A-Za-z0-9_%.]` (POSE's `ValidMacsbugChar`).
-pub fn is_name_char(c: u8) -> bool {
-    let c = c & 0x7F;
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'%' | b'.')
 }
 
 /// The variable-length MacsBug symbol for `name`, to place right after a
@@ -132,88 +97,27 @@ pub struct Symbol {
     pub end: usize,
 }
 
-fn word(code: &[u8], at: usize) -> Option<u16> {
-    let b = code.get(at..at.checked_add(2)?)?;
-    Some(u16::from_be_bytes([b[0], b[1]]))
-}
-
-/// Whether the word at `at` is an end-of-function sequence (POSE's
-/// `EndOfFunctionSequence`): `RTS` not 6 bytes after `ADDI.L #x,(A7)`, `RTE`,
-/// `JMP (A0)` or `RTD`. False when `at + 2` is past the end of `code`.
-pub fn is_end_of_function(code: &[u8], at: usize) -> bool {
-    match word(code, at) {
-        Some(RTS) => at
-            .checked_sub(6)
-            .and_then(|before| word(code, before))
-            .is_none_or(|w| w != ADDI_L_TO_SP),
-        Some(RTE | JMP_A0 | RTD) => true,
-        _ => false,
-    }
-}
-
 /// The MacsBug symbol at `at`, the offset just after an end-of-function
-/// sequence (POSE's `GetMacsbugInfo`), or `None` when there is none there: a
-/// first byte below 0x20, an empty name, a character [`is_name_char`]
-/// refuses (for the fixed forms, anything but spaces after the first space),
-/// or a symbol that runs past the end of `code`.
+/// sequence, with its name ([`palm_macsbug::decode`]): `None` when there is
+/// none there.
 pub fn decode(code: &[u8], at: usize) -> Option<Symbol> {
-    let first = *code.get(at)?;
-    if first < 0x20 {
-        return None;
-    }
-    let (len, fixed, name_at) = match first & 0x7F {
-        0 => (usize::from(*code.get(at + 1)?), false, at + 2),
-        n if n < 0x20 => (usize::from(n), false, at + 1),
-        _ if code.get(at + 1)? & 0x80 == 0 => (8, true, at),
-        _ => (16, true, at),
-    };
-    let raw = code.get(name_at..name_at + len)?;
-    let mut name = String::with_capacity(len);
-    for (i, &b) in raw.iter().enumerate() {
-        let c = b & 0x7F;
-        if fixed && c == b' ' {
-            if raw[i..].iter().any(|&b| b & 0x7F != b' ') {
-                return None;
-            }
-            break;
-        }
-        if !is_name_char(c) {
-            return None;
-        }
-        name.push(char::from(c));
-    }
-    if name.is_empty() {
-        return None;
-    }
-    let mut end = name_at + len;
-    if !fixed {
-        end += end % 2;
-        let data = usize::from(word(code, end)?);
-        end += data + 2;
-        end += end % 2;
-    }
-    Some(Symbol {
-        name,
-        start: at,
-        end,
-    })
+    palm_macsbug::decode(code, at).map(|s| named(code, s))
 }
 
 /// The MacsBug symbol of the function containing offset `addr` (a return
-/// address, say), found as POSE's `FindFunctionName` does: the first
-/// end-of-function sequence at or after `addr`, in steps of 2 bytes, then
-/// [`decode`] right after it. `None` when `addr` is odd, no end-of-function
-/// sequence follows before the end of `code`, or the first one found is not
-/// followed by a valid symbol (POSE then shows no name either: an earlier
-/// `RTS` inside the function hides the name at its end).
+/// address, say), found as POSE's `FindFunctionName` does, with its name
+/// ([`palm_macsbug::function_name`]): `None` when POSE shows no name.
 pub fn function_name(code: &[u8], addr: usize) -> Option<Symbol> {
-    if addr % 2 == 1 {
-        return None;
+    palm_macsbug::function_name(code, addr).map(|s| named(code, s))
+}
+
+/// `s`, found in `code`, with its name.
+fn named(code: &[u8], s: palm_macsbug::Symbol) -> Symbol {
+    Symbol {
+        name: s.chars(code).map(char::from).collect(),
+        start: s.start,
+        end: s.end,
     }
-    let eof = (addr..code.len().saturating_sub(1))
-        .step_by(2)
-        .find(|&a| is_end_of_function(code, a))?;
-    decode(code, eof + 2)
 }
 
 #[cfg(test)]
