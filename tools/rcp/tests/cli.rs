@@ -32,6 +32,8 @@ fn writes_one_file_per_resource() {
         [
             "MBAR03e8.bin",
             "Talt03e8.bin",
+            "tAIB03e8.bin",
+            "tAIB03e9.bin",
             "tAIN03e8.bin",
             "tFRM03e8.bin",
             "tver0001.bin"
@@ -259,6 +261,13 @@ fn ro_writes_one_resource_database() {
         dir.path().join("StarterAppRsc.h"),
     )
     .unwrap();
+    // The launcher icons, by the paths the .rcp names (`icons/…`).
+    let icons = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rsrc/icons");
+    std::fs::create_dir(dir.path().join("icons")).unwrap();
+    for e in std::fs::read_dir(icons).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.path().join("icons").join(e.file_name())).unwrap();
+    }
     let run = |args: &[&str]| {
         palm_rcp()
             .current_dir(dir.path())
