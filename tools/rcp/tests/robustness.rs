@@ -9,14 +9,38 @@ use palm_rcp::form::{
 };
 use palm_rcp::menu::{MenuBar, MenuItem, Pulldown};
 use palm_rcp::strings::{self, TextKind};
-use palm_rcp::{MemoryIncludes, Point, Rect, compile_str};
+use palm_rcp::{IncludeResolver, Point, Rect, compile_str};
 use proptest::prelude::*;
+use std::io;
+use std::path::{Path, PathBuf};
 
 const STARTER: &str = include_str!("../../../rsrc/StarterApp.rcp");
 const STARTER_IDS: &str = include_str!("../../../rsrc/StarterAppRsc.h");
 
-fn includes() -> MemoryIncludes {
-    MemoryIncludes::new().with("StarterAppRsc.h", STARTER_IDS)
+/// The files StarterApp.rcp names, in memory: its ID header and its
+/// launcher icons.
+struct StarterFiles;
+
+impl IncludeResolver for StarterFiles {
+    fn resolve(&self, _from: &Path, name: &str) -> io::Result<(PathBuf, Vec<u8>)> {
+        let bytes: &[u8] = match name {
+            "StarterAppRsc.h" => STARTER_IDS.as_bytes(),
+            "icons/starter-1.pbm" => include_bytes!("../../../rsrc/icons/starter-1.pbm"),
+            "icons/starter-8.bmp" => include_bytes!("../../../rsrc/icons/starter-8.bmp"),
+            "icons/starter-small-1.pbm" => {
+                include_bytes!("../../../rsrc/icons/starter-small-1.pbm")
+            }
+            "icons/starter-small-8.bmp" => {
+                include_bytes!("../../../rsrc/icons/starter-small-8.bmp")
+            }
+            _ => return Err(io::Error::new(io::ErrorKind::NotFound, "not StarterApp's")),
+        };
+        Ok((PathBuf::from(name), bytes.to_vec()))
+    }
+}
+
+fn includes() -> StarterFiles {
+    StarterFiles
 }
 
 /// Compiles `src`; on error checks the position is a real one.

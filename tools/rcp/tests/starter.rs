@@ -46,6 +46,10 @@ fn resource_list() {
         ("Talt", 1000),
         ("tver", 1),
         ("tAIN", 1000),
+        // The launcher icons (ICONFAMILY, SMALLICONFAMILY; tests/icons.rs
+        // checks their bytes).
+        ("tAIB", 1000),
+        ("tAIB", 1001),
     ];
     assert_eq!(list, expected.map(|(k, id)| (k.to_owned(), id)).to_vec());
     assert_eq!(
