@@ -19,6 +19,7 @@
 //! - [`palm_callback!`], [`trap_replacement!`], [`form_event_handler!`],
 //!   [`app_entry!`]: Palm → Rust trampolines.
 //! - [`PalmAlloc`]: a `GlobalAlloc` over `MemPtrNew`/`MemChunkFree`.
+//! - [`event_loop`]: the standard application event loop of a form-based app.
 //! - [`codegen`]: `indexable`, `in_register` and the 128-bit `shl_u128`,
 //!   `u128_div_rem`, `i128_div_rem`, for the LLVM m68k miscompilations
 //!   palm-build rejects at build time (bugs 2, 7 and 16).
@@ -49,6 +50,7 @@
 extern crate std;
 
 pub mod allocator;
+mod app;
 #[cfg(not(target_arch = "m68k"))]
 pub mod c_header;
 mod callback;
@@ -62,6 +64,7 @@ pub mod traps;
 pub mod types;
 
 pub use allocator::PalmAlloc;
+pub use app::event_loop;
 pub use glue::*;
 pub use types::*;
 

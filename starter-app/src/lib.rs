@@ -44,8 +44,6 @@ extern crate alloc;
 pub mod ids;
 pub mod scenarios;
 
-use core::ptr;
-
 use m68k_palmos_sys::{self as palm, EventType, MemPtr, UInt16, UInt32};
 use memdbg::{Options, Settings};
 use palm::events;
@@ -96,7 +94,7 @@ pub unsafe extern "C" fn pilot_main(cmd: UInt16, _cmd_pbp: MemPtr, _flags: UInt1
     }
     // SAFETY: MainForm is a tFRM resource of this app.
     unsafe { palm::FrmGotoForm(ids::MainForm) };
-    event_loop();
+    palm::event_loop(app_handle_event);
     // Deleting the forms frees the field's text handle (the field-handle
     // scenario): memdbg must still be running to see that free.
     // SAFETY: no arguments; closes the forms this app opened.
@@ -105,28 +103,6 @@ pub unsafe extern "C" fn pilot_main(cmd: UInt16, _cmd_pbp: MemPtr, _flags: UInt1
     // lines and the records in MemDbgDB.
     let _ = memdbg::stop();
     UInt32::from(palm::errNone)
-}
-
-/// The standard Palm OS event loop, until `appStopEvent`.
-fn event_loop() {
-    let mut event = EventType::zeroed();
-    loop {
-        let mut error: UInt16 = 0;
-        // SAFETY: `event` and `error` are live locals the calls fill in; a null
-        // menu bar means the active form's.
-        unsafe {
-            palm::EvtGetEvent(&mut event, events::evtWaitForever);
-            if palm::SysHandleEvent(&mut event) == 0
-                && palm::MenuHandleEvent(ptr::null_mut(), &mut event, &mut error) == 0
-                && !app_handle_event(&event)
-            {
-                palm::FrmDispatchEvent(&mut event);
-            }
-        }
-        if event.eType == events::appStopEvent {
-            break;
-        }
-    }
 }
 
 /// Events for the application rather than a form: `frmLoadEvent` loads the

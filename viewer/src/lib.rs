@@ -96,7 +96,7 @@ pub unsafe extern "C" fn pilot_main(cmd: UInt16, _cmd_pbp: MemPtr, _flags: UInt1
     }
     // SAFETY: MainForm is a tFRM resource of this app.
     unsafe { palm::FrmGotoForm(ids::MainForm) };
-    event_loop();
+    palm::event_loop(app_handle_event);
     // SAFETY: closes this app's forms before their texts are freed.
     unsafe { palm::FrmCloseAllForms() };
     close(s);
@@ -160,28 +160,6 @@ fn state() -> Option<&'static mut State> {
     }
     // SAFETY: the chunk pilot_main set, alive until it returns.
     Some(unsafe { &mut *(v as *mut State) })
-}
-
-/// The standard Palm OS event loop, until `appStopEvent`.
-fn event_loop() {
-    let mut event = EventType::zeroed();
-    loop {
-        let mut error: UInt16 = 0;
-        // SAFETY: `event` and `error` are live locals the calls fill in; a null
-        // menu bar means the active form's.
-        unsafe {
-            palm::EvtGetEvent(&mut event, events::evtWaitForever);
-            if palm::SysHandleEvent(&mut event) == 0
-                && palm::MenuHandleEvent(ptr::null_mut(), &mut event, &mut error) == 0
-                && !app_handle_event(&event)
-            {
-                palm::FrmDispatchEvent(&mut event);
-            }
-        }
-        if event.eType == events::appStopEvent {
-            break;
-        }
-    }
 }
 
 /// `frmLoadEvent`: loads the form, makes it active and gives it its handler.
