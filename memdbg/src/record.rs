@@ -1320,8 +1320,14 @@ impl Record {
     }
 }
 
+/// Whether records of format version `v` can be read here
+/// ([`OLDEST_FORMAT_VERSION`] to [`FORMAT_VERSION`]).
+pub const fn is_known_version(v: u8) -> bool {
+    OLDEST_FORMAT_VERSION <= v && v <= FORMAT_VERSION
+}
+
 fn version(v: u8, at: usize) -> Result<(), DecodeError> {
-    if (OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&v) {
+    if is_known_version(v) {
         Ok(())
     } else {
         Err(DecodeError {
@@ -1703,6 +1709,12 @@ mod tests {
         assert_eq!(Record::decode(&one).unwrap_err().offset, 2);
         assert_eq!(Record::decode(&b[..15]).unwrap_err().offset, 15);
         assert_eq!(kind::name(kind::SEGMENT), "segment");
+    }
+
+    #[test]
+    fn known_versions_are_1_to_3() {
+        let known: Vec<u8> = (0..=255).filter(|&v| is_known_version(v)).collect();
+        assert_eq!(known, [1, 2, 3]);
     }
 
     #[test]

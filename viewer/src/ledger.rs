@@ -155,10 +155,7 @@ impl Ledger {
         // SAFETY: the database just opened.
         self.records = unsafe { palm::DmNumRecords(self.db) };
         let header = self.with_record(0, |b| {
-            if b.len() >= 2
-                && b[0] == kind::HEADER
-                && !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&b[1])
-            {
+            if b.len() >= 2 && b[0] == kind::HEADER && !record::is_known_version(b[1]) {
                 return Err(Problem::NewerFormat(b[1]));
             }
             Header::decode(b).map_err(Problem::DamagedHeader)
@@ -296,10 +293,7 @@ impl Ledger {
             }
             Err(e) => match b.first() {
                 Some(&k) if kind::name(k).as_bytes() == b"unknown" => Read::UnknownKind(k),
-                Some(_)
-                    if b.len() >= 2
-                        && !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&b[1]) =>
-                {
+                Some(_) if b.len() >= 2 && !record::is_known_version(b[1]) => {
                     Read::UnknownVersion(b[1])
                 }
                 _ => Read::Damaged(e),
