@@ -6,17 +6,21 @@ use core::mem::size_of;
 use m68k_palmos_sys as palm;
 
 use crate::block::{self, NO_STACK, check_guard};
-use crate::events::{self, LEAKED};
+use crate::events::{self, LEAKED, OVERRUN};
 use crate::index::{self, Index};
 use crate::ledger;
 use crate::patch;
+use crate::probe;
 use crate::record::{
-    self, AllocRecord, AsBytes, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC,
-    HEADER_SIZE, HeaderFlags, NOT_SAMPLED, Options, SmallSiteRecord, U16Be, detected, kind,
+    self, ALLOC_RECORD_SIZE, AllocFlags, AllocRecord, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION,
+    HeaderFlags, NOT_SAMPLED, OVERRUN_RECORD_SIZE, Options, OverrunRecord, SmallSiteRecord, U16Be,
+    detected, kind,
 };
 use crate::settings::{Error, Settings};
 use crate::stack::CodeRange;
-use crate::state::{self, NO_SLOT, Scratch, SmallSite, State, TRAMPOLINE_LEN, TRAMPOLINES};
+use crate::state::{
+    self, NO_SLOT, PATCHED_FREES, Scratch, SmallSite, State, TRAMPOLINE_LEN, TRAMPOLINES,
+};
 
 /// What [`stop`] found.
 #[repr(C)]
@@ -49,8 +53,9 @@ const fn even(n: usize) -> usize {
 const ST_SIZE: usize = even(size_of::<State>());
 /// The scratch buffers' size in the state's chunk (then the trampolines).
 const SC_SIZE: usize = even(size_of::<Scratch>());
-/// The state chunk's size before the slot table (6 bytes a slot) and the index's
-/// slot numbers (2 bytes an entry).
+/// The state chunk's size before the slot table (8 bytes a slot: its record's
+/// pointer, its free-list link, its record's index) and the index's slot numbers
+/// (2 bytes an entry).
 const FIXED_SIZE: usize = ST_SIZE + SC_SIZE + TRAMPOLINES * TRAMPOLINE_LEN;
 
 /// A zeroed chunk of the dynamic heap owned by the system (owner 0), so the OS does
@@ -82,8 +87,11 @@ fn free_chunks(first: *mut u8, second: *mut u8) {
 ///
 /// Creates MemDbgDB afresh with a header record (replacing the previous run's ledger, never
 /// another app's database of that name), allocates the state, index and slot table
-/// (system-owned chunks; sizes in [`Settings::capacity`]), locates code 1
-/// (`DmGetResource('code', 1)`) and the app's name and creator, registers the state
+/// (system-owned chunks; sizes in [`Settings::capacity`]), probes what the OS offers
+/// (`crate::probe`: the OS 3.x internals, else documented calls only,
+/// [`HeaderFlags::DOCUMENTED_CALLS`]; `DbgMessage`; the alert dialog), locates
+/// code 1 (`DmGetResource('code', 1)`, locked until stop) and the app's name and
+/// creator, registers the state
 /// with `FtrSet('MDbg', 0)`, and patches `MemChunkFree`/`MemHandleFree` when
 /// [`Options::PATCH_FREES`](crate::Options::PATCH_FREES) is set and
 /// `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/`MemHandleResize` when
@@ -107,10 +115,11 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     let cap = usize::from(settings.capacity);
     let n = u32::from(entries);
     // Two chunks: the index's keys (up to 32 KB), and everything else: the state,
-    // the scratch buffers, the trampolines, the slot table (a record pointer and a
-    // free-list link per slot) and the index's slot numbers (under 52 KB at the
-    // largest capacity).
-    let st_p = system_chunk((FIXED_SIZE + cap * 6) as u32 + n * 2);
+    // the scratch buffers, the trampolines, the slot table (a record pointer, a
+    // free-list link and a record index per slot) and the index's slot numbers
+    // (under 63 KB at the largest capacity).
+    let st_size = (FIXED_SIZE + cap * 8) as u32 + n * 2;
+    let st_p = system_chunk(st_size);
     if st_p.is_null() {
         return Err(Error::NoMemory);
     }
@@ -136,15 +145,26 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.sc().rec.version = FORMAT_VERSION;
     // SAFETY: `keys` and the slot numbers after the slot table hold `entries`
     // zeroed (empty) elements, a power of two, and live until stop; the table chunk
-    // has `cap` record pointers, then `cap` links.
+    // has `cap` record pointers, then `cap` links, then `cap` record indices.
     unsafe {
-        st.index = Index::new(keys.cast(), table.add(cap * 6).cast(), entries - 1);
+        st.index = Index::new(keys.cast(), table.add(cap * 8).cast(), entries - 1);
         st.slot_rec = table.cast();
         st.slot_next = table.add(cap * 4).cast();
+        st.slot_index = table.add(cap * 6).cast();
         st.trampolines = st_p.add(ST_SIZE + SC_SIZE);
     }
+    let (internals, owner) = probe::internals(st_p, st_size);
+    st.app_owner = owner as u8;
+    if !internals {
+        st.documented = 1;
+        st.flag(HeaderFlags::DOCUMENTED_CALLS);
+    }
+    st.flag(probe::output_flags(
+        settings.options.contains(Options::ERR_DISPLAY_ALERTS),
+    ));
     locate_code(st);
     if let Err(e) = ledger::create(st) {
+        release_code(st);
         free_chunks(st_p, keys);
         return Err(e);
     }
@@ -156,7 +176,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     // SAFETY: a plain Feature Manager call.
     unsafe { palm::FtrSet(DB_CREATOR, FEATURE_STATE, st_p as u32) };
     patch::install(st);
-    write_header(st, 0);
+    ledger::write_header(st, 0);
     state::leave(st);
     Ok(())
 }
@@ -164,43 +184,52 @@ static_assertions::const_assert_eq!(NOT_SAMPLED as u16, NO_SLOT);
 
 /// Code 1's address range: `code` 1 of the open resource databases, most recently
 /// opened first (`DmGetResource`, DataMgr.h: the running app's, before MemDbgDB is
-/// opened), accepted only if one of our own functions is inside it; otherwise frames
-/// stay raw ([`HeaderFlags::CODE_BASE_UNKNOWN`]). (`DmGet1Resource` first would find
-/// the same resource: it searches only the database `DmGetResource` searches first.)
-/// Once found, its CRC-32 goes into the header ([`record::Header::code_crc`]), so the
-/// report can refuse an ELF of another build: the only pass over code 1, at start.
+/// opened), locked (`MemHandleLock`: its address is valid while it is locked, as
+/// the Memory Manager documents it; [`release_code`] unlocks it at stop), accepted
+/// only if one of our own functions is inside it; otherwise frames stay raw
+/// ([`HeaderFlags::CODE_BASE_UNKNOWN`]). (`DmGet1Resource` first would find the
+/// same resource: it searches only the database `DmGetResource` searches first.)
+/// Once found, its CRC-32 goes into the header ([`record::Header::code_crc`]), so
+/// the report can refuse an ELF of another build: the only pass over code 1, at
+/// start.
 fn locate_code(st: &mut State) {
     // SAFETY: a plain Data Manager call.
     let h = unsafe { palm::DmGetResource(palm::four_cc(b"code"), 1) };
-    // Without the resource, an empty range (base and size 0): the test below then
-    // fails too.
-    let (mut base, mut size) = (0u32, 0u32);
-    if !h.is_null() {
-        // SAFETY: `h` is a resource handle: its master pointer holds the chunk's
-        // address (nothing moves chunks between these calls; the OS keeps code 1
-        // locked while the app runs, so only a match is kept); then it is released.
-        unsafe {
-            base = h.cast::<u32>().read();
-            size = palm::MemHandleSize(h);
-            palm::DmReleaseResource(h);
-        }
+    if h.is_null() {
+        st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
+        return;
     }
+    // SAFETY: a resource handle, locked here and released by `release_code`.
+    let (base, size) = unsafe { (palm::MemHandleLock(h) as u32, palm::MemHandleSize(h)) };
+    st.code_handle = h;
     let range = CodeRange {
         base,
         end: base.wrapping_add(size),
     };
     if !range.contains(start as *const () as usize as u32) {
+        release_code(st);
         st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
         return;
     }
     st.code = range;
-    // SAFETY: code 1 stays locked by the OS while the app runs (it is executing), in
-    // the storage heap, which does not move; these are its bytes, at least one (this
-    // function is inside).
+    // SAFETY: code 1 stays locked (by us and by the OS, which runs it), in the
+    // storage heap; these are its bytes, at least one (this function is inside).
     let crc = record::crc32(unsafe {
         core::slice::from_raw_parts(base as usize as *const u8, size as usize)
     });
     st.sc().header.code_crc.set(crc);
+}
+
+/// Unlocks and releases code 1's resource handle, if [`locate_code`] kept one.
+fn release_code(st: &mut State) {
+    if !st.code_handle.is_null() {
+        // SAFETY: locked once by locate_code.
+        unsafe {
+            palm::MemHandleUnlock(st.code_handle);
+            palm::DmReleaseResource(st.code_handle);
+        }
+        st.code_handle = core::ptr::null_mut();
+    }
 }
 
 /// The app's database name and creator into the header scratch: `DmDatabaseInfo`
@@ -226,42 +255,15 @@ fn app_identity(st: &mut State) {
     }
 }
 
-/// Fills the header's fields that are not kept in it all along (the app identity,
-/// code 1's checksum and the start ticks are set at start, the rarer counters are
-/// counted in place) from the state, and writes the header to record 0
-/// (`DmWrite`). `stop_ticks` is 0 until stop.
-fn write_header(st: &State, stop_ticks: u32) {
-    let h = &mut st.sc().header;
-    h.kind = kind::HEADER;
-    h.version = FORMAT_VERSION;
-    h.header_size = U16Be::new(HEADER_SIZE as u16);
-    h.magic.set(HEADER_MAGIC);
-    h.flags.set(st.flags);
-    h.options.set(st.settings.options.bits());
-    h.max_alerts.set(st.settings.max_alerts);
-    h.capacity.set(st.settings.capacity);
-    h.low_heap_threshold.set(st.settings.low_heap_threshold);
-    h.code_base.set(st.code.base);
-    h.code_size.set(st.code.end.wrapping_sub(st.code.base));
-    h.stop_ticks.set(stop_ticks);
-    let k = &mut h.counters;
-    k.leaks.set(st.live_count);
-    k.leaked_bytes.set(st.live_bytes);
-    k.allocations.set(st.allocations);
-    k.frees.set(st.frees);
-    k.os_frees.set(st.os_frees);
-    k.peak_live_bytes.set(st.peak_bytes);
-    k.peak_live_count.set(st.peak_count);
-    k.low_free.set(st.low_free);
-    k.low_largest_free.set(st.low_max);
-    ledger::write(st.header_rec, 0, h.as_bytes());
-}
-
 /// Stops the detector: restores the free traps' original addresses (read back),
-/// checks and reports every block still live (each is a leak: alerts up to
-/// [`Settings::max_alerts`], a `DbgMessage` line each), writes the small-allocation
-/// sites and the final header, removes free slots from MemDbgDB, closes it and frees
-/// the state. Call it before PilotMain returns.
+/// checks every block still live (each is a leak — unless, the frees not all
+/// seen, it is no longer the chunk memdbg recorded: freed unseen,
+/// [`AllocFlags::FREED_UNSEEN`]) with one `DbgMessage` line each, writes the
+/// small-allocation sites and the final header, releases the slots' records,
+/// removes the free ones from MemDbgDB and closes it; only then, the ledger
+/// complete (an alert that ends the app loses nothing), it shows the alerts at
+/// stop (up to [`Settings::max_alerts`], reading the ledger again), and frees the
+/// state. Call it before PilotMain returns.
 ///
 /// # Errors
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
@@ -276,11 +278,30 @@ pub fn stop() -> Result<Summary, Error> {
         return Err(Error::Busy);
     }
     st.busy = 1;
+    let frees_seen = st.patched & PATCHED_FREES != 0;
     patch::remove(st);
-    let (leaks, bytes) = report_leaks(st);
+    let overruns = st.counters().overruns.get();
+    let (leaks, bytes) = report_leaks(st, frees_seen);
+    write_sites(st);
     st.flags &= !HeaderFlags::RUNNING.bits();
+    // The alerts to come, counted in the header written before them: a leak's
+    // while the run's alerts are below the maximum, an overrun found now's.
+    let (mut leak_alerts, mut overrun_alerts) = (0, 0);
+    if events::alerts_shown(st) {
+        let k = st.counters();
+        if st.has(Options::ALERTS_AT_EXIT) {
+            leak_alerts =
+                leaks.min(u32::from(st.settings.max_alerts).saturating_sub(k.alerts.get()));
+        }
+        if st.has(Options::ALERT_OVERRUNS) {
+            overrun_alerts = k.overruns.get() - overruns;
+        }
+        k.alerts.set(k.alerts.get() + leak_alerts + overrun_alerts);
+    }
     // SAFETY: TimGetTicks has no arguments.
-    write_header(st, unsafe { palm::TimGetTicks() });
+    ledger::write_header(st, unsafe { palm::TimGetTicks() });
+    ledger::finish(st);
+    stop_alerts(st, leak_alerts, overrun_alerts);
     let k = st.counters();
     let summary = Summary {
         leaks,
@@ -295,7 +316,7 @@ pub fn stop() -> Result<Summary, Error> {
     a[2] = summary.overruns as usize;
     a[3] = summary.double_frees as usize;
     events::dbg_message(st, &SUMMARY_LINE);
-    ledger::finish(st);
+    release_code(st);
     // The index's keys are the second chunk (the first starts with the state).
     let keys = st.index.keys.cast::<u8>();
     // Unregistered first, so nothing finds the state while it is freed (the patches
@@ -310,47 +331,101 @@ pub fn stop() -> Result<Summary, Error> {
 static SUMMARY_LINE: [u8; 54] =
     *b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01\0";
 
-/// At stop: every live block's guard is checked, it is counted as a leak and reported
-/// (alerts up to the maximum, one `DbgMessage` line each); every slot's record is
-/// unlocked after it (nothing reads it again: `stop` finds the free slots by
-/// index). Then the small-allocation sites are written ([`write_sites`]). Returns the
-/// leaks and their bytes.
-fn report_leaks(st: &mut State) -> (u32, u32) {
+/// At stop: every live block is checked and, unless it was freed unseen, counted
+/// as a leak and reported (one `DbgMessage` line each; a record retired as freed
+/// unseen while running, `crate::alloc::reused`, is left as it is); then every
+/// slot's record is released (nothing reads it again through its pointer). `frees_seen`: the free
+/// traps were patched, so every free was seen. Returns the leaks and their bytes,
+/// which the header then counts.
+///
+/// A block is checked as [`block::still_live`] and its guard says: with every
+/// free seen, its guard ([`check_guard`], an overrun found at stop); else, if it
+/// is no longer the chunk recorded, or (with [`HeaderFlags::DOCUMENTED_CALLS`],
+/// whose calls cannot tell a freed chunk from a live one) its guard is damaged, it
+/// was freed unseen: its record gets [`AllocFlags::FREED_UNSEEN`], no overrun.
+fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32) {
     let (mut leaks, mut bytes) = (0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     for s in 0..st.n_slots {
         let rec = st.rec(s);
-        // SAFETY: a locked record of the slot table (an allocation record).
+        // SAFETY: a busy, locked record of the slot table (an allocation record).
         let k = unsafe { rec.read() };
-        if kind::is_alloc(k) {
-            leaks += 1;
-            bytes += block::size_of(rec);
+        let retired = block::flags_of(rec) & AllocFlags::FREED_UNSEEN.bits() != 0;
+        if kind::is_alloc(k) && !retired {
+            let key = block::key_of(rec);
             // SAFETY: a live block's record and key.
-            unsafe {
-                check_guard(
-                    st,
+            let leaked = frees_seen
+                || (block::still_live(st, rec, key)
+                    && (st.documented == 0 || unsafe { block::guard_intact(st, rec, key) }));
+            if leaked {
+                leaks += 1;
+                bytes += block::size_of(rec);
+                // SAFETY: as above.
+                unsafe {
+                    check_guard(st, rec, key, detected::AT_STOP.into(), ticks, &NO_STACK);
+                    events::leak_line(st, rec);
+                }
+            } else {
+                let flags = block::flags_of(rec) | AllocFlags::FREED_UNSEEN.bits();
+                ledger::write(
                     rec,
-                    block::key_of(rec),
-                    detected::AT_STOP.into(),
-                    ticks,
-                    &NO_STACK,
-                )
-            };
-            if st.has(Options::ALERTS_AT_EXIT)
-                && st.counters().alerts.get() < u32::from(st.settings.max_alerts)
-            {
-                // SAFETY: an allocation record.
-                unsafe { events::alert(st, rec, k, &LEAKED) };
+                    core::mem::offset_of!(AllocRecord, flags) as u32,
+                    &flags.to_be_bytes(),
+                );
             }
-            // SAFETY: as above.
-            unsafe { events::leak_line(st, rec) };
         }
-        // SAFETY: each slot's record was locked once by its creation.
-        unsafe { palm::MemPtrUnlock(rec.cast()) };
+        ledger::release_slot(st, s);
     }
-    write_sites(st);
+    // The header counts the leaks, not the blocks freed unseen.
+    st.live_count = leaks;
+    st.live_bytes = bytes;
     (leaks, bytes)
+}
+
+/// The alerts of [`stop`], once the ledger is complete and closed: the first
+/// `leak_alerts` leaks' and `overrun_alerts` overruns found at stop, in the
+/// ledger's order, each record read again from MemDbgDB (opened for reading,
+/// each record copied while locked, [`ledger::read_record`]).
+fn stop_alerts(st: &State, mut leak_alerts: u32, mut overrun_alerts: u32) {
+    if leak_alerts == 0 && overrun_alerts == 0 {
+        return;
+    }
+    let db = ledger::reopen();
+    if db.is_null() {
+        return;
+    }
+    let buf = &mut st.sc().ev.overrun;
+    let at = (buf as *mut OverrunRecord).cast::<u8>();
+    // SAFETY: an open database; `buf` is the scratch overrun record, room for
+    // either record.
+    unsafe {
+        let n = palm::DmNumRecords(db);
+        for i in 1..n {
+            match ledger::kind_of(db, i) {
+                Some(k)
+                    if kind::is_alloc(k)
+                        && leak_alerts > 0
+                        && ledger::read_record(db, i, at, ALLOC_RECORD_SIZE as u32)
+                        && block::flags_of(at) & AllocFlags::FREED_UNSEEN.bits() == 0 =>
+                {
+                    leak_alerts -= 1;
+                    events::alert(st, at, k, &LEAKED);
+                }
+                Some(kind::OVERRUN)
+                    if overrun_alerts > 0
+                        && ledger::read_record(db, i, at, OVERRUN_RECORD_SIZE as u32)
+                        && buf.when.get() == detected::AT_STOP =>
+                {
+                    overrun_alerts -= 1;
+                    let a = (&buf.alloc as *const AllocRecord).cast::<u8>();
+                    events::alert(st, a, buf.alloc.kind, &OVERRUN);
+                }
+                _ => {}
+            }
+        }
+        palm::DmCloseDatabase(db);
+    }
 }
 
 /// Bytes of a small-site record before its allocation record.
@@ -390,4 +465,5 @@ static_assertions::const_assert!(
 // The state's chunks: the settings are copied whole; the allocation record's first
 // byte is its kind (report_leaks reads it).
 static_assertions::const_assert_eq!(AllocRecord::KIND_OFFSET, 0);
+static_assertions::const_assert!(core::mem::size_of::<OverrunRecord>() >= ALLOC_RECORD_SIZE);
 static_assertions::const_assert_eq!(FIXED_SIZE % 2, 0);
