@@ -12,7 +12,7 @@
 //! one `DmWrite` and a free one `DmSet`. The header ([`write_header`]) and the
 //! event records ([`event`]) go through the whole sequence at each write. Record
 //! indices never change while running (nothing is removed before `stop`); `stop`
-//! releases every slot ([`release_slot`]) and then removes the free ones from the
+//! releases every slot ([`release_slots`]) and then removes the free ones from the
 //! end backwards ([`finish`]).
 
 use core::ffi::c_void;
@@ -270,16 +270,13 @@ pub unsafe fn event(st: &mut State, head: *mut u8, head_len: u32, alloc: *const 
 #[unsafe(export_name = "__memdbg_fresh_slot")]
 pub extern "C" fn fresh_slot(st: &mut State) -> i32 {
     if st.n_slots < st.settings.capacity {
-        let (rec, at) = new_record(st, ALLOC_RECORD_SIZE as u32);
+        let (rec, _) = new_record(st, ALLOC_RECORD_SIZE as u32);
         if !rec.is_null() {
-            let n = usize::from(st.n_slots);
-            // SAFETY: n < capacity, the tables' size.
-            unsafe {
-                *st.slot_rec.add(n) = rec;
-                *st.slot_index.add(n) = at;
-            }
-            st.n_slots += 1;
-            return n as i32;
+            let n = st.n_slots;
+            // SAFETY: n < capacity, the table's size.
+            unsafe { *st.slot_rec.add(usize::from(n)) = rec };
+            st.n_slots = n + 1;
+            return i32::from(n);
         }
     }
     let ring = &mut st.sc().ring;
@@ -296,12 +293,30 @@ pub extern "C" fn fresh_slot(st: &mut State) -> i32 {
 }
 static_assertions::const_assert_eq!(NO_SLOT as i16, -1);
 
-/// Ends slot `s`'s use of its record at stop ([`release`]): its pointer is not
-/// used again.
-pub fn release_slot(st: &State, s: u16) {
-    // SAFETY: s < n_slots, inside the tables.
-    let index = unsafe { *st.slot_index.add(usize::from(s)) };
-    release(st, st.rec(s), index);
+/// Ends every slot's use of its record at stop ([`release`]; their pointers are
+/// not used again). A slot's record index is found, not kept: the slots were
+/// created in the ledger's order (event records between them), so one walk over
+/// the records matches each record's address (`DmQueryRecord`, then
+/// `MemHandleLock`/`MemHandleUnlock` for the address only) with the next slot's.
+pub fn release_slots(st: &State) {
+    let mut s = 0;
+    // SAFETY: the open ledger; each slot's record is busy and locked once.
+    unsafe {
+        let n = palm::DmNumRecords(st.db);
+        let mut i = 1;
+        while i < n && s < st.n_slots {
+            let h = palm::DmQueryRecord(st.db, i);
+            if !h.is_null() {
+                let p = palm::MemHandleLock(h).cast::<u8>();
+                palm::MemHandleUnlock(h);
+                if p == st.rec(s) {
+                    release(st, p, i);
+                    s += 1;
+                }
+            }
+            i += 1;
+        }
+    }
 }
 
 /// The kind byte of record `index` (`DmQueryRecord`, read while locked), or
@@ -319,7 +334,7 @@ pub fn kind_of(db: palm::DmOpenRef, index: u16) -> Option<u8> {
     }
 }
 
-/// Removes the free slots (every slot released already: [`release_slot`]), from
+/// Removes the free slots (every slot released already: [`release_slots`]), from
 /// the last record backwards, so no removal shifts a record still to be looked
 /// at, and closes the database.
 pub fn finish(st: &mut State) {

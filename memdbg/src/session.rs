@@ -53,9 +53,9 @@ const fn even(n: usize) -> usize {
 const ST_SIZE: usize = even(size_of::<State>());
 /// The scratch buffers' size in the state's chunk (then the trampolines).
 const SC_SIZE: usize = even(size_of::<Scratch>());
-/// The state chunk's size before the slot table (8 bytes a slot: its record's
-/// pointer, its free-list link, its record's index) and the index's slot numbers
-/// (2 bytes an entry).
+/// The state chunk's size before the slot table (6 bytes a slot: its record's
+/// pointer and its free-list link) and the index's slot numbers (2 bytes an
+/// entry).
 const FIXED_SIZE: usize = ST_SIZE + SC_SIZE + TRAMPOLINES * TRAMPOLINE_LEN;
 
 /// A zeroed chunk of the dynamic heap owned by the system (owner 0), so the OS does
@@ -115,10 +115,10 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     let cap = usize::from(settings.capacity);
     let n = u32::from(entries);
     // Two chunks: the index's keys (up to 32 KB), and everything else: the state,
-    // the scratch buffers, the trampolines, the slot table (a record pointer, a
-    // free-list link and a record index per slot) and the index's slot numbers
-    // (under 63 KB at the largest capacity).
-    let st_size = (FIXED_SIZE + cap * 8) as u32 + n * 2;
+    // the scratch buffers, the trampolines, the slot table (a record pointer and a
+    // free-list link per slot) and the index's slot numbers (under 52 KB at the
+    // largest capacity).
+    let st_size = (FIXED_SIZE + cap * 6) as u32 + n * 2;
     let st_p = system_chunk(st_size);
     if st_p.is_null() {
         return Err(Error::NoMemory);
@@ -145,12 +145,11 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.sc().rec.version = FORMAT_VERSION;
     // SAFETY: `keys` and the slot numbers after the slot table hold `entries`
     // zeroed (empty) elements, a power of two, and live until stop; the table chunk
-    // has `cap` record pointers, then `cap` links, then `cap` record indices.
+    // has `cap` record pointers, then `cap` links.
     unsafe {
-        st.index = Index::new(keys.cast(), table.add(cap * 8).cast(), entries - 1);
+        st.index = Index::new(keys.cast(), table.add(cap * 6).cast(), entries - 1);
         st.slot_rec = table.cast();
         st.slot_next = table.add(cap * 4).cast();
-        st.slot_index = table.add(cap * 6).cast();
         st.trampolines = st_p.add(ST_SIZE + SC_SIZE);
     }
     let (internals, owner) = probe::internals(st_p, st_size);
@@ -375,8 +374,8 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32) {
                 );
             }
         }
-        ledger::release_slot(st, s);
     }
+    ledger::release_slots(st);
     // The header counts the leaks, not the blocks freed unseen.
     st.live_count = leaks;
     st.live_bytes = bytes;

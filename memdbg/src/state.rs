@@ -134,7 +134,7 @@ pub struct State {
     pub index: Index,
     /// Each slot's record (`settings.capacity` pointers), busy and locked from its
     /// `DmNewRecord` to `stop`; written only with `DmWrite`/`DmSet`. A chunk
-    /// followed by `slot_next` and `slot_index`.
+    /// followed by `slot_next`.
     pub slot_rec: *mut *mut u8,
     /// Each slot's successor in the free list ([`NO_SLOT`] ends it).
     pub slot_next: *mut u16,
@@ -209,10 +209,6 @@ pub struct State {
     pub orig_ptr_resize: *mut c_void,
     /// `MemHandleResize`'s address before patching.
     pub orig_handle_resize: *mut c_void,
-    /// Each slot's record index in the ledger (`settings.capacity` entries, after
-    /// the slot table's links): a slot's record stays busy and locked from its
-    /// `DmNewRecord` to `stop`, which releases it by index.
-    pub slot_index: *mut u16,
     /// Code 1's resource handle, locked from `start` to `stop` (its address is
     /// [`State::code`]'s base only while it is locked; 0: not located).
     pub code_handle: palm::MemHandle,
