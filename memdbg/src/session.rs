@@ -259,10 +259,10 @@ fn app_identity(st: &mut State) {
 /// seen, it is no longer the chunk memdbg recorded: freed unseen,
 /// [`AllocFlags::FREED_UNSEEN`]) with one `DbgMessage` line each, writes the
 /// small-allocation sites and the final header, releases the slots' records,
-/// removes the free ones from MemDbgDB and closes it; only then, the ledger
-/// complete (an alert that ends the app loses nothing), it shows the alerts at
-/// stop (up to [`Settings::max_alerts`], reading the ledger again), and frees the
-/// state. Call it before PilotMain returns.
+/// removes the free ones from MemDbgDB and closes it, releases code 1; only
+/// then, the ledger complete (an alert that ends the app loses nothing), it shows
+/// the alerts at stop (up to [`Settings::max_alerts`], reading the ledger again),
+/// and frees the state. Call it before PilotMain returns.
 ///
 /// # Errors
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
@@ -300,7 +300,7 @@ pub fn stop() -> Result<Summary, Error> {
     // SAFETY: TimGetTicks has no arguments.
     ledger::write_header(st, unsafe { palm::TimGetTicks() });
     ledger::finish(st);
-    stop_alerts(st, leak_alerts, overrun_alerts);
+    release_code(st);
     let k = st.counters();
     let summary = Summary {
         leaks,
@@ -315,7 +315,7 @@ pub fn stop() -> Result<Summary, Error> {
     a[2] = summary.overruns as usize;
     a[3] = summary.double_frees as usize;
     events::dbg_message(st, &SUMMARY_LINE);
-    release_code(st);
+    stop_alerts(st, leak_alerts, overrun_alerts);
     // The index's keys are the second chunk (the first starts with the state).
     let keys = st.index.keys.cast::<u8>();
     // Unregistered first, so nothing finds the state while it is freed (the patches
@@ -382,48 +382,63 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32) {
     (leaks, bytes)
 }
 
-/// The alerts of [`stop`], once the ledger is complete and closed: the first
+/// The alerts of [`stop`], once the ledger is complete and closed (and code 1
+/// released: an alert that ends the app leaves nothing open): the first
 /// `leak_alerts` leaks' and `overrun_alerts` overruns found at stop, in the
-/// ledger's order, each record read again from MemDbgDB (opened for reading,
-/// each record copied while locked, [`ledger::read_record`]).
+/// ledger's order. For each, MemDbgDB is opened for reading, the next such record
+/// is copied while locked ([`ledger::read_record`]) and the database closed again
+/// before the alert is shown.
 fn stop_alerts(st: &State, mut leak_alerts: u32, mut overrun_alerts: u32) {
-    if leak_alerts == 0 && overrun_alerts == 0 {
-        return;
-    }
-    let db = ledger::reopen();
-    if db.is_null() {
-        return;
-    }
     let buf = &mut st.sc().ev.overrun;
     let at = (buf as *mut OverrunRecord).cast::<u8>();
-    // SAFETY: an open database; `buf` is the scratch overrun record, room for
-    // either record.
-    unsafe {
-        let n = palm::DmNumRecords(db);
-        for i in 1..n {
-            match ledger::kind_of(db, i) {
-                Some(k)
-                    if kind::is_alloc(k)
-                        && leak_alerts > 0
-                        && ledger::read_record(db, i, at, ALLOC_RECORD_SIZE as u32)
-                        && block::flags_of(at) & AllocFlags::FREED_UNSEEN.bits() == 0 =>
-                {
-                    leak_alerts -= 1;
-                    events::alert(st, at, k, &LEAKED);
+    let mut i = 1;
+    while leak_alerts + overrun_alerts > 0 {
+        let db = ledger::reopen();
+        if db.is_null() {
+            return;
+        }
+        // The next record to alert about: (its kind, true for an overrun).
+        let mut found = None;
+        // SAFETY: an open database; `buf` is the scratch overrun record, room for
+        // either record.
+        unsafe {
+            let n = palm::DmNumRecords(db);
+            while found.is_none() && i < n {
+                match ledger::kind_of(db, i) {
+                    Some(k)
+                        if kind::is_alloc(k)
+                            && leak_alerts > 0
+                            && ledger::read_record(db, i, at, ALLOC_RECORD_SIZE as u32)
+                            && block::flags_of(at) & AllocFlags::FREED_UNSEEN.bits() == 0 =>
+                    {
+                        found = Some((k, false));
+                    }
+                    Some(kind::OVERRUN)
+                        if overrun_alerts > 0
+                            && ledger::read_record(db, i, at, OVERRUN_RECORD_SIZE as u32)
+                            && buf.when.get() == detected::AT_STOP =>
+                    {
+                        found = Some((buf.alloc.kind, true));
+                    }
+                    _ => {}
                 }
-                Some(kind::OVERRUN)
-                    if overrun_alerts > 0
-                        && ledger::read_record(db, i, at, OVERRUN_RECORD_SIZE as u32)
-                        && buf.when.get() == detected::AT_STOP =>
-                {
-                    overrun_alerts -= 1;
-                    let a = (&buf.alloc as *const AllocRecord).cast::<u8>();
-                    events::alert(st, a, buf.alloc.kind, &OVERRUN);
-                }
-                _ => {}
+                i += 1;
+            }
+            palm::DmCloseDatabase(db);
+        }
+        let Some((k, overrun)) = found else {
+            return;
+        };
+        // SAFETY: the copied record (an overrun's embedded allocation record).
+        unsafe {
+            if overrun {
+                overrun_alerts -= 1;
+                events::alert(st, (&buf.alloc as *const AllocRecord).cast(), k, &OVERRUN);
+            } else {
+                leak_alerts -= 1;
+                events::alert(st, at, k, &LEAKED);
             }
         }
-        palm::DmCloseDatabase(db);
     }
 }
 

@@ -746,6 +746,64 @@ fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
 }
 
 #[test]
+fn an_alert_at_stop_that_ends_the_app_finds_the_ledger_complete_and_closed() {
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    let leak = line("err-display-stop-leak");
+    // Continued: the one alert is the leak's, at stop.
+    let r = run(33);
+    assert_eq!(
+        r.machine.os.sys.err_displays,
+        [(file, leak, "Leaked 6 bytes (pointer)".to_string())]
+    );
+    // Ended there (a release ROM, PumpkinOS): stop had written the final header,
+    // closed MemDbgDB and unlocked code 1 before it.
+    let mut m = machine(&Config::default());
+    m.os.ftr.features.insert((CREATOR, 0), 33);
+    m.alert_response = palm_run::machine::AlertResponse::Reset;
+    let out = m.launch(APP_NAME).unwrap();
+    assert!(
+        matches!(
+            out.stop.as_ref().map(|s| &s.kind),
+            Some(palm_run::StopKind::FatalAlert(_))
+        ),
+        "{:?}",
+        out.stop
+    );
+    assert!(out.left_open.is_empty(), "{:?}", out.left_open);
+    assert_eq!(out.code1_locks_left, 0);
+    let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+    let Content::Records(recs) = &db.content else {
+        panic!("MemDbgDB is a resource database")
+    };
+    let h = Header::decode(&recs[0].data).unwrap();
+    assert_eq!(
+        h.header_flags(),
+        HeaderFlags::empty(),
+        "not RUNNING: stop ran"
+    );
+    assert_ne!(h.stop_ticks.get(), 0);
+    assert_eq!((h.counters.leaks.get(), h.counters.alerts.get()), (1, 1));
+    let records: Vec<Record> = recs[1..]
+        .iter()
+        .map(|r| Record::decode(&r.data).unwrap())
+        .collect();
+    // The leak, and its site's small-allocation record (written at stop too).
+    let [Record::Alloc(a), Record::SmallSite(site)] = records.as_slice() else {
+        panic!("{records:?}")
+    };
+    assert_eq!(
+        seen(a),
+        alloc(
+            kind::POINTER,
+            AllocFlags::GUARDED,
+            6,
+            "err-display-stop-leak"
+        )
+    );
+    assert_eq!(seen(&site.first), seen(a));
+}
+
+#[test]
 fn storage_heap_full_marks_the_ledger_incomplete_and_the_app_continues() {
     let r = run(12);
     assert_clean_header(&r);
