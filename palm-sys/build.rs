@@ -82,6 +82,7 @@ const POINTER_TYPEDEFS: &[&str] = &[
     "SysAppInfoPtr",
     "EventPtr",
     "DmSearchStatePtr",
+    "ScrollBarPtr",
 ];
 
 /// Parses a C type (without the parameter name) into (kind, signed, Rust type).

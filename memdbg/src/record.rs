@@ -13,7 +13,9 @@
 //!   of its kind. Sizes are exact: a record of a known kind and version has exactly the
 //!   size of its struct ([`HEADER_SIZE`], [`ALLOC_RECORD_SIZE`], …; a version 1
 //!   header has [`HEADER_SIZE_V1`]).
-//! - After a clean `memdbg::stop` the database holds: the header, one allocation record
+//! - After a clean `memdbg::stop` the database holds: the header, one
+//!   [`kind::SEGMENT`] record per code resource 2…n the app had locked at `start`
+//!   (apps with several code resources, as prc-tools builds them), one allocation record
 //!   per leak (a tracked allocation never freed; kinds [`kind::POINTER`],
 //!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]), and event records
 //!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::SMALL_SITE`],
@@ -38,7 +40,11 @@
 //! resource 1** when they fall inside it (= ELF addresses, as palm-build links code 1
 //! at 0), else as raw 68k addresses; [`Stack::raw_mask`] tells which. The header
 //! records code 1's base, size and CRC-32 ([`crc32`], computed once by `start`), so
-//! that a host tool can tell whether an ELF is the build that wrote the ledger.
+//! that a host tool can tell whether an ELF is the build that wrote the ledger. A raw
+//! frame inside one of the [`SegmentRecord`]s' ranges is in that code resource
+//! (`segment N + offset`, [`SegmentRecord::offset_of`]): the code resources 2…n stay
+//! locked where the app's startup code put them while PilotMain runs, so one base per
+//! run is enough.
 //!
 //! # Versioning
 //! [`FORMAT_VERSION`] changes whenever a layout or a meaning here changes. Readers
@@ -48,17 +54,19 @@
 //! |---|---|
 //! | 1 | first version: header of 152 bytes ([`HEADER_SIZE_V1`]) |
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
+//! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); every other record is as in version 2 |
 //!
-//! [`Header::decode`] and [`Record::decode`] read both versions (a version 1 header
-//! decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`).
+//! [`Header::decode`] and [`Record::decode`] read all three versions (a version 1
+//! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`; a
+//! ledger before version 3 has no segment records).
 
 use core::mem::{offset_of, size_of};
 use static_assertions::const_assert_eq;
 
 /// Version of this format, stored in every record (byte 1).
-pub const FORMAT_VERSION: u8 = 2;
+pub const FORMAT_VERSION: u8 = 3;
 /// The oldest version readers still accept: 1 (no code 1 checksum in the header;
-/// every other record has the same layout as in version 2).
+/// every other record has the same layout as in version 2 and 3).
 pub const OLDEST_FORMAT_VERSION: u8 = 1;
 
 /// The ledger database's name (`DmFindDatabase`, card 0). 8 bytes, well under
@@ -148,6 +156,9 @@ pub mod kind {
     pub const FREE_SLOT: u8 = 0x00;
     /// The [`Header`](super::Header) (record 0).
     pub const HEADER: u8 = 0x01;
+    /// A code resource N ≥ 2 of the app ([`SegmentRecord`](super::SegmentRecord));
+    /// format version 3 on.
+    pub const SEGMENT: u8 = 0x02;
     /// A live (at stop: leaked) non-movable chunk from `MemPtrNew`
     /// ([`AllocRecord`](super::AllocRecord)).
     pub const POINTER: u8 = 0x10;
@@ -177,11 +188,12 @@ pub mod kind {
 
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
     /// "overrun", "double free", "small-allocation site", "low heap", "header",
-    /// "free slot"), or "unknown".
+    /// "segment", "free slot"), or "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
             HEADER => "header",
+            SEGMENT => "segment",
             POINTER => "pointer",
             HANDLE => "handle",
             CHUNK => "chunk",
@@ -595,8 +607,8 @@ impl FileName {
 pub enum Frame {
     /// A return address inside code 1, as an offset from its start (= ELF address).
     Code(u32),
-    /// A return address outside code 1 (the OS, another code resource), as the
-    /// raw 68k address.
+    /// A return address outside code 1 (the OS, another code resource: see
+    /// [`SegmentRecord`]), as the raw 68k address.
     Raw(u32),
 }
 
@@ -902,18 +914,18 @@ impl Header {
     }
 
     /// The size of a header of format version `version` ([`HEADER_SIZE_V1`] for
-    /// version 1, [`HEADER_SIZE`] for version 2), or `None` for a version readers do
-    /// not know.
+    /// version 1, [`HEADER_SIZE`] for versions 2 and 3: the same layout), or `None`
+    /// for a version readers do not know.
     pub const fn size_of_version(version: u8) -> Option<usize> {
         match version {
             1 => Some(HEADER_SIZE_V1),
-            FORMAT_VERSION => Some(HEADER_SIZE),
+            2 | FORMAT_VERSION => Some(HEADER_SIZE),
             _ => None,
         }
     }
 
     /// The header's bytes as stored for its [`Header::version`]: all of them for
-    /// version 2, the first [`HEADER_SIZE_V1`] for version 1.
+    /// versions 2 and 3, the first [`HEADER_SIZE_V1`] for version 1.
     pub fn stored_bytes(&self) -> &[u8] {
         let n = Self::size_of_version(self.version).unwrap_or(HEADER_SIZE);
         &self.as_bytes()[..n]
@@ -926,7 +938,7 @@ impl Header {
         (self.version >= 2 && self.code_size.get() != 0).then(|| self.code_crc.get())
     }
 
-    /// Decodes record 0 of format version 1 or 2.
+    /// Decodes record 0 of format version 1, 2 or 3.
     ///
     /// # Errors
     /// Wrong length, kind, version, header size or magic.
@@ -955,7 +967,7 @@ impl Header {
             return Err(DecodeError {
                 offset: offset_of!(Header, header_size),
                 what: if size == HEADER_SIZE {
-                    "header size field is not 156 (version 2)"
+                    "header size field is not 156 (version 2 or 3)"
                 } else {
                     "header size field is not 152 (version 1)"
                 },
@@ -1141,6 +1153,64 @@ const_assert_eq!(offset_of!(LowHeapRecord, alloc), 16);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for LowHeapRecord {}
 
+/// Code resource `resource` (N ≥ 2) of the app as `start` found it: where it was
+/// locked, its size and its CRC-32 (format version 3 on). 16 bytes.
+///
+/// An app built with several code resources (prc-tools' `multiple code` sections,
+/// `palm-build c-app --segments`) runs code 1 and, from it, code 2…n, which its
+/// startup code gets with `DmGet1Resource('code', N)` and locks before PilotMain and
+/// unlocks after it (prc-tools-remix `crt/dreloc.c`, `_GccLoadCodeAndRelocateData` and
+/// `_GccReleaseCode`). A return address there is a raw frame of a [`Stack`]; inside
+/// `[base, base + size)` it is `segment N + (address − base)`. The CRC-32 ([`crc32`]
+/// of the resource's bytes) lets a host tool refuse the symbols of another build, as
+/// for code 1.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::SEGMENT`] |
+/// | 1 | 1 | version (3 on) |
+/// | 2 | 2 | resource ID N of the `code` resource (≥ 2) |
+/// | 4 | 4 | base: 68k address of its first byte while the app ran |
+/// | 8 | 4 | size, bytes |
+/// | 12 | 4 | [`crc32`] of its bytes |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct SegmentRecord {
+    /// [`kind::SEGMENT`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`] (3 or later).
+    pub version: u8,
+    /// The `code` resource's ID, N ≥ 2.
+    pub resource: U16Be,
+    /// 68k address of its first byte.
+    pub base: U32Be,
+    /// Its size in bytes.
+    pub size: U32Be,
+    /// [`crc32`] of its bytes.
+    pub crc: U32Be,
+}
+/// Size of a [`SegmentRecord`] in bytes.
+pub const SEGMENT_RECORD_SIZE: usize = 16;
+/// The first format version with [`SegmentRecord`]s.
+pub const SEGMENT_FORMAT_VERSION: u8 = 3;
+const_assert_eq!(size_of::<SegmentRecord>(), SEGMENT_RECORD_SIZE);
+const_assert_eq!(offset_of!(SegmentRecord, resource), 2);
+const_assert_eq!(offset_of!(SegmentRecord, base), 4);
+const_assert_eq!(offset_of!(SegmentRecord, size), 8);
+const_assert_eq!(offset_of!(SegmentRecord, crc), 12);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for SegmentRecord {}
+
+impl SegmentRecord {
+    /// `address − base` when the 68k address `address` is inside this code
+    /// resource, else `None`.
+    pub fn offset_of(&self, address: u32) -> Option<u32> {
+        let off = address.wrapping_sub(self.base.get());
+        (off < self.size.get()).then_some(off)
+    }
+}
+
 /// Any MemDbgDB record, decoded.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
@@ -1159,6 +1229,8 @@ pub enum Record {
     SmallSite(SmallSiteRecord),
     /// Low largest-free-chunk warning.
     LowHeap(LowHeapRecord),
+    /// A code resource N ≥ 2 (format version 3 on).
+    Segment(SegmentRecord),
 }
 
 impl Record {
@@ -1228,6 +1300,24 @@ impl Record {
                 let r = LowHeapRecord::read_from(bytes)?;
                 r.alloc.check(offset_of!(LowHeapRecord, alloc))?;
                 Ok(Record::LowHeap(r))
+            }
+            kind::SEGMENT => {
+                version(bytes[1], 1)?;
+                if bytes[1] < SEGMENT_FORMAT_VERSION {
+                    return Err(DecodeError {
+                        offset: 1,
+                        what: "segment record of a format version before 3",
+                    });
+                }
+                exact(bytes, SEGMENT_RECORD_SIZE)?;
+                let r = SegmentRecord::read_from(bytes)?;
+                if r.resource.get() < 2 {
+                    return Err(DecodeError {
+                        offset: offset_of!(SegmentRecord, resource),
+                        what: "segment record of code resource 0 or 1",
+                    });
+                }
+                Ok(Record::Segment(r))
             }
             _ => Err(DecodeError {
                 offset: 0,
@@ -1300,7 +1390,7 @@ mod tests {
     fn alloc_record_exact_bytes() {
         let r = sample_alloc();
         let mut want = vec![
-            0x11, 2, 0x00, 0x05, // kind, version, flags
+            0x11, 3, 0x00, 0x05, // kind, version, flags
             0, 0, 0, 16, // size
             0x00, 0x01, 0x23, 0x44, // address
             0, 0, 0, 7, // seq
@@ -1362,7 +1452,7 @@ mod tests {
         assert_eq!(
             &b[..16],
             &[
-                1, 2, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
+                1, 3, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
             ]
         );
         assert_eq!(
@@ -1438,7 +1528,13 @@ mod tests {
         h.header_size.set(156);
         h.code_size.set(0);
         assert_eq!(Header::decode(h.as_bytes()).unwrap().code_checksum(), None);
-        assert_eq!(Header::size_of_version(3), None);
+        // Version 2 and 3 headers have the same layout.
+        let mut v2 = h.as_bytes().to_vec();
+        v2[1] = 2;
+        assert_eq!(Header::decode(&v2).unwrap().version, 2);
+        assert_eq!(Header::size_of_version(2), Some(HEADER_SIZE));
+        assert_eq!(Header::size_of_version(3), Some(HEADER_SIZE));
+        assert_eq!(Header::size_of_version(4), None);
     }
 
     #[test]
@@ -1500,7 +1596,7 @@ mod tests {
         };
         let b = o.as_bytes();
         assert_eq!(b.len(), OVERRUN_RECORD_SIZE);
-        assert_eq!(&b[..12], &[0x20, 2, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
+        assert_eq!(&b[..12], &[0x20, 3, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
         assert_eq!(&b[38..], alloc.as_bytes());
         assert_eq!(Record::decode(b), Ok(Record::Overrun(o)));
 
@@ -1531,7 +1627,7 @@ mod tests {
         };
         assert_eq!(
             &s.as_bytes()[..12],
-            &[0x22, 2, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
+            &[0x22, 3, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
         );
         assert_eq!(Record::decode(s.as_bytes()), Ok(Record::SmallSite(s)));
 
@@ -1547,10 +1643,43 @@ mod tests {
         assert_eq!(
             &l.as_bytes()[..16],
             &[
-                0x23, 2, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
+                0x23, 3, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
             ]
         );
         assert_eq!(Record::decode(l.as_bytes()), Ok(Record::LowHeap(l)));
+    }
+
+    #[test]
+    fn segment_records_round_trip_and_locate_addresses() {
+        let r = SegmentRecord {
+            kind: kind::SEGMENT,
+            version: FORMAT_VERSION,
+            resource: U16Be::new(2),
+            base: U32Be::new(0x0004_1000),
+            size: U32Be::new(0x120),
+            crc: U32Be::new(0xCAFE_F00D),
+        };
+        let b = r.as_bytes();
+        assert_eq!(
+            b,
+            &[
+                0x02, 3, 0, 2, 0, 4, 0x10, 0, 0, 0, 0x01, 0x20, 0xCA, 0xFE, 0xF0, 0x0D
+            ]
+        );
+        assert_eq!(Record::decode(b), Ok(Record::Segment(r)));
+        assert_eq!(r.offset_of(0x0004_1000), Some(0));
+        assert_eq!(r.offset_of(0x0004_111F), Some(0x11F));
+        assert_eq!(r.offset_of(0x0004_1120), None);
+        assert_eq!(r.offset_of(0x0004_0FFF), None);
+        // A segment record claiming an older version, code 1, or a wrong size.
+        let mut old = b.to_vec();
+        old[1] = 2;
+        assert_eq!(Record::decode(&old).unwrap_err().offset, 1);
+        let mut one = b.to_vec();
+        one[3] = 1;
+        assert_eq!(Record::decode(&one).unwrap_err().offset, 2);
+        assert_eq!(Record::decode(&b[..15]).unwrap_err().offset, 15);
+        assert_eq!(kind::name(kind::SEGMENT), "segment");
     }
 
     #[test]
@@ -1572,12 +1701,14 @@ mod tests {
         k[0] = 0x55;
         assert_eq!(Record::decode(&k).unwrap_err().what, "unknown record kind");
         let mut v = good.clone();
-        v[1] = 3;
+        v[1] = 4;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
         v[1] = 0;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
-        // Version 1 records have the version 2 layout.
+        // Version 1 and 2 records have the version 3 layout.
         v[1] = 1;
+        assert!(Record::decode(&v).is_ok());
+        v[1] = 2;
         assert!(Record::decode(&v).is_ok());
         let mut c = good.clone();
         c[24] = 7;

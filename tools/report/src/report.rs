@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use memdbg::record::{
     self, AllocFlags, AllocRecord, DoubleFreeRecord, HeaderFlags, NOT_SAMPLED, OverrunRecord,
-    SmallSiteRecord, Stack, detected, kind,
+    SegmentRecord, SmallSiteRecord, Stack, detected, kind,
 };
 use palm_prc::FourCC;
 use serde::Serialize;
@@ -138,9 +138,35 @@ pub struct StackFrame {
     pub address: u32,
     /// Whether `address` is a code 1 offset.
     pub in_code1: bool,
+    /// The code resource N ≥ 2 a raw `address` is in, and the offset in it
+    /// (`segment N + offset`, from the ledger's segment records); `null` for
+    /// code 1 and for addresses outside the app's code.
+    pub segment: Option<SegmentFrame>,
     /// Functions at the address, innermost inlined first; empty when it could
     /// not be symbolized.
     pub symbols: Symbols,
+}
+
+/// A frame in code resource N ≥ 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct SegmentFrame {
+    /// The `code` resource's ID N.
+    pub resource: u16,
+    /// The return address's offset from its start.
+    pub offset: u32,
+}
+
+/// A code resource N ≥ 2 of the run (a segment record).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SegmentInfo {
+    /// The `code` resource's ID N.
+    pub resource: u16,
+    /// 68k address of its first byte during the run.
+    pub base: u32,
+    /// Its size, bytes.
+    pub size: u32,
+    /// Its CRC-32 (`memdbg::record::crc32`).
+    pub crc: u32,
 }
 
 /// A tracked block: where and how it was allocated.
@@ -340,6 +366,9 @@ pub struct Report {
     pub symbols: Option<String>,
     /// The header.
     pub header: HeaderInfo,
+    /// Code resources 2…n (segment records; none for an app of one code
+    /// resource).
+    pub segments: Vec<SegmentInfo>,
     /// The header's counters.
     pub counters: CounterInfo,
     /// Leaks, in allocation order.
@@ -509,6 +538,9 @@ pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 struct Frames<'a> {
     symbolizer: Option<&'a dyn Symbolize>,
     cache: FastMap<u32, Symbols>,
+    /// The run's code resources 2…n.
+    segments: &'a [SegmentRecord],
+    segment_cache: FastMap<SegmentFrame, Symbols>,
 }
 
 impl Frames<'_> {
@@ -519,6 +551,7 @@ impl Frames<'_> {
                 record::Frame::Code(offset) => StackFrame {
                     address: offset,
                     in_code1: true,
+                    segment: None,
                     symbols: match self.symbolizer {
                         Some(s) => self
                             .cache
@@ -528,11 +561,30 @@ impl Frames<'_> {
                         None => Symbols::default(),
                     },
                 },
-                record::Frame::Raw(address) => StackFrame {
-                    address,
-                    in_code1: false,
-                    symbols: Symbols::default(),
-                },
+                record::Frame::Raw(address) => {
+                    let segment = self.segments.iter().find_map(|r| {
+                        r.offset_of(address).map(|offset| SegmentFrame {
+                            resource: r.resource.get(),
+                            offset,
+                        })
+                    });
+                    let symbols = match (segment, self.symbolizer) {
+                        (Some(at), Some(s)) => self
+                            .segment_cache
+                            .entry(at)
+                            .or_insert_with(|| {
+                                Symbols(s.symbolize_segment(at.resource, at.offset).into())
+                            })
+                            .clone(),
+                        _ => Symbols::default(),
+                    };
+                    StackFrame {
+                        address,
+                        in_code1: false,
+                        segment,
+                        symbols,
+                    }
+                }
             })
             .collect()
     }
@@ -596,6 +648,9 @@ fn site_name(file: Option<&str>, line: Option<u32>, stack: &[StackFrame]) -> Str
     }
     match stack.first() {
         Some(f) if f.in_code1 => format!("code 1 offset 0x{:08X}", f.address),
+        Some(StackFrame {
+            segment: Some(at), ..
+        }) => format!("segment {} + 0x{:04X}", at.resource, at.offset),
         Some(f) => format!("68k address 0x{:08X}", f.address),
         None => "unknown site (no file, line or call stack recorded)".to_string(),
     }
@@ -681,11 +736,14 @@ pub(crate) struct Analyzer<'a> {
 }
 
 impl<'a> Analyzer<'a> {
-    pub(crate) fn new(symbolizer: Option<&'a dyn Symbolize>) -> Self {
+    /// Symbolizes the frames of `ledger` with `symbolizer`.
+    pub(crate) fn new(symbolizer: Option<&'a dyn Symbolize>, ledger: &'a Ledger) -> Self {
         Analyzer {
             frames: Frames {
                 symbolizer,
                 cache: FastMap::default(),
+                segments: &ledger.segments,
+                segment_cache: FastMap::default(),
             },
         }
     }
@@ -705,7 +763,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     let h = &ledger.header;
     let c = &h.counters;
     let flags = h.header_flags();
-    let mut an = Analyzer::new(opts.symbolizer);
+    let mut an = Analyzer::new(opts.symbolizer, ledger);
     let mut warnings = Vec::new();
 
     let creator = FourCC::from_u32(h.app_creator.get());
@@ -1003,6 +1061,19 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         )),
         _ => {}
     }
+    if let Some(s) = opts.symbolizer {
+        for r in &ledger.segments {
+            let n = r.resource.get();
+            if s.segment(n).is_none() {
+                warnings.push(format!(
+                    "{} has no code {n} (palm-build c-app --segments links code N at N × \
+                     0x{:X}): frames in it are shown as segment {n} + offset, without names",
+                    s.name(),
+                    crate::symbolize::SEGMENT_STRIDE
+                ));
+            }
+        }
+    }
     if let Some(s) = opts.symbolizer
         && let Some(missing) = s.missing()
         && (!ledger.allocs.is_empty()
@@ -1089,6 +1160,16 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         source: ledger.source.clone(),
         symbols: opts.symbolizer.map(|s| s.name().to_string()),
         header,
+        segments: ledger
+            .segments
+            .iter()
+            .map(|r| SegmentInfo {
+                resource: r.resource.get(),
+                base: r.base.get(),
+                size: r.size.get(),
+                crc: r.crc.get(),
+            })
+            .collect(),
         counters,
         summary: Summary {
             leaks: leaks.len(),
