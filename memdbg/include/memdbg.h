@@ -70,6 +70,9 @@ extern "C" {
 #define memdbgPatchFrees       0x0080UL
 #define memdbgAlertOverruns    0x0100UL
 #define memdbgAlertDoubleFrees 0x0200UL
+/* Alerts with ErrDisplayFileLineMsg (the Fatal Alert, for a debug ROM's debugger)
+   instead of the ROM's error alert, which returns on every ROM. */
+#define memdbgErrDisplayAlerts 0x0400UL
 /* What memdbg_start uses when passed 0. */
 #define memdbgDefaults                                                                  \
     (memdbgGuards | memdbgHeapStats | memdbgAlertsAtExit | memdbgDbgMessages |          \

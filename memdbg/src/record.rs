@@ -424,10 +424,13 @@ flags! {
         /// largest-free-chunk warning after each tracked one; count small
         /// allocations per site.
         const HEAP_STATS = 0x0004;
-        /// At stop, show up to `max_alerts` non-fatal `ErrDisplayFileLineMsg`
-        /// alerts, one per leak, naming the allocation's file and line.
+        /// At stop, show up to `max_alerts` alerts, one per leak, naming the
+        /// allocation's file and line (see [`Options::ERR_DISPLAY_ALERTS`]).
         const ALERTS_AT_EXIT = 0x0008;
-        /// At stop, one `DbgMessage` line per leak (CloudpilotEmu prints them).
+        /// `DbgMessage` lines: one per leak at stop, the summary, the low-heap
+        /// warning (CloudpilotEmu prints them; a device sends them to a
+        /// connected debugger). Never where the trap table says the trap is
+        /// missing or cannot tell ([`HeaderFlags::NO_DBG_MESSAGE`]).
         const DBG_MESSAGES = 0x0010;
         /// Fill new blocks with [`FILL_NEW_BYTE`] (and grown parts of resized
         /// blocks with [`FILL_RESIZE_BYTE`]).
@@ -440,12 +443,20 @@ flags! {
         /// With this option and without [`HeaderFlags::PATCHES_REFUSED`], the free
         /// traps were patched.
         const PATCH_FREES = 0x0080;
-        /// Report overruns found at free/resize immediately with a non-fatal
-        /// `ErrDisplayFileLineMsg` (they are always recorded).
+        /// Report overruns found at free/resize immediately with an alert (they
+        /// are always recorded).
         const ALERT_OVERRUNS = 0x0100;
-        /// Report double frees immediately with a non-fatal `ErrDisplayFileLineMsg`
-        /// (they are always recorded).
+        /// Report double frees immediately with an alert (they are always
+        /// recorded).
         const ALERT_DOUBLE_FREES = 0x0200;
+        /// Show memdbg's alerts with `ErrDisplayFileLineMsg` (the "Fatal Alert"
+        /// dialog, `ErrorMgr.h`) instead of the ROM's generic error alert: for
+        /// debug-ROM users who want its Debug button. A release ROM offers only
+        /// Reset there, and PumpkinOS ends the app (PALM_FACTS §4.3, §7.3); the
+        /// ledger's header is written before every alert, so an alert that ends
+        /// the app loses nothing. Without it an alert is `FrmCustomAlert` with
+        /// ErrOKAlert (10021, Palm OS 3.2 and later), which returns.
+        const ERR_DISPLAY_ALERTS = 0x0400;
     }
 }
 
@@ -477,6 +488,27 @@ flags! {
         /// The dynamic heap's largest free chunk fell below the warning threshold at
         /// least once (a [`LowHeapRecord`] marks the first time).
         const LOW_HEAP = 0x0020;
+        /// The probe at start found that the OS does not keep the Palm OS 3.x
+        /// internals memdbg would otherwise read (a handle's master pointer
+        /// holds its chunk's address, as `MemHandleLock` gives it; a chunk's
+        /// 8-byte header before it, PALM_FACTS §5.1): memdbg used documented
+        /// calls only. A handle's chunk was reached with
+        /// `MemHandleLock`/`MemHandleUnlock`; without chunk headers a free of an
+        /// address freed among the last few is a double free only when the
+        /// app's code makes it; and with [`HeaderFlags::PATCHES_REFUSED`] a
+        /// block whose guard is damaged at stop is taken as freed unseen
+        /// ([`AllocFlags::FREED_UNSEEN`]), not as an overrun.
+        const DOCUMENTED_CALLS = 0x0040;
+        /// `DbgMessage` was not called ([`Options::DBG_MESSAGES`] notwithstanding):
+        /// the trap table says it is unimplemented (`SysGetTrapAddress` gives
+        /// SysUnimplemented's address), or its answers cannot tell (a reserved
+        /// trap did not read as SysUnimplemented: PumpkinOS).
+        const NO_DBG_MESSAGE = 0x0080;
+        /// No alert was shown: the ROM has no generic error alert (ErrOKAlert,
+        /// 10021: Palm OS 3.2 and later) and [`Options::ERR_DISPLAY_ALERTS`] is
+        /// off. The ledger and the `DbgMessage` lines say everything an alert
+        /// would have.
+        const NO_ALERT_DIALOG = 0x0100;
     }
 }
 
@@ -497,6 +529,14 @@ flags! {
         /// The chunk is outside the dynamic heap (e.g. `MemChunkNew` on a storage
         /// heap); it has no guard (storage memory is write-protected).
         const NOT_DYNAMIC = 0x0020;
+        /// Set at stop with [`HeaderFlags::PATCHES_REFUSED`]: the block is no
+        /// longer the chunk memdbg recorded (its chunk is free, its size, heap
+        /// or owner changed; or, with [`HeaderFlags::DOCUMENTED_CALLS`], its
+        /// guard is damaged, which documented calls cannot tell from a free):
+        /// it was freed where memdbg could not see it (a plain `MemPtrFree`, the
+        /// OS), not leaked. Such a record is not a leak (not counted in
+        /// [`Counters::leaks`]) and its guard is not an overrun.
+        const FREED_UNSEEN = 0x0040;
     }
 }
 
@@ -753,7 +793,8 @@ pub struct Counters {
     pub failed: U32Be,
     /// Successful tracked resizes.
     pub resizes: U32Be,
-    /// Tracked blocks still live at stop (= leak records).
+    /// Tracked blocks still live at stop: the leak records (allocation records
+    /// without [`AllocFlags::FREED_UNSEEN`]).
     pub leaks: U32Be,
     /// Bytes in those blocks (requested sizes).
     pub leaked_bytes: U32Be,
@@ -773,7 +814,8 @@ pub struct Counters {
     /// Small allocations from sites beyond the per-site table (not in any
     /// [`SmallSiteRecord`]).
     pub small_unsited: U32Be,
-    /// `ErrDisplayFileLineMsg` alerts shown (overruns, double frees, leaks).
+    /// Alerts shown (overruns, double frees, leaks), or at stop about to be
+    /// shown (the header is written first).
     pub alerts: U32Be,
     /// Frees by OS code of chunks never tracked (informational: the OS frees its
     /// own chunks all the time).

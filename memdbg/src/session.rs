@@ -6,18 +6,21 @@ use core::mem::size_of;
 use m68k_palmos_sys as palm;
 
 use crate::block::{self, NO_STACK, check_guard};
-use crate::events::{self, LEAKED};
+use crate::events::{self, LEAKED, OVERRUN};
 use crate::index::{self, Index};
 use crate::ledger;
 use crate::patch;
+use crate::probe;
 use crate::record::{
-    self, AllocRecord, AsBytes, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC,
-    HEADER_SIZE, HeaderFlags, NOT_SAMPLED, Options, SEGMENT_RECORD_SIZE, SegmentRecord,
-    SmallSiteRecord, U16Be, U32Be, detected, kind,
+    self, ALLOC_RECORD_SIZE, AllocFlags, AllocRecord, AsBytes, DB_CREATOR, FEATURE_STATE,
+    FORMAT_VERSION, HeaderFlags, NOT_SAMPLED, OVERRUN_RECORD_SIZE, Options, OverrunRecord,
+    SEGMENT_RECORD_SIZE, SegmentRecord, SmallSiteRecord, U16Be, U32Be, detected, kind,
 };
 use crate::settings::{Error, Settings};
 use crate::stack::CodeRange;
-use crate::state::{self, NO_SLOT, Scratch, SmallSite, State, TRAMPOLINE_LEN, TRAMPOLINES};
+use crate::state::{
+    self, NO_SLOT, PATCHED_FREES, Scratch, SmallSite, State, TRAMPOLINE_LEN, TRAMPOLINES,
+};
 
 /// What [`stop`] found.
 #[repr(C)]
@@ -50,8 +53,9 @@ const fn even(n: usize) -> usize {
 const ST_SIZE: usize = even(size_of::<State>());
 /// The scratch buffers' size in the state's chunk (then the trampolines).
 const SC_SIZE: usize = even(size_of::<Scratch>());
-/// The state chunk's size before the slot table (6 bytes a slot) and the index's
-/// slot numbers (2 bytes an entry).
+/// The state chunk's size before the slot table (6 bytes a slot: its record's
+/// pointer and its free-list link) and the index's slot numbers (2 bytes an
+/// entry).
 const FIXED_SIZE: usize = ST_SIZE + SC_SIZE + TRAMPOLINES * TRAMPOLINE_LEN;
 
 /// A zeroed chunk of the dynamic heap owned by the system (owner 0), so the OS does
@@ -83,9 +87,11 @@ fn free_chunks(first: *mut u8, second: *mut u8) {
 ///
 /// Creates MemDbgDB afresh with a header record (replacing the previous run's ledger, never
 /// another app's database of that name), allocates the state, index and slot table
-/// (system-owned chunks; sizes in [`Settings::capacity`]), locates code 1
-/// (`DmGetResource('code', 1)`) and records code 2…n (a [`SegmentRecord`](crate::record::SegmentRecord) each), the app's
-/// name and creator, registers the state
+/// (system-owned chunks; sizes in [`Settings::capacity`]), probes what the OS offers
+/// (`crate::probe`: the OS 3.x internals, else documented calls only,
+/// [`HeaderFlags::DOCUMENTED_CALLS`]; `DbgMessage`; the alert dialog), locates
+/// code 1 (`DmGetResource('code', 1)`, locked until stop) and records code 2…n (a
+/// [`SegmentRecord`] each), the app's name and creator, registers the state
 /// with `FtrSet('MDbg', 0)`, and patches `MemChunkFree`/`MemHandleFree` when
 /// [`Options::PATCH_FREES`](crate::Options::PATCH_FREES) is set and
 /// `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/`MemHandleResize` when
@@ -112,7 +118,8 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     // the scratch buffers, the trampolines, the slot table (a record pointer and a
     // free-list link per slot) and the index's slot numbers (under 52 KB at the
     // largest capacity).
-    let st_p = system_chunk((FIXED_SIZE + cap * 6) as u32 + n * 2);
+    let st_size = (FIXED_SIZE + cap * 6) as u32 + n * 2;
+    let st_p = system_chunk(st_size);
     if st_p.is_null() {
         return Err(Error::NoMemory);
     }
@@ -145,8 +152,18 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
         st.slot_next = table.add(cap * 4).cast();
         st.trampolines = st_p.add(ST_SIZE + SC_SIZE);
     }
+    let (internals, owner) = probe::internals(st_p, st_size);
+    st.app_owner = owner as u8;
+    if !internals {
+        st.documented = 1;
+        st.flag(HeaderFlags::DOCUMENTED_CALLS);
+    }
+    st.flag(probe::output_flags(
+        settings.options.contains(Options::ERR_DISPLAY_ALERTS),
+    ));
     locate_code(st);
     if let Err(e) = ledger::create(st) {
+        release_code(st);
         free_chunks(st_p, keys);
         return Err(e);
     }
@@ -159,7 +176,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     // SAFETY: a plain Feature Manager call.
     unsafe { palm::FtrSet(DB_CREATOR, FEATURE_STATE, st_p as u32) };
     patch::install(st);
-    write_header(st, 0);
+    ledger::write_header(st, 0);
     state::leave(st);
     Ok(())
 }
@@ -167,43 +184,52 @@ static_assertions::const_assert_eq!(NOT_SAMPLED as u16, NO_SLOT);
 
 /// Code 1's address range: `code` 1 of the open resource databases, most recently
 /// opened first (`DmGetResource`, DataMgr.h: the running app's, before MemDbgDB is
-/// opened), accepted only if one of our own functions is inside it; otherwise frames
-/// stay raw ([`HeaderFlags::CODE_BASE_UNKNOWN`]). (`DmGet1Resource` first would find
-/// the same resource: it searches only the database `DmGetResource` searches first.)
-/// Once found, its CRC-32 goes into the header ([`record::Header::code_crc`]), so the
-/// report can refuse an ELF of another build: the only pass over code 1, at start.
+/// opened), locked (`MemHandleLock`: its address is valid while it is locked, as
+/// the Memory Manager documents it; [`release_code`] unlocks it at stop), accepted
+/// only if one of our own functions is inside it; otherwise frames stay raw
+/// ([`HeaderFlags::CODE_BASE_UNKNOWN`]). (`DmGet1Resource` first would find the
+/// same resource: it searches only the database `DmGetResource` searches first.)
+/// Once found, its CRC-32 goes into the header ([`record::Header::code_crc`]), so
+/// the report can refuse an ELF of another build: the only pass over code 1, at
+/// start.
 fn locate_code(st: &mut State) {
     // SAFETY: a plain Data Manager call.
     let h = unsafe { palm::DmGetResource(palm::four_cc(b"code"), 1) };
-    // Without the resource, an empty range (base and size 0): the test below then
-    // fails too.
-    let (mut base, mut size) = (0u32, 0u32);
-    if !h.is_null() {
-        // SAFETY: `h` is a resource handle: its master pointer holds the chunk's
-        // address (nothing moves chunks between these calls; the OS keeps code 1
-        // locked while the app runs, so only a match is kept); then it is released.
-        unsafe {
-            base = h.cast::<u32>().read();
-            size = palm::MemHandleSize(h);
-            palm::DmReleaseResource(h);
-        }
+    if h.is_null() {
+        st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
+        return;
     }
+    // SAFETY: a resource handle, locked here and released by `release_code`.
+    let (base, size) = unsafe { (palm::MemHandleLock(h) as u32, palm::MemHandleSize(h)) };
+    st.code_handle = h;
     let range = CodeRange {
         base,
         end: base.wrapping_add(size),
     };
     if !range.contains(start as *const () as usize as u32) {
+        release_code(st);
         st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
         return;
     }
     st.code = range;
-    // SAFETY: code 1 stays locked by the OS while the app runs (it is executing), in
-    // the storage heap, which does not move; these are its bytes, at least one (this
-    // function is inside).
+    // SAFETY: code 1 stays locked (by us and by the OS, which runs it), in the
+    // storage heap; these are its bytes, at least one (this function is inside).
     let crc = record::crc32(unsafe {
         core::slice::from_raw_parts(base as usize as *const u8, size as usize)
     });
     st.sc().header.code_crc.set(crc);
+}
+
+/// Unlocks and releases code 1's resource handle, if [`locate_code`] kept one.
+fn release_code(st: &mut State) {
+    if !st.code_handle.is_null() {
+        // SAFETY: locked once by locate_code.
+        unsafe {
+            palm::MemHandleUnlock(st.code_handle);
+            palm::DmReleaseResource(st.code_handle);
+        }
+        st.code_handle = core::ptr::null_mut();
+    }
 }
 
 /// One [`SegmentRecord`] in the ledger for each code resource N ≥ 2 of the app that
@@ -217,31 +243,19 @@ fn locate_code(st: &mut State) {
 ///
 /// The resources come from `DmGetResource` (DataMgr.h: the open resource databases,
 /// most recently opened first; MemDbgDB, open by now, is a record database), and
-/// only when its `code` 1 is the code 1 memdbg runs in (the one [`locate_code`]
-/// found): then the code resources are the running app's. One that is not locked
-/// (`MemHandleLockCount` 0: nothing runs in it) is skipped. Each record holds the
-/// resource's base, size and CRC-32; a full storage heap loses it and marks the
-/// ledger incomplete.
+/// only when code 1 is the one memdbg runs in ([`locate_code`] found it by the same
+/// call): then the code resources are the running app's. One that is not locked
+/// (`MemHandleLockCount` 0: nothing runs in it) is skipped; a locked one's address
+/// is what `MemHandleLock` gives (the documented way on every OS: a handle need not
+/// be a master pointer), unlocked again at once (it stays locked by the startup
+/// code). Each record holds the resource's base, size and CRC-32, written as
+/// [`ledger::new_record`] … [`ledger::release`]; a full storage heap loses it and
+/// marks the ledger incomplete.
 fn record_segments(st: &mut State) {
-    if st.code.base == st.code.end {
+    if st.code_handle.is_null() {
         return;
     }
     let code = palm::four_cc(b"code");
-    // SAFETY: a plain Data Manager call; a resource handle's master pointer holds
-    // its chunk's address.
-    let h1 = unsafe { palm::DmGetResource(code, 1) };
-    if h1.is_null() {
-        return;
-    }
-    // SAFETY: as above; released once.
-    let base1 = unsafe {
-        let b = h1.cast::<u32>().read();
-        palm::DmReleaseResource(h1);
-        b
-    };
-    if base1 != st.code.base {
-        return;
-    }
     let mut n: u16 = 2;
     loop {
         // SAFETY: a plain Data Manager call.
@@ -249,12 +263,14 @@ fn record_segments(st: &mut State) {
         if h.is_null() {
             return;
         }
-        // SAFETY: `h` is a resource handle; a locked chunk does not move, so its
-        // master pointer and size describe where its code runs, and its bytes are
-        // readable; the handle is released once.
+        // SAFETY: `h` is a resource handle; a locked chunk does not move, so the
+        // address MemHandleLock gives and its size describe where its code runs,
+        // and its bytes are readable; the handle is locked and unlocked once, and
+        // released once.
         unsafe {
             if palm::MemHandleLockCount(h) != 0 {
-                let base = h.cast::<u32>().read();
+                let base = palm::MemHandleLock(h) as u32;
+                palm::MemHandleUnlock(h);
                 let size = palm::MemHandleSize(h);
                 let bytes = core::slice::from_raw_parts(base as usize as *const u8, size as usize);
                 let r = SegmentRecord {
@@ -265,12 +281,12 @@ fn record_segments(st: &mut State) {
                     size: U32Be::new(size),
                     crc: U32Be::new(record::crc32(bytes)),
                 };
-                let rec = ledger::new_record(st, SEGMENT_RECORD_SIZE as u32);
+                let (rec, at) = ledger::new_record(st, SEGMENT_RECORD_SIZE as u32);
                 if rec.is_null() {
                     st.flag(HeaderFlags::INCOMPLETE);
                 } else {
                     ledger::write(rec, 0, r.as_bytes());
-                    palm::MemPtrUnlock(rec.cast());
+                    ledger::release(st, rec, at);
                 }
             }
             palm::DmReleaseResource(h);
@@ -302,42 +318,15 @@ fn app_identity(st: &mut State) {
     }
 }
 
-/// Fills the header's fields that are not kept in it all along (the app identity,
-/// code 1's checksum and the start ticks are set at start, the rarer counters are
-/// counted in place) from the state, and writes the header to record 0
-/// (`DmWrite`). `stop_ticks` is 0 until stop.
-fn write_header(st: &State, stop_ticks: u32) {
-    let h = &mut st.sc().header;
-    h.kind = kind::HEADER;
-    h.version = FORMAT_VERSION;
-    h.header_size = U16Be::new(HEADER_SIZE as u16);
-    h.magic.set(HEADER_MAGIC);
-    h.flags.set(st.flags);
-    h.options.set(st.settings.options.bits());
-    h.max_alerts.set(st.settings.max_alerts);
-    h.capacity.set(st.settings.capacity);
-    h.low_heap_threshold.set(st.settings.low_heap_threshold);
-    h.code_base.set(st.code.base);
-    h.code_size.set(st.code.end.wrapping_sub(st.code.base));
-    h.stop_ticks.set(stop_ticks);
-    let k = &mut h.counters;
-    k.leaks.set(st.live_count);
-    k.leaked_bytes.set(st.live_bytes);
-    k.allocations.set(st.allocations);
-    k.frees.set(st.frees);
-    k.os_frees.set(st.os_frees);
-    k.peak_live_bytes.set(st.peak_bytes);
-    k.peak_live_count.set(st.peak_count);
-    k.low_free.set(st.low_free);
-    k.low_largest_free.set(st.low_max);
-    ledger::write(st.header_rec, 0, h.as_bytes());
-}
-
 /// Stops the detector: restores the free traps' original addresses (read back),
-/// checks and reports every block still live (each is a leak: alerts up to
-/// [`Settings::max_alerts`], a `DbgMessage` line each), writes the small-allocation
-/// sites and the final header, removes free slots from MemDbgDB, closes it and frees
-/// the state. Call it before PilotMain returns.
+/// checks every block still live (each is a leak — unless, the frees not all
+/// seen, it is no longer the chunk memdbg recorded: freed unseen,
+/// [`AllocFlags::FREED_UNSEEN`]) with one `DbgMessage` line each, writes the
+/// small-allocation sites and the final header, releases the slots' records,
+/// removes the free ones from MemDbgDB and closes it, releases code 1; only
+/// then, the ledger complete (an alert that ends the app loses nothing), it shows
+/// the alerts at stop (up to [`Settings::max_alerts`], reading the ledger again),
+/// and frees the state. Call it before PilotMain returns.
 ///
 /// # Errors
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
@@ -352,11 +341,30 @@ pub fn stop() -> Result<Summary, Error> {
         return Err(Error::Busy);
     }
     st.busy = 1;
+    let frees_seen = st.patched & PATCHED_FREES != 0;
     patch::remove(st);
-    let (leaks, bytes) = report_leaks(st);
+    let overruns = st.counters().overruns.get();
+    let (leaks, bytes) = report_leaks(st, frees_seen);
+    write_sites(st);
     st.flags &= !HeaderFlags::RUNNING.bits();
+    // The alerts to come, counted in the header written before them: a leak's
+    // while the run's alerts are below the maximum, an overrun found now's.
+    let (mut leak_alerts, mut overrun_alerts) = (0, 0);
+    if events::alerts_shown(st) {
+        let k = st.counters();
+        if st.has(Options::ALERTS_AT_EXIT) {
+            leak_alerts =
+                leaks.min(u32::from(st.settings.max_alerts).saturating_sub(k.alerts.get()));
+        }
+        if st.has(Options::ALERT_OVERRUNS) {
+            overrun_alerts = k.overruns.get() - overruns;
+        }
+        k.alerts.set(k.alerts.get() + leak_alerts + overrun_alerts);
+    }
     // SAFETY: TimGetTicks has no arguments.
-    write_header(st, unsafe { palm::TimGetTicks() });
+    ledger::write_header(st, unsafe { palm::TimGetTicks() });
+    ledger::finish(st);
+    release_code(st);
     let k = st.counters();
     let summary = Summary {
         leaks,
@@ -371,7 +379,7 @@ pub fn stop() -> Result<Summary, Error> {
     a[2] = summary.overruns as usize;
     a[3] = summary.double_frees as usize;
     events::dbg_message(st, &SUMMARY_LINE);
-    ledger::finish(st);
+    stop_alerts(st, leak_alerts, overrun_alerts);
     // The index's keys are the second chunk (the first starts with the state).
     let keys = st.index.keys.cast::<u8>();
     // Unregistered first, so nothing finds the state while it is freed (the patches
@@ -386,47 +394,122 @@ pub fn stop() -> Result<Summary, Error> {
 static SUMMARY_LINE: [u8; 54] =
     *b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01\0";
 
-/// At stop: every live block's guard is checked, it is counted as a leak and reported
-/// (alerts up to the maximum, one `DbgMessage` line each); every slot's record is
-/// unlocked after it (nothing reads it again: `stop` finds the free slots by
-/// index). Then the small-allocation sites are written ([`write_sites`]). Returns the
-/// leaks and their bytes.
-fn report_leaks(st: &mut State) -> (u32, u32) {
+/// At stop: every live block is checked and, unless it was freed unseen, counted
+/// as a leak and reported (one `DbgMessage` line each; a record retired as freed
+/// unseen while running, `crate::alloc::reused`, is left as it is); then every
+/// slot's record is released (nothing reads it again through its pointer). `frees_seen`: the free
+/// traps were patched, so every free was seen. Returns the leaks and their bytes,
+/// which the header then counts.
+///
+/// A block is checked as [`block::still_live`] and its guard says: with every
+/// free seen, its guard ([`check_guard`], an overrun found at stop); else, if it
+/// is no longer the chunk recorded, or (with [`HeaderFlags::DOCUMENTED_CALLS`],
+/// whose calls cannot tell a freed chunk from a live one) its guard is damaged, it
+/// was freed unseen: its record gets [`AllocFlags::FREED_UNSEEN`], no overrun.
+fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32) {
     let (mut leaks, mut bytes) = (0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     for s in 0..st.n_slots {
         let rec = st.rec(s);
-        // SAFETY: a locked record of the slot table (an allocation record).
+        // SAFETY: a busy, locked record of the slot table (an allocation record).
         let k = unsafe { rec.read() };
-        if kind::is_alloc(k) {
-            leaks += 1;
-            bytes += block::size_of(rec);
+        let retired = block::flags_of(rec) & AllocFlags::FREED_UNSEEN.bits() != 0;
+        if kind::is_alloc(k) && !retired {
+            let key = block::key_of(rec);
             // SAFETY: a live block's record and key.
-            unsafe {
-                check_guard(
-                    st,
+            let leaked = frees_seen
+                || (block::still_live(st, rec, key)
+                    && (st.documented == 0 || unsafe { block::guard_intact(st, rec, key) }));
+            if leaked {
+                leaks += 1;
+                bytes += block::size_of(rec);
+                // SAFETY: as above.
+                unsafe {
+                    check_guard(st, rec, key, detected::AT_STOP.into(), ticks, &NO_STACK);
+                    events::leak_line(st, rec);
+                }
+            } else {
+                let flags = block::flags_of(rec) | AllocFlags::FREED_UNSEEN.bits();
+                ledger::write(
                     rec,
-                    block::key_of(rec),
-                    detected::AT_STOP.into(),
-                    ticks,
-                    &NO_STACK,
-                )
-            };
-            if st.has(Options::ALERTS_AT_EXIT)
-                && st.counters().alerts.get() < u32::from(st.settings.max_alerts)
-            {
-                // SAFETY: an allocation record.
-                unsafe { events::alert(st, rec, k, &LEAKED) };
+                    core::mem::offset_of!(AllocRecord, flags) as u32,
+                    &flags.to_be_bytes(),
+                );
             }
-            // SAFETY: as above.
-            unsafe { events::leak_line(st, rec) };
         }
-        // SAFETY: each slot's record was locked once by its creation.
-        unsafe { palm::MemPtrUnlock(rec.cast()) };
     }
-    write_sites(st);
+    ledger::release_slots(st);
+    // The header counts the leaks, not the blocks freed unseen.
+    st.live_count = leaks;
+    st.live_bytes = bytes;
     (leaks, bytes)
+}
+
+/// The alerts of [`stop`], once the ledger is complete and closed (and code 1
+/// released: an alert that ends the app leaves nothing open): the first
+/// `leak_alerts` leaks' and `overrun_alerts` overruns found at stop, in the
+/// ledger's order. For each, MemDbgDB is opened for reading, the next such record
+/// is copied while locked ([`ledger::read_record`]) and the database closed again
+/// before the alert is shown.
+fn stop_alerts(st: &State, mut leak_alerts: u32, mut overrun_alerts: u32) {
+    let buf = &mut st.sc().ev.overrun;
+    let at = (buf as *mut OverrunRecord).cast::<u8>();
+    let mut i = 1;
+    while leak_alerts + overrun_alerts > 0 {
+        let db = ledger::reopen();
+        if db.is_null() {
+            return;
+        }
+        // The next record to alert about: (its kind, true for an overrun).
+        let mut found = None;
+        // SAFETY: an open database; `buf` is the scratch overrun record, room for
+        // either record.
+        unsafe {
+            let n = palm::DmNumRecords(db);
+            while found.is_none() && i < n {
+                match ledger::kind_of(db, i) {
+                    Some(k)
+                        if kind::is_alloc(k)
+                            && leak_alerts > 0
+                            && ledger::read_record(db, i, at, ALLOC_RECORD_SIZE as u32)
+                            && block::flags_of(at) & AllocFlags::FREED_UNSEEN.bits() == 0 =>
+                    {
+                        found = Some((k, false));
+                    }
+                    Some(kind::OVERRUN)
+                        if overrun_alerts > 0
+                            && ledger::read_record(db, i, at, OVERRUN_RECORD_SIZE as u32)
+                            && buf.when.get() == detected::AT_STOP =>
+                    {
+                        found = Some((buf.alloc.kind, true));
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            palm::DmCloseDatabase(db);
+        }
+        let Some((k, overrun)) = found else {
+            return;
+        };
+        // SAFETY: the copied record (an overrun's embedded allocation record).
+        unsafe {
+            if overrun {
+                overrun_alerts -= 1;
+                events::alert(
+                    st,
+                    (&buf.alloc as *const AllocRecord).cast(),
+                    k,
+                    &OVERRUN,
+                    false,
+                );
+            } else {
+                leak_alerts -= 1;
+                events::alert(st, at, k, &LEAKED, true);
+            }
+        }
+    }
 }
 
 /// Bytes of a small-site record before its allocation record.
@@ -466,4 +549,5 @@ static_assertions::const_assert!(
 // The state's chunks: the settings are copied whole; the allocation record's first
 // byte is its kind (report_leaks reads it).
 static_assertions::const_assert_eq!(AllocRecord::KIND_OFFSET, 0);
+static_assertions::const_assert!(core::mem::size_of::<OverrunRecord>() >= ALLOC_RECORD_SIZE);
 static_assertions::const_assert_eq!(FIXED_SIZE % 2, 0);

@@ -99,13 +99,44 @@ impl Run {
         self.header.header_flags()
     }
 
-    fn err_displays(&self) -> &[(String, u16, String)] {
-        &self.machine.os.sys.err_displays
+    /// memdbg's alerts: the messages of the ROM's ErrOKAlert (10021) the run showed,
+    /// its title ("Error: ") taken off.
+    fn alerts(&self) -> Vec<String> {
+        self.machine
+            .os
+            .ui
+            .alerts
+            .iter()
+            .map(|(id, text)| {
+                assert_eq!(*id, 10021, "{text}");
+                text.strip_prefix("Error: ").unwrap_or(text).to_string()
+            })
+            .collect()
     }
 
     fn dbg_messages(&self) -> &[String] {
         &self.machine.os.sys.dbg_messages
     }
+}
+
+/// The sequence number of the leak allocated at `mark` (its record in the
+/// ledger), which memdbg's leak alert names.
+fn seq(r: &Run, mark: &str) -> u32 {
+    let l = line(mark);
+    let found: Vec<u32> = r
+        .records
+        .iter()
+        .filter_map(|x| match x {
+            Record::Alloc(a)
+                if a.line.get() == l && !a.alloc_flags().contains(AllocFlags::FREED_UNSEEN) =>
+            {
+                Some(a.seq.get())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{mark}: {found:?}");
+    found[0]
 }
 
 fn machine(config: &Config) -> Machine {
@@ -306,20 +337,21 @@ fn leaked_pointer_and_handle_are_recorded() {
     // The alerts name the allocations' file and line.
     let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
     assert_eq!(
-        r.err_displays(),
-        &[
-            (
-                file.clone(),
-                line("leak-ptr"),
-                "Leaked 16 bytes (pointer)".into()
+        r.alerts(),
+        [
+            format!(
+                "Leak #{}: 16 bytes (pointer) at {file}:{}",
+                seq(&r, "leak-ptr"),
+                line("leak-ptr")
             ),
-            (
-                file.clone(),
-                line("leak-handle"),
-                "Leaked 32 bytes (handle)".into()
+            format!(
+                "Leak #{}: 32 bytes (handle) at {file}:{}",
+                seq(&r, "leak-handle"),
+                line("leak-handle")
             ),
         ]
     );
+    assert!(r.machine.os.sys.err_displays.is_empty(), "no Fatal Alert");
     let leak_lines: Vec<&String> = r
         .dbg_messages()
         .iter()
@@ -347,7 +379,7 @@ fn freed_blocks_leave_no_record() {
     assert_eq!((c.allocations.get(), c.frees.get()), (2, 2));
     assert_eq!((c.os_frees.get(), c.unknown_frees.get()), (0, 0));
     assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (0, 0));
-    assert!(r.err_displays().is_empty());
+    assert!(r.alerts().is_empty());
 }
 
 #[test]
@@ -431,11 +463,10 @@ fn one_byte_overrun_is_reported_with_the_allocation_line() {
     assert_eq!((c.overruns.get(), c.frees.get(), c.leaks.get()), (1, 1, 0));
     let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
     assert_eq!(
-        r.err_displays(),
-        &[(
-            file,
-            line("overrun"),
-            "Overrun after 10 bytes (pointer)".into()
+        r.alerts(),
+        [format!(
+            "Overrun after 10 bytes (pointer) at {file}:{}",
+            line("overrun")
         )]
     );
 }
@@ -450,7 +481,7 @@ fn a_block_without_guards_is_never_guard_checked() {
     );
     assert_eq!(r.counters().overruns.get(), 0);
     assert!(!r.header.option_flags().contains(Options::GUARDS));
-    assert!(r.err_displays().iter().all(|e| !e.2.starts_with("Overrun")));
+    assert!(r.alerts().iter().all(|e| !e.starts_with("Overrun")));
 }
 
 #[test]
@@ -496,7 +527,7 @@ fn free_of_a_chunk_never_wrapped_is_counted_not_an_error() {
     let c = r.counters();
     assert_eq!(c.unknown_frees.get(), 1);
     assert_eq!((c.frees.get(), c.double_frees.get()), (0, 0));
-    assert!(r.err_displays().is_empty());
+    assert!(r.alerts().is_empty());
 }
 
 #[test]
@@ -559,6 +590,250 @@ fn refused_patches_set_the_flag_and_wrappers_still_work() {
         (c.allocations.get(), c.frees.get(), c.leaks.get()),
         (3, 2, 1)
     );
+}
+
+/// Scenario 31's blocks, as `stop` finds them where the patches were refused: the
+/// pointer leaked (with `extra` flags), a pointer freed with the plain trap, the
+/// handle leaked, a handle and a pointer freed with the plain traps.
+fn unseen(extra: AllocFlags) -> Vec<Alloc> {
+    let unseen = AllocFlags::FREED_UNSEEN;
+    vec![
+        alloc(kind::POINTER, PTR_GUARDED | extra, 6, "unseen-overrun"),
+        alloc(kind::POINTER, PTR_GUARDED | unseen, 8, "unseen-ptr"),
+        alloc(
+            kind::HANDLE,
+            AllocFlags::GUARDED | AllocFlags::HANDLE,
+            10,
+            "unseen-leak",
+        ),
+        alloc(
+            kind::HANDLE,
+            AllocFlags::GUARDED | AllocFlags::HANDLE | unseen,
+            8,
+            "unseen-handle",
+        ),
+        alloc(kind::POINTER, PTR_GUARDED | unseen, 16, "unseen-ptr-2"),
+    ]
+}
+
+#[test]
+fn with_patches_refused_blocks_freed_unseen_are_told_from_leaks_by_their_chunk_headers() {
+    let r = run_with(31, &Config::default(), |m| m.refuse_trap_patches = true);
+    assert_eq!(r.flags(), HeaderFlags::PATCHES_REFUSED);
+    // The chunk headers (the probe found the OS 3.x layout) say the three freed
+    // blocks are no longer the chunks recorded: freed unseen, not leaks. The two
+    // others are live: leaks, and the pointer's damaged guard an overrun found at
+    // stop.
+    assert_eq!(seen_all(&r), unseen(AllocFlags::OVERRUN));
+    let ev = r.events();
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    let Record::Overrun(o) = ev[0] else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(o.when.get(), detected::AT_STOP);
+    assert_eq!(o.guard, [0, 0xFD, 0xFD, 0xFD]);
+    let c = r.counters();
+    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (2, 16));
+    assert_eq!(
+        (c.allocations.get(), c.frees.get(), c.overruns.get()),
+        (5, 0, 1)
+    );
+    // An alert per leak, then the overrun found at stop: after the ledger was
+    // complete.
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    assert_eq!(
+        r.alerts(),
+        [
+            format!(
+                "Leak #{}: 6 bytes (pointer) at {file}:{}",
+                seq(&r, "unseen-overrun"),
+                line("unseen-overrun")
+            ),
+            format!(
+                "Leak #{}: 10 bytes (handle) at {file}:{}",
+                seq(&r, "unseen-leak"),
+                line("unseen-leak")
+            ),
+            format!(
+                "Overrun after 6 bytes (pointer) at {file}:{}",
+                line("unseen-overrun")
+            ),
+        ]
+    );
+    assert_eq!(c.alerts.get(), 3);
+    assert!(
+        r.dbg_messages()
+            .contains(&"memdbg: leaks 2 (16 bytes), overruns 1, double frees 0".to_string()),
+        "{:?}",
+        r.dbg_messages()
+    );
+}
+
+#[test]
+fn with_documented_calls_only_a_damaged_guard_at_stop_is_freed_unseen_not_an_overrun() {
+    // Handles that are not master pointers: the probe fails, memdbg uses
+    // documented calls only. Their answers for freed chunks are the debug ROM's
+    // reports here (not fatal, as PumpkinOS logs them).
+    let r = run_with(31, &Config::default(), |m| {
+        m.refuse_trap_patches = true;
+        m.opaque_handles = true;
+        m.fatal_mem_errors = false;
+    });
+    assert_eq!(
+        r.flags(),
+        HeaderFlags::PATCHES_REFUSED | HeaderFlags::DOCUMENTED_CALLS
+    );
+    // The sizes tell the three freed blocks; the damaged guard of the fourth
+    // cannot be told from a free by documented calls: freed unseen too, not an
+    // overrun. The live handle is the one leak.
+    assert_eq!(seen_all(&r), unseen(AllocFlags::FREED_UNSEEN));
+    assert!(r.events().is_empty(), "{:?}", r.events());
+    let c = r.counters();
+    assert_eq!(
+        (c.leaks.get(), c.leaked_bytes.get(), c.overruns.get()),
+        (1, 10, 0)
+    );
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    assert_eq!(
+        r.alerts(),
+        [format!(
+            "Leak #{}: 10 bytes (handle) at {file}:{}",
+            seq(&r, "unseen-leak"),
+            line("unseen-leak")
+        )]
+    );
+    // The documented calls on the freed blocks, which palm-run (a debug ROM)
+    // reports.
+    assert!(!r.machine.reports.is_empty());
+}
+
+/// Launches `scenario` where `ErrDisplayFileLineMsg` ends the app (a release
+/// ROM's Reset, PumpkinOS): the outcome (stopped at that Fatal Alert), the
+/// ledger's header and its records as stored (record 0 included).
+fn ended_at_the_first_alert(scenario: u32) -> (palm_run::Outcome, Header, Vec<palm_prc::Record>) {
+    let mut m = machine(&Config::default());
+    m.os.ftr.features.insert((CREATOR, 0), scenario);
+    m.alert_response = palm_run::machine::AlertResponse::Reset;
+    let out = m.launch(APP_NAME).unwrap();
+    assert!(
+        matches!(
+            out.stop.as_ref().map(|s| &s.kind),
+            Some(palm_run::StopKind::FatalAlert(_))
+        ),
+        "{:?}",
+        out.stop
+    );
+    let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+    let Content::Records(recs) = db.content else {
+        panic!("MemDbgDB is a resource database")
+    };
+    let h = Header::decode(&recs[0].data).unwrap();
+    (out, h, recs)
+}
+
+#[test]
+fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    // A debug ROM's user continues from the Fatal Alert: the run goes on.
+    let r = run(32);
+    assert_eq!(
+        r.machine.os.sys.err_displays,
+        [
+            (
+                file.clone(),
+                line("err-display-overrun"),
+                "Overrun after 5 bytes (pointer)".to_string()
+            ),
+            (
+                file.clone(),
+                line("err-display-leak"),
+                format!("Leak #{}: 4 bytes (pointer)", seq(&r, "err-display-leak"))
+            ),
+        ]
+    );
+    assert!(r.alerts().is_empty(), "no ErrOKAlert");
+    assert_eq!(r.counters().alerts.get(), 2);
+    // A release ROM (or PumpkinOS) ends the app at the first: the header was
+    // written before it, with the overrun, its alert, and the run still going.
+    let (_, h, recs) = ended_at_the_first_alert(32);
+    assert_eq!(h.header_flags(), HeaderFlags::RUNNING);
+    let c = &h.counters;
+    assert_eq!(
+        (
+            c.allocations.get(),
+            c.overruns.get(),
+            c.alerts.get(),
+            c.frees.get()
+        ),
+        (2, 1, 1, 0)
+    );
+    let records: Vec<Record> = recs[1..]
+        .iter()
+        .map(|r| Record::decode(&r.data).unwrap())
+        .collect();
+    let kinds: Vec<u8> = records
+        .iter()
+        .map(|r| match r {
+            Record::Alloc(a) => a.kind,
+            Record::Overrun(_) => kind::OVERRUN,
+            _ => 0,
+        })
+        .collect();
+    // The leak, the block being freed (its free not done), the overrun.
+    assert_eq!(
+        kinds,
+        [kind::POINTER, kind::POINTER, kind::OVERRUN],
+        "{records:?}"
+    );
+}
+
+#[test]
+fn an_alert_at_stop_that_ends_the_app_finds_the_ledger_complete_and_closed() {
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    let leak = line("err-display-stop-leak");
+    // Continued: the one alert is the leak's, at stop.
+    let r = run(33);
+    assert_eq!(
+        r.machine.os.sys.err_displays,
+        [(
+            file,
+            leak,
+            format!(
+                "Leak #{}: 6 bytes (pointer)",
+                seq(&r, "err-display-stop-leak")
+            )
+        )]
+    );
+    // Ended there (a release ROM, PumpkinOS): stop had written the final header,
+    // closed MemDbgDB and unlocked code 1 before it.
+    let (out, h, recs) = ended_at_the_first_alert(33);
+    assert!(out.left_open.is_empty(), "{:?}", out.left_open);
+    assert_eq!(out.code1_locks_left, 0);
+    assert_eq!(
+        h.header_flags(),
+        HeaderFlags::empty(),
+        "not RUNNING: stop ran"
+    );
+    assert_ne!(h.stop_ticks.get(), 0);
+    assert_eq!((h.counters.leaks.get(), h.counters.alerts.get()), (1, 1));
+    let records: Vec<Record> = recs[1..]
+        .iter()
+        .map(|r| Record::decode(&r.data).unwrap())
+        .collect();
+    // The leak, and its site's small-allocation record (written at stop too).
+    let [Record::Alloc(a), Record::SmallSite(site)] = records.as_slice() else {
+        panic!("{records:?}")
+    };
+    assert_eq!(
+        seen(a),
+        alloc(
+            kind::POINTER,
+            AllocFlags::GUARDED,
+            6,
+            "err-display-stop-leak"
+        )
+    );
+    assert_eq!(seen(&site.first), seen(a));
 }
 
 #[test]
@@ -630,7 +905,7 @@ fn leaked_box_is_recorded_with_its_call_stack() {
 }
 
 #[test]
-fn without_code_1_frames_stay_raw_and_the_alert_names_the_address() {
+fn without_code_1_frames_stay_raw_and_the_leak_line_names_the_address() {
     // DmGetResource answers NULL while memdbg starts (scenario 25 patches it):
     // memdbg cannot locate code 1.
     let r = run(25);
@@ -655,13 +930,16 @@ fn without_code_1_frames_stay_raw_and_the_alert_names_the_address() {
         inline_lines(Frame::Code(offset)).contains(&line("raw-box")),
         "{inner:#x} − {base:#x}"
     );
-    // The alert's tail is that address as it is (no `code+`).
-    let (file, line_no, msg) = &r.err_displays()[0];
-    assert_eq!((file.as_str(), *line_no), ("rust", 0));
-    assert_eq!(
-        msg,
-        &format!("Leaked 20 bytes (Rust alloc) from 0x{inner:08X}")
-    );
+    // The leak's line ends with that address as it is (no `code+`). (No alert:
+    // the ROM's alert was not found either, while DmGetResource found nothing.)
+    assert!(r.flags().contains(HeaderFlags::NO_ALERT_DIALOG));
+    assert!(r.alerts().is_empty(), "{:?}", r.alerts());
+    let leak = r
+        .dbg_messages()
+        .iter()
+        .find(|m| m.starts_with("memdbg: leak #"))
+        .expect("a leak line");
+    assert!(leak.ends_with(&format!(" at 0x{inner:08X}")), "{leak}");
 }
 
 #[test]
@@ -1072,14 +1350,17 @@ fn guard_bytes_are_invisible_to_size_and_resize_calls() {
     assert_eq!(c.unknown_frees.get(), 1, "the untracked block");
     let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
     assert_eq!(
-        r.err_displays(),
-        &[
-            (
-                file.clone(),
-                line("hidden-overrun"),
-                "Overrun after 12 bytes (pointer)".into()
+        r.alerts(),
+        [
+            format!(
+                "Overrun after 12 bytes (pointer) at {file}:{}",
+                line("hidden-overrun")
             ),
-            (file, line("hidden-kept"), "Leaked 60 bytes (handle)".into()),
+            format!(
+                "Leak #{}: 60 bytes (handle) at {file}:{}",
+                seq(&r, "hidden-kept"),
+                line("hidden-kept")
+            ),
         ]
     );
     assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
@@ -1104,7 +1385,7 @@ fn a_text_handle_grown_by_the_field_manager_keeps_its_guard() {
         );
         assert_eq!(c.resizes.get(), 1, "FldInsert's MemHandleResize");
         assert_eq!((c.overruns.get(), c.leaks.get()), (0, 0));
-        assert!(r.err_displays().is_empty(), "{:?}", r.err_displays());
+        assert!(r.alerts().is_empty(), "{:?}", r.alerts());
         assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
     }
 }

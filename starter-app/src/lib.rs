@@ -89,8 +89,7 @@ pub unsafe extern "C" fn pilot_main(cmd: UInt16, _cmd_pbp: MemPtr, _flags: UInt1
     // app) the app still runs, untracked (the wrappers are then the plain OS
     // calls): the debug console says so.
     if memdbg::start(&MEMDBG_SETTINGS).is_err() {
-        // SAFETY: a NUL-terminated string constant.
-        unsafe { palm::DbgMessage(c"StarterApp: memdbg did not start: not tracking".as_ptr()) };
+        memdbg::dbg_message(c"StarterApp: memdbg did not start: not tracking");
     }
     // SAFETY: MainForm is a tFRM resource of this app.
     unsafe { palm::FrmGotoForm(ids::MainForm) };

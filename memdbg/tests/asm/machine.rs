@@ -34,8 +34,6 @@ pub const SLOTS: u32 = 0x0003_C000;
 pub const RECORDS: u32 = 0x0004_0000;
 /// Records DmNewRecord makes while a test runs.
 pub const RECORDS_NEW: u32 = 0x0004_8000;
-/// The header record.
-pub const HEADER_REC: u32 = 0x0004_F000;
 /// Master pointers of the toy heap's handles.
 pub const MASTERS: u32 = 0x0005_0000;
 /// The toy heap's chunks.
@@ -139,7 +137,6 @@ impl Machine {
         m.set_long(st("ST_LOW_FREE"), u32::MAX);
         m.set_long(st("ST_LOW_MAX"), u32::MAX);
         m.set_long(st("ST_DB"), 0xDB00_0000);
-        m.set_long(st("ST_HEADER_REC"), HEADER_REC);
         // The index.
         m.zero(KEYS, 4 * u32::from(entries));
         m.zero(SLOTS, 2 * u32::from(entries));

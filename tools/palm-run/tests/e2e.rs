@@ -596,7 +596,11 @@ fn extra_services() {
     assert_eq!(ftr(&m, 6), (-123i32) as u32);
     assert_eq!(ftr(&m, 7), u32::from(b'c'), "StrNCopy does not terminate");
     assert_eq!(ftr(&m, 8), 100);
-    assert_eq!(ftr(&m, 9), 1, "only RunTest before RtData is created");
+    assert_eq!(
+        ftr(&m, 9),
+        2,
+        "the system resource database and RunTest, before RtData is created"
+    );
     assert_eq!(
         (ftr(&m, 10), ftr(&m, 11)),
         (0, m.os.dm.find(b"RunTest").unwrap().id)
@@ -1090,6 +1094,14 @@ fn strict_record_writes_follow_the_sdk() {
         m.strict_record_writes = true;
     });
     assert!(out.stop.is_none(), "{out:?}");
+    assert_eq!(out.code1_locks_left, 1, "code 1 locked by the app");
+    assert!(
+        m.output
+            .iter()
+            .any(|l| l == "palm-run: code 1 left locked by the app (1 lock without MemHandleUnlock); unlocked"),
+        "{:?}",
+        m.output
+    );
     assert_eq!(ftr(&m, 2), 0, "locked, busy, open for writing");
     assert_eq!(ftr(&m, 3), DM_ERR_NOT_VALID_RECORD, "after DmReleaseRecord");
     assert_eq!(ftr(&m, 5), 0, "after DmGetRecord and MemHandleLock");
@@ -1116,6 +1128,8 @@ fn strict_record_writes_follow_the_sdk() {
              … DmReleaseRecord (--strict-record-writes)",
             "recordP's chunk is not locked (DmWrite takes a pointer to a locked record: \
              MemHandleLock it first; --strict-record-writes)",
+            "record 0 of \"RtData\" is not busy: DmReleaseRecord without DmGetRecord or \
+             DmNewRecord (--strict-record-writes)",
             "record 0 of \"RtData\": the database is not open for writing (--strict-record-writes)",
         ]
     );

@@ -7,7 +7,7 @@
 //! app stopped between `DmNewRecord` and `DmWrite`) are skipped and counted.
 
 use memdbg::record::{
-    self, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header, LowHeapRecord,
+    self, AllocFlags, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header, LowHeapRecord,
     OverrunRecord, Record, SegmentRecord, SmallSiteRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
@@ -40,6 +40,10 @@ pub struct Ledger {
     /// Allocation records: blocks live when the ledger was written (leaks after
     /// a clean `memdbg::stop`).
     pub allocs: Vec<AllocRecord>,
+    /// Allocation records with `AllocFlags::FREED_UNSEEN`: blocks `memdbg::stop`
+    /// found freed where it could not see the free (trap patches refused), not
+    /// leaks.
+    pub freed_unseen: Vec<AllocRecord>,
     /// Overrun events.
     pub overruns: Vec<OverrunRecord>,
     /// Double-free events.
@@ -121,8 +125,9 @@ impl Ledger {
     }
 
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
-    /// header, then segment, allocation, overrun, double-free, small-site and
-    /// low-heap records in that order. Free slots are not written.
+    /// header, then segment, allocation (leaks, then freed unseen), overrun,
+    /// double-free, small-site and low-heap records in that order. Free slots are
+    /// not written.
     ///
     /// # Errors
     /// More than 65,535 records (the PDB entry count is 16 bits).
@@ -135,6 +140,7 @@ impl Ledger {
         let mut datas: Vec<&[u8]> = vec![self.header.stored_bytes()];
         datas.extend(self.segments.iter().map(AsBytes::as_bytes));
         datas.extend(self.allocs.iter().map(AsBytes::as_bytes));
+        datas.extend(self.freed_unseen.iter().map(AsBytes::as_bytes));
         datas.extend(self.overruns.iter().map(AsBytes::as_bytes));
         datas.extend(self.double_frees.iter().map(AsBytes::as_bytes));
         datas.extend(self.small_sites.iter().map(AsBytes::as_bytes));
@@ -291,6 +297,7 @@ fn decode_all<'a>(
         },
         segments: Vec::new(),
         allocs: Vec::new(),
+        freed_unseen: Vec::new(),
         overruns: Vec::new(),
         double_frees: Vec::new(),
         small_sites: Vec::new(),
@@ -315,6 +322,9 @@ fn decode_all<'a>(
                 return Err(record_error(source, index, origin, data, e));
             }
             Record::FreeSlot => ledger.free_slots += 1,
+            Record::Alloc(a) if a.alloc_flags().contains(AllocFlags::FREED_UNSEEN) => {
+                ledger.freed_unseen.push(a);
+            }
             Record::Alloc(a) => ledger.allocs.push(a),
             Record::Overrun(o) => ledger.overruns.push(o),
             Record::DoubleFree(d) => ledger.double_frees.push(d),
