@@ -43,6 +43,8 @@ asm_constants! {
     STACK_FRAMES_AT = offset_of!(Stack, frames);
     STACK_FRAMES = STACK_FRAMES;
     STACK_LEN = core::mem::size_of::<Stack>();
+    STACK_TRUNCATED_DEPTH = Stack::TRUNCATED_DEPTH;
+    STACK_TRUNCATED_CHAIN = Stack::TRUNCATED_CHAIN as i8;
     AF_GUARDED = AllocFlags::GUARDED.bits();
     AF_GUARDED_BIT = AllocFlags::GUARDED.bits().trailing_zeros();
     AF_HANDLE = AllocFlags::HANDLE.bits();

@@ -48,17 +48,19 @@
 //! |---|---|
 //! | 1 | first version: header of 152 bytes ([`HEADER_SIZE_V1`]) |
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
+//! | 3 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); every layout is as in version 2 |
 //!
-//! [`Header::decode`] and [`Record::decode`] read both versions (a version 1 header
-//! decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`).
+//! [`Header::decode`] and [`Record::decode`] read all three versions (a version 1
+//! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
+//! before version 3 no stack says it was cut, [`Stack::truncation`] is `None`).
 
 use core::mem::{offset_of, size_of};
 use static_assertions::const_assert_eq;
 
 /// Version of this format, stored in every record (byte 1).
-pub const FORMAT_VERSION: u8 = 2;
+pub const FORMAT_VERSION: u8 = 3;
 /// The oldest version readers still accept: 1 (no code 1 checksum in the header;
-/// every other record has the same layout as in version 2).
+/// every other record has the same layout as in versions 2 and 3).
 pub const OLDEST_FORMAT_VERSION: u8 = 1;
 
 /// The ledger database's name (`DmFindDatabase`, card 0). 8 bytes, well under
@@ -565,15 +567,22 @@ pub enum Frame {
 /// | off | size | field |
 /// |---|---|---|
 /// | 0 | 1 | count (0..=6) |
-/// | 1 | 1 | raw mask: bit *i* set = frame *i* is a raw 68k address |
+/// | 1 | 1 | raw mask: bit *i* (0..=5) set = frame *i* is a raw 68k address; bit 6 [`Stack::TRUNCATED_DEPTH`], bit 7 [`Stack::TRUNCATED_CHAIN`] (version 3 on) |
 /// | 2 | 24 | frames: 6 × u32, unused ones 0 |
+///
+/// A walked stack (six frames wanted: [`Options::CALL_STACKS`], Rust allocations)
+/// is complete when it ends with a frame outside code 1 (the OS that called the
+/// app: the walk does not follow the OS's frames) or says why it was cut; a
+/// one-frame site (a free's or a resize's caller without call stacks) never says
+/// it was cut.
 #[repr(C)]
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct Stack {
     /// Number of valid frames.
     pub count: u8,
-    /// Bit *i* set: `frames[i]` is a raw address; clear: an offset into code 1.
+    /// Bit *i* (0..=5) set: `frames[i]` is a raw address; clear: an offset into
+    /// code 1. Bits 6 and 7: [`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`].
     pub raw_mask: u8,
     /// Return addresses, innermost first.
     pub frames: [U32Be; STACK_FRAMES],
@@ -581,7 +590,50 @@ pub struct Stack {
 const_assert_eq!(size_of::<Stack>(), 26);
 const_assert_eq!(offset_of!(Stack, frames), 2);
 
+/// Why a call stack has no more frames than it has ([`Stack::truncation`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub enum Truncation {
+    /// [`STACK_FRAMES`] frames were kept and the frame chain went on.
+    DepthLimit,
+    /// The A6 frame chain broke before a frame outside code 1: the next frame
+    /// pointer was null, odd, not above the last one or more than
+    /// `MAX_FRAME_GAP` (64 KB) above it, or its return address was null or odd
+    /// (a function built without a frame pointer, or a damaged stack).
+    BrokenChain,
+}
+
+impl Truncation {
+    /// A short phrase for reports: "depth limit of 6 frames", "broken A6 frame
+    /// chain".
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Truncation::DepthLimit => "depth limit of 6 frames",
+            Truncation::BrokenChain => "broken A6 frame chain",
+        }
+    }
+}
+
 impl Stack {
+    /// [`Stack::raw_mask`] bit 6: the walk kept [`STACK_FRAMES`] frames and the
+    /// chain went on (a deeper caller exists). Format version 3 on.
+    pub const TRUNCATED_DEPTH: u8 = 0x40;
+    /// [`Stack::raw_mask`] bit 7: the A6 chain broke after the last frame, which is
+    /// inside code 1 ([`Truncation::BrokenChain`]). Format version 3 on.
+    pub const TRUNCATED_CHAIN: u8 = 0x80;
+
+    /// Why the stack was cut, if it was ([`Stack::TRUNCATED_DEPTH`] wins if both
+    /// bits are set).
+    pub fn truncation(&self) -> Option<Truncation> {
+        if self.raw_mask & Self::TRUNCATED_DEPTH != 0 {
+            Some(Truncation::DepthLimit)
+        } else if self.raw_mask & Self::TRUNCATED_CHAIN != 0 {
+            Some(Truncation::BrokenChain)
+        } else {
+            None
+        }
+    }
+
     /// Frame `i` (`i < count`), decoded; `None` beyond `count`.
     pub fn frame(&self, i: usize) -> Option<Frame> {
         if i >= usize::from(self.count).min(STACK_FRAMES) {
@@ -820,7 +872,7 @@ pub struct Header {
     /// does not have the field: see [`Header::code_checksum`]).
     pub code_crc: U32Be,
 }
-/// Size of the [`Header`] in bytes (format version 2).
+/// Size of the [`Header`] in bytes (format versions 2 and 3).
 pub const HEADER_SIZE: usize = 156;
 /// Size of a format version 1 header: the first 152 bytes of [`Header`].
 pub const HEADER_SIZE_V1: usize = 152;
@@ -860,18 +912,18 @@ impl Header {
     }
 
     /// The size of a header of format version `version` ([`HEADER_SIZE_V1`] for
-    /// version 1, [`HEADER_SIZE`] for version 2), or `None` for a version readers do
+    /// version 1, [`HEADER_SIZE`] for versions 2 and 3), or `None` for a version readers do
     /// not know.
     pub const fn size_of_version(version: u8) -> Option<usize> {
         match version {
             1 => Some(HEADER_SIZE_V1),
-            FORMAT_VERSION => Some(HEADER_SIZE),
+            2 | FORMAT_VERSION => Some(HEADER_SIZE),
             _ => None,
         }
     }
 
     /// The header's bytes as stored for its [`Header::version`]: all of them for
-    /// version 2, the first [`HEADER_SIZE_V1`] for version 1.
+    /// versions 2 and 3, the first [`HEADER_SIZE_V1`] for version 1.
     pub fn stored_bytes(&self) -> &[u8] {
         let n = Self::size_of_version(self.version).unwrap_or(HEADER_SIZE);
         &self.as_bytes()[..n]
@@ -884,7 +936,7 @@ impl Header {
         (self.version >= 2 && self.code_size.get() != 0).then(|| self.code_crc.get())
     }
 
-    /// Decodes record 0 of format version 1 or 2.
+    /// Decodes record 0 of format version 1, 2 or 3.
     ///
     /// # Errors
     /// Wrong length, kind, version, header size or magic.
@@ -913,7 +965,7 @@ impl Header {
             return Err(DecodeError {
                 offset: offset_of!(Header, header_size),
                 what: if size == HEADER_SIZE {
-                    "header size field is not 156 (version 2)"
+                    "header size field is not 156 (version 2 or 3)"
                 } else {
                     "header size field is not 152 (version 1)"
                 },
@@ -1258,7 +1310,7 @@ mod tests {
     fn alloc_record_exact_bytes() {
         let r = sample_alloc();
         let mut want = vec![
-            0x11, 2, 0x00, 0x05, // kind, version, flags
+            0x11, 3, 0x00, 0x05, // kind, version, flags
             0, 0, 0, 16, // size
             0x00, 0x01, 0x23, 0x44, // address
             0, 0, 0, 7, // seq
@@ -1289,6 +1341,21 @@ mod tests {
             ]
         );
         assert_eq!(s.frame(3), None);
+        assert_eq!(s.truncation(), None);
+    }
+
+    #[test]
+    fn a_cut_stack_says_why_and_keeps_its_frames() {
+        let mut s = sample_stack();
+        s.raw_mask = Stack::TRUNCATED_CHAIN;
+        assert_eq!(s.truncation(), Some(Truncation::BrokenChain));
+        assert!(s.iter().all(|f| matches!(f, Frame::Code(_))));
+        s.count = 6;
+        s.raw_mask = Stack::TRUNCATED_DEPTH | 0b10_0000;
+        assert_eq!(s.truncation(), Some(Truncation::DepthLimit));
+        assert_eq!(s.frame(5), Some(Frame::Raw(0)));
+        assert_eq!(s.iter().count(), 6);
+        assert_eq!(Truncation::DepthLimit.describe(), "depth limit of 6 frames");
     }
 
     #[test]
@@ -1320,7 +1387,7 @@ mod tests {
         assert_eq!(
             &b[..16],
             &[
-                1, 2, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
+                1, 3, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
             ]
         );
         assert_eq!(
@@ -1396,7 +1463,8 @@ mod tests {
         h.header_size.set(156);
         h.code_size.set(0);
         assert_eq!(Header::decode(h.as_bytes()).unwrap().code_checksum(), None);
-        assert_eq!(Header::size_of_version(3), None);
+        assert_eq!(Header::size_of_version(2), Some(HEADER_SIZE));
+        assert_eq!(Header::size_of_version(4), None);
     }
 
     #[test]
@@ -1458,7 +1526,7 @@ mod tests {
         };
         let b = o.as_bytes();
         assert_eq!(b.len(), OVERRUN_RECORD_SIZE);
-        assert_eq!(&b[..12], &[0x20, 2, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
+        assert_eq!(&b[..12], &[0x20, 3, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
         assert_eq!(&b[38..], alloc.as_bytes());
         assert_eq!(Record::decode(b), Ok(Record::Overrun(o)));
 
@@ -1489,7 +1557,7 @@ mod tests {
         };
         assert_eq!(
             &s.as_bytes()[..12],
-            &[0x22, 2, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
+            &[0x22, 3, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
         );
         assert_eq!(Record::decode(s.as_bytes()), Ok(Record::SmallSite(s)));
 
@@ -1505,7 +1573,7 @@ mod tests {
         assert_eq!(
             &l.as_bytes()[..16],
             &[
-                0x23, 2, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
+                0x23, 3, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
             ]
         );
         assert_eq!(Record::decode(l.as_bytes()), Ok(Record::LowHeap(l)));
@@ -1530,13 +1598,15 @@ mod tests {
         k[0] = 0x55;
         assert_eq!(Record::decode(&k).unwrap_err().what, "unknown record kind");
         let mut v = good.clone();
-        v[1] = 3;
+        v[1] = 4;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
         v[1] = 0;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
-        // Version 1 records have the version 2 layout.
-        v[1] = 1;
-        assert!(Record::decode(&v).is_ok());
+        // Version 1 and 2 records have the version 3 layout.
+        for old in [1, 2] {
+            v[1] = old;
+            assert!(Record::decode(&v).is_ok());
+        }
         let mut c = good.clone();
         c[24] = 7;
         assert_eq!(Record::decode(&c).unwrap_err().offset, 24);

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use memdbg::record::{
     AllocFlags, AllocRecord, Counters, FORMAT_VERSION, FileName, Frame, HEADER_SIZE, Header,
-    HeaderFlags, Options, Record, Stack, crc32, detected, kind,
+    HeaderFlags, Options, Record, Stack, Truncation, crc32, detected, kind,
 };
 use palm_prc::{Content, Database, FourCC};
 use palm_run::{Config, Machine};
@@ -1168,4 +1168,50 @@ fn site_line(f: Option<Frame>) -> Option<u16> {
     // glue is inlined from palm-sys). The call instruction ends at the return
     // address, hence `off - 2` inside it.
     inline_lines(f?).first().copied()
+}
+
+/// Issue 16 (6): a stack the walk cut says why. A block allocated 200 calls deep
+/// has six frames of code 1 and the depth-limit mark; one allocated in a function
+/// called with an odd A6 has its site and its caller, and the broken-chain mark.
+#[test]
+fn cut_call_stacks_say_why() {
+    let r = run(31);
+    assert_clean_header(&r);
+    let allocs = r.allocs();
+    assert_eq!(
+        seen_all(&r),
+        vec![
+            alloc(kind::POINTER, PTR_GUARDED, 8, "deep"),
+            alloc(kind::POINTER, PTR_GUARDED, 12, "broken-chain"),
+        ]
+    );
+    let (deep, broken) = (allocs[0].stack, allocs[1].stack);
+    assert_eq!(
+        (deep.count, deep.raw_mask, deep.truncation()),
+        (6, Stack::TRUNCATED_DEPTH, Some(Truncation::DepthLimit)),
+        "{deep:x?}"
+    );
+    assert_eq!(site_line(deep.frame(0)), Some(line("deep")));
+    // Frames 1 to 5: the recursion's own call, the same return address each time.
+    let rest: Vec<Frame> = deep.iter().skip(1).collect();
+    assert!(rest.windows(2).all(|w| w[0] == w[1]), "{rest:x?}");
+    assert_eq!(
+        (broken.count, broken.raw_mask, broken.truncation()),
+        (2, Stack::TRUNCATED_CHAIN, Some(Truncation::BrokenChain)),
+        "{broken:x?}"
+    );
+    assert_eq!(site_line(broken.frame(0)), Some(line("broken-chain")));
+    assert!(matches!(broken.frame(1), Some(Frame::Code(_))));
+    // A complete stack (the overrun scenario's, with call stacks) is not cut:
+    // every record of a run that reached the OS says nothing.
+    let r = run(18);
+    for a in r.allocs() {
+        assert_eq!(a.stack.truncation(), None, "{:x?}", a.stack);
+        assert_eq!(
+            a.stack.raw_mask.count_ones(),
+            1,
+            "the OS's frame: {:x?}",
+            a.stack
+        );
+    }
 }

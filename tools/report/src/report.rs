@@ -141,6 +141,25 @@ pub struct StackFrame {
     /// Functions at the address, innermost inlined first; empty when it could
     /// not be symbolized.
     pub symbols: Symbols,
+    /// True for the frame outside code 1 where the OS called the app's entry
+    /// point (the frame before it is in the ELF's entry function): the OS
+    /// launching the app, where every complete stack from the app's main code
+    /// ends. The text report names it once ([`Report::launched_from`]) and leaves
+    /// it out of the stacks.
+    pub os_launch: bool,
+}
+
+/// Why a recorded call stack was cut (`memdbg::record::Truncation`), in words:
+/// `depth limit of 6 frames` (the caller had more frames than a record keeps) or
+/// `broken A6 frame chain` (a function without a frame pointer, or a damaged
+/// stack); `None` for a complete stack (it reached code outside code 1, the OS),
+/// for a one-frame site, and in a record of a format version before 3 (`version`:
+/// the record's), which did not say.
+fn truncated(stack: &Stack, version: u8) -> Option<&'static str> {
+    if version < 3 {
+        return None;
+    }
+    stack.truncation().map(|t| t.describe())
 }
 
 /// A tracked block: where and how it was allocated.
@@ -171,6 +190,9 @@ pub struct Block {
     pub site: String,
     /// The call stack at allocation, innermost first.
     pub stack: Vec<StackFrame>,
+    /// Why `stack` was cut, if it was (format version 3 on): `depth limit of 6
+    /// frames` or `broken A6 frame chain`.
+    pub stack_truncated: Option<&'static str>,
 }
 
 /// A leaked block.
@@ -215,6 +237,8 @@ pub struct Overrun {
     pub guard: String,
     /// Where it was found (the free's or resize's callers; empty at stop).
     pub found_by: Vec<StackFrame>,
+    /// Why `found_by` was cut, if it was (as [`Block::stack_truncated`]).
+    pub found_by_truncated: Option<&'static str>,
     /// The damaged block.
     pub block: Block,
 }
@@ -226,6 +250,8 @@ pub struct FreeSite {
     pub ticks: u32,
     /// The free's callers.
     pub stack: Vec<StackFrame>,
+    /// Why `stack` was cut, if it was (as [`Block::stack_truncated`]).
+    pub stack_truncated: Option<&'static str>,
 }
 
 /// A block freed twice.
@@ -352,6 +378,13 @@ pub struct Report {
     pub heap: HeapInfo,
     /// Suppression patterns and what each hid.
     pub suppressions: Vec<SuppressionUse>,
+    /// The app's entry function (the ELF's function at code 1 offset 0), when
+    /// symbolized.
+    pub entry_function: Option<String>,
+    /// The distinct 68k addresses (outside code 1) from which the OS called the
+    /// entry function in the stacks ([`StackFrame::os_launch`]), in order of
+    /// appearance.
+    pub launched_from: Vec<u32>,
     /// Things the reader should know (inconsistencies, missing symbols).
     pub warnings: Vec<String>,
     /// Records skipped because they were never written (all zero bytes: the
@@ -480,10 +513,34 @@ pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 struct Frames<'a> {
     symbolizer: Option<&'a dyn Symbolize>,
     cache: FastMap<u32, Symbols>,
+    /// [`Report::launched_from`] so far.
+    launched_from: Vec<u32>,
 }
 
 impl Frames<'_> {
     fn stack(&mut self, stack: &Stack) -> Vec<StackFrame> {
+        let mut frames = self.frames(stack);
+        // The OS's call of the entry function: a frame outside code 1 right
+        // after one in it.
+        let entry = self.symbolizer.and_then(|s| s.entry_function());
+        for i in 1..frames.len() {
+            let caller_of_entry = entry.is_some_and(|e| {
+                frames[i - 1]
+                    .symbols
+                    .last()
+                    .is_some_and(|s| s.function == e)
+            });
+            if !frames[i].in_code1 && frames[i - 1].in_code1 && caller_of_entry {
+                frames[i].os_launch = true;
+                if !self.launched_from.contains(&frames[i].address) {
+                    self.launched_from.push(frames[i].address);
+                }
+            }
+        }
+        frames
+    }
+
+    fn frames(&mut self, stack: &Stack) -> Vec<StackFrame> {
         stack
             .iter()
             .map(|f| match f {
@@ -498,11 +555,13 @@ impl Frames<'_> {
                             .clone(),
                         None => Symbols::default(),
                     },
+                    os_launch: false,
                 },
                 record::Frame::Raw(address) => StackFrame {
                     address,
                     in_code1: false,
                     symbols: Symbols::default(),
+                    os_launch: false,
                 },
             })
             .collect()
@@ -527,6 +586,7 @@ impl Frames<'_> {
             line,
             site,
             stack,
+            stack_truncated: truncated(&a.stack, a.version),
         }
     }
 }
@@ -657,6 +717,7 @@ impl<'a> Analyzer<'a> {
             frames: Frames {
                 symbolizer,
                 cache: FastMap::default(),
+                launched_from: Vec::new(),
             },
         }
     }
@@ -1062,6 +1123,11 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         double_frees,
         heap,
         suppressions: uses,
+        entry_function: opts
+            .symbolizer
+            .and_then(|s| s.entry_function())
+            .map(str::to_string),
+        launched_from: an.frames.launched_from,
         warnings,
         unwritten_records: ledger.unwritten,
     }
@@ -1124,6 +1190,7 @@ fn overrun(an: &mut Analyzer<'_>, number: usize, o: &OverrunRecord) -> Overrun {
             .collect::<Vec<_>>()
             .join(" "),
         found_by: an.frames.stack(&o.site),
+        found_by_truncated: truncated(&o.site, o.version),
         block: an.block(&o.alloc),
     }
 }
@@ -1135,10 +1202,12 @@ fn double_free(an: &mut Analyzer<'_>, number: usize, d: &DoubleFreeRecord) -> Do
         first_free: FreeSite {
             ticks: d.first_ticks.get(),
             stack: an.frames.stack(&d.first),
+            stack_truncated: truncated(&d.first, d.version),
         },
         second_free: FreeSite {
             ticks: d.second_ticks.get(),
             stack: an.frames.stack(&d.second),
+            stack_truncated: truncated(&d.second, d.version),
         },
         block: an.block(&d.alloc),
     }

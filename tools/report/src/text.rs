@@ -91,14 +91,24 @@ impl StackWriter {
         t
     }
 
-    /// Writes `stack` (at most 6 frames, so `#N` is one digit).
-    pub(crate) fn write(&mut self, out: &mut dyn Write, stack: &[StackFrame]) -> io::Result<()> {
-        for (i, f) in stack.iter().enumerate() {
+    /// Writes `stack` (at most 6 frames, so `#N` is one digit), without the
+    /// OS's call of the entry function (the report's header names it once),
+    /// then why it was cut, if it was (`truncated`).
+    pub(crate) fn write(
+        &mut self,
+        out: &mut dyn Write,
+        stack: &[StackFrame],
+        truncated: Option<&str>,
+    ) -> io::Result<()> {
+        for (i, f) in stack.iter().enumerate().filter(|(_, f)| !f.os_launch) {
             let text = self
                 .cache
                 .entry((f.address, f.in_code1))
                 .or_insert_with(|| Self::render(f));
             write!(out, "{INDENT}#{i} {text}")?;
+        }
+        if let Some(why) = truncated {
+            writeln!(out, "{INDENT}(the stack was cut here: {why})")?;
         }
         Ok(())
     }
@@ -158,7 +168,7 @@ fn write_allocated(
         )
     } else {
         writeln!(out, "  Chunk allocated by:")?;
-        sw.write(out, &b.stack)
+        sw.write(out, &b.stack, b.stack_truncated)
     }
 }
 
@@ -219,6 +229,20 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     match &r.symbols {
         Some(s) => writeln!(out, "Symbols   {}", Esc(s))?,
         None => writeln!(out, "Symbols   none")?,
+    }
+    if !r.launched_from.is_empty() {
+        let at: Vec<String> = r
+            .launched_from
+            .iter()
+            .map(|a| format!("0x{a:08X}"))
+            .collect();
+        writeln!(
+            out,
+            "Launch    the OS called {} from {} (outside code 1): call stacks that reach \
+             it end there, and leave that frame out",
+            Esc(r.entry_function.as_deref().unwrap_or("the entry point")),
+            at.join(", ")
+        )?;
     }
     let running = h.flags.iter().any(|f| f.name == "RUNNING");
     if running {
@@ -345,7 +369,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         write_allocated(out, &mut sw, b, why_none)?;
         if !o.found_by.is_empty() {
             writeln!(out, "  Found by:")?;
-            sw.write(out, &o.found_by)?;
+            sw.write(out, &o.found_by, o.found_by_truncated)?;
         }
     }
     for d in &r.double_frees {
@@ -371,7 +395,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
                 )?;
             } else {
                 writeln!(out, "  {label} free (tick {}) by:", f.ticks)?;
-                sw.write(out, &f.stack)?;
+                sw.write(out, &f.stack, f.stack_truncated)?;
             }
         }
     }

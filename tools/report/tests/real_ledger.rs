@@ -269,3 +269,63 @@ fn through_the_binary() {
     assert_eq!(v["summary"]["leaks"], 2);
     assert_eq!(v["leaks"][0]["line"], mark("leak-ptr"));
 }
+
+/// Issue 16 (6), end to end: the report of a 200-deep allocation and of one
+/// under a broken frame chain says each stack was cut and why; the OS's launch
+/// of the app is named once; and palm-sys's generated trap glue is named by its
+/// line of `palm-sys/traps.tbl` (no `$OUT_DIR` in any path).
+#[test]
+fn cut_stacks_the_launch_and_the_trap_glue_have_real_names() {
+    let (_, r) = report(31);
+    let cut: Vec<Option<&str>> = r.leaks.iter().map(|l| l.block.stack_truncated).collect();
+    assert_eq!(
+        cut,
+        [
+            Some("depth limit of 6 frames"),
+            Some("broken A6 frame chain")
+        ]
+    );
+    assert!(has(
+        &r.leaks[0].block.stack,
+        "memdbg_test_app::recurse",
+        mark("deep")
+    ));
+    let elf = elf();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    for (n, name) in [(31, "deep.pdb"), (18, "rare.pdb")] {
+        let ledger = Ledger::from_pdb(&run(n), name).unwrap();
+        let mut out = Vec::new();
+        print(&mut out, &ledger, &opts).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            !text.contains("$OUT_DIR") && !text.contains("/out/"),
+            "{text}"
+        );
+        assert!(!text.contains("(68k address outside code 1)"), "{text}");
+        if n == 31 {
+            assert_eq!(
+                text.matches("(the stack was cut here: ").count(),
+                2,
+                "{text}"
+            );
+            continue;
+        }
+        // The double free's sites are MemHandleFree calls: the glue's frame is
+        // the trap's line of the table.
+        let t = m68k_palmos_sys::table::trap_by_name("MemHandleFree").unwrap();
+        let glue = format!(
+            " in m68k_palmos_sys::glue::MemHandleFree at palm-sys/traps.tbl:{} (inlined)\n",
+            t.line
+        );
+        assert_eq!(text.matches(&glue).count(), 2, "{text}");
+        assert_eq!(
+            text.matches("Launch    the OS called ").count(),
+            1,
+            "{text}"
+        );
+        let r = analyze(&ledger, &opts);
+        assert_eq!(r.entry_function.as_deref(), Some("__palm_entry"));
+        assert_eq!(r.launched_from.len(), 1);
+    }
+}

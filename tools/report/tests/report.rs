@@ -880,3 +880,102 @@ fn long_member_lists_are_cut() {
          PATH"
     );
 }
+
+/// Symbols in which code 1 offset 0x0A02 is in the entry function.
+struct EntryElf;
+
+impl Symbolize for EntryElf {
+    fn symbolize(&self, offset: u32) -> Vec<Symbol> {
+        match offset {
+            0x0A02 => vec![sym("__palm_entry", "src/lib.rs", 3, false)],
+            o => vec![sym(&format!("app::f{o:x}"), "src/lib.rs", o, false)],
+        }
+    }
+
+    fn name(&self) -> &str {
+        "App.elf"
+    }
+
+    fn entry_function(&self) -> Option<&str> {
+        Some("__palm_entry")
+    }
+}
+
+/// Issue 16 (6): a stack the walk cut says so and why, in the text and the
+/// JSON; the frame where the OS called the entry function is named once, in the
+/// header, not in every stack; a frame outside code 1 elsewhere is still shown.
+#[test]
+fn cut_stacks_say_why_and_the_os_launch_is_named_once() {
+    let full = stack(&[Ok(0x0124), Ok(0x0A02), Err(0x10C0_0400)]);
+    let mut deep = stack(&[
+        Ok(0x200),
+        Ok(0x202),
+        Ok(0x202),
+        Ok(0x202),
+        Ok(0x202),
+        Ok(0x202),
+    ]);
+    deep.raw_mask |= memdbg::record::Stack::TRUNCATED_DEPTH;
+    let mut broken = stack(&[Ok(0x0300), Ok(0x0304)]);
+    broken.raw_mask |= memdbg::record::Stack::TRUNCATED_CHAIN;
+    let os = stack(&[Err(0x10C0_2000)]);
+    let leaks = vec![
+        alloc(kind::RUST, 8, 0x0001_2000, 1, "", 0, full),
+        alloc(kind::RUST, 8, 0x0001_2010, 2, "", 0, deep),
+        alloc(kind::RUST, 8, 0x0001_2020, 3, "", 0, broken),
+        alloc(kind::RUST, 8, 0x0001_2030, 4, "", 0, full),
+        alloc(kind::RUST, 8, 0x0001_2040, 5, "", 0, os),
+    ];
+    let mut records = vec![header(0x0C00, &leaks).as_bytes().to_vec()];
+    records.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+    let ledger = Ledger::from_pdb(&pdb_of(&records), "cut.pdb").unwrap();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&EntryElf);
+    let (text, _) = render(&ledger, &opts);
+    let launch = "Launch    the OS called __palm_entry from 0x10C00400 (outside code 1): call \
+                  stacks that reach it end there, and leave that frame out\n";
+    assert_eq!(text.matches(launch).count(), 1, "{text}");
+    assert!(!text.contains("0x10C00400 (68k address"), "{text}");
+    assert_eq!(
+        text.matches("    #1 0x00000A02 in __palm_entry at src/lib.rs:3\n")
+            .count(),
+        2
+    );
+    assert_eq!(
+        text.matches("    (the stack was cut here: depth limit of 6 frames)\n")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains(
+        "    #1 0x00000304 in app::f304 at src/lib.rs:772\n    (the stack was cut here: broken A6 \
+         frame chain)\n"
+    ));
+    assert!(text.contains("    #0 0x10C02000 (68k address outside code 1)\n"));
+    let r = analyze(&ledger, &opts);
+    assert_eq!(r.launched_from, [0x10C0_0400]);
+    assert_eq!(r.entry_function.as_deref(), Some("__palm_entry"));
+    let truncated: Vec<Option<&str>> = r.leaks.iter().map(|l| l.block.stack_truncated).collect();
+    assert_eq!(
+        truncated,
+        [
+            None,
+            Some("depth limit of 6 frames"),
+            Some("broken A6 frame chain"),
+            None,
+            None
+        ]
+    );
+    let launch_frames: Vec<bool> = r.leaks[0].block.stack.iter().map(|f| f.os_launch).collect();
+    assert_eq!(launch_frames, [false, false, true]);
+    assert!(!r.leaks[4].block.stack[0].os_launch, "not after the entry");
+    // Without symbols nothing says which frame is the OS's launch.
+    let (plain, _) = render(&ledger, &Options::default());
+    assert!(!plain.contains("Launch "));
+    assert_eq!(
+        plain
+            .matches("0x10C00400 (68k address outside code 1)")
+            .count(),
+        2
+    );
+}

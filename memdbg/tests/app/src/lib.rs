@@ -81,6 +81,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             28 => c_file_names(),
             29 => wrapper_double_frees(),
             30 => resizes_while_stopped(),
+            31 => deep_stacks(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -674,6 +675,63 @@ unsafe fn wrapper_double_frees() -> u32 {
         }
     }
     end()
+}
+
+/// A block allocated 200 calls deep (its stack is cut at the depth limit), and one
+/// allocated under a frame chain that breaks (a caller whose A6 is odd: its
+/// stack is cut there). Both leaked; call stacks on.
+#[inline(never)]
+unsafe fn deep_stacks() -> u32 {
+    begin(&Settings {
+        options: Settings::DEFAULT.options.union(Options::CALL_STACKS),
+        ..Settings::DEFAULT
+    });
+    if recurse(200).is_null() || unsafe { with_odd_a6(broken_chain_alloc) }.is_null() {
+        return 1;
+    }
+    end()
+}
+
+/// `n` calls deep, a leaked 8-byte block.
+#[inline(never)]
+fn recurse(n: u32) -> MemPtr {
+    if n == 0 {
+        return mem_ptr_new!(8); // @mark deep
+    }
+    // Not a tail call: the frames stay.
+    core::hint::black_box(recurse(core::hint::black_box(n - 1)))
+}
+
+/// A leaked 12-byte block (called with an odd A6: its frame's link is broken).
+#[inline(never)]
+extern "C" fn broken_chain_alloc() -> MemPtr {
+    core::hint::black_box(mem_ptr_new!(12)) // @mark broken-chain
+}
+
+#[cfg(target_arch = "m68k")]
+core::arch::global_asm!(
+    ".text",
+    ".globl test_app_with_odd_a6",
+    "test_app_with_odd_a6:",
+    "    move.l %a6, -(%sp)",
+    "    move.l (8,%sp), %a0",
+    "    move.l #1, %a6",
+    "    jsr (%a0)",
+    "    move.l (%sp)+, %a6",
+    "    rts",
+);
+
+#[cfg(target_arch = "m68k")]
+unsafe extern "C" {
+    /// Calls `f` with A6 = 1 (a frame pointer the walk must not follow), and
+    /// returns its result; A6 is put back after.
+    #[link_name = "test_app_with_odd_a6"]
+    fn with_odd_a6(f: extern "C" fn() -> MemPtr) -> MemPtr;
+}
+
+#[cfg(not(target_arch = "m68k"))]
+unsafe fn with_odd_a6(f: extern "C" fn() -> MemPtr) -> MemPtr {
+    f()
 }
 
 /// Before `start`, the wrappers, the C interface and `MemDbgAlloc::realloc` are the
