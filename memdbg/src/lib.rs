@@ -12,13 +12,16 @@
 //! use memdbg::{mem_ptr_new, mem_handle_new, Settings};
 //!
 //! // PilotMain, normal launch only (other launch codes have no app context):
-//! memdbg::start(&Settings::DEFAULT).ok();
+//! let session = memdbg::Session::start(&Settings::DEFAULT); // stops when dropped
 //! let p = mem_ptr_new!(16);          // recorded with this file and line
 //! let h = mem_handle_new!(32);
 //! unsafe { m68k_palmos_sys::MemChunkFree(p) }; // MemPtrFree: matched by the patch
 //! // … h is never freed …
-//! let summary = memdbg::stop();      // h is reported: alert + DbgMessage + ledger
+//! drop(session); // or return: h is reported (alert + DbgMessage + ledger)
 //! ```
+//!
+//! ([`start`] and [`stop`] are the same without the value: [`Session::stop`] gives
+//! the [`Summary`].)
 //!
 //! ## What it does
 //! - [`start`] (re)creates `MemDbgDB` ([`record::DB_NAME`], creator `'MDbg'`, type
@@ -57,7 +60,17 @@
 //! ## Rules for the app
 //! - Call [`start`] and [`stop`] only at a normal launch with globals (PALM_FACTS
 //!   §2.1): `stop` before PilotMain returns, after the forms are closed, so the OS's
-//!   frees of field handles are seen.
+//!   frees of field handles are seen. A [`Session`] held in PilotMain does both.
+//! - An app that returns without `stop` (or is ended by a panic) leaves the trap
+//!   patches installed, in memdbg's system-owned state: each RAM trampoline checks
+//!   that code 1's chunk is still locked and that its entry's first long is still
+//!   there, and otherwise passes the call straight to the original trap (four
+//!   68k instructions per call of a patched trap: the frees, and with guards the
+//!   sizes and resizes), so the next app's frees work. The next [`start`] (the
+//!   app relaunched, or another app linking this memdbg) takes that state over:
+//!   removes its patches and frees it (about 3 KB of the dynamic heap until
+//!   then). The ledger of such a run says `RUNNING` (the blocks live when the app
+//!   returned), until that `start` replaces it.
 //! - Free tracked blocks with `MemPtrFree`/`MemChunkFree`/`MemHandleFree` as usual;
 //!   on systems that refuse trap patches, use [`mem_ptr_free!`]/[`mem_handle_free!`]
 //!   (which work everywhere) so that frees are still seen.
@@ -189,7 +202,7 @@ mod text;
 pub use api::{chunk_new, handle_free, handle_new, handle_resize, ptr_free, ptr_new, ptr_resize};
 pub use global::MemDbgAlloc;
 pub use record::Options;
-pub use session::{Summary, is_running, start, stop};
+pub use session::{Session, Summary, is_running, start, stop};
 pub use settings::{Error, Settings, Site};
 
 /// `MemPtrNew(size)` recorded with this file and line: `mem_ptr_new!(16)`.

@@ -35,9 +35,61 @@ pub struct Summary {
     pub flags: HeaderFlags,
 }
 
-/// Whether the detector is running (its feature is registered).
+/// Whether the detector is running (its feature is registered; also when an app
+/// returned without `stop`, until the next [`start`] takes its state over).
 pub fn is_running() -> bool {
     !state::state_ptr().is_null()
+}
+
+/// The detector on for as long as this value lives: [`Session::start`] starts
+/// it, and dropping the value stops it ([`stop`]), on every path out of the
+/// function that holds it. Hold it in PilotMain (normal launch only), declared
+/// before anything whose drop frees tracked blocks or closes forms, so that it is
+/// dropped after them:
+///
+/// ```ignore
+/// let _memdbg = memdbg::Session::start(&memdbg::Settings::DEFAULT);
+/// ```
+///
+/// (a failed start gives an `Err` that holds nothing to stop: the app runs
+/// untracked). [`Session::stop`] stops it early and gives the [`Summary`]. A
+/// panic does not drop it: with Palm's `panic = "immediate-abort"` the app ends
+/// at once, and the trampolines then pass every call to the original traps
+/// (the crate docs' "Rules for the app") until the next `start` takes the
+/// session over.
+#[must_use = "dropping the session stops memdbg at once"]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct Session {
+    /// Not `Send`, not built outside this module.
+    _private: core::marker::PhantomData<*const ()>,
+}
+
+impl Session {
+    /// [`start`], as a value whose drop stops.
+    ///
+    /// # Errors
+    /// As [`start`]'s.
+    pub fn start(settings: &Settings) -> Result<Session, Error> {
+        start(settings)?;
+        Ok(Session {
+            _private: core::marker::PhantomData,
+        })
+    }
+
+    /// [`stop`] now, with its [`Summary`] (the drop then does nothing).
+    ///
+    /// # Errors
+    /// As [`stop`]'s.
+    pub fn stop(self) -> Result<Summary, Error> {
+        core::mem::forget(self);
+        stop()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = stop();
+    }
 }
 
 /// `n` rounded up to an even number (chunk-internal offsets stay 2-aligned).
@@ -97,8 +149,13 @@ fn free_chunks(first: *mut u8, second: *mut u8) {
 /// another creator or type, or a resource database, which is left untouched). On an
 /// error nothing is left behind and the wrappers behave as the plain OS calls.
 pub fn start(settings: &Settings) -> Result<(), Error> {
-    if is_running() {
-        return Err(Error::AlreadyRunning);
+    // SAFETY: a non-null feature value is a state chunk (this run's, or one an
+    // app left behind: system-owned, never freed by the OS).
+    if let Some(old) = unsafe { state::state_ptr().as_mut() } {
+        if !abandoned(old) {
+            return Err(Error::AlreadyRunning);
+        }
+        take_over(old);
     }
     let entries = match index::entries_for(settings.capacity) {
         Some(n) if settings.capacity != 0 => n,
@@ -134,6 +191,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.low_free = NOT_SAMPLED;
     st.low_max = NOT_SAMPLED;
     st.sc().rec.version = FORMAT_VERSION;
+    st.layout = state::LAYOUT;
     // SAFETY: `keys` and the slot numbers after the slot table hold `entries`
     // zeroed (empty) elements, a power of two, and live until stop; the table chunk
     // has `cap` record pointers, then `cap` links.
@@ -161,6 +219,58 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     Ok(())
 }
 static_assertions::const_assert_eq!(NOT_SAMPLED as u16, NO_SLOT);
+
+/// Whether the registered state `st` is one that an app left behind by
+/// returning without `stop`: of this build's layout ([`state::LAYOUT`]; another
+/// memdbg's state is not ours to read), not busy, and its ledger no longer open
+/// under its `DmOpenRef` (the OS closes an app's databases when it exits): no
+/// open database is that reference to MemDbgDB. Else it is this run's own.
+fn abandoned(st: &State) -> bool {
+    if st.layout != state::LAYOUT || st.busy != 0 {
+        return false;
+    }
+    // SAFETY: plain Data Manager calls; `DmNextOpenDatabase(NULL)` starts the list.
+    unsafe {
+        let mut db = palm::DmNextOpenDatabase(core::ptr::null_mut());
+        while !db.is_null() {
+            if db == st.db {
+                let mut id = core::mem::MaybeUninit::<u32>::uninit();
+                let n: *mut u16 = core::ptr::null_mut();
+                let err =
+                    palm::DmOpenDatabaseInfo(db, id.as_mut_ptr(), n, n, n, core::ptr::null_mut());
+                // (`id` is written when the call succeeds.)
+                return err != palm::errNone
+                    || id.assume_init() != palm::DmFindDatabase(0, record::DB_NAME_C.as_ptr());
+            }
+            db = palm::DmNextOpenDatabase(db);
+        }
+    }
+    true
+}
+
+/// Takes over the state an app left behind ([`abandoned`]): marked busy (its
+/// trampolines, if one is still reached, pass straight to the original), its
+/// patches removed where the dispatch table still holds them, its ledger records
+/// unlocked (the exited app locked them; the new ledger replaces the database),
+/// its feature unregistered and its two chunks freed. If another patch sits on
+/// one of its traps (`TRAPS_DISTURBED`), the chunks stay allocated, busy, for
+/// that patch to chain through (until a reset).
+fn take_over(st: &mut State) {
+    st.busy = 1;
+    patch::remove(st);
+    for s in 0..st.n_slots {
+        // SAFETY: each slot's record was locked once by its creation.
+        unsafe { palm::MemPtrUnlock(st.rec(s).cast()) };
+    }
+    // SAFETY: the header record was locked once; a plain Feature Manager call.
+    unsafe {
+        palm::MemPtrUnlock(st.header_rec.cast());
+        palm::FtrUnregister(DB_CREATOR, FEATURE_STATE);
+    }
+    if st.flags & HeaderFlags::TRAPS_DISTURBED.bits() == 0 {
+        free_chunks(st.index.keys.cast(), (st as *mut State).cast());
+    }
+}
 
 /// Code 1's address range: `code` 1 of the open resource databases, most recently
 /// opened first (`DmGetResource`, DataMgr.h: the running app's, before MemDbgDB is

@@ -47,7 +47,7 @@ pub const ARGS: usize = 8;
 /// handle form is `i | 1`).
 pub const TRAMPOLINES: usize = 6;
 /// Bytes of one trampoline (`asm/patches.s`).
-pub const TRAMPOLINE_LEN: usize = 12;
+pub const TRAMPOLINE_LEN: usize = 40;
 
 /// Recent frees of tracked blocks, as parallel arrays (a position scales by a shift).
 /// An entry's slot stays out of the free list (its record keeps the allocation's
@@ -202,7 +202,18 @@ pub struct State {
     pub orig_ptr_resize: *mut c_void,
     /// `MemHandleResize`'s address before patching.
     pub orig_handle_resize: *mut c_void,
+    /// [`LAYOUT`]: a later `start` (of this app relaunched, or of another app
+    /// linking memdbg) takes over a state that an app left behind only if it has
+    /// this layout.
+    pub layout: u32,
 }
+
+/// [`State::layout`] of this build: the sizes of the state, its buffers and a
+/// trampoline, which change with any change of the layout that matters to a
+/// taker-over.
+pub const LAYOUT: u32 = ((core::mem::size_of::<State>() as u32) << 16)
+    ^ (core::mem::size_of::<Scratch>() as u32)
+    ^ ((TRAMPOLINE_LEN as u32) << 24);
 
 // The hot fields within 8-bit displacements of the state on the 68k (the
 // assembly's `(d8,An,Xn)` forms, and LLVM's code, reach them in one instruction).

@@ -1215,3 +1215,142 @@ fn cut_call_stacks_say_why() {
         );
     }
 }
+
+/// palm-run's own test app (does not link memdbg), built once.
+fn other_app() -> &'static Vec<u8> {
+    static PRC: OnceLock<Vec<u8>> = OnceLock::new();
+    PRC.get_or_init(|| std::fs::read(common::build_other_app().prc).unwrap())
+}
+
+/// Issue 16 (7): an app that returns without `stop` leaves memdbg's six patches
+/// installed; palm-run then moves its code away and fills the old place with
+/// ILLEGAL instructions, as a device may reuse it. A second app that allocates,
+/// frees and asks for sizes afterwards runs without a fault: each trampoline
+/// sees that the code it would jump into is gone and goes straight to the
+/// original trap (which frees the chunk: no debug-ROM report). Then memdbg's
+/// app runs again: `start` takes the abandoned session over (its patches
+/// removed, its chunks freed) and the new run is exact. The same with the code
+/// left where it was (only unlocked): the lock check alone sends the calls on.
+#[test]
+fn an_app_that_forgets_stop_leaves_the_next_apps_frees_working() {
+    for moved in [true, false] {
+        forgotten_stop(moved);
+    }
+}
+
+fn forgotten_stop(moved: bool) {
+    let mut m = machine(&Config::default());
+    m.move_code_at_exit = moved;
+    m.install(other_app()).unwrap();
+    let table = palm_run::sys::dispatch_snapshot(&m);
+    let state_chunks = |m: &Machine| {
+        m.os.mem
+            .dynamic
+            .walk(&m.mem)
+            .unwrap()
+            .iter()
+            .filter(|c| !c.header.free && c.header.owner == 0)
+            .count()
+    };
+    let system_before = state_chunks(&m);
+    m.os.ftr.features.insert((CREATOR, 0), 32);
+    let first = m.launch(APP_NAME).unwrap();
+    assert_eq!((first.stop.clone(), first.result), (None, Some(0)));
+    assert_eq!(first.patches_left.len(), 6, "{:?}", first.patches_left);
+    assert_eq!(first.left_open, ["MemDbgDB"]);
+    assert_eq!(
+        state_chunks(&m),
+        system_before + 2,
+        "the state and the index"
+    );
+    let old_code = m.os.sys.code1_base.unwrap();
+    assert_eq!(
+        m.code1_base(APP_NAME) != Some(old_code),
+        moved,
+        "palm-run moved it"
+    );
+    // The second app: allocations, a MemChunkFree, MemPtrSize/MemHandleSize.
+    m.os.ftr.features.remove(&(CREATOR, 0));
+    m.set_feature(*b"PRtt", 0, 1);
+    let second = m.launch("RunTest").unwrap();
+    assert_eq!(second.stop, None, "{}", m.output.join("\n"));
+    assert!(m.reports.is_empty(), "{:?}", m.reports);
+    assert_eq!(second.leaks.len(), 2, "RunTest's two chunks, by design");
+    let f = |n| m.feature(*b"PRtt", n).unwrap();
+    assert_eq!((f(9), f(10)), (30, 20), "the original sizes");
+    assert_eq!(f(7), f(1) - 74, "the free reached the OS");
+    assert!(
+        second.patches_left.is_empty(),
+        "the patches are still memdbg's"
+    );
+    // memdbg's app again: a clean run of its own, the abandoned state gone.
+    m.os.ftr.features.insert((CREATOR, 0), 2);
+    let third = m.launch(APP_NAME).unwrap();
+    assert_eq!((third.stop.clone(), third.result), (None, Some(0)));
+    assert_eq!(
+        palm_run::sys::dispatch_snapshot(&m),
+        table,
+        "the originals are back"
+    );
+    assert_eq!(state_chunks(&m), system_before);
+    let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+    let Content::Records(recs) = &db.content else {
+        panic!()
+    };
+    let h = Header::decode(&recs[0].data).unwrap();
+    assert!(!h.header_flags().contains(HeaderFlags::RUNNING));
+    assert_eq!(recs.len(), 1, "no records but the header");
+    let c = h.counters;
+    assert_eq!((c.allocations.get(), c.frees.get()), (2, 2));
+}
+
+/// Issue 16 (7): a `memdbg::Session` stops memdbg on every path out of the
+/// function holding it: the end, an early return, a return from a loop, and
+/// `Session::stop` (after which the drop does nothing). Each run leaves the exact
+/// ledger of a stopped run (one leak) and the dispatch table as it found it.
+#[test]
+fn a_session_stops_on_every_path_out() {
+    for path in 0..4 {
+        let mut m = machine(&Config::default());
+        m.os.ftr.features.insert((CREATOR, 0), 33);
+        m.os.ftr.features.insert((CREATOR, 1), path);
+        let out = m.launch(APP_NAME).unwrap();
+        assert_eq!((out.stop.clone(), out.result), (None, Some(10 + path)));
+        assert!(
+            out.patches_left.is_empty(),
+            "path {path}: {:?}",
+            out.patches_left
+        );
+        assert!(out.left_open.is_empty(), "path {path}: the ledger closed");
+        let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+        let Content::Records(recs) = &db.content else {
+            panic!()
+        };
+        let h = Header::decode(&recs[0].data).unwrap();
+        assert!(
+            !h.header_flags().contains(HeaderFlags::RUNNING),
+            "path {path}"
+        );
+        assert_ne!(h.stop_ticks.get(), 0);
+        let leaks: Vec<Alloc> = recs[1..]
+            .iter()
+            .filter_map(|r| match Record::decode(&r.data).unwrap() {
+                Record::Alloc(a) => Some(seen(&a)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            leaks,
+            [alloc(kind::POINTER, PTR_GUARDED, 12, "session-leak")],
+            "path {path}"
+        );
+        assert_eq!(h.counters.leaks.get(), 1);
+        let summaries =
+            m.os.sys
+                .dbg_messages
+                .iter()
+                .filter(|l| l.starts_with("memdbg: leaks "))
+                .count();
+        assert_eq!(summaries, 1, "path {path}: stopped once");
+    }
+}

@@ -1,5 +1,6 @@
 //! What memdbg's tests and its benchmark share: `tests/app` (one scenario per
 //! function) built for the 68000 by palm-build.
+#![allow(dead_code)] // Each test binary uses a different part of this module.
 
 use std::path::PathBuf;
 
@@ -9,17 +10,32 @@ use std::path::PathBuf;
 /// # Panics
 /// The build fails (the error says why).
 pub fn build_test_app() -> palm_build::App {
+    build("tests/app/Cargo.toml")
+}
+
+/// Builds palm-run's own test app (`tools/palm-run/tests/apps/runtest`, the
+/// database "RunTest", which does not link memdbg) into the same target
+/// directory: a second app for runs in which memdbg's app has exited.
+///
+/// # Panics
+/// The build fails.
+pub fn build_other_app() -> palm_build::App {
+    build("../tools/palm-run/tests/apps/runtest/Cargo.toml")
+}
+
+/// Builds the app of `manifest` (relative to memdbg's directory).
+fn build(manifest: &str) -> palm_build::App {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| dir.join("../target"));
     palm_build::build_app(&palm_build::Options {
-        manifest_path: dir.join("tests/app/Cargo.toml"),
+        manifest_path: dir.join(manifest),
         target_dir: Some(target_dir),
         kind: palm_build::ImageKind::App,
         features: Vec::new(),
         quiet: true,
         raw_llvm: false,
     })
-    .unwrap_or_else(|e| panic!("building tests/app for the 68000 failed: {e:#}"))
+    .unwrap_or_else(|e| panic!("building {manifest} for the 68000 failed: {e:#}"))
 }

@@ -82,6 +82,8 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             29 => wrapper_double_frees(),
             30 => resizes_while_stopped(),
             31 => deep_stacks(),
+            32 => forgets_stop(),
+            33 => session_paths(feature(1)),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -675,6 +677,54 @@ unsafe fn wrapper_double_frees() -> u32 {
         }
     }
     end()
+}
+
+/// Starts memdbg, allocates, frees and leaks, and returns without `stop`: its six
+/// trap patches stay in the dispatch table, pointing at trampolines in its
+/// system-owned state, which jump into this app's code 1.
+#[inline(never)]
+unsafe fn forgets_stop() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(16);
+        let h = mem_handle_new!(24); // @mark forgotten
+        MemChunkFree(p);
+        if h.is_null() || MemHandleSize(h) != 24 {
+            return 1;
+        }
+    }
+    0
+}
+
+/// A `memdbg::Session` held for the whole scenario, left by path `path`: 0 the
+/// end of the function, 1 an early return, 2 a return from inside a loop, 3
+/// `Session::stop` (its summary checked), then the end. One 12-byte leak each
+/// time. The result says which path ran (10 + path).
+#[inline(never)]
+unsafe fn session_paths(path: u32) -> u32 {
+    let Ok(session) = memdbg::Session::start(&Settings::DEFAULT) else {
+        return 90;
+    };
+    let p = mem_ptr_new!(12); // @mark session-leak
+    core::hint::black_box(p);
+    match path {
+        1 => return 11,
+        2 => {
+            let mut i = 0;
+            loop {
+                if core::hint::black_box(i) == 3 {
+                    return 12;
+                }
+                i += 1;
+            }
+        }
+        3 => match session.stop() {
+            Ok(s) if s.leaks == 1 && !memdbg::is_running() => return 13,
+            _ => return 93,
+        },
+        _ => {}
+    }
+    10
 }
 
 /// A block allocated 200 calls deep (its stack is cut at the depth limit), and one
