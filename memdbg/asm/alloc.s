@@ -57,7 +57,8 @@ __memdbg_alloc:
 	move.l	%a0, %a2
 
 	| The flags and the alignment room by kind: a chunk's from its
-	| attributes and heap (outside heap 0: no guard), a handle's AF_HANDLE;
+	| attributes (another owner than the app's: AF_OTHER_OWNER) and heap
+	| (outside heap 0: no guard), a handle's AF_HANDLE;
 	| only a Rust block has alignment room (its "how").
 	moveq	#0, %d5
 	move.l	%d6, %d4
@@ -68,7 +69,15 @@ __memdbg_alloc:
 	andi.w	#MEM_CHUNK_FIXED, %d0	| non-movable or pre-locked: a pointer
 	bne.s	.Lchunk_heap
 	moveq	#AF_HANDLE, %d5
-.Lchunk_heap:
+.Lchunk_heap:				| attr's owner not the app's: AF_OTHER_OWNER
+	move.l	%a2, %d0
+	beq.s	.Lchunk_heap_id
+	moveq	#MEM_CHUNK_OWNER, %d0
+	and.w	%d6, %d0
+	cmp.b	(ST_APP_OWNER,%a2), %d0
+	beq.s	.Lchunk_heap_id
+	ori.w	#AF_OTHER_OWNER, %d5
+.Lchunk_heap_id:
 	move.l	%d6, %d0
 	swap	%d0			| the heap
 	tst.w	%d0

@@ -22,6 +22,11 @@ use crate::state::{self, SITES, SmallSite, State};
 /// PALM_FACTS §5.2); a guard is added only below it.
 pub const MAX_CHUNK: u32 = 65_505;
 
+/// The owner ID bits of `MemChunkNew`'s `attr` (its low 4 bits, beside the
+/// `memNewChunkFlag…` flags: callers pass `ownerID | memNewChunkFlagNonMovable`,
+/// as the OS's own `FtrPtrNew` passes `dmOrphanOwnerID | …`; MemoryPrv.h).
+pub const MEM_CHUNK_OWNER: u16 = 0x000F;
+
 /// The largest alignment palm-sys's `PalmAlloc` serves (`chunk_size`: above it, null
 /// without an OS call); the allocation does the same when the detector is not
 /// entered.
@@ -31,6 +36,7 @@ asm_constants! {
     MAX_CHUNK = MAX_CHUNK;
     MAX_ALIGN = MAX_ALIGN;
     MEM_CHUNK_FIXED = memNewChunkFlagNonMovable | memNewChunkFlagPreLock;
+    MEM_CHUNK_OWNER = MEM_CHUNK_OWNER;
     SMALL_ALLOC_MAX = SMALL_ALLOC_MAX;
     SITE_FILE = offset_of!(Site, file);
     SITE_LINE = offset_of!(Site, line);

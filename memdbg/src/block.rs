@@ -51,6 +51,7 @@ asm_constants! {
     AF_HANDLE_BIT = AllocFlags::HANDLE.bits().trailing_zeros();
     AF_NOT_DYNAMIC = AllocFlags::NOT_DYNAMIC.bits();
     AF_NOT_DYNAMIC_BIT = AllocFlags::NOT_DYNAMIC.bits().trailing_zeros();
+    AF_OTHER_OWNER = AllocFlags::OTHER_OWNER.bits();
     GUARD_LEN = record::GUARD_LEN;
     GUARD_BYTE = record::GUARD_BYTE as i8;
     GUARD_INTACT = GUARD_INTACT as i32;
@@ -229,11 +230,7 @@ pub unsafe extern "C" fn check_guard(
     }
     state::bump(&mut st.counters().overruns);
     let flags = flags_of(rec) | AllocFlags::OVERRUN.bits();
-    crate::ledger::write(
-        rec,
-        offset_of!(AllocRecord, flags) as u32,
-        &flags.to_be_bytes(),
-    );
+    crate::ledger::write(rec, AllocRecord::FLAGS_OFFSET, &flags.to_be_bytes());
     let o = &mut st.sc().ev.overrun;
     // SAFETY: `site` is readable (copy allows it to be `o.site` itself).
     unsafe { core::ptr::copy(site, &mut o.site, 1) };

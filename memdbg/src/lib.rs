@@ -50,7 +50,12 @@
 //!   the OS sees it and reported with both frees' sites; a free of a block memdbg
 //!   never saw is only counted.
 //! - [`stop`] restores the original trap addresses (read back), checks every live
-//!   block's guard, reports each leak (up to `max_alerts` non-fatal
+//!   block's guard, sets aside each block handed off to another owner (given to
+//!   the system with `MemPtrSetOwner`/`MemHandleSetOwner(…, 0)` and kept, a Palm
+//!   idiom for data that outlives the app: at stop, `MemPtrOwner`/
+//!   `MemHandleOwner` of a block allocated as the app's names another owner;
+//!   its record gets [`record::AllocFlags::HANDED_OFF`], it is not a leak),
+//!   reports each leak (up to `max_alerts` non-fatal
 //!   `ErrDisplayFileLineMsg` alerts, one `DbgMessage` line each), writes the header's
 //!   counters, removes free slots from the ledger and frees its state.
 //! - It degrades instead of crashing: a full index or storage heap counts untracked

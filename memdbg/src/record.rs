@@ -15,7 +15,9 @@
 //!   header has [`HEADER_SIZE_V1`]).
 //! - After a clean `memdbg::stop` the database holds: the header, one allocation record
 //!   per leak (a tracked allocation never freed; kinds [`kind::POINTER`],
-//!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]), and event records
+//!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]) and per block handed off
+//!   to another owner (the same kinds, with [`AllocFlags::HANDED_OFF`]: not a
+//!   leak), and event records
 //!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::SMALL_SITE`],
 //!   [`kind::LOW_HEAP`]) in the order they happened. Events are separate records (not
 //!   header sections) so that their number is not bounded by the header's size and a
@@ -48,7 +50,7 @@
 //! |---|---|
 //! | 1 | first version: header of 152 bytes ([`HEADER_SIZE_V1`]) |
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
-//! | 3 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); every layout is as in version 2 |
+//! | 3 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (an allocation record at stop that is not a leak: its block was handed off); every layout is as in version 2 |
 //!
 //! [`Header::decode`] and [`Record::decode`] read all three versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
@@ -476,6 +478,16 @@ flags! {
         /// The chunk is outside the dynamic heap (e.g. `MemChunkNew` on a storage
         /// heap); it has no guard (storage memory is write-protected).
         const NOT_DYNAMIC = 0x0020;
+        /// Allocated with an owner other than the app's (a `MemChunkNew` whose
+        /// `attr` names another owner ID, e.g. 0, the system): never the app's,
+        /// so never handed off (format version 3 on).
+        const OTHER_OWNER = 0x0040;
+        /// At stop the block belonged to another owner than the app (its owner
+        /// set with `MemPtrSetOwner`/`MemHandleSetOwner`, e.g. to 0, to outlive
+        /// the app): handed off, not a leak. Its record stays in the ledger, with
+        /// its allocation's site; the header's `leaks` does not count it (format
+        /// version 3 on).
+        const HANDED_OFF = 0x0080;
     }
 }
 
@@ -711,6 +723,10 @@ pub struct AllocRecord {
 pub const ALLOC_RECORD_SIZE: usize = 82;
 const_assert_eq!(size_of::<AllocRecord>(), ALLOC_RECORD_SIZE);
 const_assert_eq!(offset_of!(AllocRecord, flags), 2);
+const_assert_eq!(
+    AllocRecord::FLAGS_OFFSET as usize,
+    offset_of!(AllocRecord, flags)
+);
 const_assert_eq!(offset_of!(AllocRecord, size), 4);
 const_assert_eq!(offset_of!(AllocRecord, address), 8);
 const_assert_eq!(offset_of!(AllocRecord, seq), 12);
@@ -726,6 +742,8 @@ impl AllocRecord {
     /// Offset of the kind byte (a free marks its slot by writing [`kind::FREE_SLOT`]
     /// here).
     pub const KIND_OFFSET: usize = 0;
+    /// Offset of the flags (a `u32` for the Data Manager's offsets).
+    pub const FLAGS_OFFSET: u32 = 2;
 
     /// The [`AllocFlags`] (unknown bits dropped).
     pub fn alloc_flags(&self) -> AllocFlags {
@@ -782,7 +800,8 @@ pub struct Counters {
     pub failed: U32Be,
     /// Successful tracked resizes.
     pub resizes: U32Be,
-    /// Tracked blocks still live at stop (= leak records).
+    /// Tracked blocks still live at stop and still the app's (= leak records;
+    /// from version 3 on, blocks handed off to another owner are not counted).
     pub leaks: U32Be,
     /// Bytes in those blocks (requested sizes).
     pub leaked_bytes: U32Be,

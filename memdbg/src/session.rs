@@ -11,8 +11,9 @@ use crate::index::{self, Index};
 use crate::ledger;
 use crate::patch;
 use crate::record::{
-    self, AllocRecord, AsBytes, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION, HEADER_MAGIC,
-    HEADER_SIZE, HeaderFlags, NOT_SAMPLED, Options, SmallSiteRecord, U16Be, detected, kind,
+    self, AllocFlags, AllocRecord, AsBytes, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION,
+    HEADER_MAGIC, HEADER_SIZE, HeaderFlags, NOT_SAMPLED, Options, SmallSiteRecord, U16Be, detected,
+    kind,
 };
 use crate::settings::{Error, Settings};
 use crate::stack::CodeRange;
@@ -31,6 +32,9 @@ pub struct Summary {
     pub overruns: u32,
     /// Double frees caught.
     pub double_frees: u32,
+    /// Tracked blocks live at stop that another owner had (handed off with
+    /// `MemPtrSetOwner`/`MemHandleSetOwner`, e.g. to the system): not leaks.
+    pub handed_off: u32,
     /// The ledger's run flags ([`HeaderFlags::INCOMPLETE`], …).
     pub flags: HeaderFlags,
 }
@@ -107,17 +111,20 @@ const FIXED_SIZE: usize = ST_SIZE + SC_SIZE + TRAMPOLINES * TRAMPOLINE_LEN;
 
 /// A zeroed chunk of the dynamic heap owned by the system (owner 0), so the OS does
 /// not free it when the app exits (PALM_FACTS §5.5): the detector frees it itself at
-/// stop. Null when the heap has no room. (Not inlined: `start` calls it twice.)
+/// stop; and the app's owner ID, which the chunk had first. Null when the heap has
+/// no room. (Not inlined: `start` calls it twice.)
 #[inline(never)]
-fn system_chunk(size: u32) -> *mut u8 {
+fn system_chunk(size: u32) -> (*mut u8, u8) {
     // SAFETY: plain Memory Manager calls on a chunk just allocated, `size` bytes.
     unsafe {
         let p = palm::MemPtrNew(size).cast::<u8>();
+        let mut owner = 0;
         if !p.is_null() {
+            owner = palm::MemPtrOwner(p.cast()) as u8;
             palm::MemPtrSetOwner(p.cast(), 0);
             core::ptr::write_bytes(p, 0, size as usize);
         }
-        p
+        (p, owner)
     }
 }
 
@@ -167,11 +174,11 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     // the scratch buffers, the trampolines, the slot table (a record pointer and a
     // free-list link per slot) and the index's slot numbers (under 52 KB at the
     // largest capacity).
-    let st_p = system_chunk((FIXED_SIZE + cap * 6) as u32 + n * 2);
+    let (st_p, app_owner) = system_chunk((FIXED_SIZE + cap * 6) as u32 + n * 2);
     if st_p.is_null() {
         return Err(Error::NoMemory);
     }
-    let keys = system_chunk(n * 4);
+    let (keys, _) = system_chunk(n * 4);
     if keys.is_null() {
         // SAFETY: the chunk just allocated, freed once.
         unsafe { palm::MemChunkFree(st_p.cast()) };
@@ -183,6 +190,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     let st = unsafe { &mut *st_p.cast::<State>() };
     let (scratch, table) = unsafe { (st_p.add(ST_SIZE), st_p.add(FIXED_SIZE)) };
     st.busy = 1;
+    st.app_owner = app_owner;
     st.settings = *settings;
     st.options = settings.options.bits();
     st.low_heap_threshold = settings.low_heap_threshold;
@@ -387,7 +395,10 @@ pub fn stop() -> Result<Summary, Error> {
     }
     st.busy = 1;
     patch::remove(st);
-    let (leaks, bytes) = report_leaks(st);
+    let (leaks, bytes, handed_off) = report_leaks(st);
+    // The header's leaks: the blocks still the app's.
+    st.live_count = leaks;
+    st.live_bytes = bytes;
     st.flags &= !HeaderFlags::RUNNING.bits();
     // SAFETY: TimGetTicks has no arguments.
     write_header(st, unsafe { palm::TimGetTicks() });
@@ -397,6 +408,7 @@ pub fn stop() -> Result<Summary, Error> {
         leaked_bytes: bytes,
         overruns: k.overruns.get(),
         double_frees: k.double_frees.get(),
+        handed_off,
         flags: HeaderFlags::from_bits_retain(st.flags),
     };
     let a = &mut st.sc().args;
@@ -420,13 +432,15 @@ pub fn stop() -> Result<Summary, Error> {
 static SUMMARY_LINE: [u8; 54] =
     *b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01\0";
 
-/// At stop: every live block's guard is checked, it is counted as a leak and reported
-/// (alerts up to the maximum, one `DbgMessage` line each); every slot's record is
-/// unlocked after it (nothing reads it again: `stop` finds the free slots by
-/// index). Then the small-allocation sites are written ([`write_sites`]). Returns the
-/// leaks and their bytes.
-fn report_leaks(st: &mut State) -> (u32, u32) {
-    let (mut leaks, mut bytes) = (0u32, 0u32);
+/// At stop: every live block's guard is checked; a block that another owner has
+/// now ([`handed_off`]) gets [`AllocFlags::HANDED_OFF`] in its record, any other
+/// is counted as a leak and reported (alerts up to the maximum, one `DbgMessage`
+/// line each); every slot's record is unlocked after it (nothing reads it again:
+/// `stop` finds the free slots by index). Then the small-allocation sites are
+/// written ([`write_sites`]). Returns the leaks, their bytes and the blocks handed
+/// off.
+fn report_leaks(st: &mut State) -> (u32, u32, u32) {
+    let (mut leaks, mut bytes, mut handed) = (0u32, 0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     for s in 0..st.n_slots {
@@ -434,8 +448,6 @@ fn report_leaks(st: &mut State) -> (u32, u32) {
         // SAFETY: a locked record of the slot table (an allocation record).
         let k = unsafe { rec.read() };
         if kind::is_alloc(k) {
-            leaks += 1;
-            bytes += block::size_of(rec);
             // SAFETY: a live block's record and key.
             unsafe {
                 check_guard(
@@ -447,6 +459,16 @@ fn report_leaks(st: &mut State) -> (u32, u32) {
                     &NO_STACK,
                 )
             };
+            if handed_off(st, rec) {
+                handed += 1;
+                let flags = block::flags_of(rec) | AllocFlags::HANDED_OFF.bits();
+                ledger::write(rec, AllocRecord::FLAGS_OFFSET, &flags.to_be_bytes());
+                // SAFETY: each slot's record was locked once by its creation.
+                unsafe { palm::MemPtrUnlock(rec.cast()) };
+                continue;
+            }
+            leaks += 1;
+            bytes += block::size_of(rec);
             if st.has(Options::ALERTS_AT_EXIT)
                 && st.counters().alerts.get() < u32::from(st.settings.max_alerts)
             {
@@ -460,7 +482,28 @@ fn report_leaks(st: &mut State) -> (u32, u32) {
         unsafe { palm::MemPtrUnlock(rec.cast()) };
     }
     write_sites(st);
-    (leaks, bytes)
+    (leaks, bytes, handed)
+}
+
+/// Whether the live block of record `rec` was handed off: allocated as the app's
+/// (not [`AllocFlags::OTHER_OWNER`]) and now of another owner, as
+/// `MemPtrOwner`/`MemHandleOwner` say (documented calls: no chunk header is
+/// read). A block whose owner went to 0 and back stays the app's: a leak.
+fn handed_off(st: &State, rec: *const u8) -> bool {
+    let flags = AllocFlags::from_bits_retain(block::flags_of(rec));
+    if flags.contains(AllocFlags::OTHER_OWNER) {
+        return false;
+    }
+    let at = block::key_of(rec) as usize;
+    // SAFETY: a live tracked block: its pointer or handle.
+    let owner = unsafe {
+        if flags.contains(AllocFlags::HANDLE) {
+            palm::MemHandleOwner(at as palm::MemHandle)
+        } else {
+            palm::MemPtrOwner(at as palm::MemPtr)
+        }
+    };
+    owner != u16::from(st.app_owner)
 }
 
 /// Bytes of a small-site record before its allocation record.

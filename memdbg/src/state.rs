@@ -185,8 +185,10 @@ pub struct State {
     pub header_rec: *mut u8,
     /// Small-site entries in use.
     pub n_sites: u8,
-    /// Padding, 0.
-    pub pad: u8,
+    /// The app's owner ID (`MemPtrOwner` of a chunk `start` allocated, before it
+    /// became the system's), which the app's chunks carry (PALM_FACTS §2.4):
+    /// at stop, a tracked block of another owner was handed off.
+    pub app_owner: u8,
     /// Settings given to `start`.
     pub settings: Settings,
     /// The RAM trampolines the dispatch table points at while patched
@@ -442,6 +444,7 @@ asm_constants! {
     ST_DB = offset_of!(State, db);
     ST_HEADER_REC = offset_of!(State, header_rec);
     ST_N_SITES = offset_of!(State, n_sites);
+    ST_APP_OWNER = offset_of!(State, app_owner);
     ST_SETTINGS = offset_of!(State, settings);
     ST_TRAMPOLINES = offset_of!(State, trampolines);
     ST_SIZE = core::mem::size_of::<State>();

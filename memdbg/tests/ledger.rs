@@ -242,7 +242,8 @@ fn assert_clean_header(r: &Run) {
 /// palm-run's debug-ROM sweep at exit (chunks still owned by the app) finds exactly
 /// the blocks the ledger lists as leaks: same addresses, and chunk sizes that are the
 /// requested sizes plus the guard. `MemChunkNew` chunks are left out: their owner is
-/// in `attr` (0, the system, in these tests), so no sweep sees them.
+/// in `attr` (0, the system, in these tests), so no sweep sees them; so are blocks
+/// handed off (their owner is no longer the app's).
 fn assert_sweep_matches(r: &Run) {
     let mut swept: Vec<(u32, u32)> = r
         .outcome
@@ -253,7 +254,7 @@ fn assert_sweep_matches(r: &Run) {
     let mut ours: Vec<(u32, u32)> = r
         .allocs()
         .iter()
-        .filter(|a| a.kind != kind::CHUNK)
+        .filter(|a| a.kind != kind::CHUNK && !a.alloc_flags().contains(AllocFlags::HANDED_OFF))
         .map(|a| {
             let guard = if a.alloc_flags().contains(AllocFlags::GUARDED) {
                 4
@@ -755,18 +756,24 @@ fn chunk_new_pointer_and_handle() {
     assert_eq!(
         seen_all(&r),
         vec![
-            alloc(kind::CHUNK, PTR_GUARDED, 6, "chunk-ptr"),
             alloc(
                 kind::CHUNK,
-                AllocFlags::GUARDED | AllocFlags::HANDLE,
+                PTR_GUARDED | AllocFlags::OTHER_OWNER,
+                6,
+                "chunk-ptr"
+            ),
+            alloc(
+                kind::CHUNK,
+                AllocFlags::GUARDED | AllocFlags::HANDLE | AllocFlags::OTHER_OWNER,
                 70,
                 "chunk-handle"
             ),
         ]
     );
-    // Owned by the system (attr's owner bits are 0): the OS's exit sweep does not
-    // see them, so on a device they would stay allocated until a reset. The ledger
-    // does.
+    // Owned by the system (attr's owner bits are 0, not the app's: OTHER_OWNER):
+    // the OS's exit sweep does not see them, so on a device they would stay
+    // allocated until a reset. The ledger does, as leaks (never the app's, so not
+    // handed off).
     assert!(r.outcome.leaks.is_empty());
     // Small allocations (1–12 bytes) are counted per site.
     assert_eq!(r.counters().small_allocs.get(), 1);
@@ -929,7 +936,12 @@ fn options_fills_stacks_low_heap_and_rare_events() {
     assert_eq!(
         seen_all(&r),
         vec![
-            alloc(kind::CHUNK, AllocFlags::NOT_DYNAMIC, 16, "storage"),
+            alloc(
+                kind::CHUNK,
+                AllocFlags::NOT_DYNAMIC | AllocFlags::OTHER_OWNER,
+                16,
+                "storage"
+            ),
             alloc(
                 kind::POINTER,
                 AllocFlags::GUARDED | AllocFlags::OVERRUN,
@@ -1353,4 +1365,55 @@ fn a_session_stops_on_every_path_out() {
                 .count();
         assert_eq!(summaries, 1, "path {path}: stopped once");
     }
+}
+
+/// Issue 16 (3): a pointer and a handle given to the system and kept are handed
+/// off, not leaked: their records stay, with HANDED_OFF and their allocation's
+/// file and line, and the header counts only the real leaks (the block whose
+/// owner went to 0 and back, and the system-owned MemChunkNew, which was never
+/// the app's). No leak alert or line for a hand-off.
+#[test]
+fn blocks_handed_to_the_system_are_not_leaks() {
+    let r = run(34);
+    assert_clean_header(&r);
+    let handle = AllocFlags::GUARDED | AllocFlags::HANDLE;
+    assert_eq!(
+        seen_all(&r),
+        vec![
+            alloc(
+                kind::POINTER,
+                PTR_GUARDED | AllocFlags::HANDED_OFF,
+                16,
+                "handoff-ptr"
+            ),
+            alloc(
+                kind::HANDLE,
+                handle | AllocFlags::HANDED_OFF,
+                24,
+                "handoff-handle"
+            ),
+            alloc(kind::POINTER, PTR_GUARDED, 8, "owner-back"),
+            alloc(
+                kind::CHUNK,
+                PTR_GUARDED | AllocFlags::OTHER_OWNER,
+                6,
+                "system-chunk"
+            ),
+        ]
+    );
+    let c = r.counters();
+    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (2, 14));
+    assert_eq!((c.allocations.get(), c.frees.get()), (4, 0));
+    let alerts: Vec<u16> = r.err_displays().iter().map(|e| e.1).collect();
+    assert_eq!(alerts, [line("owner-back"), line("system-chunk")]);
+    let lines = r
+        .dbg_messages()
+        .iter()
+        .filter(|m| m.starts_with("memdbg: leak #"))
+        .count();
+    assert_eq!(lines, 2);
+    assert_eq!(
+        r.dbg_messages().last().unwrap(),
+        "memdbg: leaks 2 (14 bytes), overruns 0, double frees 0"
+    );
 }

@@ -7,7 +7,7 @@
 //! app stopped between `DmNewRecord` and `DmWrite`) are skipped and counted.
 
 use memdbg::record::{
-    self, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header, LowHeapRecord,
+    self, AllocFlags, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header, LowHeapRecord,
     OverrunRecord, Record, SmallSiteRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
@@ -35,8 +35,12 @@ pub struct Ledger {
     /// header field `f` is at `header_offset + offset_of!(Header, f)`.
     pub header_offset: u64,
     /// Allocation records: blocks live when the ledger was written (leaks after
-    /// a clean `memdbg::stop`).
+    /// a clean `memdbg::stop`), but for those handed off.
     pub allocs: Vec<AllocRecord>,
+    /// Allocation records with `AllocFlags::HANDED_OFF` (format version 3 on):
+    /// blocks live at stop that another owner had (given to the system with
+    /// `MemPtrSetOwner`/`MemHandleSetOwner` and kept): not leaks.
+    pub handed_off: Vec<AllocRecord>,
     /// Overrun events.
     pub overruns: Vec<OverrunRecord>,
     /// Double-free events.
@@ -118,8 +122,8 @@ impl Ledger {
     }
 
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
-    /// header, then allocation, overrun, double-free, small-site and low-heap
-    /// records in that order. Free slots are not written.
+    /// header, then allocation (leaks, then hand-offs), overrun, double-free,
+    /// small-site and low-heap records in that order. Free slots are not written.
     ///
     /// # Errors
     /// More than 65,535 records (the PDB entry count is 16 bits).
@@ -131,6 +135,7 @@ impl Ledger {
         );
         let mut datas: Vec<&[u8]> = vec![self.header.stored_bytes()];
         datas.extend(self.allocs.iter().map(AsBytes::as_bytes));
+        datas.extend(self.handed_off.iter().map(AsBytes::as_bytes));
         datas.extend(self.overruns.iter().map(AsBytes::as_bytes));
         datas.extend(self.double_frees.iter().map(AsBytes::as_bytes));
         datas.extend(self.small_sites.iter().map(AsBytes::as_bytes));
@@ -284,6 +289,7 @@ fn decode_all<'a>(
             Origin::Index => 0,
         },
         allocs: Vec::new(),
+        handed_off: Vec::new(),
         overruns: Vec::new(),
         double_frees: Vec::new(),
         small_sites: Vec::new(),
@@ -308,6 +314,9 @@ fn decode_all<'a>(
                 return Err(record_error(source, index, origin, data, e));
             }
             Record::FreeSlot => ledger.free_slots += 1,
+            Record::Alloc(a) if a.alloc_flags().contains(AllocFlags::HANDED_OFF) => {
+                ledger.handed_off.push(a)
+            }
             Record::Alloc(a) => ledger.allocs.push(a),
             Record::Overrun(o) => ledger.overruns.push(o),
             Record::DoubleFree(d) => ledger.double_frees.push(d),

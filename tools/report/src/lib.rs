@@ -95,7 +95,9 @@
 //! OS called the app's entry function is named once, in the header's "Launch"
 //! line, and left out of the stacks; generated sources get a real name: palm-sys's
 //! trap glue is its trap's line of `palm-sys/traps.tbl`, another build script's
-//! output `CRATE/generated/FILE`), the leaks aggregated by site ("3 leaks × 16 bytes from starter.rs:42"),
+//! output `CRATE/generated/FILE`), the blocks handed off to another owner
+//! ("Handed off #2 (1 of 1): …", given to the system and kept: not leaks, and
+//! not in the exit status), the leaks aggregated by site ("3 leaks × 16 bytes from starter.rs:42"),
 //! overruns and double frees with their sites, heap statistics, the
 //! suppressions used, and a last line:
 //! `SUMMARY: memdbg: 48 byte(s) leaked in 3 allocation(s).`
@@ -117,6 +119,7 @@
 //! | `header` | object | [`HeaderInfo`]: `app_name`, `app_creator`, `format_version`, `options` and `flags` (arrays of `{name, meaning}`), `options_bits`, `flags_bits`, `max_alerts`, `capacity`, `low_heap_threshold`, `code_base`, `code_size`, `code_crc` (`null` for a version 1 ledger or an unknown code 1), `start_ticks`, `stop_ticks` |
 //! | `counters` | object | [`CounterInfo`]: the header's 19 counters by their `memdbg::record::Counters` names; `low_free`/`low_largest_free` `null` when never sampled |
 //! | `leaks` | array | [`Leak`]: `number` (the place in this list) plus the block fields below (`seq`: the allocation's number, as memdbg's alerts and `DbgMessage` lines give it) |
+//! | `handed_off` | array | as `leaks`, for blocks handed off to another owner (flag `HANDED_OFF`: given to the system with `MemPtrSetOwner`/`MemHandleSetOwner` and kept): not leaks |
 //! | `sites` | array | [`Site`]: `site`, `kinds`, `count`, `bytes`, `min_size`, `max_size`, `leaks` (numbers); most bytes first |
 //! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `found_by_truncated`, `block` |
 //! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack, stack_truncated}`), `block` |
@@ -126,7 +129,7 @@
 //! | `launched_from` | array of integers | the 68k addresses from which the OS called it in the stacks (frames with `os_launch`) |
 //! | `warnings` | array of strings | inconsistencies and missing information |
 //! | `unwritten_records` | integer | records skipped because they were never written: all zero bytes, as `DmNewRecord` creates them, when the app stopped before the `DmWrite` that fills them (also said in `warnings`) |
-//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `exit_status`, `line` |
+//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `handed_off`, `handed_off_bytes`, `exit_status`, `line` |
 //!
 //! A **block** ([`Block`]) is `kind` (`pointer`, `handle`, `chunk`, `Rust
 //! alloc`), `relocatable`, `address`, `size`, `seq`, `ticks`, `flags` (array of

@@ -346,6 +346,10 @@ pub struct Summary {
     pub overruns: usize,
     /// Double-free records.
     pub double_frees: usize,
+    /// Blocks handed off (not leaks: they do not set the exit status).
+    pub handed_off: usize,
+    /// Their bytes.
+    pub handed_off_bytes: u64,
     /// 0: no leaks or errors; 1: leaks, overruns or double frees (records or
     /// header counters).
     pub exit_status: u8,
@@ -368,6 +372,10 @@ pub struct Report {
     pub counters: CounterInfo,
     /// Leaks, in allocation order.
     pub leaks: Vec<Leak>,
+    /// Blocks handed off to another owner (`AllocFlags::HANDED_OFF`: given to
+    /// the system and kept, to outlive the app): not leaks, in allocation order;
+    /// `number` counts them apart from the leaks.
+    pub handed_off: Vec<Leak>,
     /// Leaks aggregated by site, most bytes first.
     pub sites: Vec<Site>,
     /// Overruns, in the order found.
@@ -903,6 +911,18 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             .then(a.leaks.first().cmp(&b.leaks.first()))
     });
 
+    let mut handed: Vec<&AllocRecord> = ledger.handed_off.iter().collect();
+    handed.sort_by_key(|a| a.seq.get());
+    let handed_off: Vec<Leak> = handed
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| Leak {
+            number: i + 1,
+            block: an.block(a),
+        })
+        .collect();
+    let handed_off_bytes: u64 = handed_off.iter().map(|h| u64::from(h.block.size)).sum();
+
     let overruns: Vec<Overrun> = ledger
         .overruns
         .iter()
@@ -1083,6 +1103,12 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             plural(double_frees.len(), "double free", "double frees")
         ));
     }
+    if !handed_off.is_empty() {
+        line.push_str(&format!(
+            "; {handed_off_bytes} byte(s) in {} allocation(s) handed off (not leaks)",
+            handed_off.len()
+        ));
+    }
     if suppressed_leaks > 0 {
         line.push_str(&format!(
             "; {suppressed_bytes} byte(s) in {suppressed_leaks} allocation(s) suppressed"
@@ -1114,10 +1140,13 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             below_min_size_bytes: below_bytes,
             overruns: overruns.len(),
             double_frees: double_frees.len(),
+            handed_off: handed_off.len(),
+            handed_off_bytes,
             exit_status,
             line,
         },
         leaks,
+        handed_off,
         sites,
         overruns,
         double_frees,

@@ -137,6 +137,8 @@ fn block_details(b: &Block) -> String {
             "FILE_TRUNCATED" => Some("file name truncated".to_string()),
             "OVERRUN" => Some("guard damaged".to_string()),
             "NOT_DYNAMIC" => Some("outside the dynamic heap".to_string()),
+            "OTHER_OWNER" => Some("allocated for another owner".to_string()),
+            "HANDED_OFF" => None,
             other => Some(other.to_lowercase()),
         })
         .collect();
@@ -325,6 +327,32 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             block_details(b)
         )?;
         write_allocated(out, &mut sw, b, why_none)?;
+    }
+    if !r.handed_off.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Handed off: {}, {} bytes (given to another owner and kept, e.g. \
+             MemPtrSetOwner(p, 0): not leaks; they outlive the app until freed or a reset)",
+            count(r.handed_off.len(), "block", "blocks"),
+            num(s.handed_off_bytes)
+        )?;
+        for h in &r.handed_off {
+            let b = &h.block;
+            writeln!(out)?;
+            writeln!(
+                out,
+                "Handed off #{} ({} of {}): {} at 0x{:08X}, size = {}{}",
+                b.seq,
+                h.number,
+                r.handed_off.len(),
+                chunk_words(b),
+                b.address,
+                b.size,
+                block_details(b)
+            )?;
+            write_allocated(out, &mut sw, b, why_none)?;
+        }
     }
     if !r.sites.is_empty() {
         writeln!(out)?;

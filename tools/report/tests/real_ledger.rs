@@ -329,3 +329,67 @@ fn cut_stacks_the_launch_and_the_trap_glue_have_real_names() {
         assert_eq!(r.launched_from.len(), 1);
     }
 }
+
+/// Issue 16 (3), end to end: the blocks given to the system and kept are
+/// listed as handed off, with their allocation's site, and are not leaks (nor in
+/// the exit status); the block whose owner came back and the system-owned
+/// MemChunkNew are the leaks.
+#[test]
+fn handed_off_blocks_are_not_leaks() {
+    let (_, r) = report(34);
+    let sites = |blocks: &[memdbg_report::Leak]| -> Vec<(u32, Option<u32>)> {
+        blocks
+            .iter()
+            .map(|l| (l.block.size, l.block.line))
+            .collect()
+    };
+    assert_eq!(
+        sites(&r.handed_off),
+        [
+            (16, Some(mark("handoff-ptr"))),
+            (24, Some(mark("handoff-handle")))
+        ]
+    );
+    assert_eq!(
+        sites(&r.leaks),
+        [
+            (8, Some(mark("owner-back"))),
+            (6, Some(mark("system-chunk")))
+        ]
+    );
+    assert_eq!((r.summary.handed_off, r.summary.handed_off_bytes), (2, 40));
+    assert_eq!(
+        r.summary.line,
+        "SUMMARY: memdbg: 14 byte(s) leaked in 2 allocation(s); 40 byte(s) in 2 allocation(s) \
+         handed off (not leaks)."
+    );
+    let elf = elf();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    let mut out = Vec::new();
+    let ledger = Ledger::from_pdb(&run(34), "handoff.pdb").unwrap();
+    print(&mut out, &ledger, &opts).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("\nHanded off: 2 blocks, 40 bytes ("),
+        "{text}"
+    );
+    assert!(
+        text.contains(": Non-relocatable chunk (pointer) at 0x")
+            && text.contains(&format!(
+                "  Allocated at {SRC}:{}\n",
+                mark("handoff-handle")
+            )),
+        "{text}"
+    );
+    assert!(
+        text.contains("size = 6 (guarded, allocated for another owner)"),
+        "{text}"
+    );
+    // Only the hand-offs: exit status 0.
+    let mut only = ledger.clone();
+    only.allocs.clear();
+    only.header.counters.leaks.set(0);
+    let mut sink = Vec::new();
+    assert_eq!(print(&mut sink, &only, &opts).unwrap().exit_status, 0);
+}

@@ -84,6 +84,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             31 => deep_stacks(),
             32 => forgets_stop(),
             33 => session_paths(feature(1)),
+            34 => hand_offs(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -694,6 +695,34 @@ unsafe fn forgets_stop() -> u32 {
         }
     }
     0
+}
+
+/// Blocks given to the system and kept (a pointer with MemPtrSetOwner(p, 0), a
+/// handle with MemHandleSetOwner(h, 0)): handed off, not leaks. A block whose
+/// owner goes to 0 and back to the app's, and a system-owned MemChunkNew (never
+/// the app's), leak.
+#[inline(never)]
+unsafe fn hand_offs() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(16); // @mark handoff-ptr
+        let h = mem_handle_new!(24); // @mark handoff-handle
+        let q = mem_ptr_new!(8); // @mark owner-back
+        let s = mem_chunk_new!(0, 6, mem::memNewChunkFlagNonMovable); // @mark system-chunk
+        if p.is_null() || h.is_null() || q.is_null() || s.is_null() {
+            return 1;
+        }
+        let app = MemPtrOwner(q);
+        if MemPtrSetOwner(p, 0) != errNone
+            || MemHandleSetOwner(h, 0) != errNone
+            || MemPtrSetOwner(q, 0) != errNone
+            || MemPtrSetOwner(q, app) != errNone
+            || app == 0
+        {
+            return 2;
+        }
+    }
+    end()
 }
 
 /// A `memdbg::Session` held for the whole scenario, left by path `path`: 0 the
