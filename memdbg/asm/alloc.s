@@ -3,10 +3,11 @@
 	.include "memdbg.inc"
 
 | BLOCK: A0 = the block just allocated: its chunk (CHUNK_OF the address in
-| d6, by the flags in d5) plus its offset d4.
+| d6, by the flags in d5) plus its offset d4; a handle whose chunk only
+| MemHandleLock gives (ST_DOCUMENTED) goes to .Lprepare_block instead.
 	.macro	BLOCK
 	move.l	%d6, %a0
-	CHUNK_OF %a0, %d5
+	CHUNK_OF %a0, %d5, .Lprepare_block
 	adda.l	%d4, %a0
 	.endm
 
@@ -32,12 +33,14 @@
 | for the guard (GUARDS, the dynamic heap, below the Memory Manager's limit;
 | without it when the OS has no room for it), moves an over-aligned Rust block
 | up to its alignment (the distance in the word below it), fills (FILL_NEW)
-| and guards the block, takes a slot (the free list's first, else
+| and guards the block (a handle with ST_DOCUMENTED through
+| __memdbg_prepare_block, which locks it), takes a slot (the free list's first, else
 | __memdbg_fresh_slot's; none: __memdbg_untracked), builds the scratch record
 | (the ticks, the sequence number, the site's file and line copied only when
 | the site changes, a call stack for Rust blocks and with CALL_STACKS), writes
 | it to the slot's ledger record with one DmWrite, enters the block in the
-| index, counts it (live blocks and bytes, their peaks, live handles), and
+| index (where frees go unseen, after __memdbg_reused retires a record of a
+| block freed unseen at that address), counts it (live blocks and bytes, their peaks, live handles), and
 | with HEAP_STATS counts a small allocation (__memdbg_small), samples the heap
 | and warns of a low heap (__memdbg_low_heap, once). A failed allocation is
 | counted (__memdbg_failed).
@@ -291,7 +294,13 @@ __memdbg_alloc:
 	SYSTRAP	sysTrapDmWrite
 	lea	(16,%sp), %sp
 
-	| The index entry: the block -> its slot.
+	| The index entry: the block -> its slot. Where frees go unseen (the free
+	| traps not patched), the address may still be a block's freed unseen:
+	| __memdbg_reused (src/alloc.rs) first.
+	EXPECT_BELOW PATCHED_FREES_BIT, 8
+	btst	#PATCHED_FREES_BIT, (ST_PATCHED,%a2)
+	beq.w	.Lreused
+.Lindex:
 	lea	(ST_INDEX,%a2), %a0
 	move.l	%d6, %d0
 	move.w	%d7, %d2
@@ -349,4 +358,32 @@ __memdbg_alloc:
 	adda.l	%d4, %a0
 	movem.l	(%sp)+, %d2-%d7/%a2-%a4
 	rts
+
+	| Out of line: __memdbg_reused(st, block) before the block is indexed.
+.Lreused:
+	move.l	%d6, -(%sp)
+	move.l	%a2, -(%sp)
+	bsr.w	__memdbg_reused		| (src/alloc.rs)
+	addq.l	#8, %sp
+	bra.w	.Lindex
+
+	| Out of line: a handle whose chunk only MemHandleLock gives (ST_DOCUMENTED):
+	| its fill and guard by __memdbg_prepare_block, which locks it.
+.Lprepare_block:			| __memdbg_prepare_block(st, h, flags, d4, d4 + d3, byte)
+	moveq	#0, %d0
+	btst	#OPT_FILL_NEW_BIT, (ST_OPT_FILL_NEW,%a2)
+	beq.s	.Lprepare_byte
+	moveq	#FILL_NEW_BYTE, %d0
+.Lprepare_byte:
+	move.l	%d0, -(%sp)
+	move.l	%d4, %d0
+	add.l	%d3, %d0
+	move.l	%d0, -(%sp)
+	move.l	%d4, -(%sp)
+	move.l	%d5, -(%sp)
+	move.l	%d6, -(%sp)
+	move.l	%a2, -(%sp)
+	bsr.w	__memdbg_prepare_block	| (src/block.rs)
+	lea	(24,%sp), %sp
+	bra.w	.Lslot
 	.size	__memdbg_alloc, . - __memdbg_alloc

@@ -114,16 +114,16 @@ __memdbg_walk:
 	rts
 	.size	__memdbg_walk, . - __memdbg_walk
 
-| __memdbg_guard: a tracked block's guard bytes. A register routine (free.s;
-| src/block.rs's `check_guard`).
-|   In:     A0 = the block's allocation record, D0 = the block's address (the
-|           record's address field: a pointer or a handle).
+| __memdbg_guard: a tracked block's guard bytes. A register routine
+| (src/block.rs's `guard`, which resolves the chunk: free.s checks a guard
+| inline with the same GUARD_BYTES).
+|   In:     A0 = the block's allocation record, D0 = the block's chunk (the
+|           pointer, or what its handle leads to).
 |   Out:    D0 = the GUARD_LEN bytes after the block, big-endian (byte reads: a
 |           block may end at any address), with Z set when they are intact
 |           (GUARD_INTACT); a block without a guard (AF_GUARDED clear) answers
 |           GUARD_INTACT.
-|   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1). (free.s checks a guard with
-|           the same GUARD_BYTES.)
+|   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1).
 	.globl	__memdbg_guard
 	.type	__memdbg_guard, @function
 __memdbg_guard:
@@ -139,14 +139,14 @@ __memdbg_guard:
 	rts
 	.size	__memdbg_guard, . - __memdbg_guard
 
-| __memdbg_prepare(addr, flags, from, to, byte): after a block's allocation or
+| __memdbg_prepare(chunk, flags, from, to, byte): after a block's allocation or
 | resize, or before its free, in the dynamic heap only (AF_NOT_DYNAMIC clear:
-| the storage heaps are write-protected): its bytes from..to (offsets from the
-| chunk's start) get `byte` (0: no fill), and with AF_GUARDED the guard is
-| written at `to`. `addr` is the pointer or handle (CHUNK_OF), `flags` its
-| AllocFlags.
-| C convention (src/block.rs's `prepare`; free.s).
-|   In:     addr at 4(%sp), flags at 8 (its word at 10), from at 12, to at 16,
+| the storage heaps are write-protected): its chunk's bytes from..to (offsets
+| from the chunk's start) get `byte` (0: no fill), and with AF_GUARDED the
+| guard is written at `to`. `chunk` is the block's chunk (src/block.rs's
+| `prepare` resolves a handle), `flags` its AllocFlags.
+| C convention (src/block.rs's `prepare`).
+|   In:     chunk at 4(%sp), flags at 8 (its word at 10), from at 12, to at 16,
 |           byte at 20 (its low byte at 23).
 |   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1).
 	.globl	__memdbg_prepare
@@ -156,7 +156,6 @@ __memdbg_prepare:
 	btst	#AF_NOT_DYNAMIC_BIT, %d1
 	bne.s	.Lprepare_end
 	move.l	(4,%sp), %a0
-	CHUNK_OF %a0, %d1
 	move.l	%a0, %a1
 	adda.l	(16,%sp), %a1		| a1 = the chunk's byte `to`
 	move.l	(16,%sp), %d0

@@ -18,8 +18,9 @@
 |
 | A block in the index is freed here: its ring entry (the oldest one gives
 | way, its slot leaving quarantine), its site (the return address; with
-| CALL_STACKS the walk), its guard (a damaged one: __memdbg_check_guard), the
-| fill (FILL_FREED), its record's kind byte set to free (DmSet; the record
+| CALL_STACKS the walk), its guard (a damaged one, or any with a handle whose
+| chunk only MemHandleLock gives: __memdbg_check_guard), the fill (FILL_FREED:
+| __memdbg_prepare_block), its record's kind byte set to free (DmSet; the record
 | keeps the rest, for a double free's report), the counters, its index entry
 | removed. Any other address is __memdbg_free_unindexed's (src/free.rs): a
 | double free, a locked handle's pointer (then its handle is freed here), or a
@@ -119,14 +120,18 @@ __memdbg_free_block:
 
 	| The guard (GUARD_BYTES, as __memdbg_guard reads it): a damaged one is
 	| recorded and reported by __memdbg_check_guard(st, rec, key, AT_FREE,
-	| ticks, site) (src/block.rs).
+	| ticks, site) (src/block.rs), which also checks the guard of a handle
+	| whose chunk only MemHandleLock gives (ST_DOCUMENTED).
 .Lguard_check:
 	EXPECT_BELOW AF_GUARDED_BIT, 8
 	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a3)
 	beq.s	.Lfill_freed
+	move.w	(REC_FLAGS,%a3), %d1
 	move.l	%d3, %a0
+	CHUNK_OF %a0, %d1, .Lguard_call
 	GUARD_BYTES %a3, %a0, %d0
 	beq.s	.Lfill_freed
+.Lguard_call:
 	move.l	%a4, -(%sp)
 	move.l	%d7, -(%sp)
 	pea	(AT_FREE).w
@@ -136,8 +141,8 @@ __memdbg_free_block:
 	bsr.w	__memdbg_check_guard
 	lea	(24,%sp), %sp
 
-	| With FILL_FREED: __memdbg_prepare(key, flags without AF_GUARDED,
-	| offset, offset + size, FILL_FREED_BYTE).
+	| With FILL_FREED: __memdbg_prepare_block(st, key, flags without
+	| AF_GUARDED, offset, offset + size, FILL_FREED_BYTE) (src/block.rs).
 .Lfill_freed:
 	btst	#OPT_FILL_FREED_BIT, (ST_OPT_FILL_FREED,%a2)
 	beq.s	.Lmark_free
@@ -153,8 +158,9 @@ __memdbg_free_block:
 	bclr	#AF_GUARDED_BIT, %d0
 	move.l	%d0, -(%sp)
 	move.l	%d3, -(%sp)
-	bsr.w	__memdbg_prepare
-	lea	(20,%sp), %sp
+	move.l	%a2, -(%sp)
+	bsr.w	__memdbg_prepare_block
+	lea	(24,%sp), %sp
 
 	| DmSet(rec, REC_KIND, 1, KIND_FREE_SLOT): the record's kind byte says
 	| "free slot" (the value a byte in the high half of its word).

@@ -140,9 +140,10 @@ __memdbg_resize_entry:
 | filling in its fields (at the TRAMPOLINE_ offsets): the tagged state, the
 | entry, the saved original, and the two checks that the app whose code 1 holds
 | the entry is still there (it may have returned without memdbg::stop, leaving
-| the dispatch table pointing here): code 1's chunk is still locked (the lock
-| count, bits 7-4 of the byte at TRAMPOLINE_LOCK_AT, code 1's chunk header + 4,
-| PALM_FACTS §5.1: the OS unlocks the code of an app that exits) and the
+| the dispatch table pointing here): code 1's chunk is still locked twice (the
+| lock count, bits 7-4 of the byte at TRAMPOLINE_LOCK_AT, code 1's chunk header
+| + 4, PALM_FACTS §5.1: the OS's lock and memdbg's own; the OS unlocks the code
+| of an app that exits) and the
 | entry's first long still reads TRAMPOLINE_CODE (the code was not moved or its
 | memory reused). Either fails: straight to the original, the caller's
 | arguments untouched. Four instructions more than a bare jump per call of a
@@ -153,7 +154,7 @@ __memdbg_resize_entry:
 	.globl	__memdbg_trampoline
 	.type	__memdbg_trampoline, @object
 __memdbg_trampoline:
-	cmpi.b	#CODE_LOCKED, (0x7FFFFFFF).l	| code 1 locked: lock count >= 1
+	cmpi.b	#CODE_LOCKED, (0x7FFFFFFF).l	| code 1 locked: lock count >= 2
 .Ltrampoline_lock_end:
 	bcs.s	.Ltrampoline_gone
 	cmpi.l	#0x7FFFFFFF, (0x7FFFFFFF).l	| the entry's first long, at the entry

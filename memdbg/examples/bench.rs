@@ -15,6 +15,12 @@
 //! `__memdbg_…` for its assembly, `memdbg_…` for its C interface)
 //! and the runtime helpers they call (`memcpy`, `memset`, `__mulsi3`, …), the app's.
 //! Default settings (guards, call stacks, heap statistics, trap patches).
+//!
+//! Each pair is measured on both of memdbg's paths: "3.x", the normal one (the
+//! start's probe found the Palm OS 3.x internals: a handle's chunk through its
+//! master pointer), and "documented" (palm-run's `--opaque-handles`: the probe
+//! fails, and a handle's chunk is reached with `MemHandleLock`/`MemHandleUnlock`;
+//! a pointer's path is the same on both).
 
 use palm_run::symbols::Symbols;
 use palm_run::{Config, Machine};
@@ -89,8 +95,8 @@ fn main() {
     );
     println!();
     println!(
-        "{:<8} {:>6} | {:>13} {:>9} {:>13} | {:>11} {:>11}",
-        "pair", "live", "memdbg instr", "+helpers", "memdbg OS", "app OS", "all instr"
+        "{:<8} {:<10} {:>6} | {:>13} {:>9} {:>13} | {:>11} {:>11}",
+        "pair", "path", "live", "memdbg instr", "+helpers", "memdbg OS", "app OS", "all instr"
     );
     let kinds: &[(u32, &str)] = if std::env::var_os("MEMDBG_BENCH_DETAIL").is_some() {
         &[]
@@ -98,20 +104,24 @@ fn main() {
         &[(100, "pointer"), (101, "handle")]
     };
     for &(scenario, label) in kinds {
-        for live in LIVE {
-            let base = run(&prc, scenario, live, 0, &memdbg, &helpers, &appr);
-            let with = run(&prc, scenario, live, PAIRS, &memdbg, &helpers, &appr);
-            let per = |a: u64, b: u64| (b - a) as f64 / f64::from(PAIRS);
-            println!(
-                "{:<8} {:>6} | {:>13.1} {:>9.1} {:>13.2} | {:>11.2} {:>11.1}",
-                label,
-                live,
-                per(base.memdbg.0, with.memdbg.0),
-                per(base.helpers.0, with.helpers.0),
-                per(base.memdbg.1, with.memdbg.1) + per(base.helpers.1, with.helpers.1),
-                per(base.app.1, with.app.1),
-                per(base.total_instructions, with.total_instructions),
-            );
+        for (documented, path) in [(false, "3.x"), (true, "documented")] {
+            for live in LIVE {
+                let ranges = [&memdbg[..], &helpers, &appr];
+                let base = run(&prc, scenario, live, 0, documented, ranges);
+                let with = run(&prc, scenario, live, PAIRS, documented, ranges);
+                let per = |a: u64, b: u64| (b - a) as f64 / f64::from(PAIRS);
+                println!(
+                    "{:<8} {:<10} {:>6} | {:>13.1} {:>9.1} {:>13.2} | {:>11.2} {:>11.1}",
+                    label,
+                    path,
+                    live,
+                    per(base.memdbg.0, with.memdbg.0),
+                    per(base.helpers.0, with.helpers.0),
+                    per(base.memdbg.1, with.memdbg.1) + per(base.helpers.1, with.helpers.1),
+                    per(base.app.1, with.app.1),
+                    per(base.total_instructions, with.total_instructions),
+                );
+            }
         }
     }
     if std::env::var_os("MEMDBG_BENCH_DETAIL").is_some() {
@@ -121,8 +131,9 @@ fn main() {
             .filter(|s| s.1 > 0 && is_memdbg(&s.2))
             .map(|s| s.2.as_str())
             .collect();
-        let base = run(&prc, 100, 10, 0, &memdbg, &helpers, &appr);
-        let with = run(&prc, 100, 10, PAIRS, &memdbg, &helpers, &appr);
+        let ranges = [&memdbg[..], &helpers, &appr];
+        let base = run(&prc, 100, 10, 0, false, ranges);
+        let with = run(&prc, 100, 10, PAIRS, false, ranges);
         let mut rows: Vec<(f64, &str)> = names
             .iter()
             .enumerate()
@@ -149,14 +160,16 @@ fn main() {
     );
 }
 
+/// One run of `scenario` with `live` blocks and `pairs` pairs, counted in the
+/// `[memdbg, helpers, app]` address ranges (ELF addresses); `documented`: with
+/// handles that are not master pointers (memdbg's documented path).
 fn run(
     prc: &[u8],
     scenario: u32,
     live: u32,
     pairs: u32,
-    memdbg: &[(u32, u32)],
-    helpers: &[(u32, u32)],
-    app: &[(u32, u32)],
+    documented: bool,
+    [memdbg, helpers, app]: [&[(u32, u32)]; 3],
 ) -> Counts {
     let mut m = Machine::with_config(&Config {
         ram_size: 8 * 1024 * 1024,
@@ -164,6 +177,7 @@ fn run(
         max_instructions: 4_000_000_000,
     })
     .unwrap();
+    m.opaque_handles = documented;
     m.install(prc).unwrap();
     for (n, v) in [(0u16, scenario), (2, live), (3, pairs)] {
         m.os.ftr.features.insert((CREATOR, n), v);
@@ -188,6 +202,19 @@ fn run(
         m.os.sys.code1_base,
         Some(base),
         "code 1 moved between launches"
+    );
+    // The path measured is the one asked for: the ledger's header says which.
+    let db = palm_prc::Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+    let palm_prc::Content::Records(recs) = &db.content else {
+        panic!("MemDbgDB is a resource database")
+    };
+    let header = memdbg::record::Header::decode(&recs[0].data).unwrap();
+    assert_eq!(
+        header
+            .header_flags()
+            .contains(memdbg::record::HeaderFlags::DOCUMENTED_CALLS),
+        documented,
+        "memdbg's path"
     );
     let p = m.take_profile().unwrap();
     let sum = |from: usize, n: usize| -> (u64, u64) {

@@ -41,6 +41,9 @@ extern "C" {
 #define memdbgPatchFrees       0x0080UL
 #define memdbgAlertOverruns    0x0100UL
 #define memdbgAlertDoubleFrees 0x0200UL
+/* Alerts with ErrDisplayFileLineMsg (the Fatal Alert, for a debug ROM's debugger)
+   instead of the ROM's error alert, which returns on every ROM. */
+#define memdbgErrDisplayAlerts 0x0400UL
 
 /* 0, or 1 already running, 4 bad settings, 5 no memory, 0x1xxxx Data Manager error. */
 UInt32 memdbg_start(UInt32 options, UInt32 maxAlerts, UInt32 capacity, UInt32 lowHeapThreshold);

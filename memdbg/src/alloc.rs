@@ -2,21 +2,24 @@
 //! interface, [`crate::MemDbgAlloc`]) is `__memdbg_alloc` (`asm/alloc.s`: 68000
 //! assembly, as it runs on every allocation; its header comment lists its steps),
 //! reached through [`alloc`]. The rare cases it meets are Rust, here: a failed or
-//! untracked allocation, a small allocation's site, the low-heap warning (and a
-//! fresh slot, [`crate::ledger::fresh_slot`]).
+//! untracked allocation, a small allocation's site, the low-heap warning, an
+//! address still held by a block freed unseen ([`reused`]) (and a fresh slot,
+//! [`crate::ledger::fresh_slot`]).
 
 use core::mem::offset_of;
 
 use m68k_palmos_sys as palm;
 use palm::mem::{memNewChunkFlagNonMovable, memNewChunkFlagPreLock};
 
+use crate::block;
 use crate::events;
 use crate::ledger;
 use crate::record::{
-    self, AllocRecord, FORMAT_VERSION, HeaderFlags, LowHeapRecord, SMALL_ALLOC_MAX, kind,
+    self, AllocFlags, AllocRecord, FORMAT_VERSION, HeaderFlags, LowHeapRecord, SMALL_ALLOC_MAX,
+    kind,
 };
 use crate::settings::Site;
-use crate::state::{self, SITES, SmallSite, State};
+use crate::state::{self, PATCHED_FREES, SITES, SmallSite, State};
 
 /// Largest chunk the Memory Manager gives (`memMaxChunkAllocSize` = 65,505 bytes,
 /// PALM_FACTS §5.2); a guard is added only below it.
@@ -43,6 +46,7 @@ asm_constants! {
     SITE_FLAGS = offset_of!(Site, flags);
     FILE_NAME_LEN = record::FILE_NAME_LEN;
     KIND_RUST = kind::RUST;
+    PATCHED_FREES_BIT = PATCHED_FREES.trailing_zeros();
 }
 
 #[cfg(target_arch = "m68k")]
@@ -175,4 +179,33 @@ pub extern "C" fn low_heap(st: &mut State) {
     sc.args[1] = st.low_heap_threshold as usize;
     sc.args[2] = st.heap_free as usize;
     events::dbg_message(st, &events::LOW_LINE);
+}
+
+/// Where the free traps are not patched (refused, or
+/// [`record::Options::PATCH_FREES`] off), before block `key` just allocated is
+/// indexed: a record the index still holds for that address is a block freed
+/// where memdbg could not see it (the OS gives out no live chunk's address). Its
+/// record gets [`AllocFlags::FREED_UNSEEN`] (its slot stays taken: the ledger
+/// keeps it), it leaves the index and the live counts. The allocation's assembly
+/// calls it.
+#[unsafe(export_name = "__memdbg_reused")]
+pub extern "C" fn reused(st: &mut State, key: u32) {
+    let Some(pos) = st.index.find(key) else {
+        return;
+    };
+    // SAFETY: a found position, the table unchanged since.
+    let rec = st.rec(unsafe { st.index.slot_at(pos) });
+    let flags = block::flags_of(rec);
+    ledger::write(
+        rec,
+        offset_of!(AllocRecord, flags) as u32,
+        &(flags | AllocFlags::FREED_UNSEEN.bits()).to_be_bytes(),
+    );
+    st.live_count -= 1;
+    st.live_bytes -= block::size_of(rec);
+    if flags & AllocFlags::HANDLE.bits() != 0 {
+        st.live_handles -= 1;
+    }
+    // SAFETY: as above.
+    unsafe { st.index.remove(pos) };
 }

@@ -8,6 +8,7 @@ use palm::{MemHandle, MemPtr};
 
 use crate::alloc::{alloc, chunk_how};
 use crate::free;
+use crate::probe;
 use crate::record::kind;
 use crate::resize;
 use crate::settings::Site;
@@ -109,4 +110,17 @@ pub(crate) unsafe fn free_at(addr: u32, handle: u32) -> palm::Err {
     let (ret, frame) = program_caller();
     // SAFETY: the caller's contract.
     unsafe { free::wrapped(addr, handle, ret, frame) }
+}
+
+/// `DbgMessage(text)` where the OS has it, else nothing: the check memdbg makes
+/// at start (`SysGetTrapAddress(sysTrapDbgMessage)` against SysUnimplemented's
+/// address, trusted only when a reserved trap reads as SysUnimplemented),
+/// made for this call. PumpkinOS ends an app that calls the missing trap; on a
+/// device the text goes to a connected debugger (see the crate docs, "Where
+/// `DbgMessage` goes"). For an app's own debug lines: `memdbg::dbg_message(c"…")`.
+pub fn dbg_message(text: &core::ffi::CStr) {
+    if probe::dbg_message() {
+        // SAFETY: a NUL-terminated string.
+        unsafe { palm::DbgMessage(text.as_ptr()) };
+    }
 }

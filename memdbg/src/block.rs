@@ -1,6 +1,7 @@
 //! A tracked block: finding its record from an address the app or the OS passed
-//! ([`lookup`]), its guard ([`check_guard`]), its fills and guard bytes
-//! ([`prepare`]) and the call stack of whoever is working on it ([`capture`]).
+//! ([`lookup`]), its chunk ([`chunk`]), its guard ([`check_guard`]), its fills and
+//! guard bytes ([`prepare`]), whether it is still the chunk it was at stop
+//! ([`still_live`]) and the call stack of whoever is working on it ([`capture`]).
 //!
 //! The block's bytes and the frame walk are 68000 assembly (`asm/block.s`), shared
 //! with the allocation and free paths' assembly; the rest is Rust.
@@ -8,8 +9,10 @@
 use core::mem::offset_of;
 
 use m68k_palmos_sys as palm;
+use palm::{MemHandle, MemPtr};
 
 use crate::events;
+use crate::probe;
 use crate::record::{
     self, AllocFlags, AllocRecord, FORMAT_VERSION, Options, OverrunRecord, STACK_FRAMES, Stack,
     U32Be, kind,
@@ -67,8 +70,8 @@ asm_constants! {
 unsafe extern "C" {
     /// `asm/block.s`: [`capture`]'s walk (C convention).
     fn __memdbg_walk(st: *const State, out: *mut Stack, ret: u32, frame: u32, max: u32);
-    /// `asm/block.s`: [`prepare`] (C convention).
-    fn __memdbg_prepare(addr: u32, flags: u32, from: u32, to: u32, byte: u32);
+    /// `asm/block.s`: [`prepare`]'s work on a chunk (C convention).
+    fn __memdbg_prepare(chunk: u32, flags: u32, from: u32, to: u32, byte: u32);
     /// `asm/block.s`: a block's guard bytes (a register routine).
     fn __memdbg_guard();
 }
@@ -91,38 +94,73 @@ pub fn capture(st: &State, out: *mut Stack, ret: u32, frame: u32) {
     }
 }
 
+/// The chunk of the tracked block at `key` (its record's address field) with
+/// [`AllocFlags`] `flags`: a pointer is its chunk; a handle's chunk is what its
+/// master pointer holds (PALM_FACTS §5.1: the start's probe found that it does,
+/// [`crate::probe::internals`]) or, with [`State::documented`], what
+/// `MemHandleLock` gives, locked until [`release_chunk`].
+pub fn chunk(st: &State, key: u32, flags: u16) -> u32 {
+    if flags & AllocFlags::HANDLE.bits() == 0 {
+        return key;
+    }
+    // SAFETY: `key` is a live tracked handle; its master pointer is read only
+    // where the probe found handles to be master pointers.
+    unsafe {
+        if st.documented != 0 {
+            palm::MemHandleLock(key as usize as MemHandle) as u32
+        } else {
+            (key as usize as *const u32).read()
+        }
+    }
+}
+
+/// Ends [`chunk`]'s use of the block: the handle it locked is unlocked.
+pub fn release_chunk(st: &State, key: u32, flags: u16) {
+    if flags & AllocFlags::HANDLE.bits() != 0 && st.documented != 0 {
+        // SAFETY: locked by `chunk`.
+        unsafe { palm::MemHandleUnlock(key as usize as MemHandle) };
+    }
+}
+
 /// After a block's allocation or resize, or before its free, in the dynamic heap
 /// only (the storage heaps are write-protected; `flags` without
 /// [`AllocFlags::NOT_DYNAMIC`]): its bytes `from..to` (offsets from the chunk's
 /// start) get `byte` (0: no fill), and with [`AllocFlags::GUARDED`] the guard is
-/// written at `to`. `addr` is the pointer or handle: `__memdbg_prepare`
-/// (`asm/block.s`).
+/// written at `to`. `key` is the pointer or handle, reached through [`chunk`]:
+/// `__memdbg_prepare` (`asm/block.s`) on it. The allocation's and the free's
+/// assembly call it for what they do not do inline (a handle with
+/// [`State::documented`], the fill of a freed block).
 ///
 /// # Safety
-/// `addr` is a live block whose chunk holds `to` bytes (and the guard after them
+/// `key` is a live block whose chunk holds `to` bytes (and the guard after them
 /// when `flags` says so).
-pub unsafe fn prepare(addr: u32, flags: u16, from: u32, to: u32, byte: u8) {
+#[unsafe(export_name = "__memdbg_prepare_block")]
+pub unsafe extern "C" fn prepare(st: &State, key: u32, flags: u32, from: u32, to: u32, byte: u32) {
+    let c = chunk(st, key, flags as u16);
     #[cfg(target_arch = "m68k")]
     // SAFETY: the caller's guarantee; the routine keeps D2–D7/A2–A6.
     unsafe {
-        __memdbg_prepare(addr, u32::from(flags), from, to, u32::from(byte))
+        __memdbg_prepare(c, flags, from, to, byte)
     };
     #[cfg(not(target_arch = "m68k"))]
     {
-        let _ = (addr, flags, from, to, byte);
-        crate::not_on_palm()
+        let _ = (c, from, to, byte);
+        crate::not_on_palm::<()>()
     }
+    release_chunk(st, key, flags as u16);
 }
 
 /// The guard bytes of the block whose record is `rec` (`key`: its address), packed
 /// big-endian; [`GUARD_INTACT`] when undamaged or when the block has no guard:
-/// `__memdbg_guard` (`asm/block.s`).
+/// `__memdbg_guard` (`asm/block.s`) on its [`chunk`].
 ///
 /// # Safety
 /// `rec` is a tracked block's record, `key` its address.
-unsafe fn guard(rec: *const u8, key: u32) -> u32 {
+unsafe fn guard(st: &State, rec: *const u8, key: u32) -> u32 {
+    let flags = flags_of(rec);
+    let c = chunk(st, key, flags);
     #[cfg(target_arch = "m68k")]
-    {
+    let g = {
         let g: u32;
         // SAFETY: the caller's guarantee; the routine only reads, and changes
         // D0–D1/A0–A1.
@@ -131,18 +169,94 @@ unsafe fn guard(rec: *const u8, key: u32) -> u32 {
                 "jsr ({f},%pc)",
                 f = sym __memdbg_guard,
                 inout("a0") rec => _,
-                inout("d0") key => g,
+                inout("d0") c => g,
                 out("d1") _,
                 out("a1") _,
                 options(readonly),
             )
         };
         g
-    }
+    };
     #[cfg(not(target_arch = "m68k"))]
-    {
-        let _ = (rec, key);
-        crate::not_on_palm()
+    let g = {
+        let _ = c;
+        crate::not_on_palm::<u32>()
+    };
+    release_chunk(st, key, flags);
+    g
+}
+
+/// Whether the guard of the block whose record is `rec` (`key`: its address) is
+/// intact (or the block has none).
+///
+/// # Safety
+/// As [`guard`].
+pub unsafe fn guard_intact(st: &State, rec: *const u8, key: u32) -> bool {
+    // SAFETY: the caller's guarantee.
+    unsafe { guard(st, rec, key) == GUARD_INTACT }
+}
+
+/// At stop, when frees were not all seen (the free traps were not patched:
+/// refused, or [`crate::Options::PATCH_FREES`] off), whether the block of record
+/// `rec` (`key`: its address) is still the chunk memdbg recorded: not free, of
+/// the size it recorded (with its data offset and guard: nothing hides them
+/// now), owned by the app ([`State::app_owner`], when known), in the dynamic
+/// heap. With the OS 3.x internals (the probe passed) its chunk header says so
+/// (PALM_FACTS §5.1; a handle's master pointer leads to a chunk whose `hOffset`
+/// points back at it); else the documented calls (`MemPtrSize`, `MemPtrOwner`,
+/// `MemPtrHeapID` and their handle forms, which cannot tell a chunk freed but not
+/// reused from a live one). A block outside the dynamic heap is taken as live.
+pub fn still_live(st: &State, rec: *const u8, key: u32) -> bool {
+    let flags = flags_of(rec);
+    if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
+        return true;
+    }
+    // SAFETY: an allocation record.
+    let offset = u32::from(unsafe { (*rec.cast::<AllocRecord>()).data_offset.get() });
+    let guard = if flags & AllocFlags::GUARDED.bits() != 0 {
+        record::GUARD_LEN as u32
+    } else {
+        0
+    };
+    let size = offset + size_of(rec) + guard;
+    let handle = flags & AllocFlags::HANDLE.bits() != 0;
+    let owner = u16::from(st.app_owner);
+    let owned = |o: u16| owner == 0 || o == owner;
+    // SAFETY: `key` was a tracked block's address; the header reads happen only
+    // where the probe found the OS 3.x layout (and read RAM the heap owns, even
+    // when the chunk was freed); the documented calls take what the app was
+    // given.
+    unsafe {
+        if st.documented == 0 {
+            let (body, mp) = if handle {
+                let mp = (key as usize as *const u32).read_volatile();
+                if mp == 0 || mp & 1 != 0 {
+                    return false;
+                }
+                (mp, key)
+            } else {
+                (key, 0)
+            };
+            let lock = if handle {
+                None
+            } else {
+                Some(probe::PTR_LOCK_COUNT)
+            };
+            let owner = if owner == 0 {
+                None
+            } else {
+                Some(u32::from(owner))
+            };
+            probe::chunk_is(body, size, lock, owner, mp)
+        } else if handle {
+            let h = key as usize as MemHandle;
+            palm::MemHandleSize(h) == size
+                && owned(palm::MemHandleOwner(h))
+                && palm::MemHandleHeapID(h) == 0
+        } else {
+            let p = key as usize as MemPtr;
+            palm::MemPtrSize(p) == size && owned(palm::MemPtrOwner(p)) && palm::MemPtrHeapID(p) == 0
+        }
     }
 }
 
@@ -206,8 +320,9 @@ pub fn lookup(st: &State, addr: u32, handle: u32) -> *mut u8 {
 const OVERRUN_HEAD: u32 = offset_of!(OverrunRecord, alloc) as u32;
 
 /// Checks the guard of the tracked block whose record is `rec` (`key`: its address).
-/// A damaged guard is recorded (and with [`Options::ALERT_OVERRUNS`] shown) as an
-/// overrun found `when` (a [`record::detected`] value), at `ticks`, by the caller
+/// A damaged guard is recorded (and with [`Options::ALERT_OVERRUNS`] shown at once,
+/// except at stop, whose alerts come after the ledger is closed) as an overrun
+/// found `when` (a [`record::detected`] value), at `ticks`, by the caller
 /// at `site` ([`NO_STACK`]: unknown), and the record gets [`AllocFlags::OVERRUN`].
 /// The free path's assembly calls it when it finds a damaged guard.
 ///
@@ -224,7 +339,7 @@ pub unsafe extern "C" fn check_guard(
     site: *const Stack,
 ) {
     // SAFETY: the caller's guarantee.
-    let g = unsafe { guard(rec, key) };
+    let g = unsafe { guard(st, rec, key) };
     if g == GUARD_INTACT {
         return;
     }
@@ -243,14 +358,11 @@ pub unsafe extern "C" fn check_guard(
     // SAFETY: the record's kind byte; the overrun record is in the scratch chunk.
     unsafe {
         let k = rec.read();
-        events::report(
-            st,
-            head,
-            OVERRUN_HEAD,
-            rec,
-            k,
-            Options::ALERT_OVERRUNS,
-            &events::OVERRUN,
-        )
+        let alert = if when == u32::from(record::detected::AT_STOP) {
+            Options::empty()
+        } else {
+            Options::ALERT_OVERRUNS
+        };
+        events::report(st, head, OVERRUN_HEAD, rec, k, alert, &events::OVERRUN)
     };
 }

@@ -1,8 +1,19 @@
 //! What memdbg tells while it runs and at stop: event records in the ledger
-//! (overruns, double frees, the low heap, small-allocation sites), non-fatal alerts
-//! (`ErrDisplayFileLineMsg`, whose dialog is titled "Fatal Alert" but returns) and
-//! `DbgMessage` lines (CloudpilotEmu prints them), built by [`crate::text`] from the
-//! templates here.
+//! (overruns, double frees, the low heap, small-allocation sites), alerts and
+//! `DbgMessage` lines (CloudpilotEmu prints them), built by [`crate::text`] from
+//! the templates here.
+//!
+//! An alert is the ROM's generic error alert (`FrmCustomAlert` with ErrOKAlert,
+//! [`crate::probe::ERR_OK_ALERT`]), which returns on every ROM that has it (Palm
+//! OS 3.2 and later; without it no alert is shown:
+//! [`HeaderFlags::NO_ALERT_DIALOG`]), or with
+//! [`Options::ERR_DISPLAY_ALERTS`] the "Fatal Alert" of
+//! `ErrDisplayFileLineMsg`, which a debug ROM lets its user continue from but a
+//! release ROM (Reset only) and PumpkinOS end the app with. The ledger's header
+//! is written before every alert ([`ledger::write_header`]), so an alert that
+//! ends the app loses nothing; at stop the alerts come after the ledger is
+//! complete and closed (`crate::session`). `DbgMessage` is called only where
+//! the start's probe found it ([`HeaderFlags::NO_DBG_MESSAGE`]).
 
 use core::mem::offset_of;
 
@@ -10,7 +21,8 @@ use m68k_palmos_sys as palm;
 use palm::codegen::in_register;
 
 use crate::ledger;
-use crate::record::{AllocRecord, Options};
+use crate::probe::ERR_OK_ALERT;
+use crate::record::{AllocRecord, HeaderFlags, Options};
 use crate::state::{self, State};
 use crate::text::say;
 
@@ -26,9 +38,12 @@ pub static LEAK_LINE: [u8; 36] = *b"memdbg: leak #\x01: \x01 bytes (\x03 \x02) a
 /// The low-heap `DbgMessage` line: largest free chunk, threshold, free bytes.
 pub static LOW_LINE: [u8; 48] = *b"memdbg: largest free chunk \x01 bytes < \x01 (free \x01)\0";
 /// [`innermost`]'s templates for an alert (at [`WHERE_NONE`], [`WHERE_FILE`] and
-/// [`WHERE_FRAME`]): nothing, nothing (the file and line are the alert's own),
-/// " from " and the frame.
-pub static ALERT_WHERE: [u8; 14] = *b"\0\0\0\0\0\0 from \x05\0";
+/// [`WHERE_FRAME`]): nothing, " at " and the file and line, " from " and the
+/// frame.
+pub static ALERT_WHERE: [u8; 18] = *b"\0\0 at \x04:\x01\0 from \x05\0";
+/// [`ALERT_WHERE`] for `ErrDisplayFileLineMsg`, whose dialog shows the file and
+/// line itself: nothing, nothing, " from " and the frame.
+static ERR_DISPLAY_WHERE: [u8; 14] = *b"\0\0\0\0\0\0 from \x05\0";
 /// [`innermost`]'s templates for a leak's line: "?", the file and line, the frame.
 pub static LEAK_WHERE: [u8; 8] = *b"?\0\x04:\x01\0\x05\0";
 /// A frame as an offset in code 1 (its argument: the frame); from [`CODE_RAW`] on,
@@ -36,24 +51,29 @@ pub static LEAK_WHERE: [u8; 8] = *b"?\0\x04:\x01\0\x05\0";
 static CODE: [u8; 7] = *b"code+\x02\0";
 /// The alert's file for a Rust allocation (it has no file and line).
 static RUST: [u8; 5] = *b"rust\0";
+/// `FrmCustomAlert`'s unused strings (not NULL: empty).
+static EMPTY: [u8; 1] = [0];
 /// Where [`innermost`]'s template is in its callers' three: no file and no frame.
 const WHERE_NONE: usize = 0;
 /// … a file and line.
 const WHERE_FILE: usize = 2;
-/// … a frame.
+/// … a frame (in [`LEAK_WHERE`] and [`ERR_DISPLAY_WHERE`]).
 const WHERE_FRAME: usize = 6;
+/// … a frame in [`ALERT_WHERE`].
+const ALERT_WHERE_FRAME: usize = 10;
 /// Where [`CODE`]'s raw form starts.
 const CODE_RAW: usize = 5;
 
 /// The arguments after a message's own that say where the block of allocation
 /// record `rec` was allocated, at `args`: with a file (a wrapper's), the template at
 /// [`WHERE_FILE`] of the caller's three `t`, the file and the line; else with a
-/// frame (a Rust allocation), the template at [`WHERE_FRAME`], [`CODE`] (or its raw
-/// form) and the innermost frame; else only the template at [`WHERE_NONE`].
+/// frame (a Rust allocation), the template at `frame` ([`WHERE_FRAME`] or
+/// [`ALERT_WHERE_FRAME`]), [`CODE`] (or its raw form) and the innermost frame;
+/// else only the template at [`WHERE_NONE`].
 ///
 /// # Safety
 /// `rec` is an allocation record; `args` has three writable elements.
-unsafe fn innermost(rec: *const u8, args: *mut usize, t: &[u8]) {
+unsafe fn innermost(rec: *const u8, args: *mut usize, t: &[u8], frame: usize) {
     // SAFETY: the caller's guarantees; `t` holds its three templates.
     unsafe {
         let a = &*rec.cast::<AllocRecord>();
@@ -62,7 +82,7 @@ unsafe fn innermost(rec: *const u8, args: *mut usize, t: &[u8]) {
             *args.add(1) = rec.add(offset_of!(AllocRecord, file)) as usize;
             *args.add(2) = in_register(u32::from(a.line.get())) as usize;
         } else if a.stack.count != 0 {
-            *args = t.as_ptr().add(WHERE_FRAME) as usize;
+            *args = t.as_ptr().add(frame) as usize;
             let raw = if a.stack.raw_mask & 1 != 0 {
                 CODE_RAW
             } else {
@@ -76,10 +96,11 @@ unsafe fn innermost(rec: *const u8, args: *mut usize, t: &[u8]) {
     }
 }
 
-/// With [`Options::DBG_MESSAGES`], says template `t` with the scratch arguments
+/// With [`Options::DBG_MESSAGES`], where `DbgMessage` exists (no
+/// [`HeaderFlags::NO_DBG_MESSAGE`]), says template `t` with the scratch arguments
 /// ([`say`]) and shows it with `DbgMessage`.
 pub fn dbg_message(st: &State, t: &[u8]) {
-    if st.has(Options::DBG_MESSAGES) {
+    if st.has(Options::DBG_MESSAGES) && st.flags & HeaderFlags::NO_DBG_MESSAGE.bits() == 0 {
         // SAFETY: a NUL-terminated template; its callers store its arguments.
         let m = unsafe { say(st, t.as_ptr()) };
         // SAFETY: the message is NUL-terminated.
@@ -102,46 +123,85 @@ pub unsafe fn leak_line(st: &State, rec: *const u8) {
         *args.add(1) = a.size.get() as usize;
         *args.add(2) = in_register(u32::from(a.kind)) as usize;
         *args.add(3) = a.address.get() as usize;
-        innermost(rec, args.add(4), &LEAK_WHERE);
+        innermost(rec, args.add(4), &LEAK_WHERE, WHERE_FRAME);
     }
     dbg_message(st, &LEAK_LINE);
 }
 
-/// Shows a non-fatal `ErrDisplayFileLineMsg` at the file and line of allocation
-/// record `rec` saying template `t` with the record's size and kind `kind`
-/// ("Leaked 16 bytes (handle)"; `t` ends with [`crate::text::THEN`] for the tail,
-/// [`ALERT_WHERE`]), and counts it. A Rust allocation has no file and line: the
-/// alert shows file "rust", line 0, and the message ends with its innermost caller
-/// as an offset in code 1 ("Leaked 24 bytes (Rust alloc) from code+0x00000C7A";
-/// `memdbg report` or `addr2line` on the ELF turns it into a function and line).
-/// Every alert memdbg shows is this one function's.
+/// Shows an alert about allocation record `rec` saying template `t` with the
+/// record's size and kind `kind` ("Leaked 16 bytes (handle) at
+/// src/leaks.rs:42"; `t` ends with [`crate::text::THEN`] for the tail,
+/// [`ALERT_WHERE`]): `FrmCustomAlert(ErrOKAlert, message, "", "")`, or with
+/// [`Options::ERR_DISPLAY_ALERTS`] `ErrDisplayFileLineMsg` at the record's file
+/// and line (the message without them); nothing with
+/// [`HeaderFlags::NO_ALERT_DIALOG`]. A Rust allocation has no file and line: the
+/// message ends with its innermost caller as an offset in code 1 ("Leaked 24
+/// bytes (Rust alloc) from code+0x00000C7A"; `memdbg report` or `addr2line` on
+/// the ELF turns it into a function and line), and `ErrDisplayFileLineMsg`
+/// shows file "rust", line 0. Every alert memdbg shows is this one function's;
+/// counting it and writing the header first is its callers' ([`alert_now`] and
+/// `stop`).
 ///
 /// # Safety
 /// `rec` is a readable allocation record (its file NUL-terminated, as FileName
 /// keeps it).
 pub unsafe fn alert(st: &State, rec: *const u8, kind: u8, t: &[u8]) {
-    state::bump(&mut st.counters().alerts);
+    if !alerts_shown(st) {
+        return;
+    }
+    let err_display = st.has(Options::ERR_DISPLAY_ALERTS);
     let args = st.sc().args.as_mut_ptr();
     // SAFETY: the caller's guarantee; the scratch arguments (ARGS elements).
     unsafe {
         let a = &*rec.cast::<AllocRecord>();
         *args = a.size.get() as usize;
         *args.add(1) = usize::from(kind);
-        innermost(rec, args.add(2), &ALERT_WHERE);
-        let msg = say(st, t.as_ptr());
-        let file = if a.file.0[0] == 0 {
-            RUST.as_ptr()
+        if err_display {
+            innermost(rec, args.add(2), &ERR_DISPLAY_WHERE, WHERE_FRAME);
         } else {
-            rec.add(offset_of!(AllocRecord, file))
-        };
-        palm::ErrDisplayFileLineMsg(file.cast(), a.line.get(), msg.cast());
+            innermost(rec, args.add(2), &ALERT_WHERE, ALERT_WHERE_FRAME);
+        }
+        let msg = say(st, t.as_ptr());
+        if err_display {
+            let file = if a.file.0[0] == 0 {
+                RUST.as_ptr()
+            } else {
+                rec.add(offset_of!(AllocRecord, file))
+            };
+            palm::ErrDisplayFileLineMsg(file.cast(), a.line.get(), msg.cast());
+        } else {
+            let empty = EMPTY.as_ptr().cast();
+            palm::FrmCustomAlert(ERR_OK_ALERT, msg.cast(), empty, empty);
+        }
     }
+}
+
+/// An alert while the app runs (an overrun or a double free found at once):
+/// counted, the header written with the count ([`ledger::write_header`]: should
+/// the alert end the app, the ledger has everything up to it), then
+/// [`alert`].
+///
+/// # Safety
+/// As [`alert`].
+pub unsafe fn alert_now(st: &State, rec: *const u8, kind: u8, t: &[u8]) {
+    if alerts_shown(st) {
+        state::bump(&mut st.counters().alerts);
+    }
+    ledger::write_header(st, 0);
+    // SAFETY: the caller's guarantee.
+    unsafe { alert(st, rec, kind, t) };
+}
+
+/// Whether [`alert`] shows anything (the dialog exists, or
+/// [`Options::ERR_DISPLAY_ALERTS`] is on).
+pub fn alerts_shown(st: &State) -> bool {
+    st.has(Options::ERR_DISPLAY_ALERTS) || st.flags & HeaderFlags::NO_ALERT_DIALOG.bits() == 0
 }
 
 /// An event: its record (`head_len` bytes at `head`, then allocation record `rec`
 /// with kind `kind`, [`ledger::event`]) and, when option `alert_option`
-/// ([`Options::ALERT_OVERRUNS`], [`Options::ALERT_DOUBLE_FREES`]) is on, its alert
-/// saying `t`.
+/// ([`Options::ALERT_OVERRUNS`], [`Options::ALERT_DOUBLE_FREES`]; empty: none) is
+/// on, its alert saying `t` ([`alert_now`]).
 ///
 /// # Safety
 /// As [`ledger::event`] for `head`, `head_len` and `rec`.
@@ -158,6 +218,6 @@ pub unsafe fn report(
     unsafe { ledger::event(st, head, head_len, rec, kind) };
     if st.has(alert_option) {
         // SAFETY: as above: `rec` is an allocation record.
-        unsafe { alert(st, rec, kind, t) };
+        unsafe { alert_now(st, rec, kind, t) };
     }
 }

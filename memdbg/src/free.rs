@@ -122,7 +122,7 @@ pub extern "C" fn free_unindexed(
 ) -> u32 {
     if addr != 0 && addr & 1 == 0 {
         if let Some(i) = ring_find(st, addr)
-            && still_free(addr, handle != 0)
+            && still_free(st, addr, handle != 0, ret)
         {
             double_free(st, i, ret, frame);
             return Freed::Refuse as u32;
@@ -156,13 +156,20 @@ fn ring_find(st: &State, addr: u32) -> Option<usize> {
     None
 }
 
-/// Whether a block freed earlier is still free (so a new free of it is a double
-/// free) rather than reused by an allocation the detector did not see. Reads the OS
-/// 3.x chunk header (PALM_FACTS §5.1): a pointer's header is 8 bytes before it, with
-/// the free flag in bit 31 of its first long; a freed handle's master pointer no
-/// longer leads to a live chunk whose hOffset (the header's low 24 bits, signed, in
-/// 2-byte units) points back at it.
-fn still_free(addr: u32, handle: bool) -> bool {
+/// Whether a block freed earlier is still free (so a new free of it, by the caller
+/// at `ret`, is a double free) rather than reused by an allocation the detector did
+/// not see. Reads the OS 3.x chunk header (PALM_FACTS §5.1): a pointer's header is
+/// 8 bytes before it, with the free flag in bit 31 of its first long; a freed
+/// handle's master pointer no longer leads to a live chunk whose hOffset (the
+/// header's low 24 bits, signed, in 2-byte units) points back at it. Without those
+/// internals ([`State::documented`]) no documented call can tell: the free is
+/// taken as a double free when the app's own code makes it (code 1, or code 1
+/// unknown), and as a reused chunk's when the OS does (the OS frees chunks of its
+/// own, which may reuse the address).
+fn still_free(st: &State, addr: u32, handle: bool, ret: u32) -> bool {
+    if st.documented != 0 {
+        return st.code.base == 0 || st.code.contains(ret);
+    }
     let long = |a: u32| {
         // SAFETY: `addr` was a valid chunk or handle of the dynamic heap (it is in
         // the ring), so these header and master-pointer reads are inside mapped RAM

@@ -107,6 +107,8 @@ asm_constants! {
 unsafe extern "C" {
     /// `asm/index.s`: the position of a key (a register routine).
     fn __memdbg_index_find();
+    /// `asm/index.s`: removes the entry at a position (a register routine).
+    fn __memdbg_index_remove();
 }
 
 impl Index {
@@ -150,6 +152,36 @@ impl Index {
         {
             let _ = key;
             crate::not_on_palm()
+        }
+    }
+
+    /// Removes the entry at position `pos`: `__memdbg_index_remove`
+    /// (`asm/index.s`; the free path's assembly calls it directly).
+    ///
+    /// # Safety
+    /// `pos` is a position [`Index::find`] returned, and the table has not changed
+    /// since.
+    pub unsafe fn remove(&mut self, pos: u32) {
+        #[cfg(target_arch = "m68k")]
+        // SAFETY: the caller's guarantee; the routine changes D0–D5/A0–A1.
+        unsafe {
+            core::arch::asm!(
+                "jsr ({f},%pc)",
+                f = sym __memdbg_index_remove,
+                inout("a0") self => _,
+                inout("d0") pos => _,
+                out("d1") _,
+                out("d2") _,
+                out("d3") _,
+                out("d4") _,
+                out("d5") _,
+                out("a1") _,
+            )
+        };
+        #[cfg(not(target_arch = "m68k"))]
+        {
+            let _ = pos;
+            crate::not_on_palm::<()>()
         }
     }
 

@@ -26,12 +26,14 @@
 //! ## What it does
 //! - [`start`] (re)creates `MemDbgDB` ([`record::DB_NAME`], creator `'MDbg'`, type
 //!   `'LEAK'`; a database of that name with another creator or type is left alone and
-//!   `start` fails with [`Error::Ledger`]`(dmErrAlreadyExists)`), writes its header, allocates its state in system-owned chunks found
-//!   again through `FtrGet('MDbg', 0)` (no writable statics: a code resource is
-//!   write-protected), locates code 1 for call stacks, and patches the two free
-//!   traps (and, with guards, `MemPtrSize`, `MemHandleSize`, `MemPtrResize` and
-//!   `MemHandleResize`) with `SysSetTrapAddress`, reading them back (unless refused:
-//!   then [`record::HeaderFlags::PATCHES_REFUSED`] and the wrappers keep working).
+//!   `start` fails with [`Error::Ledger`]`(dmErrAlreadyExists)`), writes its header,
+//!   allocates its state in system-owned chunks found again through
+//!   `FtrGet('MDbg', 0)` (no writable statics: a code resource is write-protected),
+//!   finds out what the OS offers (see "On a Palm OS it was not written against"),
+//!   locates code 1 for call stacks, and patches the two free traps (and, with
+//!   guards, `MemPtrSize`, `MemHandleSize`, `MemPtrResize` and `MemHandleResize`)
+//!   with `SysSetTrapAddress`, reading them back (unless refused: then
+//!   [`record::HeaderFlags::PATCHES_REFUSED`] and the wrappers keep working).
 //! - The wrappers [`mem_ptr_new!`], [`mem_handle_new!`], [`mem_chunk_new!`] capture the
 //!   call's file and line (and, with [`Options::CALL_STACKS`], the callers); the
 //!   resize wrappers [`mem_ptr_resize!`], [`mem_handle_resize!`] keep exactly one
@@ -55,12 +57,66 @@
 //!   idiom for data that outlives the app: at stop, `MemPtrOwner`/
 //!   `MemHandleOwner` of a block allocated as the app's names another owner;
 //!   its record gets [`record::AllocFlags::HANDED_OFF`], it is not a leak),
-//!   reports each leak (up to `max_alerts` non-fatal
-//!   `ErrDisplayFileLineMsg` alerts, one `DbgMessage` line each), writes the header's
-//!   counters, removes free slots from the ledger and frees its state.
+//!   reports each leak (one `DbgMessage` line each), writes the header's
+//!   counters, releases the records and removes free slots from the ledger, and
+//!   only then, the ledger complete, shows up to `max_alerts` alerts (one per
+//!   leak) and frees its state.
+//! - Alerts (a leak at stop, an overrun or a double free at once) are the ROM's
+//!   generic error alert, `FrmCustomAlert(ErrOKAlert, …)` (10021, Palm OS 3.2 and
+//!   later: it returns on every ROM), reading "Leaked 16 bytes (pointer) at
+//!   src/x.rs:42"; without it (Palm OS 3.0/3.1) none is shown
+//!   ([`record::HeaderFlags::NO_ALERT_DIALOG`]). [`Options::ERR_DISPLAY_ALERTS`]
+//!   shows them with `ErrDisplayFileLineMsg` instead, for debug-ROM users who want
+//!   its debugger: that "Fatal Alert" offers only Reset on a release ROM and ends
+//!   the app on PumpkinOS. The ledger's header is written before every alert, so
+//!   an alert that ends the app loses nothing.
 //! - It degrades instead of crashing: a full index or storage heap counts untracked
 //!   allocations and sets [`record::HeaderFlags::INCOMPLETE`]; everything keeps
 //!   working for any number of alloc/free cycles (record slots are reused).
+//!
+//! ## On a Palm OS it was not written against
+//! memdbg's fast paths read Palm OS 3.x internals: a handle's master pointer
+//! (`*h` is the chunk) and chunk headers (PALM_FACTS §5.1). `start` first checks
+//! that they hold (`MemHandleLock(h) == *h` on a handle of its own, and that
+//! handle's, a pointer's and the state's chunk headers say what they should; a
+//! freed pointer's header says free); where they do not (PumpkinOS: handles are
+//! descriptors) memdbg uses documented calls only and says so in the ledger
+//! ([`record::HeaderFlags::DOCUMENTED_CALLS`]): a handle's chunk is reached with
+//! `MemHandleLock`/`MemHandleUnlock` (two more OS calls per handle allocation and
+//! per handle free with guards), a free of an address freed among the last eight
+//! is a double free only when the app's code makes it, and at stop, trap patches
+//! refused, a damaged guard is taken as freed unseen. The ledger follows the Data
+//! Manager's documented contract on every OS: a record's pointer is used only
+//! while its handle is locked, between `DmNewRecord`/`DmGetRecord` and
+//! `DmReleaseRecord` (PumpkinOS frees a record's buffer at its release), so a
+//! slot's record stays busy and locked from its creation to `stop`.
+//!
+//! With the patches refused, frees made with the plain traps (and the OS's) go
+//! unseen, so at stop a block memdbg still holds may be long freed: it is
+//! guard-checked only if it is still the chunk memdbg recorded (not free, its
+//! size, the app's owner, the dynamic heap: from its chunk header with the OS 3.x
+//! internals, else from `MemPtrSize`/`MemPtrOwner`/`MemPtrHeapID` and their handle
+//! forms); otherwise its record gets [`record::AllocFlags::FREED_UNSEEN`] — not a
+//! leak, never an overrun. Neither way is certain: a chunk freed next to a free
+//! one merges into it and may leave its old header inside the merged chunk,
+//! which then reads as live (a leak, if its guard is still intact), and the
+//! documented calls cannot tell a freed chunk from a live one at all, so with
+//! them a damaged guard counts as freed unseen too.
+//!
+//! ### Where `DbgMessage` goes
+//! [`Options::DBG_MESSAGES`] lines (and [`dbg_message`], for the app's own) are
+//! sent only where the trap exists: `start` compares
+//! `SysGetTrapAddress(sysTrapDbgMessage)` with SysUnimplemented's address, the
+//! SDK's own test for a trap, and trusts the answer only if a reserved trap reads
+//! as SysUnimplemented (PumpkinOS answers an address for every trap, and ends an
+//! app that calls the DbgMessage it lacks); otherwise none is sent
+//! ([`record::HeaderFlags::NO_DBG_MESSAGE`]). CloudpilotEmu (its
+//! `HeadpatchDbgMessage`) and palm-run print the lines. On a device the trap
+//! belongs to the ROM's debugger support (`DebugMgr.h`) and the text is for a
+//! debugger connected to the device (Palm Debugger, CodeWarrior): without one
+//! nobody reads it, and what a release ROM does then was not verified — keep
+//! `DBG_MESSAGES` for emulators and debugging sessions. The ledger has
+//! everything the lines say.
 //!
 //! ## Rules for the app
 //! - Call [`start`] and [`stop`] only at a normal launch with globals (PALM_FACTS
@@ -110,16 +166,20 @@
 //! 3. `stack` — code 1's range and the call stacks' rules.
 //! 4. `index` — the free path's hash table (the state holds one).
 //! 5. `state` — the state chunk: its layout, entering it, the heap's low-water marks.
-//! 6. `ledger` — MemDbgDB: creating it, records and slots, events, cleaning up.
-//! 7. `text` — the message formatter.
-//! 8. `events` — alerts, `DbgMessage` lines and event records.
-//! 9. `block` — a tracked block: its record by address, its guard, fills, call stacks.
-//! 10. `alloc`, `free`, `resize` — the hooks: what every allocation, free, size
+//! 6. `probe` — what the OS offers, found out at start: the OS 3.x internals,
+//!    `DbgMessage`, the alert dialog.
+//! 7. `ledger` — MemDbgDB: creating it, records and slots, the header, events,
+//!    cleaning up.
+//! 8. `text` — the message formatter.
+//! 9. `events` — alerts, `DbgMessage` lines and event records.
+//! 10. `block` — a tracked block: its record by address, its chunk, its guard,
+//!     fills, whether it is still live, call stacks.
+//! 11. `alloc`, `free`, `resize` — the hooks: what every allocation, free, size
 //!     query and resize does (each uses none of the other two).
-//! 11. `patch` — installing and removing the trap patches.
-//! 12. `session` — [`start`] and [`stop`], the leak report, the header.
-//! 13. `api` — the wrappers' functions.
-//! 14. `global`, `capi` — [`MemDbgAlloc`], the C interface.
+//! 12. `patch` — installing and removing the trap patches.
+//! 13. `session` — [`start`] and [`stop`], the leak report, the alerts at stop.
+//! 14. `api` — the wrappers' functions, [`dbg_message`].
+//! 15. `global`, `capi` — [`MemDbgAlloc`], the C interface.
 //!
 //! ## Assembly
 //! What runs on every allocation and free, and what the OS calls as a trap, is
@@ -196,6 +256,7 @@ mod global;
 mod index;
 mod ledger;
 mod patch;
+mod probe;
 pub mod record;
 mod resize;
 mod session;
@@ -204,7 +265,9 @@ mod stack;
 mod state;
 mod text;
 
-pub use api::{chunk_new, handle_free, handle_new, handle_resize, ptr_free, ptr_new, ptr_resize};
+pub use api::{
+    chunk_new, dbg_message, handle_free, handle_new, handle_resize, ptr_free, ptr_new, ptr_resize,
+};
 pub use global::MemDbgAlloc;
 pub use record::Options;
 pub use session::{Session, Summary, is_running, start, stop};

@@ -17,7 +17,7 @@
 //! form of a trap) and jumps to its entry in code 1:
 //!
 //! ```text
-//! cmpi.b #$10,lock.l     ; 0C39 0010 llll llll   code 1's chunk still locked?
+//! cmpi.b #$20,lock.l     ; 0C39 0020 llll llll   code 1's chunk still locked twice?
 //! bcs.s  gone            ; 65xx
 //! cmpi.l #first,entry.l  ; 0CB9 ffff ffff eeee eeee   its entry still there?
 //! bne.s  gone            ; 66xx
@@ -31,10 +31,12 @@
 //! OS at exit, then perhaps moved or its memory reused) costs the next app four
 //! instructions per patched call instead of a jump into freed code: `lock` is
 //! code 1's chunk header + 4, whose bits 7–4 are the lock count (PALM_FACTS
-//! §5.1; the OS 3.x layout, read only where trap patches are accepted, which is
-//! where that layout is the heap's), and `first` the entry's first long as
-//! `install` read it. Without a located code 1 only the second check is made
-//! (`lock` is then the `jmp` opcode's byte, always ≥ 0x10). The entries
+//! §5.1: 2 while the app runs, the OS's lock and `start`'s own; 1 once the app
+//! has exited), and `first` the entry's first long as `install` read it. The
+//! header is read only where the start's probe found the OS 3.x layout; with
+//! [`HeaderFlags::DOCUMENTED_CALLS`], or without a located code 1, only the
+//! second check is made (`lock` is then the `jmp` opcode's byte, always ≥ 0x20).
+//! The entries
 //! (`asm/patches.s`) are assembly because they are called as the traps, with
 //! Palm's register rules, and need the caller's return address (the free's site,
 //! and whether the app or the OS freed) and its A6 (to walk its callers); they do
@@ -68,9 +70,11 @@ const TRAMPOLINE_STATE: usize = 24;
 const TRAMPOLINE_ENTRY: usize = 30;
 /// Where a trampoline holds the saved original's address.
 const TRAMPOLINE_ORIG: usize = 36;
-/// The lowest chunk header byte of a locked chunk: lock count 1 in bits 7–4 of
-/// the second long's first byte (PALM_FACTS §5.1).
-const CODE_LOCKED: u8 = 0x10;
+/// The lowest chunk header byte of code 1 while its app runs: lock count 2 in
+/// bits 7–4 of the second long's first byte (PALM_FACTS §5.1), the OS's (which
+/// runs it) and memdbg's own (`start` locks code 1 until `stop`). An app that
+/// exits without `stop` leaves only memdbg's.
+const CODE_LOCKED: u8 = 0x20;
 /// From a chunk's body to its header's byte with the lock count: the header is
 /// the 8 bytes before the body, the lock count in the top nibble of its second
 /// long (PALM_FACTS §5.1).
@@ -230,7 +234,7 @@ pub fn install(st: &mut State) {
     for i in 0..TRAMPOLINES {
         let at = trampoline(st, i).cast::<u8>();
         let to = entry(i / 2);
-        let lock = if st.code.base != 0 {
+        let lock = if st.code.base != 0 && st.documented == 0 {
             st.code.base - LOCK_BYTE_BEFORE_BODY
         } else {
             at as u32 + TRAMPOLINE_JMP_OPCODE as u32

@@ -50,7 +50,7 @@
 //! |---|---|
 //! | 1 | first version: header of 152 bytes ([`HEADER_SIZE_V1`]) |
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
-//! | 3 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (an allocation record at stop that is not a leak: its block was handed off); every layout is as in version 2 |
+//! | 3 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`], [`AllocFlags::HANDED_OFF`] (an allocation record at stop that is not a leak: its block was handed off) and [`AllocFlags::FREED_UNSEEN`] (nor is this one: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every layout is as in version 2 |
 //!
 //! [`Header::decode`] and [`Record::decode`] read all three versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
@@ -405,10 +405,13 @@ flags! {
         /// largest-free-chunk warning after each tracked one; count small
         /// allocations per site.
         const HEAP_STATS = 0x0004;
-        /// At stop, show up to `max_alerts` non-fatal `ErrDisplayFileLineMsg`
-        /// alerts, one per leak, naming the allocation's file and line.
+        /// At stop, show up to `max_alerts` alerts, one per leak, naming the
+        /// allocation's file and line (see [`Options::ERR_DISPLAY_ALERTS`]).
         const ALERTS_AT_EXIT = 0x0008;
-        /// At stop, one `DbgMessage` line per leak (CloudpilotEmu prints them).
+        /// `DbgMessage` lines: one per leak at stop, the summary, the low-heap
+        /// warning (CloudpilotEmu prints them; a device sends them to a
+        /// connected debugger). Never where the trap table says the trap is
+        /// missing or cannot tell ([`HeaderFlags::NO_DBG_MESSAGE`]).
         const DBG_MESSAGES = 0x0010;
         /// Fill new blocks with [`FILL_NEW_BYTE`] (and grown parts of resized
         /// blocks with [`FILL_RESIZE_BYTE`]).
@@ -421,12 +424,20 @@ flags! {
         /// With this option and without [`HeaderFlags::PATCHES_REFUSED`], the free
         /// traps were patched.
         const PATCH_FREES = 0x0080;
-        /// Report overruns found at free/resize immediately with a non-fatal
-        /// `ErrDisplayFileLineMsg` (they are always recorded).
+        /// Report overruns found at free/resize immediately with an alert (they
+        /// are always recorded).
         const ALERT_OVERRUNS = 0x0100;
-        /// Report double frees immediately with a non-fatal `ErrDisplayFileLineMsg`
-        /// (they are always recorded).
+        /// Report double frees immediately with an alert (they are always
+        /// recorded).
         const ALERT_DOUBLE_FREES = 0x0200;
+        /// Show memdbg's alerts with `ErrDisplayFileLineMsg` (the "Fatal Alert"
+        /// dialog, `ErrorMgr.h`) instead of the ROM's generic error alert: for
+        /// debug-ROM users who want its Debug button. A release ROM offers only
+        /// Reset there, and PumpkinOS ends the app (PALM_FACTS §4.3, §7.3); the
+        /// ledger's header is written before every alert, so an alert that ends
+        /// the app loses nothing. Without it an alert is `FrmCustomAlert` with
+        /// ErrOKAlert (10021, Palm OS 3.2 and later), which returns.
+        const ERR_DISPLAY_ALERTS = 0x0400;
     }
 }
 
@@ -458,6 +469,27 @@ flags! {
         /// The dynamic heap's largest free chunk fell below the warning threshold at
         /// least once (a [`LowHeapRecord`] marks the first time).
         const LOW_HEAP = 0x0020;
+        /// The probe at start found that the OS does not keep the Palm OS 3.x
+        /// internals memdbg would otherwise read (a handle's master pointer
+        /// holds its chunk's address, as `MemHandleLock` gives it; a chunk's
+        /// 8-byte header before it, PALM_FACTS §5.1): memdbg used documented
+        /// calls only. A handle's chunk was reached with
+        /// `MemHandleLock`/`MemHandleUnlock`; without chunk headers a free of an
+        /// address freed among the last few is a double free only when the
+        /// app's code makes it; and with [`HeaderFlags::PATCHES_REFUSED`] a
+        /// block whose guard is damaged at stop is taken as freed unseen
+        /// ([`AllocFlags::FREED_UNSEEN`]), not as an overrun.
+        const DOCUMENTED_CALLS = 0x0040;
+        /// `DbgMessage` was not called ([`Options::DBG_MESSAGES`] notwithstanding):
+        /// the trap table says it is unimplemented (`SysGetTrapAddress` gives
+        /// SysUnimplemented's address), or its answers cannot tell (a reserved
+        /// trap did not read as SysUnimplemented: PumpkinOS).
+        const NO_DBG_MESSAGE = 0x0080;
+        /// No alert was shown: the ROM has no generic error alert (ErrOKAlert,
+        /// 10021: Palm OS 3.2 and later) and [`Options::ERR_DISPLAY_ALERTS`] is
+        /// off. The ledger and the `DbgMessage` lines say everything an alert
+        /// would have.
+        const NO_ALERT_DIALOG = 0x0100;
     }
 }
 
@@ -488,6 +520,14 @@ flags! {
         /// its allocation's site; the header's `leaks` does not count it (format
         /// version 3 on).
         const HANDED_OFF = 0x0080;
+        /// Set at stop with [`HeaderFlags::PATCHES_REFUSED`]: the block is no
+        /// longer the chunk memdbg recorded (its chunk is free, its size, heap
+        /// or owner changed; or, with [`HeaderFlags::DOCUMENTED_CALLS`], its
+        /// guard is damaged, which documented calls cannot tell from a free):
+        /// it was freed where memdbg could not see it (a plain `MemPtrFree`, the
+        /// OS), not leaked. Such a record is not a leak (not counted in
+        /// [`Counters::leaks`]) and its guard is not an overrun.
+        const FREED_UNSEEN = 0x0100;
     }
 }
 
@@ -800,8 +840,9 @@ pub struct Counters {
     pub failed: U32Be,
     /// Successful tracked resizes.
     pub resizes: U32Be,
-    /// Tracked blocks still live at stop and still the app's (= leak records;
-    /// from version 3 on, blocks handed off to another owner are not counted).
+    /// Tracked blocks still live at stop and still the app's: the leak records
+    /// (allocation records without [`AllocFlags::HANDED_OFF`] (version 3 on) or
+    /// [`AllocFlags::FREED_UNSEEN`]).
     pub leaks: U32Be,
     /// Bytes in those blocks (requested sizes).
     pub leaked_bytes: U32Be,
@@ -821,7 +862,8 @@ pub struct Counters {
     /// Small allocations from sites beyond the per-site table (not in any
     /// [`SmallSiteRecord`]).
     pub small_unsited: U32Be,
-    /// `ErrDisplayFileLineMsg` alerts shown (overruns, double frees, leaks).
+    /// Alerts shown (overruns, double frees, leaks), or at stop about to be
+    /// shown (the header is written first).
     pub alerts: U32Be,
     /// Frees by OS code of chunks never tracked (informational: the OS frees its
     /// own chunks all the time).

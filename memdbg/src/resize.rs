@@ -122,7 +122,7 @@ pub unsafe extern "C" fn resize(
     // (The record's size is still the old one.)
     let old = block::size_of(rec);
     // SAFETY: the block was just resized to `size` (and the guard when flagged).
-    unsafe { prepare(key, flags, old, size, fill) };
+    unsafe { prepare(st, key, u32::from(flags), old, size, u32::from(fill)) };
     // The flags and size are adjacent (bytes 2..8): one DmWrite, from the scratch
     // record (its flags and size are written again at every allocation).
     let r = &mut st.sc().rec;

@@ -6,18 +6,21 @@ use core::mem::size_of;
 use m68k_palmos_sys as palm;
 
 use crate::block::{self, NO_STACK, check_guard};
-use crate::events::{self, LEAKED};
+use crate::events::{self, LEAKED, OVERRUN};
 use crate::index::{self, Index};
 use crate::ledger;
 use crate::patch;
+use crate::probe;
 use crate::record::{
-    self, AllocFlags, AllocRecord, AsBytes, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION,
-    HEADER_MAGIC, HEADER_SIZE, HeaderFlags, NOT_SAMPLED, Options, SmallSiteRecord, U16Be, detected,
-    kind,
+    self, ALLOC_RECORD_SIZE, AllocFlags, AllocRecord, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION,
+    HeaderFlags, NOT_SAMPLED, OVERRUN_RECORD_SIZE, Options, OverrunRecord, SmallSiteRecord, U16Be,
+    detected, kind,
 };
 use crate::settings::{Error, Settings};
 use crate::stack::CodeRange;
-use crate::state::{self, NO_SLOT, Scratch, SmallSite, State, TRAMPOLINE_LEN, TRAMPOLINES};
+use crate::state::{
+    self, NO_SLOT, PATCHED_FREES, Scratch, SmallSite, State, TRAMPOLINE_LEN, TRAMPOLINES,
+};
 
 /// What [`stop`] found.
 #[repr(C)]
@@ -105,26 +108,24 @@ const fn even(n: usize) -> usize {
 const ST_SIZE: usize = even(size_of::<State>());
 /// The scratch buffers' size in the state's chunk (then the trampolines).
 const SC_SIZE: usize = even(size_of::<Scratch>());
-/// The state chunk's size before the slot table (6 bytes a slot) and the index's
-/// slot numbers (2 bytes an entry).
+/// The state chunk's size before the slot table (6 bytes a slot: its record's
+/// pointer and its free-list link) and the index's slot numbers (2 bytes an
+/// entry).
 const FIXED_SIZE: usize = ST_SIZE + SC_SIZE + TRAMPOLINES * TRAMPOLINE_LEN;
 
 /// A zeroed chunk of the dynamic heap owned by the system (owner 0), so the OS does
 /// not free it when the app exits (PALM_FACTS §5.5): the detector frees it itself at
-/// stop; and the app's owner ID, which the chunk had first. Null when the heap has
-/// no room. (Not inlined: `start` calls it twice.)
+/// stop. Null when the heap has no room. (Not inlined: `start` calls it twice.)
 #[inline(never)]
-fn system_chunk(size: u32) -> (*mut u8, u8) {
+fn system_chunk(size: u32) -> *mut u8 {
     // SAFETY: plain Memory Manager calls on a chunk just allocated, `size` bytes.
     unsafe {
         let p = palm::MemPtrNew(size).cast::<u8>();
-        let mut owner = 0;
         if !p.is_null() {
-            owner = palm::MemPtrOwner(p.cast()) as u8;
             palm::MemPtrSetOwner(p.cast(), 0);
             core::ptr::write_bytes(p, 0, size as usize);
         }
-        (p, owner)
+        p
     }
 }
 
@@ -141,8 +142,11 @@ fn free_chunks(first: *mut u8, second: *mut u8) {
 ///
 /// Creates MemDbgDB afresh with a header record (replacing the previous run's ledger, never
 /// another app's database of that name), allocates the state, index and slot table
-/// (system-owned chunks; sizes in [`Settings::capacity`]), locates code 1
-/// (`DmGetResource('code', 1)`) and the app's name and creator, registers the state
+/// (system-owned chunks; sizes in [`Settings::capacity`]), probes what the OS offers
+/// (`crate::probe`: the OS 3.x internals, else documented calls only,
+/// [`HeaderFlags::DOCUMENTED_CALLS`]; `DbgMessage`; the alert dialog), locates
+/// code 1 (`DmGetResource('code', 1)`, locked until stop) and the app's name and
+/// creator, registers the state
 /// with `FtrSet('MDbg', 0)`, and patches `MemChunkFree`/`MemHandleFree` when
 /// [`Options::PATCH_FREES`](crate::Options::PATCH_FREES) is set and
 /// `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/`MemHandleResize` when
@@ -174,11 +178,12 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     // the scratch buffers, the trampolines, the slot table (a record pointer and a
     // free-list link per slot) and the index's slot numbers (under 52 KB at the
     // largest capacity).
-    let (st_p, app_owner) = system_chunk((FIXED_SIZE + cap * 6) as u32 + n * 2);
+    let st_size = (FIXED_SIZE + cap * 6) as u32 + n * 2;
+    let st_p = system_chunk(st_size);
     if st_p.is_null() {
         return Err(Error::NoMemory);
     }
-    let (keys, _) = system_chunk(n * 4);
+    let keys = system_chunk(n * 4);
     if keys.is_null() {
         // SAFETY: the chunk just allocated, freed once.
         unsafe { palm::MemChunkFree(st_p.cast()) };
@@ -190,7 +195,6 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     let st = unsafe { &mut *st_p.cast::<State>() };
     let (scratch, table) = unsafe { (st_p.add(ST_SIZE), st_p.add(FIXED_SIZE)) };
     st.busy = 1;
-    st.app_owner = app_owner;
     st.settings = *settings;
     st.options = settings.options.bits();
     st.low_heap_threshold = settings.low_heap_threshold;
@@ -209,8 +213,18 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
         st.slot_next = table.add(cap * 4).cast();
         st.trampolines = st_p.add(ST_SIZE + SC_SIZE);
     }
+    let (internals, owner) = probe::internals(st_p, st_size);
+    st.app_owner = owner as u8;
+    if !internals {
+        st.documented = 1;
+        st.flag(HeaderFlags::DOCUMENTED_CALLS);
+    }
+    st.flag(probe::output_flags(
+        settings.options.contains(Options::ERR_DISPLAY_ALERTS),
+    ));
     locate_code(st);
     if let Err(e) = ledger::create(st) {
+        release_code(st);
         free_chunks(st_p, keys);
         return Err(e);
     }
@@ -222,7 +236,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     // SAFETY: a plain Feature Manager call.
     unsafe { palm::FtrSet(DB_CREATOR, FEATURE_STATE, st_p as u32) };
     patch::install(st);
-    write_header(st, 0);
+    ledger::write_header(st, 0);
     state::leave(st);
     Ok(())
 }
@@ -258,23 +272,19 @@ fn abandoned(st: &State) -> bool {
 
 /// Takes over the state an app left behind ([`abandoned`]): marked busy (its
 /// trampolines, if one is still reached, pass straight to the original), its
-/// patches removed where the dispatch table still holds them, its ledger records
-/// unlocked (the exited app locked them; the new ledger replaces the database),
-/// its feature unregistered and its two chunks freed. If another patch sits on
-/// one of its traps (`TRAPS_DISTURBED`), the chunks stay allocated, busy, for
-/// that patch to chain through (until a reset).
+/// patches removed where the dispatch table still holds them, its ledger's slot
+/// records released (the exited app kept them busy and locked; the new ledger
+/// replaces the database), code 1 of that app unlocked (its lock from
+/// [`locate_code`]), its feature unregistered and its two chunks freed. If another
+/// patch sits on one of its traps (`TRAPS_DISTURBED`), the chunks stay allocated,
+/// busy, for that patch to chain through (until a reset).
 fn take_over(st: &mut State) {
     st.busy = 1;
     patch::remove(st);
-    for s in 0..st.n_slots {
-        // SAFETY: each slot's record was locked once by its creation.
-        unsafe { palm::MemPtrUnlock(st.rec(s).cast()) };
-    }
-    // SAFETY: the header record was locked once; a plain Feature Manager call.
-    unsafe {
-        palm::MemPtrUnlock(st.header_rec.cast());
-        palm::FtrUnregister(DB_CREATOR, FEATURE_STATE);
-    }
+    ledger::release_abandoned(st);
+    release_code(st);
+    // SAFETY: a plain Feature Manager call.
+    unsafe { palm::FtrUnregister(DB_CREATOR, FEATURE_STATE) };
     if st.flags & HeaderFlags::TRAPS_DISTURBED.bits() == 0 {
         free_chunks(st.index.keys.cast(), (st as *mut State).cast());
     }
@@ -282,43 +292,52 @@ fn take_over(st: &mut State) {
 
 /// Code 1's address range: `code` 1 of the open resource databases, most recently
 /// opened first (`DmGetResource`, DataMgr.h: the running app's, before MemDbgDB is
-/// opened), accepted only if one of our own functions is inside it; otherwise frames
-/// stay raw ([`HeaderFlags::CODE_BASE_UNKNOWN`]). (`DmGet1Resource` first would find
-/// the same resource: it searches only the database `DmGetResource` searches first.)
-/// Once found, its CRC-32 goes into the header ([`record::Header::code_crc`]), so the
-/// report can refuse an ELF of another build: the only pass over code 1, at start.
+/// opened), locked (`MemHandleLock`: its address is valid while it is locked, as
+/// the Memory Manager documents it; [`release_code`] unlocks it at stop), accepted
+/// only if one of our own functions is inside it; otherwise frames stay raw
+/// ([`HeaderFlags::CODE_BASE_UNKNOWN`]). (`DmGet1Resource` first would find the
+/// same resource: it searches only the database `DmGetResource` searches first.)
+/// Once found, its CRC-32 goes into the header ([`record::Header::code_crc`]), so
+/// the report can refuse an ELF of another build: the only pass over code 1, at
+/// start.
 fn locate_code(st: &mut State) {
     // SAFETY: a plain Data Manager call.
     let h = unsafe { palm::DmGetResource(palm::four_cc(b"code"), 1) };
-    // Without the resource, an empty range (base and size 0): the test below then
-    // fails too.
-    let (mut base, mut size) = (0u32, 0u32);
-    if !h.is_null() {
-        // SAFETY: `h` is a resource handle: its master pointer holds the chunk's
-        // address (nothing moves chunks between these calls; the OS keeps code 1
-        // locked while the app runs, so only a match is kept); then it is released.
-        unsafe {
-            base = h.cast::<u32>().read();
-            size = palm::MemHandleSize(h);
-            palm::DmReleaseResource(h);
-        }
+    if h.is_null() {
+        st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
+        return;
     }
+    // SAFETY: a resource handle, locked here and released by `release_code`.
+    let (base, size) = unsafe { (palm::MemHandleLock(h) as u32, palm::MemHandleSize(h)) };
+    st.code_handle = h;
     let range = CodeRange {
         base,
         end: base.wrapping_add(size),
     };
     if !range.contains(start as *const () as usize as u32) {
+        release_code(st);
         st.flag(HeaderFlags::CODE_BASE_UNKNOWN);
         return;
     }
     st.code = range;
-    // SAFETY: code 1 stays locked by the OS while the app runs (it is executing), in
-    // the storage heap, which does not move; these are its bytes, at least one (this
-    // function is inside).
+    // SAFETY: code 1 stays locked (by us and by the OS, which runs it), in the
+    // storage heap; these are its bytes, at least one (this function is inside).
     let crc = record::crc32(unsafe {
         core::slice::from_raw_parts(base as usize as *const u8, size as usize)
     });
     st.sc().header.code_crc.set(crc);
+}
+
+/// Unlocks and releases code 1's resource handle, if [`locate_code`] kept one.
+fn release_code(st: &mut State) {
+    if !st.code_handle.is_null() {
+        // SAFETY: locked once by locate_code.
+        unsafe {
+            palm::MemHandleUnlock(st.code_handle);
+            palm::DmReleaseResource(st.code_handle);
+        }
+        st.code_handle = core::ptr::null_mut();
+    }
 }
 
 /// The app's database name and creator into the header scratch: `DmDatabaseInfo`
@@ -344,42 +363,15 @@ fn app_identity(st: &mut State) {
     }
 }
 
-/// Fills the header's fields that are not kept in it all along (the app identity,
-/// code 1's checksum and the start ticks are set at start, the rarer counters are
-/// counted in place) from the state, and writes the header to record 0
-/// (`DmWrite`). `stop_ticks` is 0 until stop.
-fn write_header(st: &State, stop_ticks: u32) {
-    let h = &mut st.sc().header;
-    h.kind = kind::HEADER;
-    h.version = FORMAT_VERSION;
-    h.header_size = U16Be::new(HEADER_SIZE as u16);
-    h.magic.set(HEADER_MAGIC);
-    h.flags.set(st.flags);
-    h.options.set(st.settings.options.bits());
-    h.max_alerts.set(st.settings.max_alerts);
-    h.capacity.set(st.settings.capacity);
-    h.low_heap_threshold.set(st.settings.low_heap_threshold);
-    h.code_base.set(st.code.base);
-    h.code_size.set(st.code.end.wrapping_sub(st.code.base));
-    h.stop_ticks.set(stop_ticks);
-    let k = &mut h.counters;
-    k.leaks.set(st.live_count);
-    k.leaked_bytes.set(st.live_bytes);
-    k.allocations.set(st.allocations);
-    k.frees.set(st.frees);
-    k.os_frees.set(st.os_frees);
-    k.peak_live_bytes.set(st.peak_bytes);
-    k.peak_live_count.set(st.peak_count);
-    k.low_free.set(st.low_free);
-    k.low_largest_free.set(st.low_max);
-    ledger::write(st.header_rec, 0, h.as_bytes());
-}
-
 /// Stops the detector: restores the free traps' original addresses (read back),
-/// checks and reports every block still live (each is a leak: alerts up to
-/// [`Settings::max_alerts`], a `DbgMessage` line each), writes the small-allocation
-/// sites and the final header, removes free slots from MemDbgDB, closes it and frees
-/// the state. Call it before PilotMain returns.
+/// checks every block still live (each is a leak — unless, the frees not all
+/// seen, it is no longer the chunk memdbg recorded: freed unseen,
+/// [`AllocFlags::FREED_UNSEEN`]) with one `DbgMessage` line each, writes the
+/// small-allocation sites and the final header, releases the slots' records,
+/// removes the free ones from MemDbgDB and closes it; only then, the ledger
+/// complete (an alert that ends the app loses nothing), it shows the alerts at
+/// stop (up to [`Settings::max_alerts`], reading the ledger again), and frees the
+/// state. Call it before PilotMain returns.
 ///
 /// # Errors
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
@@ -394,14 +386,30 @@ pub fn stop() -> Result<Summary, Error> {
         return Err(Error::Busy);
     }
     st.busy = 1;
+    let frees_seen = st.patched & PATCHED_FREES != 0;
     patch::remove(st);
-    let (leaks, bytes, handed_off) = report_leaks(st);
-    // The header's leaks: the blocks still the app's.
-    st.live_count = leaks;
-    st.live_bytes = bytes;
+    let overruns = st.counters().overruns.get();
+    let (leaks, bytes, handed_off) = report_leaks(st, frees_seen);
+    write_sites(st);
     st.flags &= !HeaderFlags::RUNNING.bits();
+    // The alerts to come, counted in the header written before them: a leak's
+    // while the run's alerts are below the maximum, an overrun found now's.
+    let (mut leak_alerts, mut overrun_alerts) = (0, 0);
+    if events::alerts_shown(st) {
+        let k = st.counters();
+        if st.has(Options::ALERTS_AT_EXIT) {
+            leak_alerts =
+                leaks.min(u32::from(st.settings.max_alerts).saturating_sub(k.alerts.get()));
+        }
+        if st.has(Options::ALERT_OVERRUNS) {
+            overrun_alerts = k.overruns.get() - overruns;
+        }
+        k.alerts.set(k.alerts.get() + leak_alerts + overrun_alerts);
+    }
     // SAFETY: TimGetTicks has no arguments.
-    write_header(st, unsafe { palm::TimGetTicks() });
+    ledger::write_header(st, unsafe { palm::TimGetTicks() });
+    ledger::finish(st);
+    stop_alerts(st, leak_alerts, overrun_alerts);
     let k = st.counters();
     let summary = Summary {
         leaks,
@@ -417,7 +425,7 @@ pub fn stop() -> Result<Summary, Error> {
     a[2] = summary.overruns as usize;
     a[3] = summary.double_frees as usize;
     events::dbg_message(st, &SUMMARY_LINE);
-    ledger::finish(st);
+    release_code(st);
     // The index's keys are the second chunk (the first starts with the state).
     let keys = st.index.keys.cast::<u8>();
     // Unregistered first, so nothing finds the state while it is freed (the patches
@@ -432,56 +440,63 @@ pub fn stop() -> Result<Summary, Error> {
 static SUMMARY_LINE: [u8; 54] =
     *b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01\0";
 
-/// At stop: every live block's guard is checked; a block that another owner has
-/// now ([`handed_off`]) gets [`AllocFlags::HANDED_OFF`] in its record, any other
-/// is counted as a leak and reported (alerts up to the maximum, one `DbgMessage`
-/// line each); every slot's record is unlocked after it (nothing reads it again:
-/// `stop` finds the free slots by index). Then the small-allocation sites are
-/// written ([`write_sites`]). Returns the leaks, their bytes and the blocks handed
-/// off.
-fn report_leaks(st: &mut State) -> (u32, u32, u32) {
+/// At stop: every live block is checked and, unless it was freed unseen or handed
+/// off, counted as a leak and reported (one `DbgMessage` line each; a record
+/// retired as freed unseen while running, `crate::alloc::reused`, is left as it
+/// is); then every slot's record is released (nothing reads it again through its
+/// pointer). `frees_seen`: the free traps were patched, so every free was seen.
+/// Returns the leaks, their bytes (which the header then counts) and the blocks
+/// handed off.
+///
+/// A block is checked as [`block::still_live`] and its guard say: with every
+/// free seen, its guard ([`check_guard`], an overrun found at stop); else, if it
+/// is no longer the chunk recorded, or (with [`HeaderFlags::DOCUMENTED_CALLS`],
+/// whose calls cannot tell a freed chunk from a live one) its guard is damaged, it
+/// was freed unseen: its record gets [`AllocFlags::FREED_UNSEEN`], no overrun
+/// (its owner changed is one way of no longer being the chunk recorded: without
+/// the frees seen, a block handed off cannot be told from one freed unseen). A
+/// live block that another owner has now ([`handed_off`]) gets
+/// [`AllocFlags::HANDED_OFF`]: not a leak.
+fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
     let (mut leaks, mut bytes, mut handed) = (0u32, 0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     for s in 0..st.n_slots {
         let rec = st.rec(s);
-        // SAFETY: a locked record of the slot table (an allocation record).
+        // SAFETY: a busy, locked record of the slot table (an allocation record).
         let k = unsafe { rec.read() };
-        if kind::is_alloc(k) {
-            // SAFETY: a live block's record and key.
-            unsafe {
-                check_guard(
-                    st,
-                    rec,
-                    block::key_of(rec),
-                    detected::AT_STOP.into(),
-                    ticks,
-                    &NO_STACK,
-                )
-            };
+        let retired = block::flags_of(rec) & AllocFlags::FREED_UNSEEN.bits() != 0;
+        if !kind::is_alloc(k) || retired {
+            continue;
+        }
+        let key = block::key_of(rec);
+        // SAFETY: a live block's record and key.
+        let live = frees_seen
+            || (block::still_live(st, rec, key)
+                && (st.documented == 0 || unsafe { block::guard_intact(st, rec, key) }));
+        let set = if !live {
+            AllocFlags::FREED_UNSEEN
+        } else {
+            // SAFETY: as above.
+            unsafe { check_guard(st, rec, key, detected::AT_STOP.into(), ticks, &NO_STACK) };
             if handed_off(st, rec) {
                 handed += 1;
-                let flags = block::flags_of(rec) | AllocFlags::HANDED_OFF.bits();
-                ledger::write(rec, AllocRecord::FLAGS_OFFSET, &flags.to_be_bytes());
-                // SAFETY: each slot's record was locked once by its creation.
-                unsafe { palm::MemPtrUnlock(rec.cast()) };
+                AllocFlags::HANDED_OFF
+            } else {
+                leaks += 1;
+                bytes += block::size_of(rec);
+                // SAFETY: as above.
+                unsafe { events::leak_line(st, rec) };
                 continue;
             }
-            leaks += 1;
-            bytes += block::size_of(rec);
-            if st.has(Options::ALERTS_AT_EXIT)
-                && st.counters().alerts.get() < u32::from(st.settings.max_alerts)
-            {
-                // SAFETY: an allocation record.
-                unsafe { events::alert(st, rec, k, &LEAKED) };
-            }
-            // SAFETY: as above.
-            unsafe { events::leak_line(st, rec) };
-        }
-        // SAFETY: each slot's record was locked once by its creation.
-        unsafe { palm::MemPtrUnlock(rec.cast()) };
+        };
+        let flags = block::flags_of(rec) | set.bits();
+        ledger::write(rec, AllocRecord::FLAGS_OFFSET, &flags.to_be_bytes());
     }
-    write_sites(st);
+    ledger::release_slots(st);
+    // The header counts the leaks, not the blocks freed unseen or handed off.
+    st.live_count = leaks;
+    st.live_bytes = bytes;
     (leaks, bytes, handed)
 }
 
@@ -504,6 +519,53 @@ fn handed_off(st: &State, rec: *const u8) -> bool {
         }
     };
     owner != u16::from(st.app_owner)
+}
+
+/// The alerts of [`stop`], once the ledger is complete and closed: the first
+/// `leak_alerts` leaks' and `overrun_alerts` overruns found at stop, in the
+/// ledger's order, each record read again from MemDbgDB (opened for reading,
+/// each record copied while locked, [`ledger::read_record`]).
+fn stop_alerts(st: &State, mut leak_alerts: u32, mut overrun_alerts: u32) {
+    if leak_alerts == 0 && overrun_alerts == 0 {
+        return;
+    }
+    let db = ledger::reopen();
+    if db.is_null() {
+        return;
+    }
+    let buf = &mut st.sc().ev.overrun;
+    let at = (buf as *mut OverrunRecord).cast::<u8>();
+    // SAFETY: an open database; `buf` is the scratch overrun record, room for
+    // either record.
+    unsafe {
+        let n = palm::DmNumRecords(db);
+        for i in 1..n {
+            match ledger::kind_of(db, i) {
+                Some(k)
+                    if kind::is_alloc(k)
+                        && leak_alerts > 0
+                        && ledger::read_record(db, i, at, ALLOC_RECORD_SIZE as u32)
+                        && block::flags_of(at)
+                            & (AllocFlags::FREED_UNSEEN | AllocFlags::HANDED_OFF).bits()
+                            == 0 =>
+                {
+                    leak_alerts -= 1;
+                    events::alert(st, at, k, &LEAKED);
+                }
+                Some(kind::OVERRUN)
+                    if overrun_alerts > 0
+                        && ledger::read_record(db, i, at, OVERRUN_RECORD_SIZE as u32)
+                        && buf.when.get() == detected::AT_STOP =>
+                {
+                    overrun_alerts -= 1;
+                    let a = (&buf.alloc as *const AllocRecord).cast::<u8>();
+                    events::alert(st, a, buf.alloc.kind, &OVERRUN);
+                }
+                _ => {}
+            }
+        }
+        palm::DmCloseDatabase(db);
+    }
 }
 
 /// Bytes of a small-site record before its allocation record.
@@ -543,4 +605,5 @@ static_assertions::const_assert!(
 // The state's chunks: the settings are copied whole; the allocation record's first
 // byte is its kind (report_leaks reads it).
 static_assertions::const_assert_eq!(AllocRecord::KIND_OFFSET, 0);
+static_assertions::const_assert!(core::mem::size_of::<OverrunRecord>() >= ALLOC_RECORD_SIZE);
 static_assertions::const_assert_eq!(FIXED_SIZE % 2, 0);

@@ -11,8 +11,9 @@ use crate::record::{AllocFlags, FileName, Options, U16Be};
 pub struct Settings {
     /// What to do ([`Options`]).
     pub options: Options,
-    /// Most leak alerts (`ErrDisplayFileLineMsg`) shown at stop; every leak is in the
-    /// ledger and in the `DbgMessage` lines regardless.
+    /// Most alerts shown by the time of the leak alerts at stop (those shown
+    /// while running count too); every leak is in the ledger and in the
+    /// `DbgMessage` lines regardless.
     pub max_alerts: u16,
     /// Most blocks tracked at once (1 to 5461). Memory taken from the dynamic heap:
     /// about 15 bytes per block (an index of ≥ 3/2 × capacity 6-byte entries plus a

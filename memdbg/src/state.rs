@@ -132,8 +132,9 @@ pub struct State {
     pub code: CodeRange,
     /// The free path's index ([`crate::index`]).
     pub index: Index,
-    /// Each slot's record (`settings.capacity` pointers), locked; written only with
-    /// `DmWrite`/`DmSet`. A chunk followed by `slot_next`.
+    /// Each slot's record (`settings.capacity` pointers), busy and locked from its
+    /// `DmNewRecord` to `stop`; written only with `DmWrite`/`DmSet`. A chunk
+    /// followed by `slot_next`.
     pub slot_rec: *mut *mut u8,
     /// Each slot's successor in the free list ([`NO_SLOT`] ends it).
     pub slot_next: *mut u16,
@@ -181,14 +182,18 @@ pub struct State {
     // offset 128, then any offset.
     /// The open ledger database.
     pub db: palm::DmOpenRef,
-    /// Record 0, locked.
-    pub header_rec: *mut u8,
     /// Small-site entries in use.
     pub n_sites: u8,
-    /// The app's owner ID (`MemPtrOwner` of a chunk `start` allocated, before it
-    /// became the system's), which the app's chunks carry (PALM_FACTS §2.4):
-    /// at stop, a tracked block of another owner was handed off.
+    /// Nonzero when the start's probe found that the OS does not keep the Palm
+    /// OS 3.x internals memdbg reads ([`HeaderFlags::DOCUMENTED_CALLS`]): a
+    /// handle's chunk is then reached only through `MemHandleLock`
+    /// (`crate::probe`; the assembly tests this byte).
+    pub documented: u8,
+    /// The owner ID of the app's chunks (`MemHandleOwner` of the start's probe
+    /// handle; 0: unknown): what a tracked block's chunk still has at stop.
     pub app_owner: u8,
+    /// Padding, 0.
+    pub pad: u8,
     /// Settings given to `start`.
     pub settings: Settings,
     /// The RAM trampolines the dispatch table points at while patched
@@ -204,6 +209,9 @@ pub struct State {
     pub orig_ptr_resize: *mut c_void,
     /// `MemHandleResize`'s address before patching.
     pub orig_handle_resize: *mut c_void,
+    /// Code 1's resource handle, locked from `start` to `stop` (its address is
+    /// [`State::code`]'s base only while it is locked; 0: not located).
+    pub code_handle: palm::MemHandle,
     /// [`LAYOUT`]: a later `start` (of this app relaunched, or of another app
     /// linking memdbg) takes over a state that an app left behind only if it has
     /// this layout.
@@ -442,8 +450,8 @@ asm_constants! {
     ST_ORIG_HANDLE_RESIZE = offset_of!(State, orig_handle_resize);
     ST_N_SLOTS = offset_of!(State, n_slots);
     ST_DB = offset_of!(State, db);
-    ST_HEADER_REC = offset_of!(State, header_rec);
     ST_N_SITES = offset_of!(State, n_sites);
+    ST_DOCUMENTED = offset_of!(State, documented);
     ST_APP_OWNER = offset_of!(State, app_owner);
     ST_SETTINGS = offset_of!(State, settings);
     ST_TRAMPOLINES = offset_of!(State, trampolines);
@@ -488,6 +496,8 @@ asm_constants! {
     sysTrapTimGetTicks = palm::traps::sysTrapTimGetTicks;
     sysTrapDmWrite = palm::traps::sysTrapDmWrite;
     sysTrapDmSet = palm::traps::sysTrapDmSet;
+    sysTrapMemHandleLock = palm::traps::sysTrapMemHandleLock;
+    sysTrapMemHandleUnlock = palm::traps::sysTrapMemHandleUnlock;
 }
 
 option_bits! {

@@ -99,8 +99,19 @@ impl Run {
         self.header.header_flags()
     }
 
-    fn err_displays(&self) -> &[(String, u16, String)] {
-        &self.machine.os.sys.err_displays
+    /// memdbg's alerts: the messages of the ROM's ErrOKAlert (10021) the run showed,
+    /// its title ("Error: ") taken off.
+    fn alerts(&self) -> Vec<String> {
+        self.machine
+            .os
+            .ui
+            .alerts
+            .iter()
+            .map(|(id, text)| {
+                assert_eq!(*id, 10021, "{text}");
+                text.strip_prefix("Error: ").unwrap_or(text).to_string()
+            })
+            .collect()
     }
 
     fn dbg_messages(&self) -> &[String] {
@@ -307,20 +318,13 @@ fn leaked_pointer_and_handle_are_recorded() {
     // The alerts name the allocations' file and line.
     let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
     assert_eq!(
-        r.err_displays(),
-        &[
-            (
-                file.clone(),
-                line("leak-ptr"),
-                "Leaked 16 bytes (pointer)".into()
-            ),
-            (
-                file.clone(),
-                line("leak-handle"),
-                "Leaked 32 bytes (handle)".into()
-            ),
+        r.alerts(),
+        [
+            format!("Leaked 16 bytes (pointer) at {file}:{}", line("leak-ptr")),
+            format!("Leaked 32 bytes (handle) at {file}:{}", line("leak-handle")),
         ]
     );
+    assert!(r.machine.os.sys.err_displays.is_empty(), "no Fatal Alert");
     let leak_lines: Vec<&String> = r
         .dbg_messages()
         .iter()
@@ -348,7 +352,7 @@ fn freed_blocks_leave_no_record() {
     assert_eq!((c.allocations.get(), c.frees.get()), (2, 2));
     assert_eq!((c.os_frees.get(), c.unknown_frees.get()), (0, 0));
     assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (0, 0));
-    assert!(r.err_displays().is_empty());
+    assert!(r.alerts().is_empty());
 }
 
 #[test]
@@ -432,11 +436,10 @@ fn one_byte_overrun_is_reported_with_the_allocation_line() {
     assert_eq!((c.overruns.get(), c.frees.get(), c.leaks.get()), (1, 1, 0));
     let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
     assert_eq!(
-        r.err_displays(),
-        &[(
-            file,
-            line("overrun"),
-            "Overrun after 10 bytes (pointer)".into()
+        r.alerts(),
+        [format!(
+            "Overrun after 10 bytes (pointer) at {file}:{}",
+            line("overrun")
         )]
     );
 }
@@ -451,7 +454,7 @@ fn a_block_without_guards_is_never_guard_checked() {
     );
     assert_eq!(r.counters().overruns.get(), 0);
     assert!(!r.header.option_flags().contains(Options::GUARDS));
-    assert!(r.err_displays().iter().all(|e| !e.2.starts_with("Overrun")));
+    assert!(r.alerts().iter().all(|e| !e.starts_with("Overrun")));
 }
 
 #[test]
@@ -497,7 +500,7 @@ fn free_of_a_chunk_never_wrapped_is_counted_not_an_error() {
     let c = r.counters();
     assert_eq!(c.unknown_frees.get(), 1);
     assert_eq!((c.frees.get(), c.double_frees.get()), (0, 0));
-    assert!(r.err_displays().is_empty());
+    assert!(r.alerts().is_empty());
 }
 
 #[test]
@@ -559,6 +562,187 @@ fn refused_patches_set_the_flag_and_wrappers_still_work() {
     assert_eq!(
         (c.allocations.get(), c.frees.get(), c.leaks.get()),
         (3, 2, 1)
+    );
+}
+
+/// Scenario 35's blocks, as `stop` finds them where the patches were refused: the
+/// pointer leaked (with `extra` flags), a pointer freed with the plain trap, the
+/// handle leaked, a handle and a pointer freed with the plain traps.
+fn unseen(extra: AllocFlags) -> Vec<Alloc> {
+    let unseen = AllocFlags::FREED_UNSEEN;
+    vec![
+        alloc(kind::POINTER, PTR_GUARDED | extra, 6, "unseen-overrun"),
+        alloc(kind::POINTER, PTR_GUARDED | unseen, 8, "unseen-ptr"),
+        alloc(
+            kind::HANDLE,
+            AllocFlags::GUARDED | AllocFlags::HANDLE,
+            10,
+            "unseen-leak",
+        ),
+        alloc(
+            kind::HANDLE,
+            AllocFlags::GUARDED | AllocFlags::HANDLE | unseen,
+            8,
+            "unseen-handle",
+        ),
+        alloc(kind::POINTER, PTR_GUARDED | unseen, 16, "unseen-ptr-2"),
+    ]
+}
+
+#[test]
+fn with_patches_refused_blocks_freed_unseen_are_told_from_leaks_by_their_chunk_headers() {
+    let r = run_with(35, &Config::default(), |m| m.refuse_trap_patches = true);
+    assert_eq!(r.flags(), HeaderFlags::PATCHES_REFUSED);
+    // The chunk headers (the probe found the OS 3.x layout) say the three freed
+    // blocks are no longer the chunks recorded: freed unseen, not leaks. The two
+    // others are live: leaks, and the pointer's damaged guard an overrun found at
+    // stop.
+    assert_eq!(seen_all(&r), unseen(AllocFlags::OVERRUN));
+    let ev = r.events();
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    let Record::Overrun(o) = ev[0] else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(o.when.get(), detected::AT_STOP);
+    assert_eq!(o.guard, [0, 0xFD, 0xFD, 0xFD]);
+    let c = r.counters();
+    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (2, 16));
+    assert_eq!(
+        (c.allocations.get(), c.frees.get(), c.overruns.get()),
+        (5, 0, 1)
+    );
+    // An alert per leak, then the overrun found at stop: after the ledger was
+    // complete.
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    assert_eq!(
+        r.alerts(),
+        [
+            format!(
+                "Leaked 6 bytes (pointer) at {file}:{}",
+                line("unseen-overrun")
+            ),
+            format!("Leaked 10 bytes (handle) at {file}:{}", line("unseen-leak")),
+            format!(
+                "Overrun after 6 bytes (pointer) at {file}:{}",
+                line("unseen-overrun")
+            ),
+        ]
+    );
+    assert_eq!(c.alerts.get(), 3);
+    assert!(
+        r.dbg_messages()
+            .contains(&"memdbg: leaks 2 (16 bytes), overruns 1, double frees 0".to_string()),
+        "{:?}",
+        r.dbg_messages()
+    );
+}
+
+#[test]
+fn with_documented_calls_only_a_damaged_guard_at_stop_is_freed_unseen_not_an_overrun() {
+    // Handles that are not master pointers: the probe fails, memdbg uses
+    // documented calls only. Their answers for freed chunks are the debug ROM's
+    // reports here (not fatal, as PumpkinOS logs them).
+    let r = run_with(35, &Config::default(), |m| {
+        m.refuse_trap_patches = true;
+        m.opaque_handles = true;
+        m.fatal_mem_errors = false;
+    });
+    assert_eq!(
+        r.flags(),
+        HeaderFlags::PATCHES_REFUSED | HeaderFlags::DOCUMENTED_CALLS
+    );
+    // The sizes tell the three freed blocks; the damaged guard of the fourth
+    // cannot be told from a free by documented calls: freed unseen too, not an
+    // overrun. The live handle is the one leak.
+    assert_eq!(seen_all(&r), unseen(AllocFlags::FREED_UNSEEN));
+    assert!(r.events().is_empty(), "{:?}", r.events());
+    let c = r.counters();
+    assert_eq!(
+        (c.leaks.get(), c.leaked_bytes.get(), c.overruns.get()),
+        (1, 10, 0)
+    );
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    assert_eq!(
+        r.alerts(),
+        [format!(
+            "Leaked 10 bytes (handle) at {file}:{}",
+            line("unseen-leak")
+        )]
+    );
+    // The documented calls on the freed blocks, which palm-run (a debug ROM)
+    // reports.
+    assert!(!r.machine.reports.is_empty());
+}
+
+#[test]
+fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    // A debug ROM's user continues from the Fatal Alert: the run goes on.
+    let r = run(36);
+    assert_eq!(
+        r.machine.os.sys.err_displays,
+        [
+            (
+                file.clone(),
+                line("err-display-overrun"),
+                "Overrun after 5 bytes (pointer)".to_string()
+            ),
+            (
+                file.clone(),
+                line("err-display-leak"),
+                "Leaked 4 bytes (pointer)".to_string()
+            ),
+        ]
+    );
+    assert!(r.alerts().is_empty(), "no ErrOKAlert");
+    assert_eq!(r.counters().alerts.get(), 2);
+    // A release ROM (or PumpkinOS) ends the app at the first: the header was
+    // written before it, with the overrun, its alert, and the run still going.
+    let mut m = machine(&Config::default());
+    m.os.ftr.features.insert((CREATOR, 0), 36);
+    m.alert_response = palm_run::machine::AlertResponse::Reset;
+    let out = m.launch(APP_NAME).unwrap();
+    assert!(
+        matches!(
+            out.stop.as_ref().map(|s| &s.kind),
+            Some(palm_run::StopKind::FatalAlert(_))
+        ),
+        "{:?}",
+        out.stop
+    );
+    let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+    let Content::Records(recs) = &db.content else {
+        panic!("MemDbgDB is a resource database")
+    };
+    let h = Header::decode(&recs[0].data).unwrap();
+    assert_eq!(h.header_flags(), HeaderFlags::RUNNING);
+    let c = &h.counters;
+    assert_eq!(
+        (
+            c.allocations.get(),
+            c.overruns.get(),
+            c.alerts.get(),
+            c.frees.get()
+        ),
+        (2, 1, 1, 0)
+    );
+    let records: Vec<Record> = recs[1..]
+        .iter()
+        .map(|r| Record::decode(&r.data).unwrap())
+        .collect();
+    let kinds: Vec<u8> = records
+        .iter()
+        .map(|r| match r {
+            Record::Alloc(a) => a.kind,
+            Record::Overrun(_) => kind::OVERRUN,
+            _ => 0,
+        })
+        .collect();
+    // The leak, the block being freed (its free not done), the overrun.
+    assert_eq!(
+        kinds,
+        [kind::POINTER, kind::POINTER, kind::OVERRUN],
+        "{records:?}"
     );
 }
 
@@ -631,7 +815,7 @@ fn leaked_box_is_recorded_with_its_call_stack() {
 }
 
 #[test]
-fn without_code_1_frames_stay_raw_and_the_alert_names_the_address() {
+fn without_code_1_frames_stay_raw_and_the_leak_line_names_the_address() {
     // DmGetResource answers NULL while memdbg starts (scenario 25 patches it):
     // memdbg cannot locate code 1.
     let r = run(25);
@@ -656,13 +840,16 @@ fn without_code_1_frames_stay_raw_and_the_alert_names_the_address() {
         inline_lines(Frame::Code(offset)).contains(&line("raw-box")),
         "{inner:#x} − {base:#x}"
     );
-    // The alert's tail is that address as it is (no `code+`).
-    let (file, line_no, msg) = &r.err_displays()[0];
-    assert_eq!((file.as_str(), *line_no), ("rust", 0));
-    assert_eq!(
-        msg,
-        &format!("Leaked 20 bytes (Rust alloc) from 0x{inner:08X}")
-    );
+    // The leak's line ends with that address as it is (no `code+`). (No alert:
+    // the ROM's alert was not found either, while DmGetResource found nothing.)
+    assert!(r.flags().contains(HeaderFlags::NO_ALERT_DIALOG));
+    assert!(r.alerts().is_empty(), "{:?}", r.alerts());
+    let leak = r
+        .dbg_messages()
+        .iter()
+        .find(|m| m.starts_with("memdbg: leak #"))
+        .expect("a leak line");
+    assert!(leak.ends_with(&format!(" at 0x{inner:08X}")), "{leak}");
 }
 
 #[test]
@@ -1084,14 +1271,13 @@ fn guard_bytes_are_invisible_to_size_and_resize_calls() {
     assert_eq!(c.unknown_frees.get(), 1, "the untracked block");
     let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
     assert_eq!(
-        r.err_displays(),
-        &[
-            (
-                file.clone(),
-                line("hidden-overrun"),
-                "Overrun after 12 bytes (pointer)".into()
+        r.alerts(),
+        [
+            format!(
+                "Overrun after 12 bytes (pointer) at {file}:{}",
+                line("hidden-overrun")
             ),
-            (file, line("hidden-kept"), "Leaked 60 bytes (handle)".into()),
+            format!("Leaked 60 bytes (handle) at {file}:{}", line("hidden-kept")),
         ]
     );
     assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
@@ -1116,7 +1302,7 @@ fn a_text_handle_grown_by_the_field_manager_keeps_its_guard() {
         );
         assert_eq!(c.resizes.get(), 1, "FldInsert's MemHandleResize");
         assert_eq!((c.overruns.get(), c.leaks.get()), (0, 0));
-        assert!(r.err_displays().is_empty(), "{:?}", r.err_displays());
+        assert!(r.alerts().is_empty(), "{:?}", r.alerts());
         assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
     }
 }
@@ -1235,24 +1421,25 @@ fn other_app() -> &'static Vec<u8> {
 }
 
 /// Issue 16 (7): an app that returns without `stop` leaves memdbg's six patches
-/// installed; palm-run then moves its code away and fills the old place with
-/// ILLEGAL instructions, as a device may reuse it. A second app that allocates,
-/// frees and asks for sizes afterwards runs without a fault: each trampoline
-/// sees that the code it would jump into is gone and goes straight to the
-/// original trap (which frees the chunk: no debug-ROM report). Then memdbg's
-/// app runs again: `start` takes the abandoned session over (its patches
-/// removed, its chunks freed) and the new run is exact. The same with the code
-/// left where it was (only unlocked): the lock check alone sends the calls on.
+/// installed, and code 1 locked once, by memdbg's own lock (`start` locks it
+/// until `stop`; the OS unlocked its own at exit), so palm-run does not move it.
+/// A second app that allocates, frees and asks for sizes afterwards runs without
+/// a fault: each trampoline sees that code 1 is no longer locked twice and goes
+/// straight to the original trap (which frees the chunk: no debug-ROM report).
+/// The same with the old code's bytes reused meanwhile (the test fills them with
+/// ILLEGAL instructions, as a device that deleted the app may, and puts them
+/// back before the app's next launch). Then memdbg's app runs again: `start`
+/// takes the abandoned session over (its patches removed, its records and code
+/// 1 released, its chunks freed) and the new run is exact.
 #[test]
 fn an_app_that_forgets_stop_leaves_the_next_apps_frees_working() {
-    for moved in [true, false] {
-        forgotten_stop(moved);
+    for reused in [true, false] {
+        forgotten_stop(reused);
     }
 }
 
-fn forgotten_stop(moved: bool) {
+fn forgotten_stop(reused: bool) {
     let mut m = machine(&Config::default());
-    m.move_code_at_exit = moved;
     m.install(other_app()).unwrap();
     let table = palm_run::sys::dispatch_snapshot(&m);
     let state_chunks = |m: &Machine| {
@@ -1277,10 +1464,18 @@ fn forgotten_stop(moved: bool) {
     );
     let old_code = m.os.sys.code1_base.unwrap();
     assert_eq!(
-        m.code1_base(APP_NAME) != Some(old_code),
-        moved,
-        "palm-run moved it"
+        m.code1_base(APP_NAME),
+        Some(old_code),
+        "memdbg's lock keeps it in place"
     );
+    let code = m
+        .mem
+        .read_bytes(old_code, app().code1.len() as u32)
+        .unwrap();
+    if reused {
+        let illegal: Vec<u8> = (0..code.len()).map(|i| [0x4A, 0xFC][i & 1]).collect();
+        m.mem.os_write_bytes(old_code, &illegal).unwrap();
+    }
     // The second app: allocations, a MemChunkFree, MemPtrSize/MemHandleSize.
     m.os.ftr.features.remove(&(CREATOR, 0));
     m.set_feature(*b"PRtt", 0, 1);
@@ -1296,6 +1491,7 @@ fn forgotten_stop(moved: bool) {
         "the patches are still memdbg's"
     );
     // memdbg's app again: a clean run of its own, the abandoned state gone.
+    m.mem.os_write_bytes(old_code, &code).unwrap();
     m.os.ftr.features.insert((CREATOR, 0), 2);
     let third = m.launch(APP_NAME).unwrap();
     assert_eq!((third.stop.clone(), third.result), (None, Some(0)));
@@ -1404,8 +1600,14 @@ fn blocks_handed_to_the_system_are_not_leaks() {
     let c = r.counters();
     assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (2, 14));
     assert_eq!((c.allocations.get(), c.frees.get()), (4, 0));
-    let alerts: Vec<u16> = r.err_displays().iter().map(|e| e.1).collect();
-    assert_eq!(alerts, [line("owner-back"), line("system-chunk")]);
+    let file = "memdbg/tests/app/src/lib.rs";
+    assert_eq!(
+        r.alerts(),
+        [
+            format!("Leaked 8 bytes (pointer) at {file}:{}", line("owner-back")),
+            format!("Leaked 6 bytes (chunk) at {file}:{}", line("system-chunk")),
+        ]
+    );
     let lines = r
         .dbg_messages()
         .iter()

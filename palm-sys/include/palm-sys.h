@@ -361,6 +361,7 @@ _Static_assert(__builtin_offsetof(EventType, data.popSelect.priorSelection) == 2
 #define sysTrapDmSet 0xA07E
 #define sysTrapDbgMessage 0xA081
 #define sysTrapErrDisplayFileLineMsg 0xA084
+#define sysTrapSysUnimplemented 0xA08A
 #define sysTrapSysReset 0xA08C
 #define sysTrapSysAppLaunch 0xA08E
 #define sysTrapSysAppStartup 0xA08F
@@ -2145,6 +2146,16 @@ static __inline__ void ErrDisplayFileLineMsg(const Char *const filename, UInt16 
                      "lea 10(%%sp),%%sp"
                      : 
                      : "r"((UInt32)(filename)), "r"((UInt16)(lineNo)), "r"((UInt32)(msg))
+                     : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
+}
+
+/* Trap 0xA08A (sysTrapSysUnimplemented), SDK 3.5 Core/System/SystemMgr.h; 0 bytes of arguments. */
+static __inline__ void SysUnimplemented(void)
+{
+    __asm__ volatile("trap #15\n\t"
+                     ".short 0xA08A"
+                     : 
+                     : 
                      : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
 }
 

@@ -106,8 +106,7 @@ pub unsafe extern "C" fn pilot_main(cmd: UInt16, _cmd_pbp: MemPtr, _flags: UInt1
 
 /// memdbg did not start: said on the debug console.
 fn not_tracking(_: &memdbg::Error) {
-    // SAFETY: a NUL-terminated string constant.
-    unsafe { palm::DbgMessage(c"StarterApp: memdbg did not start: not tracking".as_ptr()) };
+    memdbg::dbg_message(c"StarterApp: memdbg did not start: not tracking");
 }
 
 /// The standard Palm OS event loop, until `appStopEvent`.

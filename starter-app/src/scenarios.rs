@@ -24,10 +24,10 @@
 //! | Leak Box | [`leak_box`] | a leak: 24 bytes, Rust allocation, with the call stack that made it |
 //! | Correct use | [`correct`] | nothing |
 //!
-//! Leaks are reported at `memdbg::stop`, when the app exits: one non-fatal
-//! alert each ("Leaked 16 bytes (pointer)" at the allocation's file and line),
-//! one `DbgMessage` line each, and a record each in the `MemDbgDB` database,
-//! which `memdbg report` turns into a report. A real Palm OS frees an app's
+//! Leaks are reported at `memdbg::stop`, when the app exits: one alert each
+//! ("Leaked 16 bytes (pointer) at" the allocation's file and line, in the
+//! ROM's error alert, which returns), one `DbgMessage` line each, and a record
+//! each in the `MemDbgDB` database, which `memdbg report` turns into a report. A real Palm OS frees an app's
 //! chunks when it exits, so without the ledger these leaks would vanish.
 //!
 //! The lines marked `// @mark NAME` are the ones the end-to-end test
@@ -40,8 +40,8 @@ use core::hint::black_box;
 use core::ptr;
 
 use m68k_palmos_sys::{
-    self as palm, Char, DbgMessage, FieldType, MemChunkFree, MemHandleFree, MemHandleLock,
-    MemHandleUnlock, MemPtr, StrCopy,
+    self as palm, Char, FieldType, MemChunkFree, MemHandleFree, MemHandleLock, MemHandleUnlock,
+    MemPtr, StrCopy,
 };
 use memdbg::{mem_handle_new, mem_handle_resize, mem_ptr_new, mem_ptr_resize};
 
@@ -143,8 +143,8 @@ pub fn resize_pointer() {
 ///
 /// memdbg keeps the record under the handle, with the new size and a guard
 /// at the new end. Both blocks are freed: nothing is reported. A
-/// `DbgMessage` says whether the chunk moved: where a chunk goes is the
-/// Memory Manager's choice. With first-fit placement (palm-run) it always
+/// `DbgMessage` (where the OS has it) says whether the chunk moved: where a
+/// chunk goes is the Memory Manager's choice. With first-fit placement (palm-run) it always
 /// moves: the blocker lands right behind the handle, or the handle took a
 /// hole whose rest is too small for the blocker, let alone for 1984 more
 /// bytes.
@@ -163,10 +163,12 @@ pub fn move_handle() {
             if mem_handle_resize!(h, 2000) == palm::errNone {
                 let after = MemHandleLock(h);
                 MemHandleUnlock(h);
-                DbgMessage(if after == before {
-                    c"StarterApp: Move handle: the chunk grew in place".as_ptr()
+                // memdbg::dbg_message: DbgMessage where the OS has it (PumpkinOS
+                // ends an app that calls it).
+                memdbg::dbg_message(if after == before {
+                    c"StarterApp: Move handle: the chunk grew in place"
                 } else {
-                    c"StarterApp: Move handle: the chunk moved".as_ptr()
+                    c"StarterApp: Move handle: the chunk moved"
                 });
             }
             MemChunkFree(blocker);
@@ -179,8 +181,8 @@ pub fn move_handle() {
 /// `StrCopy` — whose terminating NUL lands one byte past the block.
 ///
 /// memdbg wrote 4 guard bytes (0xFD) after the block; the free finds the
-/// first one overwritten. It shows a non-fatal alert at once, naming the
-/// **allocation's** file and line ("Overrun after 10 bytes (pointer)"), and
+/// first one overwritten. It shows an alert at once, naming the
+/// **allocation's** file and line ("Overrun after 10 bytes (pointer) at …"), and
 /// records the block, the damaged guard bytes and the free's call stack. The
 /// block is then freed normally: no leak.
 pub fn overrun() {
@@ -200,8 +202,8 @@ pub fn overrun() {
 /// both own a pointer. On a device the second `MemPtrFree` corrupts the heap
 /// or stops the app (a debug ROM).
 ///
-/// memdbg's patch catches the second free before the OS sees it: a non-fatal
-/// alert at once, and a record with the block's allocation site and the call
+/// memdbg's patch catches the second free before the OS sees it: an alert at
+/// once, and a record with the block's allocation site and the call
 /// stacks of both frees. The second call returns `memErrInvalidParam`.
 pub fn double_free() {
     let buffer = mem_ptr_new!(20); // @mark double-free

@@ -8,6 +8,7 @@ use memdbg::record::{
 };
 
 use crate::machine::{CODE, DATA, Machine, Regs, SCRATCH, STATE, k, slot_record};
+use crate::os::HANDLE_MAGIC;
 
 /// A site (a `memdbg::Site`, as the wrappers' constants are) at this address.
 pub const SITE: u32 = DATA + 0x1000;
@@ -146,6 +147,43 @@ fn new_blocks_are_filled_with_fill_new() {
         m.bytes(m.long(h), 7),
         [0x31, 0x31, 0x31, 0xFD, 0xFD, 0xFD, 0xFD]
     );
+}
+
+/// A machine as [`machine`], whose handles are not master pointers and whose
+/// state says so (the start's probe failed: `ST_DOCUMENTED`).
+pub fn documented(options: u32) -> Machine {
+    let mut m = machine(options);
+    m.os.opaque = true;
+    m.set_byte(STATE + k("ST_DOCUMENTED"), 1);
+    m
+}
+
+#[test]
+fn with_documented_calls_a_handle_is_filled_and_guarded_while_locked() {
+    let mut m = documented(defaults() | Options::FILL_NEW.bits());
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 3);
+    let body = m.os.chunks[0].body;
+    assert_eq!(
+        m.long(h),
+        HANDLE_MAGIC,
+        "nothing written through the handle"
+    );
+    assert_eq!(m.bytes(body, 7), [0x31, 0x31, 0x31, 0xFD, 0xFD, 0xFD, 0xFD]);
+    assert_eq!(m.os.locks[&h], 0, "unlocked again");
+    // FtrGet, MemHandleNew, MemHandleLock, MemHandleUnlock, TimGetTicks, DmWrite,
+    // MemHeapFreeBytes.
+    assert_eq!(
+        m.os.traps,
+        [0xA27B, 0xA01E, 0xA021, 0xA022, 0xA0F7, 0xA076, 0xA00B]
+    );
+    let r = m.record(slot_record(0));
+    assert_eq!(r.alloc_flags(), AllocFlags::GUARDED | AllocFlags::HANDLE);
+    assert_eq!(r.address.get(), h);
+    // A pointer is its chunk: no lock.
+    m.os.traps.clear();
+    let p = alloc(&mut m, kind::POINTER, 0, SITE, 2);
+    assert_eq!(m.bytes(p, 6), [0x31, 0x31, 0xFD, 0xFD, 0xFD, 0xFD]);
+    assert!(!m.os.traps.contains(&0xA021), "{:x?}", m.os.traps);
 }
 
 #[test]

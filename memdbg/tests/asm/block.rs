@@ -226,14 +226,14 @@ fn record(m: &mut Machine, flags: AllocFlags, size: u32, offset: u16) {
     m.set_word(REC + k("REC_DATA_OFFSET"), offset);
 }
 
-fn guard(m: &mut Machine, key: u32) -> u32 {
-    let r = m.call("__memdbg_guard", Regs::new().a(0, REC).d(0, key), &[]);
+fn guard(m: &mut Machine, chunk: u32) -> u32 {
+    let r = m.call("__memdbg_guard", Regs::new().a(0, REC).d(0, chunk), &[]);
     assert_eq!(m.z(), r.d[0] == k("GUARD_INTACT"), "Z exactly when intact");
     r.d[0]
 }
 
 #[test]
-fn the_guard_is_read_after_the_block_through_a_handle_and_its_data_offset() {
+fn the_guard_is_read_after_the_block_of_its_chunk_and_its_data_offset() {
     let mut m = Machine::with_state(0, 16, 0, 16);
     let intact = k("GUARD_INTACT");
     assert_eq!(intact, 0xFDFD_FDFD);
@@ -258,23 +258,24 @@ fn the_guard_is_read_after_the_block_through_a_handle_and_its_data_offset() {
     assert_eq!(guard(&mut m, BLOCK), intact);
     m.set_byte(BLOCK + 18, 0);
     assert_eq!(guard(&mut m, BLOCK), 0xFDFD_FD00);
-    // A handle: its chunk through the master pointer.
+    // A handle's block: the chunk its caller found (src/block.rs's `chunk`); the
+    // record's handle flag changes nothing here.
     record(&mut m, AllocFlags::GUARDED | AllocFlags::HANDLE, 4, 0);
-    m.set_long(MASTERS, BLOCK + 0x40);
+    m.set_long(MASTERS, 0xA0A0_0000);
     m.emu.load(BLOCK + 0x44, &[GUARD_BYTE; 4]);
-    assert_eq!(guard(&mut m, MASTERS), intact);
+    assert_eq!(guard(&mut m, BLOCK + 0x40), intact);
     m.set_byte(BLOCK + 0x44, 0);
-    assert_eq!(guard(&mut m, MASTERS), 0x00FD_FDFD);
+    assert_eq!(guard(&mut m, BLOCK + 0x40), 0x00FD_FDFD);
     // No guard: intact, and nothing is read (the address is outside RAM).
     record(&mut m, AllocFlags::empty(), 4, 0);
     assert_eq!(guard(&mut m, 0xA0A0_0000), intact);
 }
 
-fn prepare(m: &mut Machine, addr: u32, flags: AllocFlags, from: u32, to: u32, byte: u8) {
+fn prepare(m: &mut Machine, chunk: u32, flags: AllocFlags, from: u32, to: u32, byte: u8) {
     m.call(
         "__memdbg_prepare",
         Regs::new(),
-        &[addr, flags.bits().into(), from, to, byte.into()],
+        &[chunk, flags.bits().into(), from, to, byte.into()],
     );
 }
 
@@ -304,12 +305,11 @@ fn prepare_fills_and_guards_only_what_it_is_told_in_the_dynamic_heap() {
     let mut want = vec![0xEE; 32];
     want[8..12].fill(GUARD_BYTE);
     assert_eq!(m.bytes(BLOCK, 32), want);
-    // A handle's chunk, through its master pointer.
-    m.set_long(MASTERS, BLOCK);
+    // A handle's chunk, as its caller found it: the flag changes nothing here.
     m.emu.ram.slice_mut(BLOCK, 32).fill(0xEE);
     prepare(
         &mut m,
-        MASTERS,
+        BLOCK,
         AllocFlags::GUARDED | AllocFlags::HANDLE,
         0,
         2,

@@ -7,7 +7,7 @@ use memdbg::record::{
     AllocFlags, Counters, FILL_FREED_BYTE, Frame, GUARD_BYTE, Options, Record, detected, kind,
 };
 
-use crate::alloc::{FRAME, SITE, alloc, counter, defaults, machine};
+use crate::alloc::{FRAME, SITE, alloc, counter, defaults, documented, machine};
 use crate::machine::{CODE, DATA, Machine, Regs, SCRATCH, STATE, k, slot_record};
 
 /// The free call's return address: a site in the program.
@@ -147,14 +147,67 @@ fn a_damaged_guard_is_an_overrun_found_at_the_free() {
         [Frame::Code(FREE_SITE - CODE)]
     );
     assert_eq!((o.alloc.size.get(), o.alloc.line.get()), (16, 42));
+    // ErrOKAlert (10021) with the message and the allocation's site, after the
+    // header was written (the DmGetRecord of record 0).
     assert_eq!(
-        m.os.alerts,
+        m.os.dialogs,
         [(
-            "src/x.rs".into(),
-            42,
-            "Overrun after 16 bytes (pointer)".into()
+            10021,
+            "Overrun after 16 bytes (pointer) at src/x.rs:42".into()
         )]
     );
+    let header = m.os.traps.iter().position(|&t| t == 0xA05C);
+    let dialog = m.os.traps.iter().position(|&t| t == 0xA194);
+    assert!(header.is_some() && header < dialog, "{:x?}", m.os.traps);
+    assert!(m.os.alerts.is_empty(), "no ErrDisplayFileLineMsg");
+}
+
+#[test]
+fn with_documented_calls_a_handles_guard_is_checked_while_locked() {
+    let mut m = documented(defaults() | Options::FILL_FREED.bits());
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 6);
+    let body = m.os.chunks[0].body;
+    m.os.traps.clear();
+    assert!(free(&mut m, h, true, FREE_SITE));
+    assert!(m.os.new_records.is_empty(), "no overrun");
+    assert_eq!(
+        m.bytes(body, 10),
+        [&[FILL_FREED_BYTE; 6][..], &[GUARD_BYTE; 4]].concat(),
+        "filled while locked"
+    );
+    assert_eq!(m.os.locks[&h], 0, "unlocked again");
+    // TimGetTicks, the guard's lock and unlock, the fill's, DmSet.
+    assert_eq!(m.os.traps, [0xA0F7, 0xA021, 0xA022, 0xA021, 0xA022, 0xA07E]);
+    // A damaged guard is an overrun, found the same way (`free` left the state
+    // busy, as the free entry's caller holds it).
+    m.set_byte(STATE + k("ST_BUSY"), 0);
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 6);
+    let body = m.os.chunks[1].body;
+    m.set_byte(body + 6, 0);
+    assert!(free(&mut m, h, true, FREE_SITE));
+    assert_eq!(counter(&m, offset_of!(Counters, overruns)), 1);
+    let (size, rec) = m.os.new_records[0];
+    let Record::Overrun(o) = Record::decode(&m.bytes(rec, size)).unwrap() else {
+        panic!("not an overrun record")
+    };
+    assert_eq!(o.guard, [0, GUARD_BYTE, GUARD_BYTE, GUARD_BYTE]);
+    assert_eq!(o.alloc.address.get(), h);
+}
+
+#[test]
+fn with_documented_calls_a_second_free_is_a_double_free_only_from_the_app() {
+    let mut m = documented(defaults());
+    let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
+    assert!(free(&mut m, p, false, FREE_SITE));
+    // No chunk header is read: from outside code 1 (the OS freeing a chunk of
+    // its own at that address) it is passed on...
+    let header = p - 8;
+    m.set_long(header, m.long(header) & !0x8000_0000);
+    assert!(free(&mut m, p, false, 0x00C0_1234));
+    assert_eq!(counter(&m, offset_of!(Counters, double_frees)), 0);
+    // ... from the app, it is a double free, whatever the header says.
+    assert!(!free(&mut m, p, false, FREE_SITE + 2), "refused");
+    assert_eq!(counter(&m, offset_of!(Counters, double_frees)), 1);
 }
 
 #[test]
@@ -194,11 +247,10 @@ fn a_second_free_of_a_freed_block_is_a_refused_double_free() {
     );
     assert_eq!((d.alloc.kind, d.alloc.line.get()), (kind::POINTER, 42));
     assert_eq!(
-        m.os.alerts,
+        m.os.dialogs,
         [(
-            "src/x.rs".into(),
-            42,
-            "Double free of 16 bytes (pointer)".into()
+            10021,
+            "Double free of 16 bytes (pointer) at src/x.rs:42".into()
         )]
     );
     // Reused by an allocation memdbg did not see (the header says live): a free of

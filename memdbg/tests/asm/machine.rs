@@ -17,7 +17,8 @@ pub const STUBS: u32 = 0x0000_8000;
 /// Code 1.
 pub const CODE: u32 = 0x0001_0000;
 /// The byte of code 1's chunk header with its lock count (bits 7–4), which the
-/// trampolines check: 0x10 (locked once) unless a test says otherwise.
+/// trampolines check: 0x20 (locked twice: the OS's lock and memdbg's) unless a
+/// test says otherwise.
 pub const CODE_LOCK: u32 = CODE - 4;
 /// The state chunk: the state, then (at [`SCRATCH`]) its buffers.
 pub const STATE: u32 = 0x0003_0000;
@@ -37,8 +38,6 @@ pub const SLOTS: u32 = 0x0003_C000;
 pub const RECORDS: u32 = 0x0004_0000;
 /// Records DmNewRecord makes while a test runs.
 pub const RECORDS_NEW: u32 = 0x0004_8000;
-/// The header record.
-pub const HEADER_REC: u32 = 0x0004_F000;
 /// Master pointers of the toy heap's handles.
 pub const MASTERS: u32 = 0x0005_0000;
 /// The toy heap's chunks.
@@ -111,7 +110,7 @@ impl Machine {
         let mut emu = Emu::new(RAM);
         emu.stack_top = RAM - 0x100;
         emu.load(CODE, &image().code);
-        emu.load(CODE_LOCK, &[0x10]);
+        emu.load(CODE_LOCK, &[0x20]);
         for (i, &trap) in STUB_TRAPS.iter().enumerate() {
             let at = STUBS + 8 * i as u32;
             let [hi, lo] = trap.to_be_bytes();
@@ -143,7 +142,6 @@ impl Machine {
         m.set_long(st("ST_LOW_FREE"), u32::MAX);
         m.set_long(st("ST_LOW_MAX"), u32::MAX);
         m.set_long(st("ST_DB"), 0xDB00_0000);
-        m.set_long(st("ST_HEADER_REC"), HEADER_REC);
         // The index.
         m.zero(KEYS, 4 * u32::from(entries));
         m.zero(SLOTS, 2 * u32::from(entries));

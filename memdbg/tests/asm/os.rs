@@ -8,7 +8,9 @@
 //! The heap is a toy one with the OS 3.x chunk header memdbg reads (PALM_FACTS §5.1):
 //! 8 bytes before a chunk, the free flag in bit 31 of the first long, and for a
 //! handle's chunk the distance back to its master pointer (hOffset, in 2-byte units)
-//! in the low 24 bits of the second.
+//! in the low 24 bits of the second. With [`Os::opaque`] a handle is not a master
+//! pointer (as PumpkinOS's, PALM_FACTS §7.3): its first long is [`HANDLE_MAGIC`] and
+//! only MemHandleLock gives the chunk.
 
 use m68k_palmos_sys::table::{self, RetKind};
 use m68k_palmos_sys::traps::*;
@@ -22,6 +24,9 @@ pub const JUNK: u32 = 0x5A5A_5A5A;
 pub const NOT_ENOUGH_SPACE: u32 = 0x0102;
 /// `memErrInvalidParam` (MemoryMgr.h).
 pub const INVALID_PARAM: u32 = 0x0103;
+/// What an opaque handle's first long holds (PumpkinOS's `'Hndl'` as a
+/// little-endian host stores it).
+pub const HANDLE_MAGIC: u32 = 0x6C64_6E48;
 
 /// A chunk of the toy heap.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,8 +70,17 @@ pub struct Os {
     pub messages: Vec<String>,
     /// ErrDisplayFileLineMsg: (file, line, message) of each.
     pub alerts: Vec<(String, u16, String)>,
+    /// FrmCustomAlert: (alert ID, its three strings one after the other) of each.
+    pub dialogs: Vec<(u16, String)>,
+    /// DmGetRecord's record (the header, the only one memdbg gets), made at its
+    /// first call: its handle.
+    pub got_record: Option<u32>,
     /// Every trap word, in order.
     pub traps: Vec<u16>,
+    /// Handles are not master pointers ([`HANDLE_MAGIC`]).
+    pub opaque: bool,
+    /// Each handle's lock count (MemHandleLock/MemHandleUnlock).
+    pub locks: std::collections::BTreeMap<u32, u32>,
 }
 
 impl Default for Os {
@@ -86,7 +100,11 @@ impl Default for Os {
             sets: Vec::new(),
             messages: Vec::new(),
             alerts: Vec::new(),
+            dialogs: Vec::new(),
+            got_record: None,
             traps: Vec::new(),
+            opaque: false,
+            locks: Default::default(),
         }
     }
 }
@@ -119,7 +137,7 @@ impl Os {
         if handle {
             let h = self.masters_top;
             self.masters_top += 4;
-            ram.set_long(h, body);
+            ram.set_long(h, if self.opaque { HANDLE_MAGIC } else { body });
             // hOffset: from the master pointer to the header, in 2-byte units.
             ram.set_long(header + 4, ((header - h) / 2) & 0x00FF_FFFF);
             mp = Some(h);
@@ -164,7 +182,7 @@ impl Os {
         };
         let header = c.body - 8;
         ram.set_long(header, ram.long(header) | 0x8000_0000);
-        if let Some(h) = c.handle {
+        if let Some(h) = c.handle.filter(|_| !self.opaque) {
             ram.set_long(h, 0);
         }
         for k in &mut self.chunks {
@@ -193,7 +211,9 @@ impl Os {
         ram.slice_mut(moved, c.size).copy_from_slice(&bytes);
         let header = moved - 8;
         ram.set_long(header + 4, ((header - h) / 2) & 0x00FF_FFFF);
-        ram.set_long(h, moved);
+        if !self.opaque {
+            ram.set_long(h, moved);
+        }
         ram.set_long(c.body - 8, ram.long(c.body - 8) | 0x8000_0000);
         for k in &mut self.chunks {
             if k.body == c.body {
@@ -294,8 +314,42 @@ impl Os {
                     h
                 }
             }
-            sysTrapMemHandleLock => t.ram.long(l0),
+            sysTrapMemHandleLock => match self.chunk_of(l0).map(|c| c.body) {
+                Some(body) => {
+                    *self.locks.entry(l0).or_default() += 1;
+                    body
+                }
+                // A record's handle (DmNewRecord's): its master pointer.
+                None => t.ram.long(l0),
+            },
+            sysTrapMemHandleUnlock => match self.locks.get_mut(&l0) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    0
+                }
+                _ => {
+                    return Err(format!(
+                        "MemHandleUnlock(0x{l0:08x}) of a handle not locked"
+                    ));
+                }
+            },
             sysTrapDmReleaseRecord | sysTrapMemPtrUnlock => 0,
+            sysTrapDmGetRecord => *self.got_record.get_or_insert_with(|| {
+                // The header record (156 bytes) with its master pointer.
+                let h = self.records_top;
+                self.records_top = (h + 4 + 156 + 3) & !1;
+                t.ram.set_long(h, h + 4);
+                h
+            }),
+            sysTrapFrmCustomAlert => {
+                let id = arg_word(t, 0);
+                let text: String = [arg_long(t, 2), arg_long(t, 6), arg_long(t, 10)]
+                    .iter()
+                    .map(|&p| c_string(t.ram, p))
+                    .collect();
+                self.dialogs.push((id, text));
+                0
+            }
             sysTrapDbgMessage => {
                 self.messages.push(c_string(t.ram, l0));
                 0

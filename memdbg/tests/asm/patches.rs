@@ -31,9 +31,9 @@ fn the_trampoline_checks_the_code_then_pushes_the_tagged_state_and_jumps_to_its_
     let b = m.bytes(t, len);
     let long = |at: u32| u32::from_be_bytes(b[at as usize..at as usize + 4].try_into().unwrap());
     let entry = sym("__memdbg_free_entry");
-    // cmpi.b #$10,(lock).l; bcs.s gone; cmpi.l #first,(entry).l; bne.s gone;
+    // cmpi.b #$20,(lock).l; bcs.s gone; cmpi.l #first,(entry).l; bne.s gone;
     // move.l #(state + 1),-(%sp); jmp (entry).l; gone: jmp (original).l
-    assert_eq!(b[..4], [0x0C, 0x39, 0x00, 0x10]);
+    assert_eq!(b[..4], [0x0C, 0x39, 0x00, 0x20]);
     assert_eq!(long(4), CODE_LOCK);
     assert_eq!((b[8], b[10], b[11]), (0x65, 0x0C, 0xB9));
     assert_eq!((long(12), long(16)), (m.long(entry), entry));
@@ -48,7 +48,7 @@ fn the_trampoline_checks_the_code_then_pushes_the_tagged_state_and_jumps_to_its_
 }
 
 /// An app that returned without stop: its code 1 unlocked by the OS (lock count
-/// 0), or moved away (the entry's first long is something else): every patched
+/// 1: only memdbg's own lock left), or moved away (the entry's first long is something else): every patched
 /// trap goes straight to its original, the state untouched.
 #[test]
 fn a_trampoline_whose_app_is_gone_goes_straight_to_the_original() {
@@ -58,7 +58,7 @@ fn a_trampoline_whose_app_is_gone_goes_straight_to_the_original() {
         let entry = sym("__memdbg_free_entry");
         let first = m.long(entry);
         match gone {
-            "unlocked" => m.set_byte(CODE_LOCK, 0x0F),
+            "unlocked" => m.set_byte(CODE_LOCK, 0x1F),
             _ => m.set_long(entry, !first),
         }
         m.os.traps.clear();
@@ -73,7 +73,7 @@ fn a_trampoline_whose_app_is_gone_goes_straight_to_the_original() {
         assert_eq!(m.os.traps, [0xA012], "{gone}: the original only");
         assert_eq!(m.indexed(p), Some(0), "{gone}: no bookkeeping");
         assert!(m.os.chunks[0].free, "{gone}: freed by the OS");
-        // Locked again (lock count 1 or more) and intact: the entry.
+        // Locked twice again (lock count 2 or more) and intact: the entry.
         m.set_long(entry, first);
         m.set_byte(CODE_LOCK, 0x20);
         let q = alloc(&mut m, kind::POINTER, 0, SITE, 8);

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use memdbg::record::{
     AllocFlags, AllocRecord, Counters, FileName, Frame, Header, HeaderFlags, Options, Record,
-    Stack, detected, kind,
+    Stack, U32Be, detected, kind,
 };
 use palm_prc::{Content, Database, FourCC};
 use palm_rcp::form::{Form, FormObject};
@@ -94,9 +94,12 @@ struct Run {
     err_displays: Vec<(String, u16, String)>,
     dbg_messages: Vec<String>,
     reports: Vec<String>,
+    /// Alerts shown with FrmAlert/FrmCustomAlert: (alert ID, title: message).
     alerts: Vec<(u16, String)>,
     drawn: Vec<String>,
     forms_drawn: Vec<u16>,
+    /// Every line palm-run printed.
+    output: Vec<String>,
     /// appStopEvents palm-run made up because the app asked for more events.
     app_stops: u32,
     /// Script events the app never asked for.
@@ -121,7 +124,14 @@ impl Run {
 
 /// Launches the app on a fresh machine with `script` and decodes the ledger.
 fn run(script: &str) -> Run {
+    run_on(script, |_| {})
+}
+
+/// [`run`] on a machine `setup` makes stricter (`palm_run`'s "Stricter than Palm
+/// OS 3.5" settings).
+fn run_on(script: &str, setup: impl FnOnce(&mut Machine)) -> Run {
     let mut m = Machine::with_config(&Config::default()).unwrap();
+    setup(&mut m);
     let elf = std::fs::read(&app().elf).unwrap();
     m.set_symbols(palm_run::symbols::Symbols::from_elf(&elf).unwrap());
     m.install(&app().prc).unwrap();
@@ -154,6 +164,7 @@ fn run(script: &str) -> Run {
         alerts: m.os.ui.alerts.clone(),
         drawn: m.os.ui.drawn.clone(),
         forms_drawn: m.os.ui.forms_drawn.clone(),
+        output: m.output.clone(),
         app_stops: m.os.ui.stops,
         script_left: m.os.ui.script.len(),
         outcome,
@@ -519,45 +530,23 @@ fn the_header_counts_the_whole_run() {
     assert_eq!(c.alerts.get(), 5);
 }
 
+/// The app's own alerts (ErrOKAlert, 10021: memdbg's) as their messages, the
+/// title ("Error: ") taken off.
+fn memdbg_alerts(r: &Run) -> Vec<String> {
+    r.alerts
+        .iter()
+        .filter(|(id, _)| *id == 10021)
+        .map(|(_, t)| t.strip_prefix("Error: ").unwrap_or(t).to_string())
+        .collect()
+}
+
 #[test]
 fn alerts_and_dbg_messages_name_the_sites() {
     let r = scripted();
     let file = scenarios_file();
-    let wrapper_alerts: Vec<(String, u16, String)> = r
-        .err_displays
-        .iter()
-        .filter(|e| e.1 != 0)
-        .cloned()
-        .collect();
-    assert_eq!(
-        wrapper_alerts,
-        vec![
-            (
-                file.clone(),
-                line("overrun"),
-                "Overrun after 10 bytes (pointer)".into()
-            ),
-            (
-                file.clone(),
-                line("double-free"),
-                "Double free of 20 bytes (pointer)".into()
-            ),
-            (
-                file.clone(),
-                line("leak-pointer"),
-                "Leaked 16 bytes (pointer)".into()
-            ),
-            (
-                file.clone(),
-                line("leak-handle"),
-                "Leaked 32 bytes (handle)".into()
-            ),
-        ]
-    );
-    // The Box has no line: its alert comes last, file "rust", line 0, and
-    // names its innermost caller as an offset in code 1 (its record's first
-    // frame).
-    let last = r.err_displays.last().unwrap();
+    // memdbg's alerts are the ROM's error alert (FrmCustomAlert with ErrOKAlert),
+    // which returns on every ROM; no Fatal Alert (ErrDisplayFileLineMsg).
+    assert!(r.err_displays.is_empty(), "{:?}", r.err_displays);
     let mut allocs = r.allocs();
     allocs.sort_by_key(|a| a.seq.get());
     let boxed = allocs.last().unwrap();
@@ -565,16 +554,28 @@ fn alerts_and_dbg_messages_name_the_sites() {
     let Some(memdbg::record::Frame::Code(caller)) = boxed.stack.iter().next() else {
         panic!("the Box's innermost caller is in code 1: {:?}", boxed.stack)
     };
+    // The overrun and the double free at once, then one per leak at exit; the
+    // Box has no line: its alert names its innermost caller as an offset in code
+    // 1 (its record's first frame).
     assert_eq!(
-        (last.0.as_str(), last.1, last.2.clone()),
-        (
-            "rust",
-            0,
-            format!("Leaked 24 bytes (Rust alloc) from code+0x{caller:08X}")
-        )
+        memdbg_alerts(r),
+        vec![
+            format!(
+                "Overrun after 10 bytes (pointer) at {file}:{}",
+                line("overrun")
+            ),
+            format!(
+                "Double free of 20 bytes (pointer) at {file}:{}",
+                line("double-free")
+            ),
+            format!(
+                "Leaked 16 bytes (pointer) at {file}:{}",
+                line("leak-pointer")
+            ),
+            format!("Leaked 32 bytes (handle) at {file}:{}", line("leak-handle")),
+            format!("Leaked 24 bytes (Rust alloc) from code+0x{caller:08X}"),
+        ]
     );
-    assert_eq!(r.err_displays.len(), 5);
-
     let leak_lines: Vec<&String> = r
         .dbg_messages
         .iter()
@@ -607,6 +608,20 @@ fn alerts_and_dbg_messages_name_the_sites() {
         "{:?}",
         r.dbg_messages
     );
+    // palm-run prints each alert as a line of its own.
+    let printed: Vec<&String> = r
+        .output
+        .iter()
+        .filter(|l| l.starts_with("Alert 10021: Error: "))
+        .collect();
+    assert_eq!(printed.len(), 5, "{:?}", r.output);
+    assert_eq!(
+        printed[0],
+        &format!(
+            "Alert 10021: Error: Overrun after 10 bytes (pointer) at {file}:{} [OK]",
+            line("overrun")
+        )
+    );
 }
 
 #[test]
@@ -626,13 +641,10 @@ fn the_app_runs_cleanly_and_restores_the_dispatch_table() {
         "{:?}",
         r.drawn
     );
-    assert_eq!(r.alerts.len(), 1, "{:?}", r.alerts);
-    assert_eq!(r.alerts[0].0, id("AboutAlert"));
-    assert!(
-        r.alerts[0].1.starts_with("About memdbg: "),
-        "{:?}",
-        r.alerts
-    );
+    let about: Vec<&(u16, String)> = r.alerts.iter().filter(|a| a.0 != 10021).collect();
+    assert_eq!(about.len(), 1, "{:?}", r.alerts);
+    assert_eq!(about[0].0, id("AboutAlert"));
+    assert!(about[0].1.starts_with("About memdbg: "), "{:?}", r.alerts);
     // Exit's appStopEvent ended the loop: the script was used up, and palm-run
     // handed out no appStopEvent of its own.
     assert_eq!((r.script_left, r.app_stops), (0, 0));
@@ -648,7 +660,7 @@ fn without_button_presses_the_ledger_is_empty() {
         (0, 0, 0)
     );
     assert_eq!(r.header.header_flags(), HeaderFlags::empty());
-    assert!(r.err_displays.is_empty(), "{:?}", r.err_displays);
+    assert!(r.alerts.is_empty(), "{:?}", r.alerts);
     assert!(r.outcome.leaks.is_empty(), "{:?}", r.outcome.leaks);
     assert!(r.outcome.patches_left.is_empty());
     assert_eq!(r.app_stops, 1, "the end of the script stops the app");
@@ -684,6 +696,214 @@ fn other_launch_codes_return_err_none_without_memdbg_or_globals() {
             "launch code {cmd} drew a form"
         );
     }
+}
+
+// ---- The app under palm-run's stricter behaviours (`tools/palm-run/README.md`,
+// "Stricter than Palm OS 3.5"): what another Palm OS (PumpkinOS) or the SDK's
+// letter does where Palm OS 3.5 is lenient. memdbg must not crash the app, and
+// its ledger must stay exact.
+
+/// `a` with what differs between two runs of the same script zeroed: the
+/// blocks' addresses (palm-run's own handles under `--opaque-handles`) and the
+/// ticks (extra OS calls take instructions).
+fn comparable_alloc(a: &AllocRecord) -> AllocRecord {
+    AllocRecord {
+        address: U32Be::new(0),
+        ticks: U32Be::new(0),
+        ..*a
+    }
+}
+
+/// A record as [`comparable_alloc`] makes an allocation record.
+fn comparable(r: &Record) -> Record {
+    match *r {
+        Record::Alloc(a) => Record::Alloc(comparable_alloc(&a)),
+        Record::Overrun(o) => Record::Overrun(memdbg::record::OverrunRecord {
+            ticks: U32Be::new(0),
+            alloc: comparable_alloc(&o.alloc),
+            ..o
+        }),
+        Record::DoubleFree(d) => Record::DoubleFree(memdbg::record::DoubleFreeRecord {
+            address: U32Be::new(0),
+            first_ticks: U32Be::new(0),
+            second_ticks: U32Be::new(0),
+            alloc: comparable_alloc(&d.alloc),
+            ..d
+        }),
+        Record::SmallSite(s) => Record::SmallSite(memdbg::record::SmallSiteRecord {
+            first: comparable_alloc(&s.first),
+            ..s
+        }),
+        Record::LowHeap(l) => Record::LowHeap(memdbg::record::LowHeapRecord {
+            free: U32Be::new(0),
+            largest: U32Be::new(0),
+            alloc: comparable_alloc(&l.alloc),
+            ..l
+        }),
+        other => other,
+    }
+}
+
+/// The header's counters without the heap's low-water marks (palm-run's
+/// descriptors of opaque handles take heap too).
+fn comparable_counters(c: &Counters) -> Counters {
+    Counters {
+        low_free: U32Be::new(0),
+        low_largest_free: U32Be::new(0),
+        ..*c
+    }
+}
+
+/// The run is clean and its ledger is exactly the normal run's ([`scripted`]),
+/// record for record, but for the header flags `flags` (what memdbg found out
+/// about the OS at start).
+fn assert_same_ledger(r: &Run, flags: HeaderFlags) {
+    let normal = scripted();
+    assert_eq!(r.header.header_flags(), flags);
+    assert_eq!(r.header.option_flags(), normal.header.option_flags());
+    assert_eq!(
+        comparable_counters(r.counters()),
+        comparable_counters(normal.counters())
+    );
+    let records: Vec<Record> = r.records.iter().map(comparable).collect();
+    let want: Vec<Record> = normal.records.iter().map(comparable).collect();
+    assert_eq!(records, want);
+    assert!(r.reports.is_empty(), "{:?}", r.reports);
+    assert!(r.outcome.patches_left.is_empty() && r.outcome.left_open.is_empty());
+    assert_eq!((r.script_left, r.app_stops), (0, 0));
+}
+
+#[test]
+fn handles_that_are_not_master_pointers_leave_the_same_ledger_through_documented_calls() {
+    let r = run_on(&events_txt(), |m| m.opaque_handles = true);
+    // The probe at start saw that `*h` is not the chunk: documented calls only.
+    assert_same_ledger(&r, HeaderFlags::DOCUMENTED_CALLS);
+    assert_eq!(memdbg_alerts(&r), memdbg_alerts(scripted()));
+    // The same lines, but for the leaked handle's value (palm-run's own).
+    let handle = |m: &String| {
+        m.find("(handle 0x").map_or(m.clone(), |at| {
+            format!("{}(handle 0x…{}", &m[..at], &m[at + 18..])
+        })
+    };
+    let lines: Vec<String> = r.dbg_messages.iter().map(handle).collect();
+    let want: Vec<String> = scripted().dbg_messages.iter().map(handle).collect();
+    assert_eq!(lines, want);
+    assert_ne!(r.dbg_messages, scripted().dbg_messages, "another handle");
+}
+
+#[test]
+fn a_data_manager_that_frees_released_records_leaves_the_same_ledger() {
+    // memdbg keeps a slot's record busy and locked until stop, and gets, writes
+    // and releases the header and events as the SDK says: nothing it writes
+    // goes through a pointer of a released record.
+    let r = run_on(&events_txt(), |m| m.release_frees_records = true);
+    assert_same_ledger(&r, HeaderFlags::empty());
+}
+
+#[test]
+fn record_writes_as_strict_as_the_sdk_leave_the_same_ledger() {
+    let r = run_on(&events_txt(), |m| m.strict_record_writes = true);
+    assert_same_ledger(&r, HeaderFlags::empty());
+}
+
+#[test]
+fn without_dbg_message_nothing_calls_it_and_the_ledger_is_the_same() {
+    let r = run_on(&events_txt(), |m| {
+        let dbg = palm_run::table::TRAPS
+            .iter()
+            .find(|t| t.name == "DbgMessage");
+        m.missing_traps.insert(dbg.unwrap().trap);
+    });
+    // The trap table says DbgMessage is SysUnimplemented: neither memdbg nor the
+    // app (memdbg::dbg_message) calls it.
+    assert_same_ledger(&r, HeaderFlags::NO_DBG_MESSAGE);
+    assert!(r.dbg_messages.is_empty(), "{:?}", r.dbg_messages);
+    assert_eq!(memdbg_alerts(&r), memdbg_alerts(scripted()));
+}
+
+#[test]
+fn where_a_fatal_alert_ends_the_app_memdbgs_alerts_do_not() {
+    // A release ROM's Fatal Alert (Reset only), or PumpkinOS's: memdbg's alerts
+    // are the ROM's error alert, which returns.
+    let r = run_on(&events_txt(), |m| {
+        m.alert_response = palm_run::machine::AlertResponse::Reset;
+    });
+    assert_same_ledger(&r, HeaderFlags::empty());
+    assert_eq!(memdbg_alerts(&r), memdbg_alerts(scripted()));
+}
+
+#[test]
+fn on_a_pumpkinos_like_machine_the_three_leaks_are_told_from_the_frees_memdbg_did_not_see() {
+    // All of PumpkinOS's behaviours at once, trap patches refused too: the app's
+    // plain MemChunkFree/MemHandleFree and FrmDeleteForm's free go unseen.
+    let r = run_on(&events_txt(), Machine::pumpkin_profile);
+    assert_eq!(
+        r.header.header_flags(),
+        HeaderFlags::PATCHES_REFUSED | HeaderFlags::DOCUMENTED_CALLS | HeaderFlags::NO_DBG_MESSAGE
+    );
+    let mut allocs = r.allocs();
+    allocs.sort_by_key(|a| a.seq.get());
+    let leaks: Vec<Alloc> = allocs
+        .iter()
+        .filter(|a| !a.alloc_flags().contains(AllocFlags::FREED_UNSEEN))
+        .map(seen)
+        .collect();
+    assert_eq!(
+        leaks,
+        vec![
+            wrapped(kind::POINTER, GUARDED, 16, "leak-pointer"),
+            wrapped(
+                kind::HANDLE,
+                GUARDED | AllocFlags::HANDLE,
+                32,
+                "leak-handle"
+            ),
+            Alloc {
+                kind: kind::RUST,
+                flags: GUARDED,
+                size: 24,
+                file: String::new(),
+                line: 0,
+            },
+        ]
+    );
+    // No overrun: the overrun's free (a plain MemChunkFree) went unseen, and a
+    // block freed unseen is never guard-checked as an overrun.
+    let events: Vec<String> = r
+        .records
+        .iter()
+        .filter_map(|x| match x {
+            Record::Overrun(o) => Some(format!(
+                "overrun when {} guard {:02X?} of {:?} seq {}",
+                o.when.get(),
+                o.guard,
+                seen(&o.alloc),
+                o.alloc.seq.get()
+            )),
+            Record::DoubleFree(d) => Some(format!("double free of {:?}", seen(&d.alloc))),
+            _ => None,
+        })
+        .collect();
+    assert!(events.is_empty(), "{events:#?}");
+    let c = r.counters();
+    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (3, 16 + 32 + 24));
+    assert_eq!((c.overruns.get(), c.double_frees.get()), (0, 0));
+    // Every other tracked block is freed unseen (the Vec and the Box of Correct
+    // use, freed through MemDbgAlloc, were seen).
+    let unseen = allocs
+        .iter()
+        .filter(|a| a.alloc_flags().contains(AllocFlags::FREED_UNSEEN))
+        .count() as u32;
+    assert_eq!(unseen + c.leaks.get() + c.frees.get(), c.allocations.get());
+    assert_eq!(
+        c.frees.get(),
+        2,
+        "the Vec of Fragment, the Box of Correct use"
+    );
+    // The app ran to its end; its alerts are the three leaks'.
+    assert_eq!(r.outcome.stop, None);
+    assert_eq!(memdbg_alerts(&r).len(), 3, "{:?}", memdbg_alerts(&r));
+    assert!(r.dbg_messages.is_empty(), "{:?}", r.dbg_messages);
 }
 
 /// Runs perl with Palm::PDB on `prc` and returns its listing: name, then one

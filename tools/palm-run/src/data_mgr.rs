@@ -31,6 +31,8 @@ pub const DM_ERR_CANT_OPEN: u32 = 0x0206;
 pub const DM_ERR_CANT_FIND: u32 = 0x0207;
 /// `dmErrNotRecordDB`.
 pub const DM_ERR_NOT_RECORD_DB: u32 = 0x020C;
+/// `dmErrROMBased`: the database is in ROM (the system resource database).
+pub const DM_ERR_ROM_BASED: u32 = 0x020E;
 /// `dmErrRecordBusy`.
 pub const DM_ERR_RECORD_BUSY: u32 = 0x020F;
 /// `dmErrWriteOutOfBounds`.
@@ -58,6 +60,8 @@ pub const REC_DIRTY: u8 = 0x40;
 pub const REC_BUSY: u8 = 0x20;
 /// Header attribute: resource database.
 pub const HDR_RES_DB: u16 = 0x0001;
+/// Header attribute: read-only (`dmHdrAttrReadOnly`, PALM_FACTS §1.2).
+pub const HDR_READ_ONLY: u16 = 0x0002;
 /// Header attribute: open (cleared on export, as CloudpilotEmu's exporter does).
 pub const HDR_OPEN: u16 = 0x8000;
 /// Most records (or resources) a database holds: its header's `numRecords`
@@ -153,6 +157,8 @@ pub struct DataMgr {
     /// buffer DmReleaseRecord/DmReleaseResource freed, and which entry it was
     /// (database name, record or resource), for the reports of a later use.
     pub released: std::collections::BTreeMap<u32, String>,
+    /// LocalID of the system resource database ([`install_system`]; 0 before).
+    pub system: u32,
 }
 
 impl DataMgr {
@@ -376,6 +382,44 @@ pub fn install(m: &mut Machine, file: &PrcDatabase) -> Result<u32, String> {
     Ok(id)
 }
 
+/// The name of the system resource database ([`install_system`]).
+pub const SYSTEM_DB_NAME: &[u8] = b"System";
+
+/// Creates the system resource database, "System" (type `'rsrc'`, creator
+/// `'psys'`, read-only, as a ROM's): the resources a ROM has that apps use by
+/// ID, compiled from `system.rcp` (the generic alerts of Palm OS 3.2 and later,
+/// ErrOKAlert 10021 … WarningOKCancelAlert 10032, sdk-3.5 `UIResources.h`).
+/// DmGetResource finds them after the open databases' own ([`find_resource`]);
+/// DmDeleteDatabase refuses it (`dmErrROMBased`) and DmReleaseResource never
+/// frees its resources. [`crate::Machine::new`] calls it.
+///
+/// Errors: the storage heap has no room for it (a message naming it).
+pub fn install_system(m: &mut Machine) -> Result<(), String> {
+    let resources = palm_rcp::compile_str(
+        include_str!("system.rcp"),
+        std::path::Path::new("system.rcp"),
+        &palm_rcp::NoIncludes,
+    )
+    .map_err(|e| format!("palm-run's system.rcp: {e}"))?
+    .into_iter()
+    .map(|r| Resource {
+        kind: FourCC(r.kind),
+        id: r.id,
+        data: r.data,
+    })
+    .collect();
+    let mut header = Header::new(SYSTEM_DB_NAME, FourCC(*b"rsrc"), FourCC(*b"psys"));
+    header.attributes = HDR_RES_DB | HDR_READ_ONLY;
+    let db = PrcDatabase {
+        header,
+        app_info: None,
+        sort_info: None,
+        content: Content::Resources(resources),
+    };
+    m.os.dm.system = install(m, &db)?;
+    Ok(())
+}
+
 /// What a device could not store: an entry larger than a chunk holds
 /// (`memMaxChunkAllocSize`, PALM_FACTS §5.1), two resources with the same
 /// type and ID, more entries than `numRecords` counts.
@@ -533,6 +577,9 @@ pub fn DmDeleteDatabase(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     }
     if m.os.dm.open.iter().any(|o| o.db == id) {
         return Ok(set_err(m, DM_ERR_DATABASE_OPEN));
+    }
+    if id == m.os.dm.system {
+        return Ok(set_err(m, DM_ERR_ROM_BASED));
     }
     delete(m, call, id)?;
     Ok(0)
@@ -1244,7 +1291,13 @@ pub fn DmStrCopy(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 }
 
 fn find_resource(m: &Machine, kind: u32, id: u16, only_latest: bool) -> u32 {
-    let open: Vec<u32> = m.os.dm.open.iter().rev().map(|o| o.db).collect();
+    let mut open: Vec<u32> = m.os.dm.open.iter().rev().map(|o| o.db).collect();
+    // The system resource database is open under every app on a device: it
+    // is searched last (DmGet1Resource searches only the latest app's).
+    let system = m.os.dm.system;
+    if system != 0 && !open.contains(&system) && !(only_latest && !open.is_empty()) {
+        open.push(system);
+    }
     for (n, dbid) in open.iter().enumerate() {
         if only_latest && n > 0 {
             break;
@@ -1277,8 +1330,12 @@ pub fn DmGet1Resource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// every release of an unlocked resource).
 pub fn DmReleaseResource(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let h = call.u32(0);
+    let in_rom =
+        m.os.dm
+            .db(m.os.dm.system)
+            .is_some_and(|d| d.resources.iter().any(|r| r.handle == h));
     match mem_mgr::lookup_handle(m, call, h)? {
-        Lookup::Chunk(..) if m.release_frees_records => {
+        Lookup::Chunk(..) if m.release_frees_records && !in_rom => {
             let what = resource_name(m, h);
             free_buffer(m, call, h, what, true)?;
             Ok(0)
@@ -1826,6 +1883,52 @@ pub fn DmOpenDBNoOverlay(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A call of `trap` with these argument values (table order).
+    fn call(trap: u16, args: &[u32]) -> Call {
+        Call {
+            args: args.to_vec(),
+            app_args: args.to_vec(),
+            ..internal_call(trap)
+        }
+    }
+
+    #[test]
+    fn the_system_database_has_the_generic_alerts_and_is_rom() {
+        let mut m = Machine::new(crate::memory::DEFAULT_RAM_SIZE, 0x10000).unwrap();
+        let system = m.os.dm.find(SYSTEM_DB_NAME).expect("System").clone();
+        assert_eq!(m.os.dm.system, system.id);
+        assert!(system.is_res_db());
+        assert_eq!(system.header.attributes, HDR_RES_DB | HDR_READ_ONLY);
+        let ids: Vec<u16> = system.resources.iter().map(|r| r.id).collect();
+        assert_eq!(
+            ids,
+            [
+                10021, 10022, 10023, 10024, 10025, 10026, 10028, 10029, 10030, 10031, 10032
+            ]
+        );
+        // DmGetResource finds it with no database open; its message is "^1^2^3".
+        let talt = u32::from_be_bytes(*b"Talt");
+        let h = DmGetResource(&mut m, &call(0xA05F, &[talt, 10021])).unwrap();
+        assert_eq!(h, system.resources[0].handle);
+        let a = palm_rcp::alert::Alert::parse(&handle_bytes(&m, h).unwrap()).unwrap();
+        assert_eq!(
+            (&a.title[..], &a.message[..]),
+            (&b"Error"[..], &b"^1^2^3"[..])
+        );
+        assert_eq!(a.buttons, [b"OK".to_vec()]);
+        // DmGet1Resource does not search it: no app database is open.
+        let only = DmGet1Resource(&mut m, &call(0xA060, &[talt, 10021])).unwrap();
+        assert_eq!(only, system.resources[0].handle, "the only open one");
+        // Released, it stays where it is, even where releases free buffers.
+        m.release_frees_records = true;
+        assert_eq!(DmReleaseResource(&mut m, &call(0xA061, &[h])).unwrap(), 0);
+        assert!(m.os.dm.released.is_empty());
+        // It cannot be deleted.
+        let e = DmDeleteDatabase(&mut m, &call(0xA042, &[0, system.id])).unwrap();
+        assert_eq!(e, DM_ERR_ROM_BASED);
+        assert!(m.os.dm.find(SYSTEM_DB_NAME).is_some());
+    }
 
     #[test]
     fn names_are_shown_as_windows_1252() {

@@ -447,6 +447,7 @@ impl Machine {
             }
         }
         crate::sys::install_dispatch_table(&mut m)?;
+        crate::data_mgr::install_system(&mut m).map_err(crate::os::SetupError::System)?;
         Ok(m)
     }
 
@@ -617,6 +618,14 @@ impl Machine {
     /// Address of the trap dispatch table (read from `sysDispatchTableP`).
     pub fn dispatch_table(&self) -> u32 {
         self.mem.read_u32(SYS_DISPATCH_TABLE_P).unwrap_or(0)
+    }
+
+    /// Whether the machine implements `trap` (a system trap with a native
+    /// handler, not made missing with [`Machine::missing_traps`]).
+    pub fn implements(&self, trap: u16) -> bool {
+        (0xA000..0xA800).contains(&trap)
+            && self.handlers[usize::from(trap & 0x7FF)].is_some()
+            && !self.missing_traps.contains(&trap)
     }
 
     /// The dispatch table entry of `trap`.

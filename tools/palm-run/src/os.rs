@@ -15,6 +15,9 @@ pub enum SetupError {
     /// A heap could not be created.
     #[error("setup: {0}")]
     Heap(HeapError),
+    /// The system resource database could not be installed.
+    #[error("setup: {0}")]
+    System(String),
 }
 
 /// All OS state.

@@ -8,6 +8,7 @@ use crate::machine::{
 };
 use crate::memory::SYS_DISPATCH_TABLE_P;
 use crate::os::SetupError;
+use m68k_palmos_sys::traps;
 
 /// `sysErrParamErr`.
 pub const SYS_ERR_PARAM: u32 = 0x0502;
@@ -119,9 +120,23 @@ pub fn dispatch_snapshot(m: &Machine) -> Vec<u32> {
         .collect()
 }
 
-/// `void *SysGetTrapAddress(UInt16 trapNum)`.
+/// `void *SysGetTrapAddress(UInt16 trapNum)`: the dispatch table's entry (0
+/// outside the system traps). A trap the machine does not implement (no
+/// handler, or one of [`Machine::missing_traps`]) whose entry nobody patched
+/// answers SysUnimplemented's entry instead, as a ROM's table holds it for the
+/// traps it lacks: the SDK's own test for a trap is
+/// `SysGetTrapAddress(t) != SysGetTrapAddress(sysTrapSysUnimplemented)`
+/// (palm-os-sdk `PalmOne/Samples/ExtendedSound/Src/Common.c`,
+/// `PalmSGHasExtendedSampledSound`).
 pub fn SysGetTrapAddress(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    Ok(m.trap_address(call.u16(0)).unwrap_or(0))
+    let trap = call.u16(0);
+    Ok(match m.trap_address(trap) {
+        Some(e) if e == rom_entry(trap) && !m.implements(trap) => {
+            rom_entry(traps::sysTrapSysUnimplemented)
+        }
+        Some(e) => e,
+        None => 0,
+    })
 }
 
 /// `Err SysSetTrapAddress(UInt16 trapNum, void *procP)`: writes the real
@@ -537,6 +552,33 @@ pub fn SysLibFind(_m: &mut Machine, _call: &Call) -> Result<u32, Stop> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sys_get_trap_address_answers_sys_unimplemented_for_what_is_not_implemented() {
+        let mut m = Machine::new(crate::memory::DEFAULT_RAM_SIZE, 0x10000).unwrap();
+        let get = |m: &mut Machine, trap: u16| {
+            let call = Call {
+                args: vec![u32::from(trap)],
+                app_args: vec![u32::from(trap)],
+                ..crate::data_mgr::internal_call(0xA093)
+            };
+            SysGetTrapAddress(m, &call).unwrap()
+        };
+        let unimplemented = rom_entry(traps::sysTrapSysUnimplemented);
+        assert_eq!(get(&mut m, traps::sysTrapSysUnimplemented), unimplemented);
+        // A reserved trap (sysTrapSysReserved1, CoreTraps.h) and DbgMessage made
+        // missing read as SysUnimplemented; an implemented trap as itself.
+        assert_eq!(get(&mut m, 0xA346), unimplemented);
+        let dbg = traps::sysTrapDbgMessage;
+        assert_eq!(get(&mut m, dbg), rom_entry(dbg));
+        m.missing_traps.insert(dbg);
+        assert_eq!(get(&mut m, dbg), unimplemented);
+        // A patched entry is what was set, implemented or not.
+        let at = m.dispatch_table() + 4 * u32::from(dbg & 0x0FFF);
+        m.mem.os_write_u32(at, 0x0004_0000).unwrap();
+        assert_eq!(get(&mut m, dbg), 0x0004_0000);
+        assert_eq!(get(&mut m, 0x9000), 0, "not a system trap");
+    }
 
     #[test]
     fn data0_blocks_and_relocations() {

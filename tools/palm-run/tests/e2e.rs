@@ -595,7 +595,11 @@ fn extra_services() {
     assert_eq!(ftr(&m, 6), (-123i32) as u32);
     assert_eq!(ftr(&m, 7), u32::from(b'c'), "StrNCopy does not terminate");
     assert_eq!(ftr(&m, 8), 100);
-    assert_eq!(ftr(&m, 9), 1, "only RunTest before RtData is created");
+    assert_eq!(
+        ftr(&m, 9),
+        2,
+        "the system resource database and RunTest, before RtData is created"
+    );
     assert_eq!(
         (ftr(&m, 10), ftr(&m, 11)),
         (0, m.os.dm.find(b"RunTest").unwrap().id)

@@ -35,12 +35,16 @@ pub struct Ledger {
     /// header field `f` is at `header_offset + offset_of!(Header, f)`.
     pub header_offset: u64,
     /// Allocation records: blocks live when the ledger was written (leaks after
-    /// a clean `memdbg::stop`), but for those handed off.
+    /// a clean `memdbg::stop`), but for those handed off or freed unseen.
     pub allocs: Vec<AllocRecord>,
     /// Allocation records with `AllocFlags::HANDED_OFF` (format version 3 on):
     /// blocks live at stop that another owner had (given to the system with
     /// `MemPtrSetOwner`/`MemHandleSetOwner` and kept): not leaks.
     pub handed_off: Vec<AllocRecord>,
+    /// Allocation records with `AllocFlags::FREED_UNSEEN`: blocks `memdbg::stop`
+    /// found freed where it could not see the free (trap patches refused), not
+    /// leaks.
+    pub freed_unseen: Vec<AllocRecord>,
     /// Overrun events.
     pub overruns: Vec<OverrunRecord>,
     /// Double-free events.
@@ -122,7 +126,8 @@ impl Ledger {
     }
 
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
-    /// header, then allocation (leaks, then hand-offs), overrun, double-free,
+    /// header, then allocation (leaks, then hand-offs, then freed unseen),
+    /// overrun, double-free,
     /// small-site and low-heap records in that order. Free slots are not written.
     ///
     /// # Errors
@@ -136,6 +141,7 @@ impl Ledger {
         let mut datas: Vec<&[u8]> = vec![self.header.stored_bytes()];
         datas.extend(self.allocs.iter().map(AsBytes::as_bytes));
         datas.extend(self.handed_off.iter().map(AsBytes::as_bytes));
+        datas.extend(self.freed_unseen.iter().map(AsBytes::as_bytes));
         datas.extend(self.overruns.iter().map(AsBytes::as_bytes));
         datas.extend(self.double_frees.iter().map(AsBytes::as_bytes));
         datas.extend(self.small_sites.iter().map(AsBytes::as_bytes));
@@ -290,6 +296,7 @@ fn decode_all<'a>(
         },
         allocs: Vec::new(),
         handed_off: Vec::new(),
+        freed_unseen: Vec::new(),
         overruns: Vec::new(),
         double_frees: Vec::new(),
         small_sites: Vec::new(),
@@ -315,7 +322,10 @@ fn decode_all<'a>(
             }
             Record::FreeSlot => ledger.free_slots += 1,
             Record::Alloc(a) if a.alloc_flags().contains(AllocFlags::HANDED_OFF) => {
-                ledger.handed_off.push(a)
+                ledger.handed_off.push(a);
+            }
+            Record::Alloc(a) if a.alloc_flags().contains(AllocFlags::FREED_UNSEEN) => {
+                ledger.freed_unseen.push(a);
             }
             Record::Alloc(a) => ledger.allocs.push(a),
             Record::Overrun(o) => ledger.overruns.push(o),

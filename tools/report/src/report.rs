@@ -178,7 +178,7 @@ pub struct Block {
     /// Ticks at allocation.
     pub ticks: u32,
     /// `memdbg::record::AllocFlags` names: GUARDED, RESIZED, HANDLE,
-    /// FILE_TRUNCATED, OVERRUN, NOT_DYNAMIC.
+    /// FILE_TRUNCATED, OVERRUN, NOT_DYNAMIC, FREED_UNSEEN.
     pub flags: Vec<&'static str>,
     /// Source file of the wrapper call (`null` for Rust allocations).
     pub file: Option<String>,
@@ -350,6 +350,8 @@ pub struct Summary {
     pub handed_off: usize,
     /// Their bytes.
     pub handed_off_bytes: u64,
+    /// Blocks freed unseen (not leaks; they do not set the exit status).
+    pub freed_unseen: usize,
     /// 0: no leaks or errors; 1: leaks, overruns or double frees (records or
     /// header counters).
     pub exit_status: u8,
@@ -382,6 +384,9 @@ pub struct Report {
     pub overruns: Vec<Overrun>,
     /// Double frees, in the order found.
     pub double_frees: Vec<DoubleFree>,
+    /// Blocks freed where memdbg could not see the free (trap patches
+    /// refused): not leaks, in allocation order.
+    pub freed_unseen: Vec<Leak>,
     /// Heap statistics.
     pub heap: HeapInfo,
     /// Suppression patterns and what each hid.
@@ -417,9 +422,12 @@ const OPTION_MEANINGS: &[(&str, &str)] = &[
     ),
     (
         "ALERTS_AT_EXIT",
-        "a non-fatal alert per leak at stop (up to max alerts)",
+        "an alert per leak at stop (up to max alerts)",
     ),
-    ("DBG_MESSAGES", "one DbgMessage line per leak at stop"),
+    (
+        "DBG_MESSAGES",
+        "one DbgMessage line per leak at stop (where the OS has DbgMessage)",
+    ),
     (
         "FILL_NEW",
         "new blocks filled with 0x31 (grown parts with 0x33)",
@@ -434,6 +442,12 @@ const OPTION_MEANINGS: &[(&str, &str)] = &[
         "ALERT_DOUBLE_FREES",
         "double frees shown at once in an alert",
     ),
+    (
+        "ERR_DISPLAY_ALERTS",
+        "alerts shown with ErrDisplayFileLineMsg (the Fatal Alert: a debug ROM's user may \
+         continue or debug; a release ROM or PumpkinOS ends the app) instead of the ROM's \
+         error alert",
+    ),
 ];
 
 const FLAG_MEANINGS: &[(&str, &str)] = &[
@@ -443,8 +457,9 @@ const FLAG_MEANINGS: &[(&str, &str)] = &[
     ),
     (
         "PATCHES_REFUSED",
-        "the OS refused the free-trap patches (Palm OS 5, PumpkinOS): blocks freed by the OS \
-         or with a plain MemPtrFree show as leaks",
+        "the OS refused the free-trap patches (Palm OS 5, PumpkinOS): frees by the OS or with \
+         a plain MemPtrFree were not seen; at stop a block no longer the chunk recorded is \
+         listed as freed unseen, one still live as a leak (it may have been freed all the same)",
     ),
     (
         "RUNNING",
@@ -464,6 +479,20 @@ const FLAG_MEANINGS: &[(&str, &str)] = &[
     (
         "LOW_HEAP",
         "the largest free chunk of the dynamic heap fell below the warning threshold",
+    ),
+    (
+        "DOCUMENTED_CALLS",
+        "the OS does not keep Palm OS 3.x's internals (handles as master pointers, chunk \
+         headers): memdbg used documented calls only (handles locked to reach their chunks; \
+         with patches refused a damaged guard at stop is taken as freed unseen)",
+    ),
+    (
+        "NO_DBG_MESSAGE",
+        "DbgMessage was not called: the trap table says it is missing, or cannot tell",
+    ),
+    (
+        "NO_ALERT_DIALOG",
+        "no alert was shown: the ROM has no generic error alert (Palm OS before 3.2)",
     ),
 ];
 
@@ -967,6 +996,17 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
 
     // Warnings. (In a run that did not stop, the header's counters are those of
     // start: nothing to compare the records with.)
+    let freed_unseen: Vec<Leak> = {
+        let mut f: Vec<&AllocRecord> = ledger.freed_unseen.iter().collect();
+        f.sort_by_key(|a| a.seq.get());
+        f.into_iter()
+            .enumerate()
+            .map(|(i, a)| Leak {
+                number: i + 1,
+                block: an.block(a),
+            })
+            .collect()
+    };
     let running = flags.contains(HeaderFlags::RUNNING);
     if !running && counters.leaks as usize != ledger.allocs.len() {
         warnings.push(format!(
@@ -1120,6 +1160,12 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             opts.min_size
         ));
     }
+    if !freed_unseen.is_empty() {
+        line.push_str(&format!(
+            "; {} freed unseen (patches refused)",
+            plural(freed_unseen.len(), "block", "blocks")
+        ));
+    }
     if flags.contains(HeaderFlags::INCOMPLETE) {
         line.push_str("; INCOMPLETE ledger");
     }
@@ -1142,6 +1188,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             double_frees: double_frees.len(),
             handed_off: handed_off.len(),
             handed_off_bytes,
+            freed_unseen: freed_unseen.len(),
             exit_status,
             line,
         },
@@ -1150,6 +1197,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         sites,
         overruns,
         double_frees,
+        freed_unseen,
         heap,
         suppressions: uses,
         entry_function: opts

@@ -428,6 +428,28 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         }
     }
 
+    if !r.freed_unseen.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Freed unseen: {} (the OS refused memdbg's trap patches, so their frees went \
+             unseen; at stop each was no longer the chunk memdbg recorded: not leaks)",
+            count(r.freed_unseen.len(), "block", "blocks")
+        )?;
+        for f in &r.freed_unseen {
+            let b = &f.block;
+            writeln!(
+                out,
+                "  #{} {} at 0x{:08X}, size = {}, allocated at {}",
+                b.seq,
+                chunk_words(b),
+                b.address,
+                b.size,
+                Esc(&b.site)
+            )?;
+        }
+    }
+
     let hp = &r.heap;
     writeln!(out)?;
     writeln!(out, "Heap statistics:")?;

@@ -979,3 +979,79 @@ fn cut_stacks_say_why_and_the_os_launch_is_named_once() {
         2
     );
 }
+
+#[test]
+fn blocks_freed_unseen_are_listed_apart_and_are_not_leaks() {
+    use memdbg::record::{AllocFlags, HeaderFlags, U16Be, U32Be};
+    // A run where the OS refused the trap patches: one leak, and two blocks
+    // `memdbg::stop` found freed where it could not see the frees.
+    let leak = alloc(
+        kind::POINTER,
+        8,
+        0x0001_1000,
+        1,
+        "src/a.rs",
+        1,
+        stack(&[Ok(0x10)]),
+    );
+    let unseen = |k, size, address, seq, line| {
+        let mut a = alloc(k, size, address, seq, "src/b.rs", line, stack(&[Ok(0x20)]));
+        a.flags = U16Be::new(a.flags.get() | AllocFlags::FREED_UNSEEN.bits());
+        a
+    };
+    let freed = [
+        unseen(kind::HANDLE, 64, 0x0001_1100, 3, 7),
+        unseen(kind::POINTER, 12, 0x0001_1200, 2, 9),
+    ];
+    let mut h = header(0x0C00, &[leak]);
+    h.flags = U32Be::new(HeaderFlags::PATCHES_REFUSED.bits());
+    let mut records = vec![h.as_bytes().to_vec(), leak.as_bytes().to_vec()];
+    records.extend(freed.iter().map(|a| a.as_bytes().to_vec()));
+    let ledger = Ledger::from_pdb(&pdb_of(&records), "unseen.pdb").unwrap();
+    assert_eq!((ledger.allocs.len(), ledger.freed_unseen.len()), (1, 2));
+    let report = analyze(&ledger, &Options::default());
+    assert_eq!(report.leaks.len(), 1);
+    assert_eq!(report.summary.freed_unseen, 2);
+    // In allocation order, numbered apart from the leaks.
+    let f: Vec<(usize, u32, u32)> = report
+        .freed_unseen
+        .iter()
+        .map(|l| (l.number, l.block.seq, l.block.size))
+        .collect();
+    assert_eq!(f, [(1, 2, 12), (2, 3, 64)]);
+    assert!(report.freed_unseen[0].block.flags.contains(&"FREED_UNSEEN"));
+    // The header counts one leak: no warning about the records.
+    assert!(
+        !report
+            .warnings
+            .iter()
+            .any(|w| w.contains("allocation record")),
+        "{:?}",
+        report.warnings
+    );
+    assert_eq!(report.summary.exit_status, 1, "the one leak");
+    let (text, _) = render(&ledger, &Options::default());
+    assert!(
+        text.contains(
+            "Freed unseen: 2 blocks (the OS refused memdbg's trap patches, so their frees went \
+             unseen; at stop each was no longer the chunk memdbg recorded: not leaks)\n  #2 \
+             Non-relocatable chunk (pointer) at 0x00011200, size = 12, allocated at src/b.rs:9\n  \
+             #3 Relocatable chunk (handle) at 0x00011100, size = 64, allocated at src/b.rs:7\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("SUMMARY: memdbg: 8 byte(s) leaked in 1 allocation(s); 2 blocks freed unseen (patches refused)."),
+        "{text}"
+    );
+    // Without the leak: exit status 0.
+    let mut h = header(0x0C00, &[]);
+    h.flags = U32Be::new(HeaderFlags::PATCHES_REFUSED.bits());
+    let mut records = vec![h.as_bytes().to_vec()];
+    records.extend(freed.iter().map(|a| a.as_bytes().to_vec()));
+    let ledger = Ledger::from_pdb(&pdb_of(&records), "unseen.pdb").unwrap();
+    assert_eq!(analyze(&ledger, &Options::default()).summary.exit_status, 0);
+    // Written back, the records stay what they were.
+    let back = Ledger::from_pdb(&ledger.to_pdb().unwrap(), "back.pdb").unwrap();
+    assert_eq!(back.freed_unseen, ledger.freed_unseen);
+}

@@ -85,6 +85,8 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             32 => forgets_stop(),
             33 => session_paths(feature(1)),
             34 => hand_offs(),
+            35 => freed_unseen(),
+            36 => err_display_alerts(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -108,6 +110,60 @@ fn end() -> u32 {
         Ok(_) => 0,
         Err(_) => 91,
     }
+}
+
+/// Frees memdbg cannot see where trap patches are refused (the tests refuse
+/// them): a pointer and a handle freed with the plain traps, another pointer too,
+/// then a block memdbg does not track allocated where they were; and a pointer
+/// leaked with its guard overrun, a handle leaked.
+#[inline(never)]
+unsafe fn freed_unseen() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        // Each block freed below sits between live ones: a chunk freed next to a
+        // free one merges into it, and its header, left inside the merged chunk,
+        // would read as live (memdbg's limit with the patches refused).
+        let leaked = mem_ptr_new!(6).cast::<u8>(); // @mark unseen-overrun
+        let p = mem_ptr_new!(8); // @mark unseen-ptr
+        let kept = mem_handle_new!(10); // @mark unseen-leak
+        let h = mem_handle_new!(8); // @mark unseen-handle
+        let q = mem_ptr_new!(16); // @mark unseen-ptr-2
+        if p.is_null() || h.is_null() || q.is_null() || leaked.is_null() || kept.is_null() {
+            return 1;
+        }
+        MemChunkFree(p);
+        MemHandleFree(h);
+        MemChunkFree(q);
+        // A block memdbg does not track, where the first-fit heap finds room
+        // among the freed chunks.
+        let other = MemPtrNew(18);
+        leaked.add(6).write(0);
+        let r = end();
+        MemChunkFree(other);
+        MemChunkFree(leaked.cast());
+        MemHandleFree(kept);
+        r
+    }
+}
+
+/// An overrun found at a free, shown with `ErrDisplayFileLineMsg`
+/// (`ERR_DISPLAY_ALERTS`), and a leak.
+#[inline(never)]
+unsafe fn err_display_alerts() -> u32 {
+    begin(&Settings {
+        options: Settings::DEFAULT.options.union(Options::ERR_DISPLAY_ALERTS),
+        ..Settings::DEFAULT
+    });
+    unsafe {
+        let leak = mem_ptr_new!(4); // @mark err-display-leak
+        let p = mem_ptr_new!(5).cast::<u8>(); // @mark err-display-overrun
+        if leak.is_null() || p.is_null() {
+            return 1;
+        }
+        p.add(5).write(0x41);
+        MemChunkFree(p.cast());
+    }
+    end()
 }
 
 /// A leaked pointer and a leaked handle.

@@ -1,0 +1,164 @@
+//! What the OS offers, found out once at `start` before memdbg relies on it
+//! (issue 20: memdbg runs on Palm OSes it was not written against, such as
+//! PumpkinOS, and a detector must not be what crashes the app):
+//!
+//! - [`internals`]: whether the Palm OS 3.x internals memdbg's fast paths read hold
+//!   here — a handle's master pointer holds the address `MemHandleLock` gives,
+//!   and a chunk's 8-byte header sits before it with the free flag, size,
+//!   `sizeAdj`, lock count, owner and `hOffset` where PALM_FACTS §5.1 puts them.
+//!   Otherwise memdbg uses documented calls only
+//!   ([`HeaderFlags::DOCUMENTED_CALLS`]).
+//! - [`dbg_message`]: whether `DbgMessage` is implemented, from the trap table
+//!   (else [`HeaderFlags::NO_DBG_MESSAGE`]).
+//! - [`alert_dialog`]: whether the ROM has the generic error alert memdbg shows
+//!   its alerts with (else [`HeaderFlags::NO_ALERT_DIALOG`]).
+
+use m68k_palmos_sys as palm;
+use palm::traps::{sysTrapDbgMessage, sysTrapSysUnimplemented};
+
+use crate::record::HeaderFlags;
+
+/// `sysTrapSysReserved1` (sdk-3.5 `CoreTraps.h`; `sysTrapSysReserved30Trap1` in
+/// sdk-4 and sdk-5r4): "Reserved" in the trap table of Palm OS 3.0 and later, so
+/// an OS that answers `SysGetTrapAddress` truthfully gives SysUnimplemented's
+/// address for it.
+pub const SYS_TRAP_RESERVED: u16 = 0xA346;
+
+/// ErrOKAlert: the ROM's generic error alert with an OK button, message
+/// `"^1^2^3"` (sdk-3.5 `UIResources.h`: "New for PalmOS 3.2 - Alerts used by the
+/// ErrAlertCustom() call"), shown with `FrmCustomAlert`.
+pub const ERR_OK_ALERT: u16 = 10021;
+
+/// Bytes of the probe's own chunks (an even size, as a 68k header packs it).
+const PROBE_SIZE: u32 = 6;
+
+/// `memPtrLockCount`: the lock count of a non-movable chunk (PALM_FACTS §5.1).
+pub const PTR_LOCK_COUNT: u32 = 15;
+
+/// The two longs of the OS 3.x chunk header before `body` (PALM_FACTS §5.1).
+///
+/// # Safety
+/// `body` is the body of a live dynamic-heap chunk on an OS whose handles were
+/// found to be master pointers (so its memory is the heap's own).
+unsafe fn header(body: u32) -> (u32, u32) {
+    let h = body.wrapping_sub(8) as usize as *const u32;
+    // SAFETY: the caller's guarantee; even addresses (chunk bodies are).
+    unsafe { (h.read_volatile(), h.add(1).read_volatile()) }
+}
+
+/// Whether the header before `body` is a live chunk's holding `size` bytes
+/// (`size` field − 8 − `sizeAdj`), with lock count `lock` and owner `owner` (any
+/// when `None`), and master pointer `handle` (0 for a non-movable chunk:
+/// `hOffset` 0; else the header − 2 × `hOffset` is `handle`).
+///
+/// # Safety
+/// As [`header`].
+pub unsafe fn chunk_is(
+    body: u32,
+    size: u32,
+    lock: Option<u32>,
+    owner: Option<u32>,
+    handle: u32,
+) -> bool {
+    // SAFETY: the caller's guarantee.
+    let (w0, w1) = unsafe { header(body) };
+    let whole = w0 & 0x00FF_FFFF;
+    let size_adj = (w0 >> 24) & 0x0F;
+    let h_offset = ((w1 << 8) as i32 >> 8) as u32;
+    let back = body.wrapping_sub(8).wrapping_sub(h_offset.wrapping_mul(2));
+    w0 & 0x8000_0000 == 0
+        && whole.wrapping_sub(8).wrapping_sub(size_adj) == size
+        && lock.is_none_or(|l| w1 >> 28 == l)
+        && owner.is_none_or(|o| (w1 >> 24) & 0x0F == o)
+        && if handle == 0 {
+            h_offset == 0
+        } else {
+            back == handle
+        }
+}
+
+/// Whether the OS keeps the Palm OS 3.x internals memdbg reads, tried on chunks
+/// of its own: a handle (its master pointer `*h` is what `MemHandleLock(h)` gives;
+/// its header says live, its size, locked once, the owner `MemHandleOwner` gives,
+/// `hOffset` back to `h`), a pointer (lock count 15, `hOffset` 0, and after
+/// `MemChunkFree` the free flag set: what the double-free check reads), and
+/// `state`, the state chunk (`MemPtrNew`, then owner 0) of `state_size` bytes.
+/// Also returns the owner ID of the app's chunks (`MemHandleOwner` of the probe
+/// handle, a documented call; 0 if the heap had no room for it). `*h` is read
+/// only from a nonzero, even handle, and headers only once `*h` passed.
+pub fn internals(state: *mut u8, state_size: u32) -> (bool, u16) {
+    // SAFETY: plain Memory Manager calls on the probe's own chunks, each freed
+    // once; the header reads follow the rules of `header`.
+    unsafe {
+        let h = palm::MemHandleNew(PROBE_SIZE);
+        if h.is_null() {
+            return (false, 0);
+        }
+        let owner = palm::MemHandleOwner(h);
+        let hv = h as u32;
+        let mp = if hv & 1 == 0 {
+            h.cast::<u32>().read_volatile()
+        } else {
+            1
+        };
+        let p = palm::MemHandleLock(h) as u32;
+        let app = Some(u32::from(owner));
+        let fixed = Some(PTR_LOCK_COUNT);
+        let mut ok = p == mp
+            && chunk_is(p, PROBE_SIZE, Some(1), app, hv)
+            && chunk_is(state as u32, state_size, fixed, Some(0), 0);
+        palm::MemHandleUnlock(h);
+        palm::MemHandleFree(h);
+        if ok {
+            let q = palm::MemPtrNew(PROBE_SIZE);
+            ok = !q.is_null() && chunk_is(q as u32, PROBE_SIZE, fixed, app, 0);
+            if !q.is_null() {
+                palm::MemChunkFree(q);
+                ok = ok && header(q as u32).0 & 0x8000_0000 != 0;
+            }
+        }
+        (ok, owner)
+    }
+}
+
+/// Whether `DbgMessage` is implemented: the SDK's own test of a trap,
+/// `SysGetTrapAddress(trap) != SysGetTrapAddress(sysTrapSysUnimplemented)`
+/// (palm-os-sdk `PalmOne/Samples/ExtendedSound/Src/Common.c`), trusted only when
+/// the table answers it for [`SYS_TRAP_RESERVED`] as it should (PumpkinOS gives
+/// every trap an address of its own, `emulation/systrap.c`, and has no
+/// DbgMessage for 68k apps).
+pub fn dbg_message() -> bool {
+    // SAFETY: plain System Manager calls.
+    unsafe {
+        let unimplemented = palm::SysGetTrapAddress(sysTrapSysUnimplemented);
+        palm::SysGetTrapAddress(SYS_TRAP_RESERVED) == unimplemented
+            && palm::SysGetTrapAddress(sysTrapDbgMessage) != unimplemented
+    }
+}
+
+/// Whether the ROM has [`ERR_OK_ALERT`] (`DmGetResource('Talt', 10021)`, released
+/// again): Palm OS 3.2 and later.
+pub fn alert_dialog() -> bool {
+    // SAFETY: plain Data Manager calls.
+    unsafe {
+        let h = palm::DmGetResource(palm::four_cc(b"Talt"), ERR_OK_ALERT);
+        if h.is_null() {
+            return false;
+        }
+        palm::DmReleaseResource(h);
+        true
+    }
+}
+
+/// The header flags of what [`dbg_message`] and [`alert_dialog`] found
+/// (`err_display`: the alerts use `ErrDisplayFileLineMsg`, which every ROM has).
+pub fn output_flags(err_display: bool) -> HeaderFlags {
+    let mut f = HeaderFlags::empty();
+    if !dbg_message() {
+        f |= HeaderFlags::NO_DBG_MESSAGE;
+    }
+    if !err_display && !alert_dialog() {
+        f |= HeaderFlags::NO_ALERT_DIALOG;
+    }
+    f
+}
