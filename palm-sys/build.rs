@@ -84,6 +84,7 @@ const POINTER_TYPEDEFS: &[&str] = &[
     "SysAppInfoPtr",
     "EventPtr",
     "DmSearchStatePtr",
+    "ScrollBarPtr",
 ];
 
 /// Parses a C type (without the parameter name) into (kind, signed, Rust type).

@@ -1,12 +1,18 @@
-//! The C interface of the `staticlib` (for apps written in C with prc-tools or
-//! CodeWarrior): `include/memdbg.h` declares these functions and macros that replace
-//! `MemPtrNew` & co. with calls carrying `__FILE__` and `__LINE__`.
+//! The C interface of the `staticlib` (for apps written in C: GNU C with
+//! `palm-build c-app`, prc-tools with `palm-build lib --format coff`'s archive):
+//! `include/memdbg.h` declares these functions and macros that replace
+//! `MemPtrNew` & co. with calls carrying `__FILE__` and `__LINE__`, and the frees
+//! with calls seen where trap patches are refused.
 //!
 //! Calling convention: every argument is a 4-byte value (`UInt32` or a pointer), so
-//! the C caller's layout (Palm's: 2-byte slots for 16-bit values) and LLVM's (4-byte
-//! slots) agree; pointers come back in A0 and integers in D0, as Palm C compilers
-//! expect (PALM_FACTS §3.3, §6.2). D2 is preserved (LLVM saves it; Palm code only
-//! assumes it may be clobbered) and A5 is never touched.
+//! the C caller's layout (Palm's, prc-tools' gcc's: 2-byte slots for 16-bit values)
+//! and LLVM's (4-byte slots) agree; pointers come back in A0 and integers in D0, as
+//! Palm C compilers expect (PALM_FACTS §3.3, §3.3a, §6.2: prc-tools' gcc reads a
+//! pointer from A0 only, an `Err` from D0.w, so results cast to `Err` carry it in
+//! their low 16 bits). D2 is preserved (LLVM saves it; Palm code only assumes it
+//! may be clobbered), D3–D7/A2–A4/A6 too, and A5 (the app's globals) is never
+//! touched. The file name is copied into the ledger during the call
+//! (`c_site`), so a `__FILE__` in code 2…n is never read after it returns.
 
 use m68k_palmos_sys as palm;
 use palm::{Char, MemHandle, MemPtr};

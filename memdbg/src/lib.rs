@@ -150,9 +150,9 @@
 //! Feature Manager call. With guards, every `MemPtrSize`/`MemHandleSize` (the OS's
 //! too) costs the original plus an index probe (and a `MemPtrRecoverHandle` for an
 //! unknown pointer while handles are live), and a resize of a tracked block the
-//! wrapper's work. Code: 7,748 bytes of memdbg in the starter app's code 1;
-//! 8,806 in a Rust app calling every wrapper and [`MemDbgAlloc`]; 8,604 in a C
-//! app (`tests/c-app`); 9,312 in the bench app, which links both the Rust
+//! wrapper's work. Code: 8,002 bytes of memdbg in the starter app's code 1;
+//! 9,060 in a Rust app calling every wrapper and [`MemDbgAlloc`]; 9,012 in a C
+//! app (`tests/c-app`); 9,566 in the bench app, which links both the Rust
 //! wrappers and the C interface. Once, at [`start`], memdbg reads all of code 1 for
 //! the header's CRC-32 ([`record::crc32`]: about 22 instructions per byte, some
 //! 260,000 for the starter app's 11.7 KB code 1), so that the report can refuse the
@@ -202,7 +202,10 @@
 //! With the `capi` feature the `staticlib` exports a C interface (`capi`:
 //! `cargo build -p memdbg --features capi`); `include/memdbg.h` maps
 //! `MemPtrNew`, `MemHandleNew`, `MemChunkNew` and the resizes onto it with `__FILE__`
-//! and `__LINE__`.
+//! and `__LINE__`, and `MemPtrFree`/`MemHandleFree`. An app with several code
+//! resources (prc-tools' `multiple code`) works too: [`start`] records code 2…n
+//! in the ledger ([`record::SegmentRecord`]), and a frame there is reported as
+//! `segment N + offset`.
 //!
 //! ## Targets
 //! On the 68k (`m68k-unknown-none-elf`, built by palm-build) the crate is `no_std` and

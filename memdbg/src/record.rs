@@ -13,7 +13,9 @@
 //!   of its kind. Sizes are exact: a record of a known kind and version has exactly the
 //!   size of its struct ([`HEADER_SIZE`], [`ALLOC_RECORD_SIZE`], …; a version 1
 //!   header has [`HEADER_SIZE_V1`]).
-//! - After a clean `memdbg::stop` the database holds: the header, one allocation record
+//! - After a clean `memdbg::stop` the database holds: the header, one
+//!   [`kind::SEGMENT`] record per code resource 2…n the app had locked at `start`
+//!   (apps with several code resources, as prc-tools builds them), one allocation record
 //!   per leak (a tracked allocation never freed; kinds [`kind::POINTER`],
 //!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]) and per block handed off
 //!   to another owner (the same kinds, with [`AllocFlags::HANDED_OFF`]: not a
@@ -40,7 +42,11 @@
 //! resource 1** when they fall inside it (= ELF addresses, as palm-build links code 1
 //! at 0), else as raw 68k addresses; [`Stack::raw_mask`] tells which. The header
 //! records code 1's base, size and CRC-32 ([`crc32`], computed once by `start`), so
-//! that a host tool can tell whether an ELF is the build that wrote the ledger.
+//! that a host tool can tell whether an ELF is the build that wrote the ledger. A raw
+//! frame inside one of the [`SegmentRecord`]s' ranges is in that code resource
+//! (`segment N + offset`, [`SegmentRecord::offset_of`]): the code resources 2…n stay
+//! locked where the app's startup code put them while PilotMain runs, so one base per
+//! run is enough.
 //!
 //! # Versioning
 //! [`FORMAT_VERSION`] changes whenever a layout or a meaning here changes. Readers
@@ -50,19 +56,21 @@
 //! |---|---|
 //! | 1 | first version: header of 152 bytes ([`HEADER_SIZE_V1`]) |
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
-//! | 3 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`], [`AllocFlags::HANDED_OFF`] (an allocation record at stop that is not a leak: its block was handed off) and [`AllocFlags::FREED_UNSEEN`] (nor is this one: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every layout is as in version 2 |
+//! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); every other record is as in version 2 |
+//! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`], [`AllocFlags::HANDED_OFF`] (an allocation record at stop that is not a leak: its block was handed off) and [`AllocFlags::FREED_UNSEEN`] (nor is this one: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every layout is as in version 3 |
 //!
-//! [`Header::decode`] and [`Record::decode`] read all three versions (a version 1
+//! [`Header::decode`] and [`Record::decode`] read all four versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
-//! before version 3 no stack says it was cut, [`Stack::truncation`] is `None`).
+//! a ledger before version 3 has no segment records; before version 4 no stack
+//! says it was cut, [`Stack::truncation`] is `None`).
 
 use core::mem::{offset_of, size_of};
 use static_assertions::const_assert_eq;
 
 /// Version of this format, stored in every record (byte 1).
-pub const FORMAT_VERSION: u8 = 3;
+pub const FORMAT_VERSION: u8 = 4;
 /// The oldest version readers still accept: 1 (no code 1 checksum in the header;
-/// every other record has the same layout as in versions 2 and 3).
+/// every other record has the same layout as in versions 2 to 4).
 pub const OLDEST_FORMAT_VERSION: u8 = 1;
 
 /// The ledger database's name (`DmFindDatabase`, card 0). 8 bytes, well under
@@ -152,6 +160,9 @@ pub mod kind {
     pub const FREE_SLOT: u8 = 0x00;
     /// The [`Header`](super::Header) (record 0).
     pub const HEADER: u8 = 0x01;
+    /// A code resource N ≥ 2 of the app ([`SegmentRecord`](super::SegmentRecord));
+    /// format version 3 on.
+    pub const SEGMENT: u8 = 0x02;
     /// A live (at stop: leaked) non-movable chunk from `MemPtrNew`
     /// ([`AllocRecord`](super::AllocRecord)).
     pub const POINTER: u8 = 0x10;
@@ -181,11 +192,12 @@ pub mod kind {
 
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
     /// "overrun", "double free", "small-allocation site", "low heap", "header",
-    /// "free slot"), or "unknown".
+    /// "segment", "free slot"), or "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
             HEADER => "header",
+            SEGMENT => "segment",
             POINTER => "pointer",
             HANDLE => "handle",
             CHUNK => "chunk",
@@ -512,13 +524,13 @@ flags! {
         const NOT_DYNAMIC = 0x0020;
         /// Allocated with an owner other than the app's (a `MemChunkNew` whose
         /// `attr` names another owner ID, e.g. 0, the system): never the app's,
-        /// so never handed off (format version 3 on).
+        /// so never handed off (format version 4 on).
         const OTHER_OWNER = 0x0040;
         /// At stop the block belonged to another owner than the app (its owner
         /// set with `MemPtrSetOwner`/`MemHandleSetOwner`, e.g. to 0, to outlive
         /// the app): handed off, not a leak. Its record stays in the ledger, with
         /// its allocation's site; the header's `leaks` does not count it (format
-        /// version 3 on).
+        /// version 4 on).
         const HANDED_OFF = 0x0080;
         /// Set at stop with [`HeaderFlags::PATCHES_REFUSED`]: the block is no
         /// longer the chunk memdbg recorded (its chunk is free, its size, heap
@@ -609,8 +621,8 @@ impl FileName {
 pub enum Frame {
     /// A return address inside code 1, as an offset from its start (= ELF address).
     Code(u32),
-    /// A return address outside code 1 (the OS, another code resource), as the
-    /// raw 68k address.
+    /// A return address outside code 1 (the OS, another code resource: see
+    /// [`SegmentRecord`]), as the raw 68k address.
     Raw(u32),
 }
 
@@ -619,7 +631,7 @@ pub enum Frame {
 /// | off | size | field |
 /// |---|---|---|
 /// | 0 | 1 | count (0..=6) |
-/// | 1 | 1 | raw mask: bit *i* (0..=5) set = frame *i* is a raw 68k address; bit 6 [`Stack::TRUNCATED_DEPTH`], bit 7 [`Stack::TRUNCATED_CHAIN`] (version 3 on) |
+/// | 1 | 1 | raw mask: bit *i* (0..=5) set = frame *i* is a raw 68k address; bit 6 [`Stack::TRUNCATED_DEPTH`], bit 7 [`Stack::TRUNCATED_CHAIN`] (version 4 on) |
 /// | 2 | 24 | frames: 6 × u32, unused ones 0 |
 ///
 /// A walked stack (six frames wanted: [`Options::CALL_STACKS`], Rust allocations)
@@ -668,10 +680,10 @@ impl Truncation {
 
 impl Stack {
     /// [`Stack::raw_mask`] bit 6: the walk kept [`STACK_FRAMES`] frames and the
-    /// chain went on (a deeper caller exists). Format version 3 on.
+    /// chain went on (a deeper caller exists). Format version 4 on.
     pub const TRUNCATED_DEPTH: u8 = 0x40;
     /// [`Stack::raw_mask`] bit 7: the A6 chain broke after the last frame, which is
-    /// inside code 1 ([`Truncation::BrokenChain`]). Format version 3 on.
+    /// inside code 1 ([`Truncation::BrokenChain`]). Format version 4 on.
     pub const TRUNCATED_CHAIN: u8 = 0x80;
 
     /// Why the stack was cut, if it was ([`Stack::TRUNCATED_DEPTH`] wins if both
@@ -841,7 +853,7 @@ pub struct Counters {
     /// Successful tracked resizes.
     pub resizes: U32Be,
     /// Tracked blocks still live at stop and still the app's: the leak records
-    /// (allocation records without [`AllocFlags::HANDED_OFF`] (version 3 on) or
+    /// (allocation records without [`AllocFlags::HANDED_OFF`] (version 4 on) or
     /// [`AllocFlags::FREED_UNSEEN`]).
     pub leaks: U32Be,
     /// Bytes in those blocks (requested sizes).
@@ -933,7 +945,7 @@ pub struct Header {
     /// does not have the field: see [`Header::code_checksum`]).
     pub code_crc: U32Be,
 }
-/// Size of the [`Header`] in bytes (format versions 2 and 3).
+/// Size of the [`Header`] in bytes (format versions 2 to 4).
 pub const HEADER_SIZE: usize = 156;
 /// Size of a format version 1 header: the first 152 bytes of [`Header`].
 pub const HEADER_SIZE_V1: usize = 152;
@@ -973,18 +985,18 @@ impl Header {
     }
 
     /// The size of a header of format version `version` ([`HEADER_SIZE_V1`] for
-    /// version 1, [`HEADER_SIZE`] for versions 2 and 3), or `None` for a version readers do
-    /// not know.
+    /// version 1, [`HEADER_SIZE`] for versions 2 to 4: the same layout), or `None`
+    /// for a version readers do not know.
     pub const fn size_of_version(version: u8) -> Option<usize> {
         match version {
             1 => Some(HEADER_SIZE_V1),
-            2 | FORMAT_VERSION => Some(HEADER_SIZE),
+            2 | 3 | FORMAT_VERSION => Some(HEADER_SIZE),
             _ => None,
         }
     }
 
     /// The header's bytes as stored for its [`Header::version`]: all of them for
-    /// versions 2 and 3, the first [`HEADER_SIZE_V1`] for version 1.
+    /// versions 2 to 4, the first [`HEADER_SIZE_V1`] for version 1.
     pub fn stored_bytes(&self) -> &[u8] {
         let n = Self::size_of_version(self.version).unwrap_or(HEADER_SIZE);
         &self.as_bytes()[..n]
@@ -1212,6 +1224,64 @@ const_assert_eq!(offset_of!(LowHeapRecord, alloc), 16);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for LowHeapRecord {}
 
+/// Code resource `resource` (N ≥ 2) of the app as `start` found it: where it was
+/// locked, its size and its CRC-32 (format version 3 on). 16 bytes.
+///
+/// An app built with several code resources (prc-tools' `multiple code` sections,
+/// `palm-build c-app --segments`) runs code 1 and, from it, code 2…n, which its
+/// startup code gets with `DmGet1Resource('code', N)` and locks before PilotMain and
+/// unlocks after it (prc-tools-remix `crt/dreloc.c`, `_GccLoadCodeAndRelocateData` and
+/// `_GccReleaseCode`). A return address there is a raw frame of a [`Stack`]; inside
+/// `[base, base + size)` it is `segment N + (address − base)`. The CRC-32 ([`crc32`]
+/// of the resource's bytes) lets a host tool refuse the symbols of another build, as
+/// for code 1.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::SEGMENT`] |
+/// | 1 | 1 | version (3 on) |
+/// | 2 | 2 | resource ID N of the `code` resource (≥ 2) |
+/// | 4 | 4 | base: 68k address of its first byte while the app ran |
+/// | 8 | 4 | size, bytes |
+/// | 12 | 4 | [`crc32`] of its bytes |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct SegmentRecord {
+    /// [`kind::SEGMENT`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`] (3 or later).
+    pub version: u8,
+    /// The `code` resource's ID, N ≥ 2.
+    pub resource: U16Be,
+    /// 68k address of its first byte.
+    pub base: U32Be,
+    /// Its size in bytes.
+    pub size: U32Be,
+    /// [`crc32`] of its bytes.
+    pub crc: U32Be,
+}
+/// Size of a [`SegmentRecord`] in bytes.
+pub const SEGMENT_RECORD_SIZE: usize = 16;
+/// The first format version with [`SegmentRecord`]s.
+pub const SEGMENT_FORMAT_VERSION: u8 = 3;
+const_assert_eq!(size_of::<SegmentRecord>(), SEGMENT_RECORD_SIZE);
+const_assert_eq!(offset_of!(SegmentRecord, resource), 2);
+const_assert_eq!(offset_of!(SegmentRecord, base), 4);
+const_assert_eq!(offset_of!(SegmentRecord, size), 8);
+const_assert_eq!(offset_of!(SegmentRecord, crc), 12);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for SegmentRecord {}
+
+impl SegmentRecord {
+    /// `address − base` when the 68k address `address` is inside this code
+    /// resource, else `None`.
+    pub fn offset_of(&self, address: u32) -> Option<u32> {
+        let off = address.wrapping_sub(self.base.get());
+        (off < self.size.get()).then_some(off)
+    }
+}
+
 /// Any MemDbgDB record, decoded.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
@@ -1230,6 +1300,8 @@ pub enum Record {
     SmallSite(SmallSiteRecord),
     /// Low largest-free-chunk warning.
     LowHeap(LowHeapRecord),
+    /// A code resource N ≥ 2 (format version 3 on).
+    Segment(SegmentRecord),
 }
 
 impl Record {
@@ -1299,6 +1371,24 @@ impl Record {
                 let r = LowHeapRecord::read_from(bytes)?;
                 r.alloc.check(offset_of!(LowHeapRecord, alloc))?;
                 Ok(Record::LowHeap(r))
+            }
+            kind::SEGMENT => {
+                version(bytes[1], 1)?;
+                if bytes[1] < SEGMENT_FORMAT_VERSION {
+                    return Err(DecodeError {
+                        offset: 1,
+                        what: "segment record of a format version before 3",
+                    });
+                }
+                exact(bytes, SEGMENT_RECORD_SIZE)?;
+                let r = SegmentRecord::read_from(bytes)?;
+                if r.resource.get() < 2 {
+                    return Err(DecodeError {
+                        offset: offset_of!(SegmentRecord, resource),
+                        what: "segment record of code resource 0 or 1",
+                    });
+                }
+                Ok(Record::Segment(r))
             }
             _ => Err(DecodeError {
                 offset: 0,
@@ -1371,7 +1461,7 @@ mod tests {
     fn alloc_record_exact_bytes() {
         let r = sample_alloc();
         let mut want = vec![
-            0x11, 3, 0x00, 0x05, // kind, version, flags
+            0x11, 4, 0x00, 0x05, // kind, version, flags
             0, 0, 0, 16, // size
             0x00, 0x01, 0x23, 0x44, // address
             0, 0, 0, 7, // seq
@@ -1448,7 +1538,7 @@ mod tests {
         assert_eq!(
             &b[..16],
             &[
-                1, 3, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
+                1, 4, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
             ]
         );
         assert_eq!(
@@ -1524,8 +1614,14 @@ mod tests {
         h.header_size.set(156);
         h.code_size.set(0);
         assert_eq!(Header::decode(h.as_bytes()).unwrap().code_checksum(), None);
-        assert_eq!(Header::size_of_version(2), Some(HEADER_SIZE));
-        assert_eq!(Header::size_of_version(4), None);
+        // Version 2, 3 and 4 headers have the same layout.
+        let mut v2 = h.as_bytes().to_vec();
+        v2[1] = 2;
+        assert_eq!(Header::decode(&v2).unwrap().version, 2);
+        for v in 2..=4 {
+            assert_eq!(Header::size_of_version(v), Some(HEADER_SIZE));
+        }
+        assert_eq!(Header::size_of_version(5), None);
     }
 
     #[test]
@@ -1587,7 +1683,7 @@ mod tests {
         };
         let b = o.as_bytes();
         assert_eq!(b.len(), OVERRUN_RECORD_SIZE);
-        assert_eq!(&b[..12], &[0x20, 3, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
+        assert_eq!(&b[..12], &[0x20, 4, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
         assert_eq!(&b[38..], alloc.as_bytes());
         assert_eq!(Record::decode(b), Ok(Record::Overrun(o)));
 
@@ -1618,7 +1714,7 @@ mod tests {
         };
         assert_eq!(
             &s.as_bytes()[..12],
-            &[0x22, 3, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
+            &[0x22, 4, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
         );
         assert_eq!(Record::decode(s.as_bytes()), Ok(Record::SmallSite(s)));
 
@@ -1634,10 +1730,43 @@ mod tests {
         assert_eq!(
             &l.as_bytes()[..16],
             &[
-                0x23, 3, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
+                0x23, 4, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
             ]
         );
         assert_eq!(Record::decode(l.as_bytes()), Ok(Record::LowHeap(l)));
+    }
+
+    #[test]
+    fn segment_records_round_trip_and_locate_addresses() {
+        let r = SegmentRecord {
+            kind: kind::SEGMENT,
+            version: FORMAT_VERSION,
+            resource: U16Be::new(2),
+            base: U32Be::new(0x0004_1000),
+            size: U32Be::new(0x120),
+            crc: U32Be::new(0xCAFE_F00D),
+        };
+        let b = r.as_bytes();
+        assert_eq!(
+            b,
+            &[
+                0x02, 4, 0, 2, 0, 4, 0x10, 0, 0, 0, 0x01, 0x20, 0xCA, 0xFE, 0xF0, 0x0D
+            ]
+        );
+        assert_eq!(Record::decode(b), Ok(Record::Segment(r)));
+        assert_eq!(r.offset_of(0x0004_1000), Some(0));
+        assert_eq!(r.offset_of(0x0004_111F), Some(0x11F));
+        assert_eq!(r.offset_of(0x0004_1120), None);
+        assert_eq!(r.offset_of(0x0004_0FFF), None);
+        // A segment record claiming an older version, code 1, or a wrong size.
+        let mut old = b.to_vec();
+        old[1] = 2;
+        assert_eq!(Record::decode(&old).unwrap_err().offset, 1);
+        let mut one = b.to_vec();
+        one[3] = 1;
+        assert_eq!(Record::decode(&one).unwrap_err().offset, 2);
+        assert_eq!(Record::decode(&b[..15]).unwrap_err().offset, 15);
+        assert_eq!(kind::name(kind::SEGMENT), "segment");
     }
 
     #[test]
@@ -1659,12 +1788,12 @@ mod tests {
         k[0] = 0x55;
         assert_eq!(Record::decode(&k).unwrap_err().what, "unknown record kind");
         let mut v = good.clone();
-        v[1] = 4;
+        v[1] = 5;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
         v[1] = 0;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
-        // Version 1 and 2 records have the version 3 layout.
-        for old in [1, 2] {
+        // Version 1, 2 and 3 records have the version 4 layout.
+        for old in [1, 2, 3] {
             v[1] = old;
             assert!(Record::decode(&v).is_ok());
         }

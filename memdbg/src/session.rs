@@ -12,9 +12,9 @@ use crate::ledger;
 use crate::patch;
 use crate::probe;
 use crate::record::{
-    self, ALLOC_RECORD_SIZE, AllocFlags, AllocRecord, DB_CREATOR, FEATURE_STATE, FORMAT_VERSION,
-    HeaderFlags, NOT_SAMPLED, OVERRUN_RECORD_SIZE, Options, OverrunRecord, SmallSiteRecord, U16Be,
-    detected, kind,
+    self, ALLOC_RECORD_SIZE, AllocFlags, AllocRecord, AsBytes, DB_CREATOR, FEATURE_STATE,
+    FORMAT_VERSION, HeaderFlags, NOT_SAMPLED, OVERRUN_RECORD_SIZE, Options, OverrunRecord,
+    SEGMENT_RECORD_SIZE, SegmentRecord, SmallSiteRecord, U16Be, U32Be, detected, kind,
 };
 use crate::settings::{Error, Settings};
 use crate::stack::CodeRange;
@@ -145,8 +145,8 @@ fn free_chunks(first: *mut u8, second: *mut u8) {
 /// (system-owned chunks; sizes in [`Settings::capacity`]), probes what the OS offers
 /// (`crate::probe`: the OS 3.x internals, else documented calls only,
 /// [`HeaderFlags::DOCUMENTED_CALLS`]; `DbgMessage`; the alert dialog), locates
-/// code 1 (`DmGetResource('code', 1)`, locked until stop) and the app's name and
-/// creator, registers the state
+/// code 1 (`DmGetResource('code', 1)`, locked until stop) and records code 2…n (a
+/// [`SegmentRecord`] each), the app's name and creator, registers the state
 /// with `FtrSet('MDbg', 0)`, and patches `MemChunkFree`/`MemHandleFree` when
 /// [`Options::PATCH_FREES`](crate::Options::PATCH_FREES) is set and
 /// `MemPtrSize`/`MemHandleSize`/`MemPtrResize`/`MemHandleResize` when
@@ -228,6 +228,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
         free_chunks(st_p, keys);
         return Err(e);
     }
+    record_segments(st);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     st.sc().header.start_ticks.set(ticks);
@@ -337,6 +338,78 @@ fn release_code(st: &mut State) {
             palm::DmReleaseResource(st.code_handle);
         }
         st.code_handle = core::ptr::null_mut();
+    }
+}
+
+/// One [`SegmentRecord`] in the ledger for each code resource N ≥ 2 of the app that
+/// is locked now, for N = 2, 3, … up to the first N without one. An app with several
+/// code resources (prc-tools' `multiple code` sections) has its startup code load
+/// them that way before PilotMain, `DmGet1Resource('code', N)` and `MemHandleLock`
+/// until none is found, and unlock them only after PilotMain returns
+/// (prc-tools-remix `crt/dreloc.c`: `_GccLoadCodeAndRelocateData`,
+/// `_GccReleaseCode`), so `start`, called from PilotMain, finds them where they stay
+/// for the whole run, and a return address inside one is `segment N + offset`.
+///
+/// The resources come from `DmGetResource` (DataMgr.h: the open resource databases,
+/// most recently opened first; MemDbgDB, open by now, is a record database), and
+/// only when its `code` 1 is the code 1 memdbg runs in (the handle [`locate_code`]
+/// kept): then the code resources are the running app's. One that is not locked
+/// (`MemHandleLockCount` 0: nothing runs in it) is skipped. A resource's address
+/// is what `MemHandleLock` gives (unlocked again at once: the app's startup code
+/// keeps it locked, so it does not move); no master pointer is read. Each record
+/// holds the resource's base, size and CRC-32; a full storage heap loses it and
+/// marks the ledger incomplete.
+fn record_segments(st: &mut State) {
+    if st.code.base == st.code.end {
+        return;
+    }
+    let code = palm::four_cc(b"code");
+    // SAFETY: a plain Data Manager call; the handle is released once.
+    let same = unsafe {
+        let h1 = palm::DmGetResource(code, 1);
+        if !h1.is_null() {
+            palm::DmReleaseResource(h1);
+        }
+        h1 == st.code_handle
+    };
+    if !same {
+        return;
+    }
+    let mut n: u16 = 2;
+    loop {
+        // SAFETY: a plain Data Manager call.
+        let h = unsafe { palm::DmGetResource(code, n) };
+        if h.is_null() {
+            return;
+        }
+        // SAFETY: `h` is a resource handle; a locked chunk does not move, so the
+        // address MemHandleLock gives and its size describe where its code runs,
+        // and its bytes are readable; the handle is released once.
+        unsafe {
+            if palm::MemHandleLockCount(h) != 0 {
+                let base = palm::MemHandleLock(h) as u32;
+                palm::MemHandleUnlock(h);
+                let size = palm::MemHandleSize(h);
+                let bytes = core::slice::from_raw_parts(base as usize as *const u8, size as usize);
+                let r = SegmentRecord {
+                    kind: kind::SEGMENT,
+                    version: FORMAT_VERSION,
+                    resource: U16Be::new(n),
+                    base: U32Be::new(base),
+                    size: U32Be::new(size),
+                    crc: U32Be::new(record::crc32(bytes)),
+                };
+                let (rec, at) = ledger::new_record(st, SEGMENT_RECORD_SIZE as u32);
+                if rec.is_null() {
+                    st.flag(HeaderFlags::INCOMPLETE);
+                } else {
+                    ledger::write(rec, 0, r.as_bytes());
+                    ledger::release(st, rec, at);
+                }
+            }
+            palm::DmReleaseResource(h);
+        }
+        n += 1;
     }
 }
 

@@ -5,7 +5,8 @@
 //! (entry at 0, PC-relative only, no writable sections, 68000 only); palm-run runs
 //! the PRC; the exported MemDbgDB must list exactly the one leak, with the C file
 //! and line `MemPtrNew` was called from, and count the resize and the two frees
-//! (a pointer and a handle, freed through the traps memdbg patches).
+//! (a pointer and a handle, freed through memdbg.h's `MemPtrFree`/`MemHandleFree`
+//! wrappers).
 //!
 //! gcc (Debian's gcc-m68k-linux-gnu, ci/setup) is the C compiler here: the test is
 //! skipped, saying so, only when `m68k-linux-gnu-gcc` is missing.

@@ -87,6 +87,7 @@ typedef struct ListType ListType;
 typedef struct MenuBarType MenuBarType;
 typedef struct WindowType WindowType;
 typedef struct SysAppInfoType *SysAppInfoPtr;
+typedef struct ScrollBarType *ScrollBarPtr;
 typedef WindowType *WinHandle;
 
 /* Structures with their Palm OS layout (2-byte packing, as GNU C lays them out
@@ -388,6 +389,7 @@ _Static_assert(__builtin_offsetof(EventType, data.popSelect.priorSelection) == 2
 #define sysTrapTimGetSeconds 0xA0F5
 #define sysTrapTimSetSeconds 0xA0F6
 #define sysTrapTimGetTicks 0xA0F7
+#define sysTrapCtlDrawControl 0xA10D
 #define sysTrapCtlGetValue 0xA111
 #define sysTrapCtlSetValue 0xA112
 #define sysTrapCtlGetLabel 0xA113
@@ -455,11 +457,16 @@ _Static_assert(__builtin_offsetof(EventType, data.popSelect.priorSelection) == 2
 #define sysTrapFrmDispatchEvent 0xA1A0
 #define sysTrapFrmCloseAllForms 0xA1A1
 #define sysTrapLstDrawList 0xA1B1
+#define sysTrapLstEraseList 0xA1B2
 #define sysTrapLstGetSelection 0xA1B3
 #define sysTrapLstGetSelectionText 0xA1B4
+#define sysTrapLstHandleEvent 0xA1B5
 #define sysTrapLstSetHeight 0xA1B6
 #define sysTrapLstSetSelection 0xA1B7
 #define sysTrapLstSetListChoices 0xA1B8
+#define sysTrapLstMakeItemVisible 0xA1B9
+#define sysTrapLstGetNumberOfItems 0xA1BA
+#define sysTrapLstPopupList 0xA1BB
 #define sysTrapMenuInit 0xA1BD
 #define sysTrapMenuDispose 0xA1BE
 #define sysTrapMenuHandleEvent 0xA1BF
@@ -486,16 +493,22 @@ _Static_assert(__builtin_offsetof(EventType, data.popSelect.priorSelection) == 2
 #define sysTrapFtrSet 0xA27C
 #define sysTrapFtrGetByIndex 0xA27D
 #define sysTrapDmSearchRecord 0xA2B2
+#define sysTrapLstSetTopItem 0xA2B5
+#define sysTrapSclSetScrollBar 0xA2B6
+#define sysTrapSclDrawScrollBar 0xA2B7
+#define sysTrapSclHandleEvent 0xA2B8
 #define sysTrapEvtEventAvail 0xA2CC
 #define sysTrapStrNCopy 0xA2CE
 #define sysTrapStrNCat 0xA2D6
 #define sysTrapMemCmp 0xA2D7
 #define sysTrapStrPrintF 0xA2DE
 #define sysTrapStrVPrintF 0xA2DF
+#define sysTrapSclGetScrollBar 0xA2E7
 #define sysTrapSysTicksPerSecond 0xA2E9
 #define sysTrapDmDatabaseProtect 0xA2EB
 #define sysTrapStrNCompare 0xA2ED
 #define sysTrapMenuSetActiveMenuRscID 0xA2FA
+#define sysTrapLstGetVisibleItems 0xA2FF
 #define sysTrapSysGetOSVersionString 0xA323
 #define sysTrapHostControl 0xA344
 #define sysTrapFtrPtrNew 0xA35A
@@ -2553,6 +2566,18 @@ static __inline__ UInt32 TimGetTicks(void)
     return (UInt32)__palm_d0;
 }
 
+/* Trap 0xA10D (sysTrapCtlDrawControl), SDK 3.5 Core/UI/Control.h; 4 bytes of arguments. */
+static __inline__ void CtlDrawControl(ControlType *controlP)
+{
+    __asm__ volatile("move.l %0,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA10D\n\t"
+                     "addq.l #4,%%sp"
+                     : 
+                     : "r"((UInt32)(controlP))
+                     : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
+}
+
 /* Trap 0xA111 (sysTrapCtlGetValue), SDK 3.5 Core/UI/Control.h; 4 bytes of arguments. */
 static __inline__ Int16 CtlGetValue(const ControlType *controlP)
 {
@@ -3447,6 +3472,18 @@ static __inline__ void LstDrawList(ListType *listP)
                      : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
 }
 
+/* Trap 0xA1B2 (sysTrapLstEraseList), SDK 3.5 Core/UI/List.h; 4 bytes of arguments. */
+static __inline__ void LstEraseList(ListType *listP)
+{
+    __asm__ volatile("move.l %0,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA1B2\n\t"
+                     "addq.l #4,%%sp"
+                     : 
+                     : "r"((UInt32)(listP))
+                     : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
+}
+
 /* Trap 0xA1B3 (sysTrapLstGetSelection), SDK 3.5 Core/UI/List.h; 4 bytes of arguments. */
 static __inline__ Int16 LstGetSelection(const ListType *listP)
 {
@@ -3474,6 +3511,21 @@ static __inline__ Char *LstGetSelectionText(const ListType *listP, Int16 itemNum
                      : "r"((UInt32)(listP)), "r"((UInt16)(itemNum))
                      : "d0", "d1", "d2", "a1", "cc", "memory");
     return (Char *)__palm_a0;
+}
+
+/* Trap 0xA1B5 (sysTrapLstHandleEvent), SDK 3.5 Core/UI/List.h; 8 bytes of arguments. */
+static __inline__ Boolean LstHandleEvent(ListType *listP, const EventType *eventP)
+{
+    register UInt32 __palm_d0 __asm__("d0");
+    __asm__ volatile("move.l %2,-(%%sp)\n\t"
+                     "move.l %1,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA1B5\n\t"
+                     "addq.l #8,%%sp"
+                     : "=d"(__palm_d0)
+                     : "r"((UInt32)(listP)), "r"((UInt32)(eventP))
+                     : "d1", "d2", "a0", "a1", "cc", "memory");
+    return (Boolean)__palm_d0;
 }
 
 /* Trap 0xA1B6 (sysTrapLstSetHeight), SDK 3.5 Core/UI/List.h; 6 bytes of arguments. */
@@ -3514,6 +3566,47 @@ static __inline__ void LstSetListChoices(ListType *listP, Char **itemsText, Int1
                      : 
                      : "r"((UInt32)(listP)), "r"((UInt32)(itemsText)), "r"((UInt16)(numItems))
                      : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
+}
+
+/* Trap 0xA1B9 (sysTrapLstMakeItemVisible), SDK 3.5 Core/UI/List.h; 6 bytes of arguments. */
+static __inline__ void LstMakeItemVisible(ListType *listP, Int16 itemNum)
+{
+    __asm__ volatile("move.w %1,-(%%sp)\n\t"
+                     "move.l %0,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA1B9\n\t"
+                     "addq.l #6,%%sp"
+                     : 
+                     : "r"((UInt32)(listP)), "r"((UInt16)(itemNum))
+                     : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
+}
+
+/* Trap 0xA1BA (sysTrapLstGetNumberOfItems), SDK 3.5 Core/UI/List.h; 4 bytes of arguments. */
+static __inline__ Int16 LstGetNumberOfItems(const ListType *listP)
+{
+    register UInt32 __palm_d0 __asm__("d0");
+    __asm__ volatile("move.l %1,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA1BA\n\t"
+                     "addq.l #4,%%sp"
+                     : "=d"(__palm_d0)
+                     : "r"((UInt32)(listP))
+                     : "d1", "d2", "a0", "a1", "cc", "memory");
+    return (Int16)(UInt16)__palm_d0;
+}
+
+/* Trap 0xA1BB (sysTrapLstPopupList), SDK 3.5 Core/UI/List.h; 4 bytes of arguments. */
+static __inline__ Int16 LstPopupList(ListType *listP)
+{
+    register UInt32 __palm_d0 __asm__("d0");
+    __asm__ volatile("move.l %1,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA1BB\n\t"
+                     "addq.l #4,%%sp"
+                     : "=d"(__palm_d0)
+                     : "r"((UInt32)(listP))
+                     : "d1", "d2", "a0", "a1", "cc", "memory");
+    return (Int16)(UInt16)__palm_d0;
 }
 
 /* Trap 0xA1BD (sysTrapMenuInit), SDK 3.5 Core/UI/Menu.h; 2 bytes of arguments. */
@@ -3887,6 +3980,76 @@ static __inline__ UInt16 DmSearchRecord(MemHandle recH, DmOpenRef *dbPP)
     return (UInt16)__palm_d0;
 }
 
+/* Trap 0xA2B5 (sysTrapLstSetTopItem), SDK 3.5 Core/UI/List.h; 6 bytes of arguments. */
+static __inline__ void LstSetTopItem(ListType *listP, Int16 itemNum)
+{
+    __asm__ volatile("move.w %1,-(%%sp)\n\t"
+                     "move.l %0,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA2B5\n\t"
+                     "addq.l #6,%%sp"
+                     : 
+                     : "r"((UInt32)(listP)), "r"((UInt16)(itemNum))
+                     : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
+}
+
+/* Trap 0xA2B6 (sysTrapSclSetScrollBar), SDK 3.5 Core/UI/ScrollBar.h; 12 bytes of arguments. */
+static __inline__ void SclSetScrollBar(const ScrollBarPtr bar, Int16 value, const Int16 min, const Int16 max, const Int16 pageSize)
+{
+    struct {
+        UInt32 x0;
+        UInt16 x1;
+        UInt16 x2;
+        UInt16 x3;
+        UInt16 x4;
+    } __palm_args = {
+        (UInt32)(bar),
+        (UInt16)(value),
+        (UInt16)(min),
+        (UInt16)(max),
+        (UInt16)(pageSize),
+    };
+    const void *__palm_p = &__palm_args;
+    _Static_assert(sizeof __palm_args == 12, "Palm argument layout");
+    __asm__ volatile("lea 12(%0),%0\n\t"
+                     "move.l -(%0),-(%%sp)\n\t"
+                     "move.l -(%0),-(%%sp)\n\t"
+                     "move.l -(%0),-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA2B6\n\t"
+                     "lea 12(%%sp),%%sp"
+                     : "+a"(__palm_p)
+                     : "m"(__palm_args)
+                     : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
+}
+
+/* Trap 0xA2B7 (sysTrapSclDrawScrollBar), SDK 3.5 Core/UI/ScrollBar.h; 4 bytes of arguments. */
+static __inline__ void SclDrawScrollBar(const ScrollBarPtr bar)
+{
+    __asm__ volatile("move.l %0,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA2B7\n\t"
+                     "addq.l #4,%%sp"
+                     : 
+                     : "r"((UInt32)(bar))
+                     : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
+}
+
+/* Trap 0xA2B8 (sysTrapSclHandleEvent), SDK 3.5 Core/UI/ScrollBar.h; 8 bytes of arguments. */
+static __inline__ Boolean SclHandleEvent(const ScrollBarPtr bar, const EventType *event)
+{
+    register UInt32 __palm_d0 __asm__("d0");
+    __asm__ volatile("move.l %2,-(%%sp)\n\t"
+                     "move.l %1,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA2B8\n\t"
+                     "addq.l #8,%%sp"
+                     : "=d"(__palm_d0)
+                     : "r"((UInt32)(bar)), "r"((UInt32)(event))
+                     : "d1", "d2", "a0", "a1", "cc", "memory");
+    return (Boolean)__palm_d0;
+}
+
 /* Trap 0xA2CC (sysTrapEvtEventAvail), SDK 3.5 Core/UI/Event.h; 0 bytes of arguments. */
 static __inline__ Boolean EvtEventAvail(void)
 {
@@ -3963,6 +4126,38 @@ static __inline__ Int16 StrVPrintF(Char *s, const Char *formatStr, _Palm_va_list
     return (Int16)(UInt16)__palm_d0;
 }
 
+/* Trap 0xA2E7 (sysTrapSclGetScrollBar), SDK 3.5 Core/UI/ScrollBar.h; 20 bytes of arguments. */
+static __inline__ void SclGetScrollBar(const ScrollBarPtr bar, Int16 *valueP, Int16 *minP, Int16 *maxP, Int16 *pageSizeP)
+{
+    struct {
+        UInt32 x0;
+        UInt32 x1;
+        UInt32 x2;
+        UInt32 x3;
+        UInt32 x4;
+    } __palm_args = {
+        (UInt32)(bar),
+        (UInt32)(valueP),
+        (UInt32)(minP),
+        (UInt32)(maxP),
+        (UInt32)(pageSizeP),
+    };
+    const void *__palm_p = &__palm_args;
+    _Static_assert(sizeof __palm_args == 20, "Palm argument layout");
+    __asm__ volatile("lea 20(%0),%0\n\t"
+                     "move.l -(%0),-(%%sp)\n\t"
+                     "move.l -(%0),-(%%sp)\n\t"
+                     "move.l -(%0),-(%%sp)\n\t"
+                     "move.l -(%0),-(%%sp)\n\t"
+                     "move.l -(%0),-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA2E7\n\t"
+                     "lea 20(%%sp),%%sp"
+                     : "+a"(__palm_p)
+                     : "m"(__palm_args)
+                     : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
+}
+
 /* Trap 0xA2E9 (sysTrapSysTicksPerSecond), SDK 3.5 Core/System/SystemMgr.h; 0 bytes of arguments. */
 static __inline__ UInt16 SysTicksPerSecond(void)
 {
@@ -4017,6 +4212,20 @@ static __inline__ void MenuSetActiveMenuRscID(UInt16 resourceId)
                      : 
                      : "r"((UInt16)(resourceId))
                      : "d0", "d1", "d2", "a0", "a1", "cc", "memory");
+}
+
+/* Trap 0xA2FF (sysTrapLstGetVisibleItems), SDK 3.5 Core/UI/List.h; 4 bytes of arguments. */
+static __inline__ Int16 LstGetVisibleItems(const ListType *listP)
+{
+    register UInt32 __palm_d0 __asm__("d0");
+    __asm__ volatile("move.l %1,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA2FF\n\t"
+                     "addq.l #4,%%sp"
+                     : "=d"(__palm_d0)
+                     : "r"((UInt32)(listP))
+                     : "d1", "d2", "a0", "a1", "cc", "memory");
+    return (Int16)(UInt16)__palm_d0;
 }
 
 /* Trap 0xA323 (sysTrapSysGetOSVersionString), SDK 3.5 Core/System/SystemMgr.h; 0 bytes of arguments. */

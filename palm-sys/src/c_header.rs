@@ -534,6 +534,7 @@ pub fn header() -> String {
     }
     out.push_str(concat!(
         "typedef struct SysAppInfoType *SysAppInfoPtr;\n",
+        "typedef struct ScrollBarType *ScrollBarPtr;\n",
         "typedef WindowType *WinHandle;\n",
     ));
     out.push_str(concat!(

@@ -19,8 +19,9 @@
 //! - [`palm_callback!`], [`trap_replacement!`], [`form_event_handler!`],
 //!   [`app_entry!`]: Palm → Rust trampolines.
 //! - [`PalmAlloc`]: a `GlobalAlloc` over `MemPtrNew`/`MemChunkFree`.
-//! - [`codegen`]: `indexable` and `in_register`, for the two LLVM m68k
-//!   miscompilations palm-build rejects at build time (bugs 2 and 7).
+//! - [`codegen`]: `indexable`, `in_register` and the 128-bit `shl_u128`,
+//!   `u128_div_rem`, `i128_div_rem`, for the LLVM m68k miscompilations
+//!   palm-build rejects at build time (bugs 2, 7 and 16).
 //! - [`table`] (host only): `TRAPS`, `trap_info(word)` for tools such as palm-run.
 //! - [`c_header`] (host only): `palm-sys/include/palm-sys.h`, the same types,
 //!   constants and traps for GNU C.

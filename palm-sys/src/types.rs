@@ -66,6 +66,8 @@ pub type SysAppInfoPtr = *mut SysAppInfoType;
 pub type EventPtr = *mut EventType;
 /// `DmSearchStatePtr` (DataMgr.h).
 pub type DmSearchStatePtr = *mut DmSearchStateType;
+/// `ScrollBarPtr` (ScrollBar.h: `ScrollBarType *`).
+pub type ScrollBarPtr = *mut ScrollBarType;
 /// `FormEventHandlerType *` (Form.h: `Boolean (EventType *eventP)`): the event handler a
 /// form calls. Make one with [`form_event_handler!`](crate::form_event_handler).
 pub type FormEventHandlerType = unsafe extern "C" fn(eventP: *mut EventType) -> Boolean;
@@ -97,6 +99,8 @@ opaque! {
     WindowType;
     /// `TableType` (Table.h), opaque.
     TableType;
+    /// `ScrollBarType` (ScrollBar.h), opaque: use the `Scl*` traps.
+    ScrollBarType;
 }
 
 /// A 68k pointer inside a Palm structure: `*mut T` on the 68k; on the host a `u32`
@@ -278,6 +282,10 @@ pub union EventData {
     pub menu: MenuEventData,
     /// `popSelect` (`popSelectEvent`).
     pub popSelect: PopSelectEventData,
+    /// `ctlRepeat` (`ctlRepeatEvent`).
+    pub ctlRepeat: CtlRepeatEventData,
+    /// `sclRepeat` (`sclRepeatEvent`); `sclExit` (`sclExitEvent`) is its first 10 bytes.
+    pub sclRepeat: SclRepeatEventData,
 }
 
 /// `struct _PenUpEventType` (SysEvent.h): 8 bytes.
@@ -404,6 +412,38 @@ pub struct PopSelectEventData {
     pub priorSelection: Int16,
 }
 
+/// `struct ctlRepeat` (Event.h): 12 bytes.
+#[repr(C)]
+#[cfg_attr(not(target_arch = "m68k"), repr(packed(2)))]
+#[derive(Clone, Copy, Debug)]
+pub struct CtlRepeatEventData {
+    /// +0 (event +8): resource ID of the control.
+    pub controlID: UInt16,
+    /// +2 (event +10): the control.
+    pub pControl: PalmPtr<ControlType>,
+    /// +6 (event +14): `TimGetTicks` when the event was posted.
+    pub time: UInt32,
+    /// +10 (event +18): the value (sliders only).
+    pub value: UInt16,
+}
+
+/// `struct sclRepeat` (Event.h): 14 bytes; `struct sclExit` is its first 10.
+#[repr(C)]
+#[cfg_attr(not(target_arch = "m68k"), repr(packed(2)))]
+#[derive(Clone, Copy, Debug)]
+pub struct SclRepeatEventData {
+    /// +0 (event +8): resource ID of the scroll bar.
+    pub scrollBarID: UInt16,
+    /// +2 (event +10): the scroll bar.
+    pub pScrollBar: PalmPtr<ScrollBarType>,
+    /// +6 (event +14): the value before.
+    pub value: Int16,
+    /// +8 (event +16): the new value.
+    pub newValue: Int16,
+    /// +10 (event +18): `TimGetTicks` when posted (`sclRepeatEvent` only).
+    pub time: Int32,
+}
+
 impl EventType {
     /// An all-zero event (`nilEvent`), ready for `EvtGetEvent` to fill.
     pub const fn zeroed() -> Self {
@@ -483,6 +523,19 @@ impl EventType {
         // SAFETY: integers and raw pointers (or u32); any bit pattern is valid.
         unsafe { self.data.popSelect }
     }
+
+    /// `data.ctlRepeat`: meaningful for `ctlRepeatEvent`.
+    pub fn ctl_repeat(&self) -> CtlRepeatEventData {
+        // SAFETY: integers and a raw pointer (or u32); any bit pattern is valid.
+        unsafe { self.data.ctlRepeat }
+    }
+
+    /// `data.sclRepeat`: meaningful for `sclRepeatEvent`, and for
+    /// `sclExitEvent` except `time` (`sclExit` has the same first fields).
+    pub fn scl_repeat(&self) -> SclRepeatEventData {
+        // SAFETY: integers and a raw pointer (or u32); any bit pattern is valid.
+        unsafe { self.data.sclRepeat }
+    }
 }
 
 static_assertions::assert_eq_size!(PointType, [u8; 4]);
@@ -493,6 +546,10 @@ static_assertions::assert_eq_size!(EventType, [u8; 24]);
 static_assertions::assert_eq_size!(EventData, [u8; 16]);
 static_assertions::assert_eq_size!(CtlSelectEventData, [u8; 10]);
 static_assertions::assert_eq_size!(PopSelectEventData, [u8; 16]);
+static_assertions::assert_eq_size!(CtlRepeatEventData, [u8; 12]);
+static_assertions::assert_eq_size!(SclRepeatEventData, [u8; 14]);
+static_assertions::const_assert_eq!(core::mem::offset_of!(SclRepeatEventData, time), 10);
+static_assertions::const_assert_eq!(core::mem::offset_of!(CtlRepeatEventData, time), 6);
 static_assertions::const_assert_eq!(core::mem::offset_of!(SysAppInfoType, memOwnerID), 28);
 static_assertions::const_assert_eq!(core::mem::offset_of!(SysAppInfoType, launchFlags), 6);
 static_assertions::const_assert_eq!(core::mem::offset_of!(EventType, data), 8);

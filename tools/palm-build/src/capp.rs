@@ -7,8 +7,10 @@
 //! instructions only, ≤ 32 KB), the `.rcp` resources compiled, and the PRC
 //! written with the ELF kept for `memdbg report`.
 //!
-//! One code resource for now; the options are a struct ([`CApp`]) so that
-//! more (segments, other object formats) are fields, not new functions.
+//! With [`CApp::segments`] the app is built in prc-tools' layout instead
+//! ([`crate::segments`]): globals, code 2…n made of the named sections, and
+//! palm-build's startup code, for objects compiled with
+//! [`crate::segments::GCC_FLAGS`].
 
 use std::path::{Path, PathBuf};
 
@@ -28,19 +30,28 @@ use crate::{ImageKind, Linked, bail_input, verify};
 /// (the link keeps what the entry reaches); no unwind tables; DWARF for the
 /// report's file:line. `palm-build new --c`'s Makefile and the C tests use
 /// these.
-pub const GCC_FLAGS: &[&str] = &[
-    "-m68000",
-    "-mpcrel",
-    "-ffixed-a5",
-    "-fno-omit-frame-pointer",
-    "-ffreestanding",
-    "-fno-builtin",
-    "-nostdlib",
-    "-ffunction-sections",
-    "-fdata-sections",
-    "-fno-asynchronous-unwind-tables",
-    "-g",
-];
+pub const GCC_FLAGS: &[&str] = gcc_flags!("-mpcrel", "-ffixed-a5");
+
+/// GNU C's flags for palm-build's C layouts: the 68000, then `$layout` (how
+/// code and globals are reached), then what both need (A6 frames, no libc or
+/// builtins, a section per function and datum, no unwind tables, DWARF).
+macro_rules! gcc_flags {
+    ($($layout:literal),*) => {
+        &[
+            "-m68000",
+            $($layout,)*
+            "-fno-omit-frame-pointer",
+            "-ffreestanding",
+            "-fno-builtin",
+            "-nostdlib",
+            "-ffunction-sections",
+            "-fdata-sections",
+            "-fno-asynchronous-unwind-tables",
+            "-g",
+        ]
+    };
+}
+pub(crate) use gcc_flags;
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -54,6 +65,12 @@ pub struct CApp {
     pub prc: PathBuf,
     /// The linked ELF to keep (symbols and DWARF for `memdbg report`).
     pub elf: PathBuf,
+    /// The sections that become code 2, 3, … in this order (prc-tools' `multiple
+    /// code` sections, `__attribute__((section("NAME")))`); with any, the app is
+    /// built in prc-tools' layout ([`crate::segments`]): its globals in `data` 0,
+    /// palm-build's startup code (`rt/crt0.s`) first in code 1, the objects
+    /// compiled with [`crate::segments::GCC_FLAGS`].
+    pub segments: Vec<String>,
     /// No progress lines on stderr.
     pub quiet: bool,
 }
@@ -65,6 +82,8 @@ pub struct BuiltCApp {
     pub prc: PathBuf,
     /// Code 1 as linked and verified.
     pub linked: Linked,
+    /// The code resources' sizes in bytes: code 1, 2, …
+    pub code_sizes: Vec<usize>,
     /// Number of resources in the PRC.
     pub resources: usize,
     /// The PRC's size in bytes.
@@ -129,10 +148,30 @@ pub fn build_c_app(app: &CApp) -> Result<BuiltCApp> {
         bail_input!("no objects to link: give the app's .o files and libmemdbg.a");
     }
     let mut has_entry = false;
+    let mut has_main = false;
     for input in &app.inputs {
         has_entry |= defines_symbol(input, verify::ENTRY_SYMBOL)?;
+        has_main |= !app.segments.is_empty() && defines_symbol(input, "PilotMain")?;
     }
-    if !has_entry {
+    if !app.segments.is_empty() {
+        if has_entry {
+            bail_input!(
+                "--segments links palm-build's own startup code, which defines {}: remove the \
+                 PALM_APP_ENTRY line (PilotMain is called with Palm's 16-bit arguments)",
+                verify::ENTRY_SYMBOL
+            );
+        }
+        if !has_main {
+            bail_input!(
+                "none of {} defines PilotMain, which the startup code calls",
+                app.inputs
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    } else if !has_entry {
         bail_input!(
             "none of {} defines {}, the application's entry: write PALM_APP_ENTRY(PilotMain) \
              in one C file (palm-sys/include/palm-sys.h)",
@@ -152,7 +191,21 @@ pub fn build_c_app(app: &CApp) -> Result<BuiltCApp> {
                 .map_err(bad_input)?;
         }
     }
-    let linked = crate::link_objects(&app.inputs, &app.elf, ImageKind::App)?;
+    let (linked, parts) = if app.segments.is_empty() {
+        let linked = crate::link_objects(&app.inputs, &app.elf, ImageKind::App)?;
+        let parts = prc::AppParts::no_globals(&linked.code);
+        (linked, parts)
+    } else {
+        let work = app.elf.with_extension("work");
+        let s = crate::segments::link(
+            &crate::Binutils::default(),
+            &app.inputs,
+            &app.segments,
+            &work,
+            &app.elf,
+        )?;
+        (s.linked, s.parts)
+    };
     if !app.quiet {
         eprintln!(
             "palm-build: verified {}: {} bytes of code + {} bytes of rodata, {} instructions, \
@@ -164,21 +217,28 @@ pub fn build_c_app(app: &CApp) -> Result<BuiltCApp> {
         );
     }
     let (bytes, count) =
-        prc::build_prc_from_code(&linked.code, &app.meta, resources, crate::creation_date())?;
+        prc::build_prc_from_parts(&parts, &app.meta, resources, crate::creation_date())?;
     std::fs::write(&app.prc, &bytes)
         .with_context(|| format!("writing {}", app.prc.display()))
         .map_err(bad_input)?;
+    let code_sizes: Vec<usize> = parts.code.iter().map(Vec::len).collect();
     if !app.quiet {
+        let sizes = code_sizes
+            .iter()
+            .zip(1..)
+            .map(|(n, id)| format!("code {id} is {n} bytes"))
+            .collect::<Vec<_>>()
+            .join(", ");
         eprintln!(
-            "palm-build: wrote {} ({} bytes: code 1 is {} bytes, {count} resources)",
+            "palm-build: wrote {} ({} bytes: {sizes}, {count} resources)",
             app.prc.display(),
             bytes.len(),
-            linked.code.len()
         );
     }
     Ok(BuiltCApp {
         prc: app.prc.clone(),
         linked,
+        code_sizes,
         resources: count,
         bytes: bytes.len(),
     })

@@ -7,7 +7,8 @@
 //!   except compiler_builtins, which rustc never includes in LTO.
 //! - compiler_builtins gets `--emit=asm,link` through a `--config` profile
 //!   override (`profile.palm.package.compiler_builtins.rustflags`); its `.s` is found
-//!   next to its rlib (from cargo's JSON artifact messages).
+//!   next to its rlib (from cargo's JSON artifact messages). It gets the IR
+//!   dump flags below too.
 //! - The top crate also gets `-C llvm-args=-print-after=codegenprepare,finalize-isel`:
 //!   the IR just before instruction selection and the machine IR just after
 //!   it, which [`crate::ircheck`] scans.
@@ -249,12 +250,17 @@ pub fn compile(
     ])
     .args(["-Zbuild-std=core,alloc", "--message-format=json"])
     // compiler_builtins is not part of LTO: its assembly is needed too
-    // (repaired and assembled like the rest). Passed here rather than in
+    // (repaired and assembled like the rest), and its IR dump (checked like
+    // the program's; cargo replays it from its output cache when
+    // compiler_builtins is fresh). Passed here rather than in
     // the workspace's Cargo.toml, where cargo warns about it on every
     // host build (needs `cargo-features = ["profile-rustflags"]`).
     .args([
-        "--config",
-        "profile.palm.package.compiler_builtins.rustflags=[\"--emit=asm,link\"]",
+        "--config".to_string(),
+        format!(
+            "profile.palm.package.compiler_builtins.rustflags=[\"--emit=asm,link\", \
+             \"-Cllvm-args=-print-after={IR_DUMP_PASSES}\"]"
+        ),
     ])
     .args(if features.is_empty() {
         vec![]

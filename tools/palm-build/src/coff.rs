@@ -10,9 +10,10 @@
 //!   section groups or garbage collection, so the object has a single `.text`
 //!   holding the code sections reachable from the exported symbols (through
 //!   relocations, as GNU ld's `--gc-sections` follows them), then the
-//!   read-only data sections they reach, each at its ELF alignment (at most 4:
-//!   BFD aligns a coff-m68k input section to 4, `bfd/coff-m68k.c`
-//!   `COFF_DEFAULT_SECTION_ALIGNMENT_POWER`). Gaps between code sections hold
+//!   read-only data sections they reach, each at its ELF alignment, but at most 4
+//!   (BFD aligns a coff-m68k input section to 4, `bfd/coff-m68k.c`
+//!   `COFF_DEFAULT_SECTION_ALIGNMENT_POWER`; code 1 runs at any even address,
+//!   so no more holds at run time in the ELF path either). Gaps between code sections hold
 //!   `nop`s. `.data` and `.bss` are empty (Palm code has no globals of ours).
 //! - **References inside the object are resolved here**, as an assembler
 //!   resolves PC-relative references within one section: `S + A − P` written
@@ -77,6 +78,11 @@ pub struct Converted {
     pub dropped_sections: usize,
     /// Symbols the object references but does not define.
     pub undefined: Vec<String>,
+    /// Bytes of the kept constant pools (`SHF_MERGE` sections such as
+    /// `.rodata.cst32`). GNU ld merges their equal entries; this conversion
+    /// keeps them whole, so `.text` may be up to this much larger than the
+    /// ELF link's code and read-only data.
+    pub mergeable_bytes: u32,
 }
 
 /// Which relocation type of coff-m68k carries an ELF m68k relocation type,
@@ -136,7 +142,7 @@ struct Placed {
 /// # Errors
 /// The file is not an m68k ELF relocatable object; a root is not defined in
 /// it; an allocatable section other than `.text*`/`.rodata*` has contents; a
-/// section is aligned to more than 4 bytes; a relocation is absolute, or
+/// relocation is absolute, or
 /// PC-relative to an absolute symbol, or a byte-wide reference to an
 /// undefined symbol; a resolved displacement does not fit its field; code and
 /// read-only data exceed 32 KB. Each error names the symbol or section.
@@ -203,18 +209,17 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
     let mut placed = Vec::new();
     let mut text = Vec::new();
     let mut code_bytes = 0;
+    let mut mergeable_bytes = 0;
     for (set, is_code) in [(&code, true), (&rodata, false)] {
         let fill = if is_code { NOP.as_slice() } else { &[0u8][..] };
         for &i in set.iter().filter(|i| kept.contains(i)) {
             let s = elf.section_by_index(SectionIndex(i))?;
-            let name = s.name().unwrap_or("<bad name>");
-            let align = s.align().max(if is_code { 2 } else { 1 });
-            if align > 4 {
-                bail!(
-                    "{file}: section {name} is aligned to {align} bytes; a coff-m68k input \
-                     section keeps at most 4"
-                );
-            }
+            // At most 4, BFD's alignment of a coff-m68k input section. No
+            // more can hold at run time anyway: code 1 runs in place at
+            // whatever even address its chunk has (the ELF path's image has
+            // the same guarantee), and the 68000 needs only 2 for words.
+            // LLVM asks 8 for its merged constant pools (`.rodata.cst32`).
+            let align = s.align().clamp(if is_code { 2 } else { 1 }, 4);
             while !(text.len() as u64).is_multiple_of(align) {
                 text.push(fill[text.len() % fill.len()]);
             }
@@ -222,6 +227,10 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
                 index: i,
                 at: text.len() as u32,
             });
+            if matches!(s.flags(), SectionFlags::Elf { sh_flags, .. } if sh_flags.0 & elf::SHF_MERGE.0 != 0)
+            {
+                mergeable_bytes += s.size() as u32;
+            }
             text.extend_from_slice(s.data()?);
         }
         if is_code {
@@ -375,6 +384,7 @@ pub fn convert(elf_path: &Path, roots: &[String]) -> Result<Converted> {
         kept_sections: placed.len(),
         dropped_sections: allocatable - placed.len(),
         undefined: undefined_names.into_iter().map(|(_, n)| n).collect(),
+        mergeable_bytes,
     })
 }
 

@@ -167,8 +167,9 @@ pub enum EmuError {
         /// The handler's message.
         message: String,
     },
-    /// The instruction budget ran out (an endless loop?).
-    #[error("no return after {0} instructions")]
+    /// The instruction budget ran out: the call never returned within it
+    /// (an endless loop?).
+    #[error("never returned: {0} instructions ran without a return to the caller")]
     Timeout(u64),
 }
 
@@ -200,12 +201,15 @@ impl TrapCall<'_> {
     }
 }
 
-/// Result of a completed [`Emu::call`].
+/// Result of a completed [`Emu::call`]. LLVM's m68k C convention returns
+/// integers up to 32 bits in D0, pointers in A0, and a 64-bit integer in
+/// D0:D1 with the **high** 32 bits in D0 (measured: the differential corpus's
+/// `c_u64_return`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallResult {
-    /// D0 at return (integer results).
+    /// D0 at return: an integer result, or the high 32 bits of a 64-bit one.
     pub d0: u32,
-    /// D1 at return (high half of 64-bit results).
+    /// D1 at return: the low 32 bits of a 64-bit result.
     pub d1: u32,
     /// A0 at return (pointer results).
     pub a0: u32,
@@ -261,7 +265,10 @@ impl Emu {
     /// (each argument in a 4-byte stack slot, first argument lowest) and runs
     /// until it returns, servicing `TRAP #15` with `trap` (which sets results
     /// in D0/A0; the harness then resumes after the trap word). At most
-    /// `max_instructions` instructions run.
+    /// `max_instructions` instructions run: a call that has not returned by
+    /// then is stopped and reported as [`EmuError::Timeout`] (choose the
+    /// bound per call, a small multiple of what the call needs, so that a
+    /// call that never returns costs little).
     ///
     /// # Errors
     /// [`EmuError`] for exceptions, unexpected traps, handler errors and timeouts.

@@ -1,13 +1,15 @@
 //! Build-time checks for the LLVM m68k miscompilations that cannot be
-//! repaired in the assembly: bug 2 of `docs/TOOLCHAIN.md`, and bugs 7
-//! and 9 found while building this project (described below).
+//! repaired in the assembly: bug 2 of `docs/TOOLCHAIN.md`, and bugs 7, 9
+//! and 16 found while building this project (described below).
 //!
 //! rustc prints, with `-C llvm-args=-print-after=codegenprepare,finalize-isel`
-//! (added by [`crate::cargo`]), every function twice: as LLVM IR just before
-//! instruction selection, and as machine IR (MIR) just after it. [`scan_ir`]
-//! reads that dump and reports each function that hits one of the bugs, with
-//! the offending instruction; the build fails on any function that survives
-//! linking.
+//! (added by [`crate::cargo`], for the program and for compiler_builtins),
+//! every function twice: as LLVM IR just before instruction selection, and as
+//! machine IR (MIR) just after it. [`scan_ir`] reads that dump and reports
+//! each function that hits one of the bugs, with the offending instruction;
+//! the build fails on any function that survives linking, and a finding in
+//! core, alloc or compiler_builtins names the program's function that reaches
+//! it ([`Finding::reached_from`], filled in by [`crate::callers`]).
 //!
 //! # Bug 2: a stack array indexed with a variable offset
 //!
@@ -25,6 +27,62 @@
 //! `select`, a call result such as `core::hint::black_box(&mut buf)` — is a
 //! plain base register for instruction selection and is not flagged; that is
 //! the documented way to write such code safely.
+//!
+//! **Root cause** (llvm-project, `llvm/lib/Target/M68k/M68kISelDAGToDAG.cpp`).
+//! `matchAddressRecursively` matches `(add FrameIndex, X)` by taking the frame
+//! index as the base (`Base::FrameIndexBase`) and `X` as an index register
+//! (`matchAddressBase` stores it in `IndexReg`, since `hasIndexReg()` is false
+//! for a frame-index base); `SelectARID` then returns the frame index and the
+//! displacement (`getFrameIndexAddress`) without looking at `IndexReg`. Every
+//! load or store whose address is "frame object + variable" is selected as
+//! `(d16, frame object)`, and the variable is gone.
+//!
+//! The same fold hits two things the IR check cannot see, so the machine IR is
+//! checked too: every load and store that addresses a frame object (`%stack.N`,
+//! `%fixed-stack.N`) must say in its memory operand where in the object it
+//! goes — the object itself plus a constant, or an IR pointer that is an
+//! `alloca` or an argument plus constant offsets. A memory operand naming an
+//! IR pointer with a variable offset is bug 2 (this catches indexing into a
+//! `byval` argument, a struct passed by value to an `extern "C"` function,
+//! which is a frame object without an `alloca`); one with no IR pointer at
+//! all is bug 16.
+//!
+//! # Bug 16: a 128-bit shift staged in a stack slot at a variable offset
+//!
+//! **What goes wrong.** A 128-bit shift by a variable amount (`a << n` on
+//! `u128`/`i128`) is legalized by LLVM's `DAGTypeLegalizer::
+//! ExpandIntRes_ShiftThroughStack` (the default `preferredShiftLegalization
+//! Strategy` for a type that must be split twice, i128 into i32s): the value
+//! is stored into a 32-byte stack temporary next to 16 zero bytes, and loaded
+//! back from "temporary + (n / 32) × 4" (left shifts, on a big-endian target)
+//! or "temporary + 16 − (n / 32) × 4" (right shifts), then shifted by `n % 32`.
+//! The left shift's address is "frame index + variable", which bug 2's fold
+//! turns into the temporary's start: `1u128 << 127` is `1 << 31` (measured
+//! in the differential corpus: 3,570 of 5,320 calls of `a << (b & 127)`
+//! wrong). The right shifts'
+//! address is a subtraction, which the fold does not match, so `>>` and
+//! arithmetic `>>` are correct (and are not flagged); rotations are expanded
+//! as funnel shifts without a stack slot. u64 shifts are `SHL_PARTS`, also
+//! unaffected. The temporary is created during instruction selection, so the
+//! IR shows only `shl i128`; in the machine IR the loads still carry the
+//! legalizer's memory operand, which names no IR value (`(load (s32) from
+//! unknown-address + 12)`, or `(load (s32))` for offset 0): the check flags
+//! every frame-object access whose memory operand has no pointer.
+//!
+//! **What else reaches it.** compiler_builtins' 128-bit routines shift 128-bit
+//! values by variable amounts themselves, so its machine IR is checked as
+//! well (measured with the pinned toolchain): `u128_div_rem`, behind
+//! `__udivti3`, `__umodti3`, `__divti3`, `__modti3` (u128/i128 `/` and `%`:
+//! calls that never return); the `u128`/`i128` to `f32`/`f64` conversions;
+//! every f128 operation; and libm's `fmod` (an f64 `%` compiles to a call of
+//! it) and `hypot`. A finding there names the program's function whose calls
+//! reach it.
+//!
+//! **Writing code safely.** `m68k_palmos_sys::codegen::shl_u128` for a
+//! variable left shift (of an i128: `shl_u128(x as u128, n) as i128`),
+//! `codegen::u128_div_rem` / `i128_div_rem` for 128-bit division and
+//! remainder (all on u64 halves); shifts by constants, right shifts,
+//! rotations, multiplication and the bit counts compile correctly.
 //!
 //! # Bug 7: an 8/16-bit load, widened and stored, becomes one wide memory-to-memory move
 //!
@@ -117,7 +175,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// Version of the checks: part of palm-build's cached verdict, so that a
 /// verdict written by another version of the checks is not reused. Bump it
 /// when [`scan_ir`] changes what it reports.
-pub const CHECK_VERSION: u32 = 3;
+pub const CHECK_VERSION: u32 = 4;
 
 /// The unrepairable LLVM m68k miscompilations the check knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -130,13 +188,45 @@ pub enum Bug {
     /// Bug 9: an 8/16-bit multiplication with overflow check, whose check
     /// the backend drops.
     NarrowMulOverflow,
+    /// Bug 16: an access at a variable offset into a stack temporary that
+    /// instruction selection created (a 128-bit shift by a variable amount),
+    /// whose offset is dropped like bug 2's.
+    StackTemporaryIndex,
 }
 
-/// How a [`Bug::WideMoveFromNarrowLoad`] finding's `instruction` starts (a
-/// [`Bug::StackIndex`] finding's is an IR definition, `%… = getelementptr …`).
+impl Bug {
+    /// The bug's number in `docs/TOOLCHAIN.md` (also its code in the build's
+    /// verdict cache).
+    pub fn number(self) -> u32 {
+        match self {
+            Bug::StackIndex => 2,
+            Bug::WideMoveFromNarrowLoad => 7,
+            Bug::NarrowMulOverflow => 9,
+            Bug::StackTemporaryIndex => 16,
+        }
+    }
+
+    /// The bug numbered `n` in `docs/TOOLCHAIN.md`, if the check knows it.
+    pub fn from_number(n: u32) -> Option<Bug> {
+        [
+            Bug::StackIndex,
+            Bug::WideMoveFromNarrowLoad,
+            Bug::NarrowMulOverflow,
+            Bug::StackTemporaryIndex,
+        ]
+        .into_iter()
+        .find(|b| b.number() == n)
+    }
+}
+
+/// How an `instruction` from the machine IR starts (one from the IR is an
+/// IR instruction, `%… = getelementptr …`).
 const MIR_PREFIX: &str = "MIR: ";
 /// Separates the MIR instruction from the IR instruction it was selected from.
 const IR_SEPARATOR: &str = " | IR: ";
+
+/// How many of a finding's [`Finding::reached_from`] chains its message shows.
+pub const CHAINS_SHOWN: usize = 8;
 
 /// One function that hits one of the bugs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,40 +235,78 @@ pub struct Finding {
     pub symbol: String,
     /// The demangled name (without hash), for messages.
     pub function: String,
-    /// The first offending instruction, on one line. Bug 2: the IR
-    /// instruction. Bug 7: `MIR: <machine instruction>[; <source location>]`,
-    /// followed by ` | IR: <IR instruction>` when the IR it was selected from
-    /// was found. [`Finding::bug`] tells the two apart.
+    /// Which bug.
+    pub bug: Bug,
+    /// The first offending instruction, on one line: an IR instruction, or
+    /// `MIR: <machine instruction>[; <source location>]` followed by
+    /// ` | IR: <IR instruction>` when the IR it was selected from was found.
     pub instruction: String,
+    /// For a function of core, alloc or compiler_builtins: one chain per
+    /// function of the program that reaches it: that function, then the
+    /// functions in between, in call order (`[app::f, core::fmt::write]` for
+    /// `app::f` → `core::fmt::write` → this function). Empty for the
+    /// program's own functions and when no caller is known; [`scan_ir`]
+    /// leaves it empty ([`crate::callers`] fills it).
+    pub reached_from: Vec<Vec<String>>,
 }
 
 impl Finding {
-    /// Which bug this finding is about. It is derived from the form of
-    /// [`Finding::instruction`], so that findings stored as three text columns
-    /// (the build's verdict cache) keep it.
-    pub fn bug(&self) -> Bug {
-        if self.instruction.starts_with(MIR_PREFIX) {
-            Bug::WideMoveFromNarrowLoad
-        } else if narrow_mul_with_overflow(&self.instruction) {
-            Bug::NarrowMulOverflow
-        } else {
-            Bug::StackIndex
+    /// `` `function` ``, followed by ` (reached from `f` via `g` → `h`; from
+    /// …)` when [`Finding::reached_from`] is known (at most
+    /// [`CHAINS_SHOWN`] chains, then how many more).
+    fn subject(&self) -> String {
+        let mut s = format!("`{}`", self.function);
+        let chains: Vec<String> = self
+            .reached_from
+            .iter()
+            .take(CHAINS_SHOWN)
+            .filter_map(|chain| {
+                let (user, via) = chain.split_first()?;
+                let mut text = format!("`{user}`");
+                if !via.is_empty() {
+                    let via: Vec<String> = via.iter().map(|f| format!("`{f}`")).collect();
+                    text += &format!(" via {}", via.join(" → "));
+                }
+                Some(text)
+            })
+            .collect();
+        if !chains.is_empty() {
+            s += &format!(" (reached from {}", chains.join("; from "));
+            let more = self.reached_from.len().saturating_sub(CHAINS_SHOWN);
+            if more > 0 {
+                s += &format!("; and from {more} more function(s)");
+            }
+            s.push(')');
+        }
+        s
+    }
+
+    /// The machine instruction and, when known, the IR instruction, as
+    /// message lines (`\n    MIR: …\n    IR:  …`).
+    fn instruction_lines(&self) -> String {
+        match self.instruction.split_once(IR_SEPARATOR) {
+            Some((mir, ir)) => format!("\n    {mir}\n    IR:  {ir}"),
+            None if self.instruction.starts_with(MIR_PREFIX) => {
+                format!("\n    {}", self.instruction)
+            }
+            None => format!("\n    IR: {}", self.instruction),
         }
     }
 }
 
 impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.bug() {
+        let (subject, lines) = (self.subject(), self.instruction_lines());
+        match self.bug {
             Bug::StackIndex => {
                 write!(
                     f,
-                    "`{}` indexes a stack array with a variable offset, which LLVM's m68k backend \
-                     miscompiles (the index is dropped: llvm-project #200984).\n    IR: {}\n    \
+                    "{subject} indexes a stack array (or an argument passed by value) with a \
+                     variable offset, which LLVM's m68k backend miscompiles (the index is \
+                     dropped: llvm-project #200984).{lines}\n    \
                      Fix: take the array's address through `core::hint::black_box` before \
                      indexing (`m68k_palmos_sys::codegen::indexable`), or keep the buffer in a \
-                     heap chunk.",
-                    self.function, self.instruction
+                     heap chunk."
                 )?;
                 if self.function.contains("core::fmt") {
                     write!(
@@ -199,37 +327,35 @@ impl std::fmt::Display for Finding {
             }
             Bug::NarrowMulOverflow => write!(
                 f,
-                "`{}` multiplies 8/16-bit values with an overflow check, which LLVM's m68k \
+                "{subject} multiplies 8/16-bit values with an overflow check, which LLVM's m68k \
                  backend drops (the check is always false; LLVM m68k bug 9, see \
-                 palm_build::ircheck).\n    IR: {}\n    Fix: widen first and compare: \
+                 palm_build::ircheck).{lines}\n    Fix: widen first and compare: \
                  `u16::try_from(u32::from(a) * u32::from(b)).ok()` instead of \
-                 `a.checked_mul(b)` (the 32-bit forms are repaired).",
-                self.function, self.instruction
+                 `a.checked_mul(b)` (the 32-bit forms are repaired)."
             ),
-            Bug::WideMoveFromNarrowLoad => {
-                let (mir, ir) = match self.instruction.split_once(IR_SEPARATOR) {
-                    Some((mir, ir)) => (mir, Some(ir)),
-                    None => (self.instruction.as_str(), None),
-                };
-                write!(
-                    f,
-                    "`{}` stores an 8/16-bit value widened to 16/32 bits with one \
-                     memory-to-memory move of the wide size, which LLVM's m68k backend \
-                     miscompiles: the move reads the wide size from the narrow value's address \
-                     (wrong high bits; an address error at an odd address; LLVM m68k bug 7, \
-                     see palm_build::ircheck).\n    {mir}",
-                    self.function
-                )?;
-                if let Some(ir) = ir {
-                    write!(f, "\n    IR:  {ir}")?;
-                }
-                write!(
-                    f,
-                    "\n    Fix: store `m68k_palmos_sys::codegen::in_register(x as u32)`: \
-                     a value that comes out of an empty `asm!` cannot be folded into the \
-                     store. `core::hint::black_box` and volatile accesses do not help."
-                )
-            }
+            Bug::WideMoveFromNarrowLoad => write!(
+                f,
+                "{subject} stores an 8/16-bit value widened to 16/32 bits with one \
+                 memory-to-memory move of the wide size, which LLVM's m68k backend \
+                 miscompiles: the move reads the wide size from the narrow value's address \
+                 (wrong high bits; an address error at an odd address; LLVM m68k bug 7, \
+                 see palm_build::ircheck).{lines}\n    \
+                 Fix: store `m68k_palmos_sys::codegen::in_register(x as u32)`: \
+                 a value that comes out of an empty `asm!` cannot be folded into the \
+                 store. `core::hint::black_box` and volatile accesses do not help."
+            ),
+            Bug::StackTemporaryIndex => write!(
+                f,
+                "{subject} reads a stack temporary at a variable offset that LLVM's m68k \
+                 backend drops: a 128-bit shift by a variable amount, staged in a stack slot \
+                 during instruction selection (wrong results, or 128-bit divisions that never \
+                 return; LLVM m68k bug 16, see palm_build::ircheck).{lines}\n    \
+                 Fix: `m68k_palmos_sys::codegen::shl_u128(x, n)` for `x << n` on u128/i128, \
+                 `codegen::u128_div_rem`/`i128_div_rem` for 128-bit `/` and `%` (compiler_\
+                 builtins' __udivti3 & co. shift 128-bit values themselves); avoid 128-bit \
+                 integer/float conversions, f128 and f64 `%` (fmod). Right shifts, rotations, \
+                 multiplication and shifts by constants are correct."
+            ),
         }
     }
 }
@@ -238,14 +364,34 @@ impl std::fmt::Display for Finding {
 /// with `-C llvm-args=-print-after=codegenprepare,finalize-isel`, possibly with
 /// other compiler output around it) and returns, sorted by symbol, one
 /// finding per function and bug (its first offending instruction): functions
-/// that index a stack array with a variable offset (bug 2, from the IR) and
-/// functions with an instruction that operates on more bits than the memory
-/// operand it loads (bug 7, from the machine IR). Functions printed more than
-/// once (rustc runs codegen once per `--emit` kind) are reported once.
+/// that index a stack array with a variable offset (bug 2, from the IR, and
+/// from the machine IR's frame-object accesses), that multiply 8/16-bit values
+/// with an overflow check (bug 9, IR), with an instruction that operates on
+/// more bits than the memory operand it loads (bug 7, machine IR), or with a
+/// frame-object access whose memory operand names no pointer (bug 16, machine
+/// IR). Functions printed more than once (rustc runs codegen once per
+/// `--emit` kind) are reported once.
 pub fn scan_ir(dump: &str) -> Vec<Finding> {
     let mut found: BTreeMap<(String, Bug), Finding> = BTreeMap::new();
-    let mut ir_bodies: HashMap<&str, Vec<&str>> = HashMap::new();
-    let mut wide_moves: Vec<(&str, &str)> = Vec::new();
+    // Every printing of each function's IR, in order: rustc may print a
+    // function twice (once per `--emit` kind) with its values numbered
+    // differently, and a machine function's memory operands name the values
+    // of the IR printed just before it.
+    let mut ir_functions: HashMap<&str, Vec<IrFunction<'_>>> = HashMap::new();
+    // (symbol, which printing of its IR goes with it, bug, machine instruction)
+    let mut machine_findings: Vec<(&str, usize, Bug, &str)> = Vec::new();
+    let mut frame_accesses: Vec<(&str, usize, &str, &str)> = Vec::new();
+    let add = |found: &mut BTreeMap<(String, Bug), Finding>, symbol: &str, bug, instruction| {
+        found
+            .entry((symbol.to_string(), bug))
+            .or_insert_with(|| Finding {
+                function: demangle(symbol),
+                symbol: symbol.to_string(),
+                bug,
+                instruction,
+                reached_from: Vec::new(),
+            });
+    };
     let mut lines = dump.lines();
     while let Some(line) = lines.next() {
         if let Some(symbol) = define_symbol(line) {
@@ -256,55 +402,171 @@ pub fn scan_ir(dump: &str) -> Vec<Finding> {
                 .collect();
             let first_mul = body.iter().copied().find(|l| narrow_mul_with_overflow(l));
             for (bug, instruction) in [
-                (Bug::StackIndex, first_stack_index(&body)),
+                (Bug::StackIndex, first_stack_index(line, &body)),
                 (Bug::NarrowMulOverflow, first_mul),
             ] {
                 if let Some(instruction) = instruction {
-                    found
-                        .entry((symbol.to_string(), bug))
-                        .or_insert_with(|| Finding {
-                            function: demangle(symbol),
-                            symbol: symbol.to_string(),
-                            instruction: instruction.to_string(),
-                        });
+                    add(&mut found, symbol, bug, instruction.to_string());
                 }
             }
-            ir_bodies.entry(symbol).or_insert(body);
+            ir_functions
+                .entry(symbol)
+                .or_default()
+                .push(IrFunction::new(line, body));
         } else if let Some(symbol) = machine_function_symbol(line) {
-            let mut first_bad = None;
+            // The IR printed last before it, or the first one printed after.
+            let version = ir_functions
+                .get(symbol)
+                .map_or(0, |v| v.len().saturating_sub(1));
+            let (mut wide_move, mut lost_pointer) = (None, None);
             for body in lines.by_ref() {
                 if body.starts_with("# End machine code for function") {
                     break;
                 }
                 let body = body.trim();
-                if first_bad.is_none() && operates_wider_than_loaded(body) {
-                    first_bad = Some(body);
+                if wide_move.is_none() && operates_wider_than_loaded(body) {
+                    wide_move = Some(body);
+                }
+                for pointer in frame_access_pointers(body) {
+                    match pointer {
+                        Pointer::Unknown => {
+                            lost_pointer.get_or_insert(body);
+                        }
+                        Pointer::Ir(value) => frame_accesses.push((symbol, version, body, value)),
+                        Pointer::Frame | Pointer::Other => {}
+                    }
                 }
             }
-            if let Some(mir) = first_bad {
-                wide_moves.push((symbol, mir));
+            if let Some(mir) = wide_move {
+                machine_findings.push((symbol, version, Bug::WideMoveFromNarrowLoad, mir));
+            }
+            if let Some(mir) = lost_pointer {
+                machine_findings.push((symbol, version, Bug::StackTemporaryIndex, mir));
             }
         }
     }
     // The IR of a function may be printed before or after its machine IR.
-    for (symbol, mir) in wide_moves {
-        let ir = ir_bodies
+    let ir_of = |symbol: &str, version: usize| {
+        ir_functions
             .get(symbol)
-            .and_then(|body| selected_from(body, mir));
+            .and_then(|v| v.get(version).or(v.last()))
+    };
+    for (symbol, version, mir, value) in frame_accesses {
+        let variable = ir_of(symbol, version)
+            .is_some_and(|ir| ir.frame_offset_is_constant(value) == Some(false));
+        if variable {
+            machine_findings.push((symbol, version, Bug::StackIndex, mir));
+        }
+    }
+    for (symbol, version, bug, mir) in machine_findings {
+        let ir = ir_of(symbol, version).and_then(|ir| match bug {
+            // The access names no IR value: the IR to show is the shift.
+            Bug::StackTemporaryIndex => wide_shift(&ir.body, mir),
+            _ => selected_from(&ir.body, mir),
+        });
         let mut instruction = format!("{MIR_PREFIX}{}", without_debug_location(mir));
         if let Some(ir) = ir {
             instruction.push_str(IR_SEPARATOR);
             instruction.push_str(ir);
         }
-        found
-            .entry((symbol.to_string(), Bug::WideMoveFromNarrowLoad))
-            .or_insert_with(|| Finding {
-                function: demangle(symbol),
-                symbol: symbol.to_string(),
-                instruction,
-            });
+        add(&mut found, symbol, bug, instruction);
     }
     found.into_values().collect()
+}
+
+/// Whether `dump` holds compiler_builtins' machine IR (a machine function
+/// with the crate in its mangled name), which cargo replays from its output
+/// cache when compiler_builtins is up to date: without it, compiler_builtins'
+/// routines would go unchecked.
+pub fn dumps_compiler_builtins(dump: &str) -> bool {
+    dump.lines()
+        .filter_map(machine_function_symbol)
+        .any(|symbol| symbol.contains("17compiler_builtins"))
+}
+
+/// One function of the IR dump.
+struct IrFunction<'a> {
+    /// The argument names, without `%`.
+    arguments: Vec<&'a str>,
+    /// The body, trimmed lines.
+    body: Vec<&'a str>,
+    /// Value name (without `%`) → the right-hand side of its definition.
+    definitions: HashMap<&'a str, &'a str>,
+}
+
+impl<'a> IrFunction<'a> {
+    fn new(define: &'a str, body: Vec<&'a str>) -> IrFunction<'a> {
+        let definitions = body
+            .iter()
+            .filter_map(|l| l.split_once(" = "))
+            .filter_map(|(dest, rhs)| Some((dest.trim().strip_prefix('%')?, rhs.trim())))
+            .collect();
+        IrFunction {
+            arguments: arguments(define)
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect(),
+            body,
+            definitions,
+        }
+    }
+
+    /// Whether the IR value `value` (`5` for `%5`) is a frame object plus constant
+    /// offsets: an `alloca` or an argument (a `byval` argument is a frame
+    /// object) reached through constant `getelementptr`s. `Some(false)` for a
+    /// variable offset or a pointer of another kind (a `select` or `phi`,
+    /// which instruction selection may fold into a frame index plus a variable
+    /// too); `None` when `value` is not defined in the function.
+    fn frame_offset_is_constant(&self, value: &str) -> Option<bool> {
+        let mut value = value;
+        // A chain of constant offsets is short; the bound only stops cycles.
+        for _ in 0..64 {
+            let Some(rhs) = self.definitions.get(value) else {
+                return self.arguments.contains(&value).then_some(true);
+            };
+            if rhs.starts_with("alloca ") {
+                return Some(true);
+            }
+            match address_computation(rhs) {
+                Some((base, true)) => match base.strip_prefix('%') {
+                    Some(base) => value = base,
+                    None => return Some(false),
+                },
+                _ => return Some(false),
+            }
+        }
+        Some(false)
+    }
+}
+
+/// The arguments of an IR `define` line: (name without `%`, the argument's
+/// text with its type and attributes).
+fn arguments(define: &str) -> Vec<(&str, &str)> {
+    let Some(open) = define
+        .find(" @")
+        .and_then(|at| define[at..].find('(').map(|p| at + p))
+    else {
+        return Vec::new();
+    };
+    let mut depth = 0usize;
+    let mut end = define.len();
+    for (i, c) in define[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = open + i;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    split_top_level(&define[open + 1..end])
+        .into_iter()
+        .filter_map(|a| Some((a.split_whitespace().last()?.strip_prefix('%')?, a)))
+        .collect()
 }
 
 /// Bug 9: whether an IR line calls `llvm.umul.with.overflow`/
@@ -324,9 +586,16 @@ fn narrow_mul_with_overflow(line: &str) -> bool {
 }
 
 /// Bug 2: the first instruction of an IR function body (trimmed lines) that
-/// computes a variable-offset address from an `alloca`.
-fn first_stack_index<'a>(body: &[&'a str]) -> Option<&'a str> {
+/// computes a variable-offset address from an `alloca` or a `byval` argument
+/// of the function (`define` line).
+fn first_stack_index<'a>(define: &str, body: &[&'a str]) -> Option<&'a str> {
     let mut frame_based: HashSet<&str> = HashSet::new();
+    let byval: Vec<String> = arguments(define)
+        .into_iter()
+        .filter(|(_, text)| text.contains(" byval("))
+        .map(|(name, _)| format!("%{name}"))
+        .collect();
+    frame_based.extend(byval.iter().map(String::as_str));
     for &line in body {
         let Some((dest, rhs)) = line.split_once(" = ") else {
             continue;
@@ -395,19 +664,34 @@ fn opcode_width(instruction: &str) -> Option<u32> {
 }
 
 /// One MIR memory operand: `(load (s16) from %ir.0, align 2)`.
-struct MemoryOperand {
+struct MemoryOperand<'a> {
     /// `load` (or an atomic `load store`) rather than a plain `store`.
     loads: bool,
     /// `store`, not `load`.
     stores: bool,
     /// Size in bits (`s16` → 16); `None` for other forms (`unknown-size`).
     bits: Option<u32>,
-    /// The IR value the access is based on: `%ir.1` → `%1`.
-    ir_value: Option<String>,
+    /// What the access is based on.
+    pointer: Pointer<'a>,
+}
+
+/// What a MIR memory operand says its access is based on (the word after
+/// `from`, `into` or `on`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pointer<'a> {
+    /// A frame object: `%stack.0 + 12`, `%fixed-stack.1`.
+    Frame,
+    /// An IR value, without `%`: `%ir.5` → `5`.
+    Ir(&'a str),
+    /// Nothing: `(load (s32))`, `unknown-address + 4`, or the `stack`
+    /// pseudo-value (which names no object).
+    Unknown,
+    /// Anything else: a global, the constant pool, a jump table, the GOT, ….
+    Other,
 }
 
 /// Parses the memory operand list after ` :: ` (up to the `; location`).
-fn memory_operands(memory: &str) -> Vec<MemoryOperand> {
+fn memory_operands(memory: &str) -> Vec<MemoryOperand<'_>> {
     let mut operands = Vec::new();
     let mut depth = 0usize;
     let mut start = None;
@@ -434,25 +718,93 @@ fn memory_operands(memory: &str) -> Vec<MemoryOperand> {
     operands
 }
 
-fn memory_operand(text: &str) -> MemoryOperand {
+fn memory_operand(text: &str) -> MemoryOperand<'_> {
     let (head, rest) = text.split_once('(').unwrap_or((text, ""));
     let words: Vec<&str> = head.split_whitespace().collect();
-    let bits = rest
-        .split_once(')')
-        .and_then(|(size, _)| size.strip_prefix('s'))
-        .and_then(|n| n.parse().ok());
-    let ir_value = rest.split_once("%ir.").map(|(_, name)| {
-        let end = name
-            .find(|c: char| c == ',' || c == ')' || c.is_whitespace())
-            .unwrap_or(name.len());
-        format!("%{}", &name[..end])
-    });
+    let (size, after_size) = rest.split_once(')').unwrap_or((rest, ""));
+    let bits = size.strip_prefix('s').and_then(|n| n.parse().ok());
+    let base = after_size
+        .split_whitespace()
+        .skip_while(|w| !matches!(*w, "from" | "into" | "on"))
+        .nth(1)
+        .map(|w| w.trim_end_matches([',', ')']));
+    let pointer = match base {
+        None | Some("unknown-address" | "stack") => Pointer::Unknown,
+        Some(b) if b.starts_with("%stack.") || b.starts_with("%fixed-stack.") => Pointer::Frame,
+        Some(b) => b.strip_prefix("%ir.").map_or(Pointer::Other, Pointer::Ir),
+    };
     MemoryOperand {
         loads: words.contains(&"load"),
         stores: words.contains(&"store"),
         bits,
-        ir_value,
+        pointer,
     }
+}
+
+/// Bugs 2 and 16: for a machine instruction that loads or stores through a
+/// frame object (an address operand `%stack.N` or `%fixed-stack.N`), what
+/// the memory operands of those accesses are based on; empty for other
+/// instructions. In a memory-to-memory `MOV`, the destination's operands come
+/// first and go with the `store` memory operand, the source's with the
+/// `load`; other instructions access one address.
+fn frame_access_pointers(mir: &str) -> Vec<Pointer<'_>> {
+    let Some((instruction, memory)) = mir.split_once(" :: ") else {
+        return Vec::new();
+    };
+    let uses = instruction
+        .split_once(" = ")
+        .map_or(instruction, |(_, u)| u);
+    let Some((opcode, operands)) = uses.trim().split_once(' ') else {
+        return Vec::new();
+    };
+    let frame_operands: Vec<usize> = operands
+        .split(", ")
+        .enumerate()
+        .filter(|(_, op)| {
+            let op = op.trim();
+            op.starts_with("%stack.") || op.starts_with("%fixed-stack.")
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if frame_operands.is_empty() {
+        return Vec::new();
+    }
+    let memory = memory_operands(memory);
+    let both = memory.iter().any(|m| m.stores) && memory.iter().any(|m| m.loads && !m.stores);
+    // (whether the destination, whether the source is a frame object)
+    let sides = destination_operands(opcode).filter(|_| both).map(|n| {
+        (
+            frame_operands.iter().any(|&i| i < n),
+            frame_operands.iter().any(|&i| i >= n),
+        )
+    });
+    memory
+        .iter()
+        .filter(|m| match sides {
+            Some((dst, src)) => (dst && m.stores) || (src && m.loads && !m.stores),
+            None => true,
+        })
+        .map(|m| m.pointer)
+        .collect()
+}
+
+/// For a memory-to-memory `MOV<size><dst><src>` (`MOV32pp`, `MOV16jp`): how
+/// many MIR operands the destination's addressing mode takes (`j` (An), `o`
+/// (An)+, `e` -(An), `b` abs: 1; `p` (d16,An): 2; `f` (d8,An,Xn): 3).
+fn destination_operands(opcode: &str) -> Option<usize> {
+    let modes = opcode
+        .strip_prefix("MOV")?
+        .trim_start_matches(|c: char| c.is_ascii_digit());
+    let count = |mode| match mode {
+        'j' | 'o' | 'e' | 'b' | 'q' => Some(1),
+        'p' | 'k' => Some(2),
+        'f' => Some(3),
+        _ => None,
+    };
+    let mut chars = modes.chars();
+    let (dst, src) = (chars.next()?, chars.next()?);
+    (chars.next().is_none() && count(src).is_some()).then_some(())?;
+    count(dst)
 }
 
 /// The `N` of the `debug-location !N` operand of a machine instruction.
@@ -493,7 +845,7 @@ fn selected_from<'a>(body: &[&'a str], mir: &str) -> Option<&'a str> {
         let Some(pointer) = accessed_pointer(line, keyword) else {
             continue;
         };
-        let same_pointer = target.ir_value.as_deref() == Some(pointer);
+        let same_pointer = target.pointer == Pointer::Ir(pointer.trim_start_matches('%'));
         let same_location = dbg
             .as_deref()
             .is_some_and(|d| line.split(", ").any(|part| part.trim() == d));
@@ -503,6 +855,36 @@ fn selected_from<'a>(body: &[&'a str], mir: &str) -> Option<&'a str> {
         }
     }
     best.map(|(_, line)| line)
+}
+
+/// Bug 16: the IR shift a flagged machine instruction was legalized from: a
+/// `shl`/`lshr`/`ashr` of an integer wider than 64 bits, preferring the one
+/// with the same debug location. `None` when the body has none.
+fn wide_shift<'a>(body: &[&'a str], mir: &str) -> Option<&'a str> {
+    let dbg = debug_location_id(mir).map(|id| format!("!dbg !{id}"));
+    let shifts = body.iter().copied().filter(|line| {
+        line.split_once(" = ").is_some_and(|(_, rhs)| {
+            let mut words = rhs.split_whitespace();
+            let op = words.next();
+            // Flags (`nuw`, `exact`, …) come before the type.
+            let ty = words.find(|w| w.starts_with('i'));
+            matches!(op, Some("shl" | "lshr" | "ashr"))
+                && ty
+                    .and_then(|t| t[1..].parse::<u32>().ok())
+                    .is_some_and(|bits| bits > 64)
+        })
+    });
+    let mut first = None;
+    for line in shifts {
+        if dbg
+            .as_deref()
+            .is_some_and(|d| line.split(", ").any(|part| part.trim() == d))
+        {
+            return Some(line);
+        }
+        first.get_or_insert(line);
+    }
+    first
 }
 
 /// The pointer operand of an IR `store …, ptr %p, …` (`keyword` "store") or
@@ -692,7 +1074,7 @@ define noundef i32 @div3(i32 noundef %0, i32 noundef %1) unnamed_addr #1 !guid !
     #[test]
     fn narrow_multiplications_with_overflow_are_flagged_and_32_bit_ones_are_not() {
         let found = scan_ir(NARROW_MUL);
-        let names: Vec<(&str, Bug)> = found.iter().map(|f| (f.symbol.as_str(), f.bug())).collect();
+        let names: Vec<(&str, Bug)> = found.iter().map(|f| (f.symbol.as_str(), f.bug)).collect();
         assert_eq!(
             names,
             vec![
@@ -876,7 +1258,7 @@ bb.0 (%ir-block.2):
         let found = scan_ir(WIDEN_ARG);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].symbol, "st_arg_u16_u32");
-        assert_eq!(found[0].bug(), Bug::WideMoveFromNarrowLoad);
+        assert_eq!(found[0].bug, Bug::WideMoveFromNarrowLoad);
         assert_eq!(
             found[0].instruction,
             "MIR: MOV32jp killed %0:ar32, 0, %fixed-stack.1, implicit-def dead $ccr :: \
@@ -913,8 +1295,7 @@ bb.0 (%ir-block.2):
     fn both_bugs_are_reported_sorted_by_symbol_and_once_per_function() {
         let dump = format!("{WIDEN_ARG}{STACKARR}{MASKED_LOAD}{WIDEN_ARG}{CORRECT}");
         let found = scan_ir(&dump);
-        let summary: Vec<(&str, Bug)> =
-            found.iter().map(|f| (f.symbol.as_str(), f.bug())).collect();
+        let summary: Vec<(&str, Bug)> = found.iter().map(|f| (f.symbol.as_str(), f.bug)).collect();
         assert_eq!(
             summary,
             [
@@ -936,7 +1317,7 @@ bb.0 (%ir-block.2):
                 .ends_with("(load (s16) from %fixed-stack.1); src/lib.rs:9:42")
         );
         assert!(!found[0].instruction.contains(" | IR: "));
-        assert_eq!(found[0].bug(), Bug::WideMoveFromNarrowLoad);
+        assert_eq!(found[0].bug, Bug::WideMoveFromNarrowLoad);
     }
 
     #[test]
@@ -993,5 +1374,253 @@ bb.0 (%ir-block.2):
         ] {
             assert!(!operates_wider_than_loaded(line), "{line}");
         }
+    }
+
+    // Bug 16 fixtures: real output of nightly-2026-10-25 (LLVM 23.1.4) for
+    // `unsafe extern "C" fn shl128(a: *const u128, b: u32, out: *mut u128) {
+    // *out = *a << (b & 127) }` and the same with `>>` (`shr128`), built like
+    // the bug 7 fixtures. Lines copied unchanged; `DBG_VALUE`s, the frame
+    // table and most of the 32-bit shifting between the loads left out.
+    const SHL128: &str = r##"define dso_local void @shl128(ptr nofree noundef readonly captures(none) %0, i32 noundef %1, ptr nofree noundef writeonly captures(none) initializes((0, 16)) %2) unnamed_addr #1 !dbg !1095 !guid !1102 {
+  %4 = load i128, ptr %0, align 4, !dbg !1104, !noundef !348
+  %5 = and i32 %1, 127, !dbg !1105
+  %6 = zext nneg i32 %5 to i128, !dbg !1106
+  %7 = shl i128 %4, %6, !dbg !1106
+  store i128 %7, ptr %2, align 4, !dbg !1106
+  ret void, !dbg !1107
+}
+# Machine code for function shl128: IsSSA, TracksLiveness
+bb.0 (%ir-block.3):
+  %0:ar32 = MOV32rp 0, %fixed-stack.2, implicit-def dead $ccr :: (load (s32) from %fixed-stack.2, align 8)
+  MOV32pp 12, %stack.0, 12, %0:ar32, implicit-def dead $ccr, debug-location !1106 :: (store (s32) into %stack.0 + 12, basealign 8), (load (s32) from %ir.0 + 12); src/lib.rs:4:14
+  MOV32pj 0, %stack.0, %0:ar32, implicit-def dead $ccr, debug-location !1106 :: (store (s32) into %stack.0, align 8), (load (s32) from %ir.0); src/lib.rs:4:14
+  MOV32pi 28, %stack.0, 0, implicit-def dead $ccr, debug-location !1106 :: (store (s32) into %stack.0 + 28, basealign 8); src/lib.rs:4:14
+  %1:xr32 = MOV32rp 0, %fixed-stack.1, implicit-def dead $ccr :: (load (s32) from %fixed-stack.1)
+  %5:dr32 = MOV32rp 12, %stack.0, implicit-def dead $ccr, debug-location !1106 :: (load (s32) from unknown-address + 12); src/lib.rs:4:14
+  %13:dr32 = MOV32rp 0, %stack.0, implicit-def dead $ccr, debug-location !1106 :: (load (s32)); src/lib.rs:4:14
+  MOV32jr %12:ar32, killed %18:dr32, implicit-def dead $ccr, debug-location !1106 :: (store (s32) into %ir.2); src/lib.rs:4:14
+  RET 0, debug-location !1107; src/lib.rs:5:2
+
+# End machine code for function shl128.
+# Machine code for function shr128: IsSSA, TracksLiveness
+bb.0 (%ir-block.3):
+  %0:ar32 = MOV32rp 0, %fixed-stack.2, implicit-def dead $ccr :: (load (s32) from %fixed-stack.2, align 8)
+  MOV32pp 28, %stack.0, 12, %0:ar32, implicit-def dead $ccr, debug-location !1117 :: (store (s32) into %stack.0 + 28, basealign 8), (load (s32) from %ir.0 + 12); src/lib.rs:8:14
+  %1:ar32 = LEA32p 0, %stack.0
+  %3:dr32 = COPY %1:ar32, debug-location !1117; src/lib.rs:8:14
+  %2:dr32 = ADD32di %3:dr32(tied-def 0), 16, implicit-def dead $ccr, debug-location !1117; src/lib.rs:8:14
+  %8:dr32 = SUB32dd %2:dr32(tied-def 0), killed %7:dr32, implicit-def dead $ccr, debug-location !1117; src/lib.rs:8:14
+  %11:ar32 = COPY %8:dr32, debug-location !1117; src/lib.rs:8:14
+  %10:dr32 = MOV32rp 4, %11:ar32, implicit-def dead $ccr, debug-location !1117 :: (load (s32) from unknown-address + 4); src/lib.rs:8:14
+  %19:dr32 = MOV32rj %20:ar32, implicit-def dead $ccr, debug-location !1117 :: (load (s32)); src/lib.rs:8:14
+  RET 0, debug-location !1118; src/lib.rs:9:2
+
+# End machine code for function shr128.
+"##;
+
+    #[test]
+    fn a_frame_object_read_without_a_pointer_is_bug_16_and_names_the_shift() {
+        let found = scan_ir(SHL128);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].symbol.as_str(), found[0].bug),
+            ("shl128", Bug::StackTemporaryIndex)
+        );
+        assert_eq!(
+            found[0].instruction,
+            "MIR: %5:dr32 = MOV32rp 12, %stack.0, implicit-def dead $ccr :: (load (s32) from \
+             unknown-address + 12); src/lib.rs:4:14 | IR: %7 = shl i128 %4, %6, !dbg !1106"
+        );
+        let message = found[0].to_string();
+        assert!(
+            message.starts_with("`shl128` reads a stack temporary"),
+            "{message}"
+        );
+        assert!(message.contains("LLVM m68k bug 16"), "{message}");
+        assert!(message.contains("codegen::shl_u128(x, n)"), "{message}");
+    }
+
+    #[test]
+    fn which_memory_operand_goes_with_the_frame_object() {
+        // Memory to memory: the destination's operands come first.
+        for (mir, pointers) in [
+            (
+                "MOV32pp 12, %stack.0, 12, %0:ar32 :: (store (s32) into %stack.0 + 12), (load (s32) from %ir.0 + 12)",
+                vec![Pointer::Frame],
+            ),
+            (
+                "MOV32jp killed %1:ar32, 0, %fixed-stack.1 :: (store (s32) into unknown-address), (load (s32) from %fixed-stack.1)",
+                vec![Pointer::Frame],
+            ),
+            (
+                "MOV32pp 0, %stack.1, 4, %stack.2 :: (store (s32) into %ir.3), (load (s32))",
+                vec![Pointer::Ir("3"), Pointer::Unknown],
+            ),
+            // One address: every memory operand (read-modify-write).
+            (
+                "ADD32pd 4, %stack.0, %1:dr32 :: (store (s32) into %stack.0 + 4), (load (s32) from %stack.0 + 4)",
+                vec![Pointer::Frame, Pointer::Frame],
+            ),
+            (
+                "%5:dr32 = MOV32rp 12, %stack.0 :: (load (s32) from unknown-address + 12)",
+                vec![Pointer::Unknown],
+            ),
+            (
+                "%5:dr32 = MOV32rp 8, %stack.3 :: (load (s32) from @table)",
+                vec![Pointer::Other],
+            ),
+            // Not a frame object, or no memory operand.
+            (
+                "%10:dr32 = MOV32rp 4, %11:ar32 :: (load (s32) from unknown-address + 4)",
+                vec![],
+            ),
+            ("%1:ar32 = LEA32p 0, %stack.0", vec![]),
+        ] {
+            assert_eq!(frame_access_pointers(mir), pointers, "{mir}");
+        }
+    }
+
+    /// Real output (as above) of `extern "C" fn byval_index(s: S, i: u32) ->
+    /// u32 { s.a[(i % 6) as usize] }` with `#[repr(C)] struct S { a: [u32;
+    /// 6] }`: `s` is a `byval` frame object, and the load reads `s.a[0]`.
+    const BYVAL: &str = r##"define dso_local noundef i32 @byval_index(ptr noalias nofree noundef readonly byval([24 x i8]) align 2 captures(none) dereferenceable(24) %0, i32 noundef %1) unnamed_addr #3 !dbg !2002 !guid !2012 {
+  %3 = urem i32 %1, 6, !dbg !2015
+  %4 = getelementptr inbounds nuw [4 x i8], ptr %0, i32 %3, !dbg !2016
+  %5 = load i32, ptr %4, align 2, !dbg !2016, !noundef !24
+  ret i32 %5, !dbg !2017
+}
+# Machine code for function byval_index: IsSSA, TracksLiveness
+bb.0 (%ir-block.2):
+  %0:xr32 = MOV32rp 0, %fixed-stack.1, implicit-def dead $ccr, debug-location !2016 :: (load (s32) from %ir.4, align 2); src/lib.rs:7:5
+  $d0 = COPY %0:xr32, debug-location !2017; src/lib.rs:8:2
+  RET 0, $d0, debug-location !2017; src/lib.rs:8:2
+
+# End machine code for function byval_index.
+"##;
+
+    #[test]
+    fn a_by_value_argument_indexed_with_a_variable_is_bug_2_in_the_ir_and_the_mir() {
+        let found = scan_ir(BYVAL);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].bug, Bug::StackIndex);
+        assert_eq!(
+            found[0].instruction,
+            "%4 = getelementptr inbounds nuw [4 x i8], ptr %0, i32 %3, !dbg !2016"
+        );
+        // Without the `byval` attribute the IR check does not know %0 is a
+        // frame object; the machine IR still shows the access through it.
+        let found = scan_ir(&BYVAL.replace(" byval([24 x i8])", ""));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].bug, Bug::StackIndex);
+        assert!(
+            found[0].instruction.starts_with(
+                "MIR: %0:xr32 = MOV32rp 0, %fixed-stack.1, implicit-def dead $ccr :: (load (s32) from %ir.4"
+            ),
+            "{}",
+            found[0].instruction
+        );
+        assert!(
+            found[0]
+                .instruction
+                .ends_with(" | IR: %5 = load i32, ptr %4, align 2, !dbg !2016, !noundef !24")
+        );
+    }
+
+    /// From memdbg's test app (nightly-2026-10-25): rustc prints the function
+    /// twice, numbering its values differently; each machine function names
+    /// the values of the IR printed before it (`%31` is the array's field in
+    /// the second printing, a pointer made from an integer in the first).
+    const TWO_PRINTINGS: &str = "define internal fastcc i32 @f() {
+  %1 = alloca [12 x i8], align 2
+  %31 = inttoptr i32 %3 to ptr, !dbg !2561
+  %32 = getelementptr inbounds nuw i8, ptr %1, i32 4, !dbg !2591
+}
+# Machine code for function f: IsSSA, TracksLiveness
+  MOV32pi 4, %stack.0, 328192, implicit-def dead $ccr, debug-location !2591 :: (store (s32) into %ir.32, align 2); memdbg/tests/app/src/lib.rs:332:16
+# End machine code for function f.
+define internal fastcc i32 @f() {
+  %1 = alloca [12 x i8], align 2
+  %30 = inttoptr i32 %3 to ptr, !dbg !2561
+  %31 = getelementptr inbounds nuw i8, ptr %1, i32 4, !dbg !2591
+}
+# Machine code for function f: IsSSA, TracksLiveness
+  MOV32pi 4, %stack.0, 328192, implicit-def dead $ccr, debug-location !2591 :: (store (s32) into %ir.31, align 2); memdbg/tests/app/src/lib.rs:332:16
+# End machine code for function f.
+";
+
+    #[test]
+    fn each_machine_function_is_read_with_the_ir_printed_before_it() {
+        assert_eq!(scan_ir(TWO_PRINTINGS), []);
+    }
+
+    #[test]
+    fn frame_pointers_are_followed_through_constant_offsets_only() {
+        let define = "define void @f(ptr byval([8 x i8]) %0, i32 %1) {";
+        let body = vec![
+            "%3 = alloca [16 x i8], align 2",
+            "%4 = getelementptr inbounds i8, ptr %3, i32 4",
+            "%5 = getelementptr inbounds i8, ptr %4, i32 %1",
+            "%6 = select i1 true, ptr %3, ptr %4",
+            "%7 = getelementptr inbounds i8, ptr %0, i32 2",
+        ];
+        let f = IrFunction::new(define, body);
+        for (value, constant) in [
+            ("3", Some(true)),
+            ("4", Some(true)),
+            ("5", Some(false)),
+            ("6", Some(false)),
+            ("7", Some(true)),
+            ("0", Some(true)),
+            ("99", None),
+        ] {
+            assert_eq!(f.frame_offset_is_constant(value), constant, "%{value}");
+        }
+    }
+
+    #[test]
+    fn compiler_builtins_machine_ir_is_recognised() {
+        let dump = "# Machine code for function _RNvNtNtCs5qFkoRgjmxS_17compiler_builtins3int4udiv9___udivti3: IsSSA\n";
+        assert!(dumps_compiler_builtins(dump));
+        assert!(!dumps_compiler_builtins(SHL128));
+    }
+
+    #[test]
+    fn verdict_codes_are_the_documented_bug_numbers() {
+        for bug in [
+            Bug::StackIndex,
+            Bug::WideMoveFromNarrowLoad,
+            Bug::NarrowMulOverflow,
+            Bug::StackTemporaryIndex,
+        ] {
+            assert_eq!(Bug::from_number(bug.number()), Some(bug));
+        }
+        assert_eq!(Bug::StackTemporaryIndex.number(), 16);
+        assert_eq!(Bug::from_number(3), None);
+    }
+
+    #[test]
+    fn a_library_finding_names_the_programs_functions_that_reach_it() {
+        let mut finding = scan_ir(STACKARR).remove(0);
+        finding.function = "<u32 as core::fmt::LowerHex>::fmt".into();
+        finding.reached_from = vec![
+            vec!["app::show".into()],
+            vec!["app::log".into(), "core::fmt::write".into()],
+        ];
+        let message = finding.to_string();
+        assert!(
+            message.starts_with(
+                "`<u32 as core::fmt::LowerHex>::fmt` (reached from `app::show`; from `app::log` \
+                 via `core::fmt::write`) indexes a stack array"
+            ),
+            "{message}"
+        );
+        finding.reached_from = (0..CHAINS_SHOWN + 2)
+            .map(|i| vec![format!("app::f{i}")])
+            .collect();
+        assert!(
+            finding
+                .to_string()
+                .contains("; and from 2 more function(s))")
+        );
     }
 }

@@ -9,8 +9,10 @@
 //!    [`cargo::TARGET_RUSTFLAGS`] emits the whole program as assembly
 //!    (`--emit=asm`), plus compiler_builtins' assembly ([`cargo`]).
 //! 2. **IR check** ([`ircheck`]): fails the build, naming the function, when
-//!    code indexes a stack array with a variable offset — the one bug that
-//!    cannot be repaired after instruction selection.
+//!    the program or compiler_builtins hits a miscompilation that cannot be
+//!    repaired after instruction selection (bugs 2, 7, 9 and 16 of
+//!    `docs/TOOLCHAIN.md`); for a routine of core, alloc or compiler_builtins
+//!    the error names the program's functions that reach it ([`callers`]).
 //! 3. **Repair** (crate `m68k-asm-repair`): rewrites the known miscompile
 //!    patterns in the assembly (CCR clobbered by moves, `and.l #,%aN`, 68020
 //!    multiplies).
@@ -30,7 +32,8 @@
 //! channel, `cargo-features`, `[profile.palm]`) and says what to copy; every
 //! build passes the crate's resource IDs to rustc ([`ids`]). Besides `app`,
 //! `image` and `lib`, the `palm-build` command makes new apps ([`new`]:
-//! `palm-build new DIR [--c]`), links C apps ([`capp`]: `palm-build c-app`)
+//! `palm-build new DIR [--c]`), links C apps ([`capp`]: `palm-build c-app`;
+//! with `--segments`, in prc-tools' layout with globals and code 2…n: [`segments`])
 //! and writes a `.rcp`'s IDs for C (`palm-build ids --c`). Its exit status is
 //! 2 for bad input and 1 for a failed build ([`error`]).
 //!
@@ -59,6 +62,7 @@
 
 #![deny(missing_docs)]
 
+pub mod callers;
 pub mod capp;
 pub mod cargo;
 pub mod coff;
@@ -69,6 +73,7 @@ pub mod ircheck;
 mod link;
 pub mod new;
 pub mod prc;
+pub mod segments;
 pub mod setup;
 pub mod verify;
 
@@ -184,8 +189,38 @@ struct Prepared {
     _lock: std::fs::File,
 }
 
+/// The findings whose function `counts` (it is linked, say), each with the
+/// program's functions that reach it when it is a library routine
+/// ([`ircheck::Finding::reached_from`], followed through functions that
+/// count). `None` for `counts` means "defined in the program's assembly"
+/// (not compiler_builtins', not a build script's).
+fn findings_that_count(
+    findings: &[ircheck::Finding],
+    compiled: &cargo::Compiled,
+    counts: Option<&dyn Fn(&str) -> bool>,
+) -> Result<Vec<ircheck::Finding>> {
+    let read =
+        |p: &Path| std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()));
+    let program_asm = read(&compiled.top_asm)?;
+    let program = callers::functions(&program_asm);
+    let in_program = |s: &str| program.contains(s);
+    let counts = counts.unwrap_or(&in_program);
+    let mut bad: Vec<ircheck::Finding> = findings
+        .iter()
+        .filter(|f| counts(&f.symbol))
+        .cloned()
+        .collect();
+    if !bad.is_empty() {
+        let graph = callers::CallGraph::from_assembly(&program_asm, &read(&compiled.builtins_asm)?);
+        for f in &mut bad {
+            f.reached_from = graph.reached_from(&f.symbol, counts);
+        }
+    }
+    Ok(bad)
+}
+
 /// The error that stops a build on functions the IR check found.
-fn unrepairable(findings: &[&ircheck::Finding]) -> anyhow::Error {
+fn unrepairable(findings: &[ircheck::Finding]) -> anyhow::Error {
     let list: Vec<String> = findings.iter().map(|f| format!("  - {f}")).collect();
     anyhow!(
         "{} function(s) hit LLVM m68k miscompilations that cannot be repaired in the \
@@ -246,6 +281,14 @@ fn compile_checked(opts: &Options) -> Result<Prepared> {
     }
     let findings = match (&compiled.ir_dump, cached) {
         (Some(dump), _) => {
+            if !ircheck::dumps_compiler_builtins(dump) {
+                bail!(
+                    "rustc's IR dump of {} has no compiler_builtins functions (cargo prints them \
+                     from its output cache when compiler_builtins is up to date), so its \
+                     routines cannot be checked; run `cargo clean` and build again",
+                    pkg.name
+                );
+            }
             let findings = ircheck::scan_ir(dump);
             write_verdict(&verdict_file, &findings, asm_digest(&compiled.top_asm))?;
             findings
@@ -272,9 +315,10 @@ fn compile_checked(opts: &Options) -> Result<Prepared> {
 /// Builds `opts.manifest_path` into a verified code 1 image.
 ///
 /// # Errors
-/// cargo fails; the IR check finds a stack array indexed with a variable
-/// offset (naming the function); the repair pass, GNU as or ld fail; or the
-/// verifier rejects the image (every violation listed).
+/// cargo fails; the IR check finds an unrepairable miscompilation in a
+/// linked function (naming it, and the program's functions that reach it);
+/// the repair pass, GNU as or ld fail; or the verifier rejects the image
+/// (every violation listed).
 pub fn build_image(opts: &Options) -> Result<Image> {
     let Prepared {
         pkg,
@@ -315,15 +359,16 @@ pub fn build_image(opts: &Options) -> Result<Image> {
     progress("repairing, assembling and linking");
     let linked = link::assemble_and_link(&binutils, &compiled, &work, &elf, opts.kind);
     // Only functions that survive --gc-sections matter; if linking failed,
-    // every finding is reported (it may be the cause).
-    let bad: Vec<_> = findings
-        .iter()
-        .filter(|f| {
-            linked
-                .as_ref()
-                .map_or(true, |l| l.symbols.contains_key(&f.symbol))
-        })
-        .collect();
+    // every finding in the program's code is reported (it may be the cause).
+    let in_image = linked
+        .as_ref()
+        .ok()
+        .map(|l| move |symbol: &str| l.symbols.contains_key(symbol));
+    let bad = findings_that_count(
+        &findings,
+        &compiled,
+        in_image.as_ref().map(|f| f as &dyn Fn(&str) -> bool),
+    )?;
     if !bad.is_empty() {
         return Err(unrepairable(&bad));
     }
@@ -396,8 +441,9 @@ pub struct Library {
 /// ([`verify::Rules::TestLib`]: self-contained, ≤ 32 KB).
 ///
 /// # Errors
-/// As [`build_image`]; the IR check fails on any function (the archive keeps
-/// all of the crate's code); or an object breaks a rule.
+/// As [`build_image`]; the IR check fails on any function of the crate's
+/// program (the archive keeps all of it) and on a compiler_builtins routine
+/// the exported functions reach; or an object breaks a rule.
 pub fn build_lib(opts: &Options, archive: &Path) -> Result<Library> {
     build_lib_as(opts, archive, coff::LibFormat::Elf)
 }
@@ -424,8 +470,12 @@ pub fn build_lib_as(opts: &Options, archive: &Path, format: coff::LibFormat) -> 
         ..opts.clone()
     })?;
     let progress = |msg: &str| opts.progress(msg);
-    if !findings.is_empty() {
-        return Err(unrepairable(&findings.iter().collect::<Vec<_>>()));
+    // The archive keeps all of the crate's code: every finding there counts.
+    // compiler_builtins' routines count when the exported functions reach
+    // them (checked after the test link below).
+    let own = findings_that_count(&findings, &compiled, None)?;
+    if !own.is_empty() {
+        return Err(unrepairable(&own));
     }
     let binutils = Binutils::default();
     progress("repairing and assembling");
@@ -484,7 +534,7 @@ pub fn build_lib_as(opts: &Options, archive: &Path, format: coff::LibFormat) -> 
     // The check link takes the archive as a C linker does.
     let exported = link::globals_of(&compiled.top_asm)?;
     let check_elf = out_dir.join(format!("{variant}.lib.elf"));
-    link::link_inputs(
+    let check = link::link_inputs(
         &binutils,
         &[elf_archive],
         &exported,
@@ -493,6 +543,14 @@ pub fn build_lib_as(opts: &Options, archive: &Path, format: coff::LibFormat) -> 
         ImageKind::TestLib,
         true,
     )?;
+    let reached = findings_that_count(
+        &findings,
+        &compiled,
+        Some(&|s: &str| check.symbols.contains_key(s)),
+    )?;
+    if !reached.is_empty() {
+        return Err(unrepairable(&reached));
+    }
     let verified = verify::verify_elf(&check_elf, verify::Rules::TestLib, &binutils.objdump)?;
     check_mem_routines(&check_elf)?;
     progress(&format!(
@@ -690,7 +748,13 @@ fn write_verdict(path: &Path, findings: &[ircheck::Finding], asm: u64) -> Result
     let mut text = verdict_header(asm);
     text.push('\n');
     for f in findings {
-        text += &format!("{}\t{}\t{}\n", f.symbol, f.function, f.instruction);
+        text += &format!(
+            "{}\t{}\t{}\t{}\n",
+            f.symbol,
+            f.function,
+            f.bug.number(),
+            f.instruction
+        );
     }
     std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
 }
@@ -704,18 +768,19 @@ fn read_verdict(path: &Path, asm: u64) -> Option<Vec<ircheck::Finding>> {
     if lines.next()? != verdict_header(asm) {
         return None;
     }
-    Some(
-        lines
-            .filter_map(|l| {
-                let mut parts = l.splitn(3, '\t');
-                Some(ircheck::Finding {
-                    symbol: parts.next()?.to_string(),
-                    function: parts.next()?.to_string(),
-                    instruction: parts.next()?.to_string(),
-                })
+    // A line that does not parse makes the whole verdict untrusted.
+    lines
+        .map(|l| {
+            let mut parts = l.splitn(4, '\t');
+            Some(ircheck::Finding {
+                symbol: parts.next()?.to_string(),
+                function: parts.next()?.to_string(),
+                bug: ircheck::Bug::from_number(parts.next()?.parse().ok()?)?,
+                instruction: parts.next()?.to_string(),
+                reached_from: Vec::new(),
             })
-            .collect(),
-    )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -731,6 +796,8 @@ mod tests {
         let finding = ircheck::Finding {
             symbol: "f".into(),
             function: "app::f".into(),
+            bug: ircheck::Bug::StackIndex,
+            reached_from: Vec::new(),
             instruction: "%5 = getelementptr inbounds i8, ptr %3, i32 %4".into(),
         };
         write_verdict(&verdict, std::slice::from_ref(&finding), asm_digest(&asm)).unwrap();

@@ -162,7 +162,14 @@ fn constants_include(constants: &[(String, i64)]) -> String {
     text
 }
 
-fn assemble(binutils: &Binutils, source: &Path, object: &Path, include: &[&Path]) -> Result<()> {
+/// Assembles `source` into `object` with GNU as for the 68000 (`--pcrel`), `include`
+/// on its include path.
+pub(crate) fn assemble(
+    binutils: &Binutils,
+    source: &Path,
+    object: &Path,
+    include: &[&Path],
+) -> Result<()> {
     let mut cmd = Command::new(&binutils.assembler);
     // --gdwarf-5: LLVM writes DWARF 5 `.file N "dir" "name"` directives,
     // which GNU as 2.40 accepts only in DWARF 5 mode.
@@ -394,12 +401,32 @@ fn link(
 ) -> Result<()> {
     let script = work.join("palm.ld");
     write_file(&script, LINKER_SCRIPT.as_bytes())?;
+    run_ld(binutils, &script, inputs, elf, kind, keep, gc, &|stderr| {
+        explain_link_failure(stderr, inputs)
+    })
+}
+
+/// Runs GNU ld with the linker script `script` on `inputs` into `elf`, keeping
+/// the relocations (`-q`); an application's entry is `__palm_entry`, a test
+/// library keeps the `keep` symbols; with `gc`, only what they reach is kept.
+/// When ld fails, `explain` may say why in the user's terms (from ld's stderr).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_ld(
+    binutils: &Binutils,
+    script: &Path,
+    inputs: &[PathBuf],
+    elf: &Path,
+    kind: ImageKind,
+    keep: &[String],
+    gc: bool,
+    explain: &dyn Fn(&str) -> Option<String>,
+) -> Result<()> {
     let mut ld = Command::new(&binutils.linker);
     ld.arg("-q");
     if gc {
         ld.arg("--gc-sections");
     }
-    ld.arg("-T").arg(&script).arg("-o").arg(elf);
+    ld.arg("-T").arg(script).arg("-o").arg(elf);
     match kind {
         ImageKind::App => {
             ld.args(["-e", crate::verify::ENTRY_SYMBOL]);
@@ -425,7 +452,7 @@ fn link(
         return Ok(());
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
-    match explain_link_failure(&stderr, inputs) {
+    match explain(&stderr) {
         Some(why) => bail!("{why}\n(ld said:)\n{}", first_lines(&stderr, 6)),
         None => bail!("{} failed:\n{stderr}", binutils.linker),
     }
@@ -444,7 +471,7 @@ fn first_lines(text: &str, n: usize) -> String {
 /// A message in the user's terms for the ld failures a Palm image runs into,
 /// from ld's stderr (`file: in function `F':` lines name the function of the
 /// `undefined reference to `S'` lines that follow them).
-fn explain_link_failure(stderr: &str, inputs: &[PathBuf]) -> Option<String> {
+pub(crate) fn explain_link_failure(stderr: &str, inputs: &[PathBuf]) -> Option<String> {
     if stderr.contains("relocation truncated to fit") {
         return Some(format!(
             "code 1 is over {} bytes: a 16-bit PC-relative reference (d16(pc), the only kind \
@@ -515,24 +542,13 @@ fn largest_input_symbols(inputs: &[PathBuf], n: usize) -> String {
         .join(", ")
 }
 
-/// Reads the code 1 bytes and the symbols of a linked ELF.
-fn read_image(elf: &Path) -> Result<Linked> {
+/// Reads the code 1 bytes and the symbols of a linked ELF (code 1's symbols:
+/// those at addresses below the end of `.text` and `.rodata`, and the others
+/// palm-build's linker scripts define).
+pub(crate) fn read_image(elf: &Path) -> Result<Linked> {
     let data = std::fs::read(elf)?;
     let file = object::File::parse(&*data).with_context(|| format!("parsing {}", elf.display()))?;
-    let mut end = 0u64;
-    for name in [".text", ".rodata"] {
-        if let Some(s) = file.section_by_name(name) {
-            end = end.max(s.address() + s.size());
-        }
-    }
-    let mut code = vec![0u8; usize::try_from(end)?];
-    for name in [".text", ".rodata"] {
-        if let Some(s) = file.section_by_name(name) {
-            let bytes = s.data()?;
-            let start = usize::try_from(s.address())?;
-            code[start..start + bytes.len()].copy_from_slice(bytes);
-        }
-    }
+    let code = code1(&file)?;
     let mut symbols = BTreeMap::new();
     for sym in file.symbols() {
         if matches!(sym.kind(), SymbolKind::Section | SymbolKind::File) || !sym.is_definition() {
@@ -551,6 +567,25 @@ fn read_image(elf: &Path) -> Result<Linked> {
         repairs: Vec::new(),
         constants: Vec::new(),
     })
+}
+
+/// Code 1's bytes in a linked ELF: `.text` and `.rodata` at their addresses from 0.
+pub(crate) fn code1(file: &object::File<'_>) -> Result<Vec<u8>> {
+    let mut end = 0u64;
+    for name in [".text", ".rodata"] {
+        if let Some(s) = file.section_by_name(name) {
+            end = end.max(s.address() + s.size());
+        }
+    }
+    let mut code = vec![0u8; usize::try_from(end)?];
+    for name in [".text", ".rodata"] {
+        if let Some(s) = file.section_by_name(name) {
+            let bytes = s.data()?;
+            let start = usize::try_from(s.address())?;
+            code[start..start + bytes.len()].copy_from_slice(bytes);
+        }
+    }
+    Ok(code)
 }
 
 #[cfg(test)]

@@ -151,6 +151,11 @@ struct CAppArgs {
     /// Stack size in bytes (pref 0) [default: 4096].
     #[arg(long)]
     stack_size: Option<u64>,
+    /// Build in prc-tools' layout: globals in data 0, and these sections
+    /// (__attribute__((section("NAME")))) as code 2, 3, … in this order
+    /// (comma-separated); compile with palm_build::segments::GCC_FLAGS.
+    #[arg(long, value_delimiter = ',', value_name = "SECTION")]
+    segments: Vec<String>,
     /// No progress lines.
     #[arg(short, long)]
     quiet: bool,
@@ -216,6 +221,7 @@ fn run(command: Command) -> anyhow::Result<()> {
                 meta,
                 prc: a.output,
                 elf,
+                segments: a.segments,
                 quiet: a.quiet,
             })?;
             println!("{}", built.prc.display());

@@ -256,34 +256,86 @@ pub fn build_prc_from_code(
     resources: Vec<Resource>,
     creation_date: u32,
 ) -> Result<(Vec<u8>, usize)> {
+    build_prc_from_parts(&AppParts::no_globals(code), meta, resources, creation_date)
+}
+
+/// The resources an application's code makes: `code` 0 (its A5 world), the
+/// code resources, `data` 0 and, in prc-tools' layout, `rloc` 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppParts {
+    /// Bytes above A5 (`code` 0): at least the 40 of prc-tools' `code` 0
+    /// ([`app::CODE0_ABOVE_A5`]).
+    pub above_a5: u32,
+    /// Bytes of globals below A5 (`code` 0).
+    pub below_a5: u32,
+    /// Code 1, 2, … in order.
+    pub code: Vec<Vec<u8>>,
+    /// `data` 0.
+    pub data0: Vec<u8>,
+    /// `rloc` 0, when the app relocates itself (prc-tools' layout).
+    pub rloc0: Option<Vec<u8>>,
+}
+
+impl AppParts {
+    /// An application of one code resource and no globals: 0 bytes below A5,
+    /// the 40-byte reserved area above it, the empty `data` 0.
+    pub fn no_globals(code1: &[u8]) -> AppParts {
+        AppParts {
+            above_a5: app::CODE0_ABOVE_A5,
+            below_a5: 0,
+            code: vec![code1.to_vec()],
+            data0: app::data0_no_globals(),
+            rloc0: None,
+        }
+    }
+}
+
+/// [`build_prc_from_code`] for an application of any [`AppParts`] (a C
+/// application in prc-tools' layout, [`crate::segments`]).
+///
+/// # Errors
+/// Two resources share a type and ID, a resource is over
+/// [`MAX_RESOURCE_BYTES`], or the PRC writer refuses a field.
+pub fn build_prc_from_parts(
+    parts: &AppParts,
+    meta: &AppMeta,
+    resources: Vec<Resource>,
+    creation_date: u32,
+) -> Result<(Vec<u8>, usize)> {
     let has = |kind: FourCC, id: u16| resources.iter().any(|r| r.kind == kind && r.id == id);
-    let mut all = vec![
-        // No globals: 0 bytes below A5, the 40-byte reserved area above it.
-        Resource {
+    let mut all = vec![Resource {
+        kind: app::CODE,
+        id: 0,
+        data: app::code0(parts.above_a5, parts.below_a5),
+    }];
+    for (code, id) in parts.code.iter().zip(1u16..) {
+        all.push(Resource {
             kind: app::CODE,
+            id,
+            data: code.clone(),
+        });
+    }
+    all.push(Resource {
+        kind: app::DATA,
+        id: 0,
+        data: parts.data0.clone(),
+    });
+    if let Some(rloc) = &parts.rloc0 {
+        all.push(Resource {
+            kind: app::RLOC,
             id: 0,
-            data: app::code0(app::CODE0_ABOVE_A5, 0),
-        },
-        Resource {
-            kind: app::CODE,
-            id: 1,
-            data: code.to_vec(),
-        },
-        Resource {
-            kind: app::DATA,
-            id: 0,
-            data: app::data0_no_globals(),
-        },
-        Resource {
-            kind: app::PREF,
-            id: 0,
-            data: app::pref0(
-                app::PREF0_DEFAULT_PRIORITY,
-                meta.stack_size,
-                app::PREF0_DEFAULT_MIN_HEAP,
-            ),
-        },
-    ];
+            data: rloc.clone(),
+        });
+    }
+    all.push(Resource {
+        kind: app::PREF,
+        id: 0,
+        data: app::pref0(
+            app::PREF0_DEFAULT_PRIORITY,
+            meta.stack_size,
+            app::PREF0_DEFAULT_MIN_HEAP,
+        ),
+    });
     if !has(app::TAIN, app::AIN_ID) {
         all.push(Resource {
             kind: app::TAIN,

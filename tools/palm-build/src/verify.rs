@@ -166,7 +166,7 @@ pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, 
     let data = read_m68k_elf(path)?;
     let elf = parse_m68k_elf(&data, &file)?;
     let mut violations = check_sections(&elf);
-    violations.extend(check_relocations(&elf));
+    violations.extend(check_relocations(&elf, &[".text", ".rodata"], false));
     let text_bytes = section_size(&elf, ".text");
     let rodata_bytes = section_size(&elf, ".rodata");
     let image_end = image_end(&elf);
@@ -184,26 +184,143 @@ pub fn verify_elf(path: &Path, rules: Rules, objdump: &str) -> Result<Verified, 
         violations.extend(check_entry(&elf));
     }
     violations.extend(check_layout(&elf));
-    let (instructions, insn_violations) = match check_instructions(path, &elf, objdump) {
-        Ok(r) => r,
-        Err(message) => (
-            0,
-            vec![Violation {
-                kind: ViolationKind::BadElf,
-                message,
-            }],
-        ),
-    };
-    violations.extend(insn_violations);
-    if violations.is_empty() {
-        Ok(Verified {
+    let instructions = check_instructions(path, &elf, objdump, ".text", &mut violations);
+    verdict(
+        file,
+        violations,
+        Verified {
             text_bytes,
             rodata_bytes,
             instructions,
-        })
+        },
+    )
+}
+
+/// `verified` when there are no `violations`, else the error listing them.
+fn verdict(
+    file: String,
+    violations: Vec<Violation>,
+    verified: Verified,
+) -> Result<Verified, VerifyError> {
+    if violations.is_empty() {
+        Ok(verified)
     } else {
         Err(VerifyError { file, violations })
     }
+}
+
+/// Verifies an application linked in prc-tools' layout (`palm-build c-app
+/// --segments`, [`crate::segments`]): code 1 (`.text` + `.rodata` at 0, the
+/// entry first) and one section per further code resource, named `segments` in
+/// resource order (code 2, 3, …), each ≤ [`MAX_IMAGE_BYTES`] and 68000-only,
+/// whose references are PC-relative, offsets into the GOT through A5 or link-time
+/// constants; the globals (`.data`, with `.bss`) and the GOT above A5 (`.got`)
+/// whose relocations are 32-bit pointers only (the startup code relocates them
+/// from `rloc` 0); no other allocatable section (`.got.plt`, GNU ld's 12 reserved
+/// bytes that nothing uses, is left out of the PRC).
+///
+/// # Errors
+/// A [`VerifyError`] listing every violation.
+pub fn verify_segmented(
+    path: &Path,
+    segments: &[&str],
+    objdump: &str,
+) -> Result<Verified, VerifyError> {
+    let file = path.display().to_string();
+    let data = read_m68k_elf(path)?;
+    let elf = parse_m68k_elf(&data, &file)?;
+    let mut violations = Vec::new();
+    let mut code = vec![".text", ".rodata"];
+    code.extend_from_slice(segments);
+    let allowed: Vec<&str> = code
+        .iter()
+        .copied()
+        .chain([".data", ".got", ".got.plt"])
+        .collect();
+    for (section, name, symbols) in loaded_sections(&elf, &allowed) {
+        violations.push(Violation {
+            kind: ViolationKind::WritableSection,
+            message: format!(
+                "section {name} ({} bytes; symbols: {}) is not part of the app: code goes in \
+                 .text (code 1) or in a section named by --segments ({}), globals in .data and \
+                 .bss",
+                section.size(),
+                if symbols.is_empty() {
+                    "<none>".to_string()
+                } else {
+                    symbols.join(", ")
+                },
+                if segments.is_empty() {
+                    "none given".to_string()
+                } else {
+                    segments.join(", ")
+                }
+            ),
+        });
+    }
+    violations.extend(check_relocations(&elf, &code, true));
+    if let Some(d) = elf.section_by_name(".data") {
+        for (offset, reloc) in d.relocations() {
+            let RelocationFlags::Elf { r_type } = reloc.flags() else {
+                continue;
+            };
+            if r_type.0 != elf::R_68K_32.0 && r_type.0 != elf::R_68K_NONE.0 {
+                violations.push(Violation {
+                    kind: ViolationKind::AbsoluteRelocation,
+                    message: format!(
+                        "relocation {} at .data+0x{:x} (in {}): the startup code relocates \
+                         only 32-bit pointers in the globals (rloc 0)",
+                        reloc_type_name(r_type.0),
+                        offset.wrapping_sub(d.address()),
+                        containing_symbol(&elf, d.index(), offset)
+                    ),
+                });
+            }
+        }
+    }
+    let text_bytes = section_size(&elf, ".text");
+    let rodata_bytes = section_size(&elf, ".rodata");
+    let image_end = image_end(&elf);
+    if image_end > MAX_IMAGE_BYTES {
+        violations.push(Violation {
+            kind: ViolationKind::TooLarge,
+            message: format!(
+                "code 1 is {image_end} bytes (.text {text_bytes} + .rodata {rodata_bytes}), over \
+                 the {MAX_IMAGE_BYTES}-byte limit of a code resource; move functions to another \
+                 with __attribute__((section(\"NAME\"))) and --segments NAME"
+            ),
+        });
+    }
+    for (i, name) in segments.iter().enumerate() {
+        let size = section_size(&elf, name);
+        if size > MAX_IMAGE_BYTES {
+            violations.push(Violation {
+                kind: ViolationKind::TooLarge,
+                message: format!(
+                    "code {} (section {name}) is {size} bytes, over the {MAX_IMAGE_BYTES}-byte \
+                     limit of a code resource (16-bit PC-relative branches)",
+                    i + 2
+                ),
+            });
+        }
+    }
+    violations.extend(check_entry(&elf));
+    violations.extend(check_layout(&elf));
+    let mut instructions = check_instructions(path, &elf, objdump, ".text", &mut violations);
+    for name in segments {
+        if section_size(&elf, name) > 0 {
+            instructions += check_instructions(path, &elf, objdump, name, &mut violations);
+        }
+    }
+    verdict(
+        file,
+        violations,
+        Verified {
+            text_bytes,
+            rodata_bytes,
+            instructions,
+        },
+    )
 }
 
 /// Verifies a relocatable object (a member of a `palm-build lib` archive,
@@ -335,15 +452,15 @@ pub fn verify_object(path: &Path, objdump: &str) -> Result<Verified, VerifyError
         }
         prev = Some(insn);
     }
-    if violations.is_empty() {
-        Ok(Verified {
+    verdict(
+        file,
+        violations,
+        Verified {
             text_bytes,
             rodata_bytes,
             instructions,
-        })
-    } else {
-        Err(VerifyError { file, violations })
-    }
+        },
+    )
 }
 
 /// The relocation types that are PC-relative (or none): all a position-
@@ -459,17 +576,23 @@ fn containing_symbol(
     }
 }
 
-fn check_sections(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
+/// The allocatable, non-empty sections not named in `allowed`, each with its
+/// name and the (demangled) names of the symbols it defines.
+fn loaded_sections<'d, 'f>(
+    elf: &'f ElfFile32<'d, BigEndian>,
+    allowed: &[&str],
+) -> Vec<(
+    object::read::elf::ElfSection32<'d, 'f, BigEndian>,
+    &'d str,
+    Vec<String>,
+)> {
     let mut out = Vec::new();
     for section in elf.sections() {
         let name = section.name().unwrap_or("<bad name>");
         let SectionFlags::Elf { sh_flags, .. } = section.flags() else {
             continue;
         };
-        if sh_flags.0 & elf::SHF_ALLOC.0 == 0 || section.size() == 0 {
-            continue;
-        }
-        if name == ".text" || name == ".rodata" {
+        if sh_flags.0 & elf::SHF_ALLOC.0 == 0 || section.size() == 0 || allowed.contains(&name) {
             continue;
         }
         let symbols: Vec<String> = elf
@@ -479,6 +602,14 @@ fn check_sections(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
             })
             .filter_map(|s| s.name().ok().filter(|n| !n.is_empty()).map(sym_name))
             .collect();
+        out.push((section, name, symbols));
+    }
+    out
+}
+
+fn check_sections(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
+    let mut out = Vec::new();
+    for (section, name, symbols) in loaded_sections(elf, &[".text", ".rodata"]) {
         let what = match name {
             ".data" | ".bss" => {
                 "a writable static (`static mut`, an atomic, or interior mutability)"
@@ -568,11 +699,19 @@ fn section_references(
     (pointing_to, used_by)
 }
 
-fn check_relocations(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
+/// The relocations in the code resources' sections `sections` that make the code
+/// depend on where it runs. PC-relative ones never do; with `a5_relative` (prc-tools'
+/// layout) neither do GOT offsets (an A5-relative displacement: the GOT is above A5)
+/// nor references to an absolute symbol (a link-time constant).
+fn check_relocations(
+    elf: &ElfFile32<BigEndian>,
+    sections: &[&str],
+    a5_relative: bool,
+) -> Vec<Violation> {
     let mut out = Vec::new();
     for section in elf.sections() {
         let name = section.name().unwrap_or("");
-        if name != ".text" && name != ".rodata" {
+        if !sections.contains(&name) {
             continue;
         }
         for (offset, reloc) in section.relocations() {
@@ -580,22 +719,31 @@ fn check_relocations(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
                 continue;
             };
             let r = r_type.0;
-            if is_pc_relative(r) {
+            let symbol = match reloc.target() {
+                object::RelocationTarget::Symbol(i) => elf.symbol_by_index(i).ok(),
+                _ => None,
+            };
+            let constant = symbol.is_some_and(|s| s.section() == object::SymbolSection::Absolute);
+            if is_pc_relative(r) || (a5_relative && (is_got_offset(r) || constant)) {
                 continue;
             }
             let target = match reloc.target() {
-                object::RelocationTarget::Symbol(i) => elf
-                    .symbol_by_index(i)
-                    .ok()
+                object::RelocationTarget::Symbol(i) => symbol
                     .and_then(|s| s.name().ok().map(sym_name))
                     .unwrap_or_else(|| format!("symbol #{}", i.0)),
                 _ => "<absolute>".to_string(),
             };
+            let rule = if a5_relative {
+                "code runs in place at an unknown address, so every reference must be \
+                 PC-relative or reach the GOT through A5 (compile with -msep-data)"
+            } else {
+                "code 1 runs in place at an unknown address, so every reference must be \
+                 PC-relative"
+            };
             out.push(Violation {
                 kind: ViolationKind::AbsoluteRelocation,
                 message: format!(
-                    "absolute relocation {} to `{target}` at {name}+0x{offset:x} (in {}): code 1 runs \
-                     in place at an unknown address, so every reference must be PC-relative",
+                    "absolute relocation {} to `{target}` at {name}+0x{offset:x} (in {}): {rule}",
                     reloc_type_name(r),
                     containing_symbol(elf, section.index(), offset)
                 ),
@@ -603,6 +751,14 @@ fn check_relocations(elf: &ElfFile32<BigEndian>) -> Vec<Violation> {
         }
     }
     out
+}
+
+/// The relocation types of an offset into the GOT (`sym@GOT(%a5)` with
+/// `-msep-data`: `R_68K_GOT8O`, `R_68K_GOT16O`, `R_68K_GOT32O`).
+fn is_got_offset(r: u32) -> bool {
+    [elf::R_68K_GOT8O, elf::R_68K_GOT16O, elf::R_68K_GOT32O]
+        .iter()
+        .any(|t| t.0 == r)
 }
 
 fn reloc_type_name(r: u32) -> String {
@@ -752,38 +908,54 @@ fn not_68000(prev: Option<&Insn<'_>>, insn: &Insn<'_>) -> Option<String> {
     None
 }
 
+/// Checks that the code section `section` of the ELF at `path` holds only
+/// 68000 instructions, adding a violation for each function that does not (or
+/// one [`ViolationKind::BadElf`] when objdump fails); returns the number of
+/// instructions.
 fn check_instructions(
     path: &Path,
     elf: &ElfFile32<BigEndian>,
     objdump: &str,
-) -> Result<(usize, Vec<Violation>), String> {
-    let text = disassemble(
+    section: &str,
+    violations: &mut Vec<Violation>,
+) -> usize {
+    let mut bad_elf = |message| {
+        violations.push(Violation {
+            kind: ViolationKind::BadElf,
+            message,
+        });
+        0
+    };
+    let text = match disassemble(
         objdump,
-        &["-d", "-m", "m68k:68000", "-j", ".text"],
+        &["-d", "-m", "m68k:68000", "-j", section],
         path,
-        ".text",
-    )?;
+        section,
+    ) {
+        Ok(t) => t,
+        Err(message) => return bad_elf(message),
+    };
     let insns = parse_objdump(&text);
-    let text_size = elf.section_by_name(".text").map_or(0, |s| s.size());
-    if insns.is_empty() && text_size > 0 {
-        return Err(format!(
-            "{objdump} found no instruction in the {text_size}-byte .text: a damaged ELF?"
+    let size = elf.section_by_name(section).map_or(0, |s| s.size());
+    if insns.is_empty() && size > 0 {
+        return bad_elf(format!(
+            "{objdump} found no instruction in the {size}-byte {section}: a damaged ELF?"
         ));
     }
-    let text_index = elf.section_by_name(".text").map(|s| s.index());
-    let violations = scan_68000(&insns, |address| {
-        text_index
+    let index = elf.section_by_name(section).map(|s| s.index());
+    violations.extend(scan_68000(&insns, section, |address| {
+        index
             .map(|i| containing_symbol(elf, i, address))
             .unwrap_or_default()
-    });
-    Ok((insns.len(), violations))
+    }));
+    insns.len()
 }
 
 /// The [`ViolationKind::Not68000`] violations among `insns` (a linear
-/// disassembly of one section), each named `.text+0x… (in PLACE)` with
-/// `place(address)` (`function+0x…`), one per function: after an invalid word
-/// the linear disassembly is out of step until the next function.
-fn scan_68000(insns: &[Insn<'_>], place: impl Fn(u64) -> String) -> Vec<Violation> {
+/// disassembly of the section `section`), each named `SECTION+0x… (in PLACE)`
+/// with `place(address)` (`function+0x…`), one per function: after an invalid
+/// word the linear disassembly is out of step until the next function.
+fn scan_68000(insns: &[Insn<'_>], section: &str, place: impl Fn(u64) -> String) -> Vec<Violation> {
     let mut violations = Vec::new();
     let mut prev: Option<&Insn<'_>> = None;
     let mut reported_in: Option<String> = None;
@@ -794,7 +966,7 @@ fn scan_68000(insns: &[Insn<'_>], place: impl Fn(u64) -> String) -> Vec<Violatio
             if reported_in.as_deref() != Some(function.as_str()) {
                 violations.push(Violation {
                     kind: ViolationKind::Not68000,
-                    message: format!("{why} at .text+0x{:x} (in {place})", insn.address),
+                    message: format!("{why} at {section}+0x{:x} (in {place})", insn.address),
                 });
                 reported_in = Some(function);
             }
@@ -825,7 +997,7 @@ pub fn check_raw_code(
         &what,
     )?;
     let insns = parse_objdump(&text);
-    Ok((insns.len(), scan_68000(&insns, place)))
+    Ok((insns.len(), scan_68000(&insns, ".text", place)))
 }
 
 /// objdump's output for `args` and `path`; an error naming `what` when it

@@ -88,10 +88,32 @@ fn image_over_32_kb_is_rejected_with_its_size() {
 fn stack_array_with_variable_index_is_rejected_naming_the_function() {
     let msg = rejected("stack-index");
     assert!(
-        msg.contains("`stack_index` indexes a stack array with a variable offset"),
+        msg.contains("`stack_index` indexes a stack array (or an argument passed by value) with a variable offset"),
         "{msg}"
     );
     assert!(msg.contains("core::hint::black_box"), "{msg}");
+}
+
+#[test]
+fn by_value_argument_with_variable_index_is_rejected_naming_the_function() {
+    let msg = rejected("byval-index");
+    assert!(
+        msg.contains("`byval_index` indexes a stack array (or an argument passed by value)"),
+        "{msg}"
+    );
+    assert!(msg.contains("getelementptr"), "{msg}");
+}
+
+/// `write!` fails in core's formatting code; the error says which of the
+/// program's functions uses it.
+#[test]
+fn write_macro_is_rejected_naming_the_calling_function() {
+    let msg = rejected("fmt-write");
+    assert!(
+        msg.contains("`<u32 as core::fmt::LowerHex>::fmt` (reached from `write_hex`)"),
+        "{msg}"
+    );
+    assert!(msg.contains("This is core::fmt's own code"), "{msg}");
 }
 
 #[test]

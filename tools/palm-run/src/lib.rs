@@ -53,10 +53,11 @@
 //! Modules: [`memory`] (address space), [`heap`] (chunk headers, master
 //! pointer tables), [`machine`] (CPU, dispatch, native↔68k calls, stats,
 //! profiling), managers [`mem_mgr`], [`data_mgr`], [`ftr_mgr`], [`sys`],
-//! [`str_mgr`], [`ui`]; [`traps`] (handler registry checked against the
-//! trap table), [`launch`] (install, launch, exit checks), [`script`]
-//! (event scripts), [`symbols`] (ELF symbols), [`bench`]; [`handles`]
-//! (handles that are not master pointers).
+//! [`str_mgr`], [`ui`] with [`lists`] (lists, popup lists, scroll bars);
+//! [`traps`] (handler registry checked against the trap table), [`launch`]
+//! (install, launch, exit checks), [`script`] (event scripts), [`symbols`]
+//! (ELF symbols), [`bench`](mod@bench); [`handles`] (handles that are not
+//! master pointers).
 //!
 //! # Stricter than Palm OS 3.5
 //! Settings that make the machine behave as PumpkinOS does, or as strictly as
@@ -73,6 +74,7 @@ pub mod ftr_mgr;
 pub mod handles;
 pub mod heap;
 pub mod launch;
+pub mod lists;
 pub mod machine;
 pub mod mem_mgr;
 pub mod memory;

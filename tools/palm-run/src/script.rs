@@ -6,6 +6,10 @@
 //! tap 1001        # tap the control with ID 1001 in the active form (penDown at its
 //!                 # centre, then penUp; FrmHandleEvent turns the penDown on a
 //!                 # control into its ctlSelectEvent)
+//! tap 1002 3      # tap item 3 of list 1002 (it must be shown: a popup list only
+//!                 # while it is popped up, any list only while the item is visible)
+//! tap 1005 down   # tap a part of scroll bar 1005: up, down (the arrows), pageup,
+//!                 # pagedown (the shaft above or below the car)
 //! pen 80 100      # penDown + penUp at screen coordinates
 //! key a           # keyDownEvent for a character; also `key backspace` (8),
 //!                 # `key return` (10, chrLineFeed) or a code: `key 13`, `key 0x0A`
@@ -32,6 +36,9 @@ pub const MAX_SCRIPT_EVENTS: u64 = 10_000_000;
 pub enum ScriptEvent {
     /// Tap the control with this ID in the active form.
     Tap(u16),
+    /// Tap a part of the object with this ID: a list's item, a scroll bar's
+    /// arrow or page region.
+    TapAt(u16, TapPart),
     /// penDown + penUp at (x, y).
     Pen(i16, i16),
     /// keyDownEvent with this character code.
@@ -42,6 +49,21 @@ pub enum ScriptEvent {
     Nil,
     /// appStopEvent.
     Stop,
+}
+
+/// The part of an object a `tap ID PART` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TapPart {
+    /// A list's item (its index, from 0).
+    Item(u16),
+    /// A scroll bar's up arrow (`sclUpArrow`).
+    Up,
+    /// A scroll bar's down arrow (`sclDownArrow`).
+    Down,
+    /// A scroll bar's shaft above the car (`sclUpPage`).
+    PageUp,
+    /// A scroll bar's shaft below the car (`sclDownPage`).
+    PageDown,
 }
 
 /// A scripted event and the script line it came from.
@@ -151,6 +173,23 @@ pub fn parse(text: &str) -> Result<Vec<Scripted>, String> {
             i16::try_from(v).map_err(|_| format!("line {line}: {v} is out of range -32768..32767"))
         };
         let (event, argc, repeat) = match words[0] {
+            "tap" if words.len() > 2 => {
+                let part = match words[2] {
+                    "up" => TapPart::Up,
+                    "down" => TapPart::Down,
+                    "pageup" => TapPart::PageUp,
+                    "pagedown" => TapPart::PageDown,
+                    w if number(w).is_some() => TapPart::Item(u16_at(2)?),
+                    w => {
+                        return Err(format!(
+                            "line {line}: \"{}\" is not a list item or a scroll bar part (up, \
+                             down, pageup, pagedown)",
+                            shown(w)
+                        ));
+                    }
+                };
+                (ScriptEvent::TapAt(u16_at(1)?, part), 3, 1)
+            }
             "tap" => (ScriptEvent::Tap(u16_at(1)?), 2, 1),
             "pen" => (ScriptEvent::Pen(i16_at(1)?, i16_at(2)?), 3, 1),
             "key" => {
@@ -249,7 +288,24 @@ mod tests {
             parse("\ntap x").unwrap_err(),
             "line 2: \"x\" is not a number"
         );
-        assert_eq!(parse("tap 1 2").unwrap_err(), "line 1: unexpected \"2\"");
+        assert_eq!(parse("tap 1 2 3").unwrap_err(), "line 1: unexpected \"3\"");
+        assert_eq!(
+            parse("tap 1 2\ntap 5 down\ntap 5 pageup").unwrap(),
+            vec![
+                Scripted::once(1, ScriptEvent::TapAt(1, TapPart::Item(2))),
+                Scripted::once(2, ScriptEvent::TapAt(5, TapPart::Down)),
+                Scripted::once(3, ScriptEvent::TapAt(5, TapPart::PageUp)),
+            ]
+        );
+        assert_eq!(
+            parse("tap 5 sideways").unwrap_err(),
+            "line 1: \"sideways\" is not a list item or a scroll bar part (up, down, pageup, \
+             pagedown)"
+        );
+        assert_eq!(
+            parse("tap 5 -1").unwrap_err(),
+            "line 1: -1 is out of range 0..65535"
+        );
         assert_eq!(
             parse("tap 70000").unwrap_err(),
             "line 1: 70000 is out of range 0..65535"
@@ -315,7 +371,7 @@ mod tests {
             "line 1: unknown event \"ta\\0p\""
         );
         assert_eq!(
-            parse("tap 1 \u{7f}\"x").unwrap_err(),
+            parse("tap 1 2 \u{7f}\"x").unwrap_err(),
             "line 1: unexpected \"\\u{7f}\\\"x\""
         );
         assert_eq!(

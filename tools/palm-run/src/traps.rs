@@ -6,7 +6,7 @@
 //! the app naming the trap).
 
 use crate::machine::Handler;
-use crate::{data_mgr, ftr_mgr, mem_mgr, str_mgr, sys, table, ui};
+use crate::{data_mgr, ftr_mgr, lists, mem_mgr, str_mgr, sys, table, ui};
 
 macro_rules! handlers {
     (
@@ -62,7 +62,7 @@ handlers! {
     ui::FrmGetFormPtr, ui::FrmGetNumberOfObjects, ui::FrmGetObjectId, ui::FrmGetTitle,
     ui::FrmSetTitle, ui::FrmCopyTitle, ui::FrmUpdateForm, ui::FrmPopupForm, ui::FrmReturnToForm,
     ui::FrmDoDialog, ui::CtlGetValue, ui::CtlSetValue, ui::CtlGetLabel, ui::CtlSetLabel,
-    ui::CtlHitControl, ui::FrmGetControlValue, ui::FrmSetControlValue, ui::FrmHideObject,
+    ui::CtlHitControl, ui::CtlDrawControl, ui::FrmGetControlValue, ui::FrmSetControlValue, ui::FrmHideObject,
     ui::FrmShowObject, ui::FrmGetWindowHandle, ui::WinGetActiveWindow, ui::WinGetDrawWindow,
     ui::WinSetDrawWindow, ui::WinSetActiveWindow, ui::WinGetDisplayExtent,
     ui::WinDrawInvertedChars, ui::FntLineHeight, ui::FntCharsWidth, ui::MenuInit,
@@ -85,6 +85,11 @@ handlers! {
     mem_mgr::MemNumRAMHeaps, mem_mgr::MemHeapFlags, mem_mgr::MemHeapCompact,
     mem_mgr::MemPtrToLocalID, mem_mgr::MemHeapScramble, mem_mgr::MemLocalIDToGlobal, mem_mgr::MemCardInfo,
     ftr_mgr::FtrGetByIndex, ftr_mgr::FtrPtrResize,
+    lists::LstGetSelection, lists::LstSetSelection, lists::LstGetSelectionText,
+    lists::LstGetNumberOfItems, lists::LstGetVisibleItems, lists::LstSetListChoices,
+    lists::LstSetHeight, lists::LstSetTopItem, lists::LstMakeItemVisible, lists::LstDrawList,
+    lists::LstEraseList, lists::LstPopupList, lists::LstHandleEvent,
+    lists::SclGetScrollBar, lists::SclSetScrollBar, lists::SclDrawScrollBar, lists::SclHandleEvent,
   ],
   shared: [
     WinEraseWindow => ui::no_op, WinDrawLine => ui::no_op, WinDrawRectangle => ui::no_op,

@@ -1,12 +1,14 @@
 //! UI subset: the event queue (OS events first, then the script, then
 //! appStopEvent), forms built from the app's `tFRM` resources (parsed with
-//! `palm_rcp::form`), fields, alerts, menus and drawing (recorded, not
-//! rendered). Event layout and numbers: PALM_FACTS §4.6 (`UI/Event.h`).
+//! `palm_rcp::form`), fields, controls, alerts, menus and drawing (recorded,
+//! not rendered); lists, popup lists and scroll bars are [`crate::lists`].
+//! Event layout and numbers: PALM_FACTS §4.6 (`UI/Event.h`).
 //!
 //! A `FormType*` is a chunk in the dynamic heap owned by the app (our layout,
 //! opaque to apps that use the accessor traps): form ID at +0, then one
 //! 8-byte slot per object (object type byte at +0, ID at +2, pointer to its
-//! text at +4), then the title and label strings; an object pointer
+//! text at +4), then the title, label and control label strings, then each
+//! list's item strings and its array of pointers to them; an object pointer
 //! (`FrmGetObjectPtr`) is the address of its slot.
 //!
 //! FrmDeleteForm frees each field's text handle by calling MemHandleFree
@@ -20,16 +22,36 @@ use palm_rcp::form::{Form, FormObject};
 
 use crate::heap::Placement;
 use crate::machine::{Arg68k, Call, Machine, Stop, StopKind};
-use crate::script::{ScriptEvent, Scripted};
+use crate::script::{ScriptEvent, Scripted, TapPart};
 
+/// `nilEvent`.
+pub const NIL_EVENT: u16 = 0;
 /// `penDownEvent`.
 pub const PEN_DOWN_EVENT: u16 = 1;
 /// `penUpEvent`.
 pub const PEN_UP_EVENT: u16 = 2;
+/// `penMoveEvent`.
+pub const PEN_MOVE_EVENT: u16 = 3;
 /// `keyDownEvent`.
 pub const KEY_DOWN_EVENT: u16 = 4;
-/// `ctlSelectEvent`.
+/// `ctlSelectEvent`: data `controlID` (+8), `pControl` (+10).
 pub const CTL_SELECT_EVENT: u16 = 9;
+/// `ctlRepeatEvent`: data `controlID` (+8), `pControl` (+10), `time` (+14).
+pub const CTL_REPEAT_EVENT: u16 = 10;
+/// `lstSelectEvent`: data `listID` (+8), `pList` (+10), `selection` (+14).
+pub const LST_SELECT_EVENT: u16 = 12;
+/// `popSelectEvent`: data `controlID` (+8), `controlP` (+10), `listID`
+/// (+14), `listP` (+16), `selection` (+20), `priorSelection` (+22).
+pub const POP_SELECT_EVENT: u16 = 14;
+/// `sclEnterEvent`: data `scrollBarID` (+8), `pScrollBar` (+10).
+pub const SCL_ENTER_EVENT: u16 = 32;
+/// `sclExitEvent`: data `scrollBarID` (+8), `pScrollBar` (+10), `value`
+/// (+14), `newValue` (+16).
+pub const SCL_EXIT_EVENT: u16 = 33;
+/// `sclRepeatEvent`: as `sclExitEvent`, then `time` (+18).
+pub const SCL_REPEAT_EVENT: u16 = 34;
+/// `noListSelection`.
+pub const NO_LIST_SELECTION: i16 = -1;
 /// `menuEvent`.
 pub const MENU_EVENT: u16 = 21;
 /// `appStopEvent`.
@@ -62,7 +84,7 @@ pub fn event(e_type: u16, data0: u16) -> Event {
     e
 }
 
-/// A field's (or control's) run-time state.
+/// An object's run-time state (the fields each kind uses are named).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FieldState {
     /// Text handle (FldSetTextHandle/FldSetText, or allocated by FldInsert;
@@ -80,8 +102,21 @@ pub struct FieldState {
     pub dirty: bool,
     /// FldGetMaxChars (from the resource, FldSetMaxChars).
     pub max_chars: u16,
-    /// Control value (CtlGetValue); for fields unused.
+    /// Control value (CtlGetValue), a list's selected item (LstGetSelection,
+    /// `noListSelection` -1), a scroll bar's value.
     pub value: i16,
+    /// A list's first visible item.
+    pub top: i16,
+    /// A list's `itemsText`: the 68k address of its `Char *` array.
+    pub items: u32,
+    /// A list's `numItems`.
+    pub num_items: i16,
+    /// A scroll bar's `minValue`, `maxValue` and `pageSize`.
+    pub min: i16,
+    /// See `min`.
+    pub max: i16,
+    /// See `min`.
+    pub page_size: i16,
     /// Label/title text pointer (controls, labels; the form title in slot `None`).
     pub label: u32,
     /// Hidden with FrmHideObject.
@@ -103,10 +138,13 @@ pub struct LiveForm {
     pub title: u32,
     /// Index of the focused field, if any.
     pub focus: Option<usize>,
+    /// FrmDrawForm drew it (SclSetScrollBar redraws a bar of a drawn form).
+    pub drawn: bool,
 }
 
 impl LiveForm {
-    fn object_ptr(&self, index: usize) -> u32 {
+    /// The object pointer of object `index` (`FrmGetObjectPtr`).
+    pub fn object_ptr(&self, index: usize) -> u32 {
         self.ptr + FORM_HEADER + OBJECT_SLOT * index as u32
     }
 }
@@ -136,6 +174,10 @@ pub struct Ui {
     pub menu: u32,
     /// Menu bar resource set with MenuSetActiveMenuRscID, 0: none.
     pub menu_rsc: u16,
+    /// The list popped up by LstPopupList (its object pointer), 0: none.
+    pub popped: u32,
+    /// Scroll bars drawn (FrmDrawForm, SclDrawScrollBar, scrolling), in order.
+    pub scroll_bars_drawn: Vec<crate::lists::ScrollBarDrawn>,
 }
 
 impl Ui {
@@ -154,6 +196,10 @@ impl Ui {
     pub fn form(&self, ptr: u32) -> Option<&LiveForm> {
         self.forms.iter().find(|f| f.ptr == ptr)
     }
+    /// The index in [`Ui::forms`] of the live form at `ptr`.
+    pub fn form_index(&self, ptr: u32) -> Option<usize> {
+        self.forms.iter().position(|f| f.ptr == ptr)
+    }
     /// The form and object index of an object pointer.
     pub fn object(&self, ptr: u32) -> Option<(usize, usize)> {
         self.forms.iter().enumerate().find_map(|(fi, f)| {
@@ -167,7 +213,9 @@ impl Ui {
     }
 }
 
-fn bad(m: &Machine, call: &Call, what: String) -> Stop {
+/// A debug-ROM check of `call` failed: the app stops, the message names the
+/// trap.
+pub(crate) fn bad(m: &Machine, call: &Call, what: String) -> Stop {
     m.stop_in(
         call,
         StopKind::DebugCheck(format!("{}: {what}", call.info.name)),
@@ -191,8 +239,9 @@ fn field_of(m: &Machine, call: &Call, ptr: u32) -> Result<(usize, usize), Stop> 
 }
 
 /// Turn a scripted input into the event EvtGetEvent returns (a tap becomes a
-/// penDown at the control's centre followed by a queued penUp).
-fn scripted_event(m: &mut Machine, call: &Call, s: &Scripted) -> Result<Event, Stop> {
+/// penDown at the control's centre, or at the list item or scroll bar part
+/// named, followed by a queued penUp).
+pub(crate) fn scripted_event(m: &mut Machine, call: &Call, s: &Scripted) -> Result<Event, Stop> {
     Ok(match s.event {
         ScriptEvent::Tap(id) => {
             let form = m.os.ui.form(m.os.ui.active).cloned();
@@ -220,6 +269,15 @@ fn scripted_event(m: &mut Machine, call: &Call, s: &Scripted) -> Result<Event, S
             })?;
             pen(m, x, y)
         }
+        ScriptEvent::TapAt(id, part) => {
+            let (x, y) = tap_point(m, id, part).map_err(|what| {
+                m.stop_in(
+                    call,
+                    StopKind::DebugCheck(format!("event script line {}: {what}", s.line)),
+                )
+            })?;
+            pen(m, x, y)
+        }
         ScriptEvent::Pen(x, y) => pen(m, x, y),
         ScriptEvent::Key(c) => event(KEY_DOWN_EVENT, c),
         ScriptEvent::Menu(id) => {
@@ -229,6 +287,67 @@ fn scripted_event(m: &mut Machine, call: &Call, s: &Scripted) -> Result<Event, S
         ScriptEvent::Nil => event(0, 0),
         ScriptEvent::Stop => event(APP_STOP_EVENT, 0),
     })
+}
+
+/// The screen point of `tap ID PART` in the active form: the middle of a
+/// shown list item's row, or of a shown scroll bar's region; else what is
+/// wrong.
+fn tap_point(m: &Machine, id: u16, part: TapPart) -> Result<(i16, i16), String> {
+    use crate::lists::Region;
+    let fi =
+        m.os.ui
+            .form_index(m.os.ui.active)
+            .ok_or_else(|| format!("no form is active for a tap on object {id}"))?;
+    let form = &m.os.ui.forms[fi];
+    let oi = form
+        .model
+        .object_index(id)
+        .ok_or_else(|| format!("the active form has no object with ID {id}"))?;
+    let (fx, fy) = (form.model.bounds.x, form.model.bounds.y);
+    match (&form.model.objects[oi], part) {
+        (FormObject::List(l), TapPart::Item(item)) => {
+            let shown =
+                (l.attr.usable && !form.fields[oi].hidden) || m.os.ui.popped == form.object_ptr(oi);
+            let (top, end) = crate::lists::shown_items(m, fi, oi);
+            let item = i16::try_from(item).unwrap_or(i16::MAX);
+            if !shown || !(top..end).contains(&item) {
+                return Err(format!(
+                    "item {item} of list {id} is not shown (it shows {})",
+                    if shown && end > top {
+                        format!("items {top} to {}", end - 1)
+                    } else {
+                        "none".into()
+                    }
+                ));
+            }
+            let row = crate::lists::row_height(l.font);
+            Ok((
+                fx + l.bounds.x + l.bounds.width / 2,
+                fy + l.bounds.y + (item - top) * row + row / 2,
+            ))
+        }
+        (_, TapPart::Item(_)) => Err(format!(
+            "object {id} is not a list: only a list has items to tap"
+        )),
+        (FormObject::ScrollBar(_), part) => {
+            let (b, g) = crate::lists::shown_bar(m, fi, oi).ok_or_else(|| {
+                format!("scroll bar {id} is not shown (maxValue <= minValue, or not usable)")
+            })?;
+            let region = match part {
+                TapPart::Up => Region::UpArrow,
+                TapPart::Down => Region::DownArrow,
+                TapPart::PageUp => Region::UpPage,
+                _ => Region::DownPage,
+            };
+            let y = g.row_in(region).ok_or_else(|| {
+                format!("scroll bar {id} has no {region:?} region now (its car reaches the arrow)")
+            })?;
+            Ok((fx + b.x + b.width / 2, fy + b.y + y))
+        }
+        _ => Err(format!(
+            "object {id} is not a scroll bar: only a scroll bar has up, down, pageup and pagedown"
+        )),
+    }
 }
 
 /// The active menu bar's resource ID: the one MenuInit/MenuSetActiveMenu
@@ -311,7 +430,8 @@ pub fn EvtGetEvent(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     Ok(0)
 }
 
-fn read_event(m: &Machine, call: &Call, p: u32) -> Result<Event, Stop> {
+/// The 24-byte event at 68k address `p`.
+pub(crate) fn read_event(m: &Machine, call: &Call, p: u32) -> Result<Event, Stop> {
     let b = m
         .mem
         .read_bytes(p, EVENT_SIZE)
@@ -375,12 +495,18 @@ pub fn FrmInitForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
             _ => None,
         })
         .collect();
-    let strings: u32 = texts
+    let even = |t: &[u8]| (t.len() as u32 + 2) & !1;
+    let strings: u32 = texts.iter().flatten().map(|t| even(t)).sum();
+    // A list's item texts, then its `Char *` array.
+    let lists: u32 = model
+        .objects
         .iter()
-        .flatten()
-        .map(|t| (t.len() as u32 + 2) & !1)
+        .map(|o| match o {
+            FormObject::List(l) => l.items.iter().map(|t| even(t) + 4).sum(),
+            _ => 0,
+        })
         .sum();
-    let size = FORM_HEADER + OBJECT_SLOT * n + strings;
+    let size = FORM_HEADER + OBJECT_SLOT * n + strings + lists;
     let heap = m.os.mem.dynamic;
     let owner = m.os.sys.cur_owner;
     let ptr = crate::mem_mgr::allocate(m, call, heap, size, owner, false, Placement::Start)?;
@@ -409,6 +535,25 @@ pub fn FrmInitForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         match o {
             FormObject::Field(f) => fields[i].max_chars = f.max_chars,
             FormObject::Control(c) => fields[i].value = i16::from(c.attr.on),
+            FormObject::List(l) => {
+                // The resource's currentItem and topItem are 0 (PilRC).
+                let mut pointers = Vec::with_capacity(l.items.len());
+                for t in &l.items {
+                    pointers.push(ptr + at);
+                    bytes[at as usize..at as usize + t.len()].copy_from_slice(t);
+                    at += even(t);
+                }
+                fields[i].items = ptr + at;
+                for p in pointers {
+                    bytes[at as usize..at as usize + 4].copy_from_slice(&p.to_be_bytes());
+                    at += 4;
+                }
+                fields[i].num_items = i16::try_from(l.items.len()).unwrap_or(i16::MAX);
+            }
+            FormObject::ScrollBar(b) => {
+                let st = &mut fields[i];
+                (st.value, st.min, st.max, st.page_size) = (b.value, b.min, b.max, b.page_size);
+            }
             _ => {}
         }
     }
@@ -422,6 +567,7 @@ pub fn FrmInitForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         fields,
         title,
         focus: None,
+        drawn: false,
     });
     Ok(ptr)
 }
@@ -468,8 +614,64 @@ pub fn FrmGetFormId(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 /// `void FrmDrawForm(FormType *formP)`: recorded.
 pub fn FrmDrawForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
-    let f = form_of(m, call, call.u32(0))?;
+    draw_form(m, call, call.u32(0))?;
+    Ok(0)
+}
+
+/// Draws form `ptr`: its ID in [`Ui::forms_drawn`], then each usable object
+/// not hidden, in order: the title, labels, control labels and fields' text
+/// (when not empty) as text in [`Ui::drawn`], lists' shown items
+/// ([`crate::lists::draw`]), shown scroll bars in [`Ui::scroll_bars_drawn`].
+fn draw_form(m: &mut Machine, call: &Call, ptr: u32) -> Result<(), Stop> {
+    let f = form_of(m, call, ptr)?;
     m.os.ui.forms_drawn.push(f.model.id);
+    let Some(fi) = m.os.ui.form_index(ptr) else {
+        return Ok(());
+    };
+    m.os.ui.forms[fi].drawn = true;
+    for (oi, o) in f.model.objects.iter().enumerate() {
+        if f.fields[oi].hidden {
+            continue;
+        }
+        match o {
+            FormObject::Title(_) if f.title != 0 => draw_text(m, call, f.title)?,
+            FormObject::Label(l) if l.usable => draw_text(m, call, f.fields[oi].label)?,
+            FormObject::Control(c) if c.attr.usable => draw_text(m, call, f.fields[oi].label)?,
+            FormObject::Field(fld) if fld.attr.usable => {
+                let text = field_text(m, call, fi, oi)?;
+                if !text.is_empty() {
+                    m.os.ui
+                        .drawn
+                        .push(String::from_utf8_lossy(&text).into_owned());
+                }
+            }
+            FormObject::List(l) if l.attr.usable => crate::lists::draw(m, call, fi, oi)?,
+            FormObject::ScrollBar(_) if crate::lists::shown_bar(m, fi, oi).is_some() => {
+                crate::lists::draw_bar(m, fi, oi)
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Records the NUL-terminated text at `p` (nothing for NULL) as drawn.
+fn draw_text(m: &mut Machine, call: &Call, p: u32) -> Result<(), Stop> {
+    if p != 0 {
+        let b = m
+            .mem
+            .read_cstr(p, 0x1_0000)
+            .map_err(|f| m.fault_in(call, f))?;
+        m.os.ui.drawn.push(String::from_utf8_lossy(&b).into_owned());
+    }
+    Ok(())
+}
+
+/// `void CtlDrawControl(ControlType *controlP)`: its label is recorded.
+pub fn CtlDrawControl(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    let (fi, oi) = control_of(m, call, call.u32(0))?;
+    let label = m.os.ui.forms[fi].fields[oi].label;
+    draw_text(m, call, label)?;
     Ok(0)
 }
 
@@ -497,11 +699,11 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
             Ok(true)
         }
         FRM_UPDATE_EVENT => {
-            m.os.ui.forms_drawn.push(form.model.id);
+            draw_form(m, call, form.ptr)?;
             Ok(true)
         }
         KEY_DOWN_EVENT => {
-            let fi = m.os.ui.forms.iter().position(|f| f.ptr == form.ptr);
+            let fi = m.os.ui.form_index(form.ptr);
             match (fi, m.os.ui.form(form.ptr).and_then(|f| f.focus)) {
                 (Some(fi), Some(oi))
                     if matches!(form.model.objects.get(oi), Some(FormObject::Field(_))) =>
@@ -514,6 +716,12 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
         PEN_DOWN_EVENT => {
             let x = i16::from_be_bytes([e[4], e[5]]).wrapping_sub(form.model.bounds.x);
             let y = i16::from_be_bytes([e[6], e[7]]).wrapping_sub(form.model.bounds.y);
+            let Some(fi) = m.os.ui.form_index(form.ptr) else {
+                return Ok(false);
+            };
+            if crate::lists::pen_down_on_list(m, fi, x, y) {
+                return Ok(true);
+            }
             let hit = form
                 .model
                 .objects
@@ -521,46 +729,62 @@ fn form_event(m: &mut Machine, call: &Call, form: &LiveForm, e: &Event) -> Resul
                 .enumerate()
                 .find_map(|(i, o)| match o {
                     FormObject::Control(c)
-                        if x >= c.bounds.x
+                        if c.attr.usable
+                            && c.attr.enabled
+                            && !m.os.ui.forms[fi].fields[i].hidden
+                            && x >= c.bounds.x
                             && x < c.bounds.x + c.bounds.width
                             && y >= c.bounds.y
                             && y < c.bounds.y + c.bounds.height =>
                     {
-                        Some((i, c.id))
+                        Some((i, c))
                     }
                     _ => None,
                 });
-            match hit {
-                Some((i, id)) => {
-                    let mut sel = event(CTL_SELECT_EVENT, id);
-                    sel[10..14].copy_from_slice(&form.object_ptr(i).to_be_bytes());
-                    m.os.ui.queue.push_back(sel);
+            if let Some((i, c)) = hit {
+                // A repeating button repeats while the pen is down
+                // (ctlRepeatEvent, no ctlSelectEvent); other controls are
+                // selected when it comes up.
+                let mut sel = if c.style == palm_rcp::form::ControlStyle::RepeatingButton {
+                    let mut r = event(CTL_REPEAT_EVENT, c.id);
+                    r[14..18].copy_from_slice(&(m.ticks() as u32).to_be_bytes());
+                    r
+                } else {
+                    event(CTL_SELECT_EVENT, c.id)
+                };
+                sel[10..14].copy_from_slice(&form.object_ptr(i).to_be_bytes());
+                m.os.ui.queue.push_back(sel);
+                return Ok(true);
+            }
+            if crate::lists::pen_down_on_bar(m, fi, e, x, y) {
+                return Ok(true);
+            }
+            // A usable, editable field under the pen takes the focus
+            // (FrmHandleEvent hands the penDown to FldHandleEvent, which
+            // makes the field the form's focus).
+            let field = form.model.objects.iter().position(|o| {
+                matches!(o, FormObject::Field(f)
+                    if f.attr.usable
+                        && f.attr.editable
+                        && x >= f.bounds.x
+                        && x < f.bounds.x + f.bounds.width
+                        && y >= f.bounds.y
+                        && y < f.bounds.y + f.bounds.height)
+            });
+            match field {
+                Some(oi) => {
+                    m.os.ui.forms[fi].focus = Some(oi);
                     Ok(true)
                 }
-                None => {
-                    // A usable, editable field under the pen takes the focus
-                    // (FrmHandleEvent hands the penDown to FldHandleEvent,
-                    // which makes the field the form's focus).
-                    let field = form.model.objects.iter().position(|o| {
-                        matches!(o, FormObject::Field(f)
-                            if f.attr.usable
-                                && f.attr.editable
-                                && x >= f.bounds.x
-                                && x < f.bounds.x + f.bounds.width
-                                && y >= f.bounds.y
-                                && y < f.bounds.y + f.bounds.height)
-                    });
-                    match (field, m.os.ui.forms.iter_mut().find(|f| f.ptr == form.ptr)) {
-                        (Some(oi), Some(live)) => {
-                            live.focus = Some(oi);
-                            Ok(true)
-                        }
-                        _ => Ok(false),
-                    }
-                }
+                None => Ok(false),
             }
         }
-        _ => Ok(false),
+        _ => {
+            let Some(fi) = m.os.ui.form_index(form.ptr) else {
+                return Ok(false);
+            };
+            Ok(crate::lists::form_event(m, call, fi, e)?.unwrap_or(false))
+        }
     }
 }
 
@@ -1151,8 +1375,11 @@ pub fn FrmReturnToForm(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 }
 
 /// `UInt16 FrmDoDialog(FormType *formP)`: the dialog is active while queued
-/// and scripted events are played to it; the first control selected ends it
-/// and its ID is returned (the default button if the script ends).
+/// and scripted events are played to it; the first button selected ends it
+/// and its ID is returned (the default button if the script ends). Other
+/// controls' ctlSelectEvents go to FrmHandleEvent (a popup trigger pops its
+/// list up), as PumpkinOS's FrmDoDialog does (`libpumpkin/Form.c`
+/// `FrmDoDialogResponse`: only a `buttonCtl` ends the dialog).
 pub fn FrmDoDialog(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let f = form_of(m, call, call.u32(0))?;
     let prev = m.os.ui.active;
@@ -1167,7 +1394,15 @@ pub fn FrmDoDialog(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
         };
         m.idle(1);
         let t = u16::from_be_bytes([e[0], e[1]]);
-        if t == CTL_SELECT_EVENT {
+        let button =
+            m.os.ui
+                .object(u32::from_be_bytes([e[10], e[11], e[12], e[13]]));
+        if t == CTL_SELECT_EVENT
+            && button.is_some_and(|(fi, oi)| {
+                matches!(&m.os.ui.forms[fi].model.objects[oi],
+                    FormObject::Control(c) if c.style == palm_rcp::form::ControlStyle::Button)
+            })
+        {
             break u32::from(u16::from_be_bytes([e[8], e[9]]));
         }
         if t == APP_STOP_EVENT {
@@ -1228,12 +1463,7 @@ pub fn CtlHitControl(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 fn control_by_id(m: &Machine, call: &Call, form: u32, id: u16) -> Result<(usize, usize), Stop> {
     let f = form_of(m, call, form)?;
-    let fi =
-        m.os.ui
-            .forms
-            .iter()
-            .position(|x| x.ptr == form)
-            .unwrap_or(0);
+    let fi = m.os.ui.form_index(form).unwrap_or(0);
     match f.model.objects.iter().position(|o| o.id() == Some(id)) {
         Some(oi) => Ok((fi, oi)),
         None => Err(bad(m, call, format!("no object with ID {id}"))),
@@ -1244,12 +1474,7 @@ fn control_by_id(m: &Machine, call: &Call, form: u32, id: u16) -> Result<(usize,
 /// (the SDK names the second argument an index; we accept the object index).
 pub fn FrmGetControlValue(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let f = form_of(m, call, call.u32(0))?;
-    let fi =
-        m.os.ui
-            .forms
-            .iter()
-            .position(|x| x.ptr == f.ptr)
-            .unwrap_or(0);
+    let fi = m.os.ui.form_index(f.ptr).unwrap_or(0);
     let oi = usize::from(call.u16(1));
     match m.os.ui.forms[fi].fields.get(oi) {
         Some(s) => Ok(u32::from(s.value as u16)),
@@ -1261,12 +1486,7 @@ pub fn FrmGetControlValue(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 /// `void FrmSetControlValue(const FormType *formP, UInt16 controlID, Int16 newValue)`.
 pub fn FrmSetControlValue(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let f = form_of(m, call, call.u32(0))?;
-    let fi =
-        m.os.ui
-            .forms
-            .iter()
-            .position(|x| x.ptr == f.ptr)
-            .unwrap_or(0);
+    let fi = m.os.ui.form_index(f.ptr).unwrap_or(0);
     let oi = usize::from(call.u16(1));
     if oi < m.os.ui.forms[fi].fields.len() {
         m.os.ui.forms[fi].fields[oi].value = call.i16(2);
@@ -1286,12 +1506,7 @@ pub fn FrmShowObject(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
 
 fn show(m: &mut Machine, call: &Call, hidden: bool) -> Result<u32, Stop> {
     let f = form_of(m, call, call.u32(0))?;
-    let fi =
-        m.os.ui
-            .forms
-            .iter()
-            .position(|x| x.ptr == f.ptr)
-            .unwrap_or(0);
+    let fi = m.os.ui.form_index(f.ptr).unwrap_or(0);
     if let Some(s) = m.os.ui.forms[fi].fields.get_mut(usize::from(call.u16(1))) {
         s.hidden = hidden;
     }

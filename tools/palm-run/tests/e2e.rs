@@ -375,13 +375,13 @@ fn unknown_trap_stops_naming_it() {
     assert_eq!(
         stop.kind,
         StopKind::UnknownTrap {
-            trap: 0xA1B1,
-            name: Some("LstDrawList")
+            trap: 0xA08E,
+            name: Some("SysAppLaunch")
         }
     );
     let report = m.output.join("\n");
     assert!(
-        report.contains("unimplemented trap 0xA1B1 LstDrawList"),
+        report.contains("unimplemented trap 0xA08E SysAppLaunch"),
         "{report}"
     );
     assert!(report.contains("unknown_trap"), "{report}");
@@ -821,6 +821,139 @@ fn nil_counts_are_played_lazily() {
         2 + 2 * 65_535 + 1,
         "EvtGetEvent"
     );
+}
+
+/// Scenario 25 (`runtest.rcp` form 1400): a list, a popup trigger and its
+/// list, a scroll bar and two repeat buttons, tapped by the script; the
+/// handler reports each event with DbgMessage and leaves it to
+/// FrmHandleEvent, and scrolls list 1404 (items given by the app) with the
+/// scroll bar and the buttons.
+#[test]
+fn lists_popups_and_scroll_bars() {
+    use palm_run::lists::ScrollBarDrawn;
+    let mut m = machine(25);
+    m.set_events(
+        palm_run::script::parse(
+            "tap 1401 2\n\
+             tap 1402\ntap 1403 2\n\
+             tap 1405 down\ntap 1405 pagedown\n\
+             tap 1406\ntap 1407\n\
+             tap 1402\npen 0 150\n",
+        )
+        .unwrap(),
+    );
+    let out = m.launch("RunTest").unwrap();
+    assert!(out.clean(), "{out:?}\n{}", m.output.join("\n"));
+    assert_eq!(
+        m.os.sys.dbg_messages,
+        vec![
+            "lst 1401 2",
+            "ctl 1402",
+            "pop 1402 1403",
+            "sel 2 prior 0",
+            "scl 1405 0 1",
+            "exit 1405 0 1",
+            "scl 1405 1 5",
+            "exit 1405 1 5",
+            "rpt 1406",
+            "rpt 1407",
+            "ctl 1402",
+        ]
+    );
+    // A resource list starts with item 0 selected; the app's list has 10
+    // items, 4 shown.
+    assert_eq!((ftr(&m, 1), ftr(&m, 2), ftr(&m, 3)), (0, 10, 4));
+    assert_eq!(ftr(&m, 4), 1, "popSelectEvent's controlP and listP");
+    // At the end: Blue selected in 1401, Large in the popup list, whose text
+    // is now the trigger's label; the scroll bar at 5 of 0..6. The second
+    // popup was dismissed (no popSelectEvent, the selection kept).
+    assert_eq!((ftr(&m, 5), ftr(&m, 6)), (2, 2));
+    assert_eq!(
+        ftr(&m, 7),
+        ftr(&m, 8),
+        "CtlGetLabel = LstGetSelectionText(2)"
+    );
+    assert_eq!(m.mem.read_cstr(ftr(&m, 7), 16).unwrap(), b"Large");
+    assert_eq!(ftr(&m, 9), 5 << 16 | 6);
+    let lines = |from: usize, to: usize| (from..=to).map(|i| format!("Line {i}"));
+    let mut drawn: Vec<String> = ["Lists", ">Red", "Green", "Blue", "Small"]
+        .map(String::from)
+        .into();
+    drawn.extend(lines(0, 3));
+    drawn.extend(["\u{1}".to_string(), "\u{2}".to_string()]);
+    drawn.extend([">Small", "Medium", "Large", "Large"].map(String::from));
+    drawn.extend(lines(1, 4));
+    drawn.extend(lines(5, 8));
+    drawn.extend(lines(4, 7));
+    drawn.extend(lines(5, 8));
+    drawn.extend(["Small", "Medium", ">Large"].map(String::from));
+    assert_eq!(m.os.ui.drawn, drawn);
+    let bar = |value| ScrollBarDrawn {
+        id: 1405,
+        value,
+        min: 0,
+        max: 6,
+        page_size: 4,
+    };
+    assert_eq!(
+        m.os.ui.scroll_bars_drawn,
+        vec![bar(0), bar(1), bar(1), bar(5), bar(5), bar(4), bar(5)]
+    );
+}
+
+/// A scripted tap on a list item the list does not show, on a scroll bar
+/// part that is not there, or on a part of an object that has none, stops
+/// the app naming the script line.
+#[test]
+fn taps_on_parts_not_shown_stop_the_app() {
+    for (script, what) in [
+        (
+            "tap 1401 3\n",
+            "event script line 1: item 3 of list 1401 is not shown (it shows items 0 to 2)",
+        ),
+        (
+            "tap 1403 0\n",
+            "event script line 1: item 0 of list 1403 is not shown (it shows none)",
+        ),
+        (
+            "nil\ntap 1405 pageup\n",
+            "event script line 2: scroll bar 1405 has no UpPage region now (its car reaches \
+             the arrow)",
+        ),
+        (
+            "tap 1406 up\n",
+            "event script line 1: object 1406 is not a scroll bar: only a scroll bar has up, \
+             down, pageup and pagedown",
+        ),
+        (
+            "tap 1405 2\n",
+            "event script line 1: object 1405 is not a list: only a list has items to tap",
+        ),
+    ] {
+        let mut m = machine(25);
+        m.set_events(palm_run::script::parse(script).unwrap());
+        let out = m.launch("RunTest").unwrap();
+        let stop = out.stop.expect("stopped");
+        assert_eq!(
+            stop.kind,
+            StopKind::DebugCheck(what.to_string()),
+            "{script}"
+        );
+    }
+}
+
+/// FrmDoDialog ends on a button only: a popup trigger in the dialog pops its
+/// list up and the choice sets its label (scenario 26).
+#[test]
+fn a_popup_in_a_dialog_does_not_end_it() {
+    let mut m = machine(26);
+    m.set_events(palm_run::script::parse("tap 1502\ntap 1503 1\ntap 1501\n").unwrap());
+    let out = m.launch("RunTest").unwrap();
+    assert!(out.clean(), "{out:?}");
+    assert_eq!(ftr(&m, 1), 1501, "the OK button ended the dialog");
+    assert_eq!(ftr(&m, 2), 1, "B chosen");
+    assert_eq!(ftr(&m, 3), u32::from(b'B'), "the trigger's label");
+    assert_eq!(m.os.ui.drawn, vec![">A", "B", "C", "B"]);
 }
 
 // The strict behaviours (PumpkinOS's where it differs from Palm OS 3.5, and the

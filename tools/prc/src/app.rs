@@ -16,6 +16,8 @@ pub const APPL: FourCC = FourCC::new(*b"appl");
 pub const CODE: FourCC = FourCC::new(*b"code");
 /// Resource type of the initialised-globals resource, `'data'` (ID 0, [`data0_no_globals`]).
 pub const DATA: FourCC = FourCC::new(*b"data");
+/// Resource type of prc-tools' relocation chain heads (`rloc` 0, [`rloc0`]).
+pub const RLOC: FourCC = FourCC::new(*b"rloc");
 /// Resource type of the launch preferences, `'pref'` (ID 0, [`pref0`]).
 pub const PREF: FourCC = FourCC::new(*b"pref");
 /// Resource type of the launcher name, `'tAIN'` (`ainRsc`,
@@ -71,13 +73,69 @@ pub const DATA0_NO_GLOBALS_SIZE: usize = 43;
 ///   (0 − 0 bytes below A5) and the end-of-block byte `00`;
 /// - three zero data-xref counts (12 bytes), three zero code-xref counts (12 bytes).
 pub fn data0_no_globals() -> Vec<u8> {
-    let mut out = Vec::with_capacity(DATA0_NO_GLOBALS_SIZE);
-    out.extend_from_slice(&31u32.to_be_bytes());
-    for _ in 0..3 {
-        out.extend_from_slice(&[0, 0, 0, 0, 0]);
+    data0(&[Data0Block::default(); 3])
+}
+
+/// One of the three compressed blocks of `data` 0: `bytes` written from
+/// A5 + `start` on (`start` is negative for globals below A5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Data0Block<'a> {
+    /// Where the block starts, in bytes relative to A5.
+    pub start: i32,
+    /// Its bytes, uncompressed.
+    pub bytes: &'a [u8],
+}
+
+/// The `data` 0 resource holding `blocks` (PALM_FACTS §1.6: the format the OS's
+/// `SysAppStartup` decodes, as prc-tools' build-prc writes it:
+/// `prc-tools-remix:prc-tools-2.3/tools/binres.cpp`, `make_data`): the offset of
+/// the code-xref counts, the three blocks, each its A5-relative start and its
+/// bytes as runs of zeros (`01nnnnnn`: n+1 zero bytes, up to 64) and literals
+/// (`1nnnnnnn`: n+1 bytes follow, up to 128) ended by `00`, then three zero
+/// data-xref counts and three zero code-xref counts (prc-tools relocates with
+/// its own `rloc` 0 instead). Bytes the blocks do not cover are the zeros the
+/// OS fills the globals with.
+pub fn data0(blocks: &[Data0Block<'_>; 3]) -> Vec<u8> {
+    let mut out = vec![0; 4];
+    for b in blocks {
+        out.extend_from_slice(&b.start.to_be_bytes());
+        let mut rest = b.bytes;
+        while !rest.is_empty() {
+            let zeros = rest.iter().take(64).take_while(|&&x| x == 0).count();
+            // A run of two zeros or more; one zero goes with the literals.
+            if zeros >= 2 {
+                out.push(0x40 | (zeros as u8 - 1));
+                rest = &rest[zeros..];
+                continue;
+            }
+            let lit = (1..rest.len().min(128))
+                .find(|&i| rest[i] == 0 && rest.get(i + 1) == Some(&0))
+                .unwrap_or(rest.len().min(128));
+            out.push(0x80 | (lit as u8 - 1));
+            out.extend_from_slice(&rest[..lit]);
+            rest = &rest[lit..];
+        }
+        out.push(0);
     }
+    let code_xrefs = out.len() as u32 + 12;
+    out[..4].copy_from_slice(&code_xrefs.to_be_bytes());
     out.extend_from_slice(&[0; 24]);
     out
+}
+
+/// No relocation chain: the head value of an empty chain in [`rloc0`].
+pub const RLOC_END: u16 = 0xFFFF;
+
+/// prc-tools' `rloc` 0 resource: one big-endian `u16` chain head per chain,
+/// data first, then code 1, code 2, … (`prc-tools-remix:prc-tools-2.3/tools/
+/// binres.cpp`, `make_rloc_and_chains`). A head is the offset from the first
+/// global (`data_start`) of the chain's first 32-bit site, [`RLOC_END`] for
+/// none; each site holds `{next: u16, addend: u16}` (the next site's offset
+/// or `0xFFFF`, then the target's offset in its resource) until the app's
+/// startup code replaces it with the chain's base + addend (`crt/dreloc.c`,
+/// `_RelocateChain`).
+pub fn rloc0(heads: &[u16]) -> Vec<u8> {
+    heads.iter().flat_map(|h| h.to_be_bytes()).collect()
 }
 
 /// prc-tools' default `pref` 0 priority: 30 (`binres.cpp`, `make_pref`).
@@ -189,6 +247,57 @@ mod tests {
         // The header long points at the three code-xref counts: the last 12 bytes.
         let xref_at = u32::from_be_bytes([data0[0], data0[1], data0[2], data0[3]]);
         assert_eq!(xref_at as usize, data0.len() - 12);
+    }
+
+    #[test]
+    fn data0_blocks_are_runs_and_literals() {
+        let globals = [0, 0, 0, 41, 1, 2, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0];
+        let got = [0xFF, 0xFF, 0x00, 0x08];
+        let d = data0(&[
+            Data0Block {
+                start: -16,
+                bytes: &globals,
+            },
+            Data0Block {
+                start: 40,
+                bytes: &got,
+            },
+            Data0Block::default(),
+        ]);
+        let mut want = vec![0, 0, 0, 0];
+        want.extend_from_slice(&(-16i32).to_be_bytes());
+        // 3 zeros; 41 1 2 0 3 as literals (one zero stays in them); 8 zeros; end.
+        want.extend_from_slice(&[0x42, 0x84, 41, 1, 2, 0, 3, 0x47, 0]);
+        want.extend_from_slice(&40i32.to_be_bytes());
+        want.extend_from_slice(&[0x83, 0xFF, 0xFF, 0x00, 0x08, 0]);
+        want.extend_from_slice(&[0, 0, 0, 0, 0]);
+        let xrefs = want.len() as u32 + 12;
+        want[..4].copy_from_slice(&xrefs.to_be_bytes());
+        want.extend_from_slice(&[0; 24]);
+        assert_eq!(d, want);
+        // Long runs split at 64 zeros and 128 literals.
+        let big: Vec<u8> = (0..300u32)
+            .map(|i| if i < 130 { 0 } else { i as u8 | 1 })
+            .collect();
+        let d = data0(&[
+            Data0Block {
+                start: -300,
+                bytes: &big,
+            },
+            Data0Block::default(),
+            Data0Block::default(),
+        ]);
+        assert_eq!(&d[8..11], &[0x7F, 0x7F, 0x41]);
+        assert_eq!(d[11], 0xFF);
+        assert_eq!(d[11 + 129], 0xA9);
+    }
+
+    #[test]
+    fn rloc0_is_the_heads() {
+        assert_eq!(
+            rloc0(&[0x000C, RLOC_END, 0x0010]),
+            [0x00, 0x0C, 0xFF, 0xFF, 0x00, 0x10]
+        );
     }
 
     #[test]

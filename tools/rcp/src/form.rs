@@ -65,11 +65,11 @@ pub mod kind {
     pub const FIELD: u8 = 0;
     /// `frmControlObj`: a button, push button, check box, trigger ([`Control`](super::Control)).
     pub const CONTROL: u8 = 1;
-    /// `frmListObj`: a list (not produced by this compiler).
+    /// `frmListObj`: a list ([`List`](super::List)).
     pub const LIST: u8 = 2;
-    /// `frmTableObj`: a table (not produced by this compiler).
+    /// `frmTableObj`: a table ([`Table`](super::Table)).
     pub const TABLE: u8 = 3;
-    /// `frmBitmapObj`: a form bitmap (not produced by this compiler).
+    /// `frmBitmapObj`: a form bitmap ([`FormBitmap`](super::FormBitmap)).
     pub const BITMAP: u8 = 4;
     /// `frmLineObj` (not produced by this compiler).
     pub const LINE: u8 = 5;
@@ -81,13 +81,13 @@ pub mod kind {
     pub const LABEL: u8 = 8;
     /// `frmTitleObj`: the form's title ([`Title`](super::Title)).
     pub const TITLE: u8 = 9;
-    /// `frmPopupObj` (not produced by this compiler).
+    /// `frmPopupObj`: a popup trigger's list ([`Popup`](super::Popup)).
     pub const POPUP: u8 = 10;
     /// `frmGraffitiStateObj`: the Graffiti shift indicator ([`GraffitiState`](super::GraffitiState)).
     pub const GRAFFITI_STATE: u8 = 11;
-    /// `frmGadgetObj` (not produced by this compiler).
+    /// `frmGadgetObj`: an application-drawn gadget ([`Gadget`](super::Gadget)).
     pub const GADGET: u8 = 12;
-    /// `frmScrollBarObj` (not produced by this compiler).
+    /// `frmScrollBarObj`: a scroll bar ([`ScrollBar`](super::ScrollBar)).
     pub const SCROLL_BAR: u8 = 13;
 }
 
@@ -118,6 +118,30 @@ pub mod layout {
     pub const TITLE_TEXT_PTR: usize = 8;
     /// `FrmGraffitiStateType` in bytes.
     pub const GRAFFITI_STATE_SIZE: usize = 4;
+    /// `ListType` in bytes; `numItems` 4-byte (zero) item pointers and the
+    /// NUL-terminated item texts follow it.
+    pub const LIST_SIZE: usize = 32;
+    /// `TableType` in bytes (its `currentField` `FieldType` included); the
+    /// column attributes, row attributes and item slots follow it.
+    pub const TABLE_SIZE: usize = 74;
+    /// `TableColumnAttrType` in bytes.
+    pub const TABLE_COLUMN_SIZE: usize = 18;
+    /// `TableRowAttrType` in bytes.
+    pub const TABLE_ROW_SIZE: usize = 12;
+    /// `TableItemType` in bytes (one per cell, zero in a resource).
+    pub const TABLE_ITEM_SIZE: usize = 8;
+    /// `FormBitmapType` in bytes.
+    pub const FORM_BITMAP_SIZE: usize = 8;
+    /// `FormPopupType` in bytes.
+    pub const POPUP_SIZE: usize = 4;
+    /// `FormGadgetType` in bytes.
+    pub const GADGET_SIZE: usize = 20;
+    /// `ScrollBarType` in bytes.
+    pub const SCROLL_BAR_SIZE: usize = 24;
+    /// `SliderControlType` in bytes.
+    pub const SLIDER_SIZE: usize = 30;
+    /// `GraphicControlType` in bytes (no text follows it).
+    pub const GRAPHIC_CONTROL_SIZE: usize = 20;
 }
 
 use layout::*;
@@ -198,10 +222,26 @@ pub enum FormObject {
     Title(Title),
     /// The Graffiti shift indicator (`frmGraffitiStateObj`).
     GraffitiState(GraffitiState),
-    /// An object this crate does not model (a list, table, bitmap, gadget,
-    /// scroll bar, popup, graphic control or slider): its [`kind`] byte and its
-    /// byte offset in the resource. Only produced by [`Form::parse`]; such a
-    /// form cannot be encoded again.
+    /// A list (`frmListObj`).
+    List(List),
+    /// A table (`frmTableObj`).
+    Table(Table),
+    /// A bitmap drawn on the form (`frmBitmapObj`).
+    Bitmap(FormBitmap),
+    /// The link of a popup trigger to its list (`frmPopupObj`).
+    Popup(Popup),
+    /// An application-drawn gadget (`frmGadgetObj`).
+    Gadget(Gadget),
+    /// A scroll bar (`frmScrollBarObj`).
+    ScrollBar(ScrollBar),
+    /// A slider (`frmControlObj` with the `sliderCtl`/`feedbackSliderCtl` style).
+    Slider(Slider),
+    /// A graphic control (`frmControlObj` with `attr.graphical` set).
+    GraphicControl(GraphicControl),
+    /// An object this crate does not model (a line, frame or rectangle, which
+    /// PilRC never writes, or an unknown kind): its [`kind`] byte and its byte
+    /// offset in the resource. Only produced by [`Form::parse`]; such a form
+    /// cannot be encoded again.
     Unsupported {
         /// The `objectType` byte ([`kind`]).
         kind: u8,
@@ -219,27 +259,46 @@ impl FormObject {
             FormObject::Label(_) => kind::LABEL,
             FormObject::Title(_) => kind::TITLE,
             FormObject::GraffitiState(_) => kind::GRAFFITI_STATE,
+            FormObject::List(_) => kind::LIST,
+            FormObject::Table(_) => kind::TABLE,
+            FormObject::Bitmap(_) => kind::BITMAP,
+            FormObject::Popup(_) => kind::POPUP,
+            FormObject::Gadget(_) => kind::GADGET,
+            FormObject::ScrollBar(_) => kind::SCROLL_BAR,
+            FormObject::Slider(_) | FormObject::GraphicControl(_) => kind::CONTROL,
             FormObject::Unsupported { kind, .. } => *kind,
         }
     }
 
     /// The object's ID (`FrmGetObjectIndex` matches it), for the kinds that
-    /// have one (fields, controls, labels).
+    /// have one (all but titles, popups, bitmaps and Graffiti indicators).
     pub fn id(&self) -> Option<u16> {
         match self {
             FormObject::Field(f) => Some(f.id),
             FormObject::Control(c) => Some(c.id),
             FormObject::Label(l) => Some(l.id),
+            FormObject::List(l) => Some(l.id),
+            FormObject::Table(t) => Some(t.id),
+            FormObject::Gadget(g) => Some(g.id),
+            FormObject::ScrollBar(s) => Some(s.id),
+            FormObject::Slider(s) => Some(s.id),
+            FormObject::GraphicControl(c) => Some(c.id),
             _ => None,
         }
     }
 
     /// The object's bounds in form-relative pixels, where the resource gives
-    /// them (fields and controls; a label or indicator only has a position).
+    /// them (a label, bitmap or indicator only has a position).
     pub fn bounds(&self) -> Option<Rect> {
         match self {
             FormObject::Field(f) => Some(f.bounds),
             FormObject::Control(c) => Some(c.bounds),
+            FormObject::List(l) => Some(l.bounds),
+            FormObject::Table(t) => Some(t.bounds),
+            FormObject::Gadget(g) => Some(g.bounds),
+            FormObject::ScrollBar(s) => Some(s.bounds),
+            FormObject::Slider(s) => Some(s.bounds),
+            FormObject::GraphicControl(c) => Some(c.bounds),
             _ => None,
         }
     }
@@ -341,7 +400,7 @@ pub enum ControlStyle {
     PushButton,
     /// `checkboxCtl` (2): `CHECKBOX`.
     Checkbox,
-    /// `popupTriggerCtl` (3): `POPUPTRIGGER` (parsed, not compiled).
+    /// `popupTriggerCtl` (3): `POPUPTRIGGER`.
     PopupTrigger,
     /// `selectorTriggerCtl` (4): `SELECTORTRIGGER`.
     SelectorTrigger,
@@ -480,6 +539,181 @@ pub struct Title {
 pub struct GraffitiState {
     /// Top-left corner in form-relative pixels.
     pub pos: Point,
+}
+
+/// A list (`ListType`, 32 bytes, then one zero 4-byte pointer per item and the
+/// items' NUL-terminated texts; PilRC `szRCListBA16` `"w,w4,uuuuuuzu10,p,w,zw,zw,bzb,zl,zl"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct List {
+    /// Object ID.
+    pub id: u16,
+    /// Bounds in form-relative pixels (the height is a whole number of rows).
+    pub bounds: Rect,
+    /// `ListAttrType` bits.
+    pub attr: ListAttr,
+    /// The items, in Palm characters, without their NULs.
+    pub items: Vec<Vec<u8>>,
+    /// Font ID of the items.
+    pub font: u8,
+}
+
+/// `ListAttrType` (`List.h`): 16 bits, `usable` the most significant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ListAttr {
+    /// Part of the UI (`USABLE`).
+    pub usable: bool,
+    /// Responds to taps (`ENABLED`).
+    pub enabled: bool,
+    /// Drawn (run time).
+    pub visible: bool,
+    /// Shown as a popup (run time).
+    pub popped_up: bool,
+    /// Has a scroll bar.
+    pub has_scroll_bar: bool,
+    /// Incremental search by typing (`SEARCH`).
+    pub search: bool,
+}
+
+impl ListAttr {
+    /// The 16-bit attribute word.
+    pub fn to_word(self) -> u16 {
+        let flag = |b: bool, bit: u16| u16::from(b) << bit;
+        flag(self.usable, 15)
+            | flag(self.enabled, 14)
+            | flag(self.visible, 13)
+            | flag(self.popped_up, 12)
+            | flag(self.has_scroll_bar, 11)
+            | flag(self.search, 10)
+    }
+
+    /// The attributes of a 16-bit attribute word (reserved bits ignored).
+    pub fn from_word(w: u16) -> ListAttr {
+        let bit = |n: u16| w & (1 << n) != 0;
+        ListAttr {
+            usable: bit(15),
+            enabled: bit(14),
+            visible: bit(13),
+            popped_up: bit(12),
+            has_scroll_bar: bit(11),
+            search: bit(10),
+        }
+    }
+}
+
+/// A table (`TableType` with its `currentField`, 74 bytes; then a
+/// `TableColumnAttrType` of 18 bytes per column (width, spacing 1), a
+/// `TableRowAttrType` of 12 bytes per row (height 11, usable, selectable) and
+/// 8 zero bytes per cell, as PilRC's `DumpForm` writes them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// Object ID.
+    pub id: u16,
+    /// Bounds in form-relative pixels.
+    pub bounds: Rect,
+    /// `attr.editable` (`EDITABLE`).
+    pub editable: bool,
+    /// Column widths in pixels (`COLUMNWIDTHS`), one per column.
+    pub column_widths: Vec<u16>,
+    /// Number of rows (`ROWS`).
+    pub rows: u16,
+}
+
+/// A bitmap on a form (`FormBitmapType`, 8 bytes: attr, position, resource ID).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormBitmap {
+    /// `attr.usable`.
+    pub usable: bool,
+    /// Top-left corner in form-relative pixels.
+    pub pos: Point,
+    /// ID of the `Tbmp` resource drawn.
+    pub bitmap_id: u16,
+}
+
+/// The link of a popup trigger to its list (`FormPopupType`, 4 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Popup {
+    /// ID of the popup trigger control.
+    pub control_id: u16,
+    /// ID of the list it pops up.
+    pub list_id: u16,
+}
+
+/// An application-drawn gadget (`FormGadgetType`, 20 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gadget {
+    /// Object ID.
+    pub id: u16,
+    /// `attr.usable`.
+    pub usable: bool,
+    /// `attr.extended` (PilRC always sets it).
+    pub extended: bool,
+    /// Bounds in form-relative pixels.
+    pub bounds: Rect,
+}
+
+/// A scroll bar (`ScrollBarType`, 24 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScrollBar {
+    /// Bounds in form-relative pixels.
+    pub bounds: Rect,
+    /// Object ID.
+    pub id: u16,
+    /// `attr.usable` (the attribute byte's most significant bit).
+    pub usable: bool,
+    /// Current value (`VALUE`).
+    pub value: i16,
+    /// Smallest value (`MIN`).
+    pub min: i16,
+    /// Largest value (`MAX`).
+    pub max: i16,
+    /// Amount a page scroll moves (`PAGESIZE`).
+    pub page_size: i16,
+}
+
+/// A slider (`SliderControlType`, 30 bytes; PilRC `szRCSliderControlBA16`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slider {
+    /// Object ID.
+    pub id: u16,
+    /// Bounds in form-relative pixels.
+    pub bounds: Rect,
+    /// `Tbmp` ID of the thumb (0: the system's).
+    pub thumb_id: u16,
+    /// `Tbmp` ID of the background (0: the system's).
+    pub background_id: u16,
+    /// `ControlAttrType` bits (`graphical` is set).
+    pub attr: ControlAttr,
+    /// `feedbackSliderCtl` (7, `FEEDBACK`) rather than `sliderCtl` (6).
+    pub feedback: bool,
+    /// Smallest value.
+    pub min: u16,
+    /// Largest value.
+    pub max: u16,
+    /// Amount a page tap moves.
+    pub page_size: u16,
+    /// Current value.
+    pub value: u16,
+}
+
+/// A graphic control (`GraphicControlType`, 20 bytes: bitmaps instead of a label).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GraphicControl {
+    /// Object ID.
+    pub id: u16,
+    /// Bounds in form-relative pixels.
+    pub bounds: Rect,
+    /// `Tbmp` ID drawn normally (`BITMAPID`).
+    pub bitmap_id: u16,
+    /// `Tbmp` ID drawn when selected (`SELECTEDBITMAPID`; 0: inverted).
+    pub selected_bitmap_id: u16,
+    /// `ControlAttrType` bits (`graphical` is set).
+    pub attr: ControlAttr,
+    /// The kind of control.
+    pub style: ControlStyle,
+    /// Font ID.
+    pub font: u8,
+    /// Push-button group (0: none).
+    pub group: u8,
 }
 
 /// One entry of a `tFRM` object list: the object's kind and where its
@@ -631,6 +865,30 @@ fn object_size(object: &FormObject) -> Result<usize, EncodeError> {
             TITLE_SIZE + t.text.len() + 1
         }
         FormObject::GraffitiState(_) => GRAFFITI_STATE_SIZE,
+        FormObject::List(l) => {
+            let mut size = LIST_SIZE;
+            for item in &l.items {
+                check_text(item, "list item")?;
+                size += 4 + item.len() + 1;
+            }
+            count_u16(l.items.len(), "list items")?;
+            size
+        }
+        FormObject::Table(t) => {
+            let columns = t.column_widths.len();
+            count_u16(columns, "table columns")?;
+            let rows = usize::from(t.rows);
+            TABLE_SIZE
+                + columns * TABLE_COLUMN_SIZE
+                + rows * TABLE_ROW_SIZE
+                + rows * columns * TABLE_ITEM_SIZE
+        }
+        FormObject::Bitmap(_) => FORM_BITMAP_SIZE,
+        FormObject::Popup(_) => POPUP_SIZE,
+        FormObject::Gadget(_) => GADGET_SIZE,
+        FormObject::ScrollBar(_) => SCROLL_BAR_SIZE,
+        FormObject::Slider(_) => SLIDER_SIZE,
+        FormObject::GraphicControl(_) => GRAPHIC_CONTROL_SIZE,
         FormObject::Unsupported { kind, .. } => {
             return Err(EncodeError {
                 message: format!("cannot encode a form object of kind {kind}"),
@@ -677,6 +935,94 @@ fn write_object(w: &mut Writer, object: &FormObject) {
             w.cstr(&t.text);
         }
         FormObject::GraffitiState(g) => write_point(w, g.pos),
+        FormObject::List(l) => {
+            w.u16(l.id);
+            write_rect(w, l.bounds);
+            w.u16(l.attr.to_word());
+            w.zeros(4); // itemsText
+            w.u16(l.items.len() as u16); // checked by object_size
+            w.zeros(2 + 2); // currentItem, topItem
+            w.u8(l.font);
+            w.u8(0);
+            w.zeros(4 + 4); // popupWin, drawItemsCallback
+            w.zeros(4 * l.items.len()); // the item pointers
+            for item in &l.items {
+                w.cstr(item);
+            }
+        }
+        FormObject::Table(t) => {
+            w.u16(t.id);
+            write_rect(w, t.bounds);
+            w.u16(u16::from(t.editable) << 14);
+            w.u16(t.column_widths.len() as u16); // checked by object_size
+            w.u16(t.rows);
+            w.zeros(2 + 2 + 2 + 4 + 4 + 4); // currentRow/Column, topRow, 3 pointers
+            w.zeros(FIELD_SIZE); // currentField
+            for &width in &t.column_widths {
+                w.u16(width);
+                w.zeros(2); // attribute bits, reserved
+                w.u16(1); // spacing
+                w.zeros(12); // the three callbacks
+            }
+            for _ in 0..t.rows {
+                w.zeros(2); // id
+                w.u16(11); // height
+                w.zeros(4); // data
+                w.u8(0x01); // usable
+                w.u8(0x01); // selectable
+                w.zeros(2);
+            }
+            w.zeros(usize::from(t.rows) * t.column_widths.len() * TABLE_ITEM_SIZE);
+        }
+        FormObject::Bitmap(b) => {
+            w.u16(u16::from(b.usable) << 15);
+            write_point(w, b.pos);
+            w.u16(b.bitmap_id);
+        }
+        FormObject::Popup(p) => {
+            w.u16(p.control_id);
+            w.u16(p.list_id);
+        }
+        FormObject::Gadget(g) => {
+            w.u16(g.id);
+            w.u16((u16::from(g.usable) << 15) | (u16::from(g.extended) << 14));
+            write_rect(w, g.bounds);
+            w.zeros(4 + 4); // data, handler
+        }
+        FormObject::ScrollBar(s) => {
+            write_rect(w, s.bounds);
+            w.u16(s.id);
+            w.u8(u8::from(s.usable) << 7);
+            w.u8(0);
+            for v in [s.value, s.min, s.max, s.page_size] {
+                w.i16(v);
+            }
+            w.zeros(2 + 2); // penPosInCar, savePos
+        }
+        FormObject::Slider(s) => {
+            w.u16(s.id);
+            write_rect(w, s.bounds);
+            w.u16(s.thumb_id);
+            w.u16(s.background_id);
+            w.u16(s.attr.to_word());
+            w.u8(if s.feedback { 7 } else { 6 });
+            w.u8(0);
+            for v in [s.min, s.max, s.page_size, s.value] {
+                w.u16(v);
+            }
+            w.zeros(4); // activeSliderP
+        }
+        FormObject::GraphicControl(c) => {
+            w.u16(c.id);
+            write_rect(w, c.bounds);
+            w.u16(c.bitmap_id);
+            w.u16(c.selected_bitmap_id);
+            w.u16(c.attr.to_word());
+            w.u8(c.style.to_byte());
+            w.u8(c.font);
+            w.u8(c.group);
+            w.u8(0);
+        }
         // object_size rejected these before anything was written.
         FormObject::Unsupported { .. } => {}
     }
@@ -698,7 +1044,8 @@ fn parse_object(r: &Reader<'_>, entry: ObjectEntry) -> Result<FormObject, ParseE
         kind::CONTROL => {
             r.slice(at, CONTROL_SIZE, "control truncated")?;
             let attr = ControlAttr::from_word(r.u16(at + 14, "control attributes")?);
-            let style = ControlStyle::from_byte(r.u8(at + 16, "control style")?);
+            let style_byte = r.u8(at + 16, "control style")?;
+            let style = ControlStyle::from_byte(style_byte);
             match style {
                 Some(style) if !attr.graphical => FormObject::Control(Control {
                     id: r.u16(at, "control ID")?,
@@ -711,7 +1058,32 @@ fn parse_object(r: &Reader<'_>, entry: ObjectEntry) -> Result<FormObject, ParseE
                     font: r.u8(at + 17, "control font")?,
                     group: r.u8(at + 18, "control group")?,
                 }),
-                _ => FormObject::Unsupported {
+                Some(style) => FormObject::GraphicControl(GraphicControl {
+                    id: r.u16(at, "control ID")?,
+                    bounds: read_rect(r, at + 2)?,
+                    bitmap_id: r.u16(at + 10, "bitmap ID")?,
+                    selected_bitmap_id: r.u16(at + 12, "selected bitmap ID")?,
+                    attr,
+                    style,
+                    font: r.u8(at + 17, "control font")?,
+                    group: r.u8(at + 18, "control group")?,
+                }),
+                None if style_byte == 6 || style_byte == 7 => {
+                    r.slice(at, SLIDER_SIZE, "slider truncated")?;
+                    FormObject::Slider(Slider {
+                        id: r.u16(at, "slider ID")?,
+                        bounds: read_rect(r, at + 2)?,
+                        thumb_id: r.u16(at + 10, "thumb ID")?,
+                        background_id: r.u16(at + 12, "background ID")?,
+                        attr,
+                        feedback: style_byte == 7,
+                        min: r.u16(at + 18, "slider minimum")?,
+                        max: r.u16(at + 20, "slider maximum")?,
+                        page_size: r.u16(at + 22, "slider page size")?,
+                        value: r.u16(at + 24, "slider value")?,
+                    })
+                }
+                None => FormObject::Unsupported {
                     kind: entry.kind,
                     offset: entry.offset,
                 },
@@ -741,6 +1113,74 @@ fn parse_object(r: &Reader<'_>, entry: ObjectEntry) -> Result<FormObject, ParseE
         kind::GRAFFITI_STATE => FormObject::GraffitiState(GraffitiState {
             pos: read_point(r, at)?,
         }),
+        kind::LIST => {
+            r.slice(at, LIST_SIZE, "list truncated")?;
+            let count = usize::from(r.u16(at + 16, "list item count")?);
+            let mut text_at = at + LIST_SIZE + 4 * count;
+            let mut items = Vec::with_capacity(count.min(r.len()));
+            for _ in 0..count {
+                let item = r.cstr(text_at, "list item has no NUL before the end")?;
+                text_at += item.len() + 1;
+                items.push(item.to_vec());
+            }
+            FormObject::List(List {
+                id: r.u16(at, "list ID")?,
+                bounds: read_rect(r, at + 2)?,
+                attr: ListAttr::from_word(r.u16(at + 10, "list attributes")?),
+                items,
+                font: r.u8(at + 22, "list font")?,
+            })
+        }
+        kind::TABLE => {
+            r.slice(at, TABLE_SIZE, "table truncated")?;
+            let columns = usize::from(r.u16(at + 12, "table column count")?);
+            let rows = r.u16(at + 14, "table row count")?;
+            let size = TABLE_SIZE
+                + columns * TABLE_COLUMN_SIZE
+                + usize::from(rows) * (TABLE_ROW_SIZE + columns * TABLE_ITEM_SIZE);
+            r.slice(at, size, "table attributes truncated")?;
+            let column_widths = (0..columns)
+                .map(|c| r.u16(at + TABLE_SIZE + c * TABLE_COLUMN_SIZE, "column width"))
+                .collect::<Result<Vec<_>, _>>()?;
+            FormObject::Table(Table {
+                id: r.u16(at, "table ID")?,
+                bounds: read_rect(r, at + 2)?,
+                editable: r.u16(at + 10, "table attributes")? & 0x4000 != 0,
+                column_widths,
+                rows,
+            })
+        }
+        kind::BITMAP => FormObject::Bitmap(FormBitmap {
+            usable: r.u16(at, "form bitmap attributes")? & 0x8000 != 0,
+            pos: read_point(r, at + 2)?,
+            bitmap_id: r.u16(at + 6, "form bitmap ID")?,
+        }),
+        kind::POPUP => FormObject::Popup(Popup {
+            control_id: r.u16(at, "popup control ID")?,
+            list_id: r.u16(at + 2, "popup list ID")?,
+        }),
+        kind::GADGET => {
+            r.slice(at, GADGET_SIZE, "gadget truncated")?;
+            let attr = r.u16(at + 2, "gadget attributes")?;
+            FormObject::Gadget(Gadget {
+                id: r.u16(at, "gadget ID")?,
+                usable: attr & 0x8000 != 0,
+                extended: attr & 0x4000 != 0,
+                bounds: read_rect(r, at + 4)?,
+            })
+        }
+        kind::SCROLL_BAR => {
+            r.slice(at, SCROLL_BAR_SIZE, "scroll bar truncated")?;
+            FormObject::ScrollBar(ScrollBar {
+                bounds: read_rect(r, at)?,
+                id: r.u16(at + 8, "scroll bar ID")?,
+                usable: r.u8(at + 10, "scroll bar attributes")? & 0x80 != 0,
+                value: r.i16(at + 12, "scroll bar value")?,
+                min: r.i16(at + 14, "scroll bar minimum")?,
+                max: r.i16(at + 16, "scroll bar maximum")?,
+                page_size: r.i16(at + 18, "scroll bar page size")?,
+            })
+        }
         _ => FormObject::Unsupported {
             kind: entry.kind,
             offset: entry.offset,

@@ -21,13 +21,18 @@
 //! # The `palm-rcp` command
 //!
 //! ```text
-//! palm-rcp app.rcp [-o DIR] [-I include-dir]... [-q]
+//! palm-rcp app.rcp [-o DIR] [-I include-dir]... [-q] [-H FILE] [-idStart N]
+//!          [-L LANG]... [-noEllipsis] [-allowEditID] [-Fh|-Fc]
+//!          [-ro [-type TYPE] [-creator CRID] [-name NAME]]
 //! ```
 //!
 //! writes one `.bin` file per resource ([`Resource::file_name`]) in `DIR`, or
 //! in the current directory without `-o` (as PilRC does), and prints each file
 //! written with its size, then a summary line naming the directory (`-q`:
-//! nothing). Exit status 0 on success; 2 on any error, printed as one line
+//! nothing). With `-ro` it writes one resource database instead
+//! ([`resource_database`]): `-o` names the file (`.ro` added to a name
+//! without an extension), else the input's name with `.ro` for `.rcp`. Exit
+//! status 0 on success; 2 on any error, printed as one line
 //! `palm-rcp: error: ...`: bad arguments (clap's usage message), a compile
 //! error (`palm-rcp: error: file:line:column: message`), a file that cannot be
 //! read (`palm-rcp: error: file: cannot read file: ...`), or an output that
@@ -35,15 +40,29 @@
 //!
 //! # Resources
 //!
-//! | statement | resource | model / parser |
+//! | statement | resource | model / layout |
 //! |---|---|---|
 //! | `FORM ID n AT (x y w h) [flags] BEGIN objects END` | `tFRM` n | [`form::Form`] |
 //! | `MENU ID n BEGIN PULLDOWN "title" BEGIN items END ... END` | `MBAR` n | [`menu::MenuBar`] |
 //! | `ALERT ID n [type] [HELPID h] [DEFAULTBUTTON i] BEGIN TITLE "t" MESSAGE "m" BUTTONS "OK" ... END` | `Talt` n | [`alert::Alert`] |
-//! | `STRING ID n "text"` | `tSTR` n | [`strings::parse_text`] |
+//! | `STRING ID n "text"` or `STRING ID n FILE "f"` | `tSTR` n | [`strings::parse_text`] |
+//! | `STRINGTABLE ID n "prefix" "s1" ...` | `tSTL` n | [`strings::parse_string_table`] |
+//! | `CATEGORIES ID n "c1" ...` | `tAIS` n | [`strings::encode_categories`] |
 //! | `VERSION [ID n] "1.0"` | `tver` n (default 1) | [`strings::parse_text`] |
 //! | `APPLICATIONICONNAME ID n "name"` | `tAIN` n | [`strings::parse_text`] |
 //! | `APPLICATION ID n "CRID"` | `APPL` n | [`strings::parse_application`] |
+//! | `LAUNCHERCATEGORY [ID n] "name"` | `taic` n (default 1000) | the name and its NUL |
+//! | `BITMAP*`, `ICON*`, `SMALLICON*` (families too) | `Tbmp` / `tAIB` n | [`bitmap`] |
+//! | `FONT ID n FONTID f "font.txt"` | `NFNT` n | [`font`] |
+//! | `DATA "type" ID n "file"`, `HEX "type" ID n ...` | type n | the bytes |
+//! | `INTEGER ID n [VALUE] v` | `tint` n | `UInt32` |
+//! | `BYTELIST` / `WORDLIST` / `LONGWORDLIST ID n BEGIN v ... END` | `BLST` / `wrdl` / `DLST` n | `BLST`, `DLST`: a 0 default item; then the count (`UInt16`) and the values (8, 16, 32 bits) |
+//! | `PALETTETABLE ID n BEGIN i r g b ... END` | `tclt` n | the count (`UInt16`), then index, red, green, blue bytes per color (SDK 3.5 `UIResources.h` `colorTableRsc`) |
+//! | `TRAP ID n [VALUE] t` | `TRAP` n (n ≥ 1000) | the trap word (`0xA000` added to an index), for HackMaster |
+//!
+//! Directives that make no resource: `TRANSLATION "lang" BEGIN "a" = "b" ...
+//! END` (applied with `-L lang`), `GENERATEHEADER "file"`, `RESETAUTOID n`,
+//! and `AUTOID` for an ID (see [`Options`]).
 //!
 //! The keyword `ID` is optional before an ID, as in PilRC. Keywords are
 //! case-insensitive; symbols are case-sensitive.
@@ -67,6 +86,12 @@
 //!   `LEFTALIGN`/`RIGHTALIGN`, `FONT f`, `AUTOSHIFT`, `HASSCROLLBAR`, `NUMERIC`.
 //!   Defaults as PilRC: usable, editable, single line, `MAXCHARS 0`.
 //! - `GRAFFITISTATEINDICATOR AT (x y)`; `NOGRAFFITISTATEINDICATOR` is accepted.
+//! - `POPUPTRIGGER "label" ID n AT (...)` (a control), with `POPUPLIST ID
+//!   trigger list` linking it to a `LIST "item" ... ID n AT (...)
+//!   [VISIBLEITEMS v] [SEARCH] [FONT f]`; `TABLE`, `FORMBITMAP`, `GADGET`,
+//!   `SCROLLBAR ... VALUE MIN MAX PAGESIZE`, `SLIDER`, graphic controls
+//!   (`GRAPHICAL BITMAPID b SELECTEDBITMAPID s`): [`form`] documents each
+//!   object, its options and its layout.
 //!
 //! **Menus**: `MENUITEM "text" ID n ["K"]` (a one-character shortcut, upper-cased)
 //! or `MENUITEM SEPARATOR [ID n]`. A trailing `...` becomes the Palm ellipsis
@@ -81,17 +106,18 @@
 //! Each of `AT (x y w h)` / `AT (x y)` is a constant expression or:
 //! - `AUTO` (width or height): the label's width in its font plus PilRC's
 //!   margins (buttons 12, push buttons and selector triggers 6, check boxes 18),
-//!   or the font height + 1. Widths are built in for fonts 0-2, heights for 0-7.
+//!   or the font height + 1. The metrics of the ROM fonts 0-7 are built in
+//!   ([`fonts`]); a `FONT` statement defines those of its font ID.
 //! - `CENTER` (position): centred in the form; `CENTER@v`: centred on `v`.
 //! - `RIGHT@v` / `BOTTOM@v` (position): right or bottom edge at `v`.
 //!
 //! Expressions are numbers (decimal, `0x` hex, `'ABCD'` character constants),
 //! `#define`d symbols, `PREVLEFT`, `PREVRIGHT`, `PREVTOP`, `PREVBOTTOM`,
-//! `PREVWIDTH`, `PREVHEIGHT` (the previous object of the same form),
+//! `PREVWIDTH`, `PREVHEIGHT` (the previous object of the same form; on a
+//! form's first object the form's own bounds, as PilRC resolves them),
 //! parentheses, unary `-` and `+ - * /`. Mixing `+`/`-` with `*`/`/` without
 //! parentheses is an error, because PilRC evaluates left to right. `AUTO` and
-//! `CENTER` are not allowed in `FORM` bounds, and `PREV*` needs a previous
-//! object in the form (PilRC would silently use the previous form's).
+//! `CENTER` are not allowed in `FORM` bounds. `AT` is optional before bounds.
 //!
 //! # Preprocessor
 //!
@@ -124,9 +150,10 @@
 //!
 //! Every compile error is an [`RcpError`] naming file, line and column
 //! (`file:line:column: message`), except a file that cannot be read at all,
-//! which is named without a position (`file: cannot read file: ...`). Other
-//! PilRC constructs (bitmaps, icons, lists, tables, ...) are reported as not
-//! supported. Two objects of one form may not share an ID, except two labels
+//! which is named without a position (`file: cannot read file: ...`). The
+//! PilRC statements for Palm OS 5 or Palm-internal resources (`FONTFAMILY`,
+//! `NAVIGATION`, `MIDI`, ...) are reported as not supported (the README
+//! lists them with the reasons). Two objects of one form may not share an ID, except two labels
 //! (PilRC warns about duplicate form object IDs but not about labels, whose IDs
 //! nothing looks up: `jichu4n/pilrc:pilrc.c` `AddObject`); the error names both
 //! positions. Neither the compiler nor the binary parsers panic on any input.
@@ -140,7 +167,8 @@
 //! # Binary layouts
 //!
 //! Each resource module documents its 68k layout and the SDK header and PilRC
-//! function it follows: [`form`], [`menu`], [`alert`], [`strings`].
+//! function it follows: [`form`], [`menu`], [`alert`], [`strings`],
+//! [`bitmap`], [`font`].
 
 #![deny(missing_docs)]
 
@@ -149,12 +177,14 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub mod alert;
+pub mod bitmap;
 mod bytes;
 pub mod charset;
 mod compile;
 mod error;
 mod expr;
-mod fonts;
+pub mod font;
+pub mod fonts;
 pub mod form;
 mod geom;
 pub mod ids;
@@ -317,7 +347,7 @@ impl IncludeResolver for MemoryIncludes {
     }
 }
 
-/// Refuses every `#include`.
+/// Refuses every `#include` and data file (bitmaps, `DATA`, `STRING ... FILE`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoIncludes;
 
@@ -325,7 +355,7 @@ impl IncludeResolver for NoIncludes {
     fn resolve(&self, _from: &Path, _name: &str) -> io::Result<(PathBuf, Vec<u8>)> {
         Err(io::Error::new(
             io::ErrorKind::NotFound,
-            "#include is not available here",
+            "no file can be read here (NoIncludes)",
         ))
     }
 }
@@ -340,12 +370,126 @@ pub fn compile_str(
     path: &Path,
     includes: &dyn IncludeResolver,
 ) -> Result<Vec<Resource>, RcpError> {
+    compile_with(text, path, includes, &Options::default()).map(|c| c.resources)
+}
+
+/// PilRC's command-line switches that change what a compile produces.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `-noEllipsis`: keep a trailing `...` of menu items and strings as
+    /// three periods instead of the Palm ellipsis 0x85.
+    pub no_ellipsis: bool,
+    /// `-allowEditID`: IDs 10000-10007 (the system Edit menu's) do not warn.
+    pub allow_edit_id: bool,
+    /// `-Fh` / `-Fc`: Hebrew or Cyrillic character widths for `AUTO`.
+    pub script: fonts::Script,
+    /// `-L`: the `TRANSLATION` languages to apply (case-insensitive).
+    pub languages: Vec<String>,
+    /// `-H FILE`: automatic IDs for undefined symbols, written to FILE as
+    /// `#define`s ([`Compiled::header_text`]).
+    pub header: Option<PathBuf>,
+    /// `-idStart n`: automatic IDs count up from n + 1 (default: down from 9998).
+    pub id_start: Option<i32>,
+}
+
+/// Everything one compile produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compiled {
+    /// The resources, in source order.
+    pub resources: Vec<Resource>,
+    /// PilRC's warnings (editable field without a Graffiti State Indicator,
+    /// IDs in the reserved range, scroll bars not 7 pixels wide, ...), each
+    /// with its position; the resources are written all the same.
+    pub warnings: Vec<RcpError>,
+    /// The symbols given automatic IDs (`AUTOID`-style, with `-H` or
+    /// `GENERATEHEADER`), in the order they were assigned.
+    pub auto_ids: Vec<(String, i64)>,
+    /// The file named by `GENERATEHEADER "file"`, if any.
+    pub header_file: Option<String>,
+}
+
+impl Compiled {
+    /// The C header PilRC writes for `-H` / `GENERATEHEADER`: a comment line,
+    /// then `#define NAME value` for each automatic ID, newest first
+    /// (`jichu4n/pilrc:pilrc.c` `WriteIncFile`).
+    pub fn header_text(&self) -> String {
+        let mut out = String::from("/* pilrc generated file.  Do not edit!*/\n");
+        for (name, id) in self.auto_ids.iter().rev() {
+            out.push_str(&format!("#define {name} {id}\n"));
+        }
+        out
+    }
+}
+
+/// The type PilRC gives a `-ro` resource database without `-type`.
+pub const RO_TYPE: [u8; 4] = *b"RESO";
+/// The creator PilRC gives a `-ro` resource database without `-creator`.
+pub const RO_CREATOR: [u8; 4] = *b"pRES";
+/// The creation and modification date of a `-ro` database, in seconds since
+/// 1904 (1996-05-16 11:14:40): PilRC writes this constant, prc-tools'
+/// build-prc 0.5.0's, so that rebuilds are identical.
+pub const RO_DATE: u32 = 0xADC0_BEA0;
+
+/// `resources` as a resource database file, what PilRC's `-ro` writes
+/// (`jichu4n/pilrc:util.c` `WriteOutResourceDB`): a PRC whose header has
+/// `name` (at most 31 bytes are kept: PilRC copies 32, which leaves a
+/// 32-byte name without its NUL), attributes `dmHdrAttrResDB`, version 1,
+/// both dates [`RO_DATE`], type `kind` and `creator`, then the resources in
+/// order ([`palm_prc`]'s layout, which is PilRC's).
+///
+/// # Errors
+/// An empty name, two resources with the same type and ID, or more than
+/// 65,535 resources ([`palm_prc::WriteError`]).
+pub fn resource_database(
+    resources: &[Resource],
+    name: &[u8],
+    kind: [u8; 4],
+    creator: [u8; 4],
+) -> Result<Vec<u8>, palm_prc::WriteError> {
+    let name = &name[..name.len().min(palm_prc::layout::MAX_NAME_LEN)];
+    let mut header = palm_prc::Header::new(name, palm_prc::FourCC(kind), palm_prc::FourCC(creator));
+    header.version = 1;
+    header.creation_date = RO_DATE;
+    header.modification_date = RO_DATE;
+    let resources = resources
+        .iter()
+        .map(|r| palm_prc::Resource {
+            kind: palm_prc::FourCC(r.kind),
+            id: r.id,
+            data: r.data.clone(),
+        })
+        .collect();
+    palm_prc::Database::new_resources(header, resources).to_bytes()
+}
+
+/// Compiles `.rcp` source `text` with PilRC's `opts` (see [`compile_str`]).
+///
+/// Errors: the first problem found, as an [`RcpError`]; an empty source (no
+/// resource at all) is an error, as in PilRC.
+pub fn compile_with(
+    text: &str,
+    path: &Path,
+    includes: &dyn IncludeResolver,
+    opts: &Options,
+) -> Result<Compiled, RcpError> {
     let mut src = preprocess(text, path, includes)?;
-    compile::compile(&mut src).map_err(|d| error_at(&src, d))
+    let produced = compile::compile(&mut src, opts).map_err(|d| error_at(&src, d))?;
+    Ok(Compiled {
+        resources: produced.resources,
+        warnings: produced
+            .warnings
+            .into_iter()
+            .map(|d| error_at(&src, d))
+            .collect(),
+        auto_ids: produced.auto_symbols,
+        header_file: produced
+            .header_file
+            .map(|f| String::from_utf8_lossy(&f).into_owned()),
+    })
 }
 
 /// The preprocessed token stream of `text`, the file `path` (the first step
-/// of [`compile_str`] and [`ids::defines_str`]).
+/// of [`compile_with`] and [`ids::defines_str`]).
 pub(crate) fn preprocess<'r>(
     text: &str,
     path: &Path,
@@ -389,6 +533,16 @@ pub fn compile_file(path: impl AsRef<Path>) -> Result<Vec<Resource>, RcpError> {
     compile_file_with(path.as_ref(), &FsIncludes::default())
 }
 
+/// Compiles the `.rcp` file at `path` with `includes` and PilRC's `opts`
+/// (see [`compile_file_with`] and [`compile_with`]).
+pub fn compile_file_opts(
+    path: &Path,
+    includes: &dyn IncludeResolver,
+    opts: &Options,
+) -> Result<Compiled, RcpError> {
+    compile_with(&read_source_text(path)?, path, includes, opts)
+}
+
 /// Compiles the `.rcp` file at `path` with `includes` resolving `#include`s.
 /// A file that cannot be read ([`read_source_file`]: not a regular file, too
 /// large) is an error about the whole file: line and column 0, shown as
@@ -397,5 +551,5 @@ pub fn compile_file_with(
     path: &Path,
     includes: &dyn IncludeResolver,
 ) -> Result<Vec<Resource>, RcpError> {
-    compile_str(&read_source_text(path)?, path, includes)
+    compile_file_opts(path, includes, &Options::default()).map(|c| c.resources)
 }

@@ -64,6 +64,10 @@ pub(crate) struct Source<'r> {
     resolver: &'r dyn IncludeResolver,
     peeked: Option<Token>,
     end: Pos,
+    /// `TRANSLATION` pairs (original, translated) of the selected languages,
+    /// newest first: every string token equal to an original is replaced, as
+    /// PilRC's `FGetTok` does.
+    pub translations: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 /// Where the end of `text` is (line and column just after its last character).
@@ -100,6 +104,7 @@ impl<'r> Source<'r> {
             resolver,
             peeked: None,
             end: end_of(text, 0),
+            translations: Vec::new(),
         })
     }
 
@@ -127,9 +132,33 @@ impl<'r> Source<'r> {
             if tok.is_punct('#') {
                 self.directive(tok)?;
             } else if frame.active() && !frame.header {
-                return Ok(Some(tok));
+                return Ok(Some(self.translate(tok)));
             }
         }
+    }
+
+    /// `tok`, or its translation if it is a string with one.
+    fn translate(&self, mut tok: Token) -> Token {
+        if let Tok::Str(s) = &tok.tok
+            && let Some((_, t)) = self.translations.iter().find(|(o, _)| o == s)
+        {
+            tok.tok = Tok::Str(t.clone());
+        }
+        tok
+    }
+
+    /// Reads the data file `name` (a bitmap, `DATA`, `STRING ... FILE`, `FONT`
+    /// source) named at `at`: found as `#include`s are, next to the file that
+    /// names it, then in the `-I` directories.
+    pub(crate) fn read_file(&self, at: Pos, name: &str) -> Result<Vec<u8>, Diag> {
+        let from = self
+            .files
+            .get(at.file)
+            .map_or_else(PathBuf::new, |f| f.path.clone());
+        self.resolver
+            .resolve(&from, name)
+            .map(|(_, bytes)| bytes)
+            .map_err(|e| Diag::new(at, format!("cannot read file \"{name}\": {e}")))
     }
 
     /// The tokens of the directive line after `#` (with `\` continuations).

@@ -12,6 +12,8 @@
 //! | `tver` | the version text and its NUL |
 //! | `tAIN` | the launcher name and its NUL, padded with a 0 to an even length |
 //! | `APPL` | exactly the four creator bytes, no NUL |
+//! | `tSTL` | the prefix and its NUL, the string count (`UInt16`), each string and its NUL (`ParseDumpStringTable`; read by `SysStringByIndex`, SDK `SystemMgr.h`) |
+//! | `tAIS` | the category names (`CATEGORIES`), each cut to 15 bytes and NUL-terminated, then one NUL for each of the `dmRecNumCategories` (16) names not given (`ParseDumpCategories`; SDK `UIResources.h` `appInfoStringsRsc`, `DataMgr.h` `dmCategoryLength` 16; read by `CategoryInitialize`) |
 
 use crate::bytes::{Reader, Writer, check_text};
 use crate::error::{EncodeError, ParseError};
@@ -49,6 +51,60 @@ impl TextKind {
             TextKind::IconName => "tAIN",
         }
     }
+}
+
+/// Encodes a `tSTL` string table (`STRINGTABLE`): `prefix`, then `strings`.
+/// Fails when a text contains a NUL byte or there are more than 65,535 strings.
+pub fn encode_string_table(prefix: &[u8], strings: &[Vec<u8>]) -> Result<Vec<u8>, EncodeError> {
+    check_text(prefix, "string table prefix")?;
+    let mut w = Writer::default();
+    w.cstr(prefix);
+    w.u16(crate::bytes::count_u16(
+        strings.len(),
+        "strings in a string table",
+    )?);
+    for s in strings {
+        check_text(s, "string table entry")?;
+        w.cstr(s);
+    }
+    Ok(w.out)
+}
+
+/// Parses a `tSTL`: its prefix and its strings (Palm characters, no NULs).
+/// A missing NUL or a truncated table is a [`ParseError`].
+pub fn parse_string_table(data: &[u8]) -> Result<(Vec<u8>, Vec<Vec<u8>>), ParseError> {
+    let r = Reader::new(data, "tSTL");
+    let prefix = r.cstr(0, "string table prefix has no NUL")?;
+    let mut at = prefix.len() + 1;
+    let count = r.u16(at, "string count")?;
+    at += 2;
+    let mut strings = Vec::new();
+    for _ in 0..count {
+        let s = r.cstr(at, "string table entry has no NUL")?;
+        at += s.len() + 1;
+        strings.push(s.to_vec());
+    }
+    Ok((prefix.to_vec(), strings))
+}
+
+/// `dmRecNumCategories`: the names an AppInfo block holds (SDK 3.5 `DataMgr.h`).
+pub const MAX_CATEGORIES: usize = 16;
+/// `dmCategoryLength`: a category name's bytes with its NUL (SDK 3.5 `DataMgr.h`).
+pub const CATEGORY_LENGTH: usize = 16;
+
+/// Encodes a `tAIS` of category `names` (longer names are cut to 15 bytes, as
+/// PilRC cuts them; more than 16 names are all written, as PilRC does, which
+/// warns). Fails when a name contains a NUL byte.
+pub fn encode_categories(names: &[Vec<u8>]) -> Result<Vec<u8>, EncodeError> {
+    let mut w = Writer::default();
+    for name in names {
+        check_text(name, "category name")?;
+        w.cstr(&name[..name.len().min(CATEGORY_LENGTH - 1)]);
+    }
+    for _ in names.len()..MAX_CATEGORIES {
+        w.cstr(b"");
+    }
+    Ok(w.out)
 }
 
 /// Encodes a `tSTR`, `tver` or `tAIN` holding `text` (Palm characters).
@@ -104,6 +160,16 @@ mod tests {
         );
         assert!(parse_text(TextKind::String, b"abc").is_err());
         assert_eq!(TextKind::Version.resource_type(), *b"tver");
+    }
+
+    #[test]
+    fn categories() {
+        let names = [b"Unfiled".to_vec(), b"A very long category".to_vec()];
+        let data = encode_categories(&names).unwrap();
+        let mut want = b"Unfiled\0A very long cat\0".to_vec();
+        want.extend([0; 14]);
+        assert_eq!(data, want);
+        assert!(encode_categories(&[b"a\0b".to_vec()]).is_err());
     }
 
     #[test]

@@ -245,3 +245,82 @@ fn without_o_the_files_go_to_the_current_directory_and_are_listed() {
     assert_eq!(output.status.code(), Some(0));
     assert!(output.stdout.is_empty() && output.stderr.is_empty());
 }
+
+/// `-ro`: one resource database instead of `.bin` files, named as PilRC
+/// names it, with `-type`/`-creator`/`-name`; its resources are the
+/// compile's, in order.
+#[test]
+fn ro_writes_one_resource_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let rcp = dir.path().join("App.RCP");
+    std::fs::copy(RCP, &rcp).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../rsrc/StarterAppRsc.h"),
+        dir.path().join("StarterAppRsc.h"),
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        palm_rcp()
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // Without -o: the input's name, .RCP replaced by .ro.
+    let out = run(&["-ro", "App.RCP"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("App.ro ("));
+    let db = palm_prc::Database::parse(&std::fs::read(dir.path().join("App.ro")).unwrap()).unwrap();
+    assert_eq!(db.header.name, b"App.ro");
+    assert_eq!(
+        (db.header.kind.0, db.header.creator.0),
+        (*b"RESO", *b"pRES")
+    );
+    assert_eq!(db.header.creation_date, palm_rcp::RO_DATE);
+    let compiled = palm_rcp::compile_file(&rcp).unwrap();
+    let got: Vec<_> = db
+        .resources()
+        .unwrap()
+        .iter()
+        .map(|r| (r.kind.0, r.id, r.data.clone()))
+        .collect();
+    let want: Vec<_> = compiled
+        .iter()
+        .map(|r| (r.kind, r.id, r.data.clone()))
+        .collect();
+    assert_eq!(got, want);
+    // -o without an extension gets .ro; -type, -creator and -name.
+    let out = run(&[
+        "-q",
+        "-ro",
+        "-type",
+        "rsrc",
+        "-creator",
+        "MDBG",
+        "-name",
+        "My resources",
+        "App.RCP",
+        "-o",
+        "built",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty());
+    let db =
+        palm_prc::Database::parse(&std::fs::read(dir.path().join("built.ro")).unwrap()).unwrap();
+    assert_eq!(db.header.name, b"My resources");
+    assert_eq!(
+        (db.header.kind.0, db.header.creator.0),
+        (*b"rsrc", *b"MDBG")
+    );
+    // A creator of 3 characters and -type without -ro are bad arguments.
+    let out = run(&["-ro", "-creator", "MDB", "App.RCP"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not 4 characters"));
+    let out = run(&["-type", "rsrc", "App.RCP"]);
+    assert_eq!(out.status.code(), Some(2));
+    // The output must not be a directory.
+    std::fs::create_dir(dir.path().join("d.ro")).unwrap();
+    let out = run(&["-ro", "App.RCP", "-o", "d.ro"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a directory"));
+}

@@ -20,7 +20,7 @@ fn malformed_forms() {
         ),
         (
             "    BUTTON \"OK\" ID 1 (1 1 20 12)\nEND",
-            "StarterApp.rcp:3:22: expected AT after BUTTON \"OK\", found '('",
+            "StarterApp.rcp:3:22: expected AT before the bounds of BUTTON \"OK\"",
         ),
         (
             "    BUTTON \"OK\" ID 1 AT (1 1 20)\nEND",
@@ -44,10 +44,8 @@ fn malformed_forms() {
             "StarterApp.rcp:4:1: expected END of FORM 1000, found the end of the file",
         ),
         (
-            "  LIST \"a\" ID 5 AT (0 0 10 10)\nEND",
-            "StarterApp.rcp:3:3: LIST is not supported by this compiler (supported form objects: \
-             TITLE, BUTTON, PUSHBUTTON, CHECKBOX, REPEATBUTTON, SELECTORTRIGGER, LABEL, FIELD, \
-             GRAFFITISTATEINDICATOR)",
+            "  LIST \"a\" ID 5 AT (0 0 10 10) MAXCHARS 3\nEND",
+            "StarterApp.rcp:3:32: MAXCHARS is not allowed on LIST 5",
         ),
         (
             "  FIELD ID 5 AT (1 1 10 10) EDITABLE FRAME\nEND",
@@ -55,7 +53,7 @@ fn malformed_forms() {
         ),
         (
             "  BUTTON \"b\" ID 5 AT (1 1 10 10) GRAPHICAL\nEND",
-            "StarterApp.rcp:3:34: GRAPHICAL is not supported by this compiler",
+            "StarterApp.rcp:3:3: BUTTON \"b\" is GRAPHICAL and needs a non-zero BITMAPID",
         ),
         (
             "  FIELD ID 5 AT (1 1 10 10) MAXCHARS\nEND",
@@ -67,12 +65,7 @@ fn malformed_forms() {
         ),
         (
             "  hello\nEND",
-            "StarterApp.rcp:3:3: expected a form object (TITLE, BUTTON, PUSHBUTTON, CHECKBOX, \
-             REPEATBUTTON, SELECTORTRIGGER, LABEL, FIELD, GRAFFITISTATEINDICATOR) or END, found hello",
-        ),
-        (
-            "  BUTTON \"b\" ID 5 AT (PREVRIGHT 1 10 10)\nEND",
-            "StarterApp.rcp:3:23: PREV* needs a previous object with bounds in this form",
+            "StarterApp.rcp:3:3: expected a form object (TITLE, BUTTON, PUSHBUTTON, CHECKBOX, REPEATBUTTON, SELECTORTRIGGER, POPUPTRIGGER, POPUPLIST, LABEL, FIELD, LIST, TABLE, FORMBITMAP, GADGET, SCROLLBAR, SLIDER, GRAFFITISTATEINDICATOR) or END, found hello",
         ),
         (
             "  BUTTON \"b\" ID 5 AT (1 1 CENTER 10)\nEND",
@@ -83,9 +76,9 @@ fn malformed_forms() {
             "StarterApp.rcp:3:23: AUTO gives a width or height, not a position",
         ),
         (
-            "  BUTTON \"b\" ID 5 AT (1 1 AUTO 10) FONT 3\nEND",
-            "StarterApp.rcp:3:27: AUTO width needs the character widths of font 3; only fonts 0, \
-             1 and 2 are built in",
+            "  BUTTON \"b\" ID 5 AT (1 1 AUTO 10) FONT 9\nEND",
+            "StarterApp.rcp:3:27: AUTO width needs the character widths of font 9, which is \
+             neither built in (fonts 0-7) nor defined by a FONT statement",
         ),
         (
             "  BUTTON \"b\" ID 5 AT (1 + 2 * 3 1 10 10)\nEND",
@@ -168,7 +161,7 @@ fn malformed_resources() {
         ),
         (
             "STRING ID 1 FILE \"x.txt\"",
-            "StarterApp.rcp:1:13: STRING ... FILE is not supported; put the text in the .rcp",
+            "StarterApp.rcp:1:18: cannot read file \"x.txt\": no file can be read here (NoIncludes)",
         ),
         (
             "VERSION",
@@ -207,14 +200,49 @@ fn malformed_resources() {
             "StarterApp.rcp:1:12: MODAL is not allowed on ALERT 1",
         ),
         (
-            "BITMAP ID 1 \"x.bmp\"",
-            "StarterApp.rcp:1:1: BITMAP resources are not supported by this compiler (supported: \
-             FORM, MENU, ALERT, STRING, VERSION, APPLICATIONICONNAME, APPLICATION)",
+            "FONTFAMILY ID 1 FONTID 128 BEGIN END",
+            "StarterApp.rcp:1:1: FONTFAMILY resources are not supported by this compiler \
+             (supported: FORM, MENU, ALERT, STRING, STRINGTABLE, CATEGORIES, VERSION, APPLICATIONICONNAME, APPLICATION, LAUNCHERCATEGORY, BITMAP*, ICON*, SMALLICON*, FONT, DATA, HEX, INTEGER, BYTELIST, WORDLIST, LONGWORDLIST, PALETTETABLE, TRAP; directives: TRANSLATION, GENERATEHEADER, RESETAUTOID)",
+        ),
+        (
+            "FONT ID 1 \"x.txt\"",
+            "StarterApp.rcp:1:11: FONT 1 needs FONTID n (128-255) before its file name",
+        ),
+        (
+            "FONT ID 1 FONTID 7 \"x.txt\"",
+            "StarterApp.rcp:1:18: font ID 7 is invalid: application fonts are 128-255",
+        ),
+        (
+            "FONT ID 1 FONTID 128 \"x.txt\"",
+            "StarterApp.rcp:1:22: cannot read file \"x.txt\": no file can be read here (NoIncludes)",
+        ),
+        (
+            "TRAP ID 999 VALUE 367",
+            "StarterApp.rcp:1:9: TRAP resource ID 999 is below 1000 (HackMaster needs 1000 and up)",
+        ),
+        (
+            "BYTELIST ID 1 BEGIN 1 256 END",
+            "StarterApp.rcp:1:23: byte 256 is out of range (-128..=255)",
+        ),
+        (
+            "BYTELIST ID 1 DEFAULTITEM 2 BEGIN END",
+            "StarterApp.rcp:1:15: expected BEGIN after BYTELIST 1, found DEFAULTITEM",
+        ),
+        (
+            "PALETTETABLE ID 1 BEGIN 0 1 2 3 X END",
+            "StarterApp.rcp:1:33: expected a number (0-255) or END in PALETTETABLE, found X",
+        ),
+        (
+            "PALETTETABLE ID 1 BEGIN 0 1 2 END",
+            "StarterApp.rcp:1:29: PALETTETABLE needs 4 numbers a color (index, red, green, blue)",
+        ),
+        (
+            "CATEGORIES ID 1 BEGIN",
+            "StarterApp.rcp:1:17: expected the names of CATEGORIES 1, found BEGIN",
         ),
         (
             "\n  hello",
-            "StarterApp.rcp:2:3: expected a resource (FORM, MENU, ALERT, STRING, VERSION, \
-             APPLICATIONICONNAME, APPLICATION), found hello",
+            "StarterApp.rcp:2:3: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, CATEGORIES, VERSION, APPLICATIONICONNAME, APPLICATION, LAUNCHERCATEGORY, BITMAP*, ICON*, SMALLICON*, FONT, DATA, HEX, INTEGER, BYTELIST, WORDLIST, LONGWORDLIST, PALETTETABLE, TRAP) or a directive (TRANSLATION, GENERATEHEADER, RESETAUTOID), found hello",
         ),
         (
             "STRING 1 \"\u{3c0}\"",
@@ -235,8 +263,7 @@ fn malformed_resources() {
         ),
         (
             "STRING 1 \"a\" $",
-            "StarterApp.rcp:1:14: expected a resource (FORM, MENU, ALERT, STRING, VERSION, \
-             APPLICATIONICONNAME, APPLICATION), found '$'",
+            "StarterApp.rcp:1:14: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, CATEGORIES, VERSION, APPLICATIONICONNAME, APPLICATION, LAUNCHERCATEGORY, BITMAP*, ICON*, SMALLICON*, FONT, DATA, HEX, INTEGER, BYTELIST, WORDLIST, LONGWORDLIST, PALETTETABLE, TRAP) or a directive (TRANSLATION, GENERATEHEADER, RESETAUTOID), found '$'",
         ),
     ];
     for (src, expected) in cases {
@@ -338,8 +365,7 @@ fn a_byte_order_mark_is_skipped_or_named() {
     // Anywhere else it is named, not shown as an invisible character.
     assert_eq!(
         error("STRING ID 1 \"x\"\n\u{FEFF}STRING ID 2 \"y\""),
-        "StarterApp.rcp:2:1: expected a resource (FORM, MENU, ALERT, STRING, VERSION, \
-         APPLICATIONICONNAME, APPLICATION), found a byte order mark (U+FEFF)"
+        "StarterApp.rcp:2:1: expected a resource (FORM, MENU, ALERT, STRING, STRINGTABLE, CATEGORIES, VERSION, APPLICATIONICONNAME, APPLICATION, LAUNCHERCATEGORY, BITMAP*, ICON*, SMALLICON*, FONT, DATA, HEX, INTEGER, BYTELIST, WORDLIST, LONGWORDLIST, PALETTETABLE, TRAP) or a directive (TRANSLATION, GENERATEHEADER, RESETAUTOID), found a byte order mark (U+FEFF)"
     );
     // In an included file too.
     let includes = MemoryIncludes::new().with("ids.h", "\u{FEFF}#define Greeting 7\n");
@@ -391,4 +417,44 @@ fn duplicate_object_ids_in_a_form() {
          FORM ID 1001 AT (0 0 160 160)\nBEGIN\n  FIELD ID 7 AT (1 1 50 12)\nEND\n"
     ));
     assert_eq!(r.len(), 2);
+}
+
+/// A font file's problem names the FONT statement's file name and the line
+/// in the font file; its warnings too.
+#[test]
+fn font_file_errors_name_the_line() {
+    let includes = MemoryIncludes::new()
+        .with("bad.txt", "GLYPH 65\n##\n#\n")
+        .with("warn.txt", "MAXWIDTH 1\nGLYPH 65\n##\n");
+    let e = compile_str(
+        "FONT ID 1 FONTID 128 \"bad.txt\"",
+        "main.rcp".as_ref(),
+        &includes,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "main.rcp:1:22: font file \"bad.txt\": line 3: a row of 1 pixels in a glyph whose first \
+         row has 2"
+    );
+    let c = palm_rcp::compile_with(
+        "FONT ID 1 FONTID 128 \"warn.txt\"\n\
+         FORM ID 1 AT (0 0 160 160) BEGIN BUTTON \"AA\" ID 2 AT (0 0 AUTO AUTO) FONT 128 END",
+        "main.rcp".as_ref(),
+        &includes,
+        &palm_rcp::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        c.warnings[0].to_string(),
+        "main.rcp:1:22: font file \"warn.txt\": line 3: glyph width 2 exceeds the maxWidth \
+         definition"
+    );
+    // AUTO: "AA" is 2 + 2 pixels plus the button's 12; the height is the
+    // font's one row plus 1.
+    let form = palm_rcp::form::Form::parse(&c.resources[1].data).unwrap();
+    assert_eq!(
+        form.objects[0].bounds().map(|b| (b.width, b.height)),
+        Some((16, 2))
+    );
 }

@@ -374,4 +374,115 @@ proptest! {
     fn alerts_round_trip(alert in random_alert()) {
         prop_assert_eq!(Alert::parse(&alert.to_bytes().unwrap()).unwrap(), alert);
     }
+
+    /// Well-formed fonts compile; each glyph's strike columns span its width,
+    /// skipped codes are `fntMissingChar` (-1, -1) and take no columns.
+    #[test]
+    fn valid_fonts_have_consistent_tables((text, defined) in valid_font()) {
+        let f = palm_rcp::font::compile(text.as_bytes()).unwrap().font;
+        let first = defined[0].0;
+        prop_assert_eq!(f.first_char as usize, first);
+        prop_assert_eq!(f.last_char as usize, defined.last().unwrap().0);
+        let mut at = 0;
+        for code in first..=f.last_char as usize {
+            let i = code - first;
+            match defined.iter().find(|d| d.0 == code) {
+                Some(&(_, width)) => {
+                    prop_assert_eq!(f.locations[i] as usize, at);
+                    prop_assert_eq!(f.char_info[i], (0, width as i8));
+                    at += width;
+                }
+                None => {
+                    prop_assert_eq!(f.locations[i] as usize, at);
+                    prop_assert_eq!(f.char_info[i], (-1, -1));
+                }
+            }
+        }
+        prop_assert_eq!(f.row_words(), (at + if text.contains("GLYPH -1") { 3 } else { 0 }).div_ceil(16));
+    }
+
+    /// Font files of random keyword, value and glyph-row lines: the font
+    /// compiler returns a font or an error with a line, never panics; a
+    /// compiled font's tables have the sizes its header gives.
+    #[test]
+    fn font_compiler_survives_line_soup(lines in prop::collection::vec(font_line(), 0..40)) {
+        let text = lines.join("\n");
+        match palm_rcp::font::compile(text.as_bytes()) {
+            Ok(c) => {
+                let f = &c.font;
+                let codes = (f.last_char - f.first_char) as usize;
+                prop_assert_eq!(f.locations.len(), codes + 3);
+                prop_assert_eq!(f.char_info.len(), codes + 2);
+                prop_assert_eq!(f.strike.len(), f.f_rect_height as usize);
+                let bytes = f.to_bytes().unwrap();
+                prop_assert_eq!(bytes.len(), 26 + 2 * f.row_words() * f.strike.len() + 2 * (2 * codes + 5));
+            }
+            Err(e) => prop_assert!(e.line <= lines.len() && !e.message.is_empty()),
+        }
+    }
+}
+
+/// A well-formed font file: `height` rows a glyph, glyphs at increasing
+/// codes (gaps between them) of random widths and pixels, maybe a missing
+/// glyph; with the codes and widths it defines.
+fn valid_font() -> impl Strategy<Value = (String, Vec<(usize, usize)>)> {
+    (
+        1usize..6,
+        prop::collection::vec((1usize..4, 1usize..7, any::<u64>()), 1..30),
+        any::<bool>(),
+    )
+        .prop_map(|(height, glyphs, missing)| {
+            let mut text = String::from("ascent 4\n");
+            let mut code = 0;
+            let mut defined = Vec::new();
+            let glyph = |text: &mut String, width: usize, bits: u64| {
+                for r in 0..height {
+                    let row: String = (0..width)
+                        .map(|x| {
+                            if bits >> ((r * width + x) % 64) & 1 == 1 {
+                                '#'
+                            } else {
+                                '-'
+                            }
+                        })
+                        .collect();
+                    text.push_str(&row);
+                    text.push('\n');
+                }
+            };
+            for (gap, width, bits) in glyphs {
+                code += gap;
+                text.push_str(&format!("GLYPH {code}\n"));
+                glyph(&mut text, width, bits);
+                defined.push((code, width));
+            }
+            if missing {
+                text.push_str("GLYPH -1\n");
+                glyph(&mut text, 3, 0b101);
+            }
+            (text, defined)
+        })
+}
+
+/// One line of a font file.
+fn font_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (
+            prop::sample::select(vec![
+                "GLYPH",
+                "WIDTH",
+                "OFFSET",
+                "ascent",
+                "MAXWIDTH",
+                "FRECTHEIGHT",
+                "firstChar"
+            ]),
+            -3i32..300
+        )
+            .prop_map(|(k, v)| format!("{k} {v}")),
+        (0u8..128).prop_map(|c| format!("GLYPH '{}'", c as char)),
+        Just("GLYPH -1".to_string()),
+        "[-.#]{1,6}",
+        "\\PC{0,12}",
+    ]
 }

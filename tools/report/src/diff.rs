@@ -254,8 +254,8 @@ pub fn diff_with(
     opts: &Options<'_>,
     old_symbolizer: Option<&dyn Symbolize>,
 ) -> Diff {
-    let mut old_an = Analyzer::new(old_symbolizer);
-    let mut new_an = Analyzer::new(opts.symbolizer);
+    let mut old_an = Analyzer::new(old_symbolizer, old);
+    let mut new_an = Analyzer::new(opts.symbolizer, new);
     // Per site: (OLD, NEW, description, kinds, stack of a representative).
     type Entry = (Side, Side, String, Vec<&'static str>, Vec<StackFrame>);
     let mut sites: BTreeMap<DiffKey, Entry> = BTreeMap::new();

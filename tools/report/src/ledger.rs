@@ -8,7 +8,7 @@
 
 use memdbg::record::{
     self, AllocFlags, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header, LowHeapRecord,
-    OverrunRecord, Record, SmallSiteRecord, kind,
+    OverrunRecord, Record, SegmentRecord, SmallSiteRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
 
@@ -34,10 +34,13 @@ pub struct Ledger {
     /// File offset of record 0's data (0 for ledgers not read from a file);
     /// header field `f` is at `header_offset + offset_of!(Header, f)`.
     pub header_offset: u64,
+    /// Code resources 2…n as the run found them (format version 3 on; none for
+    /// an app with one code resource), in database order.
+    pub segments: Vec<SegmentRecord>,
     /// Allocation records: blocks live when the ledger was written (leaks after
     /// a clean `memdbg::stop`), but for those handed off or freed unseen.
     pub allocs: Vec<AllocRecord>,
-    /// Allocation records with `AllocFlags::HANDED_OFF` (format version 3 on):
+    /// Allocation records with `AllocFlags::HANDED_OFF` (format version 4 on):
     /// blocks live at stop that another owner had (given to the system with
     /// `MemPtrSetOwner`/`MemHandleSetOwner` and kept): not leaks.
     pub handed_off: Vec<AllocRecord>,
@@ -126,9 +129,9 @@ impl Ledger {
     }
 
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
-    /// header, then allocation (leaks, then hand-offs, then freed unseen),
-    /// overrun, double-free,
-    /// small-site and low-heap records in that order. Free slots are not written.
+    /// header, then segment, allocation (leaks, then hand-offs, then freed
+    /// unseen), overrun, double-free, small-site and low-heap records in that
+    /// order. Free slots are not written.
     ///
     /// # Errors
     /// More than 65,535 records (the PDB entry count is 16 bits).
@@ -139,6 +142,7 @@ impl Ledger {
             FourCC::from_u32(record::DB_CREATOR),
         );
         let mut datas: Vec<&[u8]> = vec![self.header.stored_bytes()];
+        datas.extend(self.segments.iter().map(AsBytes::as_bytes));
         datas.extend(self.allocs.iter().map(AsBytes::as_bytes));
         datas.extend(self.handed_off.iter().map(AsBytes::as_bytes));
         datas.extend(self.freed_unseen.iter().map(AsBytes::as_bytes));
@@ -202,13 +206,14 @@ fn kind_size(k: u8, v: u8) -> Option<usize> {
         kind::DOUBLE_FREE => Some(record::DOUBLE_FREE_RECORD_SIZE),
         kind::SMALL_SITE => Some(record::SMALL_SITE_RECORD_SIZE),
         kind::LOW_HEAP => Some(record::LOW_HEAP_RECORD_SIZE),
+        kind::SEGMENT => Some(record::SEGMENT_RECORD_SIZE),
         _ => None,
     }
 }
 
 /// Whether `data` is a record that was never written: all zero bytes, of the
-/// size of a record that the library creates after the header (an allocation
-/// slot or an event record). `DmNewRecord` creates a record zero-filled, so
+/// size of a record that the library creates after the header (a segment
+/// record, an allocation slot or an event record). `DmNewRecord` creates a record zero-filled, so
 /// this is what the app leaves when it stops before the `DmWrite` that fills
 /// it. Zero bytes of any other size, or a record with any byte set, are not
 /// skipped: they fail to decode.
@@ -220,6 +225,7 @@ pub(crate) fn is_unwritten(data: &[u8]) -> bool {
             | record::DOUBLE_FREE_RECORD_SIZE
             | record::SMALL_SITE_RECORD_SIZE
             | record::LOW_HEAP_RECORD_SIZE
+            | record::SEGMENT_RECORD_SIZE
     ) && data.iter().all(|&b| b == 0)
 }
 
@@ -294,6 +300,7 @@ fn decode_all<'a>(
             Origin::File(at) => at,
             Origin::Index => 0,
         },
+        segments: Vec::new(),
         allocs: Vec::new(),
         handed_off: Vec::new(),
         freed_unseen: Vec::new(),
@@ -332,6 +339,7 @@ fn decode_all<'a>(
             Record::DoubleFree(d) => ledger.double_frees.push(d),
             Record::SmallSite(s) => ledger.small_sites.push(s),
             Record::LowHeap(l) => ledger.low_heap.push(l),
+            Record::Segment(s) => ledger.segments.push(s),
         }
     }
     Ok(ledger)

@@ -16,7 +16,11 @@
 //!    report warns).
 //! 2. **Symbolize** ([`Symbolize`], [`ElfSymbols`]): code 1 offsets (= ELF
 //!    addresses, palm-build links code 1 at 0) → function, file and line from
-//!    the ELF's DWARF, else its symbol table, else the raw offset.
+//!    the ELF's DWARF, else its symbol table, else the raw offset; frames in
+//!    code 2…n (the ledger's segment records) as `segment N + offset`, from
+//!    the ELF of `palm-build c-app --segments` (code N at N ×
+//!    [`SEGMENT_STRIDE`]). For a prc-tools build, [`CoffSymbols`] names the
+//!    functions from its linked coff-m68k file ([`AppSymbols`] takes either).
 //! 3. **Analyze** ([`analyze`] → [`Report`]), then print as text or JSON
 //!    ([`print()`], chosen after the analysis). [`diff()`](diff::diff) compares
 //!    two ledgers.
@@ -156,6 +160,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+mod coff;
 pub mod diff;
 mod error;
 mod input;
@@ -165,6 +170,7 @@ pub mod suppress;
 mod symbolize;
 mod text;
 
+pub use coff::CoffSymbols;
 pub use error::InputError;
 pub use input::{
     MAX_ELF_FILE, MAX_LEDGER_FILE, MAX_SUPPRESSION_FILE, is_zip, ledger_from_bytes,
@@ -177,4 +183,4 @@ pub use report::{
     analyze, print, write,
 };
 pub use suppress::Suppressions;
-pub use symbolize::{ElfSymbols, Symbol, Symbolize, Symbols, demangle};
+pub use symbolize::{AppSymbols, ElfSymbols, SEGMENT_STRIDE, Symbol, Symbolize, Symbols, demangle};

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use memdbg::record::{
     self, AllocFlags, AllocRecord, DoubleFreeRecord, HeaderFlags, NOT_SAMPLED, OverrunRecord,
-    SmallSiteRecord, Stack, detected, kind,
+    SegmentRecord, SmallSiteRecord, Stack, detected, kind,
 };
 use palm_prc::FourCC;
 use serde::Serialize;
@@ -138,6 +138,10 @@ pub struct StackFrame {
     pub address: u32,
     /// Whether `address` is a code 1 offset.
     pub in_code1: bool,
+    /// The code resource N ≥ 2 a raw `address` is in, and the offset in it
+    /// (`segment N + offset`, from the ledger's segment records); `null` for
+    /// code 1 and for addresses outside the app's code.
+    pub segment: Option<SegmentFrame>,
     /// Functions at the address, innermost inlined first; empty when it could
     /// not be symbolized.
     pub symbols: Symbols,
@@ -153,13 +157,35 @@ pub struct StackFrame {
 /// `depth limit of 6 frames` (the caller had more frames than a record keeps) or
 /// `broken A6 frame chain` (a function without a frame pointer, or a damaged
 /// stack); `None` for a complete stack (it reached code outside code 1, the OS),
-/// for a one-frame site, and in a record of a format version before 3 (`version`:
+/// for a one-frame site, and in a record of a format version before 4 (`version`:
 /// the record's), which did not say.
 fn truncated(stack: &Stack, version: u8) -> Option<&'static str> {
-    if version < 3 {
+    if version < 4 {
         return None;
     }
     stack.truncation().map(|t| t.describe())
+}
+
+/// A frame in code resource N ≥ 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct SegmentFrame {
+    /// The `code` resource's ID N.
+    pub resource: u16,
+    /// The return address's offset from its start.
+    pub offset: u32,
+}
+
+/// A code resource N ≥ 2 of the run (a segment record).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SegmentInfo {
+    /// The `code` resource's ID N.
+    pub resource: u16,
+    /// 68k address of its first byte during the run.
+    pub base: u32,
+    /// Its size, bytes.
+    pub size: u32,
+    /// Its CRC-32 (`memdbg::record::crc32`).
+    pub crc: u32,
 }
 
 /// A tracked block: where and how it was allocated.
@@ -190,7 +216,7 @@ pub struct Block {
     pub site: String,
     /// The call stack at allocation, innermost first.
     pub stack: Vec<StackFrame>,
-    /// Why `stack` was cut, if it was (format version 3 on): `depth limit of 6
+    /// Why `stack` was cut, if it was (format version 4 on): `depth limit of 6
     /// frames` or `broken A6 frame chain`.
     pub stack_truncated: Option<&'static str>,
 }
@@ -370,6 +396,9 @@ pub struct Report {
     pub symbols: Option<String>,
     /// The header.
     pub header: HeaderInfo,
+    /// Code resources 2…n (segment records; none for an app of one code
+    /// resource).
+    pub segments: Vec<SegmentInfo>,
     /// The header's counters.
     pub counters: CounterInfo,
     /// Leaks, in allocation order.
@@ -552,13 +581,16 @@ struct Frames<'a> {
     cache: FastMap<u32, Symbols>,
     /// [`Report::launched_from`] so far.
     launched_from: Vec<u32>,
+    /// The run's code resources 2…n.
+    segments: &'a [SegmentRecord],
+    segment_cache: FastMap<SegmentFrame, Symbols>,
 }
 
 impl Frames<'_> {
     fn stack(&mut self, stack: &Stack) -> Vec<StackFrame> {
         let mut frames = self.frames(stack);
-        // The OS's call of the entry function: a frame outside code 1 right
-        // after one in it.
+        // The OS's call of the entry function: a frame outside the app's code
+        // right after one in code 1.
         let entry = self.symbolizer.and_then(|s| s.entry_function());
         for i in 1..frames.len() {
             let caller_of_entry = entry.is_some_and(|e| {
@@ -567,7 +599,8 @@ impl Frames<'_> {
                     .last()
                     .is_some_and(|s| s.function == e)
             });
-            if !frames[i].in_code1 && frames[i - 1].in_code1 && caller_of_entry {
+            let outside = !frames[i].in_code1 && frames[i].segment.is_none();
+            if outside && frames[i - 1].in_code1 && caller_of_entry {
                 frames[i].os_launch = true;
                 if !self.launched_from.contains(&frames[i].address) {
                     self.launched_from.push(frames[i].address);
@@ -584,6 +617,7 @@ impl Frames<'_> {
                 record::Frame::Code(offset) => StackFrame {
                     address: offset,
                     in_code1: true,
+                    segment: None,
                     symbols: match self.symbolizer {
                         Some(s) => self
                             .cache
@@ -594,12 +628,31 @@ impl Frames<'_> {
                     },
                     os_launch: false,
                 },
-                record::Frame::Raw(address) => StackFrame {
-                    address,
-                    in_code1: false,
-                    symbols: Symbols::default(),
-                    os_launch: false,
-                },
+                record::Frame::Raw(address) => {
+                    let segment = self.segments.iter().find_map(|r| {
+                        r.offset_of(address).map(|offset| SegmentFrame {
+                            resource: r.resource.get(),
+                            offset,
+                        })
+                    });
+                    let symbols = match (segment, self.symbolizer) {
+                        (Some(at), Some(s)) => self
+                            .segment_cache
+                            .entry(at)
+                            .or_insert_with(|| {
+                                Symbols(s.symbolize_segment(at.resource, at.offset).into())
+                            })
+                            .clone(),
+                        _ => Symbols::default(),
+                    };
+                    StackFrame {
+                        address,
+                        in_code1: false,
+                        segment,
+                        symbols,
+                        os_launch: false,
+                    }
+                }
             })
             .collect()
     }
@@ -664,6 +717,9 @@ fn site_name(file: Option<&str>, line: Option<u32>, stack: &[StackFrame]) -> Str
     }
     match stack.first() {
         Some(f) if f.in_code1 => format!("code 1 offset 0x{:08X}", f.address),
+        Some(StackFrame {
+            segment: Some(at), ..
+        }) => format!("segment {} + 0x{:04X}", at.resource, at.offset),
         Some(f) => format!("68k address 0x{:08X}", f.address),
         None => "unknown site (no file, line or call stack recorded)".to_string(),
     }
@@ -749,12 +805,15 @@ pub(crate) struct Analyzer<'a> {
 }
 
 impl<'a> Analyzer<'a> {
-    pub(crate) fn new(symbolizer: Option<&'a dyn Symbolize>) -> Self {
+    /// Symbolizes the frames of `ledger` with `symbolizer`.
+    pub(crate) fn new(symbolizer: Option<&'a dyn Symbolize>, ledger: &'a Ledger) -> Self {
         Analyzer {
             frames: Frames {
                 symbolizer,
                 cache: FastMap::default(),
                 launched_from: Vec::new(),
+                segments: &ledger.segments,
+                segment_cache: FastMap::default(),
             },
         }
     }
@@ -774,7 +833,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     let h = &ledger.header;
     let c = &h.counters;
     let flags = h.header_flags();
-    let mut an = Analyzer::new(opts.symbolizer);
+    let mut an = Analyzer::new(opts.symbolizer, ledger);
     let mut warnings = Vec::new();
 
     let creator = FourCC::from_u32(h.app_creator.get());
@@ -1084,6 +1143,19 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         )),
         _ => {}
     }
+    if let Some(s) = opts.symbolizer {
+        for r in &ledger.segments {
+            let n = r.resource.get();
+            if s.segment(n).is_none() {
+                warnings.push(format!(
+                    "{} has no code {n} (palm-build c-app --segments links code N at N × \
+                     0x{:X}): frames in it are shown as segment {n} + offset, without names",
+                    s.name(),
+                    crate::symbolize::SEGMENT_STRIDE
+                ));
+            }
+        }
+    }
     if let Some(s) = opts.symbolizer
         && let Some(missing) = s.missing()
         && (!ledger.allocs.is_empty()
@@ -1176,6 +1248,16 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         source: ledger.source.clone(),
         symbols: opts.symbolizer.map(|s| s.name().to_string()),
         header,
+        segments: ledger
+            .segments
+            .iter()
+            .map(|r| SegmentInfo {
+                resource: r.resource.get(),
+                base: r.base.get(),
+                size: r.size.get(),
+                crc: r.crc.get(),
+            })
+            .collect(),
         counters,
         summary: Summary {
             leaks: leaks.len(),

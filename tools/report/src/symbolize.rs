@@ -1,12 +1,15 @@
-//! The second stage: code 1 offsets → function, file and line.
+//! The second stage: code 1 offsets and `segment N + offset` frames →
+//! function, file and line.
 //!
 //! [`Symbolize`] is what the analysis asks; [`ElfSymbols`] answers from the
 //! app's ELF (palm-build links code 1 at address 0, so an offset recorded by
-//! memdbg is an ELF address): the DWARF line tables and inlined-function
-//! entries first (through `addr2line`, which reads DWARF 4 and 5 alike), then
-//! the ELF symbol table, then nothing (the frame stays a raw offset). The
-//! DWARF of functions the linker removed is set aside first
-//! ([`tombstone_removed`]): GNU ld leaves it at address 0, over live code.
+//! memdbg is an ELF address; in prc-tools' layout, `palm-build c-app
+//! --segments`, it links code resource N at N × [`SEGMENT_STRIDE`], so offset
+//! `o` of code N is the ELF address `N × SEGMENT_STRIDE + o`): the DWARF line
+//! tables and inlined-function entries first (through `addr2line`, which reads
+//! DWARF 4 and 5 alike), then the ELF symbol table, then nothing (the frame
+//! stays a raw offset). The DWARF of functions the linker removed is set aside
+//! first ([`tombstone_removed`]): GNU ld leaves it at address 0, over live code.
 
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -48,13 +51,37 @@ impl Serialize for Symbols {
     }
 }
 
-/// Symbolizes return addresses inside code 1.
+/// ELF address of the first byte of code resource N ≥ 2 in an app that
+/// `palm-build c-app --segments` linked: N × this (`palm_build::segments::
+/// SEGMENT_STRIDE`). Code 1 is below it, from 0.
+pub const SEGMENT_STRIDE: u32 = 0x0100_0000;
+
+/// The last code resource an ELF's addresses can name: 63 (the globals are
+/// linked at 64 × [`SEGMENT_STRIDE`]).
+const MAX_SEGMENT: u32 = 63;
+
+/// Symbolizes return addresses inside code 1 (and code 2…n).
 pub trait Symbolize {
     /// The functions at `offset`, a **return address** as an offset from code
     /// 1's start, innermost (inlined) first; empty if unknown. Implementations
     /// look up `offset - 1`, inside the call instruction, so the line is the
     /// call's line.
     fn symbolize(&self, offset: u32) -> Vec<Symbol>;
+
+    /// The functions at `offset`, a return address as an offset from the start
+    /// of code resource `resource` (N ≥ 2), as [`Symbolize::symbolize`] does for
+    /// code 1; empty if unknown (the default: symbols of code 1 only).
+    fn symbolize_segment(&self, resource: u16, offset: u32) -> Vec<Symbol> {
+        let _ = (resource, offset);
+        Vec::new()
+    }
+
+    /// The size and CRC-32 (`memdbg::record::crc32`) of code resource
+    /// `resource` (N ≥ 2) in these symbols, `None` when they do not have it.
+    fn segment(&self, resource: u16) -> Option<(u32, u32)> {
+        let _ = resource;
+        None
+    }
 
     /// A name for reports (the ELF's path).
     fn name(&self) -> &str;
@@ -128,6 +155,8 @@ pub struct ElfSymbols {
     comp_dirs: Vec<String>,
     /// Function symbols: (address, size, demangled name), by address.
     functions: Vec<(u32, u32, String)>,
+    /// Code 2…n: resource ID → bytes (at ELF address N × [`SEGMENT_STRIDE`]).
+    segments: std::collections::BTreeMap<u16, Vec<u8>>,
 }
 
 impl std::fmt::Debug for ElfSymbols {
@@ -186,15 +215,39 @@ impl ElfSymbols {
                 ),
             ));
         }
-        // Code 1 is every allocated section from address 0: .text then .rodata.
-        let alloc_sections: Vec<_> = file
+        // Code 1 is every allocated read-only section from address 0: .text then
+        // .rodata. Code N (prc-tools' layout) those from N × SEGMENT_STRIDE; the
+        // globals (writable) are no code resource.
+        let code_sections: Vec<_> = file
             .sections()
             .filter(|s| {
                 matches!(s.flags(), SectionFlags::Elf { sh_flags, .. }
-                    if sh_flags.0 & object::elf::SHF_ALLOC.0 != 0)
+                    if sh_flags.0 & object::elf::SHF_ALLOC.0 != 0
+                        && sh_flags.0 & object::elf::SHF_WRITE.0 == 0)
                     && s.size() > 0
             })
             .collect();
+        let resource_of = |s: &object::Section<'_, '_>| s.address() / u64::from(SEGMENT_STRIDE);
+        let (alloc_sections, segment_sections): (Vec<_>, Vec<_>) =
+            code_sections.into_iter().partition(|s| resource_of(s) == 0);
+        let mut segments = std::collections::BTreeMap::new();
+        for s in &segment_sections {
+            let n = resource_of(s);
+            let at = s.address() - n * u64::from(SEGMENT_STRIDE);
+            if !(2..=u64::from(MAX_SEGMENT)).contains(&n) || at + s.size() > MAX_CODE {
+                continue;
+            }
+            let code: &mut Vec<u8> = segments.entry(n as u16).or_default();
+            let end = (at + s.size()) as usize;
+            if code.len() < end {
+                code.resize(end, 0);
+            }
+            if let Ok(bytes) = s.data()
+                && bytes.len() as u64 == s.size()
+            {
+                code[at as usize..end].copy_from_slice(bytes);
+            }
+        }
         let end = alloc_sections
             .iter()
             .map(|s| s.address().saturating_add(s.size()))
@@ -270,6 +323,7 @@ impl ElfSymbols {
             line_tables,
             comp_dirs,
             functions,
+            segments,
         })
     }
 
@@ -325,21 +379,40 @@ impl ElfSymbols {
                 ),
             ));
         }
-        match ledger.header.code_checksum() {
-            Some(crc) if crc != self.code_crc => {
-                let field = ledger.header_offset + core::mem::offset_of!(Header, code_crc) as u64;
-                Err(InputError::whole(
+        if let Some(crc) = ledger.header.code_checksum()
+            && crc != self.code_crc
+        {
+            let field = ledger.header_offset + core::mem::offset_of!(Header, code_crc) as u64;
+            return Err(InputError::whole(
+                &self.name,
+                format!(
+                    "code 1 of this ELF has CRC-32 0x{:08X} but {} records 0x{crc:08X} \
+                     (header code 1 CRC-32 at offset 0x{field:X}; same size, {} bytes): \
+                     this ELF is not the build that wrote the ledger",
+                    self.code_crc, ledger.source, self.code_size
+                ),
+            ));
+        }
+        for r in &ledger.segments {
+            let n = r.resource.get();
+            let Some((size, crc)) = self.segment(n) else {
+                continue;
+            };
+            if (size, crc) != (r.size.get(), r.crc.get()) {
+                return Err(InputError::whole(
                     &self.name,
                     format!(
-                        "code 1 of this ELF has CRC-32 0x{:08X} but {} records 0x{crc:08X} \
-                         (header code 1 CRC-32 at offset 0x{field:X}; same size, {} bytes): \
+                        "code {n} of this ELF is {size} bytes with CRC-32 0x{crc:08X} but {} \
+                         records {} bytes with CRC-32 0x{:08X} (its code {n} segment record): \
                          this ELF is not the build that wrote the ledger",
-                        self.code_crc, ledger.source, self.code_size
+                        ledger.source,
+                        r.size.get(),
+                        r.crc.get()
                     ),
-                ))
+                ));
             }
-            _ => Ok(()),
         }
+        Ok(())
     }
 
     /// `path` without the checkout- and machine-specific parts: a build
@@ -442,6 +515,54 @@ impl ElfSymbols {
             .checked_sub(1)?;
         let (start, size, name) = self.functions.get(i)?;
         (*size == 0 || addr < start.saturating_add(*size)).then_some(name.as_str())
+    }
+}
+
+/// The symbols `memdbg report --elf FILE` reads: a palm-build ELF, or the
+/// linked coff-m68k file of a prc-tools build ([`crate::CoffSymbols`]), told
+/// apart by their first bytes.
+#[derive(Debug)]
+pub enum AppSymbols {
+    /// An ELF (palm-build).
+    Elf(ElfSymbols),
+    /// A coff-m68k file (prc-tools' `m68k-palmos-gcc -o APP`).
+    Coff(crate::CoffSymbols),
+}
+
+impl AppSymbols {
+    /// Reads `path` and checks that it is the build that wrote `ledger`.
+    ///
+    /// # Errors
+    /// As [`ElfSymbols::load`] and [`ElfSymbols::check`], or
+    /// [`crate::CoffSymbols::load`].
+    pub fn load(path: &std::path::Path, ledger: &Ledger) -> Result<AppSymbols, InputError> {
+        let name = path.display().to_string();
+        let data = crate::input::read_file(path, crate::MAX_ELF_FILE, "an ELF file")?;
+        if data.starts_with(&crate::coff::COFF_MAGIC) {
+            return crate::CoffSymbols::from_bytes(&data, &name, ledger).map(AppSymbols::Coff);
+        }
+        let elf = ElfSymbols::from_bytes(&data, &name)?;
+        elf.check(ledger)?;
+        Ok(AppSymbols::Elf(elf))
+    }
+
+    /// Checks that these symbols are of the build that wrote `ledger`.
+    ///
+    /// # Errors
+    /// As [`ElfSymbols::check`] and [`crate::CoffSymbols::check`].
+    pub fn check(&self, ledger: &Ledger) -> Result<(), InputError> {
+        match self {
+            AppSymbols::Elf(e) => e.check(ledger),
+            AppSymbols::Coff(c) => c.check(ledger),
+        }
+    }
+
+    /// The symbolizer.
+    pub fn symbolizer(&self) -> &dyn Symbolize {
+        match self {
+            AppSymbols::Elf(e) => e,
+            AppSymbols::Coff(c) => c,
+        }
     }
 }
 
@@ -559,12 +680,9 @@ fn comp_dirs(dwarf: &gimli::Dwarf<Reader>) -> Vec<String> {
     dirs
 }
 
-impl Symbolize for ElfSymbols {
-    fn symbolize(&self, offset: u32) -> Vec<Symbol> {
-        if offset == 0 || offset > self.code_size {
-            return Vec::new();
-        }
-        let probe = u64::from(offset - 1);
+impl ElfSymbols {
+    /// The functions at the ELF address `probe` (inside a call instruction).
+    fn lookup(&self, probe: u64) -> Vec<Symbol> {
         let found = self.dwarf_frames(probe);
         if !found.is_empty() && agrees_with_symbol_table(&found, self.function_at(probe)) {
             return found;
@@ -578,6 +696,30 @@ impl Symbolize for ElfSymbols {
             }],
             None => Vec::new(),
         }
+    }
+}
+
+impl Symbolize for ElfSymbols {
+    fn symbolize(&self, offset: u32) -> Vec<Symbol> {
+        if offset == 0 || offset > self.code_size {
+            return Vec::new();
+        }
+        self.lookup(u64::from(offset - 1))
+    }
+
+    fn symbolize_segment(&self, resource: u16, offset: u32) -> Vec<Symbol> {
+        match self.segments.get(&resource) {
+            Some(code) if offset != 0 && offset as usize <= code.len() => {
+                self.lookup(u64::from(resource) * u64::from(SEGMENT_STRIDE) + u64::from(offset - 1))
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn segment(&self, resource: u16) -> Option<(u32, u32)> {
+        self.segments
+            .get(&resource)
+            .map(|code| (code.len() as u32, record::crc32(code)))
     }
 
     fn name(&self) -> &str {

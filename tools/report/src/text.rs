@@ -62,8 +62,11 @@ const INDENT: &str = "    ";
 
 impl StackWriter {
     fn render(f: &StackFrame) -> String {
-        let mut t = format!("0x{:08X}", f.address);
-        if !f.in_code1 {
+        let mut t = match f.segment {
+            Some(at) => format!("segment {} + 0x{:04X}", at.resource, at.offset),
+            None => format!("0x{:08X}", f.address),
+        };
+        if !f.in_code1 && f.segment.is_none() {
             t.push_str(" (68k address outside code 1)\n");
             return t;
         }
@@ -228,6 +231,16 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         None => String::new(),
     };
     writeln!(out, "Code 1    {code}, {base}{crc}")?;
+    for s in &r.segments {
+        writeln!(
+            out,
+            "Code {:<4} {} bytes, at 0x{:08X}, CRC-32 0x{:08X}",
+            s.resource,
+            num(s.size.into()),
+            s.base,
+            s.crc
+        )?;
+    }
     match &r.symbols {
         Some(s) => writeln!(out, "Symbols   {}", Esc(s))?,
         None => writeln!(out, "Symbols   none")?,

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use memdbg_report::{ElfSymbols, Format, InputError, Ledger, Options, Suppressions, Symbolize};
+use memdbg_report::{
+    AppSymbols, ElfSymbols, Format, InputError, Ledger, Options, Suppressions, Symbolize,
+};
 
 /// Reports the leaks, overruns and double frees that memdbg recorded in
 /// MemDbgDB. Exit status: 0 none, 1 found, 2 unreadable input.
@@ -64,8 +66,9 @@ enum Command {
 
 #[derive(Args)]
 struct Common {
-    /// The app's ELF (target/palm/APP.elf) for function names, files and lines;
-    /// it must be the build that wrote the ledger (for diff: NEW).
+    /// The app's ELF (target/palm/APP.elf) for function names, files and lines
+    /// (or a prc-tools build's linked coff-m68k file, for function names); it
+    /// must be the build that wrote the ledger (for diff: NEW).
     #[arg(long, value_name = "APP.elf")]
     elf: Option<PathBuf>,
     /// Print the report as JSON (schema in the crate documentation).
@@ -93,19 +96,15 @@ struct Common {
     member: Option<String>,
 }
 
-/// The ELF at `path`, checked against `ledger` (the build that wrote it).
-fn load_elf(path: Option<&Path>, ledger: &Ledger) -> Result<Option<ElfSymbols>, InputError> {
-    let Some(path) = path else {
-        return Ok(None);
-    };
-    let elf = ElfSymbols::load(path)?;
-    elf.check(ledger)?;
-    Ok(Some(elf))
+/// The ELF (or a prc-tools build's coff-m68k file) at `path`, checked against
+/// `ledger` (the build that wrote it).
+fn load_elf(path: Option<&Path>, ledger: &Ledger) -> Result<Option<AppSymbols>, InputError> {
+    path.map(|p| AppSymbols::load(p, ledger)).transpose()
 }
 
-fn options<'a>(common: &Common, elf: Option<&'a ElfSymbols>) -> Result<Options<'a>, InputError> {
+fn options<'a>(common: &Common, elf: Option<&'a AppSymbols>) -> Result<Options<'a>, InputError> {
     let mut opts = Options::default();
-    opts.symbolizer = elf.map(|e| e as &dyn Symbolize);
+    opts.symbolizer = elf.map(AppSymbols::symbolizer);
     opts.format = if common.json {
         Format::Json
     } else {
@@ -172,8 +171,8 @@ fn run(cli: Cli) -> Result<u8, InputError> {
             let elf = load_elf(common.elf.as_deref(), &new)?;
             let old_elf = load_elf(old_elf.as_deref(), &old)?;
             let old_symbols: Option<&dyn Symbolize> = match (&old_elf, &elf) {
-                (Some(e), _) => Some(e),
-                (None, Some(e)) if e.check(&old).is_ok() => Some(e),
+                (Some(e), _) => Some(e.symbolizer()),
+                (None, Some(e)) if e.check(&old).is_ok() => Some(e.symbolizer()),
                 _ => None,
             };
             let opts = options(&common, elf.as_ref())?;

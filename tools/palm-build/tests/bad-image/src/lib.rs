@@ -83,6 +83,51 @@ pub extern "C" fn stack_index(i: u32, v: u8) -> u8 {
     buf[3] ^ buf[((i + 1) & 15) as usize]
 }
 
+/// A struct passed by value (a `byval` frame object, not an `alloca`)
+/// indexed with a variable offset: LLVM bug 2 without a stack array in the IR.
+#[cfg(feature = "byval-index")]
+#[repr(C)]
+pub struct Words {
+    pub w: [u32; 6],
+}
+
+#[cfg(feature = "byval-index")]
+#[unsafe(no_mangle)]
+pub extern "C" fn byval_index(words: Words, i: u32) -> u32 {
+    words.w[(i % 6) as usize]
+}
+
+/// `write!` into a fixed buffer: core's hexadecimal formatting indexes its
+/// stack buffer (bug 2, in core::fmt's code, reached from this function).
+#[cfg(feature = "fmt-write")]
+#[unsafe(no_mangle)]
+pub extern "C" fn write_hex(v: u32, out: *mut u8) -> u32 {
+    use core::fmt::Write;
+    struct Buf {
+        bytes: [u8; 8],
+        len: usize,
+    }
+    impl Write for Buf {
+        fn write_str(&mut self, s: &str) -> core::fmt::Result {
+            for &b in s.as_bytes() {
+                if self.len < 8 {
+                    self.bytes[self.len] = b;
+                    self.len += 1;
+                }
+            }
+            Ok(())
+        }
+    }
+    let mut buf = Buf {
+        bytes: [0; 8],
+        len: 0,
+    };
+    let _ = write!(buf, "{v:x}");
+    // SAFETY: the caller provides 8 bytes at `out`.
+    unsafe { core::ptr::copy_nonoverlapping(buf.bytes.as_ptr(), out, 8) };
+    buf.len as u32
+}
+
 /// A 16-bit argument widened into memory (LLVM bug 7: one `move.l` from the
 /// argument's 2-byte half of its stack slot, reading 4 bytes).
 ///

@@ -292,12 +292,12 @@ unsafe extern "C" fn form_handler(e: *mut EventType) -> bool {
 }
 form_event_handler!(pub form_entry => form_handler);
 
-/// 10 and 16: an event loop with forms (the handler given); scripted events;
-/// appStopEvent; FrmCloseAllForms.
+/// 10, 16 and 25: an event loop with forms (the first form and the handler
+/// given); scripted events; appStopEvent; FrmCloseAllForms.
 #[inline(never)]
-fn event_loop(handler: FormEventHandlerType) {
+fn event_loop(first: u16, handler: FormEventHandlerType) {
     unsafe {
-        FrmGotoForm(1000);
+        FrmGotoForm(first);
         let mut e: EventType = core::mem::zeroed();
         loop {
             EvtGetEvent(&mut e, -1);
@@ -336,7 +336,7 @@ fn event_loop(handler: FormEventHandlerType) {
 #[inline(never)]
 fn unknown_trap() {
     unsafe {
-        LstDrawList(null_mut());
+        SysAppLaunch(0, 0, 0, 0, null_mut(), null_mut());
     }
 }
 
@@ -796,6 +796,184 @@ fn released() {
     }
 }
 
+/// Three Int16 arguments of a `StrPrintF`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Three {
+    a: i16,
+    b: i16,
+    c: i16,
+}
+
+/// `DbgMessage(StrPrintF(fmt, a, b, c))`, for the host test to read.
+#[inline(never)]
+fn say(fmt: &core::ffi::CStr, a: i16, b: i16, c: i16) {
+    unsafe {
+        let buf = MemPtrNew(48) as *mut Char;
+        StrPrintF(buf, fmt.as_ptr(), PalmVaList::new(&Three { a, b, c }));
+        DbgMessage(buf);
+        MemChunkFree(buf.cast());
+    }
+}
+
+/// The object `id` of the active form.
+#[inline(never)]
+fn object(id: u16) -> *mut c_void {
+    unsafe {
+        let form = FrmGetActiveForm();
+        FrmGetObjectPtr(form, FrmGetObjectIndex(form, id))
+    }
+}
+
+/// Items the app gives list 1404.
+const LINES: i16 = 10;
+
+/// List 1404's items: a chunk of `LINES` pointers and then the strings
+/// "Line 0" .. "Line 9" (kept in feature 20, freed at frmCloseEvent).
+#[inline(never)]
+fn make_lines() -> *mut *mut Char {
+    unsafe {
+        let n = LINES as usize;
+        let chunk = MemPtrNew((n * (4 + 8)) as u32) as *mut u8;
+        put(20, chunk as u32);
+        let table = chunk as *mut *mut Char;
+        for i in 0..n {
+            let text = black_box(chunk.add(4 * n + 8 * i));
+            for (k, &b) in b"Line ".iter().enumerate() {
+                text.add(k).write(b);
+            }
+            text.add(5).write(b'0' + i as u8);
+            text.add(6).write(0);
+            table.add(i).write(text as *mut Char);
+        }
+        table
+    }
+}
+
+/// Scrolls list 1404 to `top`, the scroll bar with it, and draws the list.
+#[inline(never)]
+fn scroll_lines(top: i16) {
+    unsafe {
+        let list = object(1404) as *mut ListType;
+        LstSetTopItem(list, top);
+        SclSetScrollBar(object(1405) as ScrollBarPtr, top, 0, LINES - 4, 4);
+        LstDrawList(list);
+    }
+}
+
+/// 25's form handler: lists, the popup trigger and the scroll bar report
+/// their events with DbgMessage and leave them to FrmHandleEvent; the repeat
+/// buttons and the scroll bar scroll list 1404.
+unsafe extern "C" fn lists_handler(e: *mut EventType) -> bool {
+    unsafe {
+        let e = &*e;
+        match e.eType {
+            x if x == frmOpenEvent => {
+                put(
+                    1,
+                    LstGetSelection(object(1401) as *mut ListType) as u16 as u32,
+                );
+                let lines = object(1404) as *mut ListType;
+                LstSetListChoices(lines, make_lines(), LINES);
+                LstSetSelection(lines, -1);
+                put(2, LstGetNumberOfItems(lines) as u32);
+                put(3, LstGetVisibleItems(lines) as u32);
+                SclSetScrollBar(object(1405) as ScrollBarPtr, 0, 0, LINES - 4, 4);
+                FrmDrawForm(FrmGetActiveForm());
+                true
+            }
+            x if x == lstSelectEvent => {
+                let s = e.lst_select();
+                say(c"lst %d %d", s.listID as i16, s.selection, 0);
+                false
+            }
+            x if x == ctlSelectEvent => {
+                say(c"ctl %d", e.ctl_select().controlID as i16, 0, 0);
+                false
+            }
+            x if x == popSelectEvent => {
+                let p = e.pop_select();
+                say(c"pop %d %d", p.controlID as i16, p.listID as i16, 0);
+                say(c"sel %d prior %d", p.selection, p.priorSelection, 0);
+                put(
+                    4,
+                    (p.controlP as u32 == object(1402) as u32
+                        && p.listP as u32 == object(1403) as u32) as u32,
+                );
+                false
+            }
+            x if x == ctlRepeatEvent => {
+                let id = e.ctl_repeat().controlID;
+                say(c"rpt %d", id as i16, 0, 0);
+                let mut value = 0i16;
+                SclGetScrollBar(
+                    object(1405) as ScrollBarPtr,
+                    &mut value,
+                    null_mut(),
+                    null_mut(),
+                    null_mut(),
+                );
+                let top = if id == 1406 { value - 1 } else { value + 1 };
+                scroll_lines(top.clamp(0, LINES - 4));
+                false
+            }
+            x if x == sclRepeatEvent => {
+                let r = e.scl_repeat();
+                say(c"scl %d %d %d", r.scrollBarID as i16, r.value, r.newValue);
+                scroll_lines(r.newValue);
+                false
+            }
+            x if x == sclExitEvent => {
+                let r = e.scl_repeat();
+                say(c"exit %d %d %d", r.scrollBarID as i16, r.value, r.newValue);
+                false
+            }
+            x if x == frmCloseEvent => {
+                put(
+                    5,
+                    LstGetSelection(object(1401) as *mut ListType) as u16 as u32,
+                );
+                let popup = object(1403) as *mut ListType;
+                put(6, LstGetSelection(popup) as u16 as u32);
+                put(7, CtlGetLabel(object(1402) as *mut ControlType) as u32);
+                put(8, LstGetSelectionText(popup, 2) as u32);
+                let mut v = [0i16; 4];
+                let v = black_box(v.as_mut_ptr());
+                SclGetScrollBar(
+                    object(1405) as ScrollBarPtr,
+                    v,
+                    v.add(1),
+                    v.add(2),
+                    v.add(3),
+                );
+                put(
+                    9,
+                    (v.read() as u16 as u32) << 16 | v.add(2).read() as u16 as u32,
+                );
+                MemChunkFree(get(20) as *mut c_void);
+                false
+            }
+            _ => false,
+        }
+    }
+}
+form_event_handler!(pub lists_entry => lists_handler);
+
+/// 26: FrmDoDialog on a dialog with a popup trigger: choosing from the
+/// popup does not end it, the button does.
+#[inline(never)]
+fn dialog_popup() {
+    unsafe {
+        let dlg = FrmInitForm(1500);
+        put(1, FrmDoDialog(dlg) as u32);
+        let list = FrmGetObjectPtr(dlg, FrmGetObjectIndex(dlg, 1503)) as *mut ListType;
+        put(2, LstGetSelection(list) as u16 as u32);
+        let trigger = FrmGetObjectPtr(dlg, FrmGetObjectIndex(dlg, 1502)) as *mut ControlType;
+        put(3, (CtlGetLabel(trigger) as *const u8).read() as u32);
+        FrmDeleteForm(dlg);
+    }
+}
+
 unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
     if cmd != 0 {
         return 0;
@@ -810,8 +988,10 @@ unsafe extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
         7 => data_manager(),
         8 => dm_write_out_of_bounds(),
         9 => strings(),
-        10 => event_loop(form_entry),
-        16 => event_loop(edit_entry),
+        10 => event_loop(1000, form_entry),
+        16 => event_loop(1000, edit_entry),
+        25 => event_loop(1400, lists_entry),
+        26 => dialog_popup(),
         17 => extras(),
         18 => debug_modes(),
         11 => unknown_trap(),
