@@ -14,6 +14,7 @@ use palm::{MemHandle, MemPtr};
 
 use crate::block::{self, capture};
 use crate::events;
+use crate::probe;
 use crate::record::{DoubleFreeRecord, FORMAT_VERSION, Options, detected, kind};
 use crate::state::{self, RING, State};
 
@@ -121,7 +122,7 @@ pub extern "C" fn free_unindexed(
     addr: u32,
 ) -> u32 {
     if addr != 0 && addr & 1 == 0 {
-        if let Some(i) = ring_find(st, addr)
+        if let Some(i) = ring_find(st, addr, handle != 0)
             && still_free(st, addr, handle != 0, ret)
         {
             double_free(st, i, ret, frame);
@@ -143,29 +144,33 @@ pub extern "C" fn free_unindexed(
 // A tracked block's key is an even, nonzero address: never one of the answers.
 static_assertions::const_assert!(Freed::Pass as u32 == 0 && Freed::Refuse as u32 == 1);
 
-/// The ring entry that holds `addr`, newest first.
-fn ring_find(st: &State, addr: u32) -> Option<usize> {
+/// The ring entry that holds `addr`, newest first: as the block freed, or (a
+/// `MemChunkFree`, `handle` false) as the chunk a handle had when it was freed.
+fn ring_find(st: &State, addr: u32, handle: bool) -> Option<usize> {
     let ring = &st.sc().ring;
     let mut i = usize::from(st.ring_next);
     for _ in 0..RING {
         i = i.wrapping_sub(1) & (RING - 1);
-        if ring.addr[i] == addr {
+        if ring.addr[i] == addr || (!handle && ring.chunk[i] == addr) {
             return Some(i);
         }
     }
     None
 }
 
-/// Whether a block freed earlier is still free (so a new free of it, by the caller
-/// at `ret`, is a double free) rather than reused by an allocation the detector did
-/// not see. Reads the OS 3.x chunk header (PALM_FACTS §5.1): a pointer's header is
-/// 8 bytes before it, with the free flag in bit 31 of its first long; a freed
-/// handle's master pointer no longer leads to a live chunk whose hOffset (the
-/// header's low 24 bits, signed, in 2-byte units) points back at it. Without those
-/// internals ([`State::documented`]) no documented call can tell: the free is
-/// taken as a double free when the app's own code makes it (code 1, or code 1
-/// unknown), and as a reused chunk's when the OS does (the OS frees chunks of its
-/// own, which may reuse the address).
+/// Whether a block freed earlier is still free (so a new free of `addr`, a
+/// pointer or, `handle`, a handle, by the caller at `ret`, is a double free)
+/// rather than reused by an allocation the detector did not see. With the OS
+/// 3.x internals: a handle whose master pointer no longer leads to a chunk
+/// whose `hOffset` (the header's low 24 bits, signed, in 2-byte units) points
+/// back at it is free; else its chunk, or the pointer's, is free unless the heap
+/// walk finds a live chunk starting there ([`probe::live_chunk_at`]: the freed
+/// chunk's own header may have been merged into a free neighbour's and still
+/// read as live; PALM_FACTS §5.1). Without those internals
+/// ([`State::documented`]) no documented call can tell: the free is taken as a
+/// double free when the app's own code makes it (code 1, or code 1 unknown), and
+/// as a reused chunk's when the OS does (the OS frees chunks of its own, which
+/// may reuse the address).
 fn still_free(st: &State, addr: u32, handle: bool, ret: u32) -> bool {
     if st.documented != 0 {
         return st.code.base == 0 || st.code.contains(ret);
@@ -176,17 +181,24 @@ fn still_free(st: &State, addr: u32, handle: bool, ret: u32) -> bool {
         // (even addresses: the 68000 reads longs at any even one).
         unsafe { (a as usize as *const u32).read_volatile() }
     };
-    if !handle {
-        return long(addr.wrapping_sub(8)) & 0x8000_0000 != 0;
+    let body = if handle {
+        let mp = long(addr);
+        if mp == 0 || mp & 1 != 0 {
+            return true;
+        }
+        let hdr = mp.wrapping_sub(8);
+        let h_offset = ((long(hdr + 4) << 8) as i32) >> 8;
+        if hdr.wrapping_sub((h_offset as u32).wrapping_mul(2)) != addr {
+            return true;
+        }
+        mp
+    } else {
+        addr
+    };
+    match probe::live_chunk_at(body) {
+        Some(live) => !live,
+        None => long(body.wrapping_sub(8)) & 0x8000_0000 != 0,
     }
-    let mp = long(addr);
-    if mp == 0 || mp & 1 != 0 {
-        return true;
-    }
-    let hdr = mp.wrapping_sub(8);
-    let h_offset = ((long(hdr + 4) << 8) as i32) >> 8;
-    let back = hdr.wrapping_sub((h_offset as u32).wrapping_mul(2));
-    long(hdr) & 0x8000_0000 != 0 || back != addr
 }
 
 /// Bytes of a double-free record before its allocation record.

@@ -26,8 +26,11 @@ use crate::record::{
 use crate::settings::{Settings, Site};
 use crate::stack::CodeRange;
 
-/// Recent frees remembered for double-free reports (a power of two).
-pub const RING: usize = 8;
+/// Recent frees remembered for double-free reports (a power of two): more than
+/// a typical burst of frees in a row (a form's blocks, a list's nodes), whose
+/// chunks the OS merges as they go, so that a second free of any of them is
+/// still known.
+pub const RING: usize = 16;
 /// Call sites whose small allocations are counted separately.
 pub const SITES: usize = 16;
 /// [`State::patched`]: `MemChunkFree` and `MemHandleFree` are patched.
@@ -59,6 +62,10 @@ pub struct Ring {
     pub addr: [u32; RING],
     /// Ticks of each free.
     pub ticks: [u32; RING],
+    /// Each block's chunk when it was freed (a pointer's is the pointer; a
+    /// handle's is what `MemHandleLock` gave: a later `MemChunkFree` of that
+    /// pointer frees the handle's chunk a second time).
+    pub chunk: [u32; RING],
     /// Their (quarantined) slots.
     pub slot: [u16; RING],
     /// The allocations' kinds (their records' kind bytes now say "free slot").
@@ -474,6 +481,7 @@ asm_constants! {
     SMALL_SITE_SIZE = core::mem::size_of::<SmallSite>();
     RING_ADDR = offset_of!(Ring, addr);
     RING_TICKS = offset_of!(Ring, ticks);
+    RING_CHUNK = offset_of!(Ring, chunk);
     RING_SLOT = offset_of!(Ring, slot);
     RING_KIND = offset_of!(Ring, kind);
     RING_SITE = offset_of!(Ring, site);
@@ -509,8 +517,8 @@ option_bits! {
     ST_HF_LOW_HEAP, HF_LOW_HEAP_BIT = flags, HeaderFlags::LOW_HEAP;
 }
 
-// A ring entry's call stack scales by a shift; the ring's arrays are within 8-bit
-// displacements of its start.
+// A ring entry's call stack scales by a shift; the ring's arrays start within
+// signed 8-bit displacements of its start + 128 (`asm/free.s`'s RING_BIAS).
 static_assertions::const_assert!(core::mem::size_of::<RingSite>().is_power_of_two());
 static_assertions::const_assert!(RING.is_power_of_two());
-static_assertions::const_assert!(offset_of!(Ring, site) < 128);
+static_assertions::const_assert!(offset_of!(Ring, site) < 256);

@@ -1619,3 +1619,104 @@ fn blocks_handed_to_the_system_are_not_leaks() {
         "memdbg: leaks 2 (14 bytes), overruns 0, double frees 0"
     );
 }
+
+/// Issue 16 (1): a second free of a chunk the OS merged into a free neighbour is
+/// still a double free. Ten adjacent 16-byte pointers freed in order (each
+/// merges into the free chunk before it, its own header left inside, reading as
+/// live), then blocks 1, 5 and 9 again; a handle freed, then MemChunkFree of the
+/// pointer it had when locked. Four double frees, each with its allocation and
+/// both frees' sites, none passed to the OS (palm-run, a debug ROM, saw no
+/// invalid free); nothing leaks.
+#[test]
+fn double_frees_of_merged_chunks_are_caught() {
+    for documented in [false, true] {
+        let r = run_with(37, &Config::default(), |m| m.opaque_handles = documented);
+        assert_eq!(r.outcome.result, Some(0), "documented {documented}");
+        assert_clean_header(&r);
+        assert_eq!(
+            r.header
+                .header_flags()
+                .contains(HeaderFlags::DOCUMENTED_CALLS),
+            documented
+        );
+        let events = r.events();
+        let doubles: Vec<(Alloc, u16, u16)> = events
+            .iter()
+            .map(|rec| match rec {
+                Record::DoubleFree(d) => (
+                    seen(&d.alloc),
+                    site_line(d.first.frame(0)).unwrap(),
+                    site_line(d.second.frame(0)).unwrap(),
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let merged = |second| {
+            (
+                alloc(kind::POINTER, PTR_GUARDED, 16, "merged-block"),
+                line("merged-first"),
+                line(second),
+            )
+        };
+        assert_eq!(
+            doubles,
+            vec![
+                merged("merged-second-1"),
+                merged("merged-second-5"),
+                merged("merged-second-9"),
+                (
+                    alloc(
+                        kind::HANDLE,
+                        AllocFlags::GUARDED | AllocFlags::HANDLE,
+                        12,
+                        "merged-handle"
+                    ),
+                    line("merged-handle-free"),
+                    line("merged-handle-pointer"),
+                ),
+            ],
+            "documented {documented}"
+        );
+        // The blocks were adjacent: each chunk (16 bytes, the guard, the header)
+        // right after the one before.
+        let addrs: Vec<u32> = events
+            .iter()
+            .take(3)
+            .map(|rec| match rec {
+                Record::DoubleFree(d) => d.address.get(),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(addrs[1] - addrs[0], 4 * 28);
+        assert_eq!(addrs[2] - addrs[1], 4 * 28);
+        let c = r.counters();
+        assert_eq!(
+            (c.allocations.get(), c.frees.get(), c.double_frees.get()),
+            (11, 11, 4)
+        );
+        assert_eq!((c.leaks.get(), c.unknown_frees.get()), (0, 0));
+        assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+        let file = "memdbg/tests/app/src/lib.rs";
+        assert_eq!(
+            r.alerts(),
+            [
+                format!(
+                    "Double free of 16 bytes (pointer) at {file}:{}",
+                    line("merged-block")
+                ),
+                format!(
+                    "Double free of 16 bytes (pointer) at {file}:{}",
+                    line("merged-block")
+                ),
+                format!(
+                    "Double free of 16 bytes (pointer) at {file}:{}",
+                    line("merged-block")
+                ),
+                format!(
+                    "Double free of 12 bytes (handle) at {file}:{}",
+                    line("merged-handle")
+                ),
+            ]
+        );
+    }
+}

@@ -87,6 +87,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             34 => hand_offs(),
             35 => freed_unseen(),
             36 => err_display_alerts(),
+            37 => merged_double_frees(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -144,6 +145,73 @@ unsafe fn freed_unseen() -> u32 {
         MemHandleFree(kept);
         r
     }
+}
+
+/// Issue 16 (1): double frees of chunks the OS merged with a free neighbour.
+/// Ten adjacent 16-byte pointers freed in order (each chunk merges into the
+/// free one before it, its own header left inside), then blocks 1, 5 and 9
+/// freed again; a handle freed, then the pointer it had when locked freed with
+/// MemChunkFree. Each second free must be refused (memErrInvalidParam). The
+/// result: 0, or which step failed.
+#[inline(never)]
+unsafe fn merged_double_frees() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        // (Constant indices only: LLVM's m68k backend miscompiles a stack
+        // array indexed by a variable.)
+        let p = [
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+        ];
+        if p[0].is_null() || p[9].is_null() {
+            return 1;
+        }
+        merged_free(p[0]);
+        merged_free(p[1]);
+        merged_free(p[2]);
+        merged_free(p[3]);
+        merged_free(p[4]);
+        merged_free(p[5]);
+        merged_free(p[6]);
+        merged_free(p[7]);
+        merged_free(p[8]);
+        merged_free(p[9]);
+        let e1 = MemChunkFree(p[1]); // @mark merged-second-1
+        let e5 = MemChunkFree(p[5]); // @mark merged-second-5
+        let e9 = MemChunkFree(p[9]); // @mark merged-second-9
+        if e1 != memErrInvalidParam || e5 != memErrInvalidParam || e9 != memErrInvalidParam {
+            return 2;
+        }
+        let h = mem_handle_new!(12); // @mark merged-handle
+        let locked = MemHandleLock(h);
+        MemHandleUnlock(h);
+        MemHandleFree(h); // @mark merged-handle-free
+        let again = MemChunkFree(locked); // @mark merged-handle-pointer
+        if again != memErrInvalidParam {
+            return 3;
+        }
+    }
+    end()
+}
+
+/// One of [`merged_double_frees`]'s blocks (one allocation site for all).
+#[inline(never)]
+fn merged_block() -> MemPtr {
+    mem_ptr_new!(16) // @mark merged-block
+}
+
+/// A free of one of them (one free site for all).
+#[inline(never)]
+unsafe fn merged_free(p: MemPtr) {
+    unsafe { MemChunkFree(p) }; // @mark merged-first
 }
 
 /// An overrun found at a free, shown with `ErrDisplayFileLineMsg`
