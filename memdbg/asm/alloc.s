@@ -39,8 +39,8 @@
 | (the ticks, the sequence number, the site's file and line copied only when
 | the site changes, a call stack for Rust blocks and with CALL_STACKS), writes
 | it to the slot's ledger record with one DmWrite, enters the block in the
-| index (where frees go unseen, after __memdbg_reused retires a record of a
-| block freed unseen at that address), counts it (live blocks and bytes, their peaks, live handles), and
+| index (after __memdbg_reused retires the record of a block freed unseen
+| that the index still holds at that address), counts it (live blocks and bytes, their peaks, live handles), and
 | with HEAP_STATS counts a small allocation (__memdbg_small), samples the heap
 | and warns of a low heap (__memdbg_low_heap, once). A failed allocation is
 | counted (__memdbg_failed).
@@ -294,11 +294,13 @@ __memdbg_alloc:
 	SYSTRAP	sysTrapDmWrite
 	lea	(16,%sp), %sp
 
-	| The index entry: the block -> its slot. Where frees go unseen (the free
-	| traps not patched), the address may still be a block's freed unseen:
-	| __memdbg_reused (src/alloc.rs) first.
-	EXPECT_BELOW PATCHED_FREES_BIT, 8
-	btst	#PATCHED_FREES_BIT, (ST_PATCHED,%a2)
+	| The index entry: the block -> its slot. The address may still be the
+	| index's for a block freed unseen (the free traps not patched, or a free
+	| inside the Memory Manager that no trap call makes: MemHeapFreeByOwnerID):
+	| then __memdbg_reused (src/alloc.rs) retires that record first.
+	lea	(ST_INDEX,%a2), %a0
+	move.l	%d6, %d0
+	bsr.w	__memdbg_index_find
 	beq.w	.Lreused
 .Lindex:
 	lea	(ST_INDEX,%a2), %a0

@@ -186,9 +186,9 @@ fn still_free(st: &State, addr: u32, handle: bool, ret: u32) -> bool {
         if mp == 0 || mp & 1 != 0 {
             return true;
         }
-        let hdr = mp.wrapping_sub(8);
-        let h_offset = ((long(hdr + 4) << 8) as i32) >> 8;
-        if hdr.wrapping_sub((h_offset as u32).wrapping_mul(2)) != addr {
+        // SAFETY: as above: `mp` is even and nonzero, a chunk's body as the
+        // handle's master pointer holds it.
+        if !unsafe { probe::points_back(mp, addr) } {
             return true;
         }
         mp

@@ -46,6 +46,23 @@ unsafe fn header(body: u32) -> (u32, u32) {
     unsafe { (h.read_volatile(), h.add(1).read_volatile()) }
 }
 
+/// Whether the chunk header before `body` says master pointer `handle` is the
+/// chunk's (`hOffset`: the header − 2 × `hOffset` is `handle`; 0 for a
+/// non-movable chunk, whose `hOffset` is 0). PALM_FACTS §5.1.
+///
+/// # Safety
+/// As [`header`].
+pub unsafe fn points_back(body: u32, handle: u32) -> bool {
+    // SAFETY: the caller's guarantee.
+    let (_, w1) = unsafe { header(body) };
+    let h_offset = ((w1 << 8) as i32 >> 8) as u32;
+    if handle == 0 {
+        h_offset == 0
+    } else {
+        body.wrapping_sub(8).wrapping_sub(h_offset.wrapping_mul(2)) == handle
+    }
+}
+
 /// Whether the header before `body` is a live chunk's holding `size` bytes
 /// (`size` field − 8 − `sizeAdj`), with lock count `lock` and owner `owner` (any
 /// when `None`), and master pointer `handle` (0 for a non-movable chunk:
@@ -64,17 +81,12 @@ pub unsafe fn chunk_is(
     let (w0, w1) = unsafe { header(body) };
     let whole = w0 & 0x00FF_FFFF;
     let size_adj = (w0 >> 24) & 0x0F;
-    let h_offset = ((w1 << 8) as i32 >> 8) as u32;
-    let back = body.wrapping_sub(8).wrapping_sub(h_offset.wrapping_mul(2));
     w0 & 0x8000_0000 == 0
         && whole.wrapping_sub(8).wrapping_sub(size_adj) == size
         && lock.is_none_or(|l| w1 >> 28 == l)
         && owner.is_none_or(|o| (w1 >> 24) & 0x0F == o)
-        && if handle == 0 {
-            h_offset == 0
-        } else {
-            back == handle
-        }
+        // SAFETY: the caller's guarantee.
+        && unsafe { points_back(body, handle) }
 }
 
 /// `memHeapFlagVers3` (`MemoryPrv.h`, PALM_FACTS §5.2): the heap header has a

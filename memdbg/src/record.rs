@@ -532,13 +532,17 @@ flags! {
         /// its allocation's site; the header's `leaks` does not count it (format
         /// version 4 on).
         const HANDED_OFF = 0x0080;
-        /// Set at stop with [`HeaderFlags::PATCHES_REFUSED`]: the block is no
-        /// longer the chunk memdbg recorded (its chunk is free, its size, heap
-        /// or owner changed; or, with [`HeaderFlags::DOCUMENTED_CALLS`], its
-        /// guard is damaged, which documented calls cannot tell from a free):
-        /// it was freed where memdbg could not see it (a plain `MemPtrFree`, the
-        /// OS), not leaked. Such a record is not a leak (not counted in
-        /// [`Counters::leaks`]) and its guard is not an overrun.
+        /// The block was freed where memdbg could not see it: a new block got
+        /// its address while its record was live, or at stop it is no longer
+        /// the chunk memdbg recorded (its chunk is free, also when merged into
+        /// a free neighbour; with the frees not all seen, also its size, heap
+        /// or owner changed, or, with [`HeaderFlags::DOCUMENTED_CALLS`], its
+        /// guard is damaged, which documented calls cannot tell from a free).
+        /// With [`HeaderFlags::PATCHES_REFUSED`]: a plain `MemPtrFree`, the
+        /// OS's frees; with the patches installed: a free inside the Memory
+        /// Manager that makes no trap call (`MemHeapFreeByOwnerID`). Such a
+        /// record is not a leak (not counted in [`Counters::leaks`]) and its
+        /// guard is not checked (no overrun).
         const FREED_UNSEEN = 0x0100;
     }
 }

@@ -517,18 +517,22 @@ static SUMMARY_LINE: [u8; 54] =
 /// off, counted as a leak and reported (one `DbgMessage` line each; a record
 /// retired as freed unseen while running, `crate::alloc::reused`, is left as it
 /// is); then every slot's record is released (nothing reads it again through its
-/// pointer). `frees_seen`: the free traps were patched, so every free was seen.
-/// Returns the leaks, their bytes (which the header then counts) and the blocks
-/// handed off.
+/// pointer). `frees_seen`: the free traps were patched, so every free made with
+/// a trap call was seen. Returns the leaks, their bytes (which the header then
+/// counts) and the blocks handed off.
 ///
-/// A block is checked as [`block::still_live`] and its guard say: with every
-/// free seen, its guard ([`check_guard`], an overrun found at stop); else, if it
-/// is no longer the chunk recorded, or (with [`HeaderFlags::DOCUMENTED_CALLS`],
-/// whose calls cannot tell a freed chunk from a live one) its guard is damaged, it
-/// was freed unseen: its record gets [`AllocFlags::FREED_UNSEEN`], no overrun
-/// (its owner changed is one way of no longer being the chunk recorded: without
-/// the frees seen, a block handed off cannot be told from one freed unseen). A
-/// live block that another owner has now ([`handed_off`]) gets
+/// With the OS 3.x internals, a block that is no longer the chunk recorded
+/// ([`block::still_live`]: its chunk free, also when merged into a free
+/// neighbour, or its size changed; with the frees not seen, its owner too) was
+/// freed unseen: its record gets [`AllocFlags::FREED_UNSEEN`], and its guard is
+/// not checked (the memory is no longer its block). That covers frees inside the
+/// Memory Manager that make no trap call (`MemHeapFreeByOwnerID`) with the
+/// patches installed too. With [`HeaderFlags::DOCUMENTED_CALLS`], whose calls
+/// cannot tell a freed chunk from a live one, only with the frees not seen: a
+/// block no longer the chunk recorded, or whose guard is damaged, was freed
+/// unseen (without the frees seen a block handed off cannot be told from one
+/// freed unseen). A live block's guard is checked ([`check_guard`], an overrun
+/// found at stop); one that another owner has now ([`handed_off`]) gets
 /// [`AllocFlags::HANDED_OFF`]: not a leak.
 fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
     let (mut leaks, mut bytes, mut handed) = (0u32, 0u32, 0u32);
@@ -544,9 +548,13 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
         }
         let key = block::key_of(rec);
         // SAFETY: a live block's record and key.
-        let live = frees_seen
-            || (block::still_live(st, rec, key)
-                && (st.documented == 0 || unsafe { block::guard_intact(st, rec, key) }));
+        let live = if st.documented == 0 {
+            block::still_live(st, rec, key, !frees_seen)
+        } else {
+            frees_seen
+                || (block::still_live(st, rec, key, true)
+                    && unsafe { block::guard_intact(st, rec, key) })
+        };
         let set = if !live {
             AllocFlags::FREED_UNSEEN
         } else {

@@ -254,7 +254,7 @@ fn assert_clean_header(r: &Run) {
 /// the blocks the ledger lists as leaks: same addresses, and chunk sizes that are the
 /// requested sizes plus the guard. `MemChunkNew` chunks are left out: their owner is
 /// in `attr` (0, the system, in these tests), so no sweep sees them; so are blocks
-/// handed off (their owner is no longer the app's).
+/// handed off (their owner is no longer the app's) and blocks freed unseen.
 fn assert_sweep_matches(r: &Run) {
     let mut swept: Vec<(u32, u32)> = r
         .outcome
@@ -265,7 +265,12 @@ fn assert_sweep_matches(r: &Run) {
     let mut ours: Vec<(u32, u32)> = r
         .allocs()
         .iter()
-        .filter(|a| a.kind != kind::CHUNK && !a.alloc_flags().contains(AllocFlags::HANDED_OFF))
+        .filter(|a| {
+            a.kind != kind::CHUNK
+                && !a
+                    .alloc_flags()
+                    .intersects(AllocFlags::HANDED_OFF | AllocFlags::FREED_UNSEEN)
+        })
         .map(|a| {
             let guard = if a.alloc_flags().contains(AllocFlags::GUARDED) {
                 4
@@ -1719,4 +1724,58 @@ fn double_frees_of_merged_chunks_are_caught() {
             ]
         );
     }
+}
+
+/// Issue 16 (2): blocks freed inside the Memory Manager without a free trap
+/// call (`MemHeapFreeByOwnerID`), with memdbg's patches installed. The pointer
+/// whose address a new tracked block gets is closed as freed unseen at that
+/// allocation; the handle, at stop (its chunk free). The new block's free closes
+/// its own record; exactly one leak, no overrun, no alert but the leak's.
+#[test]
+fn blocks_freed_without_a_trap_call_are_freed_unseen() {
+    let r = run(38);
+    assert_eq!(r.outcome.result, Some(0));
+    assert_clean_header(&r);
+    assert!(
+        !r.header
+            .header_flags()
+            .intersects(HeaderFlags::PATCHES_REFUSED | HeaderFlags::DOCUMENTED_CALLS)
+    );
+    let unseen = AllocFlags::FREED_UNSEEN;
+    assert_eq!(
+        seen_all(&r),
+        vec![
+            alloc(kind::POINTER, PTR_GUARDED | unseen, 24, "bulk-ptr"),
+            alloc(
+                kind::HANDLE,
+                AllocFlags::GUARDED | AllocFlags::HANDLE | unseen,
+                40,
+                "bulk-handle"
+            ),
+            alloc(kind::POINTER, PTR_GUARDED, 12, "bulk-leak"),
+        ]
+    );
+    assert!(
+        r.events().is_empty(),
+        "no overrun, no double free: {:?}",
+        r.events()
+    );
+    let c = r.counters();
+    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (1, 12));
+    assert_eq!((c.allocations.get(), c.frees.get()), (4, 1));
+    assert_eq!((c.overruns.get(), c.double_frees.get()), (0, 0));
+    assert_eq!(c.unknown_frees.get(), 0);
+    let file = "memdbg/tests/app/src/lib.rs";
+    assert_eq!(
+        r.alerts(),
+        [format!(
+            "Leaked 12 bytes (pointer) at {file}:{}",
+            line("bulk-leak")
+        )]
+    );
+    assert_eq!(
+        r.dbg_messages().last().unwrap(),
+        "memdbg: leaks 1 (12 bytes), overruns 0, double frees 0"
+    );
+    assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
 }

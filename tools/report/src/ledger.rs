@@ -44,9 +44,9 @@ pub struct Ledger {
     /// blocks live at stop that another owner had (given to the system with
     /// `MemPtrSetOwner`/`MemHandleSetOwner` and kept): not leaks.
     pub handed_off: Vec<AllocRecord>,
-    /// Allocation records with `AllocFlags::FREED_UNSEEN`: blocks `memdbg::stop`
-    /// found freed where it could not see the free (trap patches refused), not
-    /// leaks.
+    /// Allocation records with `AllocFlags::FREED_UNSEEN`: blocks memdbg found
+    /// freed where it could not see the free (trap patches refused, or a free
+    /// inside the Memory Manager without a trap call), not leaks.
     pub freed_unseen: Vec<AllocRecord>,
     /// Overrun events.
     pub overruns: Vec<OverrunRecord>,

@@ -127,7 +127,7 @@
 //! | `sites` | array | [`Site`]: `site`, `kinds`, `count`, `bytes`, `min_size`, `max_size`, `leaks` (numbers); most bytes first |
 //! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `found_by_truncated`, `block` |
 //! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack, stack_truncated}`), `block` |
-//! | `freed_unseen` | array | [`Leak`]-shaped: `number` and the block's fields, for each block `memdbg::stop` found freed where it could not see the free (trap patches refused; `AllocFlags::FREED_UNSEEN`): not leaks |
+//! | `freed_unseen` | array | [`Leak`]-shaped: `number` and the block's fields, for each block memdbg found freed where it could not see the free (trap patches refused, or a free inside the Memory Manager without a trap call such as `MemHeapFreeByOwnerID`; `AllocFlags::FREED_UNSEEN`): not leaks |
 //! | `heap` | object | [`HeapInfo`]: `peak_live_bytes`, `peak_live_count`, `low_free`, `low_largest_free`, `low_heap_threshold`, `small_allocs`, `small_unsited`, `small_sites` (`{count, bytes, first: block}`), `low_heap` (`{free, largest, threshold, after: block}`) |
 //! | `suppressions` | array | [`SuppressionUse`]: `pattern`, `leaks`, `bytes` hidden by it |
 //! | `entry_function` | string \| null | the ELF's function at code 1 offset 0 (`__palm_entry`) |

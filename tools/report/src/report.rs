@@ -1233,8 +1233,13 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         ));
     }
     if !freed_unseen.is_empty() {
+        let why = if flags.contains(HeaderFlags::PATCHES_REFUSED) {
+            "patches refused"
+        } else {
+            "no free trap call"
+        };
         line.push_str(&format!(
-            "; {} freed unseen (patches refused)",
+            "; {} freed unseen ({why})",
             plural(freed_unseen.len(), "block", "blocks")
         ));
     }

@@ -443,10 +443,16 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
 
     if !r.freed_unseen.is_empty() {
         writeln!(out)?;
+        let why = if r.header.flags.iter().any(|f| f.name == "PATCHES_REFUSED") {
+            "the OS refused memdbg's trap patches, so their frees went unseen"
+        } else {
+            "freed inside the Memory Manager without a free trap call (MemHeapFreeByOwnerID, \
+             a ROM's own frees)"
+        };
         writeln!(
             out,
-            "Freed unseen: {} (the OS refused memdbg's trap patches, so their frees went \
-             unseen; at stop each was no longer the chunk memdbg recorded: not leaks)",
+            "Freed unseen: {} ({why}; each was no longer the chunk memdbg recorded when its \
+             address was allocated again or at stop: not leaks)",
             count(r.freed_unseen.len(), "block", "blocks")
         )?;
         for f in &r.freed_unseen {

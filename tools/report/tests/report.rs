@@ -1034,7 +1034,8 @@ fn blocks_freed_unseen_are_listed_apart_and_are_not_leaks() {
     assert!(
         text.contains(
             "Freed unseen: 2 blocks (the OS refused memdbg's trap patches, so their frees went \
-             unseen; at stop each was no longer the chunk memdbg recorded: not leaks)\n  #2 \
+             unseen; each was no longer the chunk memdbg recorded when its address was \
+             allocated again or at stop: not leaks)\n  #2 \
              Non-relocatable chunk (pointer) at 0x00011200, size = 12, allocated at src/b.rs:9\n  \
              #3 Relocatable chunk (handle) at 0x00011100, size = 64, allocated at src/b.rs:7\n"
         ),
@@ -1051,6 +1052,23 @@ fn blocks_freed_unseen_are_listed_apart_and_are_not_leaks() {
     records.extend(freed.iter().map(|a| a.as_bytes().to_vec()));
     let ledger = Ledger::from_pdb(&pdb_of(&records), "unseen.pdb").unwrap();
     assert_eq!(analyze(&ledger, &Options::default()).summary.exit_status, 0);
+    // With the patches installed, the blocks were freed without a trap call
+    // (MemHeapFreeByOwnerID): the report says so.
+    let mut records = vec![header(0x0C00, &[]).as_bytes().to_vec()];
+    records.extend(freed.iter().map(|a| a.as_bytes().to_vec()));
+    let swept = Ledger::from_pdb(&pdb_of(&records), "swept.pdb").unwrap();
+    let (text, _) = render(&swept, &Options::default());
+    assert!(
+        text.contains(
+            "Freed unseen: 2 blocks (freed inside the Memory Manager without a free trap call \
+             (MemHeapFreeByOwnerID, a ROM's own frees); each was"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("SUMMARY: memdbg: no leaks; 2 blocks freed unseen (no free trap call)."),
+        "{text}"
+    );
     // Written back, the records stay what they were.
     let back = Ledger::from_pdb(&ledger.to_pdb().unwrap(), "back.pdb").unwrap();
     assert_eq!(back.freed_unseen, ledger.freed_unseen);

@@ -88,6 +88,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             35 => freed_unseen(),
             36 => err_display_alerts(),
             37 => merged_double_frees(),
+            38 => bulk_freed(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -197,6 +198,39 @@ unsafe fn merged_double_frees() -> u32 {
         let again = MemChunkFree(locked); // @mark merged-handle-pointer
         if again != memErrInvalidParam {
             return 3;
+        }
+    }
+    end()
+}
+
+/// Issue 16 (2): frees inside the Memory Manager that make no trap call. A
+/// pointer and a handle given to owner 5 (an owner ID no other chunk has), then
+/// swept by `MemHeapFreeByOwnerID(0, 5)`, which frees both without a
+/// MemChunkFree/MemHandleFree trap call; a new tracked pointer of the first's
+/// size, which the first-fit heap puts where the first was, freed correctly;
+/// and one real leak. The result: 0, or which step failed.
+#[inline(never)]
+unsafe fn bulk_freed() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let a = mem_ptr_new!(24); // @mark bulk-ptr
+        let b = mem_handle_new!(40); // @mark bulk-handle
+        let leak = mem_ptr_new!(12); // @mark bulk-leak
+        if a.is_null() || b.is_null() || leak.is_null() {
+            return 1;
+        }
+        if MemPtrSetOwner(a, 5) != errNone
+            || MemHandleSetOwner(b, 5) != errNone
+            || MemHeapFreeByOwnerID(0, 5) != errNone
+        {
+            return 2;
+        }
+        let c = mem_ptr_new!(24); // @mark bulk-reuse
+        if c != a {
+            return 3;
+        }
+        if MemChunkFree(c) != errNone {
+            return 4;
         }
     }
     end()
