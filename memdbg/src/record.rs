@@ -56,8 +56,8 @@
 //! |---|---|
 //! | 1 | first version: header of 152 bytes ([`HEADER_SIZE_V1`]) |
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
-//! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); every other record is as in version 2 |
-//! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`], [`AllocFlags::HANDED_OFF`] (an allocation record at stop that is not a leak: its block was handed off) and [`AllocFlags::FREED_UNSEEN`] (nor is this one: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every layout is as in version 3 |
+//! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
+//! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); every layout is as in version 3 |
 //!
 //! [`Header::decode`] and [`Record::decode`] read all four versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
@@ -522,16 +522,6 @@ flags! {
         /// The chunk is outside the dynamic heap (e.g. `MemChunkNew` on a storage
         /// heap); it has no guard (storage memory is write-protected).
         const NOT_DYNAMIC = 0x0020;
-        /// Allocated with an owner other than the app's (a `MemChunkNew` whose
-        /// `attr` names another owner ID, e.g. 0, the system): never the app's,
-        /// so never handed off (format version 4 on).
-        const OTHER_OWNER = 0x0040;
-        /// At stop the block belonged to another owner than the app (its owner
-        /// set with `MemPtrSetOwner`/`MemHandleSetOwner`, e.g. to 0, to outlive
-        /// the app): handed off, not a leak. Its record stays in the ledger, with
-        /// its allocation's site; the header's `leaks` does not count it (format
-        /// version 4 on).
-        const HANDED_OFF = 0x0080;
         /// The block was freed where memdbg could not see it: a new block got
         /// its address while its record was live, or at stop it is no longer
         /// the chunk memdbg recorded (its chunk is free, also when merged into
@@ -543,7 +533,17 @@ flags! {
         /// Manager that makes no trap call (`MemHeapFreeByOwnerID`). Such a
         /// record is not a leak (not counted in [`Counters::leaks`]) and its
         /// guard is not checked (no overrun).
-        const FREED_UNSEEN = 0x0100;
+        const FREED_UNSEEN = 0x0040;
+        /// Allocated with an owner other than the app's (a `MemChunkNew` whose
+        /// `attr` names another owner ID, e.g. 0, the system): never the app's,
+        /// so never handed off (format version 4 on).
+        const OTHER_OWNER = 0x0080;
+        /// At stop the block belonged to another owner than the app (its owner
+        /// set with `MemPtrSetOwner`/`MemHandleSetOwner`, e.g. to 0, to outlive
+        /// the app): handed off, not a leak. Its record stays in the ledger, with
+        /// its allocation's site; the header's `leaks` does not count it (format
+        /// version 4 on).
+        const HANDED_OFF = 0x0100;
     }
 }
 

@@ -275,20 +275,47 @@ fn abandoned(st: &State) -> bool {
 /// trampolines, if one is still reached, pass straight to the original), its
 /// patches removed where the dispatch table still holds them, its ledger's slot
 /// records released (the exited app kept them busy and locked; the new ledger
-/// replaces the database), code 1 of that app unlocked (its lock from
-/// [`locate_code`]), its feature unregistered and its two chunks freed. If another
+/// replaces the database), code 1 of that app unlocked where memdbg's lock is
+/// still on it ([`release_abandoned_code`]), its feature unregistered and its two chunks freed. If another
 /// patch sits on one of its traps (`TRAPS_DISTURBED`), the chunks stay allocated,
 /// busy, for that patch to chain through (until a reset).
 fn take_over(st: &mut State) {
     st.busy = 1;
     patch::remove(st);
     ledger::release_abandoned(st);
-    release_code(st);
+    release_abandoned_code(st);
     // SAFETY: a plain Feature Manager call.
     unsafe { palm::FtrUnregister(DB_CREATOR, FEATURE_STATE) };
     if st.flags & HeaderFlags::TRAPS_DISTURBED.bits() == 0 {
         free_chunks(st.index.keys.cast(), (st as *mut State).cast());
     }
+}
+
+/// The lock [`locate_code`] put on code 1 of an app that returned without
+/// `stop`, taken off if it is still there: that handle's lock count
+/// (`MemHandleLockCount`) above the OS's own, which is 1 if it is also the code
+/// 1 running now (the same app relaunched: `DmGetResource('code', 1)` gives the
+/// same handle) and 0 otherwise. (A debug ROM, like palm-run, may already have
+/// undone it when the app exited, reporting it.) The exited app's database is
+/// closed, so the resource is not released again.
+fn release_abandoned_code(st: &mut State) {
+    let h = st.code_handle;
+    if h.is_null() {
+        return;
+    }
+    // SAFETY: plain Data Manager and Memory Manager calls; `h` is a resource
+    // handle of an installed app (a resource's chunk stays while its database
+    // exists).
+    unsafe {
+        let now = palm::DmGetResource(palm::four_cc(b"code"), 1);
+        if !now.is_null() {
+            palm::DmReleaseResource(now);
+        }
+        if palm::MemHandleLockCount(h) > u16::from(now == h) {
+            palm::MemHandleUnlock(h);
+        }
+    }
+    st.code_handle = core::ptr::null_mut();
 }
 
 /// Code 1's address range: `code` 1 of the open resource databases, most recently
@@ -352,29 +379,19 @@ fn release_code(st: &mut State) {
 ///
 /// The resources come from `DmGetResource` (DataMgr.h: the open resource databases,
 /// most recently opened first; MemDbgDB, open by now, is a record database), and
-/// only when its `code` 1 is the code 1 memdbg runs in (the handle [`locate_code`]
-/// kept): then the code resources are the running app's. One that is not locked
-/// (`MemHandleLockCount` 0: nothing runs in it) is skipped. A resource's address
-/// is what `MemHandleLock` gives (unlocked again at once: the app's startup code
-/// keeps it locked, so it does not move); no master pointer is read. Each record
-/// holds the resource's base, size and CRC-32; a full storage heap loses it and
+/// only when code 1 is the one memdbg runs in ([`locate_code`] found it by the same
+/// call): then the code resources are the running app's. One that is not locked
+/// (`MemHandleLockCount` 0: nothing runs in it) is skipped; a locked one's address
+/// is what `MemHandleLock` gives (the documented way on every OS: a handle need not
+/// be a master pointer), unlocked again at once (it stays locked by the startup
+/// code). Each record holds the resource's base, size and CRC-32, written as
+/// [`ledger::new_record`] … [`ledger::release`]; a full storage heap loses it and
 /// marks the ledger incomplete.
 fn record_segments(st: &mut State) {
-    if st.code.base == st.code.end {
+    if st.code_handle.is_null() {
         return;
     }
     let code = palm::four_cc(b"code");
-    // SAFETY: a plain Data Manager call; the handle is released once.
-    let same = unsafe {
-        let h1 = palm::DmGetResource(code, 1);
-        if !h1.is_null() {
-            palm::DmReleaseResource(h1);
-        }
-        h1 == st.code_handle
-    };
-    if !same {
-        return;
-    }
     let mut n: u16 = 2;
     loop {
         // SAFETY: a plain Data Manager call.
@@ -384,7 +401,8 @@ fn record_segments(st: &mut State) {
         }
         // SAFETY: `h` is a resource handle; a locked chunk does not move, so the
         // address MemHandleLock gives and its size describe where its code runs,
-        // and its bytes are readable; the handle is released once.
+        // and its bytes are readable; the handle is locked and unlocked once, and
+        // released once.
         unsafe {
             if palm::MemHandleLockCount(h) != 0 {
                 let base = palm::MemHandleLock(h) as u32;
@@ -441,10 +459,10 @@ fn app_identity(st: &mut State) {
 /// seen, it is no longer the chunk memdbg recorded: freed unseen,
 /// [`AllocFlags::FREED_UNSEEN`]) with one `DbgMessage` line each, writes the
 /// small-allocation sites and the final header, releases the slots' records,
-/// removes the free ones from MemDbgDB and closes it; only then, the ledger
-/// complete (an alert that ends the app loses nothing), it shows the alerts at
-/// stop (up to [`Settings::max_alerts`], reading the ledger again), and frees the
-/// state. Call it before PilotMain returns.
+/// removes the free ones from MemDbgDB and closes it, releases code 1; only
+/// then, the ledger complete (an alert that ends the app loses nothing), it shows
+/// the alerts at stop (up to [`Settings::max_alerts`], reading the ledger again),
+/// and frees the state. Call it before PilotMain returns.
 ///
 /// # Errors
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
@@ -482,7 +500,7 @@ pub fn stop() -> Result<Summary, Error> {
     // SAFETY: TimGetTicks has no arguments.
     ledger::write_header(st, unsafe { palm::TimGetTicks() });
     ledger::finish(st);
-    stop_alerts(st, leak_alerts, overrun_alerts);
+    release_code(st);
     let k = st.counters();
     let summary = Summary {
         leaks,
@@ -498,7 +516,7 @@ pub fn stop() -> Result<Summary, Error> {
     a[2] = summary.overruns as usize;
     a[3] = summary.double_frees as usize;
     events::dbg_message(st, &SUMMARY_LINE);
-    release_code(st);
+    stop_alerts(st, leak_alerts, overrun_alerts);
     // The index's keys are the second chunk (the first starts with the state).
     let keys = st.index.keys.cast::<u8>();
     // Unregistered first, so nothing finds the state while it is freed (the patches
@@ -602,50 +620,65 @@ fn handed_off(st: &State, rec: *const u8) -> bool {
     owner != u16::from(st.app_owner)
 }
 
-/// The alerts of [`stop`], once the ledger is complete and closed: the first
+/// The alerts of [`stop`], once the ledger is complete and closed (and code 1
+/// released: an alert that ends the app leaves nothing open): the first
 /// `leak_alerts` leaks' and `overrun_alerts` overruns found at stop, in the
-/// ledger's order, each record read again from MemDbgDB (opened for reading,
-/// each record copied while locked, [`ledger::read_record`]).
+/// ledger's order. For each, MemDbgDB is opened for reading, the next such record
+/// is copied while locked ([`ledger::read_record`]) and the database closed again
+/// before the alert is shown.
 fn stop_alerts(st: &State, mut leak_alerts: u32, mut overrun_alerts: u32) {
-    if leak_alerts == 0 && overrun_alerts == 0 {
-        return;
-    }
-    let db = ledger::reopen();
-    if db.is_null() {
-        return;
-    }
     let buf = &mut st.sc().ev.overrun;
     let at = (buf as *mut OverrunRecord).cast::<u8>();
-    // SAFETY: an open database; `buf` is the scratch overrun record, room for
-    // either record.
-    unsafe {
-        let n = palm::DmNumRecords(db);
-        for i in 1..n {
-            match ledger::kind_of(db, i) {
-                Some(k)
-                    if kind::is_alloc(k)
-                        && leak_alerts > 0
-                        && ledger::read_record(db, i, at, ALLOC_RECORD_SIZE as u32)
-                        && block::flags_of(at)
-                            & (AllocFlags::FREED_UNSEEN | AllocFlags::HANDED_OFF).bits()
-                            == 0 =>
-                {
-                    leak_alerts -= 1;
-                    events::alert(st, at, k, &LEAKED);
+    let mut i = 1;
+    while leak_alerts + overrun_alerts > 0 {
+        let db = ledger::reopen();
+        if db.is_null() {
+            return;
+        }
+        // The next record to alert about: (its kind, true for an overrun).
+        let mut found = None;
+        // SAFETY: an open database; `buf` is the scratch overrun record, room for
+        // either record.
+        unsafe {
+            let n = palm::DmNumRecords(db);
+            while found.is_none() && i < n {
+                match ledger::kind_of(db, i) {
+                    Some(k)
+                        if kind::is_alloc(k)
+                            && leak_alerts > 0
+                            && ledger::read_record(db, i, at, ALLOC_RECORD_SIZE as u32)
+                            && block::flags_of(at)
+                                & (AllocFlags::FREED_UNSEEN | AllocFlags::HANDED_OFF).bits()
+                                == 0 =>
+                    {
+                        found = Some((k, false));
+                    }
+                    Some(kind::OVERRUN)
+                        if overrun_alerts > 0
+                            && ledger::read_record(db, i, at, OVERRUN_RECORD_SIZE as u32)
+                            && buf.when.get() == detected::AT_STOP =>
+                    {
+                        found = Some((buf.alloc.kind, true));
+                    }
+                    _ => {}
                 }
-                Some(kind::OVERRUN)
-                    if overrun_alerts > 0
-                        && ledger::read_record(db, i, at, OVERRUN_RECORD_SIZE as u32)
-                        && buf.when.get() == detected::AT_STOP =>
-                {
-                    overrun_alerts -= 1;
-                    let a = (&buf.alloc as *const AllocRecord).cast::<u8>();
-                    events::alert(st, a, buf.alloc.kind, &OVERRUN);
-                }
-                _ => {}
+                i += 1;
+            }
+            palm::DmCloseDatabase(db);
+        }
+        let Some((k, overrun)) = found else {
+            return;
+        };
+        // SAFETY: the copied record (an overrun's embedded allocation record).
+        unsafe {
+            if overrun {
+                overrun_alerts -= 1;
+                events::alert(st, (&buf.alloc as *const AllocRecord).cast(), k, &OVERRUN);
+            } else {
+                leak_alerts -= 1;
+                events::alert(st, at, k, &LEAKED);
             }
         }
-        palm::DmCloseDatabase(db);
     }
 }
 

@@ -752,6 +752,64 @@ fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
 }
 
 #[test]
+fn an_alert_at_stop_that_ends_the_app_finds_the_ledger_complete_and_closed() {
+    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    let leak = line("err-display-stop-leak");
+    // Continued: the one alert is the leak's, at stop.
+    let r = run(39);
+    assert_eq!(
+        r.machine.os.sys.err_displays,
+        [(file, leak, "Leaked 6 bytes (pointer)".to_string())]
+    );
+    // Ended there (a release ROM, PumpkinOS): stop had written the final header,
+    // closed MemDbgDB and unlocked code 1 before it.
+    let mut m = machine(&Config::default());
+    m.os.ftr.features.insert((CREATOR, 0), 39);
+    m.alert_response = palm_run::machine::AlertResponse::Reset;
+    let out = m.launch(APP_NAME).unwrap();
+    assert!(
+        matches!(
+            out.stop.as_ref().map(|s| &s.kind),
+            Some(palm_run::StopKind::FatalAlert(_))
+        ),
+        "{:?}",
+        out.stop
+    );
+    assert!(out.left_open.is_empty(), "{:?}", out.left_open);
+    assert_eq!(out.code1_locks_left, 0);
+    let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+    let Content::Records(recs) = &db.content else {
+        panic!("MemDbgDB is a resource database")
+    };
+    let h = Header::decode(&recs[0].data).unwrap();
+    assert_eq!(
+        h.header_flags(),
+        HeaderFlags::empty(),
+        "not RUNNING: stop ran"
+    );
+    assert_ne!(h.stop_ticks.get(), 0);
+    assert_eq!((h.counters.leaks.get(), h.counters.alerts.get()), (1, 1));
+    let records: Vec<Record> = recs[1..]
+        .iter()
+        .map(|r| Record::decode(&r.data).unwrap())
+        .collect();
+    // The leak, and its site's small-allocation record (written at stop too).
+    let [Record::Alloc(a), Record::SmallSite(site)] = records.as_slice() else {
+        panic!("{records:?}")
+    };
+    assert_eq!(
+        seen(a),
+        alloc(
+            kind::POINTER,
+            AllocFlags::GUARDED,
+            6,
+            "err-display-stop-leak"
+        )
+    );
+    assert_eq!(seen(&site.first), seen(a));
+}
+
+#[test]
 fn storage_heap_full_marks_the_ledger_incomplete_and_the_app_continues() {
     let r = run(12);
     assert_clean_header(&r);
@@ -1426,25 +1484,26 @@ fn other_app() -> &'static Vec<u8> {
 }
 
 /// Issue 16 (7): an app that returns without `stop` leaves memdbg's six patches
-/// installed, and code 1 locked once, by memdbg's own lock (`start` locks it
-/// until `stop`; the OS unlocked its own at exit), so palm-run does not move it.
-/// A second app that allocates, frees and asks for sizes afterwards runs without
-/// a fault: each trampoline sees that code 1 is no longer locked twice and goes
-/// straight to the original trap (which frees the chunk: no debug-ROM report).
-/// The same with the old code's bytes reused meanwhile (the test fills them with
-/// ILLEGAL instructions, as a device that deleted the app may, and puts them
-/// back before the app's next launch). Then memdbg's app runs again: `start`
-/// takes the abandoned session over (its patches removed, its records and code
-/// 1 released, its chunks freed) and the new run is exact.
+/// installed, and code 1 locked by memdbg's own lock (`start` locks it until
+/// `stop`), which palm-run, as a debug ROM, reports and undoes at exit; it then
+/// moves the code away and fills the old place with ILLEGAL instructions, as a
+/// device may reuse it. A second app that allocates, frees and asks for sizes
+/// afterwards runs without a fault: each trampoline sees that the code it would
+/// jump into is gone and goes straight to the original trap (which frees the
+/// chunk: no debug-ROM report). Then memdbg's app runs again: `start` takes the
+/// abandoned session over (its patches removed, its records released, its
+/// chunks freed) and the new run is exact. The same with the code left where it
+/// was (only unlocked): the lock check alone sends the calls on.
 #[test]
 fn an_app_that_forgets_stop_leaves_the_next_apps_frees_working() {
-    for reused in [true, false] {
-        forgotten_stop(reused);
+    for moved in [true, false] {
+        forgotten_stop(moved);
     }
 }
 
-fn forgotten_stop(reused: bool) {
+fn forgotten_stop(moved: bool) {
     let mut m = machine(&Config::default());
+    m.move_code_at_exit = moved;
     m.install(other_app()).unwrap();
     let table = palm_run::sys::dispatch_snapshot(&m);
     let state_chunks = |m: &Machine| {
@@ -1463,24 +1522,20 @@ fn forgotten_stop(reused: bool) {
     assert_eq!(first.patches_left.len(), 6, "{:?}", first.patches_left);
     assert_eq!(first.left_open, ["MemDbgDB"]);
     assert_eq!(
+        first.code1_locks_left, 1,
+        "memdbg's lock, undone by palm-run"
+    );
+    assert_eq!(
         state_chunks(&m),
         system_before + 2,
         "the state and the index"
     );
     let old_code = m.os.sys.code1_base.unwrap();
     assert_eq!(
-        m.code1_base(APP_NAME),
-        Some(old_code),
-        "memdbg's lock keeps it in place"
+        m.code1_base(APP_NAME) != Some(old_code),
+        moved,
+        "palm-run moved it"
     );
-    let code = m
-        .mem
-        .read_bytes(old_code, app().code1.len() as u32)
-        .unwrap();
-    if reused {
-        let illegal: Vec<u8> = (0..code.len()).map(|i| [0x4A, 0xFC][i & 1]).collect();
-        m.mem.os_write_bytes(old_code, &illegal).unwrap();
-    }
     // The second app: allocations, a MemChunkFree, MemPtrSize/MemHandleSize.
     m.os.ftr.features.remove(&(CREATOR, 0));
     m.set_feature(*b"PRtt", 0, 1);
@@ -1496,10 +1551,11 @@ fn forgotten_stop(reused: bool) {
         "the patches are still memdbg's"
     );
     // memdbg's app again: a clean run of its own, the abandoned state gone.
-    m.mem.os_write_bytes(old_code, &code).unwrap();
     m.os.ftr.features.insert((CREATOR, 0), 2);
     let third = m.launch(APP_NAME).unwrap();
     assert_eq!((third.stop.clone(), third.result), (None, Some(0)));
+    assert_eq!(third.code1_locks_left, 0, "no lock taken off twice or left");
+    assert!(m.reports.is_empty(), "{:?}", m.reports);
     assert_eq!(
         palm_run::sys::dispatch_snapshot(&m),
         table,

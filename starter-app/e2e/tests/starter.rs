@@ -140,6 +140,9 @@ fn run_on(script: &str, setup: impl FnOnce(&mut Machine)) -> Run {
     let output = m.output.join("\n");
     assert_eq!(outcome.stop, None, "the app was stopped\n{output}");
     assert_eq!(outcome.result, Some(0), "PilotMain's result\n{output}");
+    // memdbg closes MemDbgDB and unlocks code 1 as often as it locked it.
+    assert!(outcome.left_open.is_empty(), "{:?}", outcome.left_open);
+    assert_eq!(outcome.code1_locks_left, 0);
     let pdb = m.export("MemDbgDB").unwrap();
     let db = Database::parse(&pdb).unwrap();
     assert_eq!(db.header.name, b"MemDbgDB");

@@ -942,13 +942,24 @@ fn record_index(m: &mut Machine, id: u32, index: u16) -> Result<usize, u32> {
 /// the record to its file and frees `h->buf` whatever its lock count): the
 /// chunk moves to a new body with lock count 0, the old body is zeroed and
 /// freed, so a pointer kept from before points at freed memory and a DmWrite
-/// through it is reported ([`DmWrite`]).
+/// through it is reported ([`DmWrite`]). With [`Machine::strict_record_writes`]
+/// the release of a record that is not busy is a debug-ROM report (PumpkinOS
+/// logs it as "useCount < 0").
 pub fn DmReleaseRecord(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     let (_, id) = open_db!(m, call, |e| e);
     let i = match record_index(m, id, call.u16(1)) {
         Ok(i) => i,
         Err(e) => return Ok(e),
     };
+    if m.strict_record_writes && dbr(m, id).records[i].attributes & REC_BUSY == 0 {
+        let what = format!(
+            "record {i} of \"{}\" is not busy: DmReleaseRecord without DmGetRecord or \
+             DmNewRecord (--strict-record-writes)",
+            shown_name(&dbr(m, id).header.name)
+        );
+        // Then released all the same (errNone), as PumpkinOS does.
+        mem_mgr::invalid(m, call, &what, 0)?;
+    }
     let r = &mut m.os.dm.db_mut(id).expect("exists").records[i];
     r.attributes &= !REC_BUSY;
     if call.u8(2) != 0 {

@@ -151,6 +151,9 @@ pub struct Outcome {
     /// Names of databases the app left open (closed since), as text
     /// ([`data_mgr::name_text`]).
     pub left_open: Vec<String>,
+    /// Locks of code 1 the app left (its locks beyond the launch's own, undone
+    /// since).
+    pub code1_locks_left: u8,
     /// Scripted events the app never asked for (it returned or was stopped
     /// first), nil counts included; they stay queued in `os.ui.script`.
     pub events_not_played: u64,
@@ -337,6 +340,7 @@ impl Machine {
             leaks: Vec::new(),
             patches_left: Vec::new(),
             left_open: Vec::new(),
+            code1_locks_left: 0,
             events_not_played: self.os.ui.script.iter().map(|s| u64::from(s.repeat)).sum(),
             first_not_played_line: self.os.ui.script.front().map(|s| s.line),
         };
@@ -362,10 +366,22 @@ impl Machine {
                 let _ = heap.free_chunk(&mut self.mem, c);
             }
         }
+        // Code 1 unlocked: the launch's own lock, and any the app left (each
+        // MemHandleLock is undone by one MemHandleUnlock, MemoryMgr.h; PumpkinOS
+        // cannot free such a resource when it closes the app's database,
+        // `storage.c` DmCloseDatabase "could not be deflated").
         let sh = self.os.mem.storage;
         if let Ok(Some(c)) = sh.chunk_at_body(&self.mem, body) {
             let mut h = c.header;
-            h.lock_count = h.lock_count.saturating_sub(1);
+            out.code1_locks_left = h.lock_count.saturating_sub(1);
+            if out.code1_locks_left != 0 {
+                self.print(format!(
+                    "palm-run: code 1 left locked by the app ({} lock{} without MemHandleUnlock); unlocked",
+                    out.code1_locks_left,
+                    if out.code1_locks_left == 1 { "" } else { "s" }
+                ));
+            }
+            h.lock_count = 0;
             let _ = sh.write_header(&mut self.mem, c.addr, &h);
         }
         if self.move_code_at_exit {

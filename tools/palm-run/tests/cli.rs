@@ -756,12 +756,19 @@ fn outputs_exit_priority_traps_and_unplayed_events() {
         stderr(&o),
         format!("palm-run: error: --stats-json {leak}/x.json: {leak} is a file, not a folder\n")
     );
-    let o = palm_run(&[&leak, "--export", "MemDbgDB=/nonexistent/dir/x.pdb"]);
+    // (A folder under the test's own, so nothing outside can make it exist.)
+    let o = palm_run(&[
+        &leak,
+        "--export",
+        &format!("MemDbgDB={d}/missing/dir/x.pdb"),
+    ]);
     assert_eq!(status(&o), 2);
     assert_eq!(
         stderr(&o),
-        "palm-run: error: --export MemDbgDB=/nonexistent/dir/x.pdb: the folder \
-         /nonexistent/dir does not exist\n"
+        format!(
+            "palm-run: error: --export MemDbgDB={d}/missing/dir/x.pdb: the folder \
+             {d}/missing/dir does not exist\n"
+        )
     );
     assert!(!stdout(&o).contains("leak"), "refused before the run");
     // Without a fault, a missing database is bad input.

@@ -1093,6 +1093,14 @@ fn strict_record_writes_follow_the_sdk() {
         m.strict_record_writes = true;
     });
     assert!(out.stop.is_none(), "{out:?}");
+    assert_eq!(out.code1_locks_left, 1, "code 1 locked by the app");
+    assert!(
+        m.output
+            .iter()
+            .any(|l| l == "palm-run: code 1 left locked by the app (1 lock without MemHandleUnlock); unlocked"),
+        "{:?}",
+        m.output
+    );
     assert_eq!(ftr(&m, 2), 0, "locked, busy, open for writing");
     assert_eq!(ftr(&m, 3), DM_ERR_NOT_VALID_RECORD, "after DmReleaseRecord");
     assert_eq!(ftr(&m, 5), 0, "after DmGetRecord and MemHandleLock");
@@ -1119,6 +1127,8 @@ fn strict_record_writes_follow_the_sdk() {
              … DmReleaseRecord (--strict-record-writes)",
             "recordP's chunk is not locked (DmWrite takes a pointer to a locked record: \
              MemHandleLock it first; --strict-record-writes)",
+            "record 0 of \"RtData\" is not busy: DmReleaseRecord without DmGetRecord or \
+             DmNewRecord (--strict-record-writes)",
             "record 0 of \"RtData\": the database is not open for writing (--strict-record-writes)",
         ]
     );

@@ -187,6 +187,23 @@ fn the_c_sample_in_prc_tools_layout_reports_its_leaks_overrun_and_double_free() 
         (2, code2.len() as u32)
     );
     assert_eq!(r.segments[0].crc, memdbg::record::crc32(code2));
+    // Where handles are not master pointers and released records' buffers are
+    // freed (PumpkinOS's Data Manager), code 2 is found the documented way
+    // (MemHandleLock) and recorded through a released record all the same.
+    let mut m2 = Machine::with_config(&Config::default()).unwrap();
+    m2.opaque_handles = true;
+    m2.release_frees_records = true;
+    m2.strict_record_writes = true;
+    m2.install(&prc).unwrap();
+    let outcome2 = m2.launch(APP).unwrap();
+    assert_eq!(outcome2.result, Some(3), "{}", m2.output.join("\n"));
+    assert!(m2.reports.is_empty(), "{:?}", m2.reports);
+    let ledger2 = ledger_from_bytes(&m2.export("MemDbgDB").unwrap(), "MemDbgDB.pdb").unwrap();
+    let seg = |s: &memdbg::record::SegmentRecord| (s.resource.get(), s.size.get(), s.crc.get());
+    assert_eq!(
+        ledger2.segments.iter().map(seg).collect::<Vec<_>>(),
+        ledger.segments.iter().map(seg).collect::<Vec<_>>()
+    );
 
     let leaks: Vec<_> = r
         .leaks

@@ -89,6 +89,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             36 => err_display_alerts(),
             37 => merged_double_frees(),
             38 => bulk_freed(),
+            39 => err_display_leak_at_stop(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -264,6 +265,22 @@ unsafe fn err_display_alerts() -> u32 {
         }
         p.add(5).write(0x41);
         MemChunkFree(p.cast());
+    }
+    end()
+}
+
+/// A leak whose alert at stop is the first `ErrDisplayFileLineMsg`
+/// (`ERR_DISPLAY_ALERTS`): where that alert ends the app, the ledger is
+/// complete and closed, and code 1 released, before it.
+#[inline(never)]
+unsafe fn err_display_leak_at_stop() -> u32 {
+    begin(&Settings {
+        options: Settings::DEFAULT.options.union(Options::ERR_DISPLAY_ALERTS),
+        ..Settings::DEFAULT
+    });
+    let leak = mem_ptr_new!(6); // @mark err-display-stop-leak
+    if leak.is_null() {
+        return 1;
     }
     end()
 }

@@ -759,8 +759,9 @@ fn handles() {
 }
 
 /// 24: DmWrite through a pointer kept after DmReleaseRecord, then through a
-/// fresh one; DmWrite into an unlocked record and into a busy record whose
-/// only writable DmOpenRef is closed; a resource locked after its release.
+/// fresh one; DmWrite into an unlocked record, a release of a record not busy,
+/// DmWrite into a busy record whose only writable DmOpenRef is closed; a
+/// resource locked after its release; code 1 left locked.
 #[inline(never)]
 fn released() {
     unsafe {
@@ -779,6 +780,8 @@ fn released() {
         MemHandleResetLock(r);
         put(6, DmWrite(q, 0, c"unl".as_ptr().cast(), 4) as u32);
         DmReleaseRecord(db, 0, 1);
+        // Released again: no longer busy.
+        DmReleaseRecord(db, 0, 0);
         let id = DmFindDatabase(0, c"RtData".as_ptr());
         let ro = DmOpenDatabase(0, id, palm_sys::dm::dmModeReadOnly);
         let r2 = DmGetRecord(db, 0);
@@ -793,6 +796,8 @@ fn released() {
         DmReleaseResource(res);
         put(9, MemHandleLock(res) as u32);
         MemHandleUnlock(res);
+        // Code 1 locked and never unlocked (the exit check undoes it).
+        MemHandleLock(DmGetResource(u32::from_be_bytes(*b"code"), 1));
     }
 }
 
