@@ -15,7 +15,10 @@ use palm::{MemHandle, MemPtr};
 use crate::block::{self, capture};
 use crate::events;
 use crate::probe;
-use crate::record::{DoubleFreeRecord, FORMAT_VERSION, Options, detected, kind};
+use crate::record::{
+    AllocFlags, AllocRecord, DoubleFreeRecord, FORMAT_VERSION, GUARD_LEN, InteriorFreeRecord,
+    Options, detected, kind,
+};
 use crate::state::{self, RING, State};
 
 /// What the free bookkeeping says about a free.
@@ -110,9 +113,12 @@ pub unsafe fn wrapped(addr: u32, handle: u32, ret: u32, frame: u32) -> palm::Err
 /// through `MemHandleFree`; `ret`/`frame` as for the free): a double free (a ring
 /// entry holds it and its chunk is still free: reported, [`Freed::Refuse`]); a
 /// locked handle's pointer (`MemPtrFree(MemHandleLock(h))` is legal on Palm OS:
-/// returns the handle's key, which the free path then frees as tracked); else a
-/// block never tracked, counted as the app's or, from outside code 1, the OS's
-/// unknown free ([`Freed::Pass`]). The free path's assembly calls it.
+/// returns the handle's key, which the free path then frees as tracked); from
+/// the app's code, a `MemChunkFree` of an address inside a live tracked block
+/// ([`interior`]: reported with its offset and site, [`Freed::Refuse`]: a
+/// release ROM does not check it); else a block never tracked, counted as the
+/// app's or, from outside code 1, the OS's unknown free ([`Freed::Pass`]). The
+/// free path's assembly calls it.
 #[unsafe(export_name = "__memdbg_free_unindexed")]
 pub extern "C" fn free_unindexed(
     st: &mut State,
@@ -126,6 +132,15 @@ pub extern "C" fn free_unindexed(
             && still_free(st, addr, handle != 0, ret)
         {
             double_free(st, i, ret, frame);
+            return Freed::Refuse as u32;
+        }
+        // (Before the handle look-up: MemPtrRecoverHandle of an address inside
+        // a chunk is an error a debug ROM stops at.)
+        if handle == 0
+            && (st.code.base == 0 || st.code.contains(ret))
+            && let Some((rec, offset)) = interior(st, addr)
+        {
+            interior_free(st, rec, addr, offset, ret, frame);
             return Freed::Refuse as u32;
         }
         let rec = block::lookup(st, addr, handle);
@@ -199,6 +214,83 @@ fn still_free(st: &State, addr: u32, handle: bool, ret: u32) -> bool {
         Some(live) => !live,
         None => long(body.wrapping_sub(8)) & 0x8000_0000 != 0,
     }
+}
+
+/// The live tracked block whose chunk holds `addr` without starting there
+/// (`addr` is not the block's own address): its record and `addr`'s offset from
+/// the block's address (negative inside an over-aligned Rust block's padding).
+/// One pass over the slots' records, only for a free of an address the index
+/// does not hold, made by the app's code (the OS frees chunks of its own all the
+/// time, never inside the app's blocks); a handle's chunk through
+/// [`block::chunk`] (its master pointer, or `MemHandleLock` with documented
+/// calls).
+fn interior(st: &State, addr: u32) -> Option<(*mut u8, i32)> {
+    for s in 0..st.n_slots {
+        let rec = st.rec(s);
+        // SAFETY: a slot's record: an allocation record or a free slot.
+        let a = unsafe { &*rec.cast::<AllocRecord>() };
+        let flags = a.flags.get();
+        if !kind::is_alloc(a.kind) || flags & AllocFlags::FREED_UNSEEN.bits() != 0 {
+            continue;
+        }
+        let key = block::key_of(rec);
+        let offset = u32::from(a.data_offset.get());
+        let handle = flags & AllocFlags::HANDLE.bits() != 0;
+        let at = if handle {
+            block::chunk(st, key, flags).wrapping_add(offset)
+        } else {
+            key
+        };
+        if handle {
+            block::release_chunk(st, key, flags);
+        }
+        let guard = if flags & AllocFlags::GUARDED.bits() != 0 {
+            GUARD_LEN as u32
+        } else {
+            0
+        };
+        let start = at.wrapping_sub(offset);
+        let end = at.wrapping_add(block::size_of(rec) + guard);
+        if addr != at && addr >= start && addr < end {
+            return Some((rec, addr.wrapping_sub(at) as i32));
+        }
+    }
+    None
+}
+
+/// Bytes of an interior-free record before its allocation record.
+const INTERIOR_FREE_HEAD: u32 = offset_of!(InteriorFreeRecord, alloc) as u32;
+
+/// Reports a free of `addr`, `offset` bytes into the live block of record `rec`,
+/// by the caller at `ret` (its frame `frame`): its record (the address, the
+/// offset, the ticks, the free's site and the block's allocation record) and,
+/// with [`Options::ALERT_DOUBLE_FREES`], its alert. The block stays tracked.
+fn interior_free(st: &mut State, rec: *mut u8, addr: u32, offset: i32, ret: u32, frame: u32) {
+    // SAFETY: TimGetTicks has no arguments.
+    let ticks = unsafe { palm::TimGetTicks() };
+    // SAFETY: an allocation record.
+    let k = unsafe { rec.read() };
+    let d = &mut st.sc().ev.interior;
+    d.kind = kind::INTERIOR_FREE;
+    d.version = FORMAT_VERSION;
+    d.address.set(addr);
+    d.offset.set(offset as u32);
+    d.ticks.set(ticks);
+    capture(st, &mut d.site, ret, frame);
+    let head = (d as *mut InteriorFreeRecord).cast::<u8>();
+    // SAFETY: the interior-free record is in the scratch chunk; the slot's
+    // record is a locked allocation record.
+    unsafe {
+        events::report(
+            st,
+            head,
+            INTERIOR_FREE_HEAD,
+            rec,
+            k,
+            Options::ALERT_DOUBLE_FREES,
+            &events::INTERIOR_FREE,
+        )
+    };
 }
 
 /// Bytes of a double-free record before its allocation record.

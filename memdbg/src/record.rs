@@ -20,7 +20,7 @@
 //!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]) and per block handed off
 //!   to another owner (the same kinds, with [`AllocFlags::HANDED_OFF`]: not a
 //!   leak), and event records
-//!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::SMALL_SITE`],
+//!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::INTERIOR_FREE`], [`kind::SMALL_SITE`],
 //!   [`kind::LOW_HEAP`]) in the order they happened. Events are separate records (not
 //!   header sections) so that their number is not bounded by the header's size and a
 //!   crash loses none that were written.
@@ -57,7 +57,7 @@
 //! | 1 | first version: header of 152 bytes ([`HEADER_SIZE_V1`]) |
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
 //! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
-//! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); every layout is as in version 3 |
+//! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); a new record kind, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]); every other layout is as in version 3 |
 //!
 //! [`Header::decode`] and [`Record::decode`] read all four versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
@@ -184,6 +184,9 @@ pub mod kind {
     /// The dynamic heap's largest free chunk fell below the warning threshold
     /// ([`LowHeapRecord`](super::LowHeapRecord)).
     pub const LOW_HEAP: u8 = 0x23;
+    /// A free of an address inside a tracked block, not its start
+    /// ([`InteriorFreeRecord`](super::InteriorFreeRecord)); format version 4 on.
+    pub const INTERIOR_FREE: u8 = 0x24;
 
     /// Whether `k` is one of the four allocation kinds.
     pub const fn is_alloc(k: u8) -> bool {
@@ -191,8 +194,8 @@ pub mod kind {
     }
 
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
-    /// "overrun", "double free", "small-allocation site", "low heap", "header",
-    /// "segment", "free slot"), or "unknown".
+    /// "overrun", "double free", "small-allocation site", "low heap", "interior
+    /// free", "header", "segment", "free slot"), or "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
@@ -206,6 +209,7 @@ pub mod kind {
             DOUBLE_FREE => "double free",
             SMALL_SITE => "small-allocation site",
             LOW_HEAP => "low heap",
+            INTERIOR_FREE => "interior free",
             _ => "unknown",
         }
     }
@@ -1154,6 +1158,60 @@ const_assert_eq!(offset_of!(DoubleFreeRecord, alloc), 68);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for DoubleFreeRecord {}
 
+/// A free of an address inside a tracked block that is not the block's start
+/// (`MemChunkFree(p + 8)`): not passed to the OS (a release ROM does not check
+/// it and would corrupt its heap). 124 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::INTERIOR_FREE`] |
+/// | 1 | 1 | version (4 or later) |
+/// | 2 | 2 | reserved (0) |
+/// | 4 | 4 | the address freed |
+/// | 8 | 4 | its offset from the block's address, in bytes (signed: an over-aligned Rust block's chunk starts before it) |
+/// | 12 | 4 | ticks of the free |
+/// | 16 | 26 | the free's site ([`Stack`]) |
+/// | 42 | 82 | the block's [`AllocRecord`] (still live: the block stays tracked) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct InteriorFreeRecord {
+    /// [`kind::INTERIOR_FREE`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`] (4 or later).
+    pub version: u8,
+    /// Reserved, 0.
+    pub reserved: U16Be,
+    /// The address passed to the free.
+    pub address: U32Be,
+    /// `address` minus the block's address (two's complement).
+    pub offset: U32Be,
+    /// `TimGetTicks` at the free.
+    pub ticks: U32Be,
+    /// The free's callers (innermost first: the return address after the free
+    /// call).
+    pub site: Stack,
+    /// The block's allocation.
+    pub alloc: AllocRecord,
+}
+/// Size of an [`InteriorFreeRecord`] in bytes.
+pub const INTERIOR_FREE_RECORD_SIZE: usize = 124;
+const_assert_eq!(size_of::<InteriorFreeRecord>(), INTERIOR_FREE_RECORD_SIZE);
+const_assert_eq!(offset_of!(InteriorFreeRecord, site), 16);
+const_assert_eq!(offset_of!(InteriorFreeRecord, alloc), 42);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for InteriorFreeRecord {}
+
+impl InteriorFreeRecord {
+    /// [`InteriorFreeRecord::offset`] as the signed byte count it is.
+    pub fn offset_bytes(&self) -> i32 {
+        self.offset.get() as i32
+    }
+}
+
+/// The first format version with [`kind::INTERIOR_FREE`] records.
+pub const INTERIOR_FREE_FORMAT_VERSION: u8 = 4;
+
 /// Small allocations (1 to [`SMALL_ALLOC_MAX`] bytes) of one call site, written at
 /// stop with [`Options::HEAP_STATS`]. A site is a wrapper call (file and line) or,
 /// for Rust allocations, the innermost return address. 94 bytes.
@@ -1306,6 +1364,8 @@ pub enum Record {
     LowHeap(LowHeapRecord),
     /// A code resource N ≥ 2 (format version 3 on).
     Segment(SegmentRecord),
+    /// A free of an address inside a tracked block (format version 4 on).
+    InteriorFree(InteriorFreeRecord),
 }
 
 impl Record {
@@ -1361,6 +1421,20 @@ impl Record {
                 r.second.check(offset_of!(DoubleFreeRecord, second))?;
                 r.alloc.check(offset_of!(DoubleFreeRecord, alloc))?;
                 Ok(Record::DoubleFree(r))
+            }
+            kind::INTERIOR_FREE => {
+                version(bytes[1], 1)?;
+                if bytes[1] < INTERIOR_FREE_FORMAT_VERSION {
+                    return Err(DecodeError {
+                        offset: 1,
+                        what: "interior-free record of a format version before 4",
+                    });
+                }
+                exact(bytes, INTERIOR_FREE_RECORD_SIZE)?;
+                let r = InteriorFreeRecord::read_from(bytes)?;
+                r.site.check(offset_of!(InteriorFreeRecord, site))?;
+                r.alloc.check(offset_of!(InteriorFreeRecord, alloc))?;
+                Ok(Record::InteriorFree(r))
             }
             kind::SMALL_SITE => {
                 version(bytes[1], 1)?;

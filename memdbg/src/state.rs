@@ -20,8 +20,8 @@ use m68k_palmos_sys as palm;
 
 use crate::index::Index;
 use crate::record::{
-    self, AllocRecord, Counters, DoubleFreeRecord, Header, HeaderFlags, LowHeapRecord, Options,
-    OverrunRecord, Stack, U32Be,
+    self, AllocRecord, Counters, DoubleFreeRecord, Header, HeaderFlags, InteriorFreeRecord,
+    LowHeapRecord, Options, OverrunRecord, Stack, U32Be,
 };
 use crate::settings::{Settings, Site};
 use crate::stack::CodeRange;
@@ -107,6 +107,8 @@ pub struct Events {
     pub overrun: OverrunRecord,
     /// Double free being reported.
     pub double: DoubleFreeRecord,
+    /// Interior free being reported.
+    pub interior: InteriorFreeRecord,
     /// Low-heap warning being reported.
     pub low: LowHeapRecord,
 }

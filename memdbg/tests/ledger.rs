@@ -1835,3 +1835,75 @@ fn blocks_freed_without_a_trap_call_are_freed_unseen() {
     );
     assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
 }
+
+/// Issue 16 (4): a free of an address inside a tracked block is refused (not
+/// passed to the OS: palm-run, a debug ROM, saw no invalid free) and recorded
+/// with the address, its offset into the block, the free's site and the
+/// block's allocation; the block stays tracked and its real free closes it.
+/// On both paths (a handle's chunk through its master pointer, or locked).
+#[test]
+fn interior_frees_are_named_with_their_offset_and_site() {
+    for documented in [false, true] {
+        let r = run_with(40, &Config::default(), |m| m.opaque_handles = documented);
+        assert_eq!(r.outcome.result, Some(0), "documented {documented}");
+        assert_clean_header(&r);
+        let interior: Vec<(Alloc, i32, u16)> = r
+            .events()
+            .iter()
+            .map(|rec| match rec {
+                Record::InteriorFree(f) => (
+                    seen(&f.alloc),
+                    f.offset_bytes(),
+                    site_line(f.site.frame(0)).unwrap(),
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            interior,
+            vec![
+                (
+                    alloc(kind::POINTER, PTR_GUARDED, 32, "interior-ptr"),
+                    8,
+                    line("interior-ptr-free")
+                ),
+                (
+                    alloc(
+                        kind::HANDLE,
+                        AllocFlags::GUARDED | AllocFlags::HANDLE,
+                        20,
+                        "interior-handle"
+                    ),
+                    4,
+                    line("interior-handle-free")
+                ),
+            ],
+            "documented {documented}"
+        );
+        let Record::InteriorFree(f) = r.events()[0] else {
+            unreachable!()
+        };
+        assert_eq!(f.address.get(), f.alloc.address.get() + 8);
+        let c = r.counters();
+        assert_eq!(
+            (c.allocations.get(), c.frees.get(), c.leaks.get()),
+            (2, 2, 0)
+        );
+        assert_eq!((c.unknown_frees.get(), c.double_frees.get()), (0, 0));
+        assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+        let file = "memdbg/tests/app/src/lib.rs";
+        assert_eq!(
+            r.alerts(),
+            [
+                format!(
+                    "Free inside 32 bytes (pointer) at {file}:{}",
+                    line("interior-ptr")
+                ),
+                format!(
+                    "Free inside 20 bytes (handle) at {file}:{}",
+                    line("interior-handle")
+                ),
+            ]
+        );
+    }
+}

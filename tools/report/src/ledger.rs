@@ -7,8 +7,8 @@
 //! app stopped between `DmNewRecord` and `DmWrite`) are skipped and counted.
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header, LowHeapRecord,
-    OverrunRecord, Record, SegmentRecord, SmallSiteRecord, kind,
+    self, AllocFlags, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header,
+    InteriorFreeRecord, LowHeapRecord, OverrunRecord, Record, SegmentRecord, SmallSiteRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
 
@@ -52,6 +52,9 @@ pub struct Ledger {
     pub overruns: Vec<OverrunRecord>,
     /// Double-free events.
     pub double_frees: Vec<DoubleFreeRecord>,
+    /// Interior-free events (format version 4 on): frees of an address inside
+    /// a tracked block, not passed to the OS.
+    pub interior_frees: Vec<InteriorFreeRecord>,
     /// Small-allocation sites.
     pub small_sites: Vec<SmallSiteRecord>,
     /// Low-heap warnings.
@@ -130,8 +133,8 @@ impl Ledger {
 
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
     /// header, then segment, allocation (leaks, then hand-offs, then freed
-    /// unseen), overrun, double-free, small-site and low-heap records in that
-    /// order. Free slots are not written.
+    /// unseen), overrun, double-free, interior-free, small-site and low-heap
+    /// records in that order. Free slots are not written.
     ///
     /// # Errors
     /// More than 65,535 records (the PDB entry count is 16 bits).
@@ -148,6 +151,7 @@ impl Ledger {
         datas.extend(self.freed_unseen.iter().map(AsBytes::as_bytes));
         datas.extend(self.overruns.iter().map(AsBytes::as_bytes));
         datas.extend(self.double_frees.iter().map(AsBytes::as_bytes));
+        datas.extend(self.interior_frees.iter().map(AsBytes::as_bytes));
         datas.extend(self.small_sites.iter().map(AsBytes::as_bytes));
         datas.extend(self.low_heap.iter().map(AsBytes::as_bytes));
         let records = datas
@@ -306,6 +310,7 @@ fn decode_all<'a>(
         freed_unseen: Vec::new(),
         overruns: Vec::new(),
         double_frees: Vec::new(),
+        interior_frees: Vec::new(),
         small_sites: Vec::new(),
         low_heap: Vec::new(),
         free_slots: 0,
@@ -337,6 +342,7 @@ fn decode_all<'a>(
             Record::Alloc(a) => ledger.allocs.push(a),
             Record::Overrun(o) => ledger.overruns.push(o),
             Record::DoubleFree(d) => ledger.double_frees.push(d),
+            Record::InteriorFree(f) => ledger.interior_frees.push(f),
             Record::SmallSite(s) => ledger.small_sites.push(s),
             Record::LowHeap(l) => ledger.low_heap.push(l),
             Record::Segment(s) => ledger.segments.push(s),

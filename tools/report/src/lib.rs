@@ -127,6 +127,7 @@
 //! | `sites` | array | [`Site`]: `site`, `kinds`, `count`, `bytes`, `min_size`, `max_size`, `leaks` (numbers); most bytes first |
 //! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `found_by_truncated`, `block` |
 //! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack, stack_truncated}`), `block` |
+//! | `interior_frees` | array | [`InteriorFree`]: `number`, `address` (the address freed), `offset` (bytes into the block, signed), `free` (`{ticks, stack, stack_truncated}`), `block` |
 //! | `freed_unseen` | array | [`Leak`]-shaped: `number` and the block's fields, for each block memdbg found freed where it could not see the free (trap patches refused, or a free inside the Memory Manager without a trap call such as `MemHeapFreeByOwnerID`; `AllocFlags::FREED_UNSEEN`): not leaks |
 //! | `heap` | object | [`HeapInfo`]: `peak_live_bytes`, `peak_live_count`, `low_free`, `low_largest_free`, `low_heap_threshold`, `small_allocs`, `small_unsited`, `small_sites` (`{count, bytes, first: block}`), `low_heap` (`{free, largest, threshold, after: block}`) |
 //! | `suppressions` | array | [`SuppressionUse`]: `pattern`, `leaks`, `bytes` hidden by it |
@@ -134,7 +135,7 @@
 //! | `launched_from` | array of integers | the 68k addresses from which the OS called it in the stacks (frames with `os_launch`) |
 //! | `warnings` | array of strings | inconsistencies and missing information |
 //! | `unwritten_records` | integer | records skipped because they were never written: all zero bytes, as `DmNewRecord` creates them, when the app stopped before the `DmWrite` that fills them (also said in `warnings`) |
-//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `handed_off`, `handed_off_bytes`, `freed_unseen`, `exit_status`, `line` |
+//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `interior_frees`, `handed_off`, `handed_off_bytes`, `freed_unseen`, `exit_status`, `line` |
 //!
 //! A **block** ([`Block`]) is `kind` (`pointer`, `handle`, `chunk`, `Rust
 //! alloc`), `relocatable`, `address`, `size`, `seq`, `ticks`, `flags` (array of
@@ -178,9 +179,9 @@ pub use input::{
 };
 pub use ledger::Ledger;
 pub use report::{
-    Block, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo, HeapInfo, Leak, LowHeap,
-    Options, Overrun, Report, SCHEMA, Site, SmallSite, StackFrame, Summary, SuppressionUse,
-    analyze, print, write,
+    Block, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo, HeapInfo, InteriorFree,
+    Leak, LowHeap, Options, Overrun, Report, SCHEMA, Site, SmallSite, StackFrame, Summary,
+    SuppressionUse, analyze, print, write,
 };
 pub use suppress::Suppressions;
 pub use symbolize::{AppSymbols, ElfSymbols, SEGMENT_STRIDE, Symbol, Symbolize, Symbols, demangle};

@@ -7,8 +7,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, DoubleFreeRecord, HeaderFlags, NOT_SAMPLED, OverrunRecord,
-    SegmentRecord, SmallSiteRecord, Stack, detected, kind,
+    self, AllocFlags, AllocRecord, DoubleFreeRecord, HeaderFlags, InteriorFreeRecord, NOT_SAMPLED,
+    OverrunRecord, SegmentRecord, SmallSiteRecord, Stack, detected, kind,
 };
 use palm_prc::FourCC;
 use serde::Serialize;
@@ -295,6 +295,23 @@ pub struct DoubleFree {
     pub block: Block,
 }
 
+/// A free of an address inside a tracked block (not its start), not passed to
+/// the OS.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InteriorFree {
+    /// 1-based number.
+    pub number: usize,
+    /// The address passed to the free.
+    pub address: u32,
+    /// Its offset from the block's address, in bytes (negative inside an
+    /// over-aligned Rust block's padding).
+    pub offset: i32,
+    /// The free.
+    pub free: FreeSite,
+    /// The block as allocated (still live then).
+    pub block: Block,
+}
+
 /// Small allocations of one site.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SmallSite {
@@ -372,14 +389,16 @@ pub struct Summary {
     pub overruns: usize,
     /// Double-free records.
     pub double_frees: usize,
+    /// Interior-free records.
+    pub interior_frees: usize,
     /// Blocks handed off (not leaks: they do not set the exit status).
     pub handed_off: usize,
     /// Their bytes.
     pub handed_off_bytes: u64,
     /// Blocks freed unseen (not leaks; they do not set the exit status).
     pub freed_unseen: usize,
-    /// 0: no leaks or errors; 1: leaks, overruns or double frees (records or
-    /// header counters).
+    /// 0: no leaks or errors; 1: leaks, overruns, double frees or interior
+    /// frees (records or header counters).
     pub exit_status: u8,
     /// The one-line summary that ends the text report.
     pub line: String,
@@ -413,6 +432,8 @@ pub struct Report {
     pub overruns: Vec<Overrun>,
     /// Double frees, in the order found.
     pub double_frees: Vec<DoubleFree>,
+    /// Frees of an address inside a tracked block, in the order found.
+    pub interior_frees: Vec<InteriorFree>,
     /// Blocks freed where memdbg could not see the free (trap patches
     /// refused): not leaks, in allocation order.
     pub freed_unseen: Vec<Leak>,
@@ -1023,6 +1044,12 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         .enumerate()
         .map(|(i, d)| double_free(&mut an, i + 1, d))
         .collect();
+    let interior_frees: Vec<InteriorFree> = ledger
+        .interior_frees
+        .iter()
+        .enumerate()
+        .map(|(i, f)| interior_free(&mut an, i + 1, f))
+        .collect();
     let mut small: Vec<&SmallSiteRecord> = ledger.small_sites.iter().collect();
     small.sort_by_key(|s| std::cmp::Reverse(s.count.get()));
     let heap = HeapInfo {
@@ -1192,6 +1219,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     let suppressed_bytes: u64 = uses.iter().map(|u| u.bytes).sum();
     let errors = !overruns.is_empty()
         || !double_frees.is_empty()
+        || !interior_frees.is_empty()
         || counters.overruns > 0
         || counters.double_frees > 0;
     let exit_status = u8::from(!leaks.is_empty() || errors);
@@ -1213,6 +1241,12 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         line.push_str(&format!(
             "; {}",
             plural(double_frees.len(), "double free", "double frees")
+        ));
+    }
+    if !interior_frees.is_empty() {
+        line.push_str(&format!(
+            "; {}",
+            plural(interior_frees.len(), "interior free", "interior frees")
         ));
     }
     if !handed_off.is_empty() {
@@ -1273,6 +1307,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             below_min_size_bytes: below_bytes,
             overruns: overruns.len(),
             double_frees: double_frees.len(),
+            interior_frees: interior_frees.len(),
             handed_off: handed_off.len(),
             handed_off_bytes,
             freed_unseen: freed_unseen.len(),
@@ -1284,6 +1319,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         sites,
         overruns,
         double_frees,
+        interior_frees,
         freed_unseen,
         heap,
         suppressions: uses,
@@ -1374,6 +1410,20 @@ fn double_free(an: &mut Analyzer<'_>, number: usize, d: &DoubleFreeRecord) -> Do
             stack_truncated: truncated(&d.second, d.version),
         },
         block: an.block(&d.alloc),
+    }
+}
+
+fn interior_free(an: &mut Analyzer<'_>, number: usize, f: &InteriorFreeRecord) -> InteriorFree {
+    InteriorFree {
+        number,
+        address: f.address.get(),
+        offset: f.offset_bytes(),
+        free: FreeSite {
+            ticks: f.ticks.get(),
+            stack: an.frames.stack(&f.site),
+            stack_truncated: truncated(&f.site, f.version),
+        },
+        block: an.block(&f.alloc),
     }
 }
 

@@ -441,6 +441,33 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         }
     }
 
+    for f in &r.interior_frees {
+        writeln!(out)?;
+        let b = &f.block;
+        writeln!(
+            out,
+            "Interior free {} of {}: free of an address {} bytes into the {}-byte block at \
+             0x{:08X} ({}), not passed to the OS",
+            f.number,
+            r.interior_frees.len(),
+            f.offset,
+            b.size,
+            b.address,
+            chunk_words(b)
+        )?;
+        write_allocated(out, &mut sw, b, why_none)?;
+        if f.free.stack.is_empty() {
+            writeln!(
+                out,
+                "  Freed (tick {}): no call stack recorded",
+                f.free.ticks
+            )?;
+        } else {
+            writeln!(out, "  Freed (tick {}) by:", f.free.ticks)?;
+            sw.write(out, &f.free.stack, f.free.stack_truncated)?;
+        }
+    }
+
     if !r.freed_unseen.is_empty() {
         writeln!(out)?;
         let why = if r.header.flags.iter().any(|f| f.name == "PATCHES_REFUSED") {

@@ -1073,3 +1073,67 @@ fn blocks_freed_unseen_are_listed_apart_and_are_not_leaks() {
     let back = Ledger::from_pdb(&ledger.to_pdb().unwrap(), "back.pdb").unwrap();
     assert_eq!(back.freed_unseen, ledger.freed_unseen);
 }
+
+/// Issue 16 (4): an interior free is listed with its offset into the block, the
+/// block's size, kind and allocation site, and the free's stack; it sets the
+/// exit status, is in the summary and the JSON, and round-trips through the
+/// `.pdb` writer.
+#[test]
+fn interior_frees_name_the_offset_the_block_and_the_free() {
+    use memdbg::record::{InteriorFreeRecord, U32Be, kind};
+    let block = alloc(
+        kind::POINTER,
+        32,
+        0x0001_1000,
+        4,
+        "src/app.rs",
+        12,
+        stack(&[Ok(0x10)]),
+    );
+    let f = InteriorFreeRecord {
+        kind: kind::INTERIOR_FREE,
+        version: memdbg::record::FORMAT_VERSION,
+        address: U32Be::new(0x0001_1008),
+        offset: U32Be::new(8),
+        ticks: U32Be::new(77),
+        site: stack(&[Ok(0x0124)]),
+        alloc: block,
+        ..Default::default()
+    };
+    let records = vec![
+        header(0x0C00, &[]).as_bytes().to_vec(),
+        f.as_bytes().to_vec(),
+    ];
+    let ledger = Ledger::from_pdb(&pdb_of(&records), "interior.pdb").unwrap();
+    assert_eq!(ledger.interior_frees, [f]);
+    let r = analyze(&ledger, &Options::default());
+    assert_eq!(r.summary.interior_frees, 1);
+    assert_eq!(r.summary.exit_status, 1, "an error");
+    assert_eq!(
+        (r.interior_frees[0].offset, r.interior_frees[0].address),
+        (8, 0x0001_1008)
+    );
+    assert_eq!(r.interior_frees[0].block.size, 32);
+    let (text, status) = render(&ledger, &Options::default());
+    assert_eq!(status, 1);
+    assert!(
+        text.contains(
+            "Interior free 1 of 1: free of an address 8 bytes into the 32-byte block at \
+             0x00011000 (Non-relocatable chunk (pointer)), not passed to the OS\n  Allocated \
+             at src/app.rs:12"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("  Freed (tick 77) by:\n"), "{text}");
+    assert!(
+        text.contains("SUMMARY: memdbg: no leaks; 1 interior free."),
+        "{text}"
+    );
+    let back = Ledger::from_pdb(&ledger.to_pdb().unwrap(), "back.pdb").unwrap();
+    assert_eq!(back.interior_frees, ledger.interior_frees);
+    // A version 3 ledger has no interior-free records.
+    let mut old = f.as_bytes().to_vec();
+    old[1] = 3;
+    let records = vec![header(0x0C00, &[]).as_bytes().to_vec(), old];
+    assert!(Ledger::from_pdb(&pdb_of(&records), "v3.pdb").is_err());
+}

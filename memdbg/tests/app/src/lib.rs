@@ -90,6 +90,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             37 => merged_double_frees(),
             38 => bulk_freed(),
             39 => err_display_leak_at_stop(),
+            40 => interior_frees(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -231,6 +232,36 @@ unsafe fn bulk_freed() -> u32 {
             return 3;
         }
         if MemChunkFree(c) != errNone {
+            return 4;
+        }
+    }
+    end()
+}
+
+/// Issue 16 (4): frees of an address inside a tracked block: 8 bytes into a
+/// 32-byte pointer, 4 bytes into a 20-byte handle's locked chunk. Each must be
+/// refused (memErrInvalidParam: not passed to the OS); then both blocks are
+/// freed correctly. The result: 0, or which step failed.
+#[inline(never)]
+unsafe fn interior_frees() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(32).cast::<u8>(); // @mark interior-ptr
+        let h = mem_handle_new!(20); // @mark interior-handle
+        if p.is_null() || h.is_null() {
+            return 1;
+        }
+        let e = MemChunkFree(p.add(8).cast()); // @mark interior-ptr-free
+        if e != memErrInvalidParam {
+            return 2;
+        }
+        let q = MemHandleLock(h).cast::<u8>();
+        let e = MemChunkFree(q.add(4).cast()); // @mark interior-handle-free
+        MemHandleUnlock(h);
+        if e != memErrInvalidParam {
+            return 3;
+        }
+        if MemChunkFree(p.cast()) != errNone || MemHandleFree(h) != errNone {
             return 4;
         }
     }
