@@ -26,9 +26,10 @@ use crate::record::{AllocRecord, HeaderFlags, Options};
 use crate::state::{self, State};
 use crate::text::say;
 
-/// A leak's alert: size, kind, then the innermost caller ([`ALERT_WHERE`]).
-pub static LEAKED: [u8; 20] = *b"Leaked \x01 bytes (\x03)\x05\0";
-/// An overrun's alert, as [`LEAKED`].
+/// A leak's alert: its allocation's sequence number (the report's and the leak
+/// line's `#`), size, kind, then the innermost caller ([`ALERT_WHERE`]).
+pub static LEAKED: [u8; 22] = *b"Leak #\x01: \x01 bytes (\x03)\x05\0";
+/// An overrun's alert, as [`LEAKED`] without the sequence number.
 pub static OVERRUN: [u8; 27] = *b"Overrun after \x01 bytes (\x03)\x05\0";
 /// A double free's alert, as [`LEAKED`].
 pub static DOUBLE_FREE: [u8; 28] = *b"Double free of \x01 bytes (\x03)\x05\0";
@@ -131,13 +132,14 @@ pub unsafe fn leak_line(st: &State, rec: *const u8) {
 }
 
 /// Shows an alert about allocation record `rec` saying template `t` with the
-/// record's size and kind `kind` ("Leaked 16 bytes (handle) at
-/// src/leaks.rs:42"; `t` ends with [`crate::text::THEN`] for the tail,
+/// record's sequence number when `numbered` (the leak alert's), its size and
+/// kind `kind` ("Leak #3: 16 bytes (handle) at src/leaks.rs:42"; `t` ends with
+/// [`crate::text::THEN`] for the tail,
 /// [`ALERT_WHERE`]): `FrmCustomAlert(ErrOKAlert, message, "", "")`, or with
 /// [`Options::ERR_DISPLAY_ALERTS`] `ErrDisplayFileLineMsg` at the record's file
 /// and line (the message without them); nothing with
 /// [`HeaderFlags::NO_ALERT_DIALOG`]. A Rust allocation has no file and line: the
-/// message ends with its innermost caller as an offset in code 1 ("Leaked 24
+/// message ends with its innermost caller as an offset in code 1 ("Leak #30: 24
 /// bytes (Rust alloc) from code+0x00000C7A"; `memdbg report` or `addr2line` on
 /// the ELF turns it into a function and line), and `ErrDisplayFileLineMsg`
 /// shows file "rust", line 0. Every alert memdbg shows is this one function's;
@@ -147,15 +149,20 @@ pub unsafe fn leak_line(st: &State, rec: *const u8) {
 /// # Safety
 /// `rec` is a readable allocation record (its file NUL-terminated, as FileName
 /// keeps it).
-pub unsafe fn alert(st: &State, rec: *const u8, kind: u8, t: &[u8]) {
+pub unsafe fn alert(st: &State, rec: *const u8, kind: u8, t: &[u8], numbered: bool) {
     if !alerts_shown(st) {
         return;
     }
     let err_display = st.has(Options::ERR_DISPLAY_ALERTS);
-    let args = st.sc().args.as_mut_ptr();
-    // SAFETY: the caller's guarantee; the scratch arguments (ARGS elements).
+    let mut args = st.sc().args.as_mut_ptr();
+    // SAFETY: the caller's guarantee; the scratch arguments (ARGS elements: the
+    // sequence number, size, kind and three for the tail at most).
     unsafe {
         let a = &*rec.cast::<AllocRecord>();
+        if numbered {
+            *args = a.seq.get() as usize;
+            args = args.add(1);
+        }
         *args = a.size.get() as usize;
         *args.add(1) = usize::from(kind);
         if err_display {
@@ -191,7 +198,7 @@ pub unsafe fn alert_now(st: &State, rec: *const u8, kind: u8, t: &[u8]) {
     }
     ledger::write_header(st, 0);
     // SAFETY: the caller's guarantee.
-    unsafe { alert(st, rec, kind, t) };
+    unsafe { alert(st, rec, kind, t, false) };
 }
 
 /// Whether [`alert`] shows anything (the dialog exists, or

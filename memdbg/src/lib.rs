@@ -63,8 +63,9 @@
 //!   leak) and frees its state.
 //! - Alerts (a leak at stop, an overrun or a double free at once) are the ROM's
 //!   generic error alert, `FrmCustomAlert(ErrOKAlert, …)` (10021, Palm OS 3.2 and
-//!   later: it returns on every ROM), reading "Leaked 16 bytes (pointer) at
-//!   src/x.rs:42"; without it (Palm OS 3.0/3.1) none is shown
+//!   later: it returns on every ROM), reading "Leak #3: 16 bytes (pointer) at
+//!   src/x.rs:42" (#3: the allocation's number, as in the report and the
+//!   leak's `DbgMessage` line); without it (Palm OS 3.0/3.1) none is shown
 //!   ([`record::HeaderFlags::NO_ALERT_DIALOG`]). [`Options::ERR_DISPLAY_ALERTS`]
 //!   shows them with `ErrDisplayFileLineMsg` instead, for debug-ROM users who want
 //!   its debugger: that "Fatal Alert" offers only Reset on a release ROM and ends

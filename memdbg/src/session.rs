@@ -673,10 +673,16 @@ fn stop_alerts(st: &State, mut leak_alerts: u32, mut overrun_alerts: u32) {
         unsafe {
             if overrun {
                 overrun_alerts -= 1;
-                events::alert(st, (&buf.alloc as *const AllocRecord).cast(), k, &OVERRUN);
+                events::alert(
+                    st,
+                    (&buf.alloc as *const AllocRecord).cast(),
+                    k,
+                    &OVERRUN,
+                    false,
+                );
             } else {
                 leak_alerts -= 1;
-                events::alert(st, at, k, &LEAKED);
+                events::alert(st, at, k, &LEAKED, true);
             }
         }
     }

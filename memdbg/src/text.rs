@@ -226,10 +226,10 @@ mod tests {
     #[test]
     fn kinds_strings_and_continuations() {
         use crate::record::kind;
-        let t = b"Leaked \x01 bytes (\x03)\0";
+        let t = b"Leak #\x01: \x01 bytes (\x03)\0";
         assert_eq!(
-            render(112, t, &[16, usize::from(kind::HANDLE)]),
-            b"Leaked 16 bytes (handle)"
+            render(112, t, &[3, 16, usize::from(kind::HANDLE)]),
+            b"Leak #3: 16 bytes (handle)"
         );
         for (k, want) in [
             (kind::POINTER, "pointer"),

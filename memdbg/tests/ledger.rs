@@ -119,6 +119,26 @@ impl Run {
     }
 }
 
+/// The sequence number of the leak allocated at `mark` (its record in the
+/// ledger), which memdbg's leak alert names.
+fn seq(r: &Run, mark: &str) -> u32 {
+    let l = line(mark);
+    let found: Vec<u32> = r
+        .records
+        .iter()
+        .filter_map(|x| match x {
+            Record::Alloc(a)
+                if a.line.get() == l && !a.alloc_flags().contains(AllocFlags::FREED_UNSEEN) =>
+            {
+                Some(a.seq.get())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "{mark}: {found:?}");
+    found[0]
+}
+
 fn machine(config: &Config) -> Machine {
     let mut m = Machine::with_config(config).unwrap();
     m.install(&app().prc).unwrap();
@@ -325,8 +345,16 @@ fn leaked_pointer_and_handle_are_recorded() {
     assert_eq!(
         r.alerts(),
         [
-            format!("Leaked 16 bytes (pointer) at {file}:{}", line("leak-ptr")),
-            format!("Leaked 32 bytes (handle) at {file}:{}", line("leak-handle")),
+            format!(
+                "Leak #{}: 16 bytes (pointer) at {file}:{}",
+                seq(&r, "leak-ptr"),
+                line("leak-ptr")
+            ),
+            format!(
+                "Leak #{}: 32 bytes (handle) at {file}:{}",
+                seq(&r, "leak-handle"),
+                line("leak-handle")
+            ),
         ]
     );
     assert!(r.machine.os.sys.err_displays.is_empty(), "no Fatal Alert");
@@ -623,10 +651,15 @@ fn with_patches_refused_blocks_freed_unseen_are_told_from_leaks_by_their_chunk_h
         r.alerts(),
         [
             format!(
-                "Leaked 6 bytes (pointer) at {file}:{}",
+                "Leak #{}: 6 bytes (pointer) at {file}:{}",
+                seq(&r, "unseen-overrun"),
                 line("unseen-overrun")
             ),
-            format!("Leaked 10 bytes (handle) at {file}:{}", line("unseen-leak")),
+            format!(
+                "Leak #{}: 10 bytes (handle) at {file}:{}",
+                seq(&r, "unseen-leak"),
+                line("unseen-leak")
+            ),
             format!(
                 "Overrun after 6 bytes (pointer) at {file}:{}",
                 line("unseen-overrun")
@@ -670,7 +703,8 @@ fn with_documented_calls_only_a_damaged_guard_at_stop_is_freed_unseen_not_an_ove
     assert_eq!(
         r.alerts(),
         [format!(
-            "Leaked 10 bytes (handle) at {file}:{}",
+            "Leak #{}: 10 bytes (handle) at {file}:{}",
+            seq(&r, "unseen-leak"),
             line("unseen-leak")
         )]
     );
@@ -695,7 +729,7 @@ fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
             (
                 file.clone(),
                 line("err-display-leak"),
-                "Leaked 4 bytes (pointer)".to_string()
+                format!("Leak #{}: 4 bytes (pointer)", seq(&r, "err-display-leak"))
             ),
         ]
     );
@@ -759,7 +793,14 @@ fn an_alert_at_stop_that_ends_the_app_finds_the_ledger_complete_and_closed() {
     let r = run(39);
     assert_eq!(
         r.machine.os.sys.err_displays,
-        [(file, leak, "Leaked 6 bytes (pointer)".to_string())]
+        [(
+            file,
+            leak,
+            format!(
+                "Leak #{}: 6 bytes (pointer)",
+                seq(&r, "err-display-stop-leak")
+            )
+        )]
     );
     // Ended there (a release ROM, PumpkinOS): stop had written the final header,
     // closed MemDbgDB and unlocked code 1 before it.
@@ -1340,7 +1381,11 @@ fn guard_bytes_are_invisible_to_size_and_resize_calls() {
                 "Overrun after 12 bytes (pointer) at {file}:{}",
                 line("hidden-overrun")
             ),
-            format!("Leaked 60 bytes (handle) at {file}:{}", line("hidden-kept")),
+            format!(
+                "Leak #{}: 60 bytes (handle) at {file}:{}",
+                seq(&r, "hidden-kept"),
+                line("hidden-kept")
+            ),
         ]
     );
     assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
@@ -1665,8 +1710,14 @@ fn blocks_handed_to_the_system_are_not_leaks() {
     assert_eq!(
         r.alerts(),
         [
-            format!("Leaked 8 bytes (pointer) at {file}:{}", line("owner-back")),
-            format!("Leaked 6 bytes (chunk) at {file}:{}", line("system-chunk")),
+            format!(
+                "Leak #3: 8 bytes (pointer) at {file}:{}",
+                line("owner-back")
+            ),
+            format!(
+                "Leak #4: 6 bytes (chunk) at {file}:{}",
+                line("system-chunk")
+            ),
         ]
     );
     let lines = r
@@ -1825,7 +1876,7 @@ fn blocks_freed_without_a_trap_call_are_freed_unseen() {
     assert_eq!(
         r.alerts(),
         [format!(
-            "Leaked 12 bytes (pointer) at {file}:{}",
+            "Leak #3: 12 bytes (pointer) at {file}:{}",
             line("bulk-leak")
         )]
     );

@@ -25,7 +25,7 @@
 //! | Correct use | [`correct`] | nothing |
 //!
 //! Leaks are reported at `memdbg::stop`, when the app exits: one alert each
-//! ("Leaked 16 bytes (pointer) at" the allocation's file and line, in the
+//! ("Leak #1: 16 bytes (pointer) at" the allocation's file and line, in the
 //! ROM's error alert, which returns), one `DbgMessage` line each, and a record
 //! each in the `MemDbgDB` database, which `memdbg report` turns into a report. A real Palm OS frees an app's
 //! chunks when it exits, so without the ledger these leaks would vanish.

@@ -572,11 +572,19 @@ fn alerts_and_dbg_messages_name_the_sites() {
                 line("double-free")
             ),
             format!(
-                "Leaked 16 bytes (pointer) at {file}:{}",
+                "Leak #{}: 16 bytes (pointer) at {file}:{}",
+                allocs[0].seq.get(),
                 line("leak-pointer")
             ),
-            format!("Leaked 32 bytes (handle) at {file}:{}", line("leak-handle")),
-            format!("Leaked 24 bytes (Rust alloc) from code+0x{caller:08X}"),
+            format!(
+                "Leak #{}: 32 bytes (handle) at {file}:{}",
+                allocs[1].seq.get(),
+                line("leak-handle")
+            ),
+            format!(
+                "Leak #{}: 24 bytes (Rust alloc) from code+0x{caller:08X}",
+                boxed.seq.get()
+            ),
         ]
     );
     let leak_lines: Vec<&String> = r
