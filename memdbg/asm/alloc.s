@@ -297,16 +297,14 @@ __memdbg_alloc:
 	| The index entry: the block -> its slot. The address may still be the
 	| index's for a block freed unseen (the free traps not patched, or a free
 	| inside the Memory Manager that no trap call makes: MemHeapFreeByOwnerID):
-	| then __memdbg_reused (src/alloc.rs) retires that record first.
-	lea	(ST_INDEX,%a2), %a0
-	move.l	%d6, %d0
-	bsr.w	__memdbg_index_find
-	beq.w	.Lreused
+	| then nothing is entered, __memdbg_reused (src/alloc.rs) retires that
+	| record, and the entry is made again.
 .Lindex:
 	lea	(ST_INDEX,%a2), %a0
 	move.l	%d6, %d0
 	move.w	%d7, %d2
 	bsr.w	__memdbg_index_insert
+	beq.w	.Lreused
 
 	| The counters and their peaks.
 	addq.l	#1, (ST_ALLOCATIONS,%a2)
