@@ -713,6 +713,30 @@ fn with_documented_calls_only_a_damaged_guard_at_stop_is_freed_unseen_not_an_ove
     assert!(!r.machine.reports.is_empty());
 }
 
+/// Launches `scenario` where `ErrDisplayFileLineMsg` ends the app (a release
+/// ROM's Reset, PumpkinOS): the outcome (stopped at that Fatal Alert), the
+/// ledger's header and its records as stored (record 0 included).
+fn ended_at_the_first_alert(scenario: u32) -> (palm_run::Outcome, Header, Vec<palm_prc::Record>) {
+    let mut m = machine(&Config::default());
+    m.os.ftr.features.insert((CREATOR, 0), scenario);
+    m.alert_response = palm_run::machine::AlertResponse::Reset;
+    let out = m.launch(APP_NAME).unwrap();
+    assert!(
+        matches!(
+            out.stop.as_ref().map(|s| &s.kind),
+            Some(palm_run::StopKind::FatalAlert(_))
+        ),
+        "{:?}",
+        out.stop
+    );
+    let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+    let Content::Records(recs) = db.content else {
+        panic!("MemDbgDB is a resource database")
+    };
+    let h = Header::decode(&recs[0].data).unwrap();
+    (out, h, recs)
+}
+
 #[test]
 fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
     let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
@@ -737,23 +761,7 @@ fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
     assert_eq!(r.counters().alerts.get(), 2);
     // A release ROM (or PumpkinOS) ends the app at the first: the header was
     // written before it, with the overrun, its alert, and the run still going.
-    let mut m = machine(&Config::default());
-    m.os.ftr.features.insert((CREATOR, 0), 36);
-    m.alert_response = palm_run::machine::AlertResponse::Reset;
-    let out = m.launch(APP_NAME).unwrap();
-    assert!(
-        matches!(
-            out.stop.as_ref().map(|s| &s.kind),
-            Some(palm_run::StopKind::FatalAlert(_))
-        ),
-        "{:?}",
-        out.stop
-    );
-    let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
-    let Content::Records(recs) = &db.content else {
-        panic!("MemDbgDB is a resource database")
-    };
-    let h = Header::decode(&recs[0].data).unwrap();
+    let (_, h, recs) = ended_at_the_first_alert(36);
     assert_eq!(h.header_flags(), HeaderFlags::RUNNING);
     let c = &h.counters;
     assert_eq!(
@@ -804,25 +812,9 @@ fn an_alert_at_stop_that_ends_the_app_finds_the_ledger_complete_and_closed() {
     );
     // Ended there (a release ROM, PumpkinOS): stop had written the final header,
     // closed MemDbgDB and unlocked code 1 before it.
-    let mut m = machine(&Config::default());
-    m.os.ftr.features.insert((CREATOR, 0), 39);
-    m.alert_response = palm_run::machine::AlertResponse::Reset;
-    let out = m.launch(APP_NAME).unwrap();
-    assert!(
-        matches!(
-            out.stop.as_ref().map(|s| &s.kind),
-            Some(palm_run::StopKind::FatalAlert(_))
-        ),
-        "{:?}",
-        out.stop
-    );
+    let (out, h, recs) = ended_at_the_first_alert(39);
     assert!(out.left_open.is_empty(), "{:?}", out.left_open);
     assert_eq!(out.code1_locks_left, 0);
-    let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
-    let Content::Records(recs) = &db.content else {
-        panic!("MemDbgDB is a resource database")
-    };
-    let h = Header::decode(&recs[0].data).unwrap();
     assert_eq!(
         h.header_flags(),
         HeaderFlags::empty(),
