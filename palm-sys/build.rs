@@ -49,6 +49,8 @@ struct Arg {
 
 struct Trap {
     word: u16,
+    /// Its line in traps.tbl (from 1).
+    line: usize,
     header: String,
     proto: String,
     name: String,
@@ -227,6 +229,7 @@ fn parse_table(text: &str) -> Vec<Trap> {
         };
         traps.push(Trap {
             word,
+            line,
             header,
             proto,
             name,
@@ -592,14 +595,15 @@ fn gen_table(traps: &[Trap]) -> String {
         }
         let _ = writeln!(
             s,
-            "    TrapInfo {{ trap: 0x{:04X}, name: \"{}\", args: &[{}], ret: RetKind::{}, variadic: {}, header: \"{}\", prototype: \"{}\" }},",
+            "    TrapInfo {{ trap: 0x{:04X}, name: \"{}\", args: &[{}], ret: RetKind::{}, variadic: {}, header: \"{}\", prototype: \"{}\", line: {} }},",
             t.word,
             t.name,
             args,
             ret_name(t.ret),
             t.variadic,
             t.header,
-            t.proto
+            t.proto,
+            t.line
         );
     }
     s.push(']');

@@ -39,8 +39,8 @@
 | (the ticks, the sequence number, the site's file and line copied only when
 | the site changes, a call stack for Rust blocks and with CALL_STACKS), writes
 | it to the slot's ledger record with one DmWrite, enters the block in the
-| index (where frees go unseen, after __memdbg_reused retires a record of a
-| block freed unseen at that address), counts it (live blocks and bytes, their peaks, live handles), and
+| index (after __memdbg_reused retires the record of a block freed unseen
+| that the index still holds at that address), counts it (live blocks and bytes, their peaks, live handles), and
 | with HEAP_STATS counts a small allocation (__memdbg_small), samples the heap
 | and warns of a low heap (__memdbg_low_heap, once). A failed allocation is
 | counted (__memdbg_failed).
@@ -60,7 +60,8 @@ __memdbg_alloc:
 	move.l	%a0, %a2
 
 	| The flags and the alignment room by kind: a chunk's from its
-	| attributes and heap (outside heap 0: no guard), a handle's AF_HANDLE;
+	| attributes (another owner than the app's: AF_OTHER_OWNER) and heap
+	| (outside heap 0: no guard), a handle's AF_HANDLE;
 	| only a Rust block has alignment room (its "how").
 	moveq	#0, %d5
 	move.l	%d6, %d4
@@ -71,7 +72,15 @@ __memdbg_alloc:
 	andi.w	#MEM_CHUNK_FIXED, %d0	| non-movable or pre-locked: a pointer
 	bne.s	.Lchunk_heap
 	moveq	#AF_HANDLE, %d5
-.Lchunk_heap:
+.Lchunk_heap:				| attr's owner not the app's: AF_OTHER_OWNER
+	move.l	%a2, %d0
+	beq.s	.Lchunk_heap_id
+	moveq	#MEM_CHUNK_OWNER, %d0
+	and.w	%d6, %d0
+	cmp.b	(ST_APP_OWNER,%a2), %d0
+	beq.s	.Lchunk_heap_id
+	ori.w	#AF_OTHER_OWNER, %d5
+.Lchunk_heap_id:
 	move.l	%d6, %d0
 	swap	%d0			| the heap
 	tst.w	%d0
@@ -285,17 +294,17 @@ __memdbg_alloc:
 	SYSTRAP	sysTrapDmWrite
 	lea	(16,%sp), %sp
 
-	| The index entry: the block -> its slot. Where frees go unseen (the free
-	| traps not patched), the address may still be a block's freed unseen:
-	| __memdbg_reused (src/alloc.rs) first.
-	EXPECT_BELOW PATCHED_FREES_BIT, 8
-	btst	#PATCHED_FREES_BIT, (ST_PATCHED,%a2)
-	beq.w	.Lreused
+	| The index entry: the block -> its slot. The address may still be the
+	| index's for a block freed unseen (the free traps not patched, or a free
+	| inside the Memory Manager that no trap call makes: MemHeapFreeByOwnerID):
+	| then nothing is entered, __memdbg_reused (src/alloc.rs) retires that
+	| record, and the entry is made again.
 .Lindex:
 	lea	(ST_INDEX,%a2), %a0
 	move.l	%d6, %d0
 	move.w	%d7, %d2
 	bsr.w	__memdbg_index_insert
+	beq.w	.Lreused
 
 	| The counters and their peaks.
 	addq.l	#1, (ST_ALLOCATIONS,%a2)

@@ -9,10 +9,16 @@
 | `max` frames (0: as the options say, STACK_FRAMES with CALL_STACKS, else 1):
 | `ret`, then the return addresses of the A6 frame chain from `frame`, each an
 | offset into code 1 (st's ST_CODE_BASE/ST_CODE_END) when inside it, else raw
-| (its raw-mask bit set, and the walk ends after it). The chain is followed
-| only through plausible frames (src/stack.rs): an even, nonzero frame pointer
-| whose saved A6 is above it by at most MAX_FRAME_GAP and whose return address
-| is even. Unused frames are zeroed.
+| (its raw-mask bit set, and the walk ends after it: the OS called the app
+| there, its frames are not ours to follow). The chain is followed only
+| through plausible frames (src/stack.rs): an even, nonzero frame pointer whose
+| return address is even and nonzero, and whose saved A6 is above it by at most
+| MAX_FRAME_GAP (else that return address still counts and the chain ends
+| after it). A walk of STACK_FRAMES frames says why it was cut: at the limit
+| with the chain going on, STACK_TRUNCATED_DEPTH; a chain that breaks after a
+| frame inside code 1, STACK_TRUNCATED_CHAIN (both in the raw mask's bits 6
+| and 7). A shorter walk (a one-frame site) never does. Unused frames are
+| zeroed.
 | C convention (src/block.rs's `capture`; alloc.s, free.s).
 |   In:     st at 4(%sp), out at 8, ret at 12, frame at 16, max at 20 (at most
 |           STACK_FRAMES).
@@ -21,8 +27,8 @@
 	.type	__memdbg_walk, @function
 __memdbg_walk:
 	| a2 = out, a1 = the state, then the next frame slot; d2 = ret, d3 =
-	| frame, d4 = frames still allowed, d5 = code 1's base, d6 = its length,
-	| d1 = the next frame's raw-mask bit.
+	| frame (0: none), d4 = frames still allowed, d5 = code 1's base, d6 =
+	| its length, d1 = the next frame's raw-mask bit, then a truncation bit.
 	movem.l	%d2-%d6/%a2, -(%sp)
 	lea	(28,%sp), %a0		| the arguments, in order
 	move.l	(%a0)+, %a1
@@ -46,6 +52,7 @@ __memdbg_walk:
 	EXPECT	STACK_RAW_MASK, 1
 	EXPECT	STACK_FRAMES_AT, 2
 	EXPECT	STACK_FRAMES, 6
+	EXPECT	STACK_TRUNCATED_DEPTH, (1<<STACK_FRAMES)
 	clr.l	(%a0)+
 	clr.l	(%a0)+
 	clr.l	(%a0)+
@@ -57,39 +64,51 @@ __memdbg_walk:
 	move.l	%d2, %d0
 	sub.l	%d5, %d0
 	cmp.l	%d6, %d0
-	bcs.s	.Lwalk_store		| inside code 1: its offset
-	or.b	%d1, (STACK_RAW_MASK,%a2)	| outside: raw, and the last frame
-	move.l	%d2, %d0
-	moveq	#1, %d4
-.Lwalk_store:
-	move.l	%d0, (%a1)+
+	bcc.s	.Lwalk_raw
+	move.l	%d0, (%a1)+		| inside code 1: its offset
 	addq.b	#1, (STACK_COUNT,%a2)
 	add.b	%d1, %d1
 	subq.l	#1, %d4
-	beq.s	.Lwalk_end
+	bne.s	.Lwalk_link
+	cmpi.b	#STACK_FRAMES, (STACK_COUNT,%a2)
+	bne.s	.Lwalk_end		| a shorter walk: nothing more wanted
 	| The next frame: from an even, nonzero frame pointer (shifted out: odd
-	| sets C, 0 or 1 leaves 0), an even return address.
+	| sets C, 0 or 1 leaves 0), an even, nonzero return address.
+.Lwalk_link:
 	move.l	%d3, %d0
 	lsr.l	#1, %d0
-	bcs.s	.Lwalk_end
-	beq.s	.Lwalk_end
+	bcs.s	.Lwalk_broken
+	beq.s	.Lwalk_broken
 	move.l	%d3, %a0
 	move.l	(4,%a0), %d2
-	move.l	(%a0), %d0
+	beq.s	.Lwalk_broken
 	btst	#0, %d2
-	bne.s	.Lwalk_end
-	| A plausible link: above the frame, at most MAX_FRAME_GAP above it.
+	bne.s	.Lwalk_broken
+	| A plausible link: above the frame, at most MAX_FRAME_GAP above it;
+	| else this return address still counts, and the chain ends after it.
+	move.l	(%a0), %d0
 	sub.l	%d3, %d0
 	bls.s	.Lwalk_last
 	cmpi.l	#MAX_FRAME_GAP, %d0
 	bhi.s	.Lwalk_last
 	add.l	%d0, %d3
-	bra.s	.Lwalk_frame
-.Lwalk_last:				| not: this return address still counts
-	tst.l	%d2			| (unless 0), and the chain ends after it
-	beq.s	.Lwalk_end
+	bra.s	.Lwalk_more
+.Lwalk_last:
 	moveq	#0, %d3
-	bra.s	.Lwalk_frame
+.Lwalk_more:				| a frame follows: walk it, or say so
+	tst.l	%d4
+	bne.s	.Lwalk_frame
+	moveq	#STACK_TRUNCATED_DEPTH, %d1
+	bra.s	.Lwalk_cut
+.Lwalk_broken:
+	moveq	#STACK_TRUNCATED_CHAIN, %d1
+.Lwalk_cut:
+	or.b	%d1, (STACK_RAW_MASK,%a2)
+	bra.s	.Lwalk_end
+.Lwalk_raw:				| outside code 1: raw, and the last frame
+	or.b	%d1, (STACK_RAW_MASK,%a2)
+	move.l	%d2, (%a1)
+	addq.b	#1, (STACK_COUNT,%a2)
 .Lwalk_end:
 	movem.l	(%sp)+, %d2-%d6/%a2
 	rts

@@ -3,6 +3,11 @@
 
 	.include "memdbg.inc"
 
+| The ring's arrays are reached from its start + RING_BIAS, so that all of them
+| start within the signed 8-bit displacement of a (d8,An,Xn) operand.
+	.equ	RING_BIAS, 128
+	EXPECT_BELOW RING_SITE, RING_BIAS + 128
+
 	.text
 
 | __memdbg_free_block: the bookkeeping of a free of a block, before the OS
@@ -17,7 +22,8 @@
 |   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1).
 |
 | A block in the index is freed here: its ring entry (the oldest one gives
-| way, its slot leaving quarantine), its site (the return address; with
+| way, its slot leaving quarantine; the entry holds the address, the ticks,
+| the block's chunk, the slot and the record's kind), its site (the return address; with
 | CALL_STACKS the walk), its guard (a damaged one, or any with a handle whose
 | chunk only MemHandleLock gives: __memdbg_check_guard), the fill (FILL_FREED:
 | __memdbg_prepare_block), its record's kind byte set to free (DmSet; the record
@@ -63,18 +69,18 @@ __memdbg_free_block:
 	| record still describes the block but for its kind byte: a double free
 	| can report the allocation).
 	move.l	(ST_SCRATCH,%a2), %a4
-	lea	(SC_RING,%a4), %a4
+	lea	(SC_RING + RING_BIAS,%a4), %a4
 	moveq	#0, %d0
 	move.b	(ST_RING_NEXT,%a2), %d0
 	addq.b	#1, (ST_RING_NEXT,%a2)
 	andi.b	#RING_MASK, (ST_RING_NEXT,%a2)
-	move.b	(REC_KIND,%a3), (RING_KIND,%a4,%d0.l)
+	move.b	(REC_KIND,%a3), (RING_KIND - RING_BIAS,%a4,%d0.l)
 	add.l	%d0, %d0
 	moveq	#0, %d1
-	move.w	(RING_SLOT,%a4,%d0.l), %d1	| the slot it held
-	move.w	%d4, (RING_SLOT,%a4,%d0.l)
+	move.w	(RING_SLOT - RING_BIAS,%a4,%d0.l), %d1	| the slot it held
+	move.w	%d4, (RING_SLOT - RING_BIAS,%a4,%d0.l)
 	add.l	%d0, %d0
-	tst.l	(RING_ADDR,%a4,%d0.l)
+	tst.l	(RING_ADDR - RING_BIAS,%a4,%d0.l)
 	beq.s	.Lring_entry		| the entry was empty: no slot
 	move.l	(ST_SLOT_NEXT,%a2), %a0
 	add.l	%d1, %d1
@@ -82,14 +88,19 @@ __memdbg_free_block:
 	lsr.l	#1, %d1
 	move.w	%d1, (ST_FREE_HEAD,%a2)
 .Lring_entry:
-	move.l	%d3, (RING_ADDR,%a4,%d0.l)
-	move.l	%d7, (RING_TICKS,%a4,%d0.l)
+	move.l	%d3, (RING_ADDR - RING_BIAS,%a4,%d0.l)
+	move.l	%d7, (RING_TICKS - RING_BIAS,%a4,%d0.l)
+	move.l	%d3, %a0		| its chunk (a handle's: CHUNK_OF)
+	move.w	(REC_FLAGS,%a3), %d1
+	CHUNK_OF %a0, %d1, .Lring_locked
+.Lring_chunk:
+	move.l	%a0, (RING_CHUNK - RING_BIAS,%a4,%d0.l)
 
 	| The free's site, in the ring entry: its return address, inside code 1
 	| or not (one frame, raw until found inside); from outside a known code
 	| 1 it is the OS's free.
 	lsl.l	#RING_SITE_SHIFT - 2, %d0
-	lea	(RING_SITE,%a4,%d0.l), %a4
+	lea	(RING_SITE - RING_BIAS,%a4,%d0.l), %a4
 	EXPECT	STACK_COUNT, 0
 	EXPECT	STACK_RAW_MASK, 1
 	move.w	#0x0101, (%a4)		| count 1, raw mask 1
@@ -190,6 +201,21 @@ __memdbg_free_block:
 	addq.l	#4, %sp			| the frame
 	movem.l	(%sp)+, %d2-%d7/%a2-%a4
 	rts
+
+	| Out of line: a handle whose chunk only MemHandleLock gives
+	| (ST_DOCUMENTED): locked and unlocked again for its address (D0 = 4i
+	| kept on the stack across the traps).
+.Lring_locked:
+	move.l	%d0, -(%sp)
+	clr.l	-(%sp)			| the chunk, once known
+	move.l	%d3, -(%sp)
+	SYSTRAP	sysTrapMemHandleLock
+	move.l	%a0, (4,%sp)
+	SYSTRAP	sysTrapMemHandleUnlock
+	addq.l	#4, %sp
+	move.l	(%sp)+, %a0
+	move.l	(%sp)+, %d0
+	bra.w	.Lring_chunk
 
 	| Not in the index: __memdbg_free_unindexed(st, handle, ret, frame,
 	| addr) (src/free.rs) answers FREED_PASS, FREED_REFUSE, or the key of

@@ -61,16 +61,20 @@ __memdbg_index_find:
 	rts
 	.size	__memdbg_index_find, . - __memdbg_index_find
 
-| __memdbg_index_insert: enters a key. A register routine (alloc.s).
-|   In:     A0 = the table, D0 = the key (nonzero and absent: a block just
-|           allocated), D2.w = its slot. The table has an empty entry: it never
-|           holds more keys than the detector's capacity, at most 2/3 of its
-|           entries.
+| __memdbg_index_insert: enters a key, unless the table holds it already (a
+| block just allocated at an address whose record was never closed: its block
+| was freed unseen). A register routine (alloc.s).
+|   In:     A0 = the table, D0 = the key (nonzero), D2.w = its slot. The table
+|           has an empty entry: it never holds more keys than the detector's
+|           capacity, at most 2/3 of its entries.
+|   Out:    Z clear: entered (D0 = INDEX_NOT_FOUND); Z set: the key was there,
+|           nothing entered, D0 = its position (as __memdbg_index_find's).
 |   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1).
 	.globl	__memdbg_index_insert
 	.type	__memdbg_index_insert, @function
 __memdbg_index_insert:
-	move.l	%d0, -(%sp)		| the key
+	move.l	%a2, -(%sp)
+	movea.l	%d0, %a2		| the key
 	HOME	%d0, %d1, %a0
 	BMASK	%d1, %a0
 	and.l	%d1, %d0
@@ -78,14 +82,19 @@ __memdbg_index_insert:
 .Linsert_probe:				| the first empty entry from the home
 	tst.l	(0,%a1,%d0.l)
 	beq.s	.Linsert_here
+	cmpa.l	(0,%a1,%d0.l), %a2
+	beq.s	.Linsert_end		| there already (Z set)
 	addq.l	#4, %d0
 	and.l	%d1, %d0
 	bra.s	.Linsert_probe
 .Linsert_here:
-	move.l	(%sp)+, (0,%a1,%d0.l)
+	move.l	%a2, (0,%a1,%d0.l)
 	lsr.l	#1, %d0			| the slot's offset: half the key's
 	move.l	(IX_SLOTS,%a0), %a1
 	move.w	%d2, (0,%a1,%d0.l)
+	moveq	#INDEX_NOT_FOUND, %d0	| (nonzero: Z clear)
+.Linsert_end:
+	movea.l	(%sp)+, %a2		| (movea keeps the flags)
 	rts
 	.size	__memdbg_index_insert, . - __memdbg_index_insert
 

@@ -137,18 +137,41 @@ __memdbg_resize_entry:
 
 | __memdbg_trampoline: the template of one trampoline (TRAMPOLINE_LEN bytes),
 | which src/patch.rs copies into the state's chunk for each patched trap,
-| filling in the tagged state at TRAMPOLINE_STATE and the entry at
-| TRAMPOLINE_ENTRY. Code in a chunk is ordinary RAM to the 68000 (no MMU, no
-| caches on DragonBall). The jump is absolute: code 1 stays locked while the
-| app runs, and a table of code addresses would need absolute relocations.
+| filling in its fields (at the TRAMPOLINE_ offsets): the tagged state, the
+| entry, the saved original, and the two checks that the app whose code 1 holds
+| the entry is still there (it may have returned without memdbg::stop, leaving
+| the dispatch table pointing here): code 1's chunk is still locked twice (the
+| lock count, bits 7-4 of the byte at TRAMPOLINE_LOCK_AT, code 1's chunk header
+| + 4, PALM_FACTS §5.1: the OS's lock and memdbg's own; the OS unlocks the code
+| of an app that exits) and the
+| entry's first long still reads TRAMPOLINE_CODE (the code was not moved or its
+| memory reused). Either fails: straight to the original, the caller's
+| arguments untouched. Four instructions more than a bare jump per call of a
+| patched trap; changes only the flags (a trap may change D0-D2/A0-A1 anyway).
+| Code in a chunk is ordinary RAM to the 68000 (no MMU, no caches on
+| DragonBall). The jumps are absolute: a table of code addresses would need
+| absolute relocations in code 1.
 	.globl	__memdbg_trampoline
 	.type	__memdbg_trampoline, @object
 __memdbg_trampoline:
+	cmpi.b	#CODE_LOCKED, (0x7FFFFFFF).l	| code 1 locked: lock count >= 2
+.Ltrampoline_lock_end:
+	bcs.s	.Ltrampoline_gone
+	cmpi.l	#0x7FFFFFFF, (0x7FFFFFFF).l	| the entry's first long, at the entry
+.Ltrampoline_code_end:
+	bne.s	.Ltrampoline_gone
 	move.l	#0x7FFFFFFF, -(%sp)	| the tagged state
-.Ltrampoline_jump:
+.Ltrampoline_state_end:
 	jmp	(0x7FFFFFFF).l		| the entry
+.Ltrampoline_entry_end:
+.Ltrampoline_gone:
+	jmp	(0x7FFFFFFF).l		| the original
 .Ltrampoline_end:
 	.size	__memdbg_trampoline, . - __memdbg_trampoline
 	EXPECT	.Ltrampoline_end - __memdbg_trampoline, TRAMPOLINE_LEN
-	EXPECT	.Ltrampoline_jump - __memdbg_trampoline + 2, TRAMPOLINE_ENTRY
-	EXPECT	TRAMPOLINE_STATE, 2
+	EXPECT	.Ltrampoline_lock_end - __memdbg_trampoline - 4, TRAMPOLINE_LOCK_AT
+	EXPECT	.Ltrampoline_code_end - __memdbg_trampoline - 8, TRAMPOLINE_CODE
+	EXPECT	.Ltrampoline_code_end - __memdbg_trampoline - 4, TRAMPOLINE_CODE_AT
+	EXPECT	.Ltrampoline_state_end - __memdbg_trampoline - 4, TRAMPOLINE_STATE
+	EXPECT	.Ltrampoline_entry_end - __memdbg_trampoline - 4, TRAMPOLINE_ENTRY
+	EXPECT	.Ltrampoline_end - __memdbg_trampoline - 4, TRAMPOLINE_ORIG

@@ -19,11 +19,16 @@ use crate::record::{
     kind,
 };
 use crate::settings::Site;
-use crate::state::{self, PATCHED_FREES, SITES, SmallSite, State};
+use crate::state::{self, SITES, SmallSite, State};
 
 /// Largest chunk the Memory Manager gives (`memMaxChunkAllocSize` = 65,505 bytes,
 /// PALM_FACTS §5.2); a guard is added only below it.
 pub const MAX_CHUNK: u32 = 65_505;
+
+/// The owner ID bits of `MemChunkNew`'s `attr` (its low 4 bits, beside the
+/// `memNewChunkFlag…` flags: callers pass `ownerID | memNewChunkFlagNonMovable`,
+/// as the OS's own `FtrPtrNew` passes `dmOrphanOwnerID | …`; MemoryPrv.h).
+pub const MEM_CHUNK_OWNER: u16 = 0x000F;
 
 /// The largest alignment palm-sys's `PalmAlloc` serves (`chunk_size`: above it, null
 /// without an OS call); the allocation does the same when the detector is not
@@ -34,13 +39,13 @@ asm_constants! {
     MAX_CHUNK = MAX_CHUNK;
     MAX_ALIGN = MAX_ALIGN;
     MEM_CHUNK_FIXED = memNewChunkFlagNonMovable | memNewChunkFlagPreLock;
+    MEM_CHUNK_OWNER = MEM_CHUNK_OWNER;
     SMALL_ALLOC_MAX = SMALL_ALLOC_MAX;
     SITE_FILE = offset_of!(Site, file);
     SITE_LINE = offset_of!(Site, line);
     SITE_FLAGS = offset_of!(Site, flags);
     FILE_NAME_LEN = record::FILE_NAME_LEN;
     KIND_RUST = kind::RUST;
-    PATCHED_FREES_BIT = PATCHED_FREES.trailing_zeros();
 }
 
 #[cfg(target_arch = "m68k")]
@@ -175,13 +180,15 @@ pub extern "C" fn low_heap(st: &mut State) {
     events::dbg_message(st, &events::LOW_LINE);
 }
 
-/// Where the free traps are not patched (refused, or
-/// [`record::Options::PATCH_FREES`] off), before block `key` just allocated is
-/// indexed: a record the index still holds for that address is a block freed
-/// where memdbg could not see it (the OS gives out no live chunk's address). Its
-/// record gets [`AllocFlags::FREED_UNSEEN`] (its slot stays taken: the ledger
-/// keeps it), it leaves the index and the live counts. The allocation's assembly
-/// calls it.
+/// Before block `key` just allocated is indexed, when the index still holds a
+/// record for that address: that record's block was freed where memdbg could
+/// not see it (the OS gives out no live chunk's address): with the free traps
+/// not patched (refused, or [`record::Options::PATCH_FREES`] off), or by the
+/// Memory Manager itself without a free trap call (`MemHeapFreeByOwnerID`, a
+/// ROM's internal frees). Its record gets [`AllocFlags::FREED_UNSEEN`] (its slot
+/// stays taken: the ledger keeps it; its guard is not checked: the memory is no
+/// longer its block), it leaves the index and the live counts. The
+/// allocation's assembly calls it (after its own index look-up found the key).
 #[unsafe(export_name = "__memdbg_reused")]
 pub extern "C" fn reused(st: &mut State, key: u32) {
     let Some(pos) = st.index.find(key) else {

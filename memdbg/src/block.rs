@@ -46,12 +46,15 @@ asm_constants! {
     STACK_FRAMES_AT = offset_of!(Stack, frames);
     STACK_FRAMES = STACK_FRAMES;
     STACK_LEN = core::mem::size_of::<Stack>();
+    STACK_TRUNCATED_DEPTH = Stack::TRUNCATED_DEPTH;
+    STACK_TRUNCATED_CHAIN = Stack::TRUNCATED_CHAIN as i8;
     AF_GUARDED = AllocFlags::GUARDED.bits();
     AF_GUARDED_BIT = AllocFlags::GUARDED.bits().trailing_zeros();
     AF_HANDLE = AllocFlags::HANDLE.bits();
     AF_HANDLE_BIT = AllocFlags::HANDLE.bits().trailing_zeros();
     AF_NOT_DYNAMIC = AllocFlags::NOT_DYNAMIC.bits();
     AF_NOT_DYNAMIC_BIT = AllocFlags::NOT_DYNAMIC.bits().trailing_zeros();
+    AF_OTHER_OWNER = AllocFlags::OTHER_OWNER.bits();
     GUARD_LEN = record::GUARD_LEN;
     GUARD_BYTE = record::GUARD_BYTE as i8;
     GUARD_INTACT = GUARD_INTACT as i32;
@@ -193,17 +196,21 @@ pub unsafe fn guard_intact(st: &State, rec: *const u8, key: u32) -> bool {
     unsafe { guard(st, rec, key) == GUARD_INTACT }
 }
 
-/// At stop, when frees were not all seen (the free traps were not patched:
-/// refused, or [`crate::Options::PATCH_FREES`] off), whether the block of record
-/// `rec` (`key`: its address) is still the chunk memdbg recorded: not free, of
-/// the size it recorded (with its data offset and guard: nothing hides them
-/// now), owned by the app ([`State::app_owner`], when known), in the dynamic
-/// heap. With the OS 3.x internals (the probe passed) its chunk header says so
-/// (PALM_FACTS §5.1; a handle's master pointer leads to a chunk whose `hOffset`
-/// points back at it); else the documented calls (`MemPtrSize`, `MemPtrOwner`,
-/// `MemPtrHeapID` and their handle forms, which cannot tell a chunk freed but not
-/// reused from a live one). A block outside the dynamic heap is taken as live.
-pub fn still_live(st: &State, rec: *const u8, key: u32) -> bool {
+/// At stop, whether the block of record `rec` (`key`: its address) is still the
+/// chunk memdbg recorded: not free and, when `exact` (the frees were not all
+/// seen), of the size it recorded (with its data offset and guard: nothing
+/// hides them now), owned by the app ([`State::app_owner`], when known) and in
+/// the dynamic heap. (Where every free went through the patched traps, an owner
+/// change is a hand-off, and a size may have changed through a resize memdbg did
+/// not patch: only a free chunk means the block was freed.) With the OS 3.x internals (the probe passed) its chunk header
+/// says so (PALM_FACTS §5.1; a handle's master pointer leads to a chunk whose
+/// `hOffset` points back at it) and the heap walk finds a live chunk starting
+/// there ([`probe::live_chunk_at`]: a chunk freed and merged into a free
+/// neighbour keeps a header that reads as live); else the documented calls
+/// (`MemPtrSize`, `MemPtrOwner`, `MemPtrHeapID` and their handle forms, which
+/// cannot tell a chunk freed but not reused from a live one). A block outside
+/// the dynamic heap is taken as live.
+pub fn still_live(st: &State, rec: *const u8, key: u32, exact: bool) -> bool {
     let flags = flags_of(rec);
     if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
         return true;
@@ -234,6 +241,12 @@ pub fn still_live(st: &State, rec: *const u8, key: u32) -> bool {
             } else {
                 (key, 0)
             };
+            if !exact {
+                return match probe::live_chunk_at(body) {
+                    Some(live) => live && probe::points_back(body, mp),
+                    None => true,
+                };
+            }
             let lock = if handle {
                 None
             } else {
@@ -245,6 +258,7 @@ pub fn still_live(st: &State, rec: *const u8, key: u32) -> bool {
                 Some(u32::from(owner))
             };
             probe::chunk_is(body, size, lock, owner, mp)
+                && probe::live_chunk_at(body) != Some(false)
         } else if handle {
             let h = key as usize as MemHandle;
             palm::MemHandleSize(h) == size
@@ -342,11 +356,7 @@ pub unsafe extern "C" fn check_guard(
     }
     state::bump(&mut st.counters().overruns);
     let flags = flags_of(rec) | AllocFlags::OVERRUN.bits();
-    crate::ledger::write(
-        rec,
-        offset_of!(AllocRecord, flags) as u32,
-        &flags.to_be_bytes(),
-    );
+    crate::ledger::write(rec, AllocRecord::FLAGS_OFFSET, &flags.to_be_bytes());
     let o = &mut st.sc().ev.overrun;
     // SAFETY: `site` is readable (copy allows it to be `o.site` itself).
     unsafe { core::ptr::copy(site, &mut o.site, 1) };

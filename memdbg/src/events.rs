@@ -33,6 +33,8 @@ pub static LEAKED: [u8; 22] = *b"Leak #\x01: \x01 bytes (\x03)\x05\0";
 pub static OVERRUN: [u8; 27] = *b"Overrun after \x01 bytes (\x03)\x05\0";
 /// A double free's alert, as [`LEAKED`].
 pub static DOUBLE_FREE: [u8; 28] = *b"Double free of \x01 bytes (\x03)\x05\0";
+/// An interior free's alert (a free of an address inside a block), as [`LEAKED`].
+pub static INTERIOR_FREE: [u8; 25] = *b"Free inside \x01 bytes (\x03)\x05\0";
 /// A leak's `DbgMessage` line: sequence number, size, kind, address, then where
 /// it was allocated ([`LEAK_WHERE`]).
 pub static LEAK_LINE: [u8; 36] = *b"memdbg: leak #\x01: \x01 bytes (\x03 \x02) at \x05\0";

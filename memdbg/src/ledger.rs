@@ -319,6 +319,22 @@ pub fn release_slots(st: &State) {
     }
 }
 
+/// Ends the slots' use of their records for a state an app left behind by
+/// returning without `stop` (the OS closed its `DmOpenRef` at the app's exit):
+/// MemDbgDB opened again for writing, every slot released ([`release_slots`]),
+/// closed. Nothing when it cannot be opened.
+pub fn release_abandoned(st: &mut State) {
+    // SAFETY: plain Data Manager calls.
+    let db = unsafe { palm::DmOpenDatabase(0, find_db(), dmModeReadWrite) };
+    if db.is_null() {
+        return;
+    }
+    st.db = db;
+    release_slots(st);
+    // SAFETY: opened above.
+    unsafe { palm::DmCloseDatabase(db) };
+}
+
 /// The kind byte of record `index` (`DmQueryRecord`, read while locked), or
 /// `None` when it has no data.
 pub fn kind_of(db: palm::DmOpenRef, index: u16) -> Option<u8> {

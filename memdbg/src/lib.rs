@@ -12,13 +12,16 @@
 //! use memdbg::{mem_ptr_new, mem_handle_new, Settings};
 //!
 //! // PilotMain, normal launch only (other launch codes have no app context):
-//! memdbg::start(&Settings::DEFAULT).ok();
+//! let session = memdbg::Session::start(&Settings::DEFAULT); // stops when dropped
 //! let p = mem_ptr_new!(16);          // recorded with this file and line
 //! let h = mem_handle_new!(32);
 //! unsafe { m68k_palmos_sys::MemChunkFree(p) }; // MemPtrFree: matched by the patch
 //! // … h is never freed …
-//! let summary = memdbg::stop();      // h is reported: alert + DbgMessage + ledger
+//! drop(session); // or return: h is reported (alert + DbgMessage + ledger)
 //! ```
+//!
+//! ([`start`] and [`stop`] are the same without the value: [`Session::stop`] gives
+//! the [`Summary`].)
 //!
 //! ## What it does
 //! - [`start`] (re)creates `MemDbgDB` ([`record::DB_NAME`], creator `'MDbg'`, type
@@ -45,14 +48,31 @@
 //!   Field Manager growing a text handle) is handled as the resize wrappers do it:
 //!   the guard moves and the record keeps the new size.
 //! - Frees find their record through a hash index in the state (no database scan).
-//!   `MemPtrFree(MemHandleLock(h))` matches the handle. A double free is caught before
-//!   the OS sees it and reported with both frees' sites; a free of a block memdbg
-//!   never saw is only counted.
+//!   `MemPtrFree(MemHandleLock(h))` matches the handle. A double free of one of the
+//!   last 16 blocks freed (the ring) is caught before the OS sees it and reported
+//!   with both frees' sites — also when the OS merged the freed chunk into a free
+//!   neighbour, whose header then still reads as live: a live chunk starting at
+//!   the address is looked for by walking the dynamic heap from its header
+//!   (`crate::probe`'s `live_chunk_at`), and also for `MemChunkFree` of the pointer
+//!   a freed handle had. A free by the app of an address inside a live tracked
+//!   block is refused and recorded with its offset and site
+//!   ([`record::InteriorFreeRecord`]). A free of a block memdbg never saw is only
+//!   counted.
+//! - A tracked allocation at an address the index still holds closes that record
+//!   as freed unseen ([`record::AllocFlags::FREED_UNSEEN`]): its block was freed
+//!   without a free trap call (`MemHeapFreeByOwnerID`, the ROM's own frees, or
+//!   the patches refused); at stop, with the OS 3.x internals, a record whose
+//!   chunk is free is closed the same way (no leak, no guard check).
 //! - [`stop`] restores the original trap addresses (read back), checks every live
-//!   block's guard, reports each leak (one `DbgMessage` line each), writes the
-//!   header's counters, releases the records and removes free slots from the
-//!   ledger, and only then, the ledger complete, shows up to `max_alerts` alerts
-//!   (one per leak) and frees its state.
+//!   block's guard, sets aside each block handed off to another owner (given to
+//!   the system with `MemPtrSetOwner`/`MemHandleSetOwner(…, 0)` and kept, a Palm
+//!   idiom for data that outlives the app: at stop, `MemPtrOwner`/
+//!   `MemHandleOwner` of a block allocated as the app's names another owner;
+//!   its record gets [`record::AllocFlags::HANDED_OFF`], it is not a leak),
+//!   reports each leak (one `DbgMessage` line each), writes the header's
+//!   counters, releases the records and removes free slots from the ledger, and
+//!   only then, the ledger complete, shows up to `max_alerts` alerts (one per
+//!   leak) and frees its state.
 //! - Alerts (a leak at stop, an overrun or a double free at once) are the ROM's
 //!   generic error alert, `FrmCustomAlert(ErrOKAlert, …)` (10021, Palm OS 3.2 and
 //!   later: it returns on every ROM), reading "Leak #3: 16 bytes (pointer) at
@@ -76,9 +96,12 @@
 //! descriptors) memdbg uses documented calls only and says so in the ledger
 //! ([`record::HeaderFlags::DOCUMENTED_CALLS`]): a handle's chunk is reached with
 //! `MemHandleLock`/`MemHandleUnlock` (two more OS calls per handle allocation and
-//! per handle free with guards), a free of an address freed among the last eight
-//! is a double free only when the app's code makes it, and at stop, trap patches
-//! refused, a damaged guard is taken as freed unseen. The ledger follows the Data
+//! per handle free with guards, and two more per handle free for the ring), no heap
+//! walk is made, a free of an address freed among the last 16 is a double free
+//! only when the app's code makes it, at stop with the patches installed no
+//! record's chunk is checked (a block freed without a trap call and never reused
+//! is a leak), and at stop, trap patches refused, a damaged guard is taken as
+//! freed unseen. The ledger follows the Data
 //! Manager's documented contract on every OS: a record's pointer is used only
 //! while its handle is locked, between `DmNewRecord`/`DmGetRecord` and
 //! `DmReleaseRecord` (PumpkinOS frees a record's buffer at its release), so a
@@ -90,11 +113,11 @@
 //! size, the app's owner, the dynamic heap: from its chunk header with the OS 3.x
 //! internals, else from `MemPtrSize`/`MemPtrOwner`/`MemPtrHeapID` and their handle
 //! forms); otherwise its record gets [`record::AllocFlags::FREED_UNSEEN`] — not a
-//! leak, never an overrun. Neither way is certain: a chunk freed next to a free
-//! one merges into it and may leave its old header inside the merged chunk,
-//! which then reads as live (a leak, if its guard is still intact), and the
-//! documented calls cannot tell a freed chunk from a live one at all, so with
-//! them a damaged guard counts as freed unseen too.
+//! leak, never an overrun. A chunk freed next to a free one merges into it and
+//! leaves its old header inside the merged chunk, which reads as live: with the
+//! OS 3.x internals the heap walk settles it; the documented calls cannot tell a
+//! freed chunk from a live one at all, so with them a damaged guard counts as
+//! freed unseen too.
 //!
 //! ### Where `DbgMessage` goes
 //! [`Options::DBG_MESSAGES`] lines (and [`dbg_message`], for the app's own) are
@@ -114,7 +137,17 @@
 //! ## Rules for the app
 //! - Call [`start`] and [`stop`] only at a normal launch with globals (PALM_FACTS
 //!   §2.1): `stop` before PilotMain returns, after the forms are closed, so the OS's
-//!   frees of field handles are seen.
+//!   frees of field handles are seen. A [`Session`] held in PilotMain does both.
+//! - An app that returns without `stop` (or is ended by a panic) leaves the trap
+//!   patches installed, in memdbg's system-owned state: each RAM trampoline checks
+//!   that code 1's chunk is still locked and that its entry's first long is still
+//!   there, and otherwise passes the call straight to the original trap (four
+//!   68k instructions per call of a patched trap: the frees, and with guards the
+//!   sizes and resizes), so the next app's frees work. The next [`start`] (the
+//!   app relaunched, or another app linking this memdbg) takes that state over:
+//!   removes its patches and frees it (about 3 KB of the dynamic heap until
+//!   then). The ledger of such a run says `RUNNING` (the blocks live when the app
+//!   returned), until that `start` replaces it.
 //! - Free tracked blocks with `MemPtrFree`/`MemChunkFree`/`MemHandleFree` as usual;
 //!   on systems that refuse trap patches, use [`mem_ptr_free!`]/[`mem_handle_free!`]
 //!   (which work everywhere) so that frees are still seen.
@@ -122,20 +155,29 @@
 //! ## Costs
 //! Measured exactly in `palm-run` by `cargo run --release -p memdbg --example bench`
 //! (default settings, 16-byte blocks, 10 to 5,000 blocks live): a `mem_ptr_new!` +
-//! `MemPtrFree` pair runs about 335–392 68k instructions inside memdbg, a
-//! `mem_handle_new!` + `MemHandleFree` pair 362–385 (the index probes' lengths
-//! depend on the blocks' addresses), and each makes 8 OS calls from it (`FtrGet`,
+//! `MemPtrFree` pair runs about 347–383 68k instructions inside memdbg, a
+//! `mem_handle_new!` + `MemHandleFree` pair 373–425 (the index probes' lengths
+//! depend on the blocks' addresses; above the 400 budget at 100 to 5,000 live
+//! handles since issue 16: the ring entry keeps each freed block's chunk, the
+//! trampoline checks the app's code, the index insert checks for a record freed
+//! unseen), and each makes 8 OS calls from it (`FtrGet`,
 //! `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`, `MemHeapFreeBytes`;
 //! `TimGetTicks`, `DmSet`, the original free), plus the app's own free trap. A
-//! handle's chunk is reached through its master pointer, never locked. The index
+//! handle's chunk is reached through its master pointer, never locked (with
+//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 480–530 instructions and 14 OS
+//! calls, three lock/unlock pairs per handle free). The index
 //! keeps this flat as the number of live blocks grows. The free patch is entered
 //! through a RAM trampoline that carries the state's address, so frees make no
-//! Feature Manager call. With guards, every `MemPtrSize`/`MemHandleSize` (the OS's
+//! Feature Manager call; it first checks, in 4 instructions, that the app's code
+//! is still there (code 1 locked twice, its entry's first long unchanged). A
+//! free of an address memdbg no longer tracks that a recent free did (a double
+//! free, or a chunk the OS reused) walks the dynamic heap's chunks up to it; a
+//! free by the app of an address it never tracked looks through the live
+//! records for a block holding it. With guards, every `MemPtrSize`/`MemHandleSize` (the OS's
 //! too) costs the original plus an index probe (and a `MemPtrRecoverHandle` for an
 //! unknown pointer while handles are live), and a resize of a tracked block the
-//! wrapper's work. Code: 8,002 bytes of memdbg in the starter app's code 1;
-//! 9,060 in a Rust app calling every wrapper and [`MemDbgAlloc`]; 9,012 in a C
-//! app (`tests/c-app`); 9,566 in the bench app, which links both the Rust
+//! wrapper's work. Code: 11,418 bytes of memdbg in the starter app's code 1
+//! (64 functions; `nm -S` of its ELF); 13,726 in the bench app, which links both the Rust
 //! wrappers and the C interface. Once, at [`start`], memdbg reads all of code 1 for
 //! the header's CRC-32 ([`record::crc32`]: about 22 instructions per byte, some
 //! 260,000 for the starter app's 11.7 KB code 1), so that the report can refuse the
@@ -256,7 +298,7 @@ pub use api::{
 };
 pub use global::MemDbgAlloc;
 pub use record::Options;
-pub use session::{Summary, is_running, start, stop};
+pub use session::{Session, Summary, is_running, start, stop};
 pub use settings::{Error, Settings, Site};
 
 /// `MemPtrNew(size)` recorded with this file and line: `mem_ptr_new!(16)`.

@@ -12,16 +12,31 @@
 //! puts the exact originals back and reads them back too ([`remove`]). All wanted
 //! patches are installed, or none ([`HeaderFlags::PATCHES_REFUSED`]).
 //!
-//! Each trampoline (a copy of `asm/patches.s`'s template, 12 bytes) pushes the
-//! state chunk's address (+1 for the handle form of a trap) and jumps to its entry
-//! in code 1:
+//! Each trampoline (a copy of `asm/patches.s`'s template, 40 bytes) checks that
+//! the app is still there, pushes the state chunk's address (+1 for the handle
+//! form of a trap) and jumps to its entry in code 1:
 //!
 //! ```text
+//! cmpi.b #$20,lock.l     ; 0C39 0020 llll llll   code 1's chunk still locked twice?
+//! bcs.s  gone            ; 65xx
+//! cmpi.l #first,entry.l  ; 0CB9 ffff ffff eeee eeee   its entry still there?
+//! bne.s  gone            ; 66xx
 //! move.l #state,-(%sp)   ; 2F3C ssss ssss
 //! jmp    entry           ; 4EF9 eeee eeee   (absolute: code 1 is locked while the app runs)
+//! gone: jmp original     ; 4EF9 oooo oooo
 //! ```
 //!
-//! so the patches find the state without a Feature Manager call. The entries
+//! so the patches find the state without a Feature Manager call, and an app that
+//! returned without `stop` (its patches still installed, its code unlocked by the
+//! OS at exit, then perhaps moved or its memory reused) costs the next app four
+//! instructions per patched call instead of a jump into freed code: `lock` is
+//! code 1's chunk header + 4, whose bits 7–4 are the lock count (PALM_FACTS
+//! §5.1: 2 while the app runs, the OS's lock and `start`'s own; 1 once the app
+//! has exited), and `first` the entry's first long as `install` read it. The
+//! header is read only where the start's probe found the OS 3.x layout; with
+//! [`HeaderFlags::DOCUMENTED_CALLS`], or without a located code 1, only the
+//! second check is made (`lock` is then the `jmp` opcode's byte, always ≥ 0x20).
+//! The entries
 //! (`asm/patches.s`) are assembly because they are called as the traps, with
 //! Palm's register rules, and need the caller's return address (the free's site,
 //! and whether the app or the OS freed) and its A6 (to walk its callers); they do
@@ -43,14 +58,39 @@ use palm::traps::{
 use crate::record::{HeaderFlags, Options};
 use crate::state::{PATCHED_FREES, PATCHED_SIZES, State, TRAMPOLINE_LEN, TRAMPOLINES};
 
+/// Where a trampoline holds the address of the byte with code 1's lock count.
+const TRAMPOLINE_LOCK_AT: usize = 4;
+/// Where a trampoline holds the first long of its entry, as `install` read it.
+const TRAMPOLINE_CODE: usize = 12;
+/// Where a trampoline holds the address it compares with that long (the entry).
+const TRAMPOLINE_CODE_AT: usize = 16;
 /// Where a trampoline holds the (tagged) state's address.
-const TRAMPOLINE_STATE: usize = 2;
+const TRAMPOLINE_STATE: usize = 24;
 /// Where a trampoline holds its entry's address.
-const TRAMPOLINE_ENTRY: usize = 8;
+const TRAMPOLINE_ENTRY: usize = 30;
+/// Where a trampoline holds the saved original's address.
+const TRAMPOLINE_ORIG: usize = 36;
+/// The lowest chunk header byte of code 1 while its app runs: lock count 2 in
+/// bits 7–4 of the second long's first byte (PALM_FACTS §5.1), the OS's (which
+/// runs it) and memdbg's own (`start` locks code 1 until `stop`). An app that
+/// exits without `stop` leaves only memdbg's.
+const CODE_LOCKED: u8 = 0x20;
+/// From a chunk's body to its header's byte with the lock count: the header is
+/// the 8 bytes before the body, the lock count in the top nibble of its second
+/// long (PALM_FACTS §5.1).
+const LOCK_BYTE_BEFORE_BODY: u32 = 4;
+/// Where in a trampoline an opcode byte of at least [`CODE_LOCKED`] is: its
+/// entry `jmp`'s 0x4E, the lock check's target when code 1 is unknown.
+const TRAMPOLINE_JMP_OPCODE: usize = TRAMPOLINE_ENTRY - 2;
 
 asm_constants! {
+    TRAMPOLINE_LOCK_AT = TRAMPOLINE_LOCK_AT;
+    TRAMPOLINE_CODE = TRAMPOLINE_CODE;
+    TRAMPOLINE_CODE_AT = TRAMPOLINE_CODE_AT;
     TRAMPOLINE_STATE = TRAMPOLINE_STATE;
     TRAMPOLINE_ENTRY = TRAMPOLINE_ENTRY;
+    TRAMPOLINE_ORIG = TRAMPOLINE_ORIG;
+    CODE_LOCKED = CODE_LOCKED;
 }
 
 /// One patched trap.
@@ -185,24 +225,37 @@ pub fn install(st: &mut State) {
     if want == 0 {
         return;
     }
+    for (i, p) in PATCHES.iter().enumerate() {
+        // SAFETY: plain System Manager call.
+        *original(st, i) = unsafe { palm::SysGetTrapAddress(p.trap) };
+    }
     let state = st as *mut State as u32;
     let template = code_address!(__memdbg_trampoline) as usize as *const u8;
     for i in 0..TRAMPOLINES {
         let at = trampoline(st, i).cast::<u8>();
+        let to = entry(i / 2);
+        let lock = if st.code.base != 0 && st.documented == 0 {
+            st.code.base - LOCK_BYTE_BEFORE_BODY
+        } else {
+            at as u32 + TRAMPOLINE_JMP_OPCODE as u32
+        };
+        let put = |field: usize, v: u32| {
+            // SAFETY: a long field of the trampoline being written, at an even
+            // offset of an even address (the 68000 stores longs at even ones).
+            unsafe { at.add(field).cast::<u32>().write(v) }
+        };
         // SAFETY: TRAMPOLINES trampolines fit in the chunk `start` allocated; the
-        // template is TRAMPOLINE_LEN bytes of code 1; its two longs are at even
-        // offsets of an even address (the 68000 stores longs at even addresses).
+        // template is TRAMPOLINE_LEN bytes of code 1; the entry is code 1's
+        // (even: a function's address).
         unsafe {
             core::ptr::copy_nonoverlapping(template, at, TRAMPOLINE_LEN);
-            at.add(TRAMPOLINE_STATE)
-                .cast::<u32>()
-                .write(state + (i as u32 & 1));
-            at.add(TRAMPOLINE_ENTRY).cast::<u32>().write(entry(i / 2));
+            put(TRAMPOLINE_CODE, (to as usize as *const u32).read());
         }
-    }
-    for (i, p) in PATCHES.iter().enumerate() {
-        // SAFETY: plain System Manager call.
-        *original(st, i) = unsafe { palm::SysGetTrapAddress(p.trap) };
+        put(TRAMPOLINE_LOCK_AT, lock);
+        put(TRAMPOLINE_CODE_AT, to);
+        put(TRAMPOLINE_STATE, state + (i as u32 & 1));
+        put(TRAMPOLINE_ENTRY, to);
+        put(TRAMPOLINE_ORIG, *original(st, i) as u32);
     }
     for (i, p) in PATCHES.iter().enumerate() {
         if p.group & want != 0 && set(p.trap, trampoline(st, i)) != 0 {

@@ -46,6 +46,23 @@ unsafe fn header(body: u32) -> (u32, u32) {
     unsafe { (h.read_volatile(), h.add(1).read_volatile()) }
 }
 
+/// Whether the chunk header before `body` says master pointer `handle` is the
+/// chunk's (`hOffset`: the header − 2 × `hOffset` is `handle`; 0 for a
+/// non-movable chunk, whose `hOffset` is 0). PALM_FACTS §5.1.
+///
+/// # Safety
+/// As [`header`].
+pub unsafe fn points_back(body: u32, handle: u32) -> bool {
+    // SAFETY: the caller's guarantee.
+    let (_, w1) = unsafe { header(body) };
+    let h_offset = ((w1 << 8) as i32 >> 8) as u32;
+    if handle == 0 {
+        h_offset == 0
+    } else {
+        body.wrapping_sub(8).wrapping_sub(h_offset.wrapping_mul(2)) == handle
+    }
+}
+
 /// Whether the header before `body` is a live chunk's holding `size` bytes
 /// (`size` field − 8 − `sizeAdj`), with lock count `lock` and owner `owner` (any
 /// when `None`), and master pointer `handle` (0 for a non-movable chunk:
@@ -64,24 +81,72 @@ pub unsafe fn chunk_is(
     let (w0, w1) = unsafe { header(body) };
     let whole = w0 & 0x00FF_FFFF;
     let size_adj = (w0 >> 24) & 0x0F;
-    let h_offset = ((w1 << 8) as i32 >> 8) as u32;
-    let back = body.wrapping_sub(8).wrapping_sub(h_offset.wrapping_mul(2));
     w0 & 0x8000_0000 == 0
         && whole.wrapping_sub(8).wrapping_sub(size_adj) == size
         && lock.is_none_or(|l| w1 >> 28 == l)
         && owner.is_none_or(|o| (w1 >> 24) & 0x0F == o)
-        && if handle == 0 {
-            h_offset == 0
-        } else {
-            back == handle
+        // SAFETY: the caller's guarantee.
+        && unsafe { points_back(body, handle) }
+}
+
+/// `memHeapFlagVers3` (`MemoryPrv.h`, PALM_FACTS §5.2): the heap header has a
+/// free-list field (`firstFreeChunkOffset`) before its first master pointer
+/// table.
+const HEAP_FLAG_VERS3: u16 = 0x4000;
+
+/// Whether a live chunk of the dynamic heap starts right before `body` (its
+/// header at `body` − 8): `Some(true)`; `Some(false)` when `body` is inside a free
+/// chunk, or inside a chunk that does not start there; `None` when the walk
+/// cannot tell (the heap's layout is not the one below, or `body` is outside
+/// it). The heap's chunks are walked from the first by their `size` fields,
+/// from the heap header `MemHeapPtr(0)` gives (a private Memory Manager call,
+/// `MemoryPrv.h`, trap 0xA00A in sdk-3.5 `CoreTraps.h`): flags, size, (with
+/// `memHeapFlagVers3`) `firstFreeChunkOffset`, then the first master pointer
+/// table (`numEntries`, `nextTblOffset`, the entries), then the chunks
+/// (PALM_FACTS §5.1–§5.2). The header at `body` − 8 alone cannot say it: the
+/// Memory Manager merges a freed chunk into a free neighbour without rewriting
+/// the freed chunk's header, which then still reads as a live chunk's.
+/// Only where the probe found the OS 3.x internals; one pass over the heap's
+/// chunks up to `body` (memdbg's cold paths: a free of an address it no longer
+/// tracks, blocks at stop).
+pub fn live_chunk_at(body: u32) -> Option<bool> {
+    // SAFETY: a private trap every Palm OS 3.x ROM has (POSE's heap walker calls
+    // it too); its answer is read only as far as the heap header's own size says.
+    unsafe {
+        let heap = palm::MemHeapPtr(0) as u32;
+        if heap == 0 || heap & 1 != 0 {
+            return None;
         }
+        let word = |a: u32| (a as usize as *const u16).read_volatile();
+        let long = |a: u32| (a as usize as *const u32).read_volatile();
+        let flags = word(heap);
+        let end = heap.wrapping_add(long(heap + 2));
+        let mpt = heap + if flags & HEAP_FLAG_VERS3 != 0 { 10 } else { 6 };
+        let mut at = mpt + 6 + 4 * u32::from(word(mpt));
+        let want = body.wrapping_sub(8);
+        if want < at || body >= end {
+            return None;
+        }
+        while at < want {
+            let size = long(at) & 0x00FF_FFFF;
+            if size < 8 || size & 1 != 0 || at + size > end {
+                return None;
+            }
+            if at + size > want {
+                return Some(false);
+            }
+            at += size;
+        }
+        Some(at == want && long(at) & 0x8000_0000 == 0)
+    }
 }
 
 /// Whether the OS keeps the Palm OS 3.x internals memdbg reads, tried on chunks
 /// of its own: a handle (its master pointer `*h` is what `MemHandleLock(h)` gives;
 /// its header says live, its size, locked once, the owner `MemHandleOwner` gives,
-/// `hOffset` back to `h`), a pointer (lock count 15, `hOffset` 0, and after
-/// `MemChunkFree` the free flag set: what the double-free check reads), and
+/// `hOffset` back to `h`), a pointer (lock count 15, `hOffset` 0; the heap walk
+/// [`live_chunk_at`] finds it live, and after `MemChunkFree` no longer: what the
+/// double-free check and `stop` read), and
 /// `state`, the state chunk (`MemPtrNew`, then owner 0) of `state_size` bytes.
 /// Also returns the owner ID of the app's chunks (`MemHandleOwner` of the probe
 /// handle, a documented call; 0 if the heap had no room for it). `*h` is read
@@ -111,10 +176,12 @@ pub fn internals(state: *mut u8, state_size: u32) -> (bool, u16) {
         palm::MemHandleFree(h);
         if ok {
             let q = palm::MemPtrNew(PROBE_SIZE);
-            ok = !q.is_null() && chunk_is(q as u32, PROBE_SIZE, fixed, app, 0);
+            ok = !q.is_null()
+                && chunk_is(q as u32, PROBE_SIZE, fixed, app, 0)
+                && live_chunk_at(q as u32) == Some(true);
             if !q.is_null() {
                 palm::MemChunkFree(q);
-                ok = ok && header(q as u32).0 & 0x8000_0000 != 0;
+                ok = ok && live_chunk_at(q as u32) == Some(false);
             }
         }
         (ok, owner)

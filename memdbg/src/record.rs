@@ -17,8 +17,10 @@
 //!   [`kind::SEGMENT`] record per code resource 2…n the app had locked at `start`
 //!   (apps with several code resources, as prc-tools builds them), one allocation record
 //!   per leak (a tracked allocation never freed; kinds [`kind::POINTER`],
-//!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]), and event records
-//!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::SMALL_SITE`],
+//!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]) and per block handed off
+//!   to another owner (the same kinds, with [`AllocFlags::HANDED_OFF`]: not a
+//!   leak), and event records
+//!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::INTERIOR_FREE`], [`kind::SMALL_SITE`],
 //!   [`kind::LOW_HEAP`]) in the order they happened. Events are separate records (not
 //!   header sections) so that their number is not bounded by the header's size and a
 //!   crash loses none that were written.
@@ -54,19 +56,21 @@
 //! |---|---|
 //! | 1 | first version: header of 152 bytes ([`HEADER_SIZE_V1`]) |
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
-//! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); every other record is as in version 2 |
+//! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
+//! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); a new record kind, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]); every other layout is as in version 3 |
 //!
-//! [`Header::decode`] and [`Record::decode`] read all three versions (a version 1
-//! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`; a
-//! ledger before version 3 has no segment records).
+//! [`Header::decode`] and [`Record::decode`] read all four versions (a version 1
+//! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
+//! a ledger before version 3 has no segment records; before version 4 no stack
+//! says it was cut, [`Stack::truncation`] is `None`).
 
 use core::mem::{offset_of, size_of};
 use static_assertions::const_assert_eq;
 
 /// Version of this format, stored in every record (byte 1).
-pub const FORMAT_VERSION: u8 = 3;
+pub const FORMAT_VERSION: u8 = 4;
 /// The oldest version readers still accept: 1 (no code 1 checksum in the header;
-/// every other record has the same layout as in version 2 and 3).
+/// every other record has the same layout as in versions 2 to 4).
 pub const OLDEST_FORMAT_VERSION: u8 = 1;
 
 /// The ledger database's name (`DmFindDatabase`, card 0). 8 bytes, well under
@@ -180,6 +184,9 @@ pub mod kind {
     /// The dynamic heap's largest free chunk fell below the warning threshold
     /// ([`LowHeapRecord`](super::LowHeapRecord)).
     pub const LOW_HEAP: u8 = 0x23;
+    /// A free of an address inside a tracked block, not its start
+    /// ([`InteriorFreeRecord`](super::InteriorFreeRecord)); format version 4 on.
+    pub const INTERIOR_FREE: u8 = 0x24;
 
     /// Whether `k` is one of the four allocation kinds.
     pub const fn is_alloc(k: u8) -> bool {
@@ -187,8 +194,8 @@ pub mod kind {
     }
 
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
-    /// "overrun", "double free", "small-allocation site", "low heap", "header",
-    /// "segment", "free slot"), or "unknown".
+    /// "overrun", "double free", "small-allocation site", "low heap", "interior
+    /// free", "header", "segment", "free slot"), or "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
@@ -202,6 +209,7 @@ pub mod kind {
             DOUBLE_FREE => "double free",
             SMALL_SITE => "small-allocation site",
             LOW_HEAP => "low heap",
+            INTERIOR_FREE => "interior free",
             _ => "unknown",
         }
     }
@@ -529,14 +537,28 @@ flags! {
         /// The chunk is outside the dynamic heap (e.g. `MemChunkNew` on a storage
         /// heap); it has no guard (storage memory is write-protected).
         const NOT_DYNAMIC = 0x0020;
-        /// Set at stop with [`HeaderFlags::PATCHES_REFUSED`]: the block is no
-        /// longer the chunk memdbg recorded (its chunk is free, its size, heap
-        /// or owner changed; or, with [`HeaderFlags::DOCUMENTED_CALLS`], its
-        /// guard is damaged, which documented calls cannot tell from a free):
-        /// it was freed where memdbg could not see it (a plain `MemPtrFree`, the
-        /// OS), not leaked. Such a record is not a leak (not counted in
-        /// [`Counters::leaks`]) and its guard is not an overrun.
+        /// The block was freed where memdbg could not see it: a new block got
+        /// its address while its record was live, or at stop it is no longer
+        /// the chunk memdbg recorded (its chunk is free, also when merged into
+        /// a free neighbour; with the frees not all seen, also its size, heap
+        /// or owner changed, or, with [`HeaderFlags::DOCUMENTED_CALLS`], its
+        /// guard is damaged, which documented calls cannot tell from a free).
+        /// With [`HeaderFlags::PATCHES_REFUSED`]: a plain `MemPtrFree`, the
+        /// OS's frees; with the patches installed: a free inside the Memory
+        /// Manager that makes no trap call (`MemHeapFreeByOwnerID`). Such a
+        /// record is not a leak (not counted in [`Counters::leaks`]) and its
+        /// guard is not checked (no overrun).
         const FREED_UNSEEN = 0x0040;
+        /// Allocated with an owner other than the app's (a `MemChunkNew` whose
+        /// `attr` names another owner ID, e.g. 0, the system): never the app's,
+        /// so never handed off (format version 4 on).
+        const OTHER_OWNER = 0x0080;
+        /// At stop the block belonged to another owner than the app (its owner
+        /// set with `MemPtrSetOwner`/`MemHandleSetOwner`, e.g. to 0, to outlive
+        /// the app): handed off, not a leak. Its record stays in the ledger, with
+        /// its allocation's site; the header's `leaks` does not count it (format
+        /// version 4 on).
+        const HANDED_OFF = 0x0100;
     }
 }
 
@@ -628,15 +650,22 @@ pub enum Frame {
 /// | off | size | field |
 /// |---|---|---|
 /// | 0 | 1 | count (0..=6) |
-/// | 1 | 1 | raw mask: bit *i* set = frame *i* is a raw 68k address |
+/// | 1 | 1 | raw mask: bit *i* (0..=5) set = frame *i* is a raw 68k address; bit 6 [`Stack::TRUNCATED_DEPTH`], bit 7 [`Stack::TRUNCATED_CHAIN`] (version 4 on) |
 /// | 2 | 24 | frames: 6 × u32, unused ones 0 |
+///
+/// A walked stack (six frames wanted: [`Options::CALL_STACKS`], Rust allocations)
+/// is complete when it ends with a frame outside code 1 (the OS that called the
+/// app: the walk does not follow the OS's frames) or says why it was cut; a
+/// one-frame site (a free's or a resize's caller without call stacks) never says
+/// it was cut.
 #[repr(C)]
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
 pub struct Stack {
     /// Number of valid frames.
     pub count: u8,
-    /// Bit *i* set: `frames[i]` is a raw address; clear: an offset into code 1.
+    /// Bit *i* (0..=5) set: `frames[i]` is a raw address; clear: an offset into
+    /// code 1. Bits 6 and 7: [`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`].
     pub raw_mask: u8,
     /// Return addresses, innermost first.
     pub frames: [U32Be; STACK_FRAMES],
@@ -644,7 +673,50 @@ pub struct Stack {
 const_assert_eq!(size_of::<Stack>(), 26);
 const_assert_eq!(offset_of!(Stack, frames), 2);
 
+/// Why a call stack has no more frames than it has ([`Stack::truncation`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub enum Truncation {
+    /// [`STACK_FRAMES`] frames were kept and the frame chain went on.
+    DepthLimit,
+    /// The A6 frame chain broke before a frame outside code 1: the next frame
+    /// pointer was null, odd, not above the last one or more than
+    /// `MAX_FRAME_GAP` (64 KB) above it, or its return address was null or odd
+    /// (a function built without a frame pointer, or a damaged stack).
+    BrokenChain,
+}
+
+impl Truncation {
+    /// A short phrase for reports: "depth limit of 6 frames", "broken A6 frame
+    /// chain".
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Truncation::DepthLimit => "depth limit of 6 frames",
+            Truncation::BrokenChain => "broken A6 frame chain",
+        }
+    }
+}
+
 impl Stack {
+    /// [`Stack::raw_mask`] bit 6: the walk kept [`STACK_FRAMES`] frames and the
+    /// chain went on (a deeper caller exists). Format version 4 on.
+    pub const TRUNCATED_DEPTH: u8 = 0x40;
+    /// [`Stack::raw_mask`] bit 7: the A6 chain broke after the last frame, which is
+    /// inside code 1 ([`Truncation::BrokenChain`]). Format version 4 on.
+    pub const TRUNCATED_CHAIN: u8 = 0x80;
+
+    /// Why the stack was cut, if it was ([`Stack::TRUNCATED_DEPTH`] wins if both
+    /// bits are set).
+    pub fn truncation(&self) -> Option<Truncation> {
+        if self.raw_mask & Self::TRUNCATED_DEPTH != 0 {
+            Some(Truncation::DepthLimit)
+        } else if self.raw_mask & Self::TRUNCATED_CHAIN != 0 {
+            Some(Truncation::BrokenChain)
+        } else {
+            None
+        }
+    }
+
     /// Frame `i` (`i < count`), decoded; `None` beyond `count`.
     pub fn frame(&self, i: usize) -> Option<Frame> {
         if i >= usize::from(self.count).min(STACK_FRAMES) {
@@ -722,6 +794,10 @@ pub struct AllocRecord {
 pub const ALLOC_RECORD_SIZE: usize = 82;
 const_assert_eq!(size_of::<AllocRecord>(), ALLOC_RECORD_SIZE);
 const_assert_eq!(offset_of!(AllocRecord, flags), 2);
+const_assert_eq!(
+    AllocRecord::FLAGS_OFFSET as usize,
+    offset_of!(AllocRecord, flags)
+);
 const_assert_eq!(offset_of!(AllocRecord, size), 4);
 const_assert_eq!(offset_of!(AllocRecord, address), 8);
 const_assert_eq!(offset_of!(AllocRecord, seq), 12);
@@ -737,6 +813,8 @@ impl AllocRecord {
     /// Offset of the kind byte (a free marks its slot by writing [`kind::FREE_SLOT`]
     /// here).
     pub const KIND_OFFSET: usize = 0;
+    /// Offset of the flags (a `u32` for the Data Manager's offsets).
+    pub const FLAGS_OFFSET: u32 = 2;
 
     /// The [`AllocFlags`] (unknown bits dropped).
     pub fn alloc_flags(&self) -> AllocFlags {
@@ -793,8 +871,9 @@ pub struct Counters {
     pub failed: U32Be,
     /// Successful tracked resizes.
     pub resizes: U32Be,
-    /// Tracked blocks still live at stop: the leak records (allocation records
-    /// without [`AllocFlags::FREED_UNSEEN`]).
+    /// Tracked blocks still live at stop and still the app's: the leak records
+    /// (allocation records without [`AllocFlags::HANDED_OFF`] (version 4 on) or
+    /// [`AllocFlags::FREED_UNSEEN`]).
     pub leaks: U32Be,
     /// Bytes in those blocks (requested sizes).
     pub leaked_bytes: U32Be,
@@ -885,7 +964,7 @@ pub struct Header {
     /// does not have the field: see [`Header::code_checksum`]).
     pub code_crc: U32Be,
 }
-/// Size of the [`Header`] in bytes (format version 2).
+/// Size of the [`Header`] in bytes (format versions 2 to 4).
 pub const HEADER_SIZE: usize = 156;
 /// Size of a format version 1 header: the first 152 bytes of [`Header`].
 pub const HEADER_SIZE_V1: usize = 152;
@@ -925,18 +1004,18 @@ impl Header {
     }
 
     /// The size of a header of format version `version` ([`HEADER_SIZE_V1`] for
-    /// version 1, [`HEADER_SIZE`] for versions 2 and 3: the same layout), or `None`
+    /// version 1, [`HEADER_SIZE`] for versions 2 to 4: the same layout), or `None`
     /// for a version readers do not know.
     pub const fn size_of_version(version: u8) -> Option<usize> {
         match version {
             1 => Some(HEADER_SIZE_V1),
-            2 | FORMAT_VERSION => Some(HEADER_SIZE),
+            2 | 3 | FORMAT_VERSION => Some(HEADER_SIZE),
             _ => None,
         }
     }
 
     /// The header's bytes as stored for its [`Header::version`]: all of them for
-    /// versions 2 and 3, the first [`HEADER_SIZE_V1`] for version 1.
+    /// versions 2 to 4, the first [`HEADER_SIZE_V1`] for version 1.
     pub fn stored_bytes(&self) -> &[u8] {
         let n = Self::size_of_version(self.version).unwrap_or(HEADER_SIZE);
         &self.as_bytes()[..n]
@@ -1093,6 +1172,60 @@ const_assert_eq!(offset_of!(DoubleFreeRecord, second), 42);
 const_assert_eq!(offset_of!(DoubleFreeRecord, alloc), 68);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for DoubleFreeRecord {}
+
+/// A free of an address inside a tracked block that is not the block's start
+/// (`MemChunkFree(p + 8)`): not passed to the OS (a release ROM does not check
+/// it and would corrupt its heap). 124 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::INTERIOR_FREE`] |
+/// | 1 | 1 | version (4 or later) |
+/// | 2 | 2 | reserved (0) |
+/// | 4 | 4 | the address freed |
+/// | 8 | 4 | its offset from the block's address, in bytes (signed: an over-aligned Rust block's chunk starts before it) |
+/// | 12 | 4 | ticks of the free |
+/// | 16 | 26 | the free's site ([`Stack`]) |
+/// | 42 | 82 | the block's [`AllocRecord`] (still live: the block stays tracked) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct InteriorFreeRecord {
+    /// [`kind::INTERIOR_FREE`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`] (4 or later).
+    pub version: u8,
+    /// Reserved, 0.
+    pub reserved: U16Be,
+    /// The address passed to the free.
+    pub address: U32Be,
+    /// `address` minus the block's address (two's complement).
+    pub offset: U32Be,
+    /// `TimGetTicks` at the free.
+    pub ticks: U32Be,
+    /// The free's callers (innermost first: the return address after the free
+    /// call).
+    pub site: Stack,
+    /// The block's allocation.
+    pub alloc: AllocRecord,
+}
+/// Size of an [`InteriorFreeRecord`] in bytes.
+pub const INTERIOR_FREE_RECORD_SIZE: usize = 124;
+const_assert_eq!(size_of::<InteriorFreeRecord>(), INTERIOR_FREE_RECORD_SIZE);
+const_assert_eq!(offset_of!(InteriorFreeRecord, site), 16);
+const_assert_eq!(offset_of!(InteriorFreeRecord, alloc), 42);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for InteriorFreeRecord {}
+
+impl InteriorFreeRecord {
+    /// [`InteriorFreeRecord::offset`] as the signed byte count it is.
+    pub fn offset_bytes(&self) -> i32 {
+        self.offset.get() as i32
+    }
+}
+
+/// The first format version with [`kind::INTERIOR_FREE`] records.
+pub const INTERIOR_FREE_FORMAT_VERSION: u8 = 4;
 
 /// Small allocations (1 to [`SMALL_ALLOC_MAX`] bytes) of one call site, written at
 /// stop with [`Options::HEAP_STATS`]. A site is a wrapper call (file and line) or,
@@ -1258,6 +1391,8 @@ pub enum Record {
     LowHeap(LowHeapRecord),
     /// A code resource N ≥ 2 (format version 3 on).
     Segment(SegmentRecord),
+    /// A free of an address inside a tracked block (format version 4 on).
+    InteriorFree(InteriorFreeRecord),
 }
 
 impl Record {
@@ -1321,6 +1456,20 @@ impl Record {
                 r.second.check(offset_of!(DoubleFreeRecord, second))?;
                 r.alloc.check(offset_of!(DoubleFreeRecord, alloc))?;
                 Ok(Record::DoubleFree(r))
+            }
+            kind::INTERIOR_FREE => {
+                version(bytes[1], 1)?;
+                if bytes[1] < INTERIOR_FREE_FORMAT_VERSION {
+                    return Err(DecodeError {
+                        offset: 1,
+                        what: "interior-free record of a format version before 4",
+                    });
+                }
+                exact(bytes, INTERIOR_FREE_RECORD_SIZE)?;
+                let r = InteriorFreeRecord::read_from(bytes)?;
+                r.site.check(offset_of!(InteriorFreeRecord, site))?;
+                r.alloc.check(offset_of!(InteriorFreeRecord, alloc))?;
+                Ok(Record::InteriorFree(r))
             }
             kind::SMALL_SITE => {
                 version(bytes[1], 1)?;
@@ -1448,7 +1597,7 @@ mod tests {
     fn alloc_record_exact_bytes() {
         let r = sample_alloc();
         let mut want = vec![
-            0x11, 3, 0x00, 0x05, // kind, version, flags
+            0x11, 4, 0x00, 0x05, // kind, version, flags
             0, 0, 0, 16, // size
             0x00, 0x01, 0x23, 0x44, // address
             0, 0, 0, 7, // seq
@@ -1479,6 +1628,21 @@ mod tests {
             ]
         );
         assert_eq!(s.frame(3), None);
+        assert_eq!(s.truncation(), None);
+    }
+
+    #[test]
+    fn a_cut_stack_says_why_and_keeps_its_frames() {
+        let mut s = sample_stack();
+        s.raw_mask = Stack::TRUNCATED_CHAIN;
+        assert_eq!(s.truncation(), Some(Truncation::BrokenChain));
+        assert!(s.iter().all(|f| matches!(f, Frame::Code(_))));
+        s.count = 6;
+        s.raw_mask = Stack::TRUNCATED_DEPTH | 0b10_0000;
+        assert_eq!(s.truncation(), Some(Truncation::DepthLimit));
+        assert_eq!(s.frame(5), Some(Frame::Raw(0)));
+        assert_eq!(s.iter().count(), 6);
+        assert_eq!(Truncation::DepthLimit.describe(), "depth limit of 6 frames");
     }
 
     #[test]
@@ -1510,7 +1674,7 @@ mod tests {
         assert_eq!(
             &b[..16],
             &[
-                1, 3, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
+                1, 4, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
             ]
         );
         assert_eq!(
@@ -1586,13 +1750,14 @@ mod tests {
         h.header_size.set(156);
         h.code_size.set(0);
         assert_eq!(Header::decode(h.as_bytes()).unwrap().code_checksum(), None);
-        // Version 2 and 3 headers have the same layout.
+        // Version 2, 3 and 4 headers have the same layout.
         let mut v2 = h.as_bytes().to_vec();
         v2[1] = 2;
         assert_eq!(Header::decode(&v2).unwrap().version, 2);
-        assert_eq!(Header::size_of_version(2), Some(HEADER_SIZE));
-        assert_eq!(Header::size_of_version(3), Some(HEADER_SIZE));
-        assert_eq!(Header::size_of_version(4), None);
+        for v in 2..=4 {
+            assert_eq!(Header::size_of_version(v), Some(HEADER_SIZE));
+        }
+        assert_eq!(Header::size_of_version(5), None);
     }
 
     #[test]
@@ -1654,7 +1819,7 @@ mod tests {
         };
         let b = o.as_bytes();
         assert_eq!(b.len(), OVERRUN_RECORD_SIZE);
-        assert_eq!(&b[..12], &[0x20, 3, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
+        assert_eq!(&b[..12], &[0x20, 4, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
         assert_eq!(&b[38..], alloc.as_bytes());
         assert_eq!(Record::decode(b), Ok(Record::Overrun(o)));
 
@@ -1685,7 +1850,7 @@ mod tests {
         };
         assert_eq!(
             &s.as_bytes()[..12],
-            &[0x22, 3, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
+            &[0x22, 4, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
         );
         assert_eq!(Record::decode(s.as_bytes()), Ok(Record::SmallSite(s)));
 
@@ -1701,7 +1866,7 @@ mod tests {
         assert_eq!(
             &l.as_bytes()[..16],
             &[
-                0x23, 3, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
+                0x23, 4, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
             ]
         );
         assert_eq!(Record::decode(l.as_bytes()), Ok(Record::LowHeap(l)));
@@ -1721,7 +1886,7 @@ mod tests {
         assert_eq!(
             b,
             &[
-                0x02, 3, 0, 2, 0, 4, 0x10, 0, 0, 0, 0x01, 0x20, 0xCA, 0xFE, 0xF0, 0x0D
+                0x02, 4, 0, 2, 0, 4, 0x10, 0, 0, 0, 0x01, 0x20, 0xCA, 0xFE, 0xF0, 0x0D
             ]
         );
         assert_eq!(Record::decode(b), Ok(Record::Segment(r)));
@@ -1778,15 +1943,15 @@ mod tests {
         k[0] = 0x55;
         assert_eq!(Record::decode(&k).unwrap_err().what, "unknown record kind");
         let mut v = good.clone();
-        v[1] = 4;
+        v[1] = 5;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
         v[1] = 0;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
-        // Version 1 and 2 records have the version 3 layout.
-        v[1] = 1;
-        assert!(Record::decode(&v).is_ok());
-        v[1] = 2;
-        assert!(Record::decode(&v).is_ok());
+        // Version 1, 2 and 3 records have the version 4 layout.
+        for old in [1, 2, 3] {
+            v[1] = old;
+            assert!(Record::decode(&v).is_ok());
+        }
         let mut c = good.clone();
         c[24] = 7;
         assert_eq!(Record::decode(&c).unwrap_err().offset, 24);

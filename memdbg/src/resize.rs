@@ -137,7 +137,7 @@ pub unsafe extern "C" fn resize(
             6,
         )
     };
-    ledger::write(rec, offset_of!(AllocRecord, flags) as u32, bytes);
+    ledger::write(rec, AllocRecord::FLAGS_OFFSET, bytes);
     st.live_bytes = st.live_bytes.wrapping_sub(old).wrapping_add(size);
     if st.live_bytes > st.peak_bytes {
         st.peak_bytes = st.live_bytes;

@@ -35,13 +35,68 @@ pub struct Summary {
     pub overruns: u32,
     /// Double frees caught.
     pub double_frees: u32,
+    /// Tracked blocks live at stop that another owner had (handed off with
+    /// `MemPtrSetOwner`/`MemHandleSetOwner`, e.g. to the system): not leaks.
+    pub handed_off: u32,
     /// The ledger's run flags ([`HeaderFlags::INCOMPLETE`], …).
     pub flags: HeaderFlags,
 }
 
-/// Whether the detector is running (its feature is registered).
+/// Whether the detector is running (its feature is registered; also when an app
+/// returned without `stop`, until the next [`start`] takes its state over).
 pub fn is_running() -> bool {
     !state::state_ptr().is_null()
+}
+
+/// The detector on for as long as this value lives: [`Session::start`] starts
+/// it, and dropping the value stops it ([`stop`]), on every path out of the
+/// function that holds it. Hold it in PilotMain (normal launch only), declared
+/// before anything whose drop frees tracked blocks or closes forms, so that it is
+/// dropped after them:
+///
+/// ```ignore
+/// let _memdbg = memdbg::Session::start(&memdbg::Settings::DEFAULT);
+/// ```
+///
+/// (a failed start gives an `Err` that holds nothing to stop: the app runs
+/// untracked). [`Session::stop`] stops it early and gives the [`Summary`]. A
+/// panic does not drop it: with Palm's `panic = "immediate-abort"` the app ends
+/// at once, and the trampolines then pass every call to the original traps
+/// (the crate docs' "Rules for the app") until the next `start` takes the
+/// session over.
+#[must_use = "dropping the session stops memdbg at once"]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct Session {
+    /// Not `Send`, not built outside this module.
+    _private: core::marker::PhantomData<*const ()>,
+}
+
+impl Session {
+    /// [`start`], as a value whose drop stops.
+    ///
+    /// # Errors
+    /// As [`start`]'s.
+    pub fn start(settings: &Settings) -> Result<Session, Error> {
+        start(settings)?;
+        Ok(Session {
+            _private: core::marker::PhantomData,
+        })
+    }
+
+    /// [`stop`] now, with its [`Summary`] (the drop then does nothing).
+    ///
+    /// # Errors
+    /// As [`stop`]'s.
+    pub fn stop(self) -> Result<Summary, Error> {
+        core::mem::forget(self);
+        stop()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = stop();
+    }
 }
 
 /// `n` rounded up to an even number (chunk-internal offsets stay 2-aligned).
@@ -105,8 +160,13 @@ fn free_chunks(first: *mut u8, second: *mut u8) {
 /// another creator or type, or a resource database, which is left untouched). On an
 /// error nothing is left behind and the wrappers behave as the plain OS calls.
 pub fn start(settings: &Settings) -> Result<(), Error> {
-    if is_running() {
-        return Err(Error::AlreadyRunning);
+    // SAFETY: a non-null feature value is a state chunk (this run's, or one an
+    // app left behind: system-owned, never freed by the OS).
+    if let Some(old) = unsafe { state::state_ptr().as_mut() } {
+        if !abandoned(old) {
+            return Err(Error::AlreadyRunning);
+        }
+        take_over(old);
     }
     let entries = match index::entries_for(settings.capacity) {
         Some(n) if settings.capacity != 0 => n,
@@ -143,6 +203,7 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.low_free = NOT_SAMPLED;
     st.low_max = NOT_SAMPLED;
     st.sc().rec.version = FORMAT_VERSION;
+    st.layout = state::LAYOUT;
     // SAFETY: `keys` and the slot numbers after the slot table hold `entries`
     // zeroed (empty) elements, a power of two, and live until stop; the table chunk
     // has `cap` record pointers, then `cap` links.
@@ -181,6 +242,81 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     Ok(())
 }
 static_assertions::const_assert_eq!(NOT_SAMPLED as u16, NO_SLOT);
+
+/// Whether the registered state `st` is one that an app left behind by
+/// returning without `stop`: of this build's layout ([`state::LAYOUT`]; another
+/// memdbg's state is not ours to read), not busy, and its ledger no longer open
+/// under its `DmOpenRef` (the OS closes an app's databases when it exits): no
+/// open database is that reference to MemDbgDB. Else it is this run's own.
+fn abandoned(st: &State) -> bool {
+    if st.layout != state::LAYOUT || st.busy != 0 {
+        return false;
+    }
+    // SAFETY: plain Data Manager calls; `DmNextOpenDatabase(NULL)` starts the list.
+    unsafe {
+        let mut db = palm::DmNextOpenDatabase(core::ptr::null_mut());
+        while !db.is_null() {
+            if db == st.db {
+                let mut id = core::mem::MaybeUninit::<u32>::uninit();
+                let n: *mut u16 = core::ptr::null_mut();
+                let err =
+                    palm::DmOpenDatabaseInfo(db, id.as_mut_ptr(), n, n, n, core::ptr::null_mut());
+                // (`id` is written when the call succeeds.)
+                return err != palm::errNone
+                    || id.assume_init() != palm::DmFindDatabase(0, record::DB_NAME_C.as_ptr());
+            }
+            db = palm::DmNextOpenDatabase(db);
+        }
+    }
+    true
+}
+
+/// Takes over the state an app left behind ([`abandoned`]): marked busy (its
+/// trampolines, if one is still reached, pass straight to the original), its
+/// patches removed where the dispatch table still holds them, its ledger's slot
+/// records released (the exited app kept them busy and locked; the new ledger
+/// replaces the database), code 1 of that app unlocked where memdbg's lock is
+/// still on it ([`release_abandoned_code`]), its feature unregistered and its two chunks freed. If another
+/// patch sits on one of its traps (`TRAPS_DISTURBED`), the chunks stay allocated,
+/// busy, for that patch to chain through (until a reset).
+fn take_over(st: &mut State) {
+    st.busy = 1;
+    patch::remove(st);
+    ledger::release_abandoned(st);
+    release_abandoned_code(st);
+    // SAFETY: a plain Feature Manager call.
+    unsafe { palm::FtrUnregister(DB_CREATOR, FEATURE_STATE) };
+    if st.flags & HeaderFlags::TRAPS_DISTURBED.bits() == 0 {
+        free_chunks(st.index.keys.cast(), (st as *mut State).cast());
+    }
+}
+
+/// The lock [`locate_code`] put on code 1 of an app that returned without
+/// `stop`, taken off if it is still there: that handle's lock count
+/// (`MemHandleLockCount`) above the OS's own, which is 1 if it is also the code
+/// 1 running now (the same app relaunched: `DmGetResource('code', 1)` gives the
+/// same handle) and 0 otherwise. (A debug ROM, like palm-run, may already have
+/// undone it when the app exited, reporting it.) The exited app's database is
+/// closed, so the resource is not released again.
+fn release_abandoned_code(st: &mut State) {
+    let h = st.code_handle;
+    if h.is_null() {
+        return;
+    }
+    // SAFETY: plain Data Manager and Memory Manager calls; `h` is a resource
+    // handle of an installed app (a resource's chunk stays while its database
+    // exists).
+    unsafe {
+        let now = palm::DmGetResource(palm::four_cc(b"code"), 1);
+        if !now.is_null() {
+            palm::DmReleaseResource(now);
+        }
+        if palm::MemHandleLockCount(h) > u16::from(now == h) {
+            palm::MemHandleUnlock(h);
+        }
+    }
+    st.code_handle = core::ptr::null_mut();
+}
 
 /// Code 1's address range: `code` 1 of the open resource databases, most recently
 /// opened first (`DmGetResource`, DataMgr.h: the running app's, before MemDbgDB is
@@ -344,7 +480,7 @@ pub fn stop() -> Result<Summary, Error> {
     let frees_seen = st.patched & PATCHED_FREES != 0;
     patch::remove(st);
     let overruns = st.counters().overruns.get();
-    let (leaks, bytes) = report_leaks(st, frees_seen);
+    let (leaks, bytes, handed_off) = report_leaks(st, frees_seen);
     write_sites(st);
     st.flags &= !HeaderFlags::RUNNING.bits();
     // The alerts to come, counted in the header written before them: a leak's
@@ -371,6 +507,7 @@ pub fn stop() -> Result<Summary, Error> {
         leaked_bytes: bytes,
         overruns: k.overruns.get(),
         double_frees: k.double_frees.get(),
+        handed_off,
         flags: HeaderFlags::from_bits_retain(st.flags),
     };
     let a = &mut st.sc().args;
@@ -394,20 +531,29 @@ pub fn stop() -> Result<Summary, Error> {
 static SUMMARY_LINE: [u8; 54] =
     *b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01\0";
 
-/// At stop: every live block is checked and, unless it was freed unseen, counted
-/// as a leak and reported (one `DbgMessage` line each; a record retired as freed
-/// unseen while running, `crate::alloc::reused`, is left as it is); then every
-/// slot's record is released (nothing reads it again through its pointer). `frees_seen`: the free
-/// traps were patched, so every free was seen. Returns the leaks and their bytes,
-/// which the header then counts.
+/// At stop: every live block is checked and, unless it was freed unseen or handed
+/// off, counted as a leak and reported (one `DbgMessage` line each; a record
+/// retired as freed unseen while running, `crate::alloc::reused`, is left as it
+/// is); then every slot's record is released (nothing reads it again through its
+/// pointer). `frees_seen`: the free traps were patched, so every free made with
+/// a trap call was seen. Returns the leaks, their bytes (which the header then
+/// counts) and the blocks handed off.
 ///
-/// A block is checked as [`block::still_live`] and its guard says: with every
-/// free seen, its guard ([`check_guard`], an overrun found at stop); else, if it
-/// is no longer the chunk recorded, or (with [`HeaderFlags::DOCUMENTED_CALLS`],
-/// whose calls cannot tell a freed chunk from a live one) its guard is damaged, it
-/// was freed unseen: its record gets [`AllocFlags::FREED_UNSEEN`], no overrun.
-fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32) {
-    let (mut leaks, mut bytes) = (0u32, 0u32);
+/// With the OS 3.x internals, a block that is no longer the chunk recorded
+/// ([`block::still_live`]: its chunk free, also when merged into a free
+/// neighbour, or its size changed; with the frees not seen, its owner too) was
+/// freed unseen: its record gets [`AllocFlags::FREED_UNSEEN`], and its guard is
+/// not checked (the memory is no longer its block). That covers frees inside the
+/// Memory Manager that make no trap call (`MemHeapFreeByOwnerID`) with the
+/// patches installed too. With [`HeaderFlags::DOCUMENTED_CALLS`], whose calls
+/// cannot tell a freed chunk from a live one, only with the frees not seen: a
+/// block no longer the chunk recorded, or whose guard is damaged, was freed
+/// unseen (without the frees seen a block handed off cannot be told from one
+/// freed unseen). A live block's guard is checked ([`check_guard`], an overrun
+/// found at stop); one that another owner has now ([`handed_off`]) gets
+/// [`AllocFlags::HANDED_OFF`]: not a leak.
+fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
+    let (mut leaks, mut bytes, mut handed) = (0u32, 0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     for s in 0..st.n_slots {
@@ -415,35 +561,63 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32) {
         // SAFETY: a busy, locked record of the slot table (an allocation record).
         let k = unsafe { rec.read() };
         let retired = block::flags_of(rec) & AllocFlags::FREED_UNSEEN.bits() != 0;
-        if kind::is_alloc(k) && !retired {
-            let key = block::key_of(rec);
-            // SAFETY: a live block's record and key.
-            let leaked = frees_seen
-                || (block::still_live(st, rec, key)
-                    && (st.documented == 0 || unsafe { block::guard_intact(st, rec, key) }));
-            if leaked {
+        if !kind::is_alloc(k) || retired {
+            continue;
+        }
+        let key = block::key_of(rec);
+        // SAFETY: a live block's record and key.
+        let live = if st.documented == 0 {
+            block::still_live(st, rec, key, !frees_seen)
+        } else {
+            frees_seen
+                || (block::still_live(st, rec, key, true)
+                    && unsafe { block::guard_intact(st, rec, key) })
+        };
+        let set = if !live {
+            AllocFlags::FREED_UNSEEN
+        } else {
+            // SAFETY: as above.
+            unsafe { check_guard(st, rec, key, detected::AT_STOP.into(), ticks, &NO_STACK) };
+            if handed_off(st, rec) {
+                handed += 1;
+                AllocFlags::HANDED_OFF
+            } else {
                 leaks += 1;
                 bytes += block::size_of(rec);
                 // SAFETY: as above.
-                unsafe {
-                    check_guard(st, rec, key, detected::AT_STOP.into(), ticks, &NO_STACK);
-                    events::leak_line(st, rec);
-                }
-            } else {
-                let flags = block::flags_of(rec) | AllocFlags::FREED_UNSEEN.bits();
-                ledger::write(
-                    rec,
-                    core::mem::offset_of!(AllocRecord, flags) as u32,
-                    &flags.to_be_bytes(),
-                );
+                unsafe { events::leak_line(st, rec) };
+                continue;
             }
-        }
+        };
+        let flags = block::flags_of(rec) | set.bits();
+        ledger::write(rec, AllocRecord::FLAGS_OFFSET, &flags.to_be_bytes());
     }
     ledger::release_slots(st);
-    // The header counts the leaks, not the blocks freed unseen.
+    // The header counts the leaks, not the blocks freed unseen or handed off.
     st.live_count = leaks;
     st.live_bytes = bytes;
-    (leaks, bytes)
+    (leaks, bytes, handed)
+}
+
+/// Whether the live block of record `rec` was handed off: allocated as the app's
+/// (not [`AllocFlags::OTHER_OWNER`]) and now of another owner, as
+/// `MemPtrOwner`/`MemHandleOwner` say (documented calls: no chunk header is
+/// read). A block whose owner went to 0 and back stays the app's: a leak.
+fn handed_off(st: &State, rec: *const u8) -> bool {
+    let flags = AllocFlags::from_bits_retain(block::flags_of(rec));
+    if flags.contains(AllocFlags::OTHER_OWNER) {
+        return false;
+    }
+    let at = block::key_of(rec) as usize;
+    // SAFETY: a live tracked block: its pointer or handle.
+    let owner = unsafe {
+        if flags.contains(AllocFlags::HANDLE) {
+            palm::MemHandleOwner(at as palm::MemHandle)
+        } else {
+            palm::MemPtrOwner(at as palm::MemPtr)
+        }
+    };
+    owner != u16::from(st.app_owner)
 }
 
 /// The alerts of [`stop`], once the ledger is complete and closed (and code 1
@@ -473,7 +647,9 @@ fn stop_alerts(st: &State, mut leak_alerts: u32, mut overrun_alerts: u32) {
                         if kind::is_alloc(k)
                             && leak_alerts > 0
                             && ledger::read_record(db, i, at, ALLOC_RECORD_SIZE as u32)
-                            && block::flags_of(at) & AllocFlags::FREED_UNSEEN.bits() == 0 =>
+                            && block::flags_of(at)
+                                & (AllocFlags::FREED_UNSEEN | AllocFlags::HANDED_OFF).bits()
+                                == 0 =>
                     {
                         found = Some((k, false));
                     }

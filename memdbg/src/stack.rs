@@ -9,10 +9,15 @@
 //! Frames are stored as offsets from code 1's start when they fall inside it (so the
 //! host tool can symbolize them with the ELF), else raw ([`crate::record::Stack::raw_mask`]).
 //! The walk stops after the first frame outside code 1 (the OS's frames are not ours
-//! to follow), at [`crate::record::STACK_FRAMES`] frames, or when the next frame
-//! pointer is not a plausible older frame: odd, not above the current one, or more
-//! than [`MAX_FRAME_GAP`] above it (a Palm stack is far smaller), so it never reads
-//! wild addresses. The walk itself is 68000 assembly (`asm/block.s`, `__memdbg_walk`:
+//! to follow: the stack is complete), at [`crate::record::STACK_FRAMES`] frames, or
+//! when the next frame is not plausible: a frame pointer that is null or odd, a
+//! return address that is null or odd, or a saved A6 not above the current one or
+//! more than [`MAX_FRAME_GAP`] above it (a Palm stack is far smaller; that frame's
+//! return address still counts, and the chain ends after it), so it never reads
+//! wild addresses. A six-frame walk cut at the limit with the chain going on, or
+//! at a broken chain inside code 1, says so in the stack
+//! ([`crate::record::Stack::TRUNCATED_DEPTH`],
+//! [`crate::record::Stack::TRUNCATED_CHAIN`]). The walk itself is 68000 assembly (`asm/block.s`, `__memdbg_walk`:
 //! it runs on every allocation of a Rust block and with call stacks on every one),
 //! called through [`crate::block::capture`].
 

@@ -20,14 +20,17 @@ use m68k_palmos_sys as palm;
 
 use crate::index::Index;
 use crate::record::{
-    self, AllocRecord, Counters, DoubleFreeRecord, Header, HeaderFlags, LowHeapRecord, Options,
-    OverrunRecord, Stack, U32Be,
+    self, AllocRecord, Counters, DoubleFreeRecord, Header, HeaderFlags, InteriorFreeRecord,
+    LowHeapRecord, Options, OverrunRecord, Stack, U32Be,
 };
 use crate::settings::{Settings, Site};
 use crate::stack::CodeRange;
 
-/// Recent frees remembered for double-free reports (a power of two).
-pub const RING: usize = 8;
+/// Recent frees remembered for double-free reports (a power of two): more than
+/// a typical burst of frees in a row (a form's blocks, a list's nodes), whose
+/// chunks the OS merges as they go, so that a second free of any of them is
+/// still known.
+pub const RING: usize = 16;
 /// Call sites whose small allocations are counted separately.
 pub const SITES: usize = 16;
 /// [`State::patched`]: `MemChunkFree` and `MemHandleFree` are patched.
@@ -47,7 +50,7 @@ pub const ARGS: usize = 8;
 /// handle form is `i | 1`).
 pub const TRAMPOLINES: usize = 6;
 /// Bytes of one trampoline (`asm/patches.s`).
-pub const TRAMPOLINE_LEN: usize = 12;
+pub const TRAMPOLINE_LEN: usize = 40;
 
 /// Recent frees of tracked blocks, as parallel arrays (a position scales by a shift).
 /// An entry's slot stays out of the free list (its record keeps the allocation's
@@ -59,6 +62,10 @@ pub struct Ring {
     pub addr: [u32; RING],
     /// Ticks of each free.
     pub ticks: [u32; RING],
+    /// Each block's chunk when it was freed (a pointer's is the pointer; a
+    /// handle's is what `MemHandleLock` gave: a later `MemChunkFree` of that
+    /// pointer frees the handle's chunk a second time).
+    pub chunk: [u32; RING],
     /// Their (quarantined) slots.
     pub slot: [u16; RING],
     /// The allocations' kinds (their records' kind bytes now say "free slot").
@@ -100,6 +107,8 @@ pub struct Events {
     pub overrun: OverrunRecord,
     /// Double free being reported.
     pub double: DoubleFreeRecord,
+    /// Interior free being reported.
+    pub interior: InteriorFreeRecord,
     /// Low-heap warning being reported.
     pub low: LowHeapRecord,
 }
@@ -212,7 +221,18 @@ pub struct State {
     /// Code 1's resource handle, locked from `start` to `stop` (its address is
     /// [`State::code`]'s base only while it is locked; 0: not located).
     pub code_handle: palm::MemHandle,
+    /// [`LAYOUT`]: a later `start` (of this app relaunched, or of another app
+    /// linking memdbg) takes over a state that an app left behind only if it has
+    /// this layout.
+    pub layout: u32,
 }
+
+/// [`State::layout`] of this build: the sizes of the state, its buffers and a
+/// trampoline, which change with any change of the layout that matters to a
+/// taker-over.
+pub const LAYOUT: u32 = ((core::mem::size_of::<State>() as u32) << 16)
+    ^ (core::mem::size_of::<Scratch>() as u32)
+    ^ ((TRAMPOLINE_LEN as u32) << 24);
 
 // The hot fields within 8-bit displacements of the state on the 68k (the
 // assembly's `(d8,An,Xn)` forms, and LLVM's code, reach them in one instruction).
@@ -441,6 +461,7 @@ asm_constants! {
     ST_DB = offset_of!(State, db);
     ST_N_SITES = offset_of!(State, n_sites);
     ST_DOCUMENTED = offset_of!(State, documented);
+    ST_APP_OWNER = offset_of!(State, app_owner);
     ST_SETTINGS = offset_of!(State, settings);
     ST_TRAMPOLINES = offset_of!(State, trampolines);
     ST_SIZE = core::mem::size_of::<State>();
@@ -462,6 +483,7 @@ asm_constants! {
     SMALL_SITE_SIZE = core::mem::size_of::<SmallSite>();
     RING_ADDR = offset_of!(Ring, addr);
     RING_TICKS = offset_of!(Ring, ticks);
+    RING_CHUNK = offset_of!(Ring, chunk);
     RING_SLOT = offset_of!(Ring, slot);
     RING_KIND = offset_of!(Ring, kind);
     RING_SITE = offset_of!(Ring, site);
@@ -497,8 +519,8 @@ option_bits! {
     ST_HF_LOW_HEAP, HF_LOW_HEAP_BIT = flags, HeaderFlags::LOW_HEAP;
 }
 
-// A ring entry's call stack scales by a shift; the ring's arrays are within 8-bit
-// displacements of its start.
+// A ring entry's call stack scales by a shift; the ring's arrays start within
+// signed 8-bit displacements of its start + 128 (`asm/free.s`'s RING_BIAS).
 static_assertions::const_assert!(core::mem::size_of::<RingSite>().is_power_of_two());
 static_assertions::const_assert!(RING.is_power_of_two());
-static_assertions::const_assert!(offset_of!(Ring, site) < 128);
+static_assertions::const_assert!(offset_of!(Ring, site) < 256);

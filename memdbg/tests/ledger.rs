@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use memdbg::record::{
     AllocFlags, AllocRecord, Counters, FORMAT_VERSION, FileName, Frame, HEADER_SIZE, Header,
-    HeaderFlags, Options, Record, Stack, crc32, detected, kind,
+    HeaderFlags, Options, Record, Stack, Truncation, crc32, detected, kind,
 };
 use palm_prc::{Content, Database, FourCC};
 use palm_run::{Config, Machine};
@@ -273,7 +273,8 @@ fn assert_clean_header(r: &Run) {
 /// palm-run's debug-ROM sweep at exit (chunks still owned by the app) finds exactly
 /// the blocks the ledger lists as leaks: same addresses, and chunk sizes that are the
 /// requested sizes plus the guard. `MemChunkNew` chunks are left out: their owner is
-/// in `attr` (0, the system, in these tests), so no sweep sees them.
+/// in `attr` (0, the system, in these tests), so no sweep sees them; so are blocks
+/// handed off (their owner is no longer the app's) and blocks freed unseen.
 fn assert_sweep_matches(r: &Run) {
     let mut swept: Vec<(u32, u32)> = r
         .outcome
@@ -284,7 +285,12 @@ fn assert_sweep_matches(r: &Run) {
     let mut ours: Vec<(u32, u32)> = r
         .allocs()
         .iter()
-        .filter(|a| a.kind != kind::CHUNK)
+        .filter(|a| {
+            a.kind != kind::CHUNK
+                && !a
+                    .alloc_flags()
+                    .intersects(AllocFlags::HANDED_OFF | AllocFlags::FREED_UNSEEN)
+        })
         .map(|a| {
             let guard = if a.alloc_flags().contains(AllocFlags::GUARDED) {
                 4
@@ -592,7 +598,7 @@ fn refused_patches_set_the_flag_and_wrappers_still_work() {
     );
 }
 
-/// Scenario 31's blocks, as `stop` finds them where the patches were refused: the
+/// Scenario 35's blocks, as `stop` finds them where the patches were refused: the
 /// pointer leaked (with `extra` flags), a pointer freed with the plain trap, the
 /// handle leaked, a handle and a pointer freed with the plain traps.
 fn unseen(extra: AllocFlags) -> Vec<Alloc> {
@@ -618,7 +624,7 @@ fn unseen(extra: AllocFlags) -> Vec<Alloc> {
 
 #[test]
 fn with_patches_refused_blocks_freed_unseen_are_told_from_leaks_by_their_chunk_headers() {
-    let r = run_with(31, &Config::default(), |m| m.refuse_trap_patches = true);
+    let r = run_with(35, &Config::default(), |m| m.refuse_trap_patches = true);
     assert_eq!(r.flags(), HeaderFlags::PATCHES_REFUSED);
     // The chunk headers (the probe found the OS 3.x layout) say the three freed
     // blocks are no longer the chunks recorded: freed unseen, not leaks. The two
@@ -674,7 +680,7 @@ fn with_documented_calls_only_a_damaged_guard_at_stop_is_freed_unseen_not_an_ove
     // Handles that are not master pointers: the probe fails, memdbg uses
     // documented calls only. Their answers for freed chunks are the debug ROM's
     // reports here (not fatal, as PumpkinOS logs them).
-    let r = run_with(31, &Config::default(), |m| {
+    let r = run_with(35, &Config::default(), |m| {
         m.refuse_trap_patches = true;
         m.opaque_handles = true;
         m.fatal_mem_errors = false;
@@ -735,7 +741,7 @@ fn ended_at_the_first_alert(scenario: u32) -> (palm_run::Outcome, Header, Vec<pa
 fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
     let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
     // A debug ROM's user continues from the Fatal Alert: the run goes on.
-    let r = run(32);
+    let r = run(36);
     assert_eq!(
         r.machine.os.sys.err_displays,
         [
@@ -755,7 +761,7 @@ fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
     assert_eq!(r.counters().alerts.get(), 2);
     // A release ROM (or PumpkinOS) ends the app at the first: the header was
     // written before it, with the overrun, its alert, and the run still going.
-    let (_, h, recs) = ended_at_the_first_alert(32);
+    let (_, h, recs) = ended_at_the_first_alert(36);
     assert_eq!(h.header_flags(), HeaderFlags::RUNNING);
     let c = &h.counters;
     assert_eq!(
@@ -792,7 +798,7 @@ fn an_alert_at_stop_that_ends_the_app_finds_the_ledger_complete_and_closed() {
     let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
     let leak = line("err-display-stop-leak");
     // Continued: the one alert is the leak's, at stop.
-    let r = run(33);
+    let r = run(39);
     assert_eq!(
         r.machine.os.sys.err_displays,
         [(
@@ -806,7 +812,7 @@ fn an_alert_at_stop_that_ends_the_app_finds_the_ledger_complete_and_closed() {
     );
     // Ended there (a release ROM, PumpkinOS): stop had written the final header,
     // closed MemDbgDB and unlocked code 1 before it.
-    let (out, h, recs) = ended_at_the_first_alert(33);
+    let (out, h, recs) = ended_at_the_first_alert(39);
     assert!(out.left_open.is_empty(), "{:?}", out.left_open);
     assert_eq!(out.code1_locks_left, 0);
     assert_eq!(
@@ -1033,18 +1039,24 @@ fn chunk_new_pointer_and_handle() {
     assert_eq!(
         seen_all(&r),
         vec![
-            alloc(kind::CHUNK, PTR_GUARDED, 6, "chunk-ptr"),
             alloc(
                 kind::CHUNK,
-                AllocFlags::GUARDED | AllocFlags::HANDLE,
+                PTR_GUARDED | AllocFlags::OTHER_OWNER,
+                6,
+                "chunk-ptr"
+            ),
+            alloc(
+                kind::CHUNK,
+                AllocFlags::GUARDED | AllocFlags::HANDLE | AllocFlags::OTHER_OWNER,
                 70,
                 "chunk-handle"
             ),
         ]
     );
-    // Owned by the system (attr's owner bits are 0): the OS's exit sweep does not
-    // see them, so on a device they would stay allocated until a reset. The ledger
-    // does.
+    // Owned by the system (attr's owner bits are 0, not the app's: OTHER_OWNER):
+    // the OS's exit sweep does not see them, so on a device they would stay
+    // allocated until a reset. The ledger does, as leaks (never the app's, so not
+    // handed off).
     assert!(r.outcome.leaks.is_empty());
     // Small allocations (1–12 bytes) are counted per site.
     assert_eq!(r.counters().small_allocs.get(), 1);
@@ -1207,7 +1219,12 @@ fn options_fills_stacks_low_heap_and_rare_events() {
     assert_eq!(
         seen_all(&r),
         vec![
-            alloc(kind::CHUNK, AllocFlags::NOT_DYNAMIC, 16, "storage"),
+            alloc(
+                kind::CHUNK,
+                AllocFlags::NOT_DYNAMIC | AllocFlags::OTHER_OWNER,
+                16,
+                "storage"
+            ),
             alloc(
                 kind::POINTER,
                 AllocFlags::GUARDED | AllocFlags::OVERRUN,
@@ -1449,4 +1466,487 @@ fn site_line(f: Option<Frame>) -> Option<u16> {
     // glue is inlined from palm-sys). The call instruction ends at the return
     // address, hence `off - 2` inside it.
     inline_lines(f?).first().copied()
+}
+
+/// Issue 16 (6): a stack the walk cut says why. A block allocated 200 calls deep
+/// has six frames of code 1 and the depth-limit mark; one allocated in a function
+/// called with an odd A6 has its site and its caller, and the broken-chain mark.
+#[test]
+fn cut_call_stacks_say_why() {
+    let r = run(31);
+    assert_clean_header(&r);
+    let allocs = r.allocs();
+    assert_eq!(
+        seen_all(&r),
+        vec![
+            alloc(kind::POINTER, PTR_GUARDED, 8, "deep"),
+            alloc(kind::POINTER, PTR_GUARDED, 12, "broken-chain"),
+        ]
+    );
+    let (deep, broken) = (allocs[0].stack, allocs[1].stack);
+    assert_eq!(
+        (deep.count, deep.raw_mask, deep.truncation()),
+        (6, Stack::TRUNCATED_DEPTH, Some(Truncation::DepthLimit)),
+        "{deep:x?}"
+    );
+    assert_eq!(site_line(deep.frame(0)), Some(line("deep")));
+    // Frames 1 to 5: the recursion's own call, the same return address each time.
+    let rest: Vec<Frame> = deep.iter().skip(1).collect();
+    assert!(rest.windows(2).all(|w| w[0] == w[1]), "{rest:x?}");
+    assert_eq!(
+        (broken.count, broken.raw_mask, broken.truncation()),
+        (2, Stack::TRUNCATED_CHAIN, Some(Truncation::BrokenChain)),
+        "{broken:x?}"
+    );
+    assert_eq!(site_line(broken.frame(0)), Some(line("broken-chain")));
+    assert!(matches!(broken.frame(1), Some(Frame::Code(_))));
+    // A complete stack (the overrun scenario's, with call stacks) is not cut:
+    // every record of a run that reached the OS says nothing.
+    let r = run(18);
+    for a in r.allocs() {
+        assert_eq!(a.stack.truncation(), None, "{:x?}", a.stack);
+        assert_eq!(
+            a.stack.raw_mask.count_ones(),
+            1,
+            "the OS's frame: {:x?}",
+            a.stack
+        );
+    }
+}
+
+/// palm-run's own test app (does not link memdbg), built once.
+fn other_app() -> &'static Vec<u8> {
+    static PRC: OnceLock<Vec<u8>> = OnceLock::new();
+    PRC.get_or_init(|| std::fs::read(common::build_other_app().prc).unwrap())
+}
+
+/// Issue 16 (7): an app that returns without `stop` leaves memdbg's six patches
+/// installed, and code 1 locked by memdbg's own lock (`start` locks it until
+/// `stop`), which palm-run, as a debug ROM, reports and undoes at exit; it then
+/// moves the code away and fills the old place with ILLEGAL instructions, as a
+/// device may reuse it. A second app that allocates, frees and asks for sizes
+/// afterwards runs without a fault: each trampoline sees that the code it would
+/// jump into is gone and goes straight to the original trap (which frees the
+/// chunk: no debug-ROM report). Then memdbg's app runs again: `start` takes the
+/// abandoned session over (its patches removed, its records released, its
+/// chunks freed) and the new run is exact. The same with the code left where it
+/// was (only unlocked): the lock check alone sends the calls on.
+#[test]
+fn an_app_that_forgets_stop_leaves_the_next_apps_frees_working() {
+    for moved in [true, false] {
+        forgotten_stop(moved);
+    }
+}
+
+fn forgotten_stop(moved: bool) {
+    let mut m = machine(&Config::default());
+    m.move_code_at_exit = moved;
+    m.install(other_app()).unwrap();
+    let table = palm_run::sys::dispatch_snapshot(&m);
+    let state_chunks = |m: &Machine| {
+        m.os.mem
+            .dynamic
+            .walk(&m.mem)
+            .unwrap()
+            .iter()
+            .filter(|c| !c.header.free && c.header.owner == 0)
+            .count()
+    };
+    let system_before = state_chunks(&m);
+    m.os.ftr.features.insert((CREATOR, 0), 32);
+    let first = m.launch(APP_NAME).unwrap();
+    assert_eq!((first.stop.clone(), first.result), (None, Some(0)));
+    assert_eq!(first.patches_left.len(), 6, "{:?}", first.patches_left);
+    assert_eq!(first.left_open, ["MemDbgDB"]);
+    assert_eq!(
+        first.code1_locks_left, 1,
+        "memdbg's lock, undone by palm-run"
+    );
+    assert_eq!(
+        state_chunks(&m),
+        system_before + 2,
+        "the state and the index"
+    );
+    let old_code = m.os.sys.code1_base.unwrap();
+    assert_eq!(
+        m.code1_base(APP_NAME) != Some(old_code),
+        moved,
+        "palm-run moved it"
+    );
+    // The second app: allocations, a MemChunkFree, MemPtrSize/MemHandleSize.
+    m.os.ftr.features.remove(&(CREATOR, 0));
+    m.set_feature(*b"PRtt", 0, 1);
+    let second = m.launch("RunTest").unwrap();
+    assert_eq!(second.stop, None, "{}", m.output.join("\n"));
+    assert!(m.reports.is_empty(), "{:?}", m.reports);
+    assert_eq!(second.leaks.len(), 2, "RunTest's two chunks, by design");
+    let f = |n| m.feature(*b"PRtt", n).unwrap();
+    assert_eq!((f(9), f(10)), (30, 20), "the original sizes");
+    assert_eq!(f(7), f(1) - 74, "the free reached the OS");
+    assert!(
+        second.patches_left.is_empty(),
+        "the patches are still memdbg's"
+    );
+    // memdbg's app again: a clean run of its own, the abandoned state gone.
+    m.os.ftr.features.insert((CREATOR, 0), 2);
+    let third = m.launch(APP_NAME).unwrap();
+    assert_eq!((third.stop.clone(), third.result), (None, Some(0)));
+    assert_eq!(third.code1_locks_left, 0, "no lock taken off twice or left");
+    assert!(m.reports.is_empty(), "{:?}", m.reports);
+    assert_eq!(
+        palm_run::sys::dispatch_snapshot(&m),
+        table,
+        "the originals are back"
+    );
+    assert_eq!(state_chunks(&m), system_before);
+    let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+    let Content::Records(recs) = &db.content else {
+        panic!()
+    };
+    let h = Header::decode(&recs[0].data).unwrap();
+    assert!(!h.header_flags().contains(HeaderFlags::RUNNING));
+    assert_eq!(recs.len(), 1, "no records but the header");
+    let c = h.counters;
+    assert_eq!((c.allocations.get(), c.frees.get()), (2, 2));
+}
+
+/// Issue 16 (7): a `memdbg::Session` stops memdbg on every path out of the
+/// function holding it: the end, an early return, a return from a loop, and
+/// `Session::stop` (after which the drop does nothing). Each run leaves the exact
+/// ledger of a stopped run (one leak) and the dispatch table as it found it.
+#[test]
+fn a_session_stops_on_every_path_out() {
+    for path in 0..4 {
+        let mut m = machine(&Config::default());
+        m.os.ftr.features.insert((CREATOR, 0), 33);
+        m.os.ftr.features.insert((CREATOR, 1), path);
+        let out = m.launch(APP_NAME).unwrap();
+        assert_eq!((out.stop.clone(), out.result), (None, Some(10 + path)));
+        assert!(
+            out.patches_left.is_empty(),
+            "path {path}: {:?}",
+            out.patches_left
+        );
+        assert!(out.left_open.is_empty(), "path {path}: the ledger closed");
+        let db = Database::parse(&m.export("MemDbgDB").unwrap()).unwrap();
+        let Content::Records(recs) = &db.content else {
+            panic!()
+        };
+        let h = Header::decode(&recs[0].data).unwrap();
+        assert!(
+            !h.header_flags().contains(HeaderFlags::RUNNING),
+            "path {path}"
+        );
+        assert_ne!(h.stop_ticks.get(), 0);
+        let leaks: Vec<Alloc> = recs[1..]
+            .iter()
+            .filter_map(|r| match Record::decode(&r.data).unwrap() {
+                Record::Alloc(a) => Some(seen(&a)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            leaks,
+            [alloc(kind::POINTER, PTR_GUARDED, 12, "session-leak")],
+            "path {path}"
+        );
+        assert_eq!(h.counters.leaks.get(), 1);
+        let summaries =
+            m.os.sys
+                .dbg_messages
+                .iter()
+                .filter(|l| l.starts_with("memdbg: leaks "))
+                .count();
+        assert_eq!(summaries, 1, "path {path}: stopped once");
+    }
+}
+
+/// Issue 16 (3): a pointer and a handle given to the system and kept are handed
+/// off, not leaked: their records stay, with HANDED_OFF and their allocation's
+/// file and line, and the header counts only the real leaks (the block whose
+/// owner went to 0 and back, and the system-owned MemChunkNew, which was never
+/// the app's). No leak alert or line for a hand-off.
+#[test]
+fn blocks_handed_to_the_system_are_not_leaks() {
+    let r = run(34);
+    assert_clean_header(&r);
+    let handle = AllocFlags::GUARDED | AllocFlags::HANDLE;
+    assert_eq!(
+        seen_all(&r),
+        vec![
+            alloc(
+                kind::POINTER,
+                PTR_GUARDED | AllocFlags::HANDED_OFF,
+                16,
+                "handoff-ptr"
+            ),
+            alloc(
+                kind::HANDLE,
+                handle | AllocFlags::HANDED_OFF,
+                24,
+                "handoff-handle"
+            ),
+            alloc(kind::POINTER, PTR_GUARDED, 8, "owner-back"),
+            alloc(
+                kind::CHUNK,
+                PTR_GUARDED | AllocFlags::OTHER_OWNER,
+                6,
+                "system-chunk"
+            ),
+        ]
+    );
+    let c = r.counters();
+    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (2, 14));
+    assert_eq!((c.allocations.get(), c.frees.get()), (4, 0));
+    let file = "memdbg/tests/app/src/lib.rs";
+    assert_eq!(
+        r.alerts(),
+        [
+            format!(
+                "Leak #3: 8 bytes (pointer) at {file}:{}",
+                line("owner-back")
+            ),
+            format!(
+                "Leak #4: 6 bytes (chunk) at {file}:{}",
+                line("system-chunk")
+            ),
+        ]
+    );
+    let lines = r
+        .dbg_messages()
+        .iter()
+        .filter(|m| m.starts_with("memdbg: leak #"))
+        .count();
+    assert_eq!(lines, 2);
+    assert_eq!(
+        r.dbg_messages().last().unwrap(),
+        "memdbg: leaks 2 (14 bytes), overruns 0, double frees 0"
+    );
+}
+
+/// Issue 16 (1): a second free of a chunk the OS merged into a free neighbour is
+/// still a double free. Ten adjacent 16-byte pointers freed in order (each
+/// merges into the free chunk before it, its own header left inside, reading as
+/// live), then blocks 1, 5 and 9 again; a handle freed, then MemChunkFree of the
+/// pointer it had when locked. Four double frees, each with its allocation and
+/// both frees' sites, none passed to the OS (palm-run, a debug ROM, saw no
+/// invalid free); nothing leaks.
+#[test]
+fn double_frees_of_merged_chunks_are_caught() {
+    for documented in [false, true] {
+        let r = run_with(37, &Config::default(), |m| m.opaque_handles = documented);
+        assert_eq!(r.outcome.result, Some(0), "documented {documented}");
+        assert_clean_header(&r);
+        assert_eq!(
+            r.header
+                .header_flags()
+                .contains(HeaderFlags::DOCUMENTED_CALLS),
+            documented
+        );
+        let events = r.events();
+        let doubles: Vec<(Alloc, u16, u16)> = events
+            .iter()
+            .map(|rec| match rec {
+                Record::DoubleFree(d) => (
+                    seen(&d.alloc),
+                    site_line(d.first.frame(0)).unwrap(),
+                    site_line(d.second.frame(0)).unwrap(),
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let merged = |second| {
+            (
+                alloc(kind::POINTER, PTR_GUARDED, 16, "merged-block"),
+                line("merged-first"),
+                line(second),
+            )
+        };
+        assert_eq!(
+            doubles,
+            vec![
+                merged("merged-second-1"),
+                merged("merged-second-5"),
+                merged("merged-second-9"),
+                (
+                    alloc(
+                        kind::HANDLE,
+                        AllocFlags::GUARDED | AllocFlags::HANDLE,
+                        12,
+                        "merged-handle"
+                    ),
+                    line("merged-handle-free"),
+                    line("merged-handle-pointer"),
+                ),
+            ],
+            "documented {documented}"
+        );
+        // The blocks were adjacent: each chunk (16 bytes, the guard, the header)
+        // right after the one before.
+        let addrs: Vec<u32> = events
+            .iter()
+            .take(3)
+            .map(|rec| match rec {
+                Record::DoubleFree(d) => d.address.get(),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(addrs[1] - addrs[0], 4 * 28);
+        assert_eq!(addrs[2] - addrs[1], 4 * 28);
+        let c = r.counters();
+        assert_eq!(
+            (c.allocations.get(), c.frees.get(), c.double_frees.get()),
+            (11, 11, 4)
+        );
+        assert_eq!((c.leaks.get(), c.unknown_frees.get()), (0, 0));
+        assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+        let file = "memdbg/tests/app/src/lib.rs";
+        assert_eq!(
+            r.alerts(),
+            [
+                format!(
+                    "Double free of 16 bytes (pointer) at {file}:{}",
+                    line("merged-block")
+                ),
+                format!(
+                    "Double free of 16 bytes (pointer) at {file}:{}",
+                    line("merged-block")
+                ),
+                format!(
+                    "Double free of 16 bytes (pointer) at {file}:{}",
+                    line("merged-block")
+                ),
+                format!(
+                    "Double free of 12 bytes (handle) at {file}:{}",
+                    line("merged-handle")
+                ),
+            ]
+        );
+    }
+}
+
+/// Issue 16 (2): blocks freed inside the Memory Manager without a free trap
+/// call (`MemHeapFreeByOwnerID`), with memdbg's patches installed. The pointer
+/// whose address a new tracked block gets is closed as freed unseen at that
+/// allocation; the handle, at stop (its chunk free). The new block's free closes
+/// its own record; exactly one leak, no overrun, no alert but the leak's.
+#[test]
+fn blocks_freed_without_a_trap_call_are_freed_unseen() {
+    let r = run(38);
+    assert_eq!(r.outcome.result, Some(0));
+    assert_clean_header(&r);
+    assert!(
+        !r.header
+            .header_flags()
+            .intersects(HeaderFlags::PATCHES_REFUSED | HeaderFlags::DOCUMENTED_CALLS)
+    );
+    let unseen = AllocFlags::FREED_UNSEEN;
+    assert_eq!(
+        seen_all(&r),
+        vec![
+            alloc(kind::POINTER, PTR_GUARDED | unseen, 24, "bulk-ptr"),
+            alloc(
+                kind::HANDLE,
+                AllocFlags::GUARDED | AllocFlags::HANDLE | unseen,
+                40,
+                "bulk-handle"
+            ),
+            alloc(kind::POINTER, PTR_GUARDED, 12, "bulk-leak"),
+        ]
+    );
+    assert!(
+        r.events().is_empty(),
+        "no overrun, no double free: {:?}",
+        r.events()
+    );
+    let c = r.counters();
+    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (1, 12));
+    assert_eq!((c.allocations.get(), c.frees.get()), (4, 1));
+    assert_eq!((c.overruns.get(), c.double_frees.get()), (0, 0));
+    assert_eq!(c.unknown_frees.get(), 0);
+    let file = "memdbg/tests/app/src/lib.rs";
+    assert_eq!(
+        r.alerts(),
+        [format!(
+            "Leak #3: 12 bytes (pointer) at {file}:{}",
+            line("bulk-leak")
+        )]
+    );
+    assert_eq!(
+        r.dbg_messages().last().unwrap(),
+        "memdbg: leaks 1 (12 bytes), overruns 0, double frees 0"
+    );
+    assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+}
+
+/// Issue 16 (4): a free of an address inside a tracked block is refused (not
+/// passed to the OS: palm-run, a debug ROM, saw no invalid free) and recorded
+/// with the address, its offset into the block, the free's site and the
+/// block's allocation; the block stays tracked and its real free closes it.
+/// On both paths (a handle's chunk through its master pointer, or locked).
+#[test]
+fn interior_frees_are_named_with_their_offset_and_site() {
+    for documented in [false, true] {
+        let r = run_with(40, &Config::default(), |m| m.opaque_handles = documented);
+        assert_eq!(r.outcome.result, Some(0), "documented {documented}");
+        assert_clean_header(&r);
+        let interior: Vec<(Alloc, i32, u16)> = r
+            .events()
+            .iter()
+            .map(|rec| match rec {
+                Record::InteriorFree(f) => (
+                    seen(&f.alloc),
+                    f.offset_bytes(),
+                    site_line(f.site.frame(0)).unwrap(),
+                ),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            interior,
+            vec![
+                (
+                    alloc(kind::POINTER, PTR_GUARDED, 32, "interior-ptr"),
+                    8,
+                    line("interior-ptr-free")
+                ),
+                (
+                    alloc(
+                        kind::HANDLE,
+                        AllocFlags::GUARDED | AllocFlags::HANDLE,
+                        20,
+                        "interior-handle"
+                    ),
+                    4,
+                    line("interior-handle-free")
+                ),
+            ],
+            "documented {documented}"
+        );
+        let Record::InteriorFree(f) = r.events()[0] else {
+            unreachable!()
+        };
+        assert_eq!(f.address.get(), f.alloc.address.get() + 8);
+        let c = r.counters();
+        assert_eq!(
+            (c.allocations.get(), c.frees.get(), c.leaks.get()),
+            (2, 2, 0)
+        );
+        assert_eq!((c.unknown_frees.get(), c.double_frees.get()), (0, 0));
+        assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+        let file = "memdbg/tests/app/src/lib.rs";
+        assert_eq!(
+            r.alerts(),
+            [
+                format!(
+                    "Free inside 32 bytes (pointer) at {file}:{}",
+                    line("interior-ptr")
+                ),
+                format!(
+                    "Free inside 20 bytes (handle) at {file}:{}",
+                    line("interior-handle")
+                ),
+            ]
+        );
+    }
 }

@@ -271,6 +271,7 @@ _Static_assert(__builtin_offsetof(EventType, data.popSelect.priorSelection) == 2
 #define sysTrapMemNumHeaps 0xA007
 #define sysTrapMemNumRAMHeaps 0xA008
 #define sysTrapMemHeapID 0xA009
+#define sysTrapMemHeapPtr 0xA00A
 #define sysTrapMemHeapFreeBytes 0xA00B
 #define sysTrapMemHeapSize 0xA00C
 #define sysTrapMemHeapFlags 0xA00D
@@ -603,6 +604,20 @@ static __inline__ UInt16 MemHeapID(UInt16 cardNo, UInt16 heapIndex)
                      : "r"((UInt16)(cardNo)), "r"((UInt16)(heapIndex))
                      : "d1", "d2", "a0", "a1", "cc", "memory");
     return (UInt16)__palm_d0;
+}
+
+/* Trap 0xA00A (sysTrapMemHeapPtr), SDK 3.5 Core/System/MemoryPrv.h; 2 bytes of arguments. */
+static __inline__ MemPtr MemHeapPtr(UInt16 heapID)
+{
+    register void *__palm_a0 __asm__("a0");
+    __asm__ volatile("move.w %1,-(%%sp)\n\t"
+                     "trap #15\n\t"
+                     ".short 0xA00A\n\t"
+                     "addq.l #2,%%sp"
+                     : "=a"(__palm_a0)
+                     : "r"((UInt16)(heapID))
+                     : "d0", "d1", "d2", "a1", "cc", "memory");
+    return (MemPtr)__palm_a0;
 }
 
 /* Trap 0xA00B (sysTrapMemHeapFreeBytes), SDK 3.5 Core/System/MemoryMgr.h; 10 bytes of arguments. */

@@ -88,6 +88,9 @@ pub struct TrapInfo {
     pub header: &'static str,
     /// The C prototype as declared there, whitespace normalised.
     pub prototype: &'static str,
+    /// Its line in `palm-sys/traps.tbl` (from 1), where its glue comes from: a
+    /// report names the generated glue's frames by it.
+    pub line: u32,
 }
 
 impl TrapInfo {

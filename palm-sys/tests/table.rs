@@ -32,6 +32,22 @@ fn sorted_by_word_with_unique_words_and_names() {
     }
 }
 
+#[test]
+fn each_trap_knows_its_line_in_the_table() {
+    let text = include_str!("../traps.tbl");
+    let lines: Vec<&str> = text.lines().collect();
+    for t in TRAPS {
+        let l = lines[t.line as usize - 1];
+        assert!(
+            l.starts_with(&format!("0x{:04X} ", t.trap)) && l.contains(t.prototype),
+            "{} at traps.tbl:{}: {l}",
+            t.name,
+            t.line
+        );
+    }
+    assert!(trap_by_name("MemChunkFree").unwrap().line > 20);
+}
+
 /// Every trap number PALM_FACTS.md §4.1–§4.4 lists (including the "Also" lists), plus
 /// those the runner, memdbg and the starter app name.
 const FACTS: &[(&str, u16)] = &[

@@ -7,8 +7,8 @@
 //! the parts that are about memdbg are marked "memdbg:" below, the rest is
 //! the usual Palm OS skeleton.
 //!
-//! - [`pilot_main`]: at a normal launch, `memdbg::start`, `FrmGotoForm(MainForm)`,
-//!   the event loop, `FrmCloseAllForms`, `memdbg::stop`. Every other launch
+//! - [`pilot_main`]: at a normal launch, a `memdbg::Session`, `FrmGotoForm(MainForm)`,
+//!   the event loop, `FrmCloseAllForms`, the session's drop (`memdbg::stop`). Every other launch
 //!   code (Find, SyncNotify, SystemReset, …) returns at once: the app then has
 //!   no globals and may not be the UI app, and memdbg must not run.
 //! - The event loop: `EvtGetEvent` → `SysHandleEvent` → `MenuHandleEvent` →
@@ -85,12 +85,13 @@ pub unsafe extern "C" fn pilot_main(cmd: UInt16, _cmd_pbp: MemPtr, _flags: UInt1
     if cmd != palm::launch::sysAppLaunchCmdNormalLaunch {
         return UInt32::from(palm::errNone);
     }
-    // memdbg: on. If it cannot start (no memory, MemDbgDB held open by another
-    // app) the app still runs, untracked (the wrappers are then the plain OS
-    // calls): the debug console says so.
-    if memdbg::start(&MEMDBG_SETTINGS).is_err() {
-        memdbg::dbg_message(c"StarterApp: memdbg did not start: not tracking");
-    }
+    // memdbg: on while this value lives; it stops memdbg when it is dropped, on
+    // every way out of this function, after the forms are closed below. What is
+    // still allocated then is a leak: alerts, DbgMessage lines and the records in
+    // MemDbgDB. If it cannot start (no memory, MemDbgDB held open by another app)
+    // the app still runs, untracked (the wrappers are then the plain OS calls):
+    // the debug console says so.
+    let _memdbg = memdbg::Session::start(&MEMDBG_SETTINGS).inspect_err(not_tracking);
     // SAFETY: MainForm is a tFRM resource of this app.
     unsafe { palm::FrmGotoForm(ids::MainForm) };
     palm::event_loop(app_handle_event);
@@ -98,10 +99,12 @@ pub unsafe extern "C" fn pilot_main(cmd: UInt16, _cmd_pbp: MemPtr, _flags: UInt1
     // scenario): memdbg must still be running to see that free.
     // SAFETY: no arguments; closes the forms this app opened.
     unsafe { palm::FrmCloseAllForms() };
-    // memdbg: off. What is still allocated now is a leak: alerts, DbgMessage
-    // lines and the records in MemDbgDB.
-    let _ = memdbg::stop();
     UInt32::from(palm::errNone)
+}
+
+/// memdbg did not start: said on the debug console.
+fn not_tracking(_: &memdbg::Error) {
+    memdbg::dbg_message(c"StarterApp: memdbg did not start: not tracking");
 }
 
 /// Events for the application rather than a form: `frmLoadEvent` loads the

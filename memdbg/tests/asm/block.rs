@@ -1,6 +1,6 @@
 //! `asm/block.s`: `__memdbg_walk`, `__memdbg_guard`, `__memdbg_prepare`.
 
-use memdbg::record::{AllocFlags, GUARD_BYTE, Options};
+use memdbg::record::{AllocFlags, GUARD_BYTE, Options, Stack, Truncation};
 
 use crate::machine::{CODE, DATA, MASTERS, Machine, Regs, STATE, k};
 
@@ -20,7 +20,7 @@ enum Frame {
 /// zero).
 fn stack(m: &Machine) -> (Vec<Frame>, Vec<u32>) {
     let count = u32::from(m.byte(OUT + k("STACK_COUNT")));
-    let mask = m.byte(OUT + k("STACK_RAW_MASK"));
+    let mask = m.byte(OUT + k("STACK_RAW_MASK")) & !cut_bits();
     let frame = |i: u32| m.long(OUT + k("STACK_FRAMES_AT") + 4 * i);
     let frames = (0..count)
         .map(|i| {
@@ -57,6 +57,20 @@ fn walk(m: &mut Machine, ret: u32, frame: u32, max: u32) -> (Vec<Frame>, Vec<u32
     stack(m)
 }
 
+/// The raw mask's truncation bits.
+fn cut_bits() -> u8 {
+    (k("STACK_TRUNCATED_DEPTH") | k("STACK_TRUNCATED_CHAIN")) as u8
+}
+
+/// Why the last walk's stack was cut, as its raw mask's bits 6 and 7 say.
+fn cut(m: &Machine) -> Option<Truncation> {
+    let s = Stack {
+        raw_mask: m.byte(OUT + k("STACK_RAW_MASK")) & cut_bits(),
+        ..Stack::default()
+    };
+    s.truncation()
+}
+
 #[test]
 fn the_walk_follows_the_chain_to_the_os_and_marks_raw_frames() {
     let mut m = Machine::with_state(0, 16, 0, 16);
@@ -72,6 +86,73 @@ fn the_walk_follows_the_chain_to_the_os_and_marks_raw_frames() {
         ]
     );
     assert_eq!(rest, [0, 0], "unused frames zeroed");
+    assert_eq!(cut(&m), None, "it reached the OS: complete");
+    assert_eq!(
+        (
+            k("STACK_TRUNCATED_DEPTH"),
+            k("STACK_TRUNCATED_CHAIN") & 0xFF
+        ),
+        (0x40, 0x80)
+    );
+}
+
+/// F[0] → F[1] → … → F[n - 1], each returning into code 1 at 0x100 × (i + 1),
+/// the last linking to `last_link` with return address `last_ret`.
+fn long_chain(m: &mut Machine, n: u32, last_link: u32, last_ret: u32) -> u32 {
+    let at = |i: u32| DATA + 0x100 + 0x20 * i;
+    for i in 0..n {
+        let (link, ret) = if i + 1 == n {
+            (last_link, last_ret)
+        } else {
+            (at(i + 1), CODE + 0x100 * (i + 1))
+        };
+        m.set_long(at(i), link);
+        m.set_long(at(i) + 4, ret);
+    }
+    at(0)
+}
+
+#[test]
+fn a_six_frame_walk_says_why_it_was_cut() {
+    let mut m = Machine::with_state(0, 16, 0, 16);
+    // Twelve frames of code 1: six kept, the chain goes on (a deep recursion).
+    let f0 = long_chain(&mut m, 12, 0, 0x00C0_0400);
+    let (frames, _) = walk(&mut m, CODE + 0x10, f0, 6);
+    assert_eq!(frames.len(), 6);
+    assert!(frames.iter().all(|f| matches!(f, Frame::Code(_))));
+    assert_eq!(cut(&m), Some(Truncation::DepthLimit));
+    // Six frames of code 1 before the OS's: the seventh (the OS) is cut off.
+    let f0 = long_chain(&mut m, 6, 0, 0x00C0_0400);
+    let (frames, _) = walk(&mut m, CODE + 0x10, f0, 6);
+    assert_eq!(frames.len(), 6);
+    assert_eq!(cut(&m), Some(Truncation::DepthLimit));
+    // Three frames of code 1, then the OS: complete.
+    let f0 = long_chain(&mut m, 3, 0, 0x00C0_0400);
+    let (frames, _) = walk(&mut m, CODE + 0x10, f0, 6);
+    assert_eq!(frames.last(), Some(&Frame::Raw(0x00C0_0400)));
+    assert_eq!(cut(&m), None);
+    // A chain ending inside code 1 (a null link, then a null return address):
+    // broken, at any depth.
+    for n in [1, 3, 5] {
+        let f0 = long_chain(&mut m, n, 0, CODE + 0x800);
+        let (frames, _) = walk(&mut m, CODE + 0x10, f0, 6);
+        assert_eq!(frames.len() as u32, n + 1, "{n}");
+        assert_eq!(cut(&m), Some(Truncation::BrokenChain), "{n}");
+    }
+    // An odd frame pointer, an odd return address: broken after the first frame.
+    for frame in [0xA0A0_0001, 0] {
+        walk(&mut m, CODE + 0x10, frame, 6);
+        assert_eq!(cut(&m), Some(Truncation::BrokenChain), "{frame:#x}");
+    }
+    // A shorter walk never says it was cut, whatever follows.
+    let f0 = long_chain(&mut m, 12, 0, 0x00C0_0400);
+    for max in [1, 2, 5] {
+        let (frames, _) = walk(&mut m, CODE + 0x10, f0, max);
+        assert_eq!(frames.len() as u32, max);
+        assert_eq!(cut(&m), None, "max {max}");
+    }
+    walk(&mut m, CODE + 0x10, 0xA0A0_0001, 1);
+    assert_eq!(cut(&m), None);
 }
 
 #[test]

@@ -86,22 +86,28 @@ fn a_tracked_free_quarantines_the_block_in_the_ring() {
 
 #[test]
 fn the_ring_hands_back_the_oldest_slot_when_it_wraps() {
-    let mut m = Machine::with_state(defaults(), 16, 12, 32);
-    let blocks: Vec<u32> = (0..9)
+    let n = k("RING_MASK") as usize + 1;
+    assert_eq!(n, 16);
+    let mut m = Machine::with_state(defaults(), 32, 20, 64);
+    let blocks: Vec<u32> = (0..=n)
         .map(|_| alloc(&mut m, kind::POINTER, 0, 0, 8))
         .collect();
-    for &b in &blocks[..8] {
+    for &b in &blocks[..n] {
         assert!(free(&mut m, b, false, FREE_SITE));
     }
-    assert_eq!(m.st_word("ST_FREE_HEAD"), 9, "slots 0-7 quarantined");
-    assert!(free(&mut m, blocks[8], false, FREE_SITE));
-    assert_eq!(ring(&m, 0).0, blocks[8], "the oldest entry reused");
+    assert_eq!(
+        m.st_word("ST_FREE_HEAD"),
+        n as u16 + 1,
+        "slots 0-15 quarantined"
+    );
+    assert!(free(&mut m, blocks[n], false, FREE_SITE));
+    assert_eq!(ring(&m, 0).0, blocks[n], "the oldest entry reused");
     assert_eq!(
         m.st_word("ST_FREE_HEAD"),
         0,
         "its slot back on the free list"
     );
-    assert_eq!(m.word(crate::machine::SLOT_NEXT), 9);
+    assert_eq!(m.word(crate::machine::SLOT_NEXT), n as u16 + 1);
 }
 
 #[test]
@@ -176,8 +182,14 @@ fn with_documented_calls_a_handles_guard_is_checked_while_locked() {
         "filled while locked"
     );
     assert_eq!(m.os.locks[&h], 0, "unlocked again");
-    // TimGetTicks, the guard's lock and unlock, the fill's, DmSet.
-    assert_eq!(m.os.traps, [0xA0F7, 0xA021, 0xA022, 0xA021, 0xA022, 0xA07E]);
+    // TimGetTicks, the ring's lock and unlock (the handle's chunk), the guard's,
+    // the fill's, DmSet.
+    assert_eq!(
+        m.os.traps,
+        [
+            0xA0F7, 0xA021, 0xA022, 0xA021, 0xA022, 0xA021, 0xA022, 0xA07E
+        ]
+    );
     // A damaged guard is an overrun, found the same way (`free` left the state
     // busy, as the free entry's caller holds it).
     m.set_byte(STATE + k("ST_BUSY"), 0);

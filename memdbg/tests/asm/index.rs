@@ -43,12 +43,44 @@ fn find(m: &mut Machine, key: u32) -> Option<u32> {
     }
 }
 
+/// `__memdbg_index_insert` of a key the table does not hold (Z clear after it).
 fn insert(m: &mut Machine, key: u32, slot: u16) {
-    m.call(
+    assert_eq!(try_insert(m, key, slot), None, "{key:#x} was absent");
+}
+
+/// `__memdbg_index_insert`: `None` when it entered the key, else the entry
+/// number of the key already there (Z set, D0 its position), checking the flag.
+fn try_insert(m: &mut Machine, key: u32, slot: u16) -> Option<u32> {
+    let r = m.call(
         "__memdbg_index_insert",
         Regs::new().a(0, index()).d(0, key).d(2, u32::from(slot)),
         &[],
     );
+    if m.z() {
+        assert_eq!(r.d[0] % 4, 0);
+        Some(r.d[0] / 4)
+    } else {
+        assert_eq!(r.d[0], k("INDEX_NOT_FOUND"), "entered");
+        None
+    }
+}
+
+/// A key already held (a block freed unseen whose address comes back) is not
+/// entered twice: the insert answers its position and leaves the table as it was.
+#[test]
+fn inserting_a_key_held_already_answers_its_position() {
+    let mut m = table(16);
+    let keys = keys_at_home(3, 16, 0x3_0000, 2);
+    insert(&mut m, keys[0], 1);
+    insert(&mut m, keys[1], 2);
+    assert_eq!(
+        try_insert(&mut m, keys[1], 9),
+        Some(4),
+        "found after a probe"
+    );
+    assert_eq!(entry(&m, 4), (keys[1], 2), "its slot unchanged");
+    assert_eq!(entry(&m, 5), (0, 0), "nothing entered");
+    assert_eq!(try_insert(&mut m, keys[0], 9), Some(3));
 }
 
 fn remove(m: &mut Machine, entry: u32) {
@@ -237,7 +269,7 @@ fn arithmetic_progressions_give_short_probes() {
     // Handles: master pointers and their chunks together.
     let keys: Vec<u32> = (0..2500u32)
         .map(|i| 0x1100 + i * 4)
-        .chain((0..2500).map(|i| 0x3000 + i * 28))
+        .chain((0..2500).map(|i| 0x4000 + i * 28))
         .collect();
     let (avg, longest) = probes(&keys, 8192);
     eprintln!("master pointers and chunks: average {avg:.2}, longest {longest}");

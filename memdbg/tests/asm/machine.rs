@@ -16,6 +16,10 @@ use crate::os::Os;
 pub const STUBS: u32 = 0x0000_8000;
 /// Code 1.
 pub const CODE: u32 = 0x0001_0000;
+/// The byte of code 1's chunk header with its lock count (bits 7–4), which the
+/// trampolines check: 0x20 (locked twice: the OS's lock and memdbg's) unless a
+/// test says otherwise.
+pub const CODE_LOCK: u32 = CODE - 4;
 /// The state chunk: the state, then (at [`SCRATCH`]) its buffers.
 pub const STATE: u32 = 0x0003_0000;
 /// The scratch buffers.
@@ -106,6 +110,7 @@ impl Machine {
         let mut emu = Emu::new(RAM);
         emu.stack_top = RAM - 0x100;
         emu.load(CODE, &image().code);
+        emu.load(CODE_LOCK, &[0x20]);
         for (i, &trap) in STUB_TRAPS.iter().enumerate() {
             let at = STUBS + 8 * i as u32;
             let [hi, lo] = trap.to_be_bytes();
@@ -278,8 +283,9 @@ impl Machine {
     }
 
     /// A trampoline for trap pair `entry`'s routine (`__memdbg_free_entry`, …) as
-    /// `patch::install` makes it: a copy of `__memdbg_trampoline` holding the state
-    /// (+1 for the handle form) and the entry. Its address.
+    /// `patch::install` makes it: a copy of `__memdbg_trampoline` holding code 1's
+    /// lock byte ([`CODE_LOCK`]), the entry's first long and the entry, the state
+    /// (+1 for the handle form) and the original (the trap's stub). Its address.
     pub fn trampoline(&mut self, entry: &str, handle: bool) -> u32 {
         let len = k("TRAMPOLINE_LEN");
         let pair = [
@@ -293,8 +299,18 @@ impl Machine {
         let at = TRAMPOLINES + len * (2 * pair + u32::from(handle));
         let template = self.bytes(sym("__memdbg_trampoline"), len);
         self.emu.load(at, &template);
-        self.set_long(at + k("TRAMPOLINE_STATE"), STATE + u32::from(handle));
-        self.set_long(at + k("TRAMPOLINE_ENTRY"), sym(entry));
+        let first = self.long(sym(entry));
+        let orig = stub(STUB_TRAPS[(2 * pair + u32::from(handle)) as usize]);
+        for (field, v) in [
+            ("TRAMPOLINE_LOCK_AT", CODE_LOCK),
+            ("TRAMPOLINE_CODE", first),
+            ("TRAMPOLINE_CODE_AT", sym(entry)),
+            ("TRAMPOLINE_STATE", STATE + u32::from(handle)),
+            ("TRAMPOLINE_ENTRY", sym(entry)),
+            ("TRAMPOLINE_ORIG", orig),
+        ] {
+            self.set_long(at + k(field), v);
+        }
         at
     }
 }

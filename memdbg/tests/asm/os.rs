@@ -266,6 +266,9 @@ impl Os {
                 t.ram.set_long(max, self.heap_free.1);
                 0
             }
+            // The toy heap has no heap header to walk: NULL, so the free path
+            // reads the chunk header alone (what it does where the walk fails).
+            sysTrapMemHeapPtr => 0,
             sysTrapMemPtrNew => self.alloc(t.ram, l0, false).unwrap_or(0),
             sysTrapMemHandleNew => self.alloc(t.ram, l0, true).unwrap_or(0),
             sysTrapMemChunkNew => {

@@ -7,7 +7,7 @@
 use memdbg::record::{AllocFlags, FILL_RESIZE_BYTE, GUARD_BYTE, Options, kind};
 
 use crate::alloc::{FRAME, SITE, alloc, defaults, machine};
-use crate::machine::{Machine, Regs, STATE, k, slot_record, sym};
+use crate::machine::{CODE_LOCK, Machine, Regs, STATE, k, slot_record, stub, sym};
 use crate::os::INVALID_PARAM;
 
 /// Calls trap `entry` through its trampoline (`handle`: the handle form) with the
@@ -24,19 +24,63 @@ fn err(m: &mut Machine, entry: &str, handle: bool, args: &[u32]) -> u32 {
 }
 
 #[test]
-fn the_trampoline_pushes_the_tagged_state_and_jumps_to_its_entry() {
+fn the_trampoline_checks_the_code_then_pushes_the_tagged_state_and_jumps_to_its_entry() {
     let mut m = Machine::new();
     let t = m.trampoline("__memdbg_free_entry", true);
     let len = k("TRAMPOLINE_LEN");
     let b = m.bytes(t, len);
-    // move.l #(state + 1),-(%sp); jmp (entry).l
-    assert_eq!(b[..2], [0x2F, 0x3C]);
-    assert_eq!(u32::from_be_bytes(b[2..6].try_into().unwrap()), STATE + 1);
-    assert_eq!(b[6..8], [0x4E, 0xF9]);
-    assert_eq!(
-        u32::from_be_bytes(b[8..12].try_into().unwrap()),
-        sym("__memdbg_free_entry")
-    );
+    let long = |at: u32| u32::from_be_bytes(b[at as usize..at as usize + 4].try_into().unwrap());
+    let entry = sym("__memdbg_free_entry");
+    // cmpi.b #$20,(lock).l; bcs.s gone; cmpi.l #first,(entry).l; bne.s gone;
+    // move.l #(state + 1),-(%sp); jmp (entry).l; gone: jmp (original).l
+    assert_eq!(b[..4], [0x0C, 0x39, 0x00, 0x20]);
+    assert_eq!(long(4), CODE_LOCK);
+    assert_eq!((b[8], b[10], b[11]), (0x65, 0x0C, 0xB9));
+    assert_eq!((long(12), long(16)), (m.long(entry), entry));
+    assert_eq!((b[20], b[22], b[23]), (0x66, 0x2F, 0x3C));
+    assert_eq!(long(24), STATE + 1);
+    assert_eq!((b[28], b[29], long(30)), (0x4E, 0xF9, entry));
+    assert_eq!((b[34], b[35], long(36)), (0x4E, 0xF9, stub(0xA02B)));
+    assert_eq!(len, 40);
+    // Both branches reach `gone`.
+    assert_eq!(10 + b[9] as u32, 34);
+    assert_eq!(22 + b[21] as u32, 34);
+}
+
+/// An app that returned without stop: its code 1 unlocked by the OS (lock count
+/// 1: only memdbg's own lock left), or moved away (the entry's first long is something else): every patched
+/// trap goes straight to its original, the state untouched.
+#[test]
+fn a_trampoline_whose_app_is_gone_goes_straight_to_the_original() {
+    for gone in ["unlocked", "moved"] {
+        let mut m = machine(defaults());
+        let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
+        let entry = sym("__memdbg_free_entry");
+        let first = m.long(entry);
+        match gone {
+            "unlocked" => m.set_byte(CODE_LOCK, 0x1F),
+            _ => m.set_long(entry, !first),
+        }
+        m.os.traps.clear();
+        let t = m.trampoline("__memdbg_free_entry", false);
+        if gone == "moved" {
+            // (The template's copy read the changed long: put back the one
+            // install read, as it was when the app ran.)
+            m.set_long(t + k("TRAMPOLINE_CODE"), first);
+        }
+        let r = m.try_run(t, Regs::new().a(6, FRAME), &[p]).unwrap();
+        assert_eq!(r.d[0] & 0xFFFF, 0, "{gone}: the original's answer");
+        assert_eq!(m.os.traps, [0xA012], "{gone}: the original only");
+        assert_eq!(m.indexed(p), Some(0), "{gone}: no bookkeeping");
+        assert!(m.os.chunks[0].free, "{gone}: freed by the OS");
+        // Locked twice again (lock count 2 or more) and intact: the entry.
+        m.set_long(entry, first);
+        m.set_byte(CODE_LOCK, 0x20);
+        let q = alloc(&mut m, kind::POINTER, 0, SITE, 8);
+        m.os.traps.clear();
+        assert_eq!(err(&mut m, "__memdbg_free_entry", false, &[q]), 0);
+        assert_eq!(m.os.traps, [0xA0F7, 0xA07E, 0xA012], "{gone}: bookkeeping");
+    }
 }
 
 #[test]

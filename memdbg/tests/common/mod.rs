@@ -1,5 +1,6 @@
 //! What memdbg's tests and its benchmark share: `tests/app` (one scenario per
 //! function) built for the 68000 by palm-build.
+#![allow(dead_code)] // Each test binary uses a different part of this module.
 
 use std::path::PathBuf;
 
@@ -10,6 +11,16 @@ use std::path::PathBuf;
 /// The build fails (the error says why).
 pub fn build_test_app() -> palm_build::App {
     build_app("tests/app/Cargo.toml")
+}
+
+/// Builds palm-run's own test app (`tools/palm-run/tests/apps/runtest`, the
+/// database "RunTest", which does not link memdbg) into the same target
+/// directory: a second app for runs in which memdbg's app has exited.
+///
+/// # Panics
+/// The build fails.
+pub fn build_other_app() -> palm_build::App {
+    build_app("../tools/palm-run/tests/apps/runtest/Cargo.toml")
 }
 
 /// Builds the app whose manifest is `manifest` (relative to memdbg/) as

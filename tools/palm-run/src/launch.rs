@@ -15,7 +15,9 @@
 //! §5.6: the chunk, "Chunk allocated by:" with the allocating call and its
 //! callers, the contents up to 256 bytes) and freed as the OS does
 //! (PALM_FACTS §5.5); the dispatch table is compared
-//! with its state before launch.
+//! with its state before launch; the app's code resources, unlocked, move
+//! elsewhere in the storage heap and the bytes they leave become ILLEGAL
+//! instructions ([`Machine::move_code_at_exit`]).
 
 use palm_prc::Database;
 
@@ -383,9 +385,43 @@ impl Machine {
             h.lock_count = 0;
             let _ = sh.write_header(&mut self.mem, c.addr, &h);
         }
+        if self.move_code_at_exit {
+            self.move_code(db.id);
+        }
         self.os.sys.app = None;
         self.os.sys.stack = None;
         Ok(out)
+    }
+
+    /// [`Machine::move_code_at_exit`]: each unlocked `code` resource of
+    /// database `db` moves to another chunk of the storage heap, and the
+    /// bytes it leaves become ILLEGAL instructions (0x4AFC).
+    fn move_code(&mut self, db: u32) {
+        let Some(d) = self.os.dm.db(db) else { return };
+        let code = u32::from_be_bytes(*b"code");
+        let handles: Vec<u32> = d
+            .resources
+            .iter()
+            .filter(|r| r.kind == code)
+            .map(|r| r.handle)
+            .collect();
+        let sh = self.os.mem.storage;
+        for h in handles {
+            let Ok(old) = self.mem.read_u32(h) else {
+                continue;
+            };
+            let Ok(Some(c)) = sh.chunk_at_body(&self.mem, old) else {
+                continue;
+            };
+            if c.header.lock_count != 0 || !c.header.movable() {
+                continue;
+            }
+            let size = c.header.data_size();
+            if sh.relocate(&mut self.mem, c).is_ok() {
+                let illegal: Vec<u8> = (0..size).map(|i| [0x4A, 0xFC][i as usize & 1]).collect();
+                let _ = self.mem.os_write_bytes(old, &illegal);
+            }
+        }
     }
 
     /// The stack guard for a stack whose body starts at `stack`: the stack

@@ -348,6 +348,16 @@ pub struct Machine {
     /// recorded in [`crate::ui::Ui::drawn`] and `forms_drawn`: the CLI's
     /// `--show-drawing`.
     pub show_drawing: bool,
+    /// At an app's exit, after code 1 is unlocked, move each of the app's
+    /// unlocked code resources to another chunk of the storage heap (the
+    /// resource stays the same: its handle follows) and fill the bytes it
+    /// leaves with the ILLEGAL instruction (0x4AFC), as a device may move or
+    /// reuse an unlocked resource once the app is gone (storage heap
+    /// compaction, a card app's copy deleted at exit): a jump into the code of
+    /// an app that has exited (a trap patch it left installed) stops at once
+    /// instead of running stale code by luck. On by default; a resource with
+    /// no room elsewhere stays where it is.
+    pub move_code_at_exit: bool,
     /// Traps treated as not implemented (e.g. DbgMessage, which PumpkinOS
     /// does not implement for 68k apps): a call stops the app as an
     /// unimplemented trap does ([`StopKind::UnknownTrap`]).
@@ -423,6 +433,7 @@ impl Machine {
             release_frees_records: false,
             strict_record_writes: false,
             show_drawing: false,
+            move_code_at_exit: true,
             missing_traps: std::collections::BTreeSet::new(),
             output: Vec::new(),
             reports: Vec::new(),

@@ -644,6 +644,13 @@ pub fn MemHandleHeapID(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     MemPtrHeapID(m, call)
 }
 
+/// `MemPtr MemHeapPtr(UInt16 heapID)`: the heap's header (a private Memory
+/// Manager call, `MemoryPrv.h`; trap 0xA00A in sdk-3.5 `CoreTraps.h`), NULL
+/// for an unknown heap ID.
+pub fn MemHeapPtr(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
+    Ok(m.os.mem.heap(call.u16(0)).map_or(0, |h| h.start))
+}
+
 /// `UInt32 MemHeapSize(UInt16 heapID)`.
 pub fn MemHeapSize(m: &mut Machine, call: &Call) -> Result<u32, Stop> {
     Ok(m.os.mem.heap(call.u16(0)).map_or(0, |h| h.size))

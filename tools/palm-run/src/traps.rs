@@ -31,7 +31,7 @@ handlers! {
     mem_mgr::MemHandleOwner, mem_mgr::MemPtrSetOwner, mem_mgr::MemHandleSetOwner,
     mem_mgr::MemPtrResetLock, mem_mgr::MemHandleResetLock, mem_mgr::MemHeapFreeBytes,
     mem_mgr::MemHeapFreeByOwnerID, mem_mgr::MemNumHeaps, mem_mgr::MemHeapID, mem_mgr::MemPtrHeapID,
-    mem_mgr::MemHandleHeapID, mem_mgr::MemHeapSize, mem_mgr::MemHeapDynamic, mem_mgr::MemHeapCheck,
+    mem_mgr::MemHandleHeapID, mem_mgr::MemHeapPtr, mem_mgr::MemHeapSize, mem_mgr::MemHeapDynamic, mem_mgr::MemHeapCheck,
     mem_mgr::MemHandleToLocalID, mem_mgr::MemLocalIDToLockedPtr, mem_mgr::MemSetDebugMode,
     mem_mgr::MemDebugMode, mem_mgr::MemSet, mem_mgr::MemMove, mem_mgr::MemCmp,
     mem_mgr::MemSemaphoreReserve, mem_mgr::MemSemaphoreRelease,

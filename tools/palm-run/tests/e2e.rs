@@ -1170,3 +1170,42 @@ fn the_pumpkin_profile_sets_each_behaviour() {
         [0xA081]
     );
 }
+
+/// The app's code 1 bytes in its PRC.
+fn code1() -> Vec<u8> {
+    let db = palm_prc::Database::parse(&app().prc).unwrap();
+    let palm_prc::Content::Resources(rs) = db.content else {
+        panic!("not a resource database")
+    };
+    rs.into_iter()
+        .find(|r| r.kind.0 == *b"code" && r.id == 1)
+        .unwrap()
+        .data
+}
+
+/// At exit the app's code moves (its resource follows) and the bytes it left
+/// are ILLEGAL instructions: a patch left pointing there stops the next caller.
+/// The next launch runs from the new place. `move_code_at_exit` off: it stays.
+#[test]
+fn the_apps_code_moves_at_exit_and_leaves_illegal_instructions() {
+    let code = code1();
+    let (mut m, out) = run(1);
+    assert_eq!(out.stop, None);
+    let ran_at = m.os.sys.code1_base.unwrap();
+    let now = m.code1_base("RunTest").unwrap();
+    assert_ne!(now, ran_at);
+    assert_eq!(m.mem.read_bytes(now, code.len() as u32).unwrap(), code);
+    let old = m.mem.read_bytes(ran_at, code.len() as u32).unwrap();
+    assert!(
+        old.chunks(2).all(|w| w == [0x4A, 0xFC] || w == [0x4A]),
+        "{:02X?}",
+        &old[..16]
+    );
+    assert_eq!(header(&m, now).lock_count, 0, "unlocked after the run");
+    let again = m.launch("RunTest").unwrap();
+    assert_eq!(again.stop, None);
+    assert_eq!(m.os.sys.code1_base, Some(now));
+    // Kept in place when the setting is off.
+    let (m, _) = run_with(1, |m| m.move_code_at_exit = false);
+    assert_eq!(m.code1_base("RunTest"), m.os.sys.code1_base);
+}

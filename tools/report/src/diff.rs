@@ -382,7 +382,7 @@ fn write_changes(
             Esc(&c.site),
             c.kinds.join(", ")
         )?;
-        sw.write(out, &c.stack)?;
+        sw.write(out, &c.stack, None)?;
     }
     Ok(())
 }

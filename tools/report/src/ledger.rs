@@ -7,8 +7,8 @@
 //! app stopped between `DmNewRecord` and `DmWrite`) are skipped and counted.
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header, LowHeapRecord,
-    OverrunRecord, Record, SegmentRecord, SmallSiteRecord, kind,
+    self, AllocFlags, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header,
+    InteriorFreeRecord, LowHeapRecord, OverrunRecord, Record, SegmentRecord, SmallSiteRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
 
@@ -38,16 +38,23 @@ pub struct Ledger {
     /// an app with one code resource), in database order.
     pub segments: Vec<SegmentRecord>,
     /// Allocation records: blocks live when the ledger was written (leaks after
-    /// a clean `memdbg::stop`).
+    /// a clean `memdbg::stop`), but for those handed off or freed unseen.
     pub allocs: Vec<AllocRecord>,
-    /// Allocation records with `AllocFlags::FREED_UNSEEN`: blocks `memdbg::stop`
-    /// found freed where it could not see the free (trap patches refused), not
-    /// leaks.
+    /// Allocation records with `AllocFlags::HANDED_OFF` (format version 4 on):
+    /// blocks live at stop that another owner had (given to the system with
+    /// `MemPtrSetOwner`/`MemHandleSetOwner` and kept): not leaks.
+    pub handed_off: Vec<AllocRecord>,
+    /// Allocation records with `AllocFlags::FREED_UNSEEN`: blocks memdbg found
+    /// freed where it could not see the free (trap patches refused, or a free
+    /// inside the Memory Manager without a trap call), not leaks.
     pub freed_unseen: Vec<AllocRecord>,
     /// Overrun events.
     pub overruns: Vec<OverrunRecord>,
     /// Double-free events.
     pub double_frees: Vec<DoubleFreeRecord>,
+    /// Interior-free events (format version 4 on): frees of an address inside
+    /// a tracked block, not passed to the OS.
+    pub interior_frees: Vec<InteriorFreeRecord>,
     /// Small-allocation sites.
     pub small_sites: Vec<SmallSiteRecord>,
     /// Low-heap warnings.
@@ -125,9 +132,9 @@ impl Ledger {
     }
 
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
-    /// header, then segment, allocation (leaks, then freed unseen), overrun,
-    /// double-free, small-site and low-heap records in that order. Free slots are
-    /// not written.
+    /// header, then segment, allocation (leaks, then hand-offs, then freed
+    /// unseen), overrun, double-free, interior-free, small-site and low-heap
+    /// records in that order. Free slots are not written.
     ///
     /// # Errors
     /// More than 65,535 records (the PDB entry count is 16 bits).
@@ -140,9 +147,11 @@ impl Ledger {
         let mut datas: Vec<&[u8]> = vec![self.header.stored_bytes()];
         datas.extend(self.segments.iter().map(AsBytes::as_bytes));
         datas.extend(self.allocs.iter().map(AsBytes::as_bytes));
+        datas.extend(self.handed_off.iter().map(AsBytes::as_bytes));
         datas.extend(self.freed_unseen.iter().map(AsBytes::as_bytes));
         datas.extend(self.overruns.iter().map(AsBytes::as_bytes));
         datas.extend(self.double_frees.iter().map(AsBytes::as_bytes));
+        datas.extend(self.interior_frees.iter().map(AsBytes::as_bytes));
         datas.extend(self.small_sites.iter().map(AsBytes::as_bytes));
         datas.extend(self.low_heap.iter().map(AsBytes::as_bytes));
         let records = datas
@@ -297,9 +306,11 @@ fn decode_all<'a>(
         },
         segments: Vec::new(),
         allocs: Vec::new(),
+        handed_off: Vec::new(),
         freed_unseen: Vec::new(),
         overruns: Vec::new(),
         double_frees: Vec::new(),
+        interior_frees: Vec::new(),
         small_sites: Vec::new(),
         low_heap: Vec::new(),
         free_slots: 0,
@@ -322,12 +333,16 @@ fn decode_all<'a>(
                 return Err(record_error(source, index, origin, data, e));
             }
             Record::FreeSlot => ledger.free_slots += 1,
+            Record::Alloc(a) if a.alloc_flags().contains(AllocFlags::HANDED_OFF) => {
+                ledger.handed_off.push(a);
+            }
             Record::Alloc(a) if a.alloc_flags().contains(AllocFlags::FREED_UNSEEN) => {
                 ledger.freed_unseen.push(a);
             }
             Record::Alloc(a) => ledger.allocs.push(a),
             Record::Overrun(o) => ledger.overruns.push(o),
             Record::DoubleFree(d) => ledger.double_frees.push(d),
+            Record::InteriorFree(f) => ledger.interior_frees.push(f),
             Record::SmallSite(s) => ledger.small_sites.push(s),
             Record::LowHeap(l) => ledger.low_heap.push(l),
             Record::Segment(s) => ledger.segments.push(s),

@@ -11,7 +11,7 @@
 //! 1. **Decode** ([`read_ledger`], [`Ledger`]): `.pdb` or backup `.zip` →
 //!    records decoded by `memdbg::record` (the one definition of the format).
 //!    Bad input is an [`InputError`] naming the file and the byte offset,
-//!    never a panic. Format versions 1 and 2 are read; a version 1 ledger has
+//!    never a panic. Format versions 1 to 3 are read; a version 1 ledger has
 //!    no code 1 checksum, so an ELF is checked against it by size only (the
 //!    report warns).
 //! 2. **Symbolize** ([`Symbolize`], [`ElfSymbols`]): code 1 offsets (= ELF
@@ -94,7 +94,14 @@
 //! give the leak on the device, its place in the list, then POSE's wording;
 //! then "Chunk allocated by:" and the call stack, LeakSanitizer-style `#0
 //! 0x… in function at file:line`; frames that cannot be symbolized keep
-//! their offset), the leaks aggregated by site ("3 leaks × 16 bytes from starter.rs:42"),
+//! their offset; a stack memdbg cut ends with "(the stack was cut here:
+//! depth limit of 6 frames)" or "…: broken A6 frame chain"; the frame where the
+//! OS called the app's entry function is named once, in the header's "Launch"
+//! line, and left out of the stacks; generated sources get a real name: palm-sys's
+//! trap glue is its trap's line of `palm-sys/traps.tbl`, another build script's
+//! output `CRATE/generated/FILE`), the blocks handed off to another owner
+//! ("Handed off #2 (1 of 1): …", given to the system and kept: not leaks, and
+//! not in the exit status), the leaks aggregated by site ("3 leaks × 16 bytes from starter.rs:42"),
 //! overruns and double frees with their sites, heap statistics, the
 //! suppressions used, and a last line:
 //! `SUMMARY: memdbg: 48 byte(s) leaked in 3 allocation(s).`
@@ -116,23 +123,30 @@
 //! | `header` | object | [`HeaderInfo`]: `app_name`, `app_creator`, `format_version`, `options` and `flags` (arrays of `{name, meaning}`), `options_bits`, `flags_bits`, `max_alerts`, `capacity`, `low_heap_threshold`, `code_base`, `code_size`, `code_crc` (`null` for a version 1 ledger or an unknown code 1), `start_ticks`, `stop_ticks` |
 //! | `counters` | object | [`CounterInfo`]: the header's 19 counters by their `memdbg::record::Counters` names; `low_free`/`low_largest_free` `null` when never sampled |
 //! | `leaks` | array | [`Leak`]: `number` (the place in this list) plus the block fields below (`seq`: the allocation's number, as memdbg's alerts and `DbgMessage` lines give it) |
+//! | `handed_off` | array | as `leaks`, for blocks handed off to another owner (flag `HANDED_OFF`: given to the system with `MemPtrSetOwner`/`MemHandleSetOwner` and kept): not leaks |
 //! | `sites` | array | [`Site`]: `site`, `kinds`, `count`, `bytes`, `min_size`, `max_size`, `leaks` (numbers); most bytes first |
-//! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `block` |
-//! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack}`), `block` |
-//! | `freed_unseen` | array | [`Leak`]-shaped: `number` and the block's fields, for each block `memdbg::stop` found freed where it could not see the free (trap patches refused; `AllocFlags::FREED_UNSEEN`): not leaks |
+//! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `found_by_truncated`, `block` |
+//! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack, stack_truncated}`), `block` |
+//! | `interior_frees` | array | [`InteriorFree`]: `number`, `address` (the address freed), `offset` (bytes into the block, signed), `free` (`{ticks, stack, stack_truncated}`), `block` |
+//! | `freed_unseen` | array | [`Leak`]-shaped: `number` and the block's fields, for each block memdbg found freed where it could not see the free (trap patches refused, or a free inside the Memory Manager without a trap call such as `MemHeapFreeByOwnerID`; `AllocFlags::FREED_UNSEEN`): not leaks |
 //! | `heap` | object | [`HeapInfo`]: `peak_live_bytes`, `peak_live_count`, `low_free`, `low_largest_free`, `low_heap_threshold`, `small_allocs`, `small_unsited`, `small_sites` (`{count, bytes, first: block}`), `low_heap` (`{free, largest, threshold, after: block}`) |
 //! | `suppressions` | array | [`SuppressionUse`]: `pattern`, `leaks`, `bytes` hidden by it |
+//! | `entry_function` | string \| null | the ELF's function at code 1 offset 0 (`__palm_entry`) |
+//! | `launched_from` | array of integers | the 68k addresses from which the OS called it in the stacks (frames with `os_launch`) |
 //! | `warnings` | array of strings | inconsistencies and missing information |
 //! | `unwritten_records` | integer | records skipped because they were never written: all zero bytes, as `DmNewRecord` creates them, when the app stopped before the `DmWrite` that fills them (also said in `warnings`) |
-//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `freed_unseen`, `exit_status`, `line` |
+//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `interior_frees`, `handed_off`, `handed_off_bytes`, `freed_unseen`, `exit_status`, `line` |
 //!
 //! A **block** ([`Block`]) is `kind` (`pointer`, `handle`, `chunk`, `Rust
 //! alloc`), `relocatable`, `address`, `size`, `seq`, `ticks`, `flags` (array of
 //! `AllocFlags` names), `file` and `line` (`null` when not recorded), `site`
-//! (words), `stack`. A **stack** is an array of frames ([`StackFrame`]),
+//! (words), `stack`, `stack_truncated` (`null`, `"depth limit of 6 frames"`
+//! or `"broken A6 frame chain"`: why memdbg cut the stack, format version 3
+//! on). A **stack** is an array of frames ([`StackFrame`]),
 //! innermost first: `address` (a code 1 offset when `in_code1`, else a raw 68k
 //! address), `in_code1`, `symbols` (array of [`Symbol`] `{function, file, line,
-//! inlined}`, innermost inlined function first; empty when unknown).
+//! inlined}`, innermost inlined function first; empty when unknown), `os_launch`
+//! (the frame outside code 1 where the OS called the entry function).
 //!
 //! `memdbg diff --json` prints a [`diff::Diff`] (`schema`
 //! `"memdbg-diff/1"`): `old`, `new`, `symbols` (the ELF of NEW, and of OLD
@@ -165,9 +179,9 @@ pub use input::{
 };
 pub use ledger::Ledger;
 pub use report::{
-    Block, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo, HeapInfo, Leak, LowHeap,
-    Options, Overrun, Report, SCHEMA, Site, SmallSite, StackFrame, Summary, SuppressionUse,
-    analyze, print, write,
+    Block, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo, HeapInfo, InteriorFree,
+    Leak, LowHeap, Options, Overrun, Report, SCHEMA, Site, SmallSite, StackFrame, Summary,
+    SuppressionUse, analyze, print, write,
 };
 pub use suppress::Suppressions;
 pub use symbolize::{AppSymbols, ElfSymbols, SEGMENT_STRIDE, Symbol, Symbolize, Symbols, demangle};

@@ -7,8 +7,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, DoubleFreeRecord, HeaderFlags, NOT_SAMPLED, OverrunRecord,
-    SegmentRecord, SmallSiteRecord, Stack, detected, kind,
+    self, AllocFlags, AllocRecord, DoubleFreeRecord, HeaderFlags, InteriorFreeRecord, NOT_SAMPLED,
+    OverrunRecord, SegmentRecord, SmallSiteRecord, Stack, detected, kind,
 };
 use palm_prc::FourCC;
 use serde::Serialize;
@@ -145,6 +145,25 @@ pub struct StackFrame {
     /// Functions at the address, innermost inlined first; empty when it could
     /// not be symbolized.
     pub symbols: Symbols,
+    /// True for the frame outside code 1 where the OS called the app's entry
+    /// point (the frame before it is in the ELF's entry function): the OS
+    /// launching the app, where every complete stack from the app's main code
+    /// ends. The text report names it once ([`Report::launched_from`]) and leaves
+    /// it out of the stacks.
+    pub os_launch: bool,
+}
+
+/// Why a recorded call stack was cut (`memdbg::record::Truncation`), in words:
+/// `depth limit of 6 frames` (the caller had more frames than a record keeps) or
+/// `broken A6 frame chain` (a function without a frame pointer, or a damaged
+/// stack); `None` for a complete stack (it reached code outside code 1, the OS),
+/// for a one-frame site, and in a record of a format version before 4 (`version`:
+/// the record's), which did not say.
+fn truncated(stack: &Stack, version: u8) -> Option<&'static str> {
+    if version < 4 {
+        return None;
+    }
+    stack.truncation().map(|t| t.describe())
 }
 
 /// A frame in code resource N ≥ 2.
@@ -197,6 +216,9 @@ pub struct Block {
     pub site: String,
     /// The call stack at allocation, innermost first.
     pub stack: Vec<StackFrame>,
+    /// Why `stack` was cut, if it was (format version 4 on): `depth limit of 6
+    /// frames` or `broken A6 frame chain`.
+    pub stack_truncated: Option<&'static str>,
 }
 
 /// A leaked block.
@@ -241,6 +263,8 @@ pub struct Overrun {
     pub guard: String,
     /// Where it was found (the free's or resize's callers; empty at stop).
     pub found_by: Vec<StackFrame>,
+    /// Why `found_by` was cut, if it was (as [`Block::stack_truncated`]).
+    pub found_by_truncated: Option<&'static str>,
     /// The damaged block.
     pub block: Block,
 }
@@ -252,6 +276,8 @@ pub struct FreeSite {
     pub ticks: u32,
     /// The free's callers.
     pub stack: Vec<StackFrame>,
+    /// Why `stack` was cut, if it was (as [`Block::stack_truncated`]).
+    pub stack_truncated: Option<&'static str>,
 }
 
 /// A block freed twice.
@@ -266,6 +292,23 @@ pub struct DoubleFree {
     /// The second free (not passed to the OS).
     pub second_free: FreeSite,
     /// The block as allocated.
+    pub block: Block,
+}
+
+/// A free of an address inside a tracked block (not its start), not passed to
+/// the OS.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InteriorFree {
+    /// 1-based number.
+    pub number: usize,
+    /// The address passed to the free.
+    pub address: u32,
+    /// Its offset from the block's address, in bytes (negative inside an
+    /// over-aligned Rust block's padding).
+    pub offset: i32,
+    /// The free.
+    pub free: FreeSite,
+    /// The block as allocated (still live then).
     pub block: Block,
 }
 
@@ -346,10 +389,16 @@ pub struct Summary {
     pub overruns: usize,
     /// Double-free records.
     pub double_frees: usize,
+    /// Interior-free records.
+    pub interior_frees: usize,
+    /// Blocks handed off (not leaks: they do not set the exit status).
+    pub handed_off: usize,
+    /// Their bytes.
+    pub handed_off_bytes: u64,
     /// Blocks freed unseen (not leaks; they do not set the exit status).
     pub freed_unseen: usize,
-    /// 0: no leaks or errors; 1: leaks, overruns or double frees (records or
-    /// header counters).
+    /// 0: no leaks or errors; 1: leaks, overruns, double frees or interior
+    /// frees (records or header counters).
     pub exit_status: u8,
     /// The one-line summary that ends the text report.
     pub line: String,
@@ -373,12 +422,18 @@ pub struct Report {
     pub counters: CounterInfo,
     /// Leaks, in allocation order.
     pub leaks: Vec<Leak>,
+    /// Blocks handed off to another owner (`AllocFlags::HANDED_OFF`: given to
+    /// the system and kept, to outlive the app): not leaks, in allocation order;
+    /// `number` counts them apart from the leaks.
+    pub handed_off: Vec<Leak>,
     /// Leaks aggregated by site, most bytes first.
     pub sites: Vec<Site>,
     /// Overruns, in the order found.
     pub overruns: Vec<Overrun>,
     /// Double frees, in the order found.
     pub double_frees: Vec<DoubleFree>,
+    /// Frees of an address inside a tracked block, in the order found.
+    pub interior_frees: Vec<InteriorFree>,
     /// Blocks freed where memdbg could not see the free (trap patches
     /// refused): not leaks, in allocation order.
     pub freed_unseen: Vec<Leak>,
@@ -386,6 +441,13 @@ pub struct Report {
     pub heap: HeapInfo,
     /// Suppression patterns and what each hid.
     pub suppressions: Vec<SuppressionUse>,
+    /// The app's entry function (the ELF's function at code 1 offset 0), when
+    /// symbolized.
+    pub entry_function: Option<String>,
+    /// The distinct 68k addresses (outside code 1) from which the OS called the
+    /// entry function in the stacks ([`StackFrame::os_launch`]), in order of
+    /// appearance.
+    pub launched_from: Vec<u32>,
     /// Things the reader should know (inconsistencies, missing symbols).
     pub warnings: Vec<String>,
     /// Records skipped because they were never written (all zero bytes: the
@@ -538,6 +600,8 @@ pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 struct Frames<'a> {
     symbolizer: Option<&'a dyn Symbolize>,
     cache: FastMap<u32, Symbols>,
+    /// [`Report::launched_from`] so far.
+    launched_from: Vec<u32>,
     /// The run's code resources 2…n.
     segments: &'a [SegmentRecord],
     segment_cache: FastMap<SegmentFrame, Symbols>,
@@ -545,6 +609,29 @@ struct Frames<'a> {
 
 impl Frames<'_> {
     fn stack(&mut self, stack: &Stack) -> Vec<StackFrame> {
+        let mut frames = self.frames(stack);
+        // The OS's call of the entry function: a frame outside the app's code
+        // right after one in code 1.
+        let entry = self.symbolizer.and_then(|s| s.entry_function());
+        for i in 1..frames.len() {
+            let caller_of_entry = entry.is_some_and(|e| {
+                frames[i - 1]
+                    .symbols
+                    .last()
+                    .is_some_and(|s| s.function == e)
+            });
+            let outside = !frames[i].in_code1 && frames[i].segment.is_none();
+            if outside && frames[i - 1].in_code1 && caller_of_entry {
+                frames[i].os_launch = true;
+                if !self.launched_from.contains(&frames[i].address) {
+                    self.launched_from.push(frames[i].address);
+                }
+            }
+        }
+        frames
+    }
+
+    fn frames(&mut self, stack: &Stack) -> Vec<StackFrame> {
         stack
             .iter()
             .map(|f| match f {
@@ -560,6 +647,7 @@ impl Frames<'_> {
                             .clone(),
                         None => Symbols::default(),
                     },
+                    os_launch: false,
                 },
                 record::Frame::Raw(address) => {
                     let segment =
@@ -584,6 +672,7 @@ impl Frames<'_> {
                         in_code1: false,
                         segment,
                         symbols,
+                        os_launch: false,
                     }
                 }
             })
@@ -609,6 +698,7 @@ impl Frames<'_> {
             line,
             site,
             stack,
+            stack_truncated: truncated(&a.stack, a.version),
         }
     }
 }
@@ -743,6 +833,7 @@ impl<'a> Analyzer<'a> {
             frames: Frames {
                 symbolizer,
                 cache: FastMap::default(),
+                launched_from: Vec::new(),
                 segments: &ledger.segments,
                 segment_cache: FastMap::default(),
             },
@@ -930,6 +1021,18 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             .then(a.leaks.first().cmp(&b.leaks.first()))
     });
 
+    let mut handed: Vec<&AllocRecord> = ledger.handed_off.iter().collect();
+    handed.sort_by_key(|a| a.seq.get());
+    let handed_off: Vec<Leak> = handed
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| Leak {
+            number: i + 1,
+            block: an.block(a),
+        })
+        .collect();
+    let handed_off_bytes: u64 = handed_off.iter().map(|h| u64::from(h.block.size)).sum();
+
     let overruns: Vec<Overrun> = ledger
         .overruns
         .iter()
@@ -941,6 +1044,12 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         .iter()
         .enumerate()
         .map(|(i, d)| double_free(&mut an, i + 1, d))
+        .collect();
+    let interior_frees: Vec<InteriorFree> = ledger
+        .interior_frees
+        .iter()
+        .enumerate()
+        .map(|(i, f)| interior_free(&mut an, i + 1, f))
         .collect();
     let mut small: Vec<&SmallSiteRecord> = ledger.small_sites.iter().collect();
     small.sort_by_key(|s| std::cmp::Reverse(s.count.get()));
@@ -1111,6 +1220,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     let suppressed_bytes: u64 = uses.iter().map(|u| u.bytes).sum();
     let errors = !overruns.is_empty()
         || !double_frees.is_empty()
+        || !interior_frees.is_empty()
         || counters.overruns > 0
         || counters.double_frees > 0;
     let exit_status = u8::from(!leaks.is_empty() || errors);
@@ -1134,6 +1244,18 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             plural(double_frees.len(), "double free", "double frees")
         ));
     }
+    if !interior_frees.is_empty() {
+        line.push_str(&format!(
+            "; {}",
+            plural(interior_frees.len(), "interior free", "interior frees")
+        ));
+    }
+    if !handed_off.is_empty() {
+        line.push_str(&format!(
+            "; {handed_off_bytes} byte(s) in {} allocation(s) handed off (not leaks)",
+            handed_off.len()
+        ));
+    }
     if suppressed_leaks > 0 {
         line.push_str(&format!(
             "; {suppressed_bytes} byte(s) in {suppressed_leaks} allocation(s) suppressed"
@@ -1146,8 +1268,13 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         ));
     }
     if !freed_unseen.is_empty() {
+        let why = if flags.contains(HeaderFlags::PATCHES_REFUSED) {
+            "patches refused"
+        } else {
+            "no free trap call"
+        };
         line.push_str(&format!(
-            "; {} freed unseen (patches refused)",
+            "; {} freed unseen ({why})",
             plural(freed_unseen.len(), "block", "blocks")
         ));
     }
@@ -1181,17 +1308,27 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             below_min_size_bytes: below_bytes,
             overruns: overruns.len(),
             double_frees: double_frees.len(),
+            interior_frees: interior_frees.len(),
+            handed_off: handed_off.len(),
+            handed_off_bytes,
             freed_unseen: freed_unseen.len(),
             exit_status,
             line,
         },
         leaks,
+        handed_off,
         sites,
         overruns,
         double_frees,
+        interior_frees,
         freed_unseen,
         heap,
         suppressions: uses,
+        entry_function: opts
+            .symbolizer
+            .and_then(|s| s.entry_function())
+            .map(str::to_string),
+        launched_from: an.frames.launched_from,
         warnings,
         unwritten_records: ledger.unwritten,
     }
@@ -1254,6 +1391,7 @@ fn overrun(an: &mut Analyzer<'_>, number: usize, o: &OverrunRecord) -> Overrun {
             .collect::<Vec<_>>()
             .join(" "),
         found_by: an.frames.stack(&o.site),
+        found_by_truncated: truncated(&o.site, o.version),
         block: an.block(&o.alloc),
     }
 }
@@ -1265,12 +1403,28 @@ fn double_free(an: &mut Analyzer<'_>, number: usize, d: &DoubleFreeRecord) -> Do
         first_free: FreeSite {
             ticks: d.first_ticks.get(),
             stack: an.frames.stack(&d.first),
+            stack_truncated: truncated(&d.first, d.version),
         },
         second_free: FreeSite {
             ticks: d.second_ticks.get(),
             stack: an.frames.stack(&d.second),
+            stack_truncated: truncated(&d.second, d.version),
         },
         block: an.block(&d.alloc),
+    }
+}
+
+fn interior_free(an: &mut Analyzer<'_>, number: usize, f: &InteriorFreeRecord) -> InteriorFree {
+    InteriorFree {
+        number,
+        address: f.address.get(),
+        offset: f.offset_bytes(),
+        free: FreeSite {
+            ticks: f.ticks.get(),
+            stack: an.frames.stack(&f.site),
+            stack_truncated: truncated(&f.site, f.version),
+        },
+        block: an.block(&f.alloc),
     }
 }
 

@@ -94,14 +94,24 @@ impl StackWriter {
         t
     }
 
-    /// Writes `stack` (at most 6 frames, so `#N` is one digit).
-    pub(crate) fn write(&mut self, out: &mut dyn Write, stack: &[StackFrame]) -> io::Result<()> {
-        for (i, f) in stack.iter().enumerate() {
+    /// Writes `stack` (at most 6 frames, so `#N` is one digit), without the
+    /// OS's call of the entry function (the report's header names it once),
+    /// then why it was cut, if it was (`truncated`).
+    pub(crate) fn write(
+        &mut self,
+        out: &mut dyn Write,
+        stack: &[StackFrame],
+        truncated: Option<&str>,
+    ) -> io::Result<()> {
+        for (i, f) in stack.iter().enumerate().filter(|(_, f)| !f.os_launch) {
             let text = self
                 .cache
                 .entry((f.address, f.in_code1))
                 .or_insert_with(|| Self::render(f));
             write!(out, "{INDENT}#{i} {text}")?;
+        }
+        if let Some(why) = truncated {
+            writeln!(out, "{INDENT}(the stack was cut here: {why})")?;
         }
         Ok(())
     }
@@ -130,6 +140,8 @@ fn block_details(b: &Block) -> String {
             "FILE_TRUNCATED" => Some("file name truncated".to_string()),
             "OVERRUN" => Some("guard damaged".to_string()),
             "NOT_DYNAMIC" => Some("outside the dynamic heap".to_string()),
+            "OTHER_OWNER" => Some("allocated for another owner".to_string()),
+            "HANDED_OFF" => None,
             other => Some(other.to_lowercase()),
         })
         .collect();
@@ -161,7 +173,7 @@ fn write_allocated(
         )
     } else {
         writeln!(out, "  Chunk allocated by:")?;
-        sw.write(out, &b.stack)
+        sw.write(out, &b.stack, b.stack_truncated)
     }
 }
 
@@ -232,6 +244,20 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     match &r.symbols {
         Some(s) => writeln!(out, "Symbols   {}", Esc(s))?,
         None => writeln!(out, "Symbols   none")?,
+    }
+    if !r.launched_from.is_empty() {
+        let at: Vec<String> = r
+            .launched_from
+            .iter()
+            .map(|a| format!("0x{a:08X}"))
+            .collect();
+        writeln!(
+            out,
+            "Launch    the OS called {} from {} (outside code 1): call stacks that reach \
+             it end there, and leave that frame out",
+            Esc(r.entry_function.as_deref().unwrap_or("the entry point")),
+            at.join(", ")
+        )?;
     }
     let running = h.flags.iter().any(|f| f.name == "RUNNING");
     if running {
@@ -315,6 +341,32 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         )?;
         write_allocated(out, &mut sw, b, why_none)?;
     }
+    if !r.handed_off.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Handed off: {}, {} bytes (given to another owner and kept, e.g. \
+             MemPtrSetOwner(p, 0): not leaks; they outlive the app until freed or a reset)",
+            count(r.handed_off.len(), "block", "blocks"),
+            num(s.handed_off_bytes)
+        )?;
+        for h in &r.handed_off {
+            let b = &h.block;
+            writeln!(out)?;
+            writeln!(
+                out,
+                "Handed off #{} ({} of {}): {} at 0x{:08X}, size = {}{}",
+                b.seq,
+                h.number,
+                r.handed_off.len(),
+                chunk_words(b),
+                b.address,
+                b.size,
+                block_details(b)
+            )?;
+            write_allocated(out, &mut sw, b, why_none)?;
+        }
+    }
     if !r.sites.is_empty() {
         writeln!(out)?;
         writeln!(out, "Leaks by site:")?;
@@ -358,7 +410,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         write_allocated(out, &mut sw, b, why_none)?;
         if !o.found_by.is_empty() {
             writeln!(out, "  Found by:")?;
-            sw.write(out, &o.found_by)?;
+            sw.write(out, &o.found_by, o.found_by_truncated)?;
         }
     }
     for d in &r.double_frees {
@@ -384,17 +436,50 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
                 )?;
             } else {
                 writeln!(out, "  {label} free (tick {}) by:", f.ticks)?;
-                sw.write(out, &f.stack)?;
+                sw.write(out, &f.stack, f.stack_truncated)?;
             }
+        }
+    }
+
+    for f in &r.interior_frees {
+        writeln!(out)?;
+        let b = &f.block;
+        writeln!(
+            out,
+            "Interior free {} of {}: free of an address {} bytes into the {}-byte block at \
+             0x{:08X} ({}), not passed to the OS",
+            f.number,
+            r.interior_frees.len(),
+            f.offset,
+            b.size,
+            b.address,
+            chunk_words(b)
+        )?;
+        write_allocated(out, &mut sw, b, why_none)?;
+        if f.free.stack.is_empty() {
+            writeln!(
+                out,
+                "  Freed (tick {}): no call stack recorded",
+                f.free.ticks
+            )?;
+        } else {
+            writeln!(out, "  Freed (tick {}) by:", f.free.ticks)?;
+            sw.write(out, &f.free.stack, f.free.stack_truncated)?;
         }
     }
 
     if !r.freed_unseen.is_empty() {
         writeln!(out)?;
+        let why = if r.header.flags.iter().any(|f| f.name == "PATCHES_REFUSED") {
+            "the OS refused memdbg's trap patches, so their frees went unseen"
+        } else {
+            "freed inside the Memory Manager without a free trap call (MemHeapFreeByOwnerID, \
+             a ROM's own frees)"
+        };
         writeln!(
             out,
-            "Freed unseen: {} (the OS refused memdbg's trap patches, so their frees went \
-             unseen; at stop each was no longer the chunk memdbg recorded: not leaks)",
+            "Freed unseen: {} ({why}; each was no longer the chunk memdbg recorded when its \
+             address was allocated again or at stop: not leaks)",
             count(r.freed_unseen.len(), "block", "blocks")
         )?;
         for f in &r.freed_unseen {

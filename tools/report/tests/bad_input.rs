@@ -121,14 +121,14 @@ fn no_records() {
 fn unknown_record_version() {
     // In the header.
     let mut recs = sample_records();
-    recs[0][1] = 4;
+    recs[0][1] = 5;
     let pdb = pdb_of(&recs);
     let e = err(&pdb);
     assert_eq!(e.offset, Some(record_offset(&pdb, 0) + 1));
     assert_eq!(
         e.message,
         "record 0 (header): unknown record format version (byte 1 of the record); its version \
-         is 4, this memdbg reads versions 1 to 3"
+         is 5, this memdbg reads versions 1 to 4"
     );
     // In an allocation record.
     let mut recs = sample_records();
@@ -142,7 +142,7 @@ fn unknown_record_version() {
     );
     assert!(
         e.message
-            .ends_with("its version is 7, this memdbg reads versions 1 to 3")
+            .ends_with("its version is 7, this memdbg reads versions 1 to 4")
     );
 }
 
@@ -186,6 +186,39 @@ fn version_1_ledgers_are_still_read() {
         err(&pdb_of(&recs)).message,
         "record 0 (header): truncated record (byte 152 of the record); it has 152 bytes, a \
          header record has 156"
+    );
+}
+
+#[test]
+fn ledgers_before_version_4_are_still_read_and_never_say_a_stack_was_cut() {
+    let mut recs = sample_records();
+    for r in &mut recs {
+        r[1] = 2;
+    }
+    // Bit 7 of a stack's raw mask (never set by version 2) means nothing there.
+    recs[1][25] |= record::Stack::TRUNCATED_CHAIN;
+    let ledger = ledger_from_bytes(&pdb_of(&recs), "v2.pdb").unwrap();
+    assert_eq!((ledger.header.version, ledger.allocs.len()), (2, 5));
+    let r = memdbg_report::analyze(&ledger, &Options::default());
+    assert_eq!(r.header.format_version, 2);
+    assert!(r.leaks.iter().all(|l| l.block.stack_truncated.is_none()));
+    // Nor in version 3 (segment records, no stack truncation bits).
+    for r in &mut recs {
+        r[1] = 3;
+    }
+    let ledger = ledger_from_bytes(&pdb_of(&recs), "v3.pdb").unwrap();
+    let r = memdbg_report::analyze(&ledger, &Options::default());
+    assert!(r.leaks.iter().all(|l| l.block.stack_truncated.is_none()));
+    // The same bit in a version 4 record says it.
+    recs[1][1] = 4;
+    let ledger = ledger_from_bytes(&pdb_of(&recs), "v4.pdb").unwrap();
+    let r = memdbg_report::analyze(&ledger, &Options::default());
+    assert_eq!(
+        r.leaks
+            .iter()
+            .filter(|l| l.block.stack_truncated == Some("broken A6 frame chain"))
+            .count(),
+        1
     );
 }
 
@@ -465,7 +498,7 @@ fn other_zero_records_are_still_errors() {
     assert_eq!(
         e.message,
         "record 3 (free slot): unknown record format version (byte 1 of the record); its \
-         version is 0, this memdbg reads versions 1 to 3"
+         version is 0, this memdbg reads versions 1 to 4"
     );
     // One byte written: not a record that was never written.
     let mut recs = with_unwritten(&[record::ALLOC_RECORD_SIZE], true);

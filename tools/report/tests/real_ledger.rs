@@ -270,3 +270,127 @@ fn through_the_binary() {
     assert_eq!(v["summary"]["leaks"], 2);
     assert_eq!(v["leaks"][0]["line"], mark("leak-ptr"));
 }
+
+/// Issue 16 (6), end to end: the report of a 200-deep allocation and of one
+/// under a broken frame chain says each stack was cut and why; the OS's launch
+/// of the app is named once; and palm-sys's generated trap glue is named by its
+/// line of `palm-sys/traps.tbl` (no `$OUT_DIR` in any path).
+#[test]
+fn cut_stacks_the_launch_and_the_trap_glue_have_real_names() {
+    let (_, r) = report(31);
+    let cut: Vec<Option<&str>> = r.leaks.iter().map(|l| l.block.stack_truncated).collect();
+    assert_eq!(
+        cut,
+        [
+            Some("depth limit of 6 frames"),
+            Some("broken A6 frame chain")
+        ]
+    );
+    assert!(has(
+        &r.leaks[0].block.stack,
+        "memdbg_test_app::recurse",
+        mark("deep")
+    ));
+    let elf = elf();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    for (n, name) in [(31, "deep.pdb"), (18, "rare.pdb")] {
+        let ledger = Ledger::from_pdb(&run(n), name).unwrap();
+        let mut out = Vec::new();
+        print(&mut out, &ledger, &opts).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            !text.contains("$OUT_DIR") && !text.contains("/out/"),
+            "{text}"
+        );
+        assert!(!text.contains("(68k address outside code 1)"), "{text}");
+        if n == 31 {
+            assert_eq!(
+                text.matches("(the stack was cut here: ").count(),
+                2,
+                "{text}"
+            );
+            continue;
+        }
+        // The double free's sites are MemHandleFree calls: the glue's frame is
+        // the trap's line of the table.
+        let t = m68k_palmos_sys::table::trap_by_name("MemHandleFree").unwrap();
+        let glue = format!(
+            " in m68k_palmos_sys::glue::MemHandleFree at palm-sys/traps.tbl:{} (inlined)\n",
+            t.line
+        );
+        assert_eq!(text.matches(&glue).count(), 2, "{text}");
+        assert_eq!(
+            text.matches("Launch    the OS called ").count(),
+            1,
+            "{text}"
+        );
+        let r = analyze(&ledger, &opts);
+        assert_eq!(r.entry_function.as_deref(), Some("__palm_entry"));
+        assert_eq!(r.launched_from.len(), 1);
+    }
+}
+
+/// Issue 16 (3), end to end: the blocks given to the system and kept are
+/// listed as handed off, with their allocation's site, and are not leaks (nor in
+/// the exit status); the block whose owner came back and the system-owned
+/// MemChunkNew are the leaks.
+#[test]
+fn handed_off_blocks_are_not_leaks() {
+    let (_, r) = report(34);
+    let sites = |blocks: &[memdbg_report::Leak]| -> Vec<(u32, Option<u32>)> {
+        blocks
+            .iter()
+            .map(|l| (l.block.size, l.block.line))
+            .collect()
+    };
+    assert_eq!(
+        sites(&r.handed_off),
+        [
+            (16, Some(mark("handoff-ptr"))),
+            (24, Some(mark("handoff-handle")))
+        ]
+    );
+    assert_eq!(
+        sites(&r.leaks),
+        [
+            (8, Some(mark("owner-back"))),
+            (6, Some(mark("system-chunk")))
+        ]
+    );
+    assert_eq!((r.summary.handed_off, r.summary.handed_off_bytes), (2, 40));
+    assert_eq!(
+        r.summary.line,
+        "SUMMARY: memdbg: 14 byte(s) leaked in 2 allocation(s); 40 byte(s) in 2 allocation(s) \
+         handed off (not leaks)."
+    );
+    let elf = elf();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&elf);
+    let mut out = Vec::new();
+    let ledger = Ledger::from_pdb(&run(34), "handoff.pdb").unwrap();
+    print(&mut out, &ledger, &opts).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("\nHanded off: 2 blocks, 40 bytes ("),
+        "{text}"
+    );
+    assert!(
+        text.contains(": Non-relocatable chunk (pointer) at 0x")
+            && text.contains(&format!(
+                "  Allocated at {SRC}:{}\n",
+                mark("handoff-handle")
+            )),
+        "{text}"
+    );
+    assert!(
+        text.contains("size = 6 (guarded, allocated for another owner)"),
+        "{text}"
+    );
+    // Only the hand-offs: exit status 0.
+    let mut only = ledger.clone();
+    only.allocs.clear();
+    only.header.counters.leaks.set(0);
+    let mut sink = Vec::new();
+    assert_eq!(print(&mut sink, &only, &opts).unwrap().exit_status, 0);
+}

@@ -881,6 +881,105 @@ fn long_member_lists_are_cut() {
     );
 }
 
+/// Symbols in which code 1 offset 0x0A02 is in the entry function.
+struct EntryElf;
+
+impl Symbolize for EntryElf {
+    fn symbolize(&self, offset: u32) -> Vec<Symbol> {
+        match offset {
+            0x0A02 => vec![sym("__palm_entry", "src/lib.rs", 3, false)],
+            o => vec![sym(&format!("app::f{o:x}"), "src/lib.rs", o, false)],
+        }
+    }
+
+    fn name(&self) -> &str {
+        "App.elf"
+    }
+
+    fn entry_function(&self) -> Option<&str> {
+        Some("__palm_entry")
+    }
+}
+
+/// Issue 16 (6): a stack the walk cut says so and why, in the text and the
+/// JSON; the frame where the OS called the entry function is named once, in the
+/// header, not in every stack; a frame outside code 1 elsewhere is still shown.
+#[test]
+fn cut_stacks_say_why_and_the_os_launch_is_named_once() {
+    let full = stack(&[Ok(0x0124), Ok(0x0A02), Err(0x10C0_0400)]);
+    let mut deep = stack(&[
+        Ok(0x200),
+        Ok(0x202),
+        Ok(0x202),
+        Ok(0x202),
+        Ok(0x202),
+        Ok(0x202),
+    ]);
+    deep.raw_mask |= memdbg::record::Stack::TRUNCATED_DEPTH;
+    let mut broken = stack(&[Ok(0x0300), Ok(0x0304)]);
+    broken.raw_mask |= memdbg::record::Stack::TRUNCATED_CHAIN;
+    let os = stack(&[Err(0x10C0_2000)]);
+    let leaks = vec![
+        alloc(kind::RUST, 8, 0x0001_2000, 1, "", 0, full),
+        alloc(kind::RUST, 8, 0x0001_2010, 2, "", 0, deep),
+        alloc(kind::RUST, 8, 0x0001_2020, 3, "", 0, broken),
+        alloc(kind::RUST, 8, 0x0001_2030, 4, "", 0, full),
+        alloc(kind::RUST, 8, 0x0001_2040, 5, "", 0, os),
+    ];
+    let mut records = vec![header(0x0C00, &leaks).as_bytes().to_vec()];
+    records.extend(leaks.iter().map(|a| a.as_bytes().to_vec()));
+    let ledger = Ledger::from_pdb(&pdb_of(&records), "cut.pdb").unwrap();
+    let mut opts = Options::default();
+    opts.symbolizer = Some(&EntryElf);
+    let (text, _) = render(&ledger, &opts);
+    let launch = "Launch    the OS called __palm_entry from 0x10C00400 (outside code 1): call \
+                  stacks that reach it end there, and leave that frame out\n";
+    assert_eq!(text.matches(launch).count(), 1, "{text}");
+    assert!(!text.contains("0x10C00400 (68k address"), "{text}");
+    assert_eq!(
+        text.matches("    #1 0x00000A02 in __palm_entry at src/lib.rs:3\n")
+            .count(),
+        2
+    );
+    assert_eq!(
+        text.matches("    (the stack was cut here: depth limit of 6 frames)\n")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains(
+        "    #1 0x00000304 in app::f304 at src/lib.rs:772\n    (the stack was cut here: broken A6 \
+         frame chain)\n"
+    ));
+    assert!(text.contains("    #0 0x10C02000 (68k address outside code 1)\n"));
+    let r = analyze(&ledger, &opts);
+    assert_eq!(r.launched_from, [0x10C0_0400]);
+    assert_eq!(r.entry_function.as_deref(), Some("__palm_entry"));
+    let truncated: Vec<Option<&str>> = r.leaks.iter().map(|l| l.block.stack_truncated).collect();
+    assert_eq!(
+        truncated,
+        [
+            None,
+            Some("depth limit of 6 frames"),
+            Some("broken A6 frame chain"),
+            None,
+            None
+        ]
+    );
+    let launch_frames: Vec<bool> = r.leaks[0].block.stack.iter().map(|f| f.os_launch).collect();
+    assert_eq!(launch_frames, [false, false, true]);
+    assert!(!r.leaks[4].block.stack[0].os_launch, "not after the entry");
+    // Without symbols nothing says which frame is the OS's launch.
+    let (plain, _) = render(&ledger, &Options::default());
+    assert!(!plain.contains("Launch "));
+    assert_eq!(
+        plain
+            .matches("0x10C00400 (68k address outside code 1)")
+            .count(),
+        2
+    );
+}
+
 #[test]
 fn blocks_freed_unseen_are_listed_apart_and_are_not_leaks() {
     use memdbg::record::{AllocFlags, HeaderFlags, U16Be, U32Be};
@@ -935,7 +1034,8 @@ fn blocks_freed_unseen_are_listed_apart_and_are_not_leaks() {
     assert!(
         text.contains(
             "Freed unseen: 2 blocks (the OS refused memdbg's trap patches, so their frees went \
-             unseen; at stop each was no longer the chunk memdbg recorded: not leaks)\n  #2 \
+             unseen; each was no longer the chunk memdbg recorded when its address was \
+             allocated again or at stop: not leaks)\n  #2 \
              Non-relocatable chunk (pointer) at 0x00011200, size = 12, allocated at src/b.rs:9\n  \
              #3 Relocatable chunk (handle) at 0x00011100, size = 64, allocated at src/b.rs:7\n"
         ),
@@ -952,7 +1052,88 @@ fn blocks_freed_unseen_are_listed_apart_and_are_not_leaks() {
     records.extend(freed.iter().map(|a| a.as_bytes().to_vec()));
     let ledger = Ledger::from_pdb(&pdb_of(&records), "unseen.pdb").unwrap();
     assert_eq!(analyze(&ledger, &Options::default()).summary.exit_status, 0);
+    // With the patches installed, the blocks were freed without a trap call
+    // (MemHeapFreeByOwnerID): the report says so.
+    let mut records = vec![header(0x0C00, &[]).as_bytes().to_vec()];
+    records.extend(freed.iter().map(|a| a.as_bytes().to_vec()));
+    let swept = Ledger::from_pdb(&pdb_of(&records), "swept.pdb").unwrap();
+    let (text, _) = render(&swept, &Options::default());
+    assert!(
+        text.contains(
+            "Freed unseen: 2 blocks (freed inside the Memory Manager without a free trap call \
+             (MemHeapFreeByOwnerID, a ROM's own frees); each was"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("SUMMARY: memdbg: no leaks; 2 blocks freed unseen (no free trap call)."),
+        "{text}"
+    );
     // Written back, the records stay what they were.
     let back = Ledger::from_pdb(&ledger.to_pdb().unwrap(), "back.pdb").unwrap();
     assert_eq!(back.freed_unseen, ledger.freed_unseen);
+}
+
+/// Issue 16 (4): an interior free is listed with its offset into the block, the
+/// block's size, kind and allocation site, and the free's stack; it sets the
+/// exit status, is in the summary and the JSON, and round-trips through the
+/// `.pdb` writer.
+#[test]
+fn interior_frees_name_the_offset_the_block_and_the_free() {
+    use memdbg::record::{InteriorFreeRecord, U32Be, kind};
+    let block = alloc(
+        kind::POINTER,
+        32,
+        0x0001_1000,
+        4,
+        "src/app.rs",
+        12,
+        stack(&[Ok(0x10)]),
+    );
+    let f = InteriorFreeRecord {
+        kind: kind::INTERIOR_FREE,
+        version: memdbg::record::FORMAT_VERSION,
+        address: U32Be::new(0x0001_1008),
+        offset: U32Be::new(8),
+        ticks: U32Be::new(77),
+        site: stack(&[Ok(0x0124)]),
+        alloc: block,
+        ..Default::default()
+    };
+    let records = vec![
+        header(0x0C00, &[]).as_bytes().to_vec(),
+        f.as_bytes().to_vec(),
+    ];
+    let ledger = Ledger::from_pdb(&pdb_of(&records), "interior.pdb").unwrap();
+    assert_eq!(ledger.interior_frees, [f]);
+    let r = analyze(&ledger, &Options::default());
+    assert_eq!(r.summary.interior_frees, 1);
+    assert_eq!(r.summary.exit_status, 1, "an error");
+    assert_eq!(
+        (r.interior_frees[0].offset, r.interior_frees[0].address),
+        (8, 0x0001_1008)
+    );
+    assert_eq!(r.interior_frees[0].block.size, 32);
+    let (text, status) = render(&ledger, &Options::default());
+    assert_eq!(status, 1);
+    assert!(
+        text.contains(
+            "Interior free 1 of 1: free of an address 8 bytes into the 32-byte block at \
+             0x00011000 (Non-relocatable chunk (pointer)), not passed to the OS\n  Allocated \
+             at src/app.rs:12"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("  Freed (tick 77) by:\n"), "{text}");
+    assert!(
+        text.contains("SUMMARY: memdbg: no leaks; 1 interior free."),
+        "{text}"
+    );
+    let back = Ledger::from_pdb(&ledger.to_pdb().unwrap(), "back.pdb").unwrap();
+    assert_eq!(back.interior_frees, ledger.interior_frees);
+    // A version 3 ledger has no interior-free records.
+    let mut old = f.as_bytes().to_vec();
+    old[1] = 3;
+    let records = vec![header(0x0C00, &[]).as_bytes().to_vec(), old];
+    assert!(Ledger::from_pdb(&pdb_of(&records), "v3.pdb").is_err());
 }

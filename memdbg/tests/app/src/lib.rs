@@ -81,9 +81,16 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             28 => c_file_names(),
             29 => wrapper_double_frees(),
             30 => resizes_while_stopped(),
-            31 => freed_unseen(),
-            32 => err_display_alerts(),
-            33 => err_display_leak_at_stop(),
+            31 => deep_stacks(),
+            32 => forgets_stop(),
+            33 => session_paths(feature(1)),
+            34 => hand_offs(),
+            35 => freed_unseen(),
+            36 => err_display_alerts(),
+            37 => merged_double_frees(),
+            38 => bulk_freed(),
+            39 => err_display_leak_at_stop(),
+            40 => interior_frees(),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -141,6 +148,136 @@ unsafe fn freed_unseen() -> u32 {
         MemHandleFree(kept);
         r
     }
+}
+
+/// Issue 16 (1): double frees of chunks the OS merged with a free neighbour.
+/// Ten adjacent 16-byte pointers freed in order (each chunk merges into the
+/// free one before it, its own header left inside), then blocks 1, 5 and 9
+/// freed again; a handle freed, then the pointer it had when locked freed with
+/// MemChunkFree. Each second free must be refused (memErrInvalidParam). The
+/// result: 0, or which step failed.
+#[inline(never)]
+unsafe fn merged_double_frees() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        // (Constant indices only: LLVM's m68k backend miscompiles a stack
+        // array indexed by a variable.)
+        let p = [
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+            merged_block(),
+        ];
+        if p[0].is_null() || p[9].is_null() {
+            return 1;
+        }
+        merged_free(p[0]);
+        merged_free(p[1]);
+        merged_free(p[2]);
+        merged_free(p[3]);
+        merged_free(p[4]);
+        merged_free(p[5]);
+        merged_free(p[6]);
+        merged_free(p[7]);
+        merged_free(p[8]);
+        merged_free(p[9]);
+        let e1 = MemChunkFree(p[1]); // @mark merged-second-1
+        let e5 = MemChunkFree(p[5]); // @mark merged-second-5
+        let e9 = MemChunkFree(p[9]); // @mark merged-second-9
+        if e1 != memErrInvalidParam || e5 != memErrInvalidParam || e9 != memErrInvalidParam {
+            return 2;
+        }
+        let h = mem_handle_new!(12); // @mark merged-handle
+        let locked = MemHandleLock(h);
+        MemHandleUnlock(h);
+        MemHandleFree(h); // @mark merged-handle-free
+        let again = MemChunkFree(locked); // @mark merged-handle-pointer
+        if again != memErrInvalidParam {
+            return 3;
+        }
+    }
+    end()
+}
+
+/// Issue 16 (2): frees inside the Memory Manager that make no trap call. A
+/// pointer and a handle given to owner 5 (an owner ID no other chunk has), then
+/// swept by `MemHeapFreeByOwnerID(0, 5)`, which frees both without a
+/// MemChunkFree/MemHandleFree trap call; a new tracked pointer of the first's
+/// size, which the first-fit heap puts where the first was, freed correctly;
+/// and one real leak. The result: 0, or which step failed.
+#[inline(never)]
+unsafe fn bulk_freed() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let a = mem_ptr_new!(24); // @mark bulk-ptr
+        let b = mem_handle_new!(40); // @mark bulk-handle
+        let leak = mem_ptr_new!(12); // @mark bulk-leak
+        if a.is_null() || b.is_null() || leak.is_null() {
+            return 1;
+        }
+        if MemPtrSetOwner(a, 5) != errNone
+            || MemHandleSetOwner(b, 5) != errNone
+            || MemHeapFreeByOwnerID(0, 5) != errNone
+        {
+            return 2;
+        }
+        let c = mem_ptr_new!(24); // @mark bulk-reuse
+        if c != a {
+            return 3;
+        }
+        if MemChunkFree(c) != errNone {
+            return 4;
+        }
+    }
+    end()
+}
+
+/// Issue 16 (4): frees of an address inside a tracked block: 8 bytes into a
+/// 32-byte pointer, 4 bytes into a 20-byte handle's locked chunk. Each must be
+/// refused (memErrInvalidParam: not passed to the OS); then both blocks are
+/// freed correctly. The result: 0, or which step failed.
+#[inline(never)]
+unsafe fn interior_frees() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(32).cast::<u8>(); // @mark interior-ptr
+        let h = mem_handle_new!(20); // @mark interior-handle
+        if p.is_null() || h.is_null() {
+            return 1;
+        }
+        let e = MemChunkFree(p.add(8).cast()); // @mark interior-ptr-free
+        if e != memErrInvalidParam {
+            return 2;
+        }
+        let q = MemHandleLock(h).cast::<u8>();
+        let e = MemChunkFree(q.add(4).cast()); // @mark interior-handle-free
+        MemHandleUnlock(h);
+        if e != memErrInvalidParam {
+            return 3;
+        }
+        if MemChunkFree(p.cast()) != errNone || MemHandleFree(h) != errNone {
+            return 4;
+        }
+    }
+    end()
+}
+
+/// One of [`merged_double_frees`]'s blocks (one allocation site for all).
+#[inline(never)]
+fn merged_block() -> MemPtr {
+    mem_ptr_new!(16) // @mark merged-block
+}
+
+/// A free of one of them (one free site for all).
+#[inline(never)]
+unsafe fn merged_free(p: MemPtr) {
+    unsafe { MemChunkFree(p) }; // @mark merged-first
 }
 
 /// An overrun found at a free, shown with `ErrDisplayFileLineMsg`
@@ -747,6 +884,139 @@ unsafe fn wrapper_double_frees() -> u32 {
         }
     }
     end()
+}
+
+/// Starts memdbg, allocates, frees and leaks, and returns without `stop`: its six
+/// trap patches stay in the dispatch table, pointing at trampolines in its
+/// system-owned state, which jump into this app's code 1.
+#[inline(never)]
+unsafe fn forgets_stop() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(16);
+        let h = mem_handle_new!(24); // @mark forgotten
+        MemChunkFree(p);
+        if h.is_null() || MemHandleSize(h) != 24 {
+            return 1;
+        }
+    }
+    0
+}
+
+/// Blocks given to the system and kept (a pointer with MemPtrSetOwner(p, 0), a
+/// handle with MemHandleSetOwner(h, 0)): handed off, not leaks. A block whose
+/// owner goes to 0 and back to the app's, and a system-owned MemChunkNew (never
+/// the app's), leak.
+#[inline(never)]
+unsafe fn hand_offs() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(16); // @mark handoff-ptr
+        let h = mem_handle_new!(24); // @mark handoff-handle
+        let q = mem_ptr_new!(8); // @mark owner-back
+        let s = mem_chunk_new!(0, 6, mem::memNewChunkFlagNonMovable); // @mark system-chunk
+        if p.is_null() || h.is_null() || q.is_null() || s.is_null() {
+            return 1;
+        }
+        let app = MemPtrOwner(q);
+        if MemPtrSetOwner(p, 0) != errNone
+            || MemHandleSetOwner(h, 0) != errNone
+            || MemPtrSetOwner(q, 0) != errNone
+            || MemPtrSetOwner(q, app) != errNone
+            || app == 0
+        {
+            return 2;
+        }
+    }
+    end()
+}
+
+/// A `memdbg::Session` held for the whole scenario, left by path `path`: 0 the
+/// end of the function, 1 an early return, 2 a return from inside a loop, 3
+/// `Session::stop` (its summary checked), then the end. One 12-byte leak each
+/// time. The result says which path ran (10 + path).
+#[inline(never)]
+unsafe fn session_paths(path: u32) -> u32 {
+    let Ok(session) = memdbg::Session::start(&Settings::DEFAULT) else {
+        return 90;
+    };
+    let p = mem_ptr_new!(12); // @mark session-leak
+    core::hint::black_box(p);
+    match path {
+        1 => return 11,
+        2 => {
+            let mut i = 0;
+            loop {
+                if core::hint::black_box(i) == 3 {
+                    return 12;
+                }
+                i += 1;
+            }
+        }
+        3 => match session.stop() {
+            Ok(s) if s.leaks == 1 && !memdbg::is_running() => return 13,
+            _ => return 93,
+        },
+        _ => {}
+    }
+    10
+}
+
+/// A block allocated 200 calls deep (its stack is cut at the depth limit), and one
+/// allocated under a frame chain that breaks (a caller whose A6 is odd: its
+/// stack is cut there). Both leaked; call stacks on.
+#[inline(never)]
+unsafe fn deep_stacks() -> u32 {
+    begin(&Settings {
+        options: Settings::DEFAULT.options.union(Options::CALL_STACKS),
+        ..Settings::DEFAULT
+    });
+    if recurse(200).is_null() || unsafe { with_odd_a6(broken_chain_alloc) }.is_null() {
+        return 1;
+    }
+    end()
+}
+
+/// `n` calls deep, a leaked 8-byte block.
+#[inline(never)]
+fn recurse(n: u32) -> MemPtr {
+    if n == 0 {
+        return mem_ptr_new!(8); // @mark deep
+    }
+    // Not a tail call: the frames stay.
+    core::hint::black_box(recurse(core::hint::black_box(n - 1)))
+}
+
+/// A leaked 12-byte block (called with an odd A6: its frame's link is broken).
+#[inline(never)]
+extern "C" fn broken_chain_alloc() -> MemPtr {
+    core::hint::black_box(mem_ptr_new!(12)) // @mark broken-chain
+}
+
+#[cfg(target_arch = "m68k")]
+core::arch::global_asm!(
+    ".text",
+    ".globl test_app_with_odd_a6",
+    "test_app_with_odd_a6:",
+    "    move.l %a6, -(%sp)",
+    "    move.l (8,%sp), %a0",
+    "    move.l #1, %a6",
+    "    jsr (%a0)",
+    "    move.l (%sp)+, %a6",
+    "    rts",
+);
+
+#[cfg(target_arch = "m68k")]
+unsafe extern "C" {
+    /// Calls `f` with A6 = 1 (a frame pointer the walk must not follow), and
+    /// returns its result; A6 is put back after.
+    #[link_name = "test_app_with_odd_a6"]
+    fn with_odd_a6(f: extern "C" fn() -> MemPtr) -> MemPtr;
+}
+
+#[cfg(not(target_arch = "m68k"))]
+unsafe fn with_odd_a6(f: extern "C" fn() -> MemPtr) -> MemPtr {
+    f()
 }
 
 /// Before `start`, the wrappers, the C interface and `MemDbgAlloc::realloc` are the
