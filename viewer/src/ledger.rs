@@ -554,8 +554,13 @@ impl Ledger {
         }
         let (alloc, size) = match self.record() {
             Record::Alloc(a) => {
-                out.str("Leak ");
+                out.str(alloc_finding(a));
+                out.byte(b' ');
                 (a, a.size.get())
+            }
+            Record::InteriorFree(f) => {
+                out.str("Interior free ");
+                (&f.alloc, f.alloc.size.get())
             }
             Record::Overrun(o) => {
                 out.str("Overrun ");
@@ -648,7 +653,8 @@ impl Ledger {
         }
         match self.record() {
             Record::Alloc(a) => {
-                out.str("Leak: ");
+                out.str(alloc_finding(a));
+                out.str(": ");
                 out.str(kind::name(a.kind));
                 out.nl();
                 self.block(a, out);
@@ -688,6 +694,17 @@ impl Ledger {
                 out.nl();
                 self.block(&s.first, out);
                 self.stack("First allocated by:", &s.first.stack, out);
+            }
+            Record::InteriorFree(f) => {
+                out.str("Free of ");
+                out.address(f.address.get());
+                out.str(", ");
+                out.dec(f.offset.get());
+                out.str(" bytes into the block (not passed to the OS)");
+                out.nl();
+                self.block(&f.alloc, out);
+                self.stack("Freed by:", &f.site, out);
+                self.stack("Allocated by:", &f.alloc.stack, out);
             }
             Record::LowHeap(l) => {
                 out.str("Low heap: largest free ");
@@ -950,5 +967,20 @@ pub fn alloc(n: usize) -> Result<*mut u8, Problem> {
         }
         palm::MemSet(p.cast(), n as i32, 0);
         Ok(p)
+    }
+}
+
+/// What an allocation record at stop is (memdbg::record, AllocFlags): a leak,
+/// or not one because its block was freed where memdbg could not see it
+/// (FREED_UNSEEN, format version 3 on) or handed to the system (HANDED_OFF,
+/// version 4 on).
+fn alloc_finding(a: &AllocRecord) -> &'static str {
+    let flags = a.alloc_flags();
+    if flags.contains(AllocFlags::HANDED_OFF) {
+        "Handed off"
+    } else if flags.contains(AllocFlags::FREED_UNSEEN) {
+        "Freed unseen"
+    } else {
+        "Leak"
     }
 }
