@@ -1919,9 +1919,9 @@ mod tests {
     }
 
     #[test]
-    fn known_versions_are_1_to_3() {
+    fn known_versions_are_1_to_4() {
         let known: Vec<u8> = (0..=255).filter(|&v| is_known_version(v)).collect();
-        assert_eq!(known, [1, 2, 3]);
+        assert_eq!(known, [1, 2, 3, 4]);
     }
 
     #[test]

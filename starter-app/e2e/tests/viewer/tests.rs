@@ -209,7 +209,7 @@ fn the_viewer_lists_starter_apps_findings_and_shows_the_handle_leak() {
         expected.contains("starter_app.main_form_event"),
         "{expected}"
     );
-    expected.push_str("Contents: not recorded\n(format version 3)");
+    expected.push_str("Contents: not recorded\n(format version 4)");
     let form = drawn
         .iter()
         .position(|t| t == "Finding")
@@ -262,7 +262,7 @@ fn no_ledger_a_newer_format_or_a_damaged_header_is_said_on_screen() {
     let newer = with_ledger(|r| r[0].data[1] = 9);
     assert_eq!(
         summary_of(newer),
-        "MemDbgDB is format version 9. This viewer reads versions 1 to 3: install the viewer \
+        "MemDbgDB is format version 9. This viewer reads versions 1 to 4: install the viewer \
          of that memdbg."
     );
     let magic = with_ledger(|r| r[0].data[4] = b'X');
