@@ -594,6 +594,56 @@ fn diff_of_two_ledgers() {
     assert_eq!(same.summary.exit_status, 0);
 }
 
+/// Finding: a site whose one leak grew from 100 to 1,000 bytes was
+/// "Unchanged", exit 0. It grew (in bytes), exit 1; one whose bytes fell shrank.
+#[test]
+fn diff_counts_a_site_whose_bytes_grew() {
+    let old = sample();
+    let mut recs = sample_records();
+    recs[3][4..8].copy_from_slice(&1000u32.to_be_bytes()); // forms.rs:7, 100 bytes
+    let new = Ledger::from_pdb(&pdb_of(&recs), "grown.pdb").unwrap();
+    let d = diff(&old, &new, &with_symbols());
+    let grew: Vec<_> = d
+        .appeared
+        .iter()
+        .map(|c| {
+            (
+                c.site.as_str(),
+                c.old_count,
+                c.new_count,
+                c.old_bytes,
+                c.new_bytes,
+            )
+        })
+        .collect();
+    assert_eq!(grew, [("src/forms.rs:7", 1, 1, 100, 1000)]);
+    assert!(d.disappeared.is_empty());
+    assert_eq!((d.unchanged_sites, d.unchanged_leaks), (2, 4));
+    assert_eq!(
+        (
+            d.summary.appeared_leaks,
+            d.summary.appeared_bytes,
+            d.summary.exit_status
+        ),
+        (0, 900, 1)
+    );
+    let mut out = Vec::new();
+    print_diff(&mut out, &old, &new, &with_symbols()).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("Appeared or grew:\n  +0 leaks (1 → 1), +900 bytes, from src/forms.rs:7"),
+        "{text}"
+    );
+    // The other way round it shrank, exit 0.
+    let d = diff(&new, &old, &with_symbols());
+    assert!(d.appeared.is_empty());
+    assert_eq!(d.disappeared.len(), 1);
+    assert_eq!(
+        (d.summary.disappeared_bytes, d.summary.exit_status),
+        (900, 0)
+    );
+}
+
 /// FakeElf for a build whose code from 0x0200 on moved by 0x10 bytes.
 struct ShiftedElf;
 
