@@ -381,6 +381,9 @@ pub struct Options {
     pub no_ellipsis: bool,
     /// `-allowEditID`: IDs 10000-10007 (the system Edit menu's) do not warn.
     pub allow_edit_id: bool,
+    /// `-allowBadSize`: an `ICON` (ID 1000) or `SMALLICON` (ID 1001) of
+    /// another size than the launcher's does not warn.
+    pub allow_bad_size: bool,
     /// `-Fh` / `-Fc`: Hebrew or Cyrillic character widths for `AUTO`.
     pub script: fonts::Script,
     /// `-L`: the `TRANSLATION` languages to apply (case-insensitive).
