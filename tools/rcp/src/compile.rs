@@ -389,6 +389,8 @@ struct AutoIds {
 /// What one compile produced besides its resources.
 pub(crate) struct Produced {
     pub resources: Vec<Resource>,
+    /// Where each resource's statement starts.
+    pub origins: Vec<Pos>,
     pub warnings: Vec<Diag>,
     pub auto_symbols: Vec<(String, i64)>,
     pub header_file: Option<Vec<u8>>,
@@ -429,6 +431,7 @@ pub(crate) fn compile(src: &mut Source<'_>, opts: &Options) -> Result<Produced, 
         ));
     }
     Ok(Produced {
+        origins: c.out.iter().map(|r| c.seen[&(r.kind, r.id)]).collect(),
         resources: c.out,
         warnings: c.warnings,
         auto_symbols: c.auto_symbols,
