@@ -309,6 +309,22 @@ fn bad_input(msg: String) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// For a file that is not a Palm database ([`palm_prc::foreign_format`]):
+/// which file palm-run takes instead, after the reader's error; else "".
+fn foreign_hint(bytes: &[u8]) -> &'static str {
+    match palm_prc::foreign_format(bytes) {
+        Some("an ELF file") => {
+            ": palm-run runs the app's .prc and installs .prc/.pdb files (palm-build writes \
+             target/palm/App.prc next to App.elf); an ELF of the app goes to --elf"
+        }
+        Some(_) => {
+            ": palm-run runs the app's .prc and installs .prc/.pdb files; a prc-tools object \
+             or library is linked into the app first (m68k-palmos-gcc, then build-prc)"
+        }
+        None => "",
+    }
+}
+
 /// Largest input file palm-run reads (the app, `--install`, `--events`,
 /// `--elf`): 64 MiB, more than any Palm database or app ELF.
 const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
@@ -490,9 +506,10 @@ fn run(cli: &Cli) -> Result<bool, String> {
     for p in &cli.install {
         let bytes = read(p)?;
         m.install(&bytes)
-            .map_err(|e| format!("{}: {e}", p.display()))?;
+            .map_err(|e| format!("{}: {e}{}", p.display(), foreign_hint(&bytes)))?;
     }
-    let db = palm_prc::Database::parse(&app).map_err(|e| format!("{}: {e}", cli.app.display()))?;
+    let db = palm_prc::Database::parse(&app)
+        .map_err(|e| format!("{}: {e}{}", cli.app.display(), foreign_hint(&app)))?;
     if db.resource(palm_prc::FourCC::new(*b"code"), 1).is_none() {
         return Err(format!(
             "{}: not an application: no code 1 resource",

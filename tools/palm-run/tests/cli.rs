@@ -229,6 +229,39 @@ fn bad_input_exits_2_with_one_line() {
     );
     let o = palm_run(&[&app, "--install", &text]);
     assert_eq!(status(&o), 2);
+    // Finding: an ELF or a prc-tools COFF object as the app or an --install
+    // file gave an error about AppInfo offsets; it is named, with what to give.
+    let mut elf_bytes = b"\x7fELF\x01\x02\x01".to_vec();
+    elf_bytes.resize(300, 0);
+    let elf = write(dir.path(), "good.elf", &elf_bytes);
+    let mut coff_bytes = vec![0x01, 0x50, 0x00, 0x02];
+    coff_bytes.resize(300, 0);
+    let coff = write(dir.path(), "sample.o", &coff_bytes);
+    for args in [
+        vec![elf.as_str()],
+        vec![app.as_str(), "--install", elf.as_str()],
+    ] {
+        let o = palm_run(&args);
+        assert_eq!(status(&o), 2);
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "palm-run: error: {elf}: an ELF file, not a Palm database (.prc or .pdb): \
+                 palm-run runs the app's .prc and installs .prc/.pdb files (palm-build writes \
+                 target/palm/App.prc next to App.elf); an ELF of the app goes to --elf\n"
+            )
+        );
+    }
+    let o = palm_run(&[&coff]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "palm-run: error: {coff}: a coff-m68k (prc-tools) object file, not a Palm database \
+             (.prc or .pdb): "
+        )),
+        "{}",
+        stderr(&o)
+    );
     let o = palm_run(&[&app, "--heap-size", "100"]);
     assert_eq!(status(&o), 2);
     assert_eq!(stderr(&o).lines().count(), 1);
