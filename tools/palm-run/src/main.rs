@@ -15,7 +15,8 @@
 //! Exit status: 0 clean run; 1 the app faulted, hit a limit, could not start
 //! (SysAppStartup failed) or an exit check failed (chunks still owned by the
 //! app, trap patches left installed, debug-ROM reports); 2 bad input (with a
-//! one-line error). PilotMain's return value is printed, not judged.
+//! one-line error), an event script line naming a control, menu item or list
+//! item the app does not have or show when it is played included. PilotMain's return value is printed, not judged.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -543,6 +544,13 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let out = m
         .launch(&db.header.name)
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
+    // A script line naming what the app does not have is the script's error
+    // (bad input), not the app's.
+    if let (Some(stop), Some(p)) = (&out.stop, &cli.events)
+        && let palm_run::machine::StopKind::Script { line, what } = &stop.kind
+    {
+        return Err(format!("{}:{line}: {what}", p.display()));
+    }
     // Every output is attempted; when the run failed (a fault, a limit, a
     // failed exit check), that is its result (exit 1) and an output that
     // could not be written (a database the app never created) is reported

@@ -269,6 +269,40 @@ fn bad_input_exits_2_with_one_line() {
     assert_eq!(status(&o), 2);
 }
 
+/// Finding: `tap 4242` (no such control) was reported as a "debug ROM check",
+/// exit 1, as if the app had failed; it is the script's error.
+#[test]
+fn a_script_naming_a_missing_control_is_bad_input() {
+    let app = runtest_prc();
+    let dir = tempfile::tempdir().unwrap();
+    for (text, line, what) in [
+        (
+            "nil\ntap 4242\n",
+            2,
+            "the active form has no control with ID 4242",
+        ),
+        (
+            "menu 7777\n",
+            1,
+            "the active menu bar (MBAR 1300) has no item with ID 7777",
+        ),
+    ] {
+        let script = write(dir.path(), "ev.txt", text.as_bytes());
+        let o = palm_run(&[
+            app.to_str().unwrap(),
+            "--feature",
+            "PRtt:0=10",
+            "--events",
+            &script,
+        ]);
+        assert_eq!(status(&o), 2, "{}{}", stdout(&o), stderr(&o));
+        assert_eq!(
+            stderr(&o),
+            format!("palm-run: error: {script}:{line}: {what}\n")
+        );
+    }
+}
+
 #[test]
 fn export_is_read_back_by_palm_prc_and_palm_pdb() {
     let dir = tempfile::tempdir().unwrap();
