@@ -765,6 +765,14 @@ fn a_run_that_did_not_stop() {
     assert!(text.contains(
         "Leaks: 2 blocks, 72 bytes (live when the ledger was written: the run did not stop)\n"
     ));
+    // Finding: SUMMARY said "leaked" for blocks only live at that moment.
+    assert!(
+        text.ends_with(
+            "SUMMARY: memdbg: 72 byte(s) live in 2 allocation(s) when the ledger was last \
+             written (the run did not stop: not leaks).\n"
+        ),
+        "{text}"
+    );
     // No warning about counters or free slots: both are expected while running.
     assert!(!text.contains("warning: the header counts"));
     assert!(!text.contains("free slot"));
@@ -928,5 +936,81 @@ fn long_member_lists_are_cut() {
          03/MemDbgDB.pdb, 04/MemDbgDB.pdb, 05/MemDbgDB.pdb, 06/MemDbgDB.pdb, 07/MemDbgDB.pdb, \
          08/MemDbgDB.pdb, 09/MemDbgDB.pdb and 15 more): ambiguous; choose one with --member \
          PATH"
+    );
+}
+
+/// Findings: allocation records that cannot all be right were read without
+/// comment, and a record written twice was counted twice in SUMMARY.
+#[test]
+fn allocation_records_that_cannot_be_right_are_named() {
+    let base = analyze(&sample(), &Options::default());
+    let warned = |recs: &[Vec<u8>]| {
+        let l = Ledger::from_pdb(&pdb_of(recs), "w.pdb").unwrap();
+        analyze(&l, &Options::default())
+    };
+    // The forms.rs:7 leak (record 3, 100 bytes) written twice: counted once.
+    let mut recs = sample_records();
+    recs.push(recs[3].clone());
+    let r = warned(&recs);
+    assert_eq!(
+        (r.summary.leaks, r.summary.bytes),
+        (base.summary.leaks, base.summary.bytes)
+    );
+    assert_eq!(r.summary.line, base.summary.line);
+    let dup: Vec<_> = r
+        .warnings
+        .iter()
+        .filter(|w| w.contains("written twice"))
+        .collect();
+    assert_eq!(dup.len(), 1, "{:?}", r.warnings);
+    assert!(
+        dup[0].starts_with(&format!("record {} (offset 0x", recs.len() - 1))
+            && dup[0].contains("is record 3 (offset 0x"),
+        "{}",
+        dup[0]
+    );
+    assert!(
+        !r.warnings
+            .iter()
+            .any(|w| w.starts_with("the header counts")),
+        "{:?}",
+        r.warnings
+    );
+    // A version 2 record in a version 3 ledger; a handle and a pointer at one
+    // address; a block above memMaxChunkAllocSize; one above the run's peak.
+    let mut recs = sample_records();
+    recs[3][1] = 2;
+    let at = recs[1][8..12].to_vec();
+    recs[3][8..12].copy_from_slice(&at);
+    recs[4][4..8].copy_from_slice(&70_000u32.to_be_bytes());
+    recs[5][4..8].copy_from_slice(&5_000u32.to_be_bytes());
+    let r = warned(&recs);
+    let has = |needle: &str| {
+        assert!(
+            r.warnings.iter().any(|w| w.contains(needle)),
+            "{needle}: {:#?}",
+            r.warnings
+        );
+    };
+    has(&format!(
+        "record 3 (offset 0x{:X}): an allocation record of format version 2 in a version {} ledger",
+        78 + recs.len() * 8 + 2 + recs[0].len() + recs[1].len() + recs[2].len(),
+        memdbg::record::FORMAT_VERSION
+    ));
+    has("two live blocks at 0x00012344 (a handle and a pointer)");
+    has("a block of 70000 bytes, more than the 65505 bytes a Palm OS chunk can have");
+    has("a block of 5000 bytes, more than the run's peak of 4000 live bytes");
+    // A size no chunk header can hold: the ledger is refused at that field.
+    let mut recs = sample_records();
+    recs[3][4..8].copy_from_slice(&u32::MAX.to_be_bytes());
+    let e = Ledger::from_pdb(&pdb_of(&recs), "bad.pdb").unwrap_err();
+    let offset = 78 + recs.len() * 8 + 2 + recs[0].len() + recs[1].len() + recs[2].len() + 4;
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "bad.pdb: offset 0x{offset:X}: record 3 (pointer): a size of 4294967295 bytes, more \
+             than any Palm OS chunk can hold (its header's size field is 24 bits: at most \
+             16777215 bytes): the record is damaged"
+        )
     );
 }
