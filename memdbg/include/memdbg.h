@@ -55,6 +55,14 @@
 #ifndef MEMDBG_H
 #define MEMDBG_H
 
+/* memdbg.h uses the SDK's types and replaces MemoryMgr.h's MemPtrFree macro: included
+   first, MemoryMgr.h would redefine MemPtrFree and the prototypes below would not
+   parse. memNewChunkFlagPreLock is a #define of MemoryMgr.h (SDK 3.5, 5r3), which
+   PalmOS.h includes, and of palm-sys.h. */
+#ifndef memNewChunkFlagPreLock
+#error "memdbg.h: include PalmOS.h (prc-tools, the Palm OS SDK) or palm-sys.h (GNU C) before memdbg.h"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -19,7 +19,7 @@ use palm::{Char, MemHandle, MemPtr};
 
 use crate::alloc::{alloc as alloc_at, chunk_how};
 use crate::api;
-use crate::record::{AllocFlags, FILE_NAME_LEN, Options, kind};
+use crate::record::{AllocFlags, FILE_NAME_LEN, Options, SMALL_ALLOC_MAX, kind};
 use crate::settings::{Error, Settings, Site};
 use crate::state::state_ptr;
 
@@ -107,13 +107,81 @@ fn c_site(file: *const Char, line: u32) -> *const Site {
     site
 }
 
+/// Whether the allocation of `size` bytes is a small one (counted at its site).
+fn is_small(size: u32) -> bool {
+    (1..=SMALL_ALLOC_MAX).contains(&size)
+}
+
+/// Before a small allocation at `site` (the scratch site, filled in): the entry of
+/// its file and line, if there is one, is keyed by `site`'s address.
+///
+/// The allocation counts a small block under its site's address (`__memdbg_small`
+/// in `alloc.rs`, [`crate::state::SmallSite`]), which for every C call is the one
+/// scratch site. So between calls a C site's entry is keyed by an odd number, 2 ×
+/// its index + 1, which no `Site` or return address (even 68k addresses) can be;
+/// for the call, the entry whose first record has the same file, line and
+/// truncation flag takes the scratch site's address, and [`release_small_site`]
+/// gives it (or the entry the call made) its odd key back.
+#[inline(never)]
+fn claim_small_site(site: *const Site) {
+    // SAFETY: the caller's site is the scratch site, filled in; copied out before
+    // the scratch is borrowed.
+    let want = unsafe { *site };
+    // SAFETY: a non-null feature value is the live state chunk.
+    let Some(st) = (unsafe { state_ptr().as_mut() }) else {
+        return;
+    };
+    if !st.has(Options::HEAP_STATS) {
+        return;
+    }
+    let n = usize::from(st.n_sites);
+    let truncated = AllocFlags::FILE_TRUNCATED.bits();
+    for s in &mut st.sc().sites[..n] {
+        if s.key & 1 == 1
+            && s.first.file == want.file
+            && s.first.line == want.line
+            && s.first.flags.get() & truncated == want.flags.get()
+        {
+            s.key = site as u32;
+            return;
+        }
+    }
+}
+
+/// After the allocation: the entry keyed by `site`'s address (claimed, or made by
+/// this allocation) gets its odd key.
+#[inline(never)]
+fn release_small_site(site: *const Site) {
+    // SAFETY: as claim_small_site.
+    let Some(st) = (unsafe { state_ptr().as_mut() }) else {
+        return;
+    };
+    let n = usize::from(st.n_sites);
+    for (i, s) in st.sc().sites[..n].iter_mut().enumerate() {
+        if s.key == site as u32 {
+            s.key = 2 * i as u32 + 1;
+        }
+    }
+}
+
 /// Allocates through the wrappers' path with a run-time site (when the detector is
 /// not running there is no site, and [`crate::alloc::alloc`] makes the plain OS
-/// call). Inlined: the allocation reads the frame of the function the C program called.
+/// call); a small block is counted under its own file and line
+/// ([`claim_small_site`]). Inlined: the allocation reads the frame of the function
+/// the C program called.
 #[inline(always)]
 fn alloc(k: u8, how: u32, file: *const Char, line: u32, size: u32) -> MemPtr {
     // The scratch site lives until `stop`, longer than this call.
-    alloc_at(k, how, c_site(file, line), size).cast()
+    let site = c_site(file, line);
+    let small = !site.is_null() && is_small(size);
+    if small {
+        claim_small_site(site);
+    }
+    let p = alloc_at(k, how, site, size).cast();
+    if small {
+        release_small_site(site);
+    }
+    p
 }
 
 /// `MemPtrNew(size)` recorded at `file`:`line`.

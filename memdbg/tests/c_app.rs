@@ -6,7 +6,8 @@
 //! the PRC; the exported MemDbgDB must list exactly the one leak, with the C file
 //! and line `MemPtrNew` was called from, and count the resize and the two frees
 //! (a pointer and a handle, freed through memdbg.h's `MemPtrFree`/`MemHandleFree`
-//! wrappers).
+//! wrappers); its three small allocations, on three lines, are three small-allocation
+//! sites.
 //!
 //! gcc (Debian's gcc-m68k-linux-gnu, ci/setup) is the C compiler here: the test is
 //! skipped, saying so, only when `m68k-linux-gnu-gcc` is missing.
@@ -184,6 +185,28 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
         })
         .collect();
     assert_eq!(allocs.len(), 1, "{allocs:?}");
+    // Each small allocation under its own line (they used to share the first's).
+    let small_sites: Vec<_> = recs[1..]
+        .iter()
+        .filter_map(|r| match Record::decode(&r.data).unwrap() {
+            Record::SmallSite(s) => Some((
+                s.count.get(),
+                s.bytes.get(),
+                s.first.line.get(),
+                String::from_utf8_lossy(s.first.file.bytes()).into_owned(),
+            )),
+            _ => None,
+        })
+        .collect();
+    let file = String::from_utf8_lossy(FileName::new(C_SOURCE.as_bytes()).bytes()).into_owned();
+    assert_eq!(
+        small_sites,
+        [
+            (1, 10, mark("c-small-10"), file.clone()),
+            (1, 4, mark("c-small-4"), file.clone()),
+            (1, 8, mark("c-small-8"), file)
+        ]
+    );
     let a = &allocs[0];
     assert_eq!(
         (
@@ -211,7 +234,7 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
             c.double_frees.get(),
             c.overruns.get(),
         ],
-        [3, 2, 1, 1, 24, 0, 0, 0],
+        [5, 4, 1, 1, 24, 0, 0, 0],
         "allocations, frees, resizes, leaks, leaked bytes, unknown frees, double frees, overruns"
     );
     // palm-run's sweep at exit finds the same one block still owned by the app.

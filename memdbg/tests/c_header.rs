@@ -245,3 +245,43 @@ fn every_macro_reaches_its_function_with_4_byte_arguments_after_an_sdk_style_pal
         }
     }
 }
+
+/// Finding: memdbg.h included before PalmOS.h gave "MemPtrFree redefined" and a
+/// parse error under prc-tools; it is an #error saying what to include first.
+#[test]
+fn memdbg_h_before_palmos_h_is_an_error_saying_so() {
+    if Command::new(GCC).arg("--version").output().is_err() {
+        eprintln!("SKIPPED: {GCC} is not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let include = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let compile = |source: &str| {
+        let c = tmp.path().join("first.c");
+        std::fs::write(&c, source).unwrap();
+        Command::new(GCC)
+            .args(["-fsyntax-only", "-I"])
+            .arg(include.join("tests/stand-in-sdk/declarations"))
+            .arg("-I")
+            .arg(include.join("include"))
+            .arg(&c)
+            .output()
+            .unwrap()
+    };
+    let out = compile("#include \"memdbg.h\"\n#include \"PalmOS.h\"\n");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "memdbg.h: include PalmOS.h (prc-tools, the Palm OS SDK) or palm-sys.h (GNU C) \
+             before memdbg.h"
+        ),
+        "{stderr}"
+    );
+    let out = compile("#include \"PalmOS.h\"\n#include \"memdbg.h\"\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -5,7 +5,9 @@
  * run in palm-run. Palm OS's types, constants and system calls come from
  * palm-sys/include/palm-sys.h (generated from palm-sys/traps.tbl). PilotMain starts
  * memdbg, leaks one MemPtrNew block (24 bytes, the line marked c-leak), allocates,
- * resizes and frees another, allocates and frees a handle, and stops. It returns 0
+ * resizes and frees another, allocates and frees a handle, allocates and frees two
+ * more small blocks on two lines (with the 10-byte one: three small-allocation sites,
+ * c-small-10, c-small-4, c-small-8), and stops. It returns 0
  * when everything it can check itself holds, else the number of the failed check.
  * Lines the test checks carry an `@mark name` comment.
  */
@@ -26,7 +28,7 @@ static __attribute__((noinline)) UInt32 mix(UInt8 *a, UInt8 *b, UInt32 k)
 
 UInt32 PilotMain(UInt16 cmd, MemPtr cmdPBP, UInt16 launchFlags)
 {
-    UInt8 *leaked, *freed;
+    UInt8 *leaked, *freed, *small4, *small8;
     MemHandle handle;
     UInt32 i, before, leaks;
     (void)cmdPBP;
@@ -40,7 +42,7 @@ UInt32 PilotMain(UInt16 cmd, MemPtr cmdPBP, UInt16 launchFlags)
         return 2;
     for (i = 0; i < 24; i++)
         leaked[i] = (UInt8)(i + 1);
-    freed = MemPtrNew(10);
+    freed = MemPtrNew(10); /* @mark c-small-10 */
     if (freed == 0)
         return 3;
     freed[1] = 7;
@@ -49,6 +51,12 @@ UInt32 PilotMain(UInt16 cmd, MemPtr cmdPBP, UInt16 launchFlags)
     handle = MemHandleNew(16);
     if (handle == 0)
         return 7;
+    small4 = MemPtrNew(4); /* @mark c-small-4 */
+    small8 = MemPtrNew(8); /* @mark c-small-8 */
+    if (small4 == 0 || small8 == 0)
+        return 9;
+    if (MemPtrFree(small4) != 0 || MemPtrFree(small8) != 0)
+        return 9;
     before = mix(leaked, freed, 5);
     if (MemPtrFree(freed) != 0)
         return 4;

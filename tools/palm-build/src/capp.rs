@@ -108,12 +108,32 @@ fn defines_symbol(path: &Path, name: &str) -> Result<bool> {
         .with_context(|| format!("{}: cannot read it", path.display()))
         .map_err(bad_input)?;
     let has = |bytes: &[u8], what: &str| -> Result<bool> {
+        if bytes.starts_with(&m68k_coff::MC68MAGIC.to_be_bytes()) {
+            bail_input!(
+                "{what}: a coff-m68k (prc-tools) object, not an ELF object: c-app links GNU C's \
+                 ELF objects (m68k-linux-gnu-gcc, the flags of palm_build::capp::GCC_FLAGS); \
+                 compile the source with it, or link this object with prc-tools \
+                 (m68k-palmos-gcc, with the coff-m68k libmemdbg.a of `palm-build lib --format \
+                 coff`)"
+            );
+        }
         let file = object::File::parse(bytes)
             .map_err(|e| bad_input(anyhow!("{what}: not an ELF object or archive: {e}")))?;
         if file.architecture() != object::Architecture::M68k {
             bail_input!(
                 "{what}: an object for {:?}, not the 68k (compile with m68k-linux-gnu-gcc -m68000)",
                 file.architecture()
+            );
+        }
+        if file.kind() != object::ObjectKind::Relocatable {
+            bail_input!(
+                "{what}: {}, not an object: c-app links the app's objects (.o, from gcc -c) \
+                 and archives (libmemdbg.a) itself",
+                match file.kind() {
+                    object::ObjectKind::Executable => "a linked executable".to_string(),
+                    object::ObjectKind::Dynamic => "a shared library".to_string(),
+                    k => format!("an ELF file of kind {k:?}"),
+                }
             );
         }
         Ok(file
@@ -249,4 +269,59 @@ pub fn build_c_app(app: &CApp) -> Result<BuiltCApp> {
         resources: count,
         bytes: bytes.len(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 52-byte ELF header: 32-bit, big-endian, 68k, of type `e_type`.
+    fn elf_header(e_type: u16) -> Vec<u8> {
+        let mut h = b"\x7fELF\x01\x02\x01".to_vec();
+        h.resize(16, 0);
+        h.extend(e_type.to_be_bytes());
+        h.extend(4u16.to_be_bytes()); // EM_68K
+        h.extend(1u32.to_be_bytes()); // EV_CURRENT
+        h.resize(40, 0);
+        h.extend(52u16.to_be_bytes()); // e_ehsize
+        h.resize(52, 0);
+        h
+    }
+
+    /// Findings: a prc-tools COFF object was "Unknown file magic", and a
+    /// linked ELF executable reached ld (exit 1, ld's message); both are bad
+    /// input that says what the file is.
+    #[test]
+    fn a_coff_object_and_a_linked_executable_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let coff = dir.path().join("sample.o");
+        let mut bytes = vec![0x01, 0x50, 0x00, 0x02];
+        bytes.resize(100, 0);
+        std::fs::write(&coff, bytes).unwrap();
+        let e = defines_symbol(&coff, "PilotMain").unwrap_err();
+        assert!(crate::error::is_bad_input(&e));
+        assert!(
+            e.to_string().starts_with(&format!(
+                "{}: a coff-m68k (prc-tools) object, not an ELF object: c-app links GNU C's ELF \
+                 objects",
+                coff.display()
+            )),
+            "{e}"
+        );
+        let exe = dir.path().join("good.elf");
+        std::fs::write(&exe, elf_header(2)).unwrap();
+        let e = defines_symbol(&exe, "PilotMain").unwrap_err();
+        assert!(crate::error::is_bad_input(&e));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: a linked executable, not an object: c-app links the app's objects (.o, from \
+                 gcc -c) and archives (libmemdbg.a) itself",
+                exe.display()
+            )
+        );
+        let obj = dir.path().join("ok.o");
+        std::fs::write(&obj, elf_header(1)).unwrap();
+        assert!(!defines_symbol(&obj, "PilotMain").unwrap());
+    }
 }

@@ -34,12 +34,17 @@ pub const ENV: &str = "PALM_RESOURCE_IDS";
 /// The numeric `#define`s of `rcps`, in order, each symbol once; `base`
 /// is removed from the front of the file names shown in the generated text.
 ///
+/// Each file is compiled first, so that the IDs of a file palm-rcp rejects
+/// (a resource statement in error, not only a bad `#define`) are never
+/// generated.
+///
 /// # Errors
-/// Bad input: a `.rcp` cannot be read or preprocessed, or two files define a
-/// symbol with different values.
+/// Bad input: a `.rcp` cannot be read or compiled (palm-rcp's error: file,
+/// line and column), or two files define a symbol with different values.
 pub fn defines(rcps: &[PathBuf], base: &Path) -> Result<Vec<Define>> {
     let mut all: Vec<Define> = Vec::new();
     for rcp in rcps {
+        palm_rcp::compile_file(rcp).map_err(|e| bad_input(anyhow!("{e}")))?;
         for mut d in palm_rcp::ids::defines(rcp).map_err(|e| bad_input(anyhow!("{e}")))? {
             if let Some(rel) = Path::new(&d.file)
                 .strip_prefix(base)
@@ -151,4 +156,32 @@ pub fn rust_module(rcp: &Path) -> Result<String> {
     let defines = defines(&[rcp.to_path_buf()], Path::new(""))?;
     palm_rcp::ids::rust_module(&defines, &rcp.display().to_string())
         .map_err(|e| bad_input(anyhow!("{e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Finding: `palm-build ids` of a .rcp palm-rcp rejects (a resource
+    /// statement in error, its #defines fine) printed a module, exit 0.
+    #[test]
+    fn the_ids_of_a_rcp_palm_rcp_rejects_are_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let rcp = dir.path().join("bad.rcp");
+        std::fs::write(&rcp, "FROM ID 1000 AT (0 0 160 160)\n#define A 1\n").unwrap();
+        let e = rust_module(&rcp).unwrap_err();
+        assert!(crate::error::is_bad_input(&e), "{e:#}");
+        let msg = format!("{e:#}");
+        assert!(
+            msg.starts_with(&format!("{}:1:1: ", rcp.display())),
+            "{msg}"
+        );
+        assert!(c_header(&rcp, "Ids.h".as_ref()).is_err());
+        std::fs::write(
+            &rcp,
+            "FORM ID 1000 AT (0 0 160 160)\nBEGIN\nEND\n#define A 1\n",
+        )
+        .unwrap();
+        assert!(rust_module(&rcp).unwrap().contains("A: u16 = 1"));
+    }
 }

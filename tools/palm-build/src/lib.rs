@@ -150,7 +150,8 @@ impl ImageKind {
 /// A linked, verified code 1 image.
 #[derive(Clone, Debug)]
 pub struct Image {
-    /// The linked ELF (relocations kept with `ld -q`; DWARF for symbolization).
+    /// The linked ELF, `<target>/palm/<crate>.link.elf` (relocations kept
+    /// with `ld -q`; DWARF for symbolization).
     pub elf: PathBuf,
     /// The bytes of code resource 1: `.text` then `.rodata`, linked at 0.
     pub code: Vec<u8>,
@@ -367,7 +368,10 @@ pub fn build_image(opts: &Options) -> Result<Image> {
             asm_constants: linked.constants.into_iter().collect(),
         });
     }
-    let elf = out_dir.join(format!("{variant}.elf"));
+    // `.link.elf`: an app's `<Name>.elf` (its last good build, `build_app`)
+    // sits in the same directory, and `hello.elf` beside `Hello.elf` would be
+    // one file on a case-insensitive file system.
+    let elf = out_dir.join(format!("{variant}.link.elf"));
     progress("repairing, assembling and linking");
     let linked = link::assemble_and_link(&binutils, &compiled, &work, &elf, opts.kind, names);
     // Only functions that survive --gc-sections matter; if linking failed,

@@ -1,5 +1,6 @@
 //! `palm-build new DIR [--c]`: a new Palm OS application with memdbg, in its
-//! own directory (its own repository, its own cargo workspace), that builds
+//! own directory (its own cargo workspace, with a `.gitignore`; not a git
+//! repository until you `git init` it), that builds
 //! and runs as generated.
 //!
 //! A Rust app (`Cargo.toml`, `Cargo.lock`, `rust-toolchain.toml`,

@@ -211,19 +211,45 @@ pub fn resource_files(pkg: &Package) -> Result<Vec<PathBuf>> {
     }
 }
 
-/// Compiles the `.rcp` files of `meta` into resources.
+/// Compiles the `.rcp` files of `meta` into resources (before any code is
+/// built: `build_app` and `build_c_app` call it first).
 ///
 /// # Errors
-/// A resource compiler error (file, line and column).
+/// A resource compiler error (file, line and column), or a resource type and
+/// ID that two of the files define (naming both files and lines; palm-rcp
+/// finds one defined twice in one file).
 pub fn compile_resources(meta: &AppMeta) -> Result<Vec<Resource>> {
     let mut out = Vec::new();
+    // Where each resource of `out` is defined.
+    let mut origins: Vec<(String, u32)> = Vec::new();
     for path in &meta.resources {
-        let compiled = palm_rcp::compile_file(path).map_err(|e| anyhow!("{e}"))?;
-        out.extend(compiled.into_iter().map(|r| Resource {
-            kind: FourCC::new(r.kind),
-            id: r.id,
-            data: r.data,
-        }));
+        let compiled = palm_rcp::compile_file_opts(
+            path,
+            &palm_rcp::FsIncludes::default(),
+            &palm_rcp::Options::default(),
+        )
+        .map_err(|e| anyhow!("{e}"))?;
+        for (r, (file, line)) in compiled.resources.into_iter().zip(compiled.origins) {
+            let kind = FourCC::new(r.kind);
+            if let Some(i) = out
+                .iter()
+                .position(|o: &Resource| o.kind == kind && o.id == r.id)
+            {
+                bail!(
+                    "{file}:{line}: resource {kind} {} is defined here and at {}:{}: a resource \
+                     type and ID can be defined only once in an app's .rcp files",
+                    r.id,
+                    origins[i].0,
+                    origins[i].1
+                );
+            }
+            out.push(Resource {
+                kind,
+                id: r.id,
+                data: r.data,
+            });
+            origins.push((file, line));
+        }
     }
     Ok(out)
 }
@@ -436,6 +462,32 @@ mod tests {
                 .unwrap_err()
         );
         assert!(msg.contains("stack-size must be an even number"), "{msg}");
+    }
+
+    /// Finding: a `VERSION ID 1` in two .rcp files was found only after the
+    /// whole compile, as "resource 'tver' 1 is defined twice", naming neither
+    /// file. compile_resources (run before any code is built) names both.
+    #[test]
+    fn a_resource_two_rcp_files_define_names_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.rcp");
+        let b = dir.path().join("b.rcp");
+        std::fs::write(&a, "VERSION ID 1 \"1.0\"\n").unwrap();
+        std::fs::write(&b, "STRING ID 5 \"x\"\n\nVERSION ID 1 \"2.0\"\n").unwrap();
+        let mut meta = AppMeta::from_package(&package(json!({"creator": "MyAp"}))).unwrap();
+        meta.resources = vec![a.clone(), b.clone()];
+        let msg = format!("{:#}", compile_resources(&meta).unwrap_err());
+        assert_eq!(
+            msg,
+            format!(
+                "{}:3: resource 'tver' 1 is defined here and at {}:1: a resource type and ID \
+                 can be defined only once in an app's .rcp files",
+                b.display(),
+                a.display()
+            )
+        );
+        meta.resources = vec![a];
+        assert_eq!(compile_resources(&meta).unwrap().len(), 1);
     }
 
     #[test]

@@ -114,6 +114,16 @@ pub enum StopKind {
     },
     /// A debug-ROM check failed fatally (invalid free, heap corruption, …).
     DebugCheck(String),
+    /// The event script asked for what the app does not have when the line
+    /// was played (a `tap` or `menu` ID not in the active form or menu bar, a
+    /// list item not shown): an error in the script, not in the app
+    /// (`palm-run` exits 2 naming `SCRIPT:LINE`).
+    Script {
+        /// The script line, from 1.
+        line: usize,
+        /// What is missing.
+        what: String,
+    },
     /// SysFatalAlert / ErrDisplayFileLineMsg answered with "Reset".
     FatalAlert(String),
     /// The app did not exit after appStopEvent.
@@ -178,6 +188,7 @@ impl std::fmt::Display for StopKind {
                 "stack overflow: SP 0x{sp:08X} below the stack at 0x{bottom:08X}"
             ),
             StopKind::DebugCheck(m) => write!(f, "debug ROM check: {m}"),
+            StopKind::Script { line, what } => write!(f, "event script line {line}: {what}"),
             StopKind::FatalAlert(m) => write!(f, "fatal alert (reset): {m}"),
             StopKind::NoExit => write!(f, "the app did not exit after appStopEvent"),
             StopKind::StackMismatch { expected, found } => write!(

@@ -15,7 +15,8 @@
 //! Exit status: 0 clean run; 1 the app faulted, hit a limit, could not start
 //! (SysAppStartup failed) or an exit check failed (chunks still owned by the
 //! app, trap patches left installed, debug-ROM reports); 2 bad input (with a
-//! one-line error). PilotMain's return value is printed, not judged.
+//! one-line error), an event script line naming a control, menu item or list
+//! item the app does not have or show when it is played included. PilotMain's return value is printed, not judged.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -170,7 +171,8 @@ fn read_script(p: &Path) -> Result<Vec<palm_run::script::Scripted>, String> {
 /// one (a code 1 resource); returns its database, whose name's bytes
 /// (Windows-1252) launch it.
 fn install_app(m: &mut Machine, path: &Path, bytes: &[u8]) -> Result<palm_prc::Database, String> {
-    let db = palm_prc::Database::parse(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let db = palm_prc::Database::parse(bytes)
+        .map_err(|e| format!("{}: {e}{}", path.display(), foreign_hint(bytes)))?;
     if db.resource(palm_prc::FourCC::new(*b"code"), 1).is_none() {
         return Err(format!(
             "{}: not an application: no code 1 resource",
@@ -350,6 +352,22 @@ struct BenchCli {
 fn bad_input(msg: String) -> ExitCode {
     errln!("palm-run: error: {msg}");
     ExitCode::from(2)
+}
+
+/// For a file that is not a Palm database ([`palm_prc::foreign_format`]):
+/// which file palm-run takes instead, after the reader's error; else "".
+fn foreign_hint(bytes: &[u8]) -> &'static str {
+    match palm_prc::foreign_format(bytes) {
+        Some("an ELF file") => {
+            ": palm-run runs the app's .prc and installs .prc/.pdb files (palm-build writes \
+             target/palm/App.prc next to App.elf); an ELF of the app goes to --elf"
+        }
+        Some(_) => {
+            ": palm-run runs the app's .prc and installs .prc/.pdb files; a prc-tools object \
+             or library is linked into the app first (m68k-palmos-gcc, then build-prc)"
+        }
+        None => "",
+    }
 }
 
 /// Largest input file palm-run reads (the app, `--install`, `--events`,
@@ -534,7 +552,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
     for p in &cli.install {
         let bytes = read(p)?;
         m.install(&bytes)
-            .map_err(|e| format!("{}: {e}", p.display()))?;
+            .map_err(|e| format!("{}: {e}{}", p.display(), foreign_hint(&bytes)))?;
     }
     let db = install_app(&mut m, &cli.app, &app)?;
     m.show_drawing = cli.show_drawing;
@@ -560,6 +578,13 @@ fn run(cli: &Cli) -> Result<bool, String> {
     let out = m
         .launch(&db.header.name)
         .map_err(|e| format!("{}: {e}", cli.app.display()))?;
+    // A script line naming what the app does not have is the script's error
+    // (bad input), not the app's.
+    if let (Some(stop), Some(p)) = (&out.stop, &cli.events)
+        && let palm_run::machine::StopKind::Script { line, what } = &stop.kind
+    {
+        return Err(format!("{}:{line}: {what}", p.display()));
+    }
     // (name, outcome, 68k instructions of the run)
     let mut runs = vec![(
         palm_run::data_mgr::shown_name(&db.header.name),

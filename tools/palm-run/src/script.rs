@@ -23,10 +23,15 @@
 //! is the digit; the code 7 is `key 0x07`).
 //!
 //! A `tap` or `menu` naming something the app does not have (no such control
-//! in the active form, no such item in the active menu bar) stops the app
-//! when it is played, with a report naming the script line, like any other
-//! failed check. A script may produce at most [`MAX_SCRIPT_EVENTS`] events
+//! in the active form, no such item in the active menu bar, a list item not
+//! shown) stops the app when it is played: an error in the script
+//! ([`crate::machine::StopKind::Script`]; `palm-run` exits 2 naming
+//! `SCRIPT:LINE`). `pen` coordinates must be on the screen (0 to 159). A script may produce at most [`MAX_SCRIPT_EVENTS`] events
 //! (nil counts included); `nil N` is kept as one entry played N times.
+
+/// Width and height of the screen in pixels (160 x 160, the Palm OS 3.x
+/// screen palm-run has), the range of `pen` coordinates.
+pub const SCREEN: i16 = 160;
 
 /// Most events a script may produce, nil counts included.
 pub const MAX_SCRIPT_EVENTS: u64 = 10_000_000;
@@ -191,21 +196,41 @@ pub fn parse(text: &str) -> Result<Vec<Scripted>, String> {
                 (ScriptEvent::TapAt(u16_at(1)?, part), 3, 1)
             }
             "tap" => (ScriptEvent::Tap(u16_at(1)?), 2, 1),
-            "pen" => (ScriptEvent::Pen(i16_at(1)?, i16_at(2)?), 3, 1),
+            "pen" => {
+                let (x, y) = (i16_at(1)?, i16_at(2)?);
+                if !(0..SCREEN).contains(&x) || !(0..SCREEN).contains(&y) {
+                    return Err(format!(
+                        "line {line}: pen {x} {y} is off the screen (x and y are 0 to {})",
+                        SCREEN - 1
+                    ));
+                }
+                (ScriptEvent::Pen(x, y), 3, 1)
+            }
             "key" => {
                 let w = words
                     .get(1)
                     .ok_or_else(|| format!("line {line}: \"key\" needs a character"))?;
                 let c = if w.chars().count() == 1 {
                     let c = w.chars().next().unwrap_or(' ');
-                    u16::try_from(u32::from(c))
-                        .map_err(|_| format!("line {line}: character out of range"))?
+                    u16::try_from(u32::from(c)).map_err(|_| {
+                        format!(
+                            "line {line}: key {c}: U+{:04X} is above U+FFFF, and a key's \
+                             character is a 16-bit WChar (0 to 0xFFFF)",
+                            u32::from(c)
+                        )
+                    })?
                 } else if *w == "backspace" {
                     8
                 } else if *w == "return" {
                     10
-                } else {
+                } else if number(w).is_some() {
                     u16_at(1)?
+                } else {
+                    return Err(format!(
+                        "line {line}: key \"{}\": key takes one character, backspace, return, \
+                         or a character code (decimal, or hexadecimal after 0x)",
+                        shown(w)
+                    ));
                 };
                 (ScriptEvent::Key(c), 2, 1)
             }
@@ -261,14 +286,14 @@ mod tests {
 
     #[test]
     fn parses_and_rejects() {
-        let s = parse("# start\ntap 1001\npen 10 -2 # x\nkey a\nkey 13\nmenu 5\nnil 2\nstop\nkey backspace\nkey 0x0A\n")
+        let s = parse("# start\ntap 1001\npen 10 2 # x\nkey a\nkey 13\nmenu 5\nnil 2\nstop\nkey backspace\nkey 0x0A\n")
             .unwrap();
         let ev: Vec<_> = events(&s).cloned().collect();
         assert_eq!(
             ev,
             vec![
                 ScriptEvent::Tap(1001),
-                ScriptEvent::Pen(10, -2),
+                ScriptEvent::Pen(10, 2),
                 ScriptEvent::Key(97),
                 ScriptEvent::Key(13),
                 ScriptEvent::Menu(5),
@@ -312,17 +337,48 @@ mod tests {
         );
     }
 
+    /// Findings: `pen` off the 160 x 160 screen passed silently; `key 😀`
+    /// said "character out of range" and `key ab` "\"ab\" is not a number".
+    #[test]
+    fn pens_off_the_screen_and_bad_keys_are_named() {
+        assert_eq!(parse("pen 0 0\npen 159 159\n").unwrap().len(), 2);
+        for (script, line, x, y) in [
+            ("pen -5 -5", 1, -5, -5),
+            ("nil\npen 9999 9999", 2, 9999, 9999),
+            ("pen 160 0", 1, 160, 0),
+        ] {
+            assert_eq!(
+                parse(script).unwrap_err(),
+                format!("line {line}: pen {x} {y} is off the screen (x and y are 0 to 159)")
+            );
+        }
+        assert_eq!(
+            parse("key 😀").unwrap_err(),
+            "line 1: key 😀: U+1F600 is above U+FFFF, and a key's character is a 16-bit WChar \
+             (0 to 0xFFFF)"
+        );
+        assert_eq!(
+            parse("key ab").unwrap_err(),
+            "line 1: key \"ab\": key takes one character, backspace, return, or a character \
+             code (decimal, or hexadecimal after 0x)"
+        );
+        assert_eq!(
+            parse("key 70000").unwrap_err(),
+            "line 1: 70000 is out of range 0..65535"
+        );
+    }
+
     /// Finding: `key 0x0A` was accepted but `tap 0x3E9` was "not a number".
     #[test]
     fn numbers_are_read_alike_everywhere() {
-        let s = parse("tap 0x3E9\nmenu 0X7D1\npen 0x10 -0x2\nkey 0x0A\nnil 0x3\nkey 7\n").unwrap();
+        let s = parse("tap 0x3E9\nmenu 0X7D1\npen 0x10 +0x2\nkey 0x0A\nnil 0x3\nkey 7\n").unwrap();
         let ev: Vec<_> = events(&s).cloned().collect();
         assert_eq!(
             ev,
             vec![
                 ScriptEvent::Tap(1001),
                 ScriptEvent::Menu(2001),
-                ScriptEvent::Pen(16, -2),
+                ScriptEvent::Pen(16, 2),
                 ScriptEvent::Key(10),
                 ScriptEvent::Nil,
                 ScriptEvent::Nil,

@@ -261,21 +261,17 @@ pub(crate) fn scripted_event(m: &mut Machine, call: &Call, s: &Scripted) -> Resu
             let (x, y) = hit.ok_or_else(|| {
                 m.stop_in(
                     call,
-                    StopKind::DebugCheck(format!(
-                        "event script line {}: the active form has no control with ID {id}",
-                        s.line
-                    )),
+                    StopKind::Script {
+                        line: s.line,
+                        what: format!("the active form has no control with ID {id}"),
+                    },
                 )
             })?;
             pen(m, x, y)
         }
         ScriptEvent::TapAt(id, part) => {
-            let (x, y) = tap_point(m, id, part).map_err(|what| {
-                m.stop_in(
-                    call,
-                    StopKind::DebugCheck(format!("event script line {}: {what}", s.line)),
-                )
-            })?;
+            let (x, y) = tap_point(m, id, part)
+                .map_err(|what| m.stop_in(call, StopKind::Script { line: s.line, what }))?;
             pen(m, x, y)
         }
         ScriptEvent::Pen(x, y) => pen(m, x, y),
@@ -370,12 +366,7 @@ fn active_menu_bar(m: &Machine) -> Option<u16> {
 /// A scripted `menu ID` must name an item of the active menu bar, as a
 /// scripted tap must name a control of the active form.
 fn check_menu_item(m: &Machine, call: &Call, line: usize, id: u16) -> Result<(), Stop> {
-    let fail = |what: String| {
-        m.stop_in(
-            call,
-            StopKind::DebugCheck(format!("event script line {line}: {what}")),
-        )
-    };
+    let fail = |what: String| m.stop_in(call, StopKind::Script { line, what });
     let Some(bar) = active_menu_bar(m) else {
         return Err(fail(format!(
             "no menu bar is active (the active form has none) for menu item ID {id}"

@@ -230,11 +230,78 @@ fn bad_input_exits_2_with_one_line() {
     );
     let o = palm_run(&[&app, "--install", &text]);
     assert_eq!(status(&o), 2);
+    // Finding: an ELF or a prc-tools COFF object as the app or an --install
+    // file gave an error about AppInfo offsets; it is named, with what to give.
+    let mut elf_bytes = b"\x7fELF\x01\x02\x01".to_vec();
+    elf_bytes.resize(300, 0);
+    let elf = write(dir.path(), "good.elf", &elf_bytes);
+    let mut coff_bytes = vec![0x01, 0x50, 0x00, 0x02];
+    coff_bytes.resize(300, 0);
+    let coff = write(dir.path(), "sample.o", &coff_bytes);
+    for args in [
+        vec![elf.as_str()],
+        vec![app.as_str(), "--install", elf.as_str()],
+    ] {
+        let o = palm_run(&args);
+        assert_eq!(status(&o), 2);
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "palm-run: error: {elf}: an ELF file, not a Palm database (.prc or .pdb): \
+                 palm-run runs the app's .prc and installs .prc/.pdb files (palm-build writes \
+                 target/palm/App.prc next to App.elf); an ELF of the app goes to --elf\n"
+            )
+        );
+    }
+    let o = palm_run(&[&coff]);
+    assert_eq!(status(&o), 2);
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "palm-run: error: {coff}: a coff-m68k (prc-tools) object file, not a Palm database \
+             (.prc or .pdb): "
+        )),
+        "{}",
+        stderr(&o)
+    );
     let o = palm_run(&[&app, "--heap-size", "100"]);
     assert_eq!(status(&o), 2);
     assert_eq!(stderr(&o).lines().count(), 1);
     let o = palm_run(&[&app, "--no-such-flag"]);
     assert_eq!(status(&o), 2);
+}
+
+/// Finding: `tap 4242` (no such control) was reported as a "debug ROM check",
+/// exit 1, as if the app had failed; it is the script's error.
+#[test]
+fn a_script_naming_a_missing_control_is_bad_input() {
+    let app = runtest_prc();
+    let dir = tempfile::tempdir().unwrap();
+    for (text, line, what) in [
+        (
+            "nil\ntap 4242\n",
+            2,
+            "the active form has no control with ID 4242",
+        ),
+        (
+            "menu 7777\n",
+            1,
+            "the active menu bar (MBAR 1300) has no item with ID 7777",
+        ),
+    ] {
+        let script = write(dir.path(), "ev.txt", text.as_bytes());
+        let o = palm_run(&[
+            app.to_str().unwrap(),
+            "--feature",
+            "PRtt:0=10",
+            "--events",
+            &script,
+        ]);
+        assert_eq!(status(&o), 2, "{}{}", stdout(&o), stderr(&o));
+        assert_eq!(
+            stderr(&o),
+            format!("palm-run: error: {script}:{line}: {what}\n")
+        );
+    }
 }
 
 #[test]

@@ -58,5 +58,5 @@ pub mod write;
 pub use database::{Content, Database, Header, Record, Resource};
 pub use date::{PALM_TO_UNIX_OFFSET, palm_to_unix, unix_to_palm};
 pub use fourcc::{FourCC, ParseFourCCError};
-pub use read::{Block, ReadError};
+pub use read::{Block, ReadError, foreign_format};
 pub use write::WriteError;

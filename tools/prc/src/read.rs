@@ -20,6 +20,8 @@
 //! [`crate::WriteError`].
 //!
 //! Rejected, each with a [`ReadError`] naming the offset:
+//! - a file of another format, by its magic at offset 0 ([`foreign_format`]:
+//!   ELF, coff-m68k, `ar`), said in so many words;
 //! - a file shorter than the 78-byte header;
 //! - a name field without NUL in its 32 bytes;
 //! - an entry list that extends past the end of the file;
@@ -91,6 +93,10 @@ impl fmt::Display for Block {
 /// of the file and shown in hex.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
+    /// The file is another format ([`foreign_format`]: an ELF file, a
+    /// coff-m68k object, an `ar` archive), whose first bytes say so.
+    #[error("{0}, not a Palm database (.prc or .pdb)")]
+    Foreign(&'static str),
     /// The file is shorter than the 78-byte header.
     #[error("file is {len} bytes, shorter than the 78-byte database header")]
     TruncatedHeader {
@@ -225,7 +231,29 @@ fn read_header_fields(f: &mut Fields<'_>) -> Option<RawHeader> {
     })
 }
 
+/// What a file given where a Palm database is expected is, when its first
+/// bytes are another format's magic: `\x7fELF` (the ELF specification's
+/// `e_ident`) "an ELF file", 0o520 big-endian (`MC68MAGIC`, binutils
+/// `include/coff/m68k.h`, what prc-tools' `as` and `ld` write) "a coff-m68k
+/// (prc-tools) object file", `!<arch>\n` "an ar archive (a static
+/// library)". None of them can start a database: its name field (offset 0)
+/// holds printable text.
+pub fn foreign_format(data: &[u8]) -> Option<&'static str> {
+    if data.starts_with(b"\x7fELF") {
+        Some("an ELF file")
+    } else if data.starts_with(&0o520u16.to_be_bytes()) {
+        Some("a coff-m68k (prc-tools) object file")
+    } else if data.starts_with(b"!<arch>\n") {
+        Some("an ar archive (a static library)")
+    } else {
+        None
+    }
+}
+
 fn parse_header(data: &[u8]) -> Result<RawHeader, ReadError> {
+    if let Some(what) = foreign_format(data) {
+        return Err(ReadError::Foreign(what));
+    }
     let mut raw = read_header_fields(&mut Fields(data))
         .ok_or(ReadError::TruncatedHeader { len: data.len() })?;
     let name_len = raw

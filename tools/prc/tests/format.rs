@@ -283,6 +283,29 @@ fn rejects_a_truncated_header() {
     }
 }
 
+/// Finding: an ELF or COFF file given as a PRC was read as a database
+/// header, and the error was about AppInfo offsets.
+#[test]
+fn names_other_formats_by_their_magic() {
+    let mut elf = b"\x7fELF\x01\x02\x01".to_vec();
+    elf.resize(200, 0);
+    let mut coff = vec![0x01, 0x50, 0x00, 0x03];
+    coff.resize(200, 0);
+    let mut ar = b"!<arch>\n".to_vec();
+    ar.resize(200, b' ');
+    for (bytes, what) in [
+        (elf, "an ELF file"),
+        (coff, "a coff-m68k (prc-tools) object file"),
+        (ar, "an ar archive (a static library)"),
+    ] {
+        let (err, text) = read_err(&bytes);
+        assert_eq!(err, ReadError::Foreign(what));
+        assert_eq!(text, format!("{what}, not a Palm database (.prc or .pdb)"));
+        assert_eq!(palm_prc::foreign_format(&bytes), Some(what));
+    }
+    assert_eq!(palm_prc::foreign_format(TINY_PRC), None);
+}
+
 #[test]
 fn rejects_a_name_without_nul() {
     let (err, text) = read_err(&patched(TINY_PRC, 0, &[b'x'; 32]));

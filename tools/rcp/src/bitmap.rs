@@ -617,20 +617,38 @@ impl Pnm<'_> {
         }
     }
 
-    fn int(&mut self) -> u32 {
+    /// A decimal number; `None` when there is none here (the end of the
+    /// file or another character).
+    fn int(&mut self) -> Option<u32> {
         self.skip_space();
+        let start = self.at;
         let mut n: u32 = 0;
         while let Some(&c) = self.d.get(self.at).filter(|c| c.is_ascii_digit()) {
             n = n.saturating_mul(10).saturating_add(u32::from(c - b'0'));
             self.at += 1;
         }
-        n
+        (self.at > start).then_some(n)
     }
 
-    fn byte(&mut self) -> u32 {
-        let b = self.d.get(self.at).copied().unwrap_or(0);
+    /// A raw byte; `None` at the end of the file.
+    fn byte(&mut self) -> Option<u32> {
+        let b = self.d.get(self.at).copied()?;
         self.at += 1;
-        u32::from(b)
+        Some(u32::from(b))
+    }
+
+    /// A P1 pixel (`0` white, `1` black, other characters skipped) as a
+    /// level (1 white); `None` at the end of the file.
+    fn bit(&mut self) -> Option<u32> {
+        while let Some(&ch) = self.d.get(self.at) {
+            self.at += 1;
+            match ch {
+                b'0' => return Some(1),
+                b'1' => return Some(0),
+                _ => {}
+            }
+        }
+        None
     }
 }
 
@@ -641,9 +659,13 @@ fn convert_pnm(m: &Member<'_>) -> Result<Converted, String> {
         _ => return Err("not a PBM/PGM/PPM file (no P1..P6 signature)".into()),
     };
     let mut r = Pnm { d, at: 2 };
-    let width = r.int() as usize;
-    let height = r.int() as usize;
-    let maxval = if kind == 1 || kind == 4 { 1 } else { r.int() };
+    let width = r.int().unwrap_or(0) as usize;
+    let height = r.int().unwrap_or(0) as usize;
+    let maxval = if kind == 1 || kind == 4 {
+        1
+    } else {
+        r.int().unwrap_or(0)
+    };
     if maxval == 0 || maxval > 0xFFFF {
         return Err(format!(
             "maximum value {maxval} is out of range (1..=65535)"
@@ -699,39 +721,31 @@ fn convert_pnm(m: &Member<'_>) -> Result<Converted, String> {
     for y in 0..height {
         mask = if kind == 4 { 0 } else { mask };
         for x in 0..width {
-            let [red, green, blue] = match kind {
-                1 => {
-                    r.skip_space();
-                    let mut v = 0;
-                    while let Some(&ch) = d.get(r.at) {
-                        r.at += 1;
-                        match ch {
-                            b'0' => {
-                                v = 1;
-                                break;
-                            }
-                            b'1' => {
-                                v = 0;
-                                break;
-                            }
-                            _ => {}
-                        }
-                    }
-                    [v; 3]
-                }
-                4 => {
+            let pixel = match kind {
+                1 => r.bit().map(|v| [v; 3]),
+                4 => (|| {
                     if mask == 0 {
-                        byte = r.byte() as u8;
+                        byte = r.byte()? as u8;
                         mask = 0x80;
                     }
                     let v = u32::from(byte & mask == 0);
                     mask >>= 1;
-                    [v; 3]
-                }
-                2 => [r.int(); 3],
-                5 => [r.byte(); 3],
-                3 => [r.int(), r.int(), r.int()],
-                _ => [r.byte(), r.byte(), r.byte()],
+                    Some([v; 3])
+                })(),
+                2 => r.int().map(|v| [v; 3]),
+                5 => r.byte().map(|v| [v; 3]),
+                3 => (|| Some([r.int()?, r.int()?, r.int()?]))(),
+                _ => (|| Some([r.byte()?, r.byte()?, r.byte()?]))(),
+            };
+            // PilRC 3.2 (bitmap.c, ReadP1..ReadP6) reads past a short file's
+            // end as the last byte or zeros, silently: here it is an error.
+            let Some([red, green, blue]) = pixel else {
+                return Err(format!(
+                    "the {width}x{height} image's data ends at pixel ({x}, {y}), byte \
+                     offset {} (a truncated file, or a character that is not a pixel \
+                     value)",
+                    r.at
+                ));
             };
             let row = &mut c.bits[row_bytes * y..row_bytes * (y + 1)];
             if bits < 8 {

@@ -389,6 +389,8 @@ struct AutoIds {
 /// What one compile produced besides its resources.
 pub(crate) struct Produced {
     pub resources: Vec<Resource>,
+    /// Where each resource's statement starts.
+    pub origins: Vec<Pos>,
     pub warnings: Vec<Diag>,
     pub auto_symbols: Vec<(String, i64)>,
     pub header_file: Option<Vec<u8>>,
@@ -429,6 +431,7 @@ pub(crate) fn compile(src: &mut Source<'_>, opts: &Options) -> Result<Produced, 
         ));
     }
     Ok(Produced {
+        origins: c.out.iter().map(|r| c.seen[&(r.kind, r.id)]).collect(),
         resources: c.out,
         warnings: c.warnings,
         auto_symbols: c.auto_symbols,
@@ -505,6 +508,23 @@ struct BitmapAttrs {
 }
 
 /// `NOCOMPRESS`, `COMPRESS` / `AUTOCOMPRESS`, `FORCECOMPRESS`.
+/// PilRC's warning (`BMP_CompressDumpBitmap`, single density) for a launcher
+/// icon of an unexpected size: the large icon (ID 1000) is 32x32, 32x22 or
+/// 22x22; the small one (ID 1001) is 15x9 (PilRC warns only when both the
+/// width and the height differ). Other icon IDs are not checked.
+fn icon_size_warning(id: u16, width: u16, height: u16) -> Option<String> {
+    match id {
+        1000 if ![(32, 32), (32, 22), (22, 22)].contains(&(width, height)) => Some(format!(
+            "icon resource is {width}x{height}, not 32x32, 32x22 or 22x22 (preferred) \
+             (-allowBadSize: no warning)"
+        )),
+        1001 if width != 15 && height != 9 => Some(format!(
+            "small icon resource is {width}x{height}, not 15x9 (-allowBadSize: no warning)"
+        )),
+        _ => None,
+    }
+}
+
 fn compression_word(t: &Token) -> Option<crate::bitmap::Compression> {
     use crate::bitmap::Compression;
     if t.is_kw("NOCOMPRESS") {
@@ -856,7 +876,17 @@ impl Compiler<'_, '_> {
                     _ => item.rsc_id = v,
                 }
             }
-            "VISIBLEITEMS" => item.visible_items = Some(number(self, word)?.0),
+            "VISIBLEITEMS" => {
+                let (v, p) = number(self, word)?;
+                // PilRC multiplies a negative count into a negative height.
+                if v < 0 {
+                    return Err(Diag::new(
+                        p,
+                        format!("VISIBLEITEMS {v}: the number of rows cannot be negative"),
+                    ));
+                }
+                item.visible_items = Some(v);
+            }
             "VALUE" => item.value = number(self, word)?.0,
             "MIN" | "MINVALUE" => item.min = number(self, word)?.0,
             "MAX" | "MAXVALUE" => item.max = number(self, word)?.0,
@@ -884,6 +914,19 @@ impl Compiler<'_, '_> {
             "FONT" | "FONTID" => {
                 let (v, p) = number(self, word)?;
                 item.font = to_u8(v, p, "FONT")?;
+                // SDK Font.h: FontID 0-7 (stdFont .. largeBoldFont), and from
+                // fntAppFontCustomBase (0x80) the app's own (FntDefineFont).
+                // PilRC takes any byte; a form then draws with a font that
+                // does not exist.
+                if (8..0x80).contains(&item.font) {
+                    return Err(Diag::new(
+                        p,
+                        format!(
+                            "{word} {v}: no such font (the built-in fonts are 0-7, stdFont to \
+                             largeBoldFont; an app's own fonts are 128-255)"
+                        ),
+                    ));
+                }
             }
             "MAXCHARS" => {
                 let (v, p) = number(self, word)?;
@@ -1444,6 +1487,13 @@ impl Compiler<'_, '_> {
             let pos = pos_of(&w.file);
             self.warn(pos, format!("{}: {}", w.file, w.message));
         }
+        if icon && !self.opts.allow_bad_size {
+            // The first (1-bit) bitmap's BitmapType width and height.
+            let size = |at: usize| u16::from_be_bytes([data[at], data[at + 1]]);
+            if let Some(msg) = icon_size_warning(id, size(0), size(2)) {
+                self.warn(at, format!("{owner}: {msg}"));
+            }
+        }
         self.push(kind, id, data, at)
     }
 
@@ -1683,6 +1733,8 @@ impl Compiler<'_, '_> {
         let mut objects = Vec::new();
         // Objects with an ID: ID → (object keyword, position, is a label).
         let mut ids: HashMap<u16, (String, Pos, bool)> = HashMap::new();
+        // POPUPLISTs: list ID, position.
+        let mut popups: Vec<(u16, Pos)> = Vec::new();
         loop {
             let t = self.next(&format!("END of {owner}"))?;
             if t.is_kw("END") {
@@ -1700,6 +1752,7 @@ impl Compiler<'_, '_> {
             if let Some(object) = self.form_object(t)? {
                 match &object {
                     FormObject::Field(f) if f.attr.editable => editable_field = true,
+                    FormObject::Popup(p) => popups.push((p.list_id, pos)),
                     FormObject::GraffitiState(_) => {
                         if indicator {
                             self.warn(
@@ -1734,6 +1787,24 @@ impl Compiler<'_, '_> {
                     }
                 }
                 objects.push(object);
+            }
+        }
+        // PilRC does not check; Palm OS looks the list up when the trigger is
+        // tapped (FrmGetObjectIndex: a fatal "object not in form" on a debug ROM).
+        for (list, pos) in popups {
+            if ids.get(&list).is_none_or(|(w, _, _)| w != "LIST") {
+                let found = ids.get(&list).map_or(String::new(), |(w, at, _)| {
+                    format!(
+                        " (ID {list} is the {w} at {}:{}:{})",
+                        self.src.file_name(*at),
+                        at.line,
+                        at.col
+                    )
+                });
+                return Err(Diag::new(
+                    pos,
+                    format!("POPUPLIST names list {list}, which is not a LIST of {owner}{found}"),
+                ));
             }
         }
         let frame = if item.modal {

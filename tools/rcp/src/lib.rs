@@ -381,6 +381,9 @@ pub struct Options {
     pub no_ellipsis: bool,
     /// `-allowEditID`: IDs 10000-10007 (the system Edit menu's) do not warn.
     pub allow_edit_id: bool,
+    /// `-allowBadSize`: an `ICON` (ID 1000) or `SMALLICON` (ID 1001) of
+    /// another size than the launcher's does not warn.
+    pub allow_bad_size: bool,
     /// `-Fh` / `-Fc`: Hebrew or Cyrillic character widths for `AUTO`.
     pub script: fonts::Script,
     /// `-L`: the `TRANSLATION` languages to apply (case-insensitive).
@@ -397,6 +400,11 @@ pub struct Options {
 pub struct Compiled {
     /// The resources, in source order.
     pub resources: Vec<Resource>,
+    /// Where each of [`Compiled::resources`] is defined (the same order): the
+    /// file (the `.rcp` as given, or an `#include`d file) and line of its
+    /// statement, for errors about the resource that are found later (a
+    /// resource ID two `.rcp` files of one app both define).
+    pub origins: Vec<(String, u32)>,
     /// PilRC's warnings (editable field without a Graffiti State Indicator,
     /// IDs in the reserved range, scroll bars not 7 pixels wide, ...), each
     /// with its position; the resources are written all the same.
@@ -476,6 +484,11 @@ pub fn compile_with(
     let produced = compile::compile(&mut src, opts).map_err(|d| error_at(&src, d))?;
     Ok(Compiled {
         resources: produced.resources,
+        origins: produced
+            .origins
+            .into_iter()
+            .map(|p| (src.file_name(p).to_owned(), p.line))
+            .collect(),
         warnings: produced
             .warnings
             .into_iter()

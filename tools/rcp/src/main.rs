@@ -68,6 +68,10 @@ struct Args {
     /// IDs 10000-10007 (the Edit menu's) do not warn (PilRC -allowEditID).
     #[arg(long = "allowEditID")]
     allow_edit_id: bool,
+    /// Launcher icons of another size than 32x32/32x22/22x22 (ICON) or 15x9
+    /// (SMALLICON) do not warn (PilRC -allowBadSize).
+    #[arg(long = "allowBadSize")]
+    allow_bad_size: bool,
     /// Give undefined symbols automatic IDs and write them to FILE as
     /// #defines (PilRC -H).
     #[arg(short = 'H', value_name = "FILE")]
@@ -128,10 +132,14 @@ fn ro_path(input: &Path, output: Option<&Path>) -> PathBuf {
 }
 
 /// PilRC's single-dash long options (`-noEllipsis`) as clap's `--noEllipsis`.
-fn pilrc_args() -> impl Iterator<Item = std::ffi::OsString> {
+/// Any other single-dash word of more than one letter that is not a short
+/// option with its value attached (`-Idir`, `-obuild`) is an error naming it
+/// (clap would read `-bogus` as `-b -o gus`); the error is the message.
+fn pilrc_args() -> Result<Vec<std::ffi::OsString>, String> {
     const LONG: &[&str] = &[
         "-noEllipsis",
         "-allowEditID",
+        "-allowBadSize",
         "-idStart",
         "-Fh",
         "-Fc",
@@ -140,14 +148,46 @@ fn pilrc_args() -> impl Iterator<Item = std::ffi::OsString> {
         "-creator",
         "-name",
     ];
-    std::env::args_os().map(|a| match a.to_str() {
-        Some(s) if LONG.contains(&s) => format!("-{s}").into(),
-        _ => a,
-    })
+    /// The short options that take a value (which may be attached).
+    const WITH_VALUE: &[char] = &['o', 'I', 'H', 'L'];
+    let mut out = Vec::new();
+    let mut after_dashes = false;
+    for (i, a) in std::env::args_os().enumerate() {
+        match a.to_str() {
+            Some(_) if i == 0 || after_dashes => {}
+            Some("--") => after_dashes = true,
+            Some(s) if LONG.contains(&s) => {
+                out.push(format!("-{s}").into());
+                continue;
+            }
+            Some(s)
+                if s.len() > 2
+                    && s.starts_with('-')
+                    && !s.starts_with("--")
+                    && !s[1..].starts_with(WITH_VALUE)
+                    && s[1..].parse::<i64>().is_err() =>
+            {
+                return Err(format!(
+                    "unknown option '{s}' (PilRC's single-dash options: {}; `palm-rcp --help` \
+                     lists them all)",
+                    LONG.join(" ")
+                ));
+            }
+            _ => {}
+        }
+        out.push(a);
+    }
+    Ok(out)
 }
 
 fn main() -> ExitCode {
-    let args = Args::parse_from(pilrc_args());
+    let args = match pilrc_args() {
+        Ok(a) => Args::parse_from(a),
+        Err(message) => {
+            eprintln!("palm-rcp: error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -166,6 +206,7 @@ fn run(args: Args) -> Result<(), String> {
     let opts = palm_rcp::Options {
         no_ellipsis: args.no_ellipsis,
         allow_edit_id: args.allow_edit_id,
+        allow_bad_size: args.allow_bad_size,
         script: if args.hebrew {
             palm_rcp::fonts::Script::Hebrew
         } else if args.cyrillic {

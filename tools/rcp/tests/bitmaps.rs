@@ -97,3 +97,39 @@ proptest! {
         let _ = encode_family(&[Member::new(name, &data, DEPTHS[d])]);
     }
 }
+
+/// A PBM whose data ends early was padded (PilRC 3.2 does so silently): it
+/// is an error naming the pixel and the offset.
+#[test]
+fn short_pnm_data_is_an_error() {
+    let cases: &[(&[u8], &str)] = &[
+        (
+            b"P1 99 99\n1 0\n",
+            "the 99x99 image's data ends at pixel (2, 0), byte offset 13",
+        ),
+        (
+            b"P4 16 16\n\x01\x02",
+            "the 16x16 image's data ends at pixel (0, 1), byte offset 11",
+        ),
+        (
+            b"P2 2 1 255\n7",
+            "the 2x1 image's data ends at pixel (1, 0), byte offset 12",
+        ),
+        (
+            b"P3 1 1 255\n1 2 x",
+            "the 1x1 image's data ends at pixel (0, 0), byte offset 15",
+        ),
+    ];
+    for &(data, want) in cases {
+        let e = encode_family(&[Member::new("short.pbm", data, Depth::Mono)]).unwrap_err();
+        assert_eq!(e.file, "short.pbm");
+        assert!(
+            e.message.starts_with(want),
+            "{:?}: {}",
+            String::from_utf8_lossy(data),
+            e.message
+        );
+    }
+    // Exactly enough data is an image.
+    encode_family(&[Member::new("ok.pbm", b"P1 2 1 1 0", Depth::Mono)]).unwrap();
+}

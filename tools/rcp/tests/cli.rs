@@ -206,6 +206,16 @@ fn bad_arguments_exit_2() {
     assert_eq!(output.status.code(), Some(2));
     let output = palm_rcp().output().unwrap();
     assert_eq!(output.status.code(), Some(2));
+    // A single-dash word is not read as short options ("unexpected argument '-b'").
+    let output = palm_rcp().args(["-bogus", "x.rcp"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with(
+            "palm-rcp: error: unknown option '-bogus' (PilRC's single-dash options: -noEllipsis"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -76,9 +76,28 @@ fn malformed_forms() {
             "StarterApp.rcp:3:23: AUTO gives a width or height, not a position",
         ),
         (
-            "  BUTTON \"b\" ID 5 AT (1 1 AUTO 10) FONT 9\nEND",
-            "StarterApp.rcp:3:27: AUTO width needs the character widths of font 9, which is \
+            "  BUTTON \"b\" ID 5 AT (1 1 AUTO 10) FONT 200\nEND",
+            "StarterApp.rcp:3:27: AUTO width needs the character widths of font 200, which is \
              neither built in (fonts 0-7) nor defined by a FONT statement",
+        ),
+        // Review findings: accepted, as PilRC 3.2 accepts them.
+        (
+            "  BUTTON \"b\" ID 5 AT (1 1 40 12) FONT 99\nEND",
+            "StarterApp.rcp:3:39: FONT 99: no such font (the built-in fonts are 0-7, stdFont to \
+             largeBoldFont; an app's own fonts are 128-255)",
+        ),
+        (
+            "  LIST \"a\" \"b\" ID 5 AT (0 0 10 AUTO) VISIBLEITEMS -3\nEND",
+            "StarterApp.rcp:3:51: VISIBLEITEMS -3: the number of rows cannot be negative",
+        ),
+        (
+            "  POPUPTRIGGER \"x\" ID 5 AT (0 0 40 12)\n  POPUPLIST ID 5 77\nEND",
+            "StarterApp.rcp:4:3: POPUPLIST names list 77, which is not a LIST of FORM 1000",
+        ),
+        (
+            "  POPUPTRIGGER \"x\" ID 5 AT (0 0 40 12)\n  POPUPLIST ID 5 5\nEND",
+            "StarterApp.rcp:4:3: POPUPLIST names list 5, which is not a LIST of FORM 1000 (ID 5 \
+             is the POPUPTRIGGER at StarterApp.rcp:3:3)",
         ),
         (
             "  BUTTON \"b\" ID 5 AT (1 + 2 * 3 1 10 10)\nEND",
@@ -456,5 +475,47 @@ fn font_file_errors_name_the_line() {
     assert_eq!(
         form.objects[0].bounds().map(|b| (b.width, b.height)),
         Some((16, 2))
+    );
+}
+
+/// A launcher icon of another size than Palm OS 3.x's warns, as in PilRC 3.2
+/// (`BMP_CompressDumpBitmap`); `-allowBadSize` turns it off.
+#[test]
+fn icons_of_the_wrong_size_warn() {
+    let pbm = |w: usize, h: usize| format!("P1 {w} {h}\n{}", "0 ".repeat(w * h));
+    let includes = MemoryIncludes::new()
+        .with("big.pbm", &pbm(64, 64))
+        .with("ok.pbm", &pbm(32, 22))
+        .with("small.pbm", &pbm(15, 9));
+    let compile = |src: &str, allow_bad_size: bool| {
+        let opts = palm_rcp::Options {
+            allow_bad_size,
+            ..Default::default()
+        };
+        palm_rcp::compile_with(src, "main.rcp".as_ref(), &includes, &opts)
+            .unwrap()
+            .warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        compile("ICON \"big.pbm\"\nSMALLICON \"big.pbm\"", false),
+        [
+            "main.rcp:1:1: ICON 1000: icon resource is 64x64, not 32x32, 32x22 or 22x22 \
+             (preferred) (-allowBadSize: no warning)",
+            "main.rcp:2:1: SMALLICON 1001: small icon resource is 64x64, not 15x9 \
+             (-allowBadSize: no warning)"
+        ]
+    );
+    assert!(compile("ICON \"big.pbm\"", true).is_empty());
+    assert!(compile("ICON \"ok.pbm\"\nSMALLICON \"small.pbm\"", false).is_empty());
+    // Other IDs and bitmaps are not icons of the launcher.
+    assert!(
+        compile(
+            "ICON ID 2000 \"big.pbm\"\nBITMAP ID 1000 \"big.pbm\"",
+            false
+        )
+        .is_empty()
     );
 }

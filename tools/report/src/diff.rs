@@ -23,10 +23,13 @@
 //! both (the same build). A side without symbols keeps code 1 offsets and
 //! function-name suppressions cannot match its leaks; the diff warns then.
 //!
+//! A site *grew* when it has more leaks or more leaked bytes in NEW than in
+//! OLD (after suppressions and the minimum size): a site whose one leak went
+//! from 24 to 1,000 bytes grew; it *shrank* when it has fewer leaks or bytes
+//! and neither grew; else it is unchanged (the same count and bytes).
 //! The verdict ([`DiffSummary::exit_status`], `memdbg diff`'s exit status) is
-//! 1 when leaks appeared (a site that has more leaks in NEW than in OLD,
-//! after suppressions and the minimum size), else 0, whatever disappeared or
-//! stayed. Overruns and double frees are not compared.
+//! 1 when a site appeared or grew, else 0, whatever disappeared or stayed.
+//! Overruns and double frees are not compared.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -66,7 +69,8 @@ pub struct SiteChange {
 /// Totals and verdict of a diff.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DiffSummary {
-    /// Leaks added at sites that grew or appeared.
+    /// Leaks added at sites that grew or appeared (0 for a site that grew in
+    /// bytes only).
     pub appeared_leaks: usize,
     /// Bytes added there.
     pub appeared_bytes: u64,
@@ -74,7 +78,8 @@ pub struct DiffSummary {
     pub disappeared_leaks: usize,
     /// Bytes gone there.
     pub disappeared_bytes: u64,
-    /// 1 when leaks appeared, else 0 (the `memdbg diff` exit status).
+    /// 1 when a site appeared or grew (in leaks or bytes), else 0 (the
+    /// `memdbg diff` exit status).
     pub exit_status: u8,
     /// The one-line summary that ends the text form.
     pub line: String,
@@ -95,11 +100,13 @@ pub struct Diff {
     /// The symbol file used for OLD (the same as `symbols` for one build), or
     /// `null` when OLD is not symbolized.
     pub old_symbols: Option<String>,
-    /// Sites with more leaks in NEW, most added bytes first.
+    /// Sites with more leaks or more leaked bytes in NEW, most added bytes
+    /// first.
     pub appeared: Vec<SiteChange>,
-    /// Sites with fewer leaks in NEW, most removed bytes first.
+    /// Sites with fewer leaks or fewer bytes in NEW (and neither more), most
+    /// removed bytes first.
     pub disappeared: Vec<SiteChange>,
-    /// Sites with the same number of leaks in both.
+    /// Sites with the same number of leaks and bytes in both.
     pub unchanged_sites: usize,
     /// Leaks at those sites (in NEW).
     pub unchanged_leaks: usize,
@@ -299,22 +306,28 @@ pub fn diff_with(
             new_bytes: n.bytes,
             stack,
         };
-        match n.count.cmp(&o.count) {
-            std::cmp::Ordering::Greater => appeared.push(change),
-            std::cmp::Ordering::Less => disappeared.push(change),
-            std::cmp::Ordering::Equal => {
-                unchanged_sites += 1;
-                unchanged_leaks += n.count;
-            }
+        if n.count > o.count || n.bytes > o.bytes {
+            appeared.push(change);
+        } else if n.count < o.count || n.bytes < o.bytes {
+            disappeared.push(change);
+        } else {
+            unchanged_sites += 1;
+            unchanged_leaks += n.count;
         }
     }
     let added = |c: &SiteChange| c.new_bytes.saturating_sub(c.old_bytes);
     let removed = |c: &SiteChange| c.old_bytes.saturating_sub(c.new_bytes);
     appeared.sort_by(|a, b| added(b).cmp(&added(a)).then(a.site.cmp(&b.site)));
     disappeared.sort_by(|a, b| removed(b).cmp(&removed(a)).then(a.site.cmp(&b.site)));
-    let appeared_leaks = appeared.iter().map(|c| c.new_count - c.old_count).sum();
+    let appeared_leaks = appeared
+        .iter()
+        .map(|c| c.new_count.saturating_sub(c.old_count))
+        .sum();
     let appeared_bytes = appeared.iter().map(added).sum();
-    let disappeared_leaks = disappeared.iter().map(|c| c.old_count - c.new_count).sum();
+    let disappeared_leaks = disappeared
+        .iter()
+        .map(|c| c.old_count.saturating_sub(c.new_count))
+        .sum();
     let disappeared_bytes = disappeared.iter().map(removed).sum();
     let line = format!(
         "SUMMARY: memdbg diff: {appeared_bytes} byte(s) in {appeared_leaks} allocation(s) \
@@ -363,12 +376,12 @@ fn write_changes(
     for c in changes {
         let (leaks, bytes) = if sign == '+' {
             (
-                c.new_count - c.old_count,
+                c.new_count.saturating_sub(c.old_count),
                 c.new_bytes.saturating_sub(c.old_bytes),
             )
         } else {
             (
-                c.old_count - c.new_count,
+                c.old_count.saturating_sub(c.new_count),
                 c.old_bytes.saturating_sub(c.new_bytes),
             )
         };

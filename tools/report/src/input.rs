@@ -146,10 +146,6 @@ pub fn read_ledger_member(path: &Path, member: Option<&str>) -> Result<Ledger, I
     ledger_from_bytes_member(&bytes, &path.display().to_string(), member)
 }
 
-/// The first bytes of every ELF file (`\x7fELF`, the ELF specification's
-/// `e_ident` magic).
-pub(crate) const ELF_MAGIC: &[u8] = b"\x7fELF";
-
 /// Whether `bytes` start like a zip archive (a local file header, or the end
 /// record of an empty archive).
 pub fn is_zip(bytes: &[u8]) -> bool {
@@ -185,13 +181,26 @@ pub fn ledger_from_bytes_member(
 ) -> Result<Ledger, InputError> {
     if is_zip(bytes) {
         ledger_from_zip(bytes, name, member)
-    } else if bytes.starts_with(ELF_MAGIC) {
+    } else if let Some(what) = palm_prc::foreign_format(bytes) {
+        let give = match what {
+            "an ELF file" => "an ELF file (the app's symbols), not a ledger: give it with --elf",
+            "an ar archive (a static library)" => {
+                "an ar archive (a static library), not a ledger: give"
+            }
+            _ => {
+                "a coff-m68k (prc-tools) object file, not a ledger: a prc-tools build's linked \
+                 coff-m68k file (the app before build-prc) goes with --elf, for function \
+                 names; give"
+            }
+        };
         Err(InputError::at(
             name,
             0,
-            "an ELF file (the app's symbols), not a ledger: give it with --elf, and the ledger \
-             (MemDbgDB.pdb, or a backup .zip holding it) as the input: memdbg report \
-             MemDbgDB.pdb --elf APP.elf",
+            format!(
+                "{give}{} the ledger (MemDbgDB.pdb, or a backup .zip holding it) as the input: \
+                 memdbg report MemDbgDB.pdb --elf APP.elf",
+                if what == "an ELF file" { ", and" } else { "" }
+            ),
         ))
     } else if let Some(m) = member {
         Err(InputError::whole(

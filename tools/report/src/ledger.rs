@@ -14,6 +14,16 @@ use palm_prc::{Database, FourCC, layout, rec_attr};
 
 use crate::InputError;
 
+/// The largest chunk the Palm OS Memory Manager allocates, in bytes
+/// (`memMaxChunkAllocSize`, PALM_FACTS §5.2), unless `MemChunkNew` is given
+/// the private flag 0x1000 (AllowLarge): a larger block is warned about.
+pub const MAX_CHUNK: u32 = 65_505;
+
+/// The largest size any chunk can have, header included, in bytes: its
+/// header's `size` field is 24 bits (PALM_FACTS §5.2, `MemoryPrv.h`). A
+/// larger recorded size cannot be right: the ledger is refused.
+pub const MAX_CHUNK_FIELD: u32 = 0x00FF_FFFF;
+
 /// Where the records of a ledger came from: used to turn a record-relative
 /// decode error into a file offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +58,10 @@ pub struct Ledger {
     /// freed where it could not see the free (trap patches refused, or a free
     /// inside the Memory Manager without a trap call), not leaks.
     pub freed_unseen: Vec<AllocRecord>,
+    /// Where each of [`Ledger::allocs`] is (the same order): its record index
+    /// in the database and, for a ledger read from a file, the file offset of
+    /// its data, for warnings that name the record.
+    pub alloc_origins: Vec<(usize, Option<u64>)>,
     /// Overrun events.
     pub overruns: Vec<OverrunRecord>,
     /// Double-free events.
@@ -308,6 +322,7 @@ fn decode_all<'a>(
         allocs: Vec::new(),
         handed_off: Vec::new(),
         freed_unseen: Vec::new(),
+        alloc_origins: Vec::new(),
         overruns: Vec::new(),
         double_frees: Vec::new(),
         interior_frees: Vec::new(),
@@ -333,13 +348,39 @@ fn decode_all<'a>(
                 return Err(record_error(source, index, origin, data, e));
             }
             Record::FreeSlot => ledger.free_slots += 1,
-            Record::Alloc(a) if a.alloc_flags().contains(AllocFlags::HANDED_OFF) => {
-                ledger.handed_off.push(a);
+            Record::Alloc(a) => {
+                // A size no chunk can have: the record cannot be right.
+                if a.size.get() > MAX_CHUNK_FIELD {
+                    let message = format!(
+                        "record {index} ({}): a size of {} bytes, more than any Palm OS chunk \
+                         can hold (its header's size field is 24 bits: at most \
+                         {MAX_CHUNK_FIELD} bytes): the record is damaged",
+                        kind::name(a.kind),
+                        a.size.get()
+                    );
+                    let at = std::mem::offset_of!(AllocRecord, size) as u64;
+                    return Err(match origin {
+                        Origin::File(o) => InputError::at(source, o + at, message),
+                        Origin::Index => InputError::whole(source, message),
+                    });
+                }
+                if a.alloc_flags().contains(AllocFlags::HANDED_OFF) {
+                    ledger.handed_off.push(a);
+                    continue;
+                }
+                if a.alloc_flags().contains(AllocFlags::FREED_UNSEEN) {
+                    ledger.freed_unseen.push(a);
+                    continue;
+                }
+                ledger.allocs.push(a);
+                ledger.alloc_origins.push((
+                    index,
+                    match origin {
+                        Origin::File(o) => Some(o),
+                        Origin::Index => None,
+                    },
+                ));
             }
-            Record::Alloc(a) if a.alloc_flags().contains(AllocFlags::FREED_UNSEEN) => {
-                ledger.freed_unseen.push(a);
-            }
-            Record::Alloc(a) => ledger.allocs.push(a),
             Record::Overrun(o) => ledger.overruns.push(o),
             Record::DoubleFree(d) => ledger.double_frees.push(d),
             Record::InteriorFree(f) => ledger.interior_frees.push(f),

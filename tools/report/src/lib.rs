@@ -104,7 +104,10 @@
 //! not in the exit status), the leaks aggregated by site ("3 leaks × 16 bytes from starter.rs:42"),
 //! overruns and double frees with their sites, heap statistics, the
 //! suppressions used, and a last line:
-//! `SUMMARY: memdbg: 48 byte(s) leaked in 3 allocation(s).`
+//! `SUMMARY: memdbg: 48 byte(s) leaked in 3 allocation(s).` (for a ledger
+//! whose run did not stop, header flag RUNNING: `SUMMARY: memdbg: 48 byte(s)
+//! live in 3 allocation(s) when the ledger was last written (the run did not
+//! stop: not leaks).`; the line always starts with `SUMMARY: memdbg: `).
 //! Names taken from the inputs (the app's and files' names in the ledger, zip
 //! members, the ELF's functions and files) are printed with their control
 //! characters (C0, DEL, C1) escaped as `\x1b`, in the text report, the diff

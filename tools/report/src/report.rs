@@ -7,8 +7,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, DoubleFreeRecord, HeaderFlags, InteriorFreeRecord, NOT_SAMPLED,
-    OverrunRecord, SegmentRecord, SmallSiteRecord, Stack, detected, kind,
+    self, AllocFlags, AllocRecord, AsBytes, DoubleFreeRecord, HeaderFlags, InteriorFreeRecord,
+    NOT_SAMPLED, OverrunRecord, SegmentRecord, SmallSiteRecord, Stack, detected, kind,
 };
 use palm_prc::FourCC;
 use serde::Serialize;
@@ -814,11 +814,83 @@ pub(crate) fn hidden(block: &Block, opts: &Options<'_>) -> Hidden {
 }
 
 /// Allocation records in allocation order (by sequence number, then
-/// database order).
+/// database order), a record written twice (every byte the same) once
+/// ([`alloc_warnings`] says so).
 pub(crate) fn allocs_in_order(ledger: &Ledger) -> Vec<&AllocRecord> {
-    let mut allocs: Vec<&AllocRecord> = ledger.allocs.iter().collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut allocs: Vec<&AllocRecord> = ledger
+        .allocs
+        .iter()
+        .filter(|a| seen.insert(a.as_bytes()))
+        .collect();
     allocs.sort_by_key(|a| a.seq.get());
     allocs
+}
+
+/// Allocation record `i` of `ledger` in words: "record 5 (offset 0x1A4)".
+fn alloc_record_name(ledger: &Ledger, i: usize) -> String {
+    match ledger.alloc_origins.get(i) {
+        Some((index, Some(at))) => format!("record {index} (offset 0x{at:X})"),
+        Some((index, None)) => format!("record {index}"),
+        None => format!("allocation record {}", i + 1),
+    }
+}
+
+/// Allocation records that cannot all be right, each named with its record
+/// and file offset: a record written twice (counted once), a record of
+/// another format version than the header's, two live blocks at one
+/// address, a block larger than `memMaxChunkAllocSize` (only a chunk with
+/// the private AllowLarge flag can be) or than the run's peak of live bytes.
+fn alloc_warnings(ledger: &Ledger, running: bool, warnings: &mut Vec<String>) {
+    let allocs = &ledger.allocs;
+    let version = ledger.header.version;
+    let peak = ledger.header.counters.peak_live_bytes.get();
+    let mut first_at: FastMap<u32, usize> = FastMap::default();
+    for (i, a) in allocs.iter().enumerate() {
+        let name = alloc_record_name(ledger, i);
+        if let Some(j) = allocs[..i].iter().position(|o| o == a) {
+            warnings.push(format!(
+                "{name} is {} written twice (allocation #{} at 0x{:08X}): counted once",
+                alloc_record_name(ledger, j),
+                a.seq.get(),
+                a.address.get()
+            ));
+            continue;
+        }
+        if a.version != version {
+            warnings.push(format!(
+                "{name}: an allocation record of format version {} in a version {version} \
+                 ledger (one run's library writes one version): it may be damaged",
+                a.version
+            ));
+        }
+        match first_at.get(&a.address.get()) {
+            Some(&j) => warnings.push(format!(
+                "{name} and {}: two live blocks at 0x{:08X} (a {} and a {}): one of the records \
+                 is wrong",
+                alloc_record_name(ledger, j),
+                a.address.get(),
+                kind::name(allocs[j].kind),
+                kind::name(a.kind)
+            )),
+            None => {
+                first_at.insert(a.address.get(), i);
+            }
+        }
+        let size = a.size.get();
+        if size > crate::ledger::MAX_CHUNK {
+            warnings.push(format!(
+                "{name}: a block of {size} bytes, more than the {} bytes a Palm OS chunk can \
+                 have (memMaxChunkAllocSize) unless MemChunkNew was given the private \
+                 AllowLarge flag",
+                crate::ledger::MAX_CHUNK
+            ));
+        } else if !running && peak != 0 && size > peak {
+            warnings.push(format!(
+                "{name}: a block of {size} bytes, more than the run's peak of {peak} live bytes"
+            ));
+        }
+    }
 }
 
 /// A symbolizing, caching view used by [`analyze`] and the diff.
@@ -1095,11 +1167,11 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             .collect()
     };
     let running = flags.contains(HeaderFlags::RUNNING);
-    if !running && counters.leaks as usize != ledger.allocs.len() {
+    let n_allocs = allocs_in_order(ledger).len();
+    if !running && counters.leaks as usize != n_allocs {
         warnings.push(format!(
-            "the header counts {} but the ledger holds {} allocation record(s)",
+            "the header counts {} but the ledger holds {n_allocs} allocation record(s)",
             plural(counters.leaks as usize, "leak", "leaks"),
-            ledger.allocs.len()
         ));
     }
     if !running && counters.overruns as usize != ledger.overruns.len() {
@@ -1192,6 +1264,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     {
         warnings.push(missing);
     }
+    alloc_warnings(ledger, running, &mut warnings);
     small_site_warnings(ledger, running, &mut warnings);
     if let Some(s) = opts.symbolizer {
         let mut seen: Vec<u32> = an.frames.cache.keys().copied().collect();
@@ -1226,6 +1299,13 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     let exit_status = u8::from(!leaks.is_empty() || errors);
     let mut line = if leaks.is_empty() {
         "SUMMARY: memdbg: no leaks".to_string()
+    } else if running {
+        // Not leaks yet: the blocks the app had when it last wrote the ledger.
+        format!(
+            "SUMMARY: memdbg: {bytes} byte(s) live in {} allocation(s) when the ledger was last \
+             written (the run did not stop: not leaks)",
+            leaks.len()
+        )
     } else {
         format!(
             "SUMMARY: memdbg: {bytes} byte(s) leaked in {} allocation(s)",

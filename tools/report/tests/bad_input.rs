@@ -71,6 +71,30 @@ fn an_elf_given_as_the_ledger_is_told_to_go_with_elf() {
     );
 }
 
+/// Finding: a prc-tools COFF object as the ledger was "database type is
+/// 0x00000000 ...".
+#[test]
+fn a_coff_object_given_as_the_ledger_is_named() {
+    let mut coff = vec![0x01, 0x50, 0x00, 0x03];
+    coff.resize(200, 0);
+    assert_eq!(
+        err(&coff).to_string(),
+        "in.pdb: offset 0x0: a coff-m68k (prc-tools) object file, not a ledger: a prc-tools \
+         build's linked coff-m68k file (the app before build-prc) goes with --elf, for function \
+         names; give the ledger (MemDbgDB.pdb, or a backup .zip holding it) as the input: \
+         memdbg report MemDbgDB.pdb --elf APP.elf"
+    );
+    let mut ar = b"!<arch>\n".to_vec();
+    ar.resize(200, b' ');
+    assert!(
+        err(&ar).to_string().starts_with(
+            "in.pdb: offset 0x0: an ar archive (a static library), not a ledger: give the ledger"
+        ),
+        "{}",
+        err(&ar)
+    );
+}
+
 #[test]
 fn a_ledger_given_as_the_elf_is_told_to_be_the_input() {
     let e = memdbg_report::ElfSymbols::from_bytes(&pdb_of(&sample_records()), "MemDbgDB.pdb")

@@ -594,6 +594,56 @@ fn diff_of_two_ledgers() {
     assert_eq!(same.summary.exit_status, 0);
 }
 
+/// Finding: a site whose one leak grew from 100 to 1,000 bytes was
+/// "Unchanged", exit 0. It grew (in bytes), exit 1; one whose bytes fell shrank.
+#[test]
+fn diff_counts_a_site_whose_bytes_grew() {
+    let old = sample();
+    let mut recs = sample_records();
+    recs[3][4..8].copy_from_slice(&1000u32.to_be_bytes()); // forms.rs:7, 100 bytes
+    let new = Ledger::from_pdb(&pdb_of(&recs), "grown.pdb").unwrap();
+    let d = diff(&old, &new, &with_symbols());
+    let grew: Vec<_> = d
+        .appeared
+        .iter()
+        .map(|c| {
+            (
+                c.site.as_str(),
+                c.old_count,
+                c.new_count,
+                c.old_bytes,
+                c.new_bytes,
+            )
+        })
+        .collect();
+    assert_eq!(grew, [("src/forms.rs:7", 1, 1, 100, 1000)]);
+    assert!(d.disappeared.is_empty());
+    assert_eq!((d.unchanged_sites, d.unchanged_leaks), (2, 4));
+    assert_eq!(
+        (
+            d.summary.appeared_leaks,
+            d.summary.appeared_bytes,
+            d.summary.exit_status
+        ),
+        (0, 900, 1)
+    );
+    let mut out = Vec::new();
+    print_diff(&mut out, &old, &new, &with_symbols()).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("Appeared or grew:\n  +0 leaks (1 → 1), +900 bytes, from src/forms.rs:7"),
+        "{text}"
+    );
+    // The other way round it shrank, exit 0.
+    let d = diff(&new, &old, &with_symbols());
+    assert!(d.appeared.is_empty());
+    assert_eq!(d.disappeared.len(), 1);
+    assert_eq!(
+        (d.summary.disappeared_bytes, d.summary.exit_status),
+        (900, 0)
+    );
+}
+
 /// FakeElf for a build whose code from 0x0200 on moved by 0x10 bytes.
 struct ShiftedElf;
 
@@ -715,6 +765,14 @@ fn a_run_that_did_not_stop() {
     assert!(text.contains(
         "Leaks: 2 blocks, 72 bytes (live when the ledger was written: the run did not stop)\n"
     ));
+    // Finding: SUMMARY said "leaked" for blocks only live at that moment.
+    assert!(
+        text.ends_with(
+            "SUMMARY: memdbg: 72 byte(s) live in 2 allocation(s) when the ledger was last \
+             written (the run did not stop: not leaks).\n"
+        ),
+        "{text}"
+    );
     // No warning about counters or free slots: both are expected while running.
     assert!(!text.contains("warning: the header counts"));
     assert!(!text.contains("free slot"));
@@ -1136,4 +1194,80 @@ fn interior_frees_name_the_offset_the_block_and_the_free() {
     old[1] = 3;
     let records = vec![header(0x0C00, &[]).as_bytes().to_vec(), old];
     assert!(Ledger::from_pdb(&pdb_of(&records), "v3.pdb").is_err());
+}
+
+/// Findings: allocation records that cannot all be right were read without
+/// comment, and a record written twice was counted twice in SUMMARY.
+#[test]
+fn allocation_records_that_cannot_be_right_are_named() {
+    let base = analyze(&sample(), &Options::default());
+    let warned = |recs: &[Vec<u8>]| {
+        let l = Ledger::from_pdb(&pdb_of(recs), "w.pdb").unwrap();
+        analyze(&l, &Options::default())
+    };
+    // The forms.rs:7 leak (record 3, 100 bytes) written twice: counted once.
+    let mut recs = sample_records();
+    recs.push(recs[3].clone());
+    let r = warned(&recs);
+    assert_eq!(
+        (r.summary.leaks, r.summary.bytes),
+        (base.summary.leaks, base.summary.bytes)
+    );
+    assert_eq!(r.summary.line, base.summary.line);
+    let dup: Vec<_> = r
+        .warnings
+        .iter()
+        .filter(|w| w.contains("written twice"))
+        .collect();
+    assert_eq!(dup.len(), 1, "{:?}", r.warnings);
+    assert!(
+        dup[0].starts_with(&format!("record {} (offset 0x", recs.len() - 1))
+            && dup[0].contains("is record 3 (offset 0x"),
+        "{}",
+        dup[0]
+    );
+    assert!(
+        !r.warnings
+            .iter()
+            .any(|w| w.starts_with("the header counts")),
+        "{:?}",
+        r.warnings
+    );
+    // A version 2 record in a version 3 ledger; a handle and a pointer at one
+    // address; a block above memMaxChunkAllocSize; one above the run's peak.
+    let mut recs = sample_records();
+    recs[3][1] = 2;
+    let at = recs[1][8..12].to_vec();
+    recs[3][8..12].copy_from_slice(&at);
+    recs[4][4..8].copy_from_slice(&70_000u32.to_be_bytes());
+    recs[5][4..8].copy_from_slice(&5_000u32.to_be_bytes());
+    let r = warned(&recs);
+    let has = |needle: &str| {
+        assert!(
+            r.warnings.iter().any(|w| w.contains(needle)),
+            "{needle}: {:#?}",
+            r.warnings
+        );
+    };
+    has(&format!(
+        "record 3 (offset 0x{:X}): an allocation record of format version 2 in a version {} ledger",
+        78 + recs.len() * 8 + 2 + recs[0].len() + recs[1].len() + recs[2].len(),
+        memdbg::record::FORMAT_VERSION
+    ));
+    has("two live blocks at 0x00012344 (a handle and a pointer)");
+    has("a block of 70000 bytes, more than the 65505 bytes a Palm OS chunk can have");
+    has("a block of 5000 bytes, more than the run's peak of 4000 live bytes");
+    // A size no chunk header can hold: the ledger is refused at that field.
+    let mut recs = sample_records();
+    recs[3][4..8].copy_from_slice(&u32::MAX.to_be_bytes());
+    let e = Ledger::from_pdb(&pdb_of(&recs), "bad.pdb").unwrap_err();
+    let offset = 78 + recs.len() * 8 + 2 + recs[0].len() + recs[1].len() + recs[2].len() + 4;
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "bad.pdb: offset 0x{offset:X}: record 3 (pointer): a size of 4294967295 bytes, more \
+             than any Palm OS chunk can hold (its header's size field is 24 bits: at most \
+             16777215 bytes): the record is damaged"
+        )
+    );
 }
