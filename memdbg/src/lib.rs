@@ -49,7 +49,10 @@
 //!   the OS sees it and reported with both frees' sites; a free of a block memdbg
 //!   never saw is only counted.
 //! - [`stop`] restores the original trap addresses (read back), checks every live
-//!   block's guard, reports each leak (one `DbgMessage` line each), writes the
+//!   block's guard, reports each leak (one `DbgMessage` line each, and with
+//!   [`Options::CONTENTS`] a [`record::ContentsRecord`] of its first
+//!   [`record::CONTENTS_LEN`] bytes, a handle's read while locked with
+//!   `MemHandleLock` where only documented calls are used), writes the
 //!   header's counters, releases the records and removes free slots from the
 //!   ledger, and only then, the ledger complete, shows up to `max_alerts` alerts
 //!   (one per leak) and frees its state.

@@ -19,7 +19,8 @@
 //!   per leak (a tracked allocation never freed; kinds [`kind::POINTER`],
 //!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]), and event records
 //!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::SMALL_SITE`],
-//!   [`kind::LOW_HEAP`]) in the order they happened. Events are separate records (not
+//!   [`kind::LOW_HEAP`]) in the order they happened; with [`Options::CONTENTS`], one
+//!   [`kind::CONTENTS`] record per leak (its first bytes), written at stop. Events are separate records (not
 //!   header sections) so that their number is not bounded by the header's size and a
 //!   crash loses none that were written.
 //! - While the app runs (or after it crashed before `stop`), the database also holds
@@ -55,18 +56,22 @@
 //! | 1 | first version: header of 152 bytes ([`HEADER_SIZE_V1`]) |
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
 //! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); every other record is as in version 2 |
+//! | 4 | a new record kind, [`kind::CONTENTS`] ([`ContentsRecord`]: a leak's first bytes, written at stop); every other record is as in version 3 |
 //!
-//! [`Header::decode`] and [`Record::decode`] read all three versions (a version 1
+//! [`Header::decode`] and [`Record::decode`] read all four versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`; a
-//! ledger before version 3 has no segment records).
+//! ledger before version 3 has no segment records, one before version 4 no contents
+//! records). A new kind changes the version so that a reader of an older version
+//! refuses the whole ledger as newer than it knows ("unknown record format
+//! version") rather than failing on the first record of the new kind.
 
 use core::mem::{offset_of, size_of};
 use static_assertions::const_assert_eq;
 
 /// Version of this format, stored in every record (byte 1).
-pub const FORMAT_VERSION: u8 = 3;
+pub const FORMAT_VERSION: u8 = 4;
 /// The oldest version readers still accept: 1 (no code 1 checksum in the header;
-/// every other record has the same layout as in version 2 and 3).
+/// every other record has the same layout as in versions 2 to 4).
 pub const OLDEST_FORMAT_VERSION: u8 = 1;
 
 /// The ledger database's name (`DmFindDatabase`, card 0). 8 bytes, well under
@@ -180,6 +185,9 @@ pub mod kind {
     /// The dynamic heap's largest free chunk fell below the warning threshold
     /// ([`LowHeapRecord`](super::LowHeapRecord)).
     pub const LOW_HEAP: u8 = 0x23;
+    /// A leak's first bytes, copied at stop ([`ContentsRecord`](super::ContentsRecord));
+    /// format version 4 on.
+    pub const CONTENTS: u8 = 0x24;
 
     /// Whether `k` is one of the four allocation kinds.
     pub const fn is_alloc(k: u8) -> bool {
@@ -188,7 +196,7 @@ pub mod kind {
 
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
     /// "overrun", "double free", "small-allocation site", "low heap", "header",
-    /// "segment", "free slot"), or "unknown".
+    /// "segment", "contents", "free slot"), or "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
@@ -202,6 +210,7 @@ pub mod kind {
             DOUBLE_FREE => "double free",
             SMALL_SITE => "small-allocation site",
             LOW_HEAP => "low heap",
+            CONTENTS => "contents",
             _ => "unknown",
         }
     }
@@ -457,6 +466,10 @@ flags! {
         /// the app loses nothing. Without it an alert is `FrmCustomAlert` with
         /// ErrOKAlert (10021, Palm OS 3.2 and later), which returns.
         const ERR_DISPLAY_ALERTS = 0x0400;
+        /// At stop, copy each leak's first bytes (up to [`CONTENTS_LEN`]) into a
+        /// [`ContentsRecord`] after its allocation record, as POSE's leak dump
+        /// shows them. Off: no contents records at all.
+        const CONTENTS = 0x0800;
     }
 }
 
@@ -925,18 +938,18 @@ impl Header {
     }
 
     /// The size of a header of format version `version` ([`HEADER_SIZE_V1`] for
-    /// version 1, [`HEADER_SIZE`] for versions 2 and 3: the same layout), or `None`
+    /// version 1, [`HEADER_SIZE`] for versions 2 to 4: the same layout), or `None`
     /// for a version readers do not know.
     pub const fn size_of_version(version: u8) -> Option<usize> {
         match version {
             1 => Some(HEADER_SIZE_V1),
-            2 | FORMAT_VERSION => Some(HEADER_SIZE),
+            2..=FORMAT_VERSION => Some(HEADER_SIZE),
             _ => None,
         }
     }
 
     /// The header's bytes as stored for its [`Header::version`]: all of them for
-    /// versions 2 and 3, the first [`HEADER_SIZE_V1`] for version 1.
+    /// versions 2 to 4, the first [`HEADER_SIZE_V1`] for version 1.
     pub fn stored_bytes(&self) -> &[u8] {
         let n = Self::size_of_version(self.version).unwrap_or(HEADER_SIZE);
         &self.as_bytes()[..n]
@@ -949,7 +962,7 @@ impl Header {
         (self.version >= 2 && self.code_size.get() != 0).then(|| self.code_crc.get())
     }
 
-    /// Decodes record 0 of format version 1, 2 or 3.
+    /// Decodes record 0 of format version 1 to 4.
     ///
     /// # Errors
     /// Wrong length, kind, version, header size or magic.
@@ -982,7 +995,7 @@ impl Header {
             return Err(DecodeError {
                 offset: offset_of!(Header, header_size),
                 what: if size == HEADER_SIZE {
-                    "header size field is not 156 (version 2 or 3)"
+                    "header size field is not 156 (version 2 to 4)"
                 } else {
                     "header size field is not 152 (version 1)"
                 },
@@ -1238,6 +1251,125 @@ impl SegmentRecord {
     }
 }
 
+/// Bytes of a leak copied into its [`ContentsRecord`]: the first 32 (fewer for a
+/// smaller block). 32 bytes show a C string or a struct's first fields (the
+/// Visual Leak Detector and POSE leak dumps show about as many per line or two),
+/// and keep the record at 40 bytes.
+pub const CONTENTS_LEN: usize = 32;
+
+/// The first bytes of a leak, copied at `stop` with [`Options::CONTENTS`] (format
+/// version 4 on). 40 bytes. It follows the leak's allocation record's
+/// sequence number, not its position: records are added and removed around it.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::CONTENTS`] |
+/// | 1 | 1 | version (4 on) |
+/// | 2 | 2 | count: bytes copied, `min(size, 32)` ([`CONTENTS_LEN`]) |
+/// | 4 | 4 | the leak's sequence number ([`AllocRecord::seq`]) |
+/// | 8 | 32 | the block's first `count` bytes (from the block handed out: after the data offset), then zeros |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct ContentsRecord {
+    /// [`kind::CONTENTS`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`] (4 or later).
+    pub version: u8,
+    /// Bytes of `bytes` that were copied (0..=[`CONTENTS_LEN`]).
+    pub count: U16Be,
+    /// The leak's sequence number.
+    pub seq: U32Be,
+    /// The block's first bytes; past `count`, zeros.
+    pub bytes: [u8; CONTENTS_LEN],
+}
+/// Size of a [`ContentsRecord`] in bytes.
+pub const CONTENTS_RECORD_SIZE: usize = 40;
+/// The first format version with [`ContentsRecord`]s.
+pub const CONTENTS_FORMAT_VERSION: u8 = 4;
+const_assert_eq!(size_of::<ContentsRecord>(), CONTENTS_RECORD_SIZE);
+const_assert_eq!(offset_of!(ContentsRecord, count), 2);
+const_assert_eq!(offset_of!(ContentsRecord, seq), 4);
+const_assert_eq!(offset_of!(ContentsRecord, bytes), 8);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for ContentsRecord {}
+
+impl ContentsRecord {
+    /// The bytes copied (the first `count`).
+    pub fn contents(&self) -> &[u8] {
+        let n = usize::from(self.count.get()).min(CONTENTS_LEN);
+        &self.bytes[..n]
+    }
+
+    /// Decodes a contents record.
+    ///
+    /// # Errors
+    /// Wrong length, kind or version (before 4), or a count above
+    /// [`CONTENTS_LEN`].
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        if bytes.first() != Some(&kind::CONTENTS) {
+            return Err(DecodeError {
+                offset: 0,
+                what: "not a contents record",
+            });
+        }
+        if bytes.len() < 2 {
+            return Err(DecodeError {
+                offset: bytes.len(),
+                what: "truncated record",
+            });
+        }
+        version(bytes[1], 1)?;
+        if bytes[1] < CONTENTS_FORMAT_VERSION {
+            return Err(DecodeError {
+                offset: 1,
+                what: "contents record of a format version before 4",
+            });
+        }
+        exact(bytes, CONTENTS_RECORD_SIZE)?;
+        let r = Self::read_from(bytes)?;
+        if usize::from(r.count.get()) > CONTENTS_LEN {
+            return Err(DecodeError {
+                offset: offset_of!(ContentsRecord, count),
+                what: "contents byte count above 32",
+            });
+        }
+        Ok(r)
+    }
+}
+
+/// One row of a hex dump, as POSE's leak dump and Visual Leak Detector print a
+/// block's bytes: each of `bytes` as two uppercase hex digits followed by a
+/// space, blanks in place of the missing ones up to `width` bytes (so the
+/// columns of a short last row line up), one more space, then the bytes as
+/// text: printable ASCII (0x20..=0x7E) as itself, any other byte as `.`. Each
+/// character goes to `put`, so that the host report and the device viewer
+/// (no `core::fmt` on the 68k) print the same rows. `bytes` longer than
+/// `width` are all printed.
+pub fn dump_row(bytes: &[u8], width: usize, mut put: impl FnMut(u8)) {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    for &b in bytes {
+        put(DIGITS[usize::from(b >> 4)]);
+        put(DIGITS[usize::from(b & 0xF)]);
+        put(b' ');
+    }
+    for _ in bytes.len()..width {
+        put(b' ');
+        put(b' ');
+        put(b' ');
+    }
+    put(b' ');
+    for &b in bytes {
+        put(as_text(b));
+    }
+}
+
+/// Byte `b` in the text column of a hex dump ([`dump_row`]): printable ASCII
+/// (0x20..=0x7E) as itself, any other byte as `.`.
+pub const fn as_text(b: u8) -> u8 {
+    if b >= 0x20 && b <= 0x7E { b } else { b'.' }
+}
+
 /// Any MemDbgDB record, decoded.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
@@ -1258,6 +1390,8 @@ pub enum Record {
     LowHeap(LowHeapRecord),
     /// A code resource N ≥ 2 (format version 3 on).
     Segment(SegmentRecord),
+    /// A leak's first bytes (format version 4 on).
+    Contents(ContentsRecord),
 }
 
 impl Record {
@@ -1354,6 +1488,7 @@ impl Record {
                 }
                 Ok(Record::Segment(r))
             }
+            kind::CONTENTS => ContentsRecord::decode(bytes).map(Record::Contents),
             _ => Err(DecodeError {
                 offset: 0,
                 what: "unknown record kind",
@@ -1448,7 +1583,7 @@ mod tests {
     fn alloc_record_exact_bytes() {
         let r = sample_alloc();
         let mut want = vec![
-            0x11, 3, 0x00, 0x05, // kind, version, flags
+            0x11, 4, 0x00, 0x05, // kind, version, flags
             0, 0, 0, 16, // size
             0x00, 0x01, 0x23, 0x44, // address
             0, 0, 0, 7, // seq
@@ -1510,7 +1645,7 @@ mod tests {
         assert_eq!(
             &b[..16],
             &[
-                1, 3, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
+                1, 4, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
             ]
         );
         assert_eq!(
@@ -1586,13 +1721,14 @@ mod tests {
         h.header_size.set(156);
         h.code_size.set(0);
         assert_eq!(Header::decode(h.as_bytes()).unwrap().code_checksum(), None);
-        // Version 2 and 3 headers have the same layout.
+        // Version 2, 3 and 4 headers have the same layout.
         let mut v2 = h.as_bytes().to_vec();
         v2[1] = 2;
         assert_eq!(Header::decode(&v2).unwrap().version, 2);
         assert_eq!(Header::size_of_version(2), Some(HEADER_SIZE));
         assert_eq!(Header::size_of_version(3), Some(HEADER_SIZE));
-        assert_eq!(Header::size_of_version(4), None);
+        assert_eq!(Header::size_of_version(4), Some(HEADER_SIZE));
+        assert_eq!(Header::size_of_version(5), None);
     }
 
     #[test]
@@ -1654,7 +1790,7 @@ mod tests {
         };
         let b = o.as_bytes();
         assert_eq!(b.len(), OVERRUN_RECORD_SIZE);
-        assert_eq!(&b[..12], &[0x20, 3, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
+        assert_eq!(&b[..12], &[0x20, 4, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
         assert_eq!(&b[38..], alloc.as_bytes());
         assert_eq!(Record::decode(b), Ok(Record::Overrun(o)));
 
@@ -1685,7 +1821,7 @@ mod tests {
         };
         assert_eq!(
             &s.as_bytes()[..12],
-            &[0x22, 3, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
+            &[0x22, 4, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
         );
         assert_eq!(Record::decode(s.as_bytes()), Ok(Record::SmallSite(s)));
 
@@ -1701,7 +1837,7 @@ mod tests {
         assert_eq!(
             &l.as_bytes()[..16],
             &[
-                0x23, 3, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
+                0x23, 4, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
             ]
         );
         assert_eq!(Record::decode(l.as_bytes()), Ok(Record::LowHeap(l)));
@@ -1721,7 +1857,7 @@ mod tests {
         assert_eq!(
             b,
             &[
-                0x02, 3, 0, 2, 0, 4, 0x10, 0, 0, 0, 0x01, 0x20, 0xCA, 0xFE, 0xF0, 0x0D
+                0x02, 4, 0, 2, 0, 4, 0x10, 0, 0, 0, 0x01, 0x20, 0xCA, 0xFE, 0xF0, 0x0D
             ]
         );
         assert_eq!(Record::decode(b), Ok(Record::Segment(r)));
@@ -1754,9 +1890,55 @@ mod tests {
     }
 
     #[test]
-    fn known_versions_are_1_to_3() {
+    fn contents_records_round_trip_and_dump_as_hex_and_text() {
+        let mut r = ContentsRecord {
+            kind: kind::CONTENTS,
+            version: FORMAT_VERSION,
+            count: U16Be::new(9),
+            seq: U32Be::new(0x0102_0304),
+            bytes: [0; CONTENTS_LEN],
+        };
+        r.bytes[..9].copy_from_slice(b"1234567\0\xFF");
+        let b = r.as_bytes();
+        let mut want = vec![0x24, 4, 0, 9, 1, 2, 3, 4];
+        want.extend_from_slice(b"1234567\0\xFF");
+        want.extend_from_slice(&[0; 23]);
+        assert_eq!(b, &want[..]);
+        assert_eq!(Record::decode(b), Ok(Record::Contents(r)));
+        assert_eq!(r.contents(), b"1234567\0\xFF");
+        // An older version, a count above 32, a wrong size.
+        let mut old = want.clone();
+        old[1] = 3;
+        assert_eq!(
+            Record::decode(&old).unwrap_err(),
+            DecodeError {
+                offset: 1,
+                what: "contents record of a format version before 4"
+            }
+        );
+        let mut big = want.clone();
+        big[3] = 33;
+        assert_eq!(Record::decode(&big).unwrap_err().offset, 2);
+        assert_eq!(Record::decode(&want[..39]).unwrap_err().offset, 39);
+        assert_eq!(kind::name(kind::CONTENTS), "contents");
+        // A row of 8 with 9 bytes prints them all; a short row is padded.
+        let row = |bytes: &[u8], width| {
+            let mut s = Vec::new();
+            dump_row(bytes, width, |c| s.push(c));
+            String::from_utf8(s).unwrap()
+        };
+        assert_eq!(
+            row(r.contents(), 8),
+            "31 32 33 34 35 36 37 00 FF  1234567.."
+        );
+        assert_eq!(row(b"a\x1F~\x7F", 6), "61 1F 7E 7F        a.~.");
+        assert_eq!(row(b"", 2), "       ");
+    }
+
+    #[test]
+    fn known_versions_are_1_to_4() {
         let known: Vec<u8> = (0..=255).filter(|&v| is_known_version(v)).collect();
-        assert_eq!(known, [1, 2, 3]);
+        assert_eq!(known, [1, 2, 3, 4]);
     }
 
     #[test]
@@ -1778,14 +1960,16 @@ mod tests {
         k[0] = 0x55;
         assert_eq!(Record::decode(&k).unwrap_err().what, "unknown record kind");
         let mut v = good.clone();
-        v[1] = 4;
+        v[1] = 5;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
         v[1] = 0;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
-        // Version 1 and 2 records have the version 3 layout.
+        // Version 1 to 3 records have the version 4 layout.
         v[1] = 1;
         assert!(Record::decode(&v).is_ok());
         v[1] = 2;
+        assert!(Record::decode(&v).is_ok());
+        v[1] = 3;
         assert!(Record::decode(&v).is_ok());
         let mut c = good.clone();
         c[24] = 7;

@@ -32,8 +32,8 @@ fn not_a_pdb() {
     pdb.truncate(90);
     assert_eq!(
         err(&pdb).to_string(),
-        "in.pdb: not a Palm database (.pdb): header at offset 0x4C: 11 record entries of 8 bytes \
-         end at offset 0xA6, past the end of the file (0x5A bytes)"
+        "in.pdb: not a Palm database (.pdb): header at offset 0x4C: 14 record entries of 8 bytes \
+         end at offset 0xBE, past the end of the file (0x5A bytes)"
     );
 }
 
@@ -121,14 +121,14 @@ fn no_records() {
 fn unknown_record_version() {
     // In the header.
     let mut recs = sample_records();
-    recs[0][1] = 4;
+    recs[0][1] = 5;
     let pdb = pdb_of(&recs);
     let e = err(&pdb);
     assert_eq!(e.offset, Some(record_offset(&pdb, 0) + 1));
     assert_eq!(
         e.message,
         "record 0 (header): unknown record format version (byte 1 of the record); its version \
-         is 4, this memdbg reads versions 1 to 3"
+         is 5, this memdbg reads versions 1 to 4"
     );
     // In an allocation record.
     let mut recs = sample_records();
@@ -142,14 +142,16 @@ fn unknown_record_version() {
     );
     assert!(
         e.message
-            .ends_with("its version is 7, this memdbg reads versions 1 to 3")
+            .ends_with("its version is 7, this memdbg reads versions 1 to 4")
     );
 }
 
 /// The sample ledger as memdbg's format version 1 wrote it: a 152-byte header
-/// without the code 1 checksum, version 1 in every record.
+/// without the code 1 checksum, version 1 in every record, no contents
+/// records (version 4 on).
 fn version_1_records() -> Vec<Vec<u8>> {
     let mut recs = sample_records();
+    recs.retain(|r| r[0] != kind::CONTENTS);
     recs[0].truncate(record::HEADER_SIZE_V1);
     recs[0][3] = record::HEADER_SIZE_V1 as u8;
     for r in &mut recs {
@@ -206,12 +208,12 @@ fn truncated_records() {
     let pdb = pdb_of(&sample_records());
     let cut = &pdb[..pdb.len() - 10];
     let e = err(cut);
-    let last = 10;
-    assert_eq!(e.offset, Some(record_offset(cut, last) + 88));
+    let last = 13;
+    assert_eq!(e.offset, Some(record_offset(cut, last) + 30));
     assert_eq!(
         e.message,
-        "record 10 (low heap): truncated record (byte 88 of the record); it has 88 bytes, a low \
-         heap record has 98"
+        "record 13 (contents): truncated record (byte 30 of the record); it has 30 bytes, a \
+         contents record has 40"
     );
     // A header cut short.
     let mut recs = sample_records();
@@ -248,7 +250,7 @@ fn other_bad_records() {
     let e = err(&pdb_of(&recs));
     assert!(
         e.message
-            .starts_with("record 11 (header): a second header record")
+            .starts_with("record 14 (header): a second header record")
     );
     // A frame count above 6 in a call stack.
     let mut recs = sample_records();
@@ -262,6 +264,26 @@ fn other_bad_records() {
     let e = err(&pdb);
     assert_eq!(e.offset, Some(record_offset(&pdb, 0) + 4));
     assert!(e.message.contains("bad header magic"));
+    // A contents record of more than 32 bytes, or of a version before 4.
+    let mut recs = sample_records();
+    recs[11][3] = 33;
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 11) + 2));
+    assert_eq!(
+        e.message,
+        "record 11 (contents): contents byte count above 32 (byte 2 of the record)"
+    );
+    let mut recs = sample_records();
+    recs[11][1] = 3;
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 11) + 1));
+    assert_eq!(
+        e.message,
+        "record 11 (contents): contents record of a format version before 4 (byte 1 of the \
+         record)"
+    );
 }
 
 #[test]
@@ -458,14 +480,14 @@ fn records_never_written_are_skipped_and_counted() {
 #[test]
 fn other_zero_records_are_still_errors() {
     // Zero bytes of a size memdbg never creates.
-    let recs = with_unwritten(&[40], true);
+    let recs = with_unwritten(&[42], true);
     let pdb = pdb_of(&recs);
     let e = err(&pdb);
     assert_eq!(e.offset, Some(record_offset(&pdb, 3) + 1));
     assert_eq!(
         e.message,
         "record 3 (free slot): unknown record format version (byte 1 of the record); its \
-         version is 0, this memdbg reads versions 1 to 3"
+         version is 0, this memdbg reads versions 1 to 4"
     );
     // One byte written: not a record that was never written.
     let mut recs = with_unwritten(&[record::ALLOC_RECORD_SIZE], true);
