@@ -81,10 +81,12 @@ extern "C" {
 /* Alerts with ErrDisplayFileLineMsg (the Fatal Alert, for a debug ROM's debugger)
    instead of the ROM's error alert, which returns on every ROM. */
 #define memdbgErrDisplayAlerts 0x0400UL
+/* At stop, each leak's first bytes (up to 32) into the ledger. */
+#define memdbgContents         0x0800UL
 /* What memdbg_start uses when passed 0. */
 #define memdbgDefaults                                                                  \
     (memdbgGuards | memdbgHeapStats | memdbgAlertsAtExit | memdbgDbgMessages |          \
-     memdbgPatchFrees | memdbgAlertOverruns | memdbgAlertDoubleFrees)
+     memdbgPatchFrees | memdbgAlertOverruns | memdbgAlertDoubleFrees | memdbgContents)
 
 /* Starts the detector (normal launch only, from PilotMain): options 0 = the defaults,
    then the most leak alerts at stop, the most live allocations tracked (0: 512) and

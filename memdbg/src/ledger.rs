@@ -187,6 +187,19 @@ pub fn write(rec: *mut u8, offset: u32, bytes: &[u8]) {
     }
 }
 
+/// Appends a record holding `bytes` (a record of its own size): [`new_record`],
+/// one `DmWrite`, [`release`]. On a full storage heap the record is lost and the
+/// ledger is marked incomplete ([`HeaderFlags::INCOMPLETE`]).
+pub fn append(st: &mut State, bytes: &[u8]) {
+    let (rec, at) = new_record(st, bytes.len() as u32);
+    if rec.is_null() {
+        st.flag(HeaderFlags::INCOMPLETE);
+    } else {
+        write(rec, 0, bytes);
+        release(st, rec, at);
+    }
+}
+
 /// Writes `bytes` at the start of record `index` the documented way:
 /// `DmGetRecord`, `MemHandleLock`, `DmWrite`, then [`release`]. Nothing when the
 /// record cannot be had.

@@ -69,10 +69,13 @@
 //!   idiom for data that outlives the app: at stop, `MemPtrOwner`/
 //!   `MemHandleOwner` of a block allocated as the app's names another owner;
 //!   its record gets [`record::AllocFlags::HANDED_OFF`], it is not a leak),
-//!   reports each leak (one `DbgMessage` line each), writes the header's
-//!   counters, releases the records and removes free slots from the ledger, and
-//!   only then, the ledger complete, shows up to `max_alerts` alerts (one per
-//!   leak) and frees its state.
+//!   reports each leak (one `DbgMessage` line each, and with
+//!   [`Options::CONTENTS`] a [`record::ContentsRecord`] of its first
+//!   [`record::CONTENTS_LEN`] bytes, a handle's read while locked with
+//!   `MemHandleLock` where only documented calls are used), writes the
+//!   header's counters, releases the records and removes free slots from the
+//!   ledger, and only then, the ledger complete, shows up to `max_alerts` alerts
+//!   (one per leak) and frees its state.
 //! - Alerts (a leak at stop, an overrun or a double free at once) are the ROM's
 //!   generic error alert, `FrmCustomAlert(ErrOKAlert, …)` (10021, Palm OS 3.2 and
 //!   later: it returns on every ROM), reading "Leak #3: 16 bytes (pointer) at

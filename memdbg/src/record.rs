@@ -21,7 +21,8 @@
 //!   to another owner (the same kinds, with [`AllocFlags::HANDED_OFF`]: not a
 //!   leak), and event records
 //!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::INTERIOR_FREE`], [`kind::SMALL_SITE`],
-//!   [`kind::LOW_HEAP`]) in the order they happened. Events are separate records (not
+//!   [`kind::LOW_HEAP`]) in the order they happened; with [`Options::CONTENTS`], one
+//!   [`kind::CONTENTS`] record per leak (its first bytes), written at stop. Events are separate records (not
 //!   header sections) so that their number is not bounded by the header's size and a
 //!   crash loses none that were written.
 //! - While the app runs (or after it crashed before `stop`), the database also holds
@@ -57,12 +58,15 @@
 //! | 1 | first version: header of 152 bytes ([`HEADER_SIZE_V1`]) |
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
 //! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
-//! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); a new record kind, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]); every other layout is as in version 3 |
+//! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); two new record kinds, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]) and [`kind::CONTENTS`] ([`ContentsRecord`]: a leak's first bytes, written at stop, with option [`Options::CONTENTS`]); every other layout is as in version 3 |
 //!
 //! [`Header::decode`] and [`Record::decode`] read all four versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
 //! a ledger before version 3 has no segment records; before version 4 no stack
-//! says it was cut, [`Stack::truncation`] is `None`).
+//! says it was cut, [`Stack::truncation`] is `None`, and there are no interior-free or
+//! contents records). A new kind changes the version so that a reader of an older
+//! version refuses the whole ledger as newer than it knows ("unknown record format
+//! version") rather than failing on the first record of the new kind.
 
 use core::mem::{offset_of, size_of};
 use static_assertions::const_assert_eq;
@@ -187,6 +191,9 @@ pub mod kind {
     /// A free of an address inside a tracked block, not its start
     /// ([`InteriorFreeRecord`](super::InteriorFreeRecord)); format version 4 on.
     pub const INTERIOR_FREE: u8 = 0x24;
+    /// A leak's first bytes, copied at stop ([`ContentsRecord`](super::ContentsRecord));
+    /// format version 4 on.
+    pub const CONTENTS: u8 = 0x25;
 
     /// Whether `k` is one of the four allocation kinds.
     pub const fn is_alloc(k: u8) -> bool {
@@ -195,7 +202,7 @@ pub mod kind {
 
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
     /// "overrun", "double free", "small-allocation site", "low heap", "interior
-    /// free", "header", "segment", "free slot"), or "unknown".
+    /// free", "header", "segment", "contents", "free slot"), or "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
@@ -210,6 +217,7 @@ pub mod kind {
             SMALL_SITE => "small-allocation site",
             LOW_HEAP => "low heap",
             INTERIOR_FREE => "interior free",
+            CONTENTS => "contents",
             _ => "unknown",
         }
     }
@@ -465,6 +473,10 @@ flags! {
         /// the app loses nothing. Without it an alert is `FrmCustomAlert` with
         /// ErrOKAlert (10021, Palm OS 3.2 and later), which returns.
         const ERR_DISPLAY_ALERTS = 0x0400;
+        /// At stop, copy each leak's first bytes (up to [`CONTENTS_LEN`]) into a
+        /// [`ContentsRecord`] after its allocation record, as POSE's leak dump
+        /// shows them. Off: no contents records at all.
+        const CONTENTS = 0x0800;
     }
 }
 
@@ -1009,7 +1021,7 @@ impl Header {
     pub const fn size_of_version(version: u8) -> Option<usize> {
         match version {
             1 => Some(HEADER_SIZE_V1),
-            2 | 3 | FORMAT_VERSION => Some(HEADER_SIZE),
+            2..=FORMAT_VERSION => Some(HEADER_SIZE),
             _ => None,
         }
     }
@@ -1028,7 +1040,7 @@ impl Header {
         (self.version >= 2 && self.code_size.get() != 0).then(|| self.code_crc.get())
     }
 
-    /// Decodes record 0 of format version 1, 2 or 3.
+    /// Decodes record 0 of format version 1 to 4.
     ///
     /// # Errors
     /// Wrong length, kind, version, header size or magic.
@@ -1061,7 +1073,7 @@ impl Header {
             return Err(DecodeError {
                 offset: offset_of!(Header, header_size),
                 what: if size == HEADER_SIZE {
-                    "header size field is not 156 (version 2 or 3)"
+                    "header size field is not 156 (version 2 to 4)"
                 } else {
                     "header size field is not 152 (version 1)"
                 },
@@ -1371,6 +1383,125 @@ impl SegmentRecord {
     }
 }
 
+/// Bytes of a leak copied into its [`ContentsRecord`]: the first 32 (fewer for a
+/// smaller block). 32 bytes show a C string or a struct's first fields (the
+/// Visual Leak Detector and POSE leak dumps show about as many per line or two),
+/// and keep the record at 40 bytes.
+pub const CONTENTS_LEN: usize = 32;
+
+/// The first bytes of a leak, copied at `stop` with [`Options::CONTENTS`] (format
+/// version 4 on). 40 bytes. It follows the leak's allocation record's
+/// sequence number, not its position: records are added and removed around it.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::CONTENTS`] |
+/// | 1 | 1 | version (4 on) |
+/// | 2 | 2 | count: bytes copied, `min(size, 32)` ([`CONTENTS_LEN`]) |
+/// | 4 | 4 | the leak's sequence number ([`AllocRecord::seq`]) |
+/// | 8 | 32 | the block's first `count` bytes (from the block handed out: after the data offset), then zeros |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct ContentsRecord {
+    /// [`kind::CONTENTS`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`] (4 or later).
+    pub version: u8,
+    /// Bytes of `bytes` that were copied (0..=[`CONTENTS_LEN`]).
+    pub count: U16Be,
+    /// The leak's sequence number.
+    pub seq: U32Be,
+    /// The block's first bytes; past `count`, zeros.
+    pub bytes: [u8; CONTENTS_LEN],
+}
+/// Size of a [`ContentsRecord`] in bytes.
+pub const CONTENTS_RECORD_SIZE: usize = 40;
+/// The first format version with [`ContentsRecord`]s.
+pub const CONTENTS_FORMAT_VERSION: u8 = 4;
+const_assert_eq!(size_of::<ContentsRecord>(), CONTENTS_RECORD_SIZE);
+const_assert_eq!(offset_of!(ContentsRecord, count), 2);
+const_assert_eq!(offset_of!(ContentsRecord, seq), 4);
+const_assert_eq!(offset_of!(ContentsRecord, bytes), 8);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for ContentsRecord {}
+
+impl ContentsRecord {
+    /// The bytes copied (the first `count`).
+    pub fn contents(&self) -> &[u8] {
+        let n = usize::from(self.count.get()).min(CONTENTS_LEN);
+        &self.bytes[..n]
+    }
+
+    /// Decodes a contents record.
+    ///
+    /// # Errors
+    /// Wrong length, kind or version (before 4), or a count above
+    /// [`CONTENTS_LEN`].
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        if bytes.first() != Some(&kind::CONTENTS) {
+            return Err(DecodeError {
+                offset: 0,
+                what: "not a contents record",
+            });
+        }
+        if bytes.len() < 2 {
+            return Err(DecodeError {
+                offset: bytes.len(),
+                what: "truncated record",
+            });
+        }
+        version(bytes[1], 1)?;
+        if bytes[1] < CONTENTS_FORMAT_VERSION {
+            return Err(DecodeError {
+                offset: 1,
+                what: "contents record of a format version before 4",
+            });
+        }
+        exact(bytes, CONTENTS_RECORD_SIZE)?;
+        let r = Self::read_from(bytes)?;
+        if usize::from(r.count.get()) > CONTENTS_LEN {
+            return Err(DecodeError {
+                offset: offset_of!(ContentsRecord, count),
+                what: "contents byte count above 32",
+            });
+        }
+        Ok(r)
+    }
+}
+
+/// One row of a hex dump, as POSE's leak dump and Visual Leak Detector print a
+/// block's bytes: each of `bytes` as two uppercase hex digits followed by a
+/// space, blanks in place of the missing ones up to `width` bytes (so the
+/// columns of a short last row line up), one more space, then the bytes as
+/// text: printable ASCII (0x20..=0x7E) as itself, any other byte as `.`. Each
+/// character goes to `put`, so that the host report and the device viewer
+/// (no `core::fmt` on the 68k) print the same rows. `bytes` longer than
+/// `width` are all printed.
+pub fn dump_row(bytes: &[u8], width: usize, mut put: impl FnMut(u8)) {
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    for &b in bytes {
+        put(DIGITS[usize::from(b >> 4)]);
+        put(DIGITS[usize::from(b & 0xF)]);
+        put(b' ');
+    }
+    for _ in bytes.len()..width {
+        put(b' ');
+        put(b' ');
+        put(b' ');
+    }
+    put(b' ');
+    for &b in bytes {
+        put(as_text(b));
+    }
+}
+
+/// Byte `b` in the text column of a hex dump ([`dump_row`]): printable ASCII
+/// (0x20..=0x7E) as itself, any other byte as `.`.
+pub const fn as_text(b: u8) -> u8 {
+    if b >= 0x20 && b <= 0x7E { b } else { b'.' }
+}
+
 /// Any MemDbgDB record, decoded.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
@@ -1393,6 +1524,8 @@ pub enum Record {
     Segment(SegmentRecord),
     /// A free of an address inside a tracked block (format version 4 on).
     InteriorFree(InteriorFreeRecord),
+    /// A leak's first bytes (format version 4 on).
+    Contents(ContentsRecord),
 }
 
 impl Record {
@@ -1503,6 +1636,7 @@ impl Record {
                 }
                 Ok(Record::Segment(r))
             }
+            kind::CONTENTS => ContentsRecord::decode(bytes).map(Record::Contents),
             _ => Err(DecodeError {
                 offset: 0,
                 what: "unknown record kind",
@@ -1916,6 +2050,52 @@ mod tests {
         assert_eq!(Record::decode(&one).unwrap_err().offset, 2);
         assert_eq!(Record::decode(&b[..15]).unwrap_err().offset, 15);
         assert_eq!(kind::name(kind::SEGMENT), "segment");
+    }
+
+    #[test]
+    fn contents_records_round_trip_and_dump_as_hex_and_text() {
+        let mut r = ContentsRecord {
+            kind: kind::CONTENTS,
+            version: FORMAT_VERSION,
+            count: U16Be::new(9),
+            seq: U32Be::new(0x0102_0304),
+            bytes: [0; CONTENTS_LEN],
+        };
+        r.bytes[..9].copy_from_slice(b"1234567\0\xFF");
+        let b = r.as_bytes();
+        let mut want = vec![0x25, 4, 0, 9, 1, 2, 3, 4];
+        want.extend_from_slice(b"1234567\0\xFF");
+        want.extend_from_slice(&[0; 23]);
+        assert_eq!(b, &want[..]);
+        assert_eq!(Record::decode(b), Ok(Record::Contents(r)));
+        assert_eq!(r.contents(), b"1234567\0\xFF");
+        // An older version, a count above 32, a wrong size.
+        let mut old = want.clone();
+        old[1] = 3;
+        assert_eq!(
+            Record::decode(&old).unwrap_err(),
+            DecodeError {
+                offset: 1,
+                what: "contents record of a format version before 4"
+            }
+        );
+        let mut big = want.clone();
+        big[3] = 33;
+        assert_eq!(Record::decode(&big).unwrap_err().offset, 2);
+        assert_eq!(Record::decode(&want[..39]).unwrap_err().offset, 39);
+        assert_eq!(kind::name(kind::CONTENTS), "contents");
+        // A row of 8 with 9 bytes prints them all; a short row is padded.
+        let row = |bytes: &[u8], width| {
+            let mut s = Vec::new();
+            dump_row(bytes, width, |c| s.push(c));
+            String::from_utf8(s).unwrap()
+        };
+        assert_eq!(
+            row(r.contents(), 8),
+            "31 32 33 34 35 36 37 00 FF  1234567.."
+        );
+        assert_eq!(row(b"a\x1F~\x7F", 6), "61 1F 7E 7F        a.~.");
+        assert_eq!(row(b"", 2), "       ");
     }
 
     #[test]

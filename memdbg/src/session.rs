@@ -12,9 +12,9 @@ use crate::ledger;
 use crate::patch;
 use crate::probe;
 use crate::record::{
-    self, ALLOC_RECORD_SIZE, AllocFlags, AllocRecord, AsBytes, DB_CREATOR, FEATURE_STATE,
-    FORMAT_VERSION, HeaderFlags, NOT_SAMPLED, OVERRUN_RECORD_SIZE, Options, OverrunRecord,
-    SEGMENT_RECORD_SIZE, SegmentRecord, SmallSiteRecord, U16Be, U32Be, detected, kind,
+    self, ALLOC_RECORD_SIZE, AllocFlags, AllocRecord, AsBytes, CONTENTS_LEN, DB_CREATOR,
+    FEATURE_STATE, FORMAT_VERSION, HeaderFlags, NOT_SAMPLED, OVERRUN_RECORD_SIZE, Options,
+    OverrunRecord, SegmentRecord, SmallSiteRecord, U16Be, U32Be, detected, kind,
 };
 use crate::settings::{Error, Settings};
 use crate::stack::CodeRange;
@@ -385,8 +385,8 @@ fn release_code(st: &mut State) {
 /// is what `MemHandleLock` gives (the documented way on every OS: a handle need not
 /// be a master pointer), unlocked again at once (it stays locked by the startup
 /// code). Each record holds the resource's base, size and CRC-32, written as
-/// [`ledger::new_record`] … [`ledger::release`]; a full storage heap loses it and
-/// marks the ledger incomplete.
+/// [`ledger::append`]; a full storage heap loses it and marks the ledger
+/// incomplete.
 fn record_segments(st: &mut State) {
     if st.code_handle.is_null() {
         return;
@@ -417,13 +417,7 @@ fn record_segments(st: &mut State) {
                     size: U32Be::new(size),
                     crc: U32Be::new(record::crc32(bytes)),
                 };
-                let (rec, at) = ledger::new_record(st, SEGMENT_RECORD_SIZE as u32);
-                if rec.is_null() {
-                    st.flag(HeaderFlags::INCOMPLETE);
-                } else {
-                    ledger::write(rec, 0, r.as_bytes());
-                    ledger::release(st, rec, at);
-                }
+                ledger::append(st, r.as_bytes());
             }
             palm::DmReleaseResource(h);
         }
@@ -551,7 +545,8 @@ static SUMMARY_LINE: [u8; 54] =
 /// unseen (without the frees seen a block handed off cannot be told from one
 /// freed unseen). A live block's guard is checked ([`check_guard`], an overrun
 /// found at stop); one that another owner has now ([`handed_off`]) gets
-/// [`AllocFlags::HANDED_OFF`]: not a leak.
+/// [`AllocFlags::HANDED_OFF`]: not a leak. With [`Options::CONTENTS`], each leak's
+/// first bytes follow ([`write_contents`]); a block freed unseen is never read.
 fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
     let (mut leaks, mut bytes, mut handed) = (0u32, 0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
@@ -586,6 +581,9 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
                 bytes += block::size_of(rec);
                 // SAFETY: as above.
                 unsafe { events::leak_line(st, rec) };
+                if st.has(Options::CONTENTS) {
+                    write_contents(st, rec, key);
+                }
                 continue;
             }
         };
@@ -618,6 +616,43 @@ fn handed_off(st: &State, rec: *const u8) -> bool {
         }
     };
     owner != u16::from(st.app_owner)
+}
+
+/// At stop, for the leak whose record is `rec` (`key`: its address), a
+/// [`record::ContentsRecord`]: its sequence number and its first
+/// `min(size, CONTENTS_LEN)` bytes, from the block handed out (the chunk's start
+/// plus the record's data offset), appended with [`ledger::append`]. The block is
+/// reached through [`block::chunk`] (with [`HeaderFlags::DOCUMENTED_CALLS`] a
+/// handle is locked with `MemHandleLock` for the copy and unlocked after), and
+/// only after [`report_leaks`] found it still the chunk memdbg recorded.
+fn write_contents(st: &mut State, rec: *const u8, key: u32) {
+    let flags = block::flags_of(rec);
+    let n = block::size_of(rec).min(CONTENTS_LEN as u32) as u16;
+    // SAFETY: a locked allocation record.
+    let (seq, offset) = unsafe {
+        let a = &*rec.cast::<AllocRecord>();
+        (a.seq, usize::from(a.data_offset.get()))
+    };
+    let c = block::chunk(st, key, flags);
+    let r = &mut st.sc().ev.contents;
+    r.kind = kind::CONTENTS;
+    r.version = FORMAT_VERSION;
+    r.count = U16Be::new(n);
+    r.seq = seq;
+    r.bytes = [0; CONTENTS_LEN];
+    // SAFETY: `c` is the live block's chunk (locked while a handle's is reached
+    // with MemHandleLock), at least data offset + size bytes long, and n ≤ size;
+    // the scratch record has CONTENTS_LEN ≥ n bytes.
+    unsafe {
+        core::ptr::copy_nonoverlapping(
+            (c as usize as *const u8).add(offset),
+            r.bytes.as_mut_ptr(),
+            usize::from(n),
+        );
+    }
+    block::release_chunk(st, key, flags);
+    let bytes = st.sc().ev.contents.as_bytes();
+    ledger::append(st, bytes);
 }
 
 /// The alerts of [`stop`], once the ledger is complete and closed (and code 1

@@ -82,11 +82,17 @@ impl Run {
             .collect()
     }
 
-    /// Event records other than small-allocation sites.
+    /// Event records other than small-allocation sites (and not the leaks'
+    /// contents).
     fn events(&self) -> Vec<Record> {
         self.records
             .iter()
-            .filter(|r| !matches!(r, Record::Alloc(_) | Record::SmallSite(_)))
+            .filter(|r| {
+                !matches!(
+                    r,
+                    Record::Alloc(_) | Record::SmallSite(_) | Record::Contents(_)
+                )
+            })
             .copied()
             .collect()
     }
@@ -376,6 +382,33 @@ fn leaked_pointer_and_handle_are_recorded() {
     );
 }
 
+/// `(sequence number, bytes copied)` of each contents record of `r`.
+fn contents_counts(r: &Run) -> Vec<(u32, u16)> {
+    r.records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Contents(c) => Some((c.seq.get(), c.count.get())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn each_leak_has_its_first_bytes_and_the_option_off_none() {
+    // Settings::DEFAULT: a contents record per leak, all 16 bytes of the
+    // pointer, the first 32 of the handle (its whole size).
+    let on = run(1);
+    assert!(on.header.option_flags().contains(Options::CONTENTS));
+    assert_eq!(contents_counts(&on), vec![(1, 16), (2, 32)]);
+    // CONTENTS off: the same leaks, no contents record.
+    let off = run(41);
+    assert_clean_header(&off);
+    assert!(!off.header.option_flags().contains(Options::CONTENTS));
+    assert_eq!(seen_all(&off), seen_all(&on));
+    assert_eq!(contents_counts(&off), vec![]);
+    assert_eq!(off.records.len(), 2, "{:#?}", off.records);
+}
+
 #[test]
 fn freed_blocks_leave_no_record() {
     let r = run(2);
@@ -631,6 +664,11 @@ fn with_patches_refused_blocks_freed_unseen_are_told_from_leaks_by_their_chunk_h
     // others are live: leaks, and the pointer's damaged guard an overrun found at
     // stop.
     assert_eq!(seen_all(&r), unseen(AllocFlags::OVERRUN));
+    // The two leaks' contents, none of a block freed unseen.
+    assert_eq!(
+        contents_counts(&r),
+        vec![(seq(&r, "unseen-overrun"), 6), (seq(&r, "unseen-leak"), 10)]
+    );
     let ev = r.events();
     assert_eq!(ev.len(), 1, "{ev:?}");
     let Record::Overrun(o) = ev[0] else {
@@ -694,6 +732,8 @@ fn with_documented_calls_only_a_damaged_guard_at_stop_is_freed_unseen_not_an_ove
     // overrun. The live handle is the one leak.
     assert_eq!(seen_all(&r), unseen(AllocFlags::FREED_UNSEEN));
     assert!(r.events().is_empty(), "{:?}", r.events());
+    // Only the leak's contents are read; never a block freed unseen's.
+    assert_eq!(contents_counts(&r), vec![(seq(&r, "unseen-leak"), 10)]);
     let c = r.counters();
     assert_eq!(
         (c.leaks.get(), c.leaked_bytes.get(), c.overruns.get()),
@@ -826,10 +866,17 @@ fn an_alert_at_stop_that_ends_the_app_finds_the_ledger_complete_and_closed() {
         .iter()
         .map(|r| Record::decode(&r.data).unwrap())
         .collect();
-    // The leak, and its site's small-allocation record (written at stop too).
-    let [Record::Alloc(a), Record::SmallSite(site)] = records.as_slice() else {
+    // The leak, its contents and its site's small-allocation record (written
+    // at stop too).
+    let [
+        Record::Alloc(a),
+        Record::Contents(c),
+        Record::SmallSite(site),
+    ] = records.as_slice()
+    else {
         panic!("{records:?}")
     };
+    assert_eq!((c.seq, c.count.get()), (a.seq, 6));
     assert_eq!(
         seen(a),
         alloc(

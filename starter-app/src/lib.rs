@@ -59,8 +59,9 @@ palm::form_event_handler!(pub main_form_handler => main_form_event);
 /// bytes after every block, call stacks in every record, heap statistics,
 /// an alert per leak at exit (up to 5) and one `DbgMessage` line each, the
 /// free traps patched (so `FrmDeleteForm`'s frees are seen), overruns and
-/// double frees alerted when found, and a warning if the dynamic heap's
-/// largest free chunk ever drops below 8 KB.
+/// double frees alerted when found, each leak's first bytes copied into the
+/// ledger at exit, and a warning if the dynamic heap's largest free chunk ever
+/// drops below 8 KB.
 pub const MEMDBG_SETTINGS: Settings = Settings {
     options: Options::GUARDS
         .union(Options::CALL_STACKS)
@@ -69,7 +70,8 @@ pub const MEMDBG_SETTINGS: Settings = Settings {
         .union(Options::DBG_MESSAGES)
         .union(Options::PATCH_FREES)
         .union(Options::ALERT_OVERRUNS)
-        .union(Options::ALERT_DOUBLE_FREES),
+        .union(Options::ALERT_DOUBLE_FREES)
+        .union(Options::CONTENTS),
     max_alerts: 5,
     capacity: 128,
     low_heap_threshold: 8 * 1024,

@@ -26,6 +26,10 @@ use memdbg::record::{
 
 use crate::text::Text;
 
+/// Bytes per row of a leak's contents in the detail form (8: the hex and
+/// the text of a row fit the 160-pixel screen).
+const CONTENTS_ROW: usize = 8;
+
 /// Most findings listed (the rest are counted in the summary).
 pub const MAX_FINDINGS: u16 = 250;
 /// Bytes of one list item, NUL included.
@@ -179,8 +183,11 @@ impl Ledger {
                 self.segments.count += 1;
                 continue;
             }
+            // A leak's contents record belongs to the leak's detail.
             let finding = self
-                .with_record(i, |b| !(b.len() >= 2 && b[0] == kind::FREE_SLOT))
+                .with_record(i, |b| {
+                    !(b.len() >= 2 && (b[0] == kind::FREE_SLOT || b[0] == kind::CONTENTS))
+                })
                 .unwrap_or(true);
             if !finding {
                 continue;
@@ -578,7 +585,7 @@ impl Ledger {
                 out.str("Low heap ");
                 (&l.alloc, l.largest.get())
             }
-            Record::Header(_) | Record::FreeSlot | Record::Segment(_) => {
+            Record::Header(_) | Record::FreeSlot | Record::Segment(_) | Record::Contents(_) => {
                 out.str("Record ");
                 out.dec(u32::from(index));
                 return;
@@ -622,8 +629,8 @@ impl Ledger {
     }
 
     /// Finding `i` in full: what it is, the block (size, address, allocation
-    /// number, file and line, flags), its call stacks, and the block's
-    /// contents (the records of this format version do not hold them).
+    /// number, file and line, flags), its call stacks, and for a leak its
+    /// first bytes when the ledger holds them ([`Ledger::contents`]).
     pub fn detail(&self, i: u16, out: &mut Text) {
         out.clear();
         let index = self.record_index(i);
@@ -651,6 +658,10 @@ impl Ledger {
             self.raw_bytes(index, out);
             return;
         }
+        let leak = match self.record() {
+            Record::Alloc(a) => Some(a.seq.get()),
+            _ => None,
+        };
         match self.record() {
             Record::Alloc(a) => {
                 out.str(alloc_finding(a));
@@ -719,13 +730,54 @@ impl Ledger {
                 self.block(&l.alloc, out);
                 self.stack("After the allocation by:", &l.alloc.stack, out);
             }
-            Record::Header(_) | Record::FreeSlot | Record::Segment(_) => {}
+            Record::Header(_) | Record::FreeSlot | Record::Segment(_) | Record::Contents(_) => {}
+        }
+        if let Some(seq) = leak
+            && self.contents(seq, out)
+        {
+            return;
         }
         out.str("Contents: not recorded");
         out.nl();
-        out.str("(format version ");
-        out.dec(u32::from(self.header.version));
+        out.byte(b'(');
+        if leak.is_none() {
+            out.str("only a leak's are");
+        } else if self.header.version < record::CONTENTS_FORMAT_VERSION {
+            out.str("format version ");
+            out.dec(u32::from(self.header.version));
+        } else {
+            out.str("option CONTENTS off");
+        }
         out.byte(b')');
+    }
+
+    /// The contents record of the leak of allocation number `seq`, if the
+    /// ledger has one, appended to `out` as "Contents (N bytes):" and rows of
+    /// [`CONTENTS_ROW`] bytes in hex, then as text (`record::dump_row`);
+    /// false when there is none. Decodes into [`Ledger::current`].
+    fn contents(&self, seq: u32, out: &mut Text) -> bool {
+        for i in 1..self.records {
+            let is_contents = self
+                .with_record(i, |b| b.first() == Some(&kind::CONTENTS))
+                .unwrap_or(false);
+            if !is_contents {
+                continue;
+            }
+            if let Read::Known = self.read(i)
+                && let Record::Contents(c) = self.record()
+                && c.seq.get() == seq
+            {
+                out.str("Contents (");
+                out.count(u32::from(c.count.get()), "byte", "bytes");
+                out.str("):");
+                for row in c.contents().chunks(CONTENTS_ROW) {
+                    out.nl();
+                    record::dump_row(row, CONTENTS_ROW, |b| out.byte(b));
+                }
+                return true;
+            }
+        }
+        false
     }
 
     /// The block lines of a detail: size and address, allocation number and

@@ -390,6 +390,46 @@ fn the_leaks_are_exactly_the_pointer_the_handle_and_the_box() {
     }
 }
 
+/// `(sequence number, bytes)` of every contents record of `r`, in ledger order.
+fn contents_of(r: &Run) -> Vec<(u32, Vec<u8>)> {
+    r.records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Contents(c) => Some((c.seq.get(), c.contents().to_vec())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The bytes each leak holds at stop: `leak_pointer`'s `StrIToA(1234567)`,
+/// `leak_handle`'s `StrCopy` of its text and `leak_box`'s six zero longs;
+/// past the NULs, the bytes palm-run's new chunks hold (GUARDS writes only
+/// after the block; FILL_NEW is off).
+fn leaked_contents() -> Vec<(u32, Vec<u8>)> {
+    let mut pointer = b"1234567\0".to_vec();
+    pointer.resize(16, 0);
+    let mut handle = b"a record that is never saved\0".to_vec();
+    handle.resize(32, 0);
+    vec![(1, pointer), (2, handle), (30, vec![0; 24])]
+}
+
+#[test]
+fn each_leak_s_first_bytes_are_in_the_ledger_after_it() {
+    let r = scripted();
+    assert!(r.header.option_flags().contains(Options::CONTENTS));
+    assert_eq!(contents_of(r), leaked_contents(), "{:#?}", r.records);
+    // Written at stop, after every allocation record.
+    let last_alloc = r
+        .records
+        .iter()
+        .rposition(|r| matches!(r, Record::Alloc(_)));
+    let first_contents = r
+        .records
+        .iter()
+        .position(|r| matches!(r, Record::Contents(_)));
+    assert!(first_contents > last_alloc, "{:#?}", r.records);
+}
+
 #[test]
 fn the_os_sweep_at_exit_finds_the_same_leaks() {
     let r = scripted();
@@ -485,7 +525,12 @@ fn the_overrun_and_the_double_free_are_reported_with_their_sites() {
     let events: Vec<&Record> = r
         .records
         .iter()
-        .filter(|x| !matches!(x, Record::Alloc(_) | Record::SmallSite(_)))
+        .filter(|x| {
+            !matches!(
+                x,
+                Record::Alloc(_) | Record::SmallSite(_) | Record::Contents(_)
+            )
+        })
         .collect();
     assert_eq!(events.len(), 2, "{events:#?}");
     let Record::Overrun(o) = events[0] else {
@@ -579,6 +624,7 @@ fn the_header_counts_the_whole_run() {
             | Options::PATCH_FREES
             | Options::ALERT_OVERRUNS
             | Options::ALERT_DOUBLE_FREES
+            | Options::CONTENTS
     );
     assert_eq!(
         (

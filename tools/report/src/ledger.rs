@@ -7,7 +7,7 @@
 //! app stopped between `DmNewRecord` and `DmWrite`) are skipped and counted.
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, AsBytes, DecodeError, DoubleFreeRecord, Header,
+    self, AllocFlags, AllocRecord, AsBytes, ContentsRecord, DecodeError, DoubleFreeRecord, Header,
     InteriorFreeRecord, LowHeapRecord, OverrunRecord, Record, SegmentRecord, SmallSiteRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
@@ -73,6 +73,9 @@ pub struct Ledger {
     pub small_sites: Vec<SmallSiteRecord>,
     /// Low-heap warnings.
     pub low_heap: Vec<LowHeapRecord>,
+    /// Leaks' first bytes (format version 4 on, with `Options::CONTENTS`), one
+    /// per leak, matched to it by sequence number.
+    pub contents: Vec<ContentsRecord>,
     /// Free slots skipped (only in a ledger whose run did not stop).
     pub free_slots: usize,
     /// Records skipped because they were never written: every byte zero, of
@@ -147,8 +150,8 @@ impl Ledger {
 
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
     /// header, then segment, allocation (leaks, then hand-offs, then freed
-    /// unseen), overrun, double-free, interior-free, small-site and low-heap
-    /// records in that order. Free slots are not written.
+    /// unseen), overrun, double-free, interior-free, small-site, low-heap and
+    /// contents records in that order. Free slots are not written.
     ///
     /// # Errors
     /// More than 65,535 records (the PDB entry count is 16 bits).
@@ -168,6 +171,7 @@ impl Ledger {
         datas.extend(self.interior_frees.iter().map(AsBytes::as_bytes));
         datas.extend(self.small_sites.iter().map(AsBytes::as_bytes));
         datas.extend(self.low_heap.iter().map(AsBytes::as_bytes));
+        datas.extend(self.contents.iter().map(AsBytes::as_bytes));
         let records = datas
             .into_iter()
             .zip(1u32..)
@@ -225,13 +229,14 @@ fn kind_size(k: u8, v: u8) -> Option<usize> {
         kind::SMALL_SITE => Some(record::SMALL_SITE_RECORD_SIZE),
         kind::LOW_HEAP => Some(record::LOW_HEAP_RECORD_SIZE),
         kind::SEGMENT => Some(record::SEGMENT_RECORD_SIZE),
+        kind::CONTENTS => Some(record::CONTENTS_RECORD_SIZE),
         _ => None,
     }
 }
 
 /// Whether `data` is a record that was never written: all zero bytes, of the
 /// size of a record that the library creates after the header (a segment
-/// record, an allocation slot or an event record). `DmNewRecord` creates a record zero-filled, so
+/// record, an allocation slot, an event or a contents record). `DmNewRecord` creates a record zero-filled, so
 /// this is what the app leaves when it stops before the `DmWrite` that fills
 /// it. Zero bytes of any other size, or a record with any byte set, are not
 /// skipped: they fail to decode.
@@ -244,6 +249,7 @@ pub(crate) fn is_unwritten(data: &[u8]) -> bool {
             | record::SMALL_SITE_RECORD_SIZE
             | record::LOW_HEAP_RECORD_SIZE
             | record::SEGMENT_RECORD_SIZE
+            | record::CONTENTS_RECORD_SIZE
     ) && data.iter().all(|&b| b == 0)
 }
 
@@ -328,6 +334,7 @@ fn decode_all<'a>(
         interior_frees: Vec::new(),
         small_sites: Vec::new(),
         low_heap: Vec::new(),
+        contents: Vec::new(),
         free_slots: 0,
         unwritten: 0,
         deleted: 0,
@@ -387,6 +394,7 @@ fn decode_all<'a>(
             Record::SmallSite(s) => ledger.small_sites.push(s),
             Record::LowHeap(l) => ledger.low_heap.push(l),
             Record::Segment(s) => ledger.segments.push(s),
+            Record::Contents(c) => ledger.contents.push(c),
         }
     }
     Ok(ledger)

@@ -125,7 +125,7 @@
 //! | `symbols` | string \| null | the ELF used |
 //! | `header` | object | [`HeaderInfo`]: `app_name`, `app_creator`, `format_version`, `options` and `flags` (arrays of `{name, meaning}`), `options_bits`, `flags_bits`, `max_alerts`, `capacity`, `low_heap_threshold`, `code_base`, `code_size`, `code_crc` (`null` for a version 1 ledger or an unknown code 1), `start_ticks`, `stop_ticks` |
 //! | `counters` | object | [`CounterInfo`]: the header's 19 counters by their `memdbg::record::Counters` names; `low_free`/`low_largest_free` `null` when never sampled |
-//! | `leaks` | array | [`Leak`]: `number` (the place in this list) plus the block fields below (`seq`: the allocation's number, as memdbg's alerts and `DbgMessage` lines give it) |
+//! | `leaks` | array | [`Leak`]: `number` (the place in this list) plus the block fields below (`seq`: the allocation's number, as memdbg's alerts and `DbgMessage` lines give it) and `contents` ([`Contents`]: `count`, `hex` (`"31 32 00"`), `text` (printable ASCII, else `.`): the block's first bytes, up to 32, as `memdbg::stop` copied them; `null` when the ledger has none: the `CONTENTS` option off, a ledger before format version 4) |
 //! | `handed_off` | array | as `leaks`, for blocks handed off to another owner (flag `HANDED_OFF`: given to the system with `MemPtrSetOwner`/`MemHandleSetOwner` and kept): not leaks |
 //! | `sites` | array | [`Site`]: `site`, `kinds`, `count`, `bytes`, `min_size`, `max_size`, `leaks` (numbers); most bytes first |
 //! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `found_by_truncated`, `block` |
@@ -182,9 +182,9 @@ pub use input::{
 };
 pub use ledger::Ledger;
 pub use report::{
-    Block, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo, HeapInfo, InteriorFree,
-    Leak, LowHeap, Options, Overrun, Report, SCHEMA, Site, SmallSite, StackFrame, Summary,
-    SuppressionUse, analyze, print, write,
+    Block, Contents, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo, HeapInfo,
+    InteriorFree, Leak, LowHeap, Options, Overrun, Report, SCHEMA, Site, SmallSite, StackFrame,
+    Summary, SuppressionUse, analyze, print, write,
 };
 pub use suppress::Suppressions;
 pub use symbolize::{AppSymbols, ElfSymbols, SEGMENT_STRIDE, Symbol, Symbolize, Symbols, demangle};

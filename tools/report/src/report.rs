@@ -229,6 +229,44 @@ pub struct Leak {
     /// The block.
     #[serde(flatten)]
     pub block: Block,
+    /// Its first bytes as `memdbg::stop` copied them (`Options::CONTENTS`,
+    /// format version 4 on); `None` when the ledger has none for it.
+    pub contents: Option<Contents>,
+}
+
+/// A leak's first bytes (a `memdbg::record::ContentsRecord`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Contents {
+    /// Bytes copied: the block's size, at most 32 (`record::CONTENTS_LEN`).
+    pub count: usize,
+    /// The bytes in hex, two uppercase digits each, space-separated
+    /// (`"31 32 33 00"`).
+    pub hex: String,
+    /// The bytes as text: printable ASCII as itself, any other byte `.`.
+    pub text: String,
+    /// The bytes (in the JSON as `hex`).
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+}
+
+impl Contents {
+    fn new(bytes: &[u8]) -> Contents {
+        let hex = bytes
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let text = bytes
+            .iter()
+            .map(|&b| char::from(record::as_text(b)))
+            .collect();
+        Contents {
+            count: bytes.len(),
+            hex,
+            text,
+            bytes: bytes.to_vec(),
+        }
+    }
 }
 
 /// Leaks from one site, aggregated.
@@ -497,6 +535,10 @@ const OPTION_MEANINGS: &[(&str, &str)] = &[
         "alerts shown with ErrDisplayFileLineMsg (the Fatal Alert: a debug ROM's user may \
          continue or debug; a release ROM or PumpkinOS ends the app) instead of the ROM's \
          error alert",
+    ),
+    (
+        "CONTENTS",
+        "each leak's first bytes (up to 32) copied into the ledger at stop",
     ),
 ];
 
@@ -1003,6 +1045,19 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     let mut hidden_sites: Vec<Vec<SiteKey>> = vec![Vec::new(); uses.len()];
     // Leaks with a symbolized frame: those a function pattern can match.
     let mut symbolized = 0usize;
+    let contents: HashMap<u32, &[u8]> = ledger
+        .contents
+        .iter()
+        .map(|c| (c.seq.get(), c.contents()))
+        .collect();
+    for c in &ledger.contents {
+        if !ledger.allocs.iter().any(|a| a.seq == c.seq) {
+            warnings.push(format!(
+                "a contents record is for allocation #{}, which is no leak in the ledger",
+                c.seq.get()
+            ));
+        }
+    }
     for a in allocs_in_order(ledger) {
         let block = an.block(a);
         if block.stack.iter().any(|f| !f.symbols.is_empty()) {
@@ -1030,6 +1085,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
                 leaks.push(Leak {
                     number: leaks.len() + 1,
                     block,
+                    contents: contents.get(&a.seq.get()).map(|c| Contents::new(c)),
                 });
             }
         }
@@ -1101,6 +1157,8 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         .map(|(i, a)| Leak {
             number: i + 1,
             block: an.block(a),
+            // memdbg copies the first bytes of leaks only.
+            contents: None,
         })
         .collect();
     let handed_off_bytes: u64 = handed_off.iter().map(|h| u64::from(h.block.size)).sum();
@@ -1163,6 +1221,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             .map(|(i, a)| Leak {
                 number: i + 1,
                 block: an.block(a),
+                contents: None,
             })
             .collect()
     };

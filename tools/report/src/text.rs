@@ -8,7 +8,9 @@
 use std::fmt;
 use std::io::{self, Write};
 
-use crate::report::{Block, FastMap, Flag, Report, StackFrame};
+use memdbg::record;
+
+use crate::report::{Block, Contents, FastMap, Flag, Report, StackFrame};
 
 /// A string from an input, displayed for a terminal: its control characters
 /// (C0, DEL, C1: Unicode's `Cc`, `char::is_control`) as `\x1b`, everything
@@ -177,6 +179,32 @@ fn write_allocated(
     }
 }
 
+/// Bytes per row of a leak's contents.
+const CONTENTS_ROW: usize = 16;
+
+/// A leak's first bytes under it (`size`: the block's), as POSE's leak dump
+/// shows them: "Contents, first 32 of 100 bytes:" (or "all 16 bytes"), then
+/// rows of [`CONTENTS_ROW`] bytes in hex and as text
+/// (`memdbg::record::dump_row`).
+fn write_contents(out: &mut dyn Write, c: &Contents, size: u32) -> io::Result<()> {
+    if c.count as u64 == u64::from(size) {
+        writeln!(out, "  Contents, all {}:", count(c.count, "byte", "bytes"))?;
+    } else {
+        writeln!(
+            out,
+            "  Contents, first {} of {}:",
+            c.count,
+            count(size as usize, "byte", "bytes")
+        )?;
+    }
+    for row in c.bytes.chunks(CONTENTS_ROW) {
+        let mut line = Vec::new();
+        record::dump_row(row, CONTENTS_ROW, |b| line.push(b));
+        writeln!(out, "    {}", String::from_utf8_lossy(&line).trim_end())?;
+    }
+    Ok(())
+}
+
 fn write_flags(out: &mut dyn Write, label: &str, flags: &[Flag]) -> io::Result<()> {
     if flags.is_empty() {
         return writeln!(out, "{label:<10}(none)");
@@ -340,6 +368,9 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             block_details(b)
         )?;
         write_allocated(out, &mut sw, b, why_none)?;
+        if let Some(c) = &l.contents {
+            write_contents(out, c, b.size)?;
+        }
     }
     if !r.handed_off.is_empty() {
         writeln!(out)?;

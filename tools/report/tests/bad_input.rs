@@ -32,8 +32,8 @@ fn not_a_pdb() {
     pdb.truncate(90);
     assert_eq!(
         err(&pdb).to_string(),
-        "in.pdb: not a Palm database (.pdb): header at offset 0x4C: 11 record entries of 8 bytes \
-         end at offset 0xA6, past the end of the file (0x5A bytes)"
+        "in.pdb: not a Palm database (.pdb): header at offset 0x4C: 14 record entries of 8 bytes \
+         end at offset 0xBE, past the end of the file (0x5A bytes)"
     );
 }
 
@@ -171,9 +171,11 @@ fn unknown_record_version() {
 }
 
 /// The sample ledger as memdbg's format version 1 wrote it: a 152-byte header
-/// without the code 1 checksum, version 1 in every record.
+/// without the code 1 checksum, version 1 in every record, no contents
+/// records (version 4 on).
 fn version_1_records() -> Vec<Vec<u8>> {
     let mut recs = sample_records();
+    recs.retain(|r| r[0] != kind::CONTENTS);
     recs[0].truncate(record::HEADER_SIZE_V1);
     recs[0][3] = record::HEADER_SIZE_V1 as u8;
     for r in &mut recs {
@@ -215,7 +217,11 @@ fn version_1_ledgers_are_still_read() {
 
 #[test]
 fn ledgers_before_version_4_are_still_read_and_never_say_a_stack_was_cut() {
-    let mut recs = sample_records();
+    // (Without the kinds that version 4 brought: contents and interior frees.)
+    let mut recs: Vec<Vec<u8>> = sample_records()
+        .into_iter()
+        .filter(|r| ![record::kind::CONTENTS, record::kind::INTERIOR_FREE].contains(&r[0]))
+        .collect();
     for r in &mut recs {
         r[1] = 2;
     }
@@ -263,12 +269,12 @@ fn truncated_records() {
     let pdb = pdb_of(&sample_records());
     let cut = &pdb[..pdb.len() - 10];
     let e = err(cut);
-    let last = 10;
-    assert_eq!(e.offset, Some(record_offset(cut, last) + 88));
+    let last = 13;
+    assert_eq!(e.offset, Some(record_offset(cut, last) + 30));
     assert_eq!(
         e.message,
-        "record 10 (low heap): truncated record (byte 88 of the record); it has 88 bytes, a low \
-         heap record has 98"
+        "record 13 (contents): truncated record (byte 30 of the record); it has 30 bytes, a \
+         contents record has 40"
     );
     // A header cut short.
     let mut recs = sample_records();
@@ -305,7 +311,7 @@ fn other_bad_records() {
     let e = err(&pdb_of(&recs));
     assert!(
         e.message
-            .starts_with("record 11 (header): a second header record")
+            .starts_with("record 14 (header): a second header record")
     );
     // A frame count above 6 in a call stack.
     let mut recs = sample_records();
@@ -319,6 +325,26 @@ fn other_bad_records() {
     let e = err(&pdb);
     assert_eq!(e.offset, Some(record_offset(&pdb, 0) + 4));
     assert!(e.message.contains("bad header magic"));
+    // A contents record of more than 32 bytes, or of a version before 4.
+    let mut recs = sample_records();
+    recs[11][3] = 33;
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 11) + 2));
+    assert_eq!(
+        e.message,
+        "record 11 (contents): contents byte count above 32 (byte 2 of the record)"
+    );
+    let mut recs = sample_records();
+    recs[11][1] = 3;
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 11) + 1));
+    assert_eq!(
+        e.message,
+        "record 11 (contents): contents record of a format version before 4 (byte 1 of the \
+         record)"
+    );
 }
 
 #[test]
@@ -515,7 +541,7 @@ fn records_never_written_are_skipped_and_counted() {
 #[test]
 fn other_zero_records_are_still_errors() {
     // Zero bytes of a size memdbg never creates.
-    let recs = with_unwritten(&[40], true);
+    let recs = with_unwritten(&[42], true);
     let pdb = pdb_of(&recs);
     let e = err(&pdb);
     assert_eq!(e.offset, Some(record_offset(&pdb, 3) + 1));

@@ -797,6 +797,9 @@ fn fuzz_seeds_are_current() {
         // And the seeds read as the sample ledger.
         let ledger = ledger_from_bytes(&seed, name).unwrap();
         assert_eq!(ledger.allocs, sample().allocs);
+        // With every record kind the library writes at stop, contents too.
+        assert_eq!(ledger.contents, sample().contents);
+        assert_eq!(ledger.contents.len(), 3);
     }
 }
 

@@ -341,6 +341,28 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
             mark("leak-box")
         )
     );
+    // What each leak held at stop: leak_pointer's StrIToA(1234567),
+    // leak_handle's text, the Box's zeros (palm-run's new chunks are zeros).
+    let texts: Vec<(usize, &str)> = r
+        .leaks
+        .iter()
+        .map(|l| {
+            let c = l.contents.as_ref().unwrap();
+            (c.count, c.text.as_str())
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            (16, "1234567........."),
+            (32, "a record that is never saved...."),
+            (24, "........................"),
+        ]
+    );
+    assert_eq!(
+        r.leaks[0].contents.as_ref().unwrap().hex,
+        "31 32 33 34 35 36 37 00 00 00 00 00 00 00 00 00"
+    );
 
     let o = &r.overruns[..];
     assert_eq!(o.len(), 1);

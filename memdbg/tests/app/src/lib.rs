@@ -52,7 +52,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
     // SAFETY: every scenario uses the Palm OS API as documented.
     unsafe {
         match feature(0) {
-            1 => leaks(),
+            1 => leaks(&Settings::DEFAULT),
             2 => freed(),
             3 => field_handle(),
             4 => resizes(),
@@ -91,6 +91,10 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             38 => bulk_freed(),
             39 => err_display_leak_at_stop(),
             40 => interior_frees(),
+            41 => leaks(&Settings {
+                options: Settings::DEFAULT.options.difference(Options::CONTENTS),
+                ..Settings::DEFAULT
+            }),
             24 => null_frees(Settings {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
@@ -316,10 +320,11 @@ unsafe fn err_display_leak_at_stop() -> u32 {
     end()
 }
 
-/// A leaked pointer and a leaked handle.
+/// A leaked pointer and a leaked handle (scenario 1 with the default settings,
+/// 41 with [`Options::CONTENTS`] off).
 #[inline(never)]
-unsafe fn leaks() -> u32 {
-    begin(&Settings::DEFAULT);
+unsafe fn leaks(settings: &Settings) -> u32 {
+    begin(settings);
     let p = mem_ptr_new!(16); // @mark leak-ptr
     let h = mem_handle_new!(32); // @mark leak-handle
     if p.is_null() || h.is_null() {

@@ -209,7 +209,15 @@ fn the_viewer_lists_starter_apps_findings_and_shows_the_handle_leak() {
         expected.contains("starter_app.main_form_event"),
         "{expected}"
     );
-    expected.push_str("Contents: not recorded\n(format version 4)");
+    // The leak's first bytes, from its contents record: the text
+    // leak_handle copied, its NUL, and the zeros of palm-run's new chunk.
+    expected.push_str(
+        "Contents (32 bytes):\n\
+         61 20 72 65 63 6F 72 64  a record\n\
+         20 74 68 61 74 20 69 73   that is\n\
+         20 6E 65 76 65 72 20 73   never s\n\
+         61 76 65 64 00 00 00 00  aved....",
+    );
     let form = drawn
         .iter()
         .position(|t| t == "Finding")

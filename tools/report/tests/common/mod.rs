@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, FileName, Header,
-    HeaderFlags, LowHeapRecord, Options, OverrunRecord, SmallSiteRecord, Stack, U16Be, U32Be,
-    detected, kind,
+    self, AllocFlags, AllocRecord, AsBytes, ContentsRecord, Counters, DoubleFreeRecord, FileName,
+    Header, HeaderFlags, LowHeapRecord, Options, OverrunRecord, SmallSiteRecord, Stack, U16Be,
+    U32Be, detected, kind,
 };
 use palm_prc::{Database, FourCC, Record};
 
@@ -150,7 +150,11 @@ pub fn sample_records() -> Vec<Vec<u8>> {
     h.flags
         .set((HeaderFlags::INCOMPLETE | HeaderFlags::LOW_HEAP).bits());
     h.options.set(
-        (Options::GUARDS | Options::CALL_STACKS | Options::PATCH_FREES | Options::HEAP_STATS)
+        (Options::GUARDS
+            | Options::CALL_STACKS
+            | Options::PATCH_FREES
+            | Options::HEAP_STATS
+            | Options::CONTENTS)
             .bits(),
     );
     h.low_heap_threshold.set(2048);
@@ -229,7 +233,27 @@ pub fn sample_records() -> Vec<Vec<u8>> {
     out.push(small(3, 12, "src/small.rs", 5).as_bytes().to_vec());
     out.push(small(5, 40, "src/tiny.rs", 9).as_bytes().to_vec());
     out.push(low.as_bytes().to_vec());
+    // Contents of three of the leaks: text, the first 32 of 100 bytes (two
+    // rows, bytes that are not text), and the Box's zeros.
+    out.push(contents(3, b"Ada Lovelace\0\0\0\0").as_bytes().to_vec());
+    let mut forms: Vec<u8> = b"\x00\x10\x03\xE8form 1000\r\n\x7F\xFF".to_vec();
+    forms.extend((0u8..15).map(|i| i.wrapping_mul(37)));
+    out.push(contents(4, &forms).as_bytes().to_vec());
+    out.push(contents(8, &[0; 24]).as_bytes().to_vec());
     out
+}
+
+/// A contents record: `bytes` (at most 32) as the first bytes of leak `seq`.
+pub fn contents(seq: u32, bytes: &[u8]) -> ContentsRecord {
+    let mut r = ContentsRecord {
+        kind: kind::CONTENTS,
+        version: record::FORMAT_VERSION,
+        count: U16Be::new(bytes.len() as u16),
+        seq: U32Be::new(seq),
+        bytes: [0; record::CONTENTS_LEN],
+    };
+    r.bytes[..bytes.len()].copy_from_slice(bytes);
+    r
 }
 
 /// A clean run: header only, no leaks, no events.
