@@ -93,6 +93,7 @@ __memdbg_free_block:
 	move.l	%d3, %a0		| its chunk (a handle's: CHUNK_OF)
 	move.w	(REC_FLAGS,%a3), %d1
 	CHUNK_OF %a0, %d1, .Lring_locked
+	move.l	%a0, %d2		| kept for the guard (0: only MemHandleLock gives it)
 .Lring_chunk:
 	move.l	%a0, (RING_CHUNK - RING_BIAS,%a4,%d0.l)
 
@@ -133,14 +134,32 @@ __memdbg_free_block:
 	| recorded and reported by __memdbg_check_guard(st, rec, key, AT_FREE,
 	| ticks, site) (src/block.rs), which also checks the guard of a handle
 	| whose chunk only MemHandleLock gives (ST_DOCUMENTED).
+	| The chunk is d2's, from the ring entry's (0 for a handle with
+	| ST_DOCUMENTED); a guard that ends even is read as one long.
 .Lguard_check:
 	EXPECT_BELOW AF_GUARDED_BIT, 8
 	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a3)
 	beq.s	.Lfill_freed
-	move.w	(REC_FLAGS,%a3), %d1
-	move.l	%d3, %a0
-	CHUNK_OF %a0, %d1, .Lguard_call
-	GUARD_BYTES %a3, %a0, %d0
+	move.l	%d2, %a0
+	tst.l	%d2
+	beq.s	.Lguard_call
+	adda.l	(REC_SIZE,%a3), %a0
+	moveq	#0, %d0
+	move.w	(REC_DATA_OFFSET,%a3), %d0
+	adda.l	%d0, %a0		| the first guard byte
+	move.l	%a0, %d0
+	btst	#0, %d0
+	bne.s	.Lguard_odd
+	cmpi.l	#GUARD_INTACT, (%a0)
+	beq.s	.Lfill_freed
+	bra.s	.Lguard_call
+.Lguard_odd:
+	EXPECT	GUARD_LEN, 4
+	EXPECT	GUARD_INTACT & 0xFFFF, (GUARD_BYTE & 0xFF) * 0x0101	| (the byte, repeated)
+	moveq	#GUARD_LEN - 1, %d0
+.Lguard_byte:
+	cmpi.b	#GUARD_BYTE, (%a0)+
+	dbne	%d0, .Lguard_byte
 	beq.s	.Lfill_freed
 .Lguard_call:
 	move.l	%a4, -(%sp)
@@ -215,6 +234,7 @@ __memdbg_free_block:
 	addq.l	#4, %sp
 	move.l	(%sp)+, %a0
 	move.l	(%sp)+, %d0
+	moveq	#0, %d2			| its guard: __memdbg_check_guard's
 	bra.w	.Lring_chunk
 
 	| Not in the index: __memdbg_free_unindexed(st, handle, ret, frame,

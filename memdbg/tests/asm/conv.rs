@@ -33,9 +33,9 @@ pub fn keeps(routine: &str) -> &'static Keeps {
         | "__memdbg_prepare"
         | "__memdbg_alloc"
         | "__memdbg_free_block" => &C,
-        // Its one caller, at the end of a free, keeps nothing in D2-D5.
+        // Its callers, at the end of a free, keep nothing in D2-D7.
         "__memdbg_index_remove" => &Keeps {
-            d: &[6, 7],
+            d: &[],
             a: &[2, 3, 4, 5, 6],
         },
         "__memdbg_free_entry" | "__memdbg_size_entry" | "__memdbg_resize_entry" => &PALM,
