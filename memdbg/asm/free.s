@@ -104,20 +104,14 @@ __memdbg_free_block:
 	lea	(RING_SITE - RING_BIAS,%a4,%d0.l), %a4
 	EXPECT	STACK_COUNT, 0
 	EXPECT	STACK_RAW_MASK, 1
-	move.w	#0x0101, (%a4)		| count 1, raw mask 1
 	move.l	%d6, %d1
 	move.l	(ST_CODE_BASE,%a2), %d0
 	cmp.l	%d0, %d1
-	bcs.s	.Lsite_outside
+	bcs.w	.Lsite_outside
 	cmp.l	(ST_CODE_END,%a2), %d1
-	bcc.s	.Lsite_outside
+	bcc.w	.Lsite_outside
 	sub.l	%d0, %d1		| inside: an offset
-	clr.b	(STACK_RAW_MASK,%a4)
-	bra.s	.Lsite_store
-.Lsite_outside:
-	tst.l	%d0
-	beq.s	.Lsite_store		| code 1 unknown: the app's
-	addq.l	#1, (ST_OS_FREES,%a2)
+	move.w	#0x0100, (%a4)		| count 1, raw mask 0
 .Lsite_store:
 	move.l	%d1, (STACK_FRAMES_AT,%a4)
 	btst	#OPT_CALL_STACKS_BIT, (ST_OPT_CALL_STACKS,%a2)
@@ -236,6 +230,15 @@ __memdbg_free_block:
 	move.l	(%sp)+, %d0
 	moveq	#0, %d2			| its guard: __memdbg_check_guard's
 	bra.w	.Lring_chunk
+
+	| Out of line: a free's return address outside code 1, raw; from
+	| outside a known code 1 it is the OS's free.
+.Lsite_outside:
+	move.w	#0x0101, (%a4)		| count 1, raw mask 1
+	tst.l	%d0
+	beq.w	.Lsite_store		| code 1 unknown: the app's
+	addq.l	#1, (ST_OS_FREES,%a2)
+	bra.w	.Lsite_store
 
 	| Not in the index: __memdbg_free_unindexed(st, handle, ret, frame,
 	| addr) (src/free.rs) answers FREED_PASS, FREED_REFUSE, or the key of

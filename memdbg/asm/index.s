@@ -115,7 +115,8 @@ __memdbg_index_insert:
 	.globl	__memdbg_index_remove
 	.type	__memdbg_index_remove, @function
 __memdbg_index_remove:
-	| d2 = the hole, d3 = j (the entries after it), d4 = the key at j, d5 =
+	| d2 = the hole, d3 = j (the entries after it), d4 = the key at j (then
+	| its home), d5 =
 	| the position mask, d6 = the home's shift, d7 = (j - hole) & mask; a1 =
 	| the keys; a0 = the table.
 	BMASK	%d5, %a0
@@ -133,15 +134,14 @@ __memdbg_index_remove:
 	| The entry at j may move into the hole only if its home h is not after
 	| the hole (cyclically): (j - h) & mask >= (j - hole) & mask (h's bits
 	| above the mask do not change the former).
-	move.l	%d4, %d0
-	HOME	%d0, %d1, %a0, %d6	| h (and bits above the mask)
+	HOME	%d4, %d1, %a0, %d6	| h (and bits above the mask)
 	move.l	%d3, %d1
-	sub.l	%d0, %d1
+	sub.l	%d4, %d1
 	and.l	%d5, %d1		| (j - h) & mask
 	cmp.l	%d7, %d1
 	bcs.s	.Lremove_next
 	| It moves: its key and slot into the hole, and the hole to j.
-	move.l	%d4, (0,%a1,%d2.l)
+	move.l	(0,%a1,%d3.l), (0,%a1,%d2.l)
 	move.l	%d3, %d0
 	lsr.l	#1, %d0
 	move.l	%d2, %d1
