@@ -102,17 +102,10 @@ __memdbg_alloc:
 	move.l	%d3, %d0
 	add.l	%d4, %d0
 	cmpi.l	#MAX_CHUNK - GUARD_LEN, %d0
-	bhi.s	.Lexact
+	bhi.s	.Los_alloc		| exactly the request (and the room)
 	EXPECT	AF_GUARDED, 1
 	addq.w	#AF_GUARDED, %d5
 	addq.l	#GUARD_LEN, %d0
-	bra.s	.Los_alloc
-.Lnot_entered:				| PalmAlloc refuses these alignments
-	cmpi.l	#MAX_ALIGN, %d4
-	bhi.s	.Lfailed
-.Lexact:				| exactly the request (and the room)
-	move.l	%d3, %d0
-	add.l	%d4, %d0
 
 	| MemChunkNew(heap, bytes, attributes), MemHandleNew(bytes) or
 	| MemPtrNew(bytes) for D0 bytes; the result in d6.
@@ -154,6 +147,13 @@ __memdbg_alloc:
 	moveq	#0, %d4
 	moveq	#0, %d6
 	bra.w	.Lreturn
+.Lnot_entered:				| PalmAlloc refuses these alignments
+	cmpi.l	#MAX_ALIGN, %d4
+	bhi.s	.Lfailed
+.Lexact:				| exactly the request (and the room)
+	move.l	%d3, %d0
+	add.l	%d4, %d0
+	bra.s	.Los_alloc
 
 	| An over-aligned Rust block moves up to its alignment: d4 becomes the
 	| distance from the chunk's start, also kept in the word below the
@@ -185,21 +185,11 @@ __memdbg_alloc:
 
 	| The block's fill and guard (only in the dynamic heap).
 	btst	#OPT_FILL_NEW_BIT, (ST_OPT_FILL_NEW,%a2)
-	bne.s	.Lfill
+	bne.w	.Lfill
 	btst	#AF_GUARDED_BIT, %d5
 	beq.s	.Lslot
 	BLOCK
 	adda.l	%d3, %a0
-	bra.s	.Lguard
-.Lfill:
-	btst	#AF_NOT_DYNAMIC_BIT, %d5
-	bne.s	.Lslot
-	BLOCK
-	move.l	%d3, %d0
-	moveq	#FILL_NEW_BYTE, %d1
-	FILL	%a0, %d0, %d1
-	btst	#AF_GUARDED_BIT, %d5
-	beq.s	.Lslot
 .Lguard:
 	WRITE_GUARD %a0, %d0
 
@@ -207,10 +197,10 @@ __memdbg_alloc:
 	| ledger record, or the oldest quarantined one; none: untracked, the
 	| block handed out all the same).
 .Lslot:
+	EXPECT	NO_SLOT & 0xFFFF, 0xFFFF	| (negative as a word; slots are not)
 	moveq	#0, %d7
 	move.w	(ST_FREE_HEAD,%a2), %d7
-	cmpi.w	#NO_SLOT, %d7
-	bne.s	.Lpop_slot
+	bpl.s	.Lpop_slot
 	move.l	%a2, -(%sp)
 	bsr.w	__memdbg_fresh_slot	| (src/ledger.rs)
 	addq.l	#4, %sp
@@ -358,6 +348,18 @@ __memdbg_alloc:
 	adda.l	%d4, %a0
 	movem.l	(%sp)+, %d2-%d7/%a2-%a4
 	rts
+
+	| Out of line: with FILL_NEW, the block's fill (then its guard).
+.Lfill:
+	btst	#AF_NOT_DYNAMIC_BIT, %d5
+	bne.w	.Lslot
+	BLOCK
+	move.l	%d3, %d0
+	moveq	#FILL_NEW_BYTE, %d1
+	FILL	%a0, %d0, %d1
+	btst	#AF_GUARDED_BIT, %d5
+	bne.w	.Lguard
+	bra.w	.Lslot
 
 	| Out of line: __memdbg_reused(st, block) before the block is indexed.
 .Lreused:

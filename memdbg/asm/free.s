@@ -93,6 +93,7 @@ __memdbg_free_block:
 	move.l	%d3, %a0		| its chunk (a handle's: CHUNK_OF)
 	move.w	(REC_FLAGS,%a3), %d1
 	CHUNK_OF %a0, %d1, .Lring_locked
+	move.l	%a0, %d2		| kept for the guard (0: only MemHandleLock gives it)
 .Lring_chunk:
 	move.l	%a0, (RING_CHUNK - RING_BIAS,%a4,%d0.l)
 
@@ -103,20 +104,14 @@ __memdbg_free_block:
 	lea	(RING_SITE - RING_BIAS,%a4,%d0.l), %a4
 	EXPECT	STACK_COUNT, 0
 	EXPECT	STACK_RAW_MASK, 1
-	move.w	#0x0101, (%a4)		| count 1, raw mask 1
 	move.l	%d6, %d1
 	move.l	(ST_CODE_BASE,%a2), %d0
 	cmp.l	%d0, %d1
-	bcs.s	.Lsite_outside
+	bcs.w	.Lsite_outside
 	cmp.l	(ST_CODE_END,%a2), %d1
-	bcc.s	.Lsite_outside
+	bcc.w	.Lsite_outside
 	sub.l	%d0, %d1		| inside: an offset
-	clr.b	(STACK_RAW_MASK,%a4)
-	bra.s	.Lsite_store
-.Lsite_outside:
-	tst.l	%d0
-	beq.s	.Lsite_store		| code 1 unknown: the app's
-	addq.l	#1, (ST_OS_FREES,%a2)
+	move.w	#0x0100, (%a4)		| count 1, raw mask 0
 .Lsite_store:
 	move.l	%d1, (STACK_FRAMES_AT,%a4)
 	btst	#OPT_CALL_STACKS_BIT, (ST_OPT_CALL_STACKS,%a2)
@@ -133,14 +128,32 @@ __memdbg_free_block:
 	| recorded and reported by __memdbg_check_guard(st, rec, key, AT_FREE,
 	| ticks, site) (src/block.rs), which also checks the guard of a handle
 	| whose chunk only MemHandleLock gives (ST_DOCUMENTED).
+	| The chunk is d2's, from the ring entry's (0 for a handle with
+	| ST_DOCUMENTED); a guard that ends even is read as one long.
 .Lguard_check:
 	EXPECT_BELOW AF_GUARDED_BIT, 8
 	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a3)
 	beq.s	.Lfill_freed
-	move.w	(REC_FLAGS,%a3), %d1
-	move.l	%d3, %a0
-	CHUNK_OF %a0, %d1, .Lguard_call
-	GUARD_BYTES %a3, %a0, %d0
+	move.l	%d2, %a0
+	tst.l	%d2
+	beq.s	.Lguard_call
+	adda.l	(REC_SIZE,%a3), %a0
+	moveq	#0, %d0
+	move.w	(REC_DATA_OFFSET,%a3), %d0
+	adda.l	%d0, %a0		| the first guard byte
+	move.l	%a0, %d0
+	btst	#0, %d0
+	bne.s	.Lguard_odd
+	cmpi.l	#GUARD_INTACT, (%a0)
+	beq.s	.Lfill_freed
+	bra.s	.Lguard_call
+.Lguard_odd:
+	EXPECT	GUARD_LEN, 4
+	EXPECT	GUARD_INTACT & 0xFFFF, (GUARD_BYTE & 0xFF) * 0x0101	| (the byte, repeated)
+	moveq	#GUARD_LEN - 1, %d0
+.Lguard_byte:
+	cmpi.b	#GUARD_BYTE, (%a0)+
+	dbne	%d0, .Lguard_byte
 	beq.s	.Lfill_freed
 .Lguard_call:
 	move.l	%a4, -(%sp)
@@ -215,7 +228,17 @@ __memdbg_free_block:
 	addq.l	#4, %sp
 	move.l	(%sp)+, %a0
 	move.l	(%sp)+, %d0
+	moveq	#0, %d2			| its guard: __memdbg_check_guard's
 	bra.w	.Lring_chunk
+
+	| Out of line: a free's return address outside code 1, raw; from
+	| outside a known code 1 it is the OS's free.
+.Lsite_outside:
+	move.w	#0x0101, (%a4)		| count 1, raw mask 1
+	tst.l	%d0
+	beq.w	.Lsite_store		| code 1 unknown: the app's
+	addq.l	#1, (ST_OS_FREES,%a2)
+	bra.w	.Lsite_store
 
 	| Not in the index: __memdbg_free_unindexed(st, handle, ret, frame,
 	| addr) (src/free.rs) answers FREED_PASS, FREED_REFUSE, or the key of

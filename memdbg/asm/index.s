@@ -7,18 +7,24 @@
 
 	.include "memdbg.inc"
 
-| HOME key, tmp, index: \key (a data register holding a key) becomes the key's
-| home position (x 4) in the table at \index (an address register): Fibonacci
-| hashing of a 16-bit fold of the address, as src/index.rs describes. Bits
-| above the position are left for the caller's mask (BMASK). \tmp is changed.
-	.macro	HOME key, tmp, index
+| HOME key, tmp, index[, shift]: \key (a data register holding a key) becomes
+| the key's home position (x 4) in the table at \index (an address register):
+| Fibonacci hashing of a 16-bit fold of the address, as src/index.rs describes.
+| Bits above the position are left for the caller's mask (BMASK). \tmp is
+| changed. \shift, if given, is a data register holding the table's IX_SHIFT
+| (then \index is not read).
+	.macro	HOME key, tmp, index, shift
 	lsr.l	#2, \key		| key >> 2
 	move.l	\key, \tmp
 	swap	\tmp			| its high word: key >> 18
 	add.w	\tmp, \key		| x = (key >> 2) + (key >> 18), mod 2^16
 	mulu.w	#INDEX_FIB, \key	| x * FIB (its low word: mod 2^16)
+	.ifb	\shift
 	move.w	(IX_SHIFT,\index), \tmp
 	lsr.w	\tmp, \key		| the top log2(entries) bits of the low word
+	.else
+	lsr.w	\shift, \key
+	.endif
 	lsl.l	#2, \key		| x 4
 	.endm
 
@@ -104,37 +110,38 @@ __memdbg_index_insert:
 | live keys alone would). A register routine (free.s).
 |   In:     A0 = the table, D0 = the position (from __memdbg_index_find, the
 |           table unchanged since).
-|   Keeps:  D6-D7/A2-A6 (changes D0-D5/A0-A1: its one caller, at the end of
-|           a free, keeps nothing there).
+|   Keeps:  A2-A6 (changes D0-D7/A0-A1: its callers, at the end of a free,
+|           keep nothing there).
 	.globl	__memdbg_index_remove
 	.type	__memdbg_index_remove, @function
 __memdbg_index_remove:
-	| d2 = the hole, d3 = j (the entries after it), d4 = the key at j, d5 =
-	| the position mask; a1 = the keys; a0 = the table.
+	| d2 = the hole, d3 = j (the entries after it), d4 = the key at j (then
+	| its home), d5 =
+	| the position mask, d6 = the home's shift, d7 = (j - hole) & mask; a1 =
+	| the keys; a0 = the table.
 	BMASK	%d5, %a0
+	move.w	(IX_SHIFT,%a0), %d6
+	moveq	#0, %d7
 	move.l	%d0, %d2
 	move.l	%d0, %d3
 	move.l	(IX_KEYS,%a0), %a1
 .Lremove_next:
 	addq.l	#4, %d3
 	and.l	%d5, %d3
+	addq.l	#4, %d7
 	move.l	(0,%a1,%d3.l), %d4
 	beq.s	.Lremove_end		| an empty entry ends the cluster
 	| The entry at j may move into the hole only if its home h is not after
-	| the hole (cyclically): (j - h) & mask >= (j - hole) & mask.
-	move.l	%d4, %d0
-	HOME	%d0, %d1, %a0
-	and.l	%d5, %d0		| h
+	| the hole (cyclically): (j - h) & mask >= (j - hole) & mask (h's bits
+	| above the mask do not change the former).
+	HOME	%d4, %d1, %a0, %d6	| h (and bits above the mask)
 	move.l	%d3, %d1
-	sub.l	%d0, %d1
+	sub.l	%d4, %d1
 	and.l	%d5, %d1		| (j - h) & mask
-	move.l	%d3, %d0
-	sub.l	%d2, %d0
-	and.l	%d5, %d0		| (j - hole) & mask
-	cmp.l	%d0, %d1
+	cmp.l	%d7, %d1
 	bcs.s	.Lremove_next
 	| It moves: its key and slot into the hole, and the hole to j.
-	move.l	%d4, (0,%a1,%d2.l)
+	move.l	(0,%a1,%d3.l), (0,%a1,%d2.l)
 	move.l	%d3, %d0
 	lsr.l	#1, %d0
 	move.l	%d2, %d1
@@ -144,6 +151,7 @@ __memdbg_index_remove:
 	move.w	(0,%a1,%d0.l), (0,%a1,%d1.l)
 	move.l	%d4, %a1
 	move.l	%d3, %d2
+	moveq	#0, %d7
 	bra.s	.Lremove_next
 .Lremove_end:
 	clr.l	(0,%a1,%d2.l)		| the last hole: empty

@@ -11,11 +11,11 @@
 |   Out:    A0 = D0 = the state chunk from FtrGet('MDbg', 0), now marked busy;
 |           0 when the detector is not running (no feature) or already busy (a
 |           call from inside memdbg: it must go straight to the OS).
-|   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1; D2 is saved around the trap).
+|   Keeps:  D3-D7/A2-A6 (changes D0-D2/A0-A1: D2 as its trap may; its
+|           callers keep nothing there yet).
 	.globl	__memdbg_enter
 	.type	__memdbg_enter, @function
 __memdbg_enter:
-	move.l	%d2, -(%sp)
 	| FtrGet(DB_CREATOR, FEATURE_STATE, &value), the value a long on the stack.
 	clr.l	-(%sp)
 	pea	(%sp)
@@ -24,7 +24,6 @@ __memdbg_enter:
 	SYSTRAP	sysTrapFtrGet
 	lea	(10,%sp), %sp
 	move.l	(%sp)+, %a0
-	move.l	(%sp)+, %d2
 	tst.w	%d0
 	bne.s	.Lnone			| not registered: not running
 	move.l	%a0, %d0

@@ -153,15 +153,21 @@ fn main() {
         }
     }
     if std::env::var_os("MEMDBG_BENCH_DETAIL").is_some() {
-        // Where a pointer pair's instructions go, by memdbg function.
+        // Where a pair's instructions go, by memdbg function.
         let names: Vec<&str> = syms
             .iter()
             .filter(|s| s.1 > 0 && is_memdbg(&s.2))
             .map(|s| s.2.as_str())
             .collect();
+        // `MEMDBG_BENCH_DETAIL=handle:1000`: a handle pair at 1,000 live (default:
+        // `pointer:10`), on the 3.x path.
+        let detail = std::env::var("MEMDBG_BENCH_DETAIL").unwrap_or_default();
+        let (kind, live) = detail.split_once(':').unwrap_or((&detail, "10"));
+        let scenario = if kind == "handle" { 101 } else { 100 };
+        let live: u32 = live.parse().unwrap_or(10);
         let ranges = [&memdbg[..], &helpers, &appr];
-        let base = run(&prc, 100, 10, 0, false, ranges);
-        let with = run(&prc, 100, 10, PAIRS, false, ranges);
+        let base = run(&prc, scenario, live, 0, false, ranges);
+        let with = run(&prc, scenario, live, PAIRS, false, ranges);
         let mut rows: Vec<(f64, &str)> = names
             .iter()
             .enumerate()

@@ -163,7 +163,7 @@ impl Index {
     /// since.
     pub unsafe fn remove(&mut self, pos: u32) {
         #[cfg(target_arch = "m68k")]
-        // SAFETY: the caller's guarantee; the routine changes D0–D5/A0–A1.
+        // SAFETY: the caller's guarantee; the routine changes D0–D7/A0–A1.
         unsafe {
             core::arch::asm!(
                 "jsr ({f},%pc)",
@@ -175,6 +175,8 @@ impl Index {
                 out("d3") _,
                 out("d4") _,
                 out("d5") _,
+                out("d6") _,
+                out("d7") _,
                 out("a1") _,
             )
         };

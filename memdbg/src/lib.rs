@@ -158,16 +158,15 @@
 //! ## Costs
 //! Measured exactly in `palm-run` by `cargo run --release -p memdbg --example bench`
 //! (default settings, 16-byte blocks, 10 to 5,000 blocks live): a `mem_ptr_new!` +
-//! `MemPtrFree` pair runs about 347–383 68k instructions inside memdbg, a
-//! `mem_handle_new!` + `MemHandleFree` pair 373–425 (the index probes' lengths
-//! depend on the blocks' addresses; above the 400 budget at 100 to 5,000 live
-//! handles since issue 16: the ring entry keeps each freed block's chunk, the
-//! trampoline checks the app's code, the index insert checks for a record freed
-//! unseen), and each makes 8 OS calls from it (`FtrGet`,
+//! `MemPtrFree` pair runs about 339–370 68k instructions inside memdbg, a
+//! `mem_handle_new!` + `MemHandleFree` pair 362–399 (the index probes' lengths
+//! depend on the blocks' addresses: a handle's master pointer may land in a
+//! cluster of the live blocks' entries; the budget is 400), and each makes 8 OS
+//! calls from it (`FtrGet`,
 //! `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`, `MemHeapFreeBytes`;
 //! `TimGetTicks`, `DmSet`, the original free), plus the app's own free trap. A
 //! handle's chunk is reached through its master pointer, never locked (with
-//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 480–530 instructions and 14 OS
+//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 475–520 instructions and 14 OS
 //! calls, three lock/unlock pairs per handle free). The index
 //! keeps this flat as the number of live blocks grows. The free patch is entered
 //! through a RAM trampoline that carries the state's address, so frees make no

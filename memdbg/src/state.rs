@@ -318,7 +318,7 @@ pub fn enter() -> Option<&'static mut State> {
     {
         let p: *mut State;
         // SAFETY: the routine's contract: no arguments; the state (or 0) in A0;
-        // changes D0–D1/A0–A1 (it saves D2 around its trap).
+        // changes D0–D2/A0–A1 (D2 as its trap may).
         unsafe {
             core::arch::asm!(
                 "jsr ({f},%pc)",
@@ -326,6 +326,7 @@ pub fn enter() -> Option<&'static mut State> {
                 out("a0") p,
                 out("d0") _,
                 out("d1") _,
+                out("d2") _,
                 out("a1") _,
             )
         };

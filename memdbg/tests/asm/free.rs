@@ -298,3 +298,28 @@ fn a_block_never_tracked_is_counted_and_passed() {
     assert_eq!(counter(&m, offset_of!(Counters, unknown_frees)), 3);
     assert!(m.os.sets.is_empty());
 }
+
+#[test]
+fn a_guard_is_checked_whether_it_ends_even_or_odd_for_pointers_and_handles() {
+    // The free reads a guard that starts at an even address as one long and an
+    // odd one byte by byte; a handle's through its master pointer.
+    for handle in [false, true] {
+        for size in [15, 16] {
+            for damaged in [None, Some(0), Some(3)] {
+                let mut m = machine(defaults());
+                let kind = if handle { kind::HANDLE } else { kind::POINTER };
+                let key = alloc(&mut m, kind, 0, SITE, size);
+                let chunk = if handle { m.long(key) } else { key };
+                if let Some(i) = damaged {
+                    m.set_byte(chunk + size + i, 0x41);
+                }
+                assert!(free(&mut m, key, handle, FREE_SITE), "freed all the same");
+                assert_eq!(
+                    counter(&m, offset_of!(Counters, overruns)),
+                    u32::from(damaged.is_some()),
+                    "handle {handle}, size {size}, damaged byte {damaged:?}"
+                );
+            }
+        }
+    }
+}
