@@ -2,7 +2,7 @@
 
 use core::ptr;
 
-use crate::{EventType, UInt16, events};
+use crate::{EventType, FormEventHandlerType, UInt16, events};
 
 /// Runs the standard Palm OS application event loop until `appStopEvent`:
 /// each event `EvtGetEvent` gives (waiting forever, `evtWaitForever`) is
@@ -35,4 +35,31 @@ pub fn event_loop(mut app_event: impl FnMut(&EventType) -> bool) {
             break;
         }
     }
+}
+
+/// The application's part of a `frmLoadEvent`, for [`event_loop`]'s
+/// `app_event`: loads the form the event names (`FrmInitForm`), makes it active
+/// (`FrmSetActiveForm`) and gives it the event handler `handler_of` returns for
+/// its form ID (`FrmSetEventHandler`; none for `None`). True when `event` was a
+/// `frmLoadEvent` (handled), false for any other event.
+///
+/// The form ID must be one of the app's own `tFRM` resources, as it is in a
+/// `frmLoadEvent` the OS sends after `FrmGotoForm`/`FrmPopupForm` (Form.h).
+pub fn load_form(
+    event: &EventType,
+    handler_of: impl FnOnce(UInt16) -> Option<FormEventHandlerType>,
+) -> bool {
+    if event.eType != events::frmLoadEvent {
+        return false;
+    }
+    let form_id = event.form_id();
+    // SAFETY: the OS sends frmLoadEvent for this app's own tFRM resources.
+    unsafe {
+        let form = crate::FrmInitForm(form_id);
+        crate::FrmSetActiveForm(form);
+        if let Some(handler) = handler_of(form_id) {
+            crate::FrmSetEventHandler(form, handler);
+        }
+    }
+    true
 }

@@ -64,7 +64,7 @@ pub mod traps;
 pub mod types;
 
 pub use allocator::PalmAlloc;
-pub use app::event_loop;
+pub use app::{event_loop, load_form};
 pub use glue::*;
 pub use types::*;
 

@@ -112,19 +112,9 @@ fn not_tracking(_: &memdbg::Error) {
 /// Events for the application rather than a form: `frmLoadEvent` loads the
 /// form, makes it active and gives it its event handler. True if handled.
 fn app_handle_event(event: &EventType) -> bool {
-    if event.eType != events::frmLoadEvent {
-        return false;
-    }
-    let form_id = event.form_id();
-    // SAFETY: the OS sends frmLoadEvent for this app's own tFRM resources.
-    unsafe {
-        let form = palm::FrmInitForm(form_id);
-        palm::FrmSetActiveForm(form);
-        if form_id == ids::MainForm {
-            palm::FrmSetEventHandler(form, main_form_handler);
-        }
-    }
-    true
+    palm::load_form(event, |form_id| {
+        (form_id == ids::MainForm).then_some(main_form_handler as palm::FormEventHandlerType)
+    })
 }
 
 /// The main form's event handler (behind the `main_form_handler`

@@ -164,21 +164,11 @@ fn state() -> Option<&'static mut State> {
 
 /// `frmLoadEvent`: loads the form, makes it active and gives it its handler.
 fn app_handle_event(event: &EventType) -> bool {
-    if event.eType != events::frmLoadEvent {
-        return false;
-    }
-    let form_id = event.form_id();
-    // SAFETY: the OS sends frmLoadEvent for this app's own tFRM resources.
-    unsafe {
-        let form = palm::FrmInitForm(form_id);
-        palm::FrmSetActiveForm(form);
-        if form_id == ids::MainForm {
-            palm::FrmSetEventHandler(form, main_form_handler);
-        } else if form_id == ids::DetailForm {
-            palm::FrmSetEventHandler(form, detail_form_handler);
-        }
-    }
-    true
+    palm::load_form(event, |form_id| match form_id {
+        ids::MainForm => Some(main_form_handler as palm::FormEventHandlerType),
+        ids::DetailForm => Some(detail_form_handler),
+        _ => None,
+    })
 }
 
 /// The object `id` of the active form.
