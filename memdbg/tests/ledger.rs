@@ -5,313 +5,79 @@
 //! kind, flags, size, file and line of each record (lines found through the
 //! `@mark name` comments of the app's source), and the header's counters and flags.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use memdbg::record::{
-    AllocFlags, AllocRecord, Counters, FORMAT_VERSION, FileName, Frame, HEADER_SIZE, Header,
-    HeaderFlags, Options, Record, Stack, Truncation, crc32, detected, kind,
+    AllocFlags, FileName, Frame, Header, HeaderFlags, Options, Record, Stack, Truncation, detected,
+    kind,
 };
 use palm_prc::{Content, Database, FourCC};
 use palm_run::{Config, Machine};
 
 mod common;
+use common::e2e::{Alloc, Built, Run, TestApp, seen, seen_all};
 
-const CREATOR: u32 = u32::from_be_bytes(*b"MDtA");
-const APP_NAME: &str = "MemDbgTest";
-/// The app source as `file!()` sees it: relative to the workspace root.
-const APP_SOURCE: &str = "memdbg/tests/app/src/lib.rs";
+/// The test app: this file's scenarios.
+static APP: TestApp = TestApp::new("tests/app", "MemDbgTest", *b"MDtA");
 
-struct App {
-    prc: Vec<u8>,
-    /// Code resource 1's bytes, as the linker produced them.
-    code1: Vec<u8>,
-    elf: PathBuf,
-    marks: HashMap<String, u16>,
-}
-
-fn app() -> &'static App {
-    static APP: OnceLock<App> = OnceLock::new();
-    APP.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let built = common::build_test_app();
-        let source = std::fs::read_to_string(dir.join("tests/app/src/lib.rs")).unwrap();
-        let mut marks = HashMap::new();
-        for (i, l) in source.lines().enumerate() {
-            if let Some(at) = l.find("// @mark ") {
-                let name = l[at + 9..].split_whitespace().next().unwrap().to_string();
-                assert!(
-                    marks.insert(name, (i + 1) as u16).is_none(),
-                    "duplicate mark"
-                );
-            }
-        }
-        App {
-            prc: std::fs::read(&built.prc).unwrap(),
-            code1: built.image.code.clone(),
-            elf: built.elf.clone(),
-            marks,
-        }
-    })
+// Shorthands for APP's harness.
+fn app() -> &'static Built {
+    APP.built()
 }
 
 fn line(mark: &str) -> u16 {
-    *app()
-        .marks
-        .get(mark)
-        .unwrap_or_else(|| panic!("no `@mark {mark}` in the app source"))
+    APP.line(mark)
 }
 
-/// What a scenario left behind.
-struct Run {
-    machine: Machine,
-    outcome: palm_run::Outcome,
-    header: Header,
-    records: Vec<Record>,
-}
-
-impl Run {
-    fn allocs(&self) -> Vec<AllocRecord> {
-        self.records
-            .iter()
-            .filter_map(|r| match r {
-                Record::Alloc(a) => Some(*a),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Event records other than small-allocation sites (and not the leaks'
-    /// contents).
-    fn events(&self) -> Vec<Record> {
-        self.records
-            .iter()
-            .filter(|r| {
-                !matches!(
-                    r,
-                    Record::Alloc(_) | Record::SmallSite(_) | Record::Contents(_)
-                )
-            })
-            .copied()
-            .collect()
-    }
-
-    fn counters(&self) -> &Counters {
-        &self.header.counters
-    }
-
-    fn flags(&self) -> HeaderFlags {
-        self.header.header_flags()
-    }
-
-    /// memdbg's alerts: the messages of the ROM's ErrOKAlert (10021) the run showed,
-    /// its title ("Error: ") taken off.
-    fn alerts(&self) -> Vec<String> {
-        self.machine
-            .os
-            .ui
-            .alerts
-            .iter()
-            .map(|(id, text)| {
-                assert_eq!(*id, 10021, "{text}");
-                text.strip_prefix("Error: ").unwrap_or(text).to_string()
-            })
-            .collect()
-    }
-
-    fn dbg_messages(&self) -> &[String] {
-        &self.machine.os.sys.dbg_messages
-    }
-}
-
-/// The sequence number of the leak allocated at `mark` (its record in the
-/// ledger), which memdbg's leak alert names.
 fn seq(r: &Run, mark: &str) -> u32 {
-    let l = line(mark);
-    let found: Vec<u32> = r
-        .records
-        .iter()
-        .filter_map(|x| match x {
-            Record::Alloc(a)
-                if a.line.get() == l && !a.alloc_flags().contains(AllocFlags::FREED_UNSEEN) =>
-            {
-                Some(a.seq.get())
-            }
-            _ => None,
-        })
-        .collect();
-    assert_eq!(found.len(), 1, "{mark}: {found:?}");
-    found[0]
+    APP.seq(r, mark)
 }
 
 fn machine(config: &Config) -> Machine {
-    let mut m = Machine::with_config(config).unwrap();
-    m.install(&app().prc).unwrap();
-    m
+    APP.machine(config)
 }
 
-/// Launches `scenario` on a fresh machine (after `setup`); the app's own checks
-/// passed.
 fn launch_with(
     scenario: u32,
     config: &Config,
     setup: impl FnOnce(&mut Machine),
 ) -> (Machine, palm_run::Outcome) {
-    let mut m = machine(config);
-    m.os.ftr.features.insert((CREATOR, 0), scenario);
-    // MEMDBG_TRACE=1: print every OS call and everything the run prints.
-    if std::env::var_os("MEMDBG_TRACE").is_some() {
-        m.trace_traps = true;
-        m.echo = true;
-    }
-    setup(&mut m);
-    let outcome = m.launch(APP_NAME).unwrap();
-    assert!(
-        outcome.stop.is_none(),
-        "scenario {scenario} stopped: {:?}\n{}",
-        outcome.stop,
-        m.output.join("\n")
-    );
-    assert_eq!(
-        outcome.result,
-        Some(0),
-        "scenario {scenario}: in-app check failed\n{}",
-        m.output.join("\n")
-    );
-    (m, outcome)
+    APP.launch_with(scenario, config, setup)
 }
 
-/// Launches `scenario` on a fresh machine (after `setup`) and decodes the ledger.
 fn run_with(scenario: u32, config: &Config, setup: impl FnOnce(&mut Machine)) -> Run {
-    let (m, outcome) = launch_with(scenario, config, setup);
-    let pdb = m.export("MemDbgDB").unwrap();
-    let db = Database::parse(&pdb).unwrap();
-    assert_eq!(db.header.name, b"MemDbgDB");
-    assert_eq!(db.header.kind, FourCC::new(*b"LEAK"));
-    assert_eq!(db.header.creator, FourCC::new(*b"MDbg"));
-    let Content::Records(recs) = &db.content else {
-        panic!("MemDbgDB is a resource database")
-    };
-    let header = Header::decode(&recs[0].data).unwrap();
-    let records = recs[1..]
-        .iter()
-        .enumerate()
-        .map(|(i, r)| Record::decode(&r.data).unwrap_or_else(|e| panic!("record {}: {e}", i + 1)))
-        .collect();
-    Run {
-        machine: m,
-        outcome,
-        header,
-        records,
-    }
+    APP.run_with(scenario, config, setup)
 }
 
 fn run(scenario: u32) -> Run {
-    run_with(scenario, &Config::default(), |_| {})
-}
-
-/// The comparable part of an allocation record.
-#[derive(Debug, PartialEq, Eq)]
-struct Alloc {
-    kind: u8,
-    flags: AllocFlags,
-    size: u32,
-    file: Vec<u8>,
-    line: u16,
+    APP.run(scenario)
 }
 
 fn alloc(kind: u8, flags: AllocFlags, size: u32, mark: &str) -> Alloc {
-    Alloc {
-        kind,
-        flags,
-        size,
-        file: FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec(),
-        line: line(mark),
-    }
+    APP.alloc(kind, flags, size, mark)
 }
 
-fn seen(a: &AllocRecord) -> Alloc {
-    Alloc {
-        kind: a.kind,
-        flags: a.alloc_flags(),
-        size: a.size.get(),
-        file: a.file.bytes().to_vec(),
-        line: a.line.get(),
-    }
-}
-
-fn seen_all(r: &Run) -> Vec<Alloc> {
-    r.allocs().iter().map(seen).collect()
-}
-
-/// Header checks every clean run shares.
 fn assert_clean_header(r: &Run) {
-    let h = &r.header;
-    assert_eq!(h.app_name_bytes(), APP_NAME.as_bytes());
-    assert_eq!(h.app_creator.get(), CREATOR);
-    let base = r.machine.os.sys.code1_base.expect("code 1 base");
-    assert_eq!(h.code_base.get(), base, "code 1 base");
-    assert!(h.code_size.get() as usize >= app().prc.len() / 2);
-    // Format version 2: code 1's size and CRC-32, so that the report can refuse the
-    // ELF of another build.
-    assert_eq!(
-        (h.version, h.stored_bytes().len()),
-        (FORMAT_VERSION, HEADER_SIZE)
-    );
-    assert_eq!(h.code_size.get() as usize, app().code1.len());
-    assert_eq!(
-        h.code_checksum(),
-        Some(crc32(&app().code1)),
-        "code 1 CRC-32 (header {:#010X})",
-        h.code_crc.get()
-    );
-    assert!(h.stop_ticks.get() >= h.start_ticks.get());
-    assert!(!r.flags().contains(HeaderFlags::RUNNING));
-    assert!(
-        r.outcome.patches_left.is_empty(),
-        "{:?}",
-        r.outcome.patches_left
-    );
-    assert_sweep_matches(r);
-}
-
-/// palm-run's debug-ROM sweep at exit (chunks still owned by the app) finds exactly
-/// the blocks the ledger lists as leaks: same addresses, and chunk sizes that are the
-/// requested sizes plus the guard. `MemChunkNew` chunks are left out: their owner is
-/// in `attr` (0, the system, in these tests), so no sweep sees them; so are blocks
-/// handed off (their owner is no longer the app's) and blocks freed unseen.
-fn assert_sweep_matches(r: &Run) {
-    let mut swept: Vec<(u32, u32)> = r
-        .outcome
-        .leaks
-        .iter()
-        .map(|l| (l.handle.unwrap_or(l.address), l.size))
-        .collect();
-    let mut ours: Vec<(u32, u32)> = r
-        .allocs()
-        .iter()
-        .filter(|a| {
-            a.kind != kind::CHUNK
-                && !a
-                    .alloc_flags()
-                    .intersects(AllocFlags::HANDED_OFF | AllocFlags::FREED_UNSEEN)
-        })
-        .map(|a| {
-            let guard = if a.alloc_flags().contains(AllocFlags::GUARDED) {
-                4
-            } else {
-                0
-            };
-            (a.address.get(), a.size.get() + guard)
-        })
-        .collect();
-    swept.sort();
-    ours.sort();
-    assert_eq!(swept, ours, "OS sweep vs ledger leaks");
+    APP.assert_clean_header(r)
 }
 
 const PTR_GUARDED: AllocFlags = AllocFlags::GUARDED;
+
+/// The second test app (`tests/app2`, the scenarios of memdbg's findings beyond
+/// leaks) through the same harness: its ledger names its own app, creator, code 1
+/// and source file.
+#[test]
+fn the_second_test_app_leaves_a_ledger_of_its_own() {
+    static APP2: TestApp = TestApp::new("tests/app2", "MemDbgTest2", *b"MDtB");
+    let r = APP2.run(1);
+    APP2.assert_clean_header(&r);
+    assert_eq!(
+        seen_all(&r),
+        vec![APP2.alloc(kind::POINTER, PTR_GUARDED, 24, "one-leak")]
+    );
+    assert_eq!(r.counters().leaks.get(), 1);
+    assert_eq!(r.counters().leaked_bytes.get(), 24);
+}
 
 #[test]
 fn leaked_pointer_and_handle_are_recorded() {
@@ -347,7 +113,7 @@ fn leaked_pointer_and_handle_are_recorded() {
     );
     assert_eq!(r.header.option_flags(), memdbg::Settings::DEFAULT.options);
     // The alerts name the allocations' file and line.
-    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    let file = APP.file_name();
     assert_eq!(
         r.alerts(),
         [
@@ -500,7 +266,7 @@ fn one_byte_overrun_is_reported_with_the_allocation_line() {
     assert_one_overrun_at_free(&r, 10, "overrun", "overrun-free");
     let c = r.counters();
     assert_eq!((c.overruns.get(), c.frees.get(), c.leaks.get()), (1, 1, 0));
-    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    let file = APP.file_name();
     assert_eq!(
         r.alerts(),
         [format!(
@@ -684,7 +450,7 @@ fn with_patches_refused_blocks_freed_unseen_are_told_from_leaks_by_their_chunk_h
     );
     // An alert per leak, then the overrun found at stop: after the ledger was
     // complete.
-    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    let file = APP.file_name();
     assert_eq!(
         r.alerts(),
         [
@@ -739,7 +505,7 @@ fn with_documented_calls_only_a_damaged_guard_at_stop_is_freed_unseen_not_an_ove
         (c.leaks.get(), c.leaked_bytes.get(), c.overruns.get()),
         (1, 10, 0)
     );
-    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    let file = APP.file_name();
     assert_eq!(
         r.alerts(),
         [format!(
@@ -758,9 +524,9 @@ fn with_documented_calls_only_a_damaged_guard_at_stop_is_freed_unseen_not_an_ove
 /// ledger's header and its records as stored (record 0 included).
 fn ended_at_the_first_alert(scenario: u32) -> (palm_run::Outcome, Header, Vec<palm_prc::Record>) {
     let mut m = machine(&Config::default());
-    m.os.ftr.features.insert((CREATOR, 0), scenario);
+    m.os.ftr.features.insert((APP.creator, 0), scenario);
     m.alert_response = palm_run::machine::AlertResponse::Reset;
-    let out = m.launch(APP_NAME).unwrap();
+    let out = m.launch(APP.name).unwrap();
     assert!(
         matches!(
             out.stop.as_ref().map(|s| &s.kind),
@@ -779,7 +545,7 @@ fn ended_at_the_first_alert(scenario: u32) -> (palm_run::Outcome, Header, Vec<pa
 
 #[test]
 fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
-    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    let file = APP.file_name();
     // A debug ROM's user continues from the Fatal Alert: the run goes on.
     let r = run(36);
     assert_eq!(
@@ -835,7 +601,7 @@ fn an_err_display_alert_that_ends_the_app_finds_the_ledger_written() {
 
 #[test]
 fn an_alert_at_stop_that_ends_the_app_finds_the_ledger_complete_and_closed() {
-    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    let file = APP.file_name();
     let leak = line("err-display-stop-leak");
     // Continued: the one alert is the leak's, at stop.
     let r = run(39);
@@ -1354,7 +1120,7 @@ fn a_foreign_mem_dbg_db_is_left_alone_and_start_fails() {
         (2, *b"MDbg", *b"LEAK", false),
     ] {
         let (m, outcome) = launch_with(19, &Config::default(), |m| {
-            m.os.ftr.features.insert((CREATOR, 1), variant);
+            m.os.ftr.features.insert((APP.creator, 1), variant);
         });
         assert!(
             outcome.patches_left.is_empty(),
@@ -1412,7 +1178,7 @@ fn guard_bytes_are_invisible_to_size_and_resize_calls() {
     assert_eq!(c.resizes.get(), 5, "MemPtrResize ×2, MemHandleResize ×3");
     assert_eq!((c.overruns.get(), c.leaked_bytes.get()), (1, 60));
     assert_eq!(c.unknown_frees.get(), 1, "the untracked block");
-    let file = String::from_utf8(FileName::new(APP_SOURCE.as_bytes()).bytes().to_vec()).unwrap();
+    let file = APP.file_name();
     assert_eq!(
         r.alerts(),
         [
@@ -1434,7 +1200,7 @@ fn guard_bytes_are_invisible_to_size_and_resize_calls() {
 fn a_text_handle_grown_by_the_field_manager_keeps_its_guard() {
     for variant in [0, 1] {
         let r = run_with(21, &Config::default(), |m| {
-            m.os.ftr.features.insert((CREATOR, 1), variant);
+            m.os.ftr.features.insert((APP.creator, 1), variant);
         });
         assert_clean_header(&r);
         assert!(
@@ -1458,11 +1224,11 @@ fn a_text_handle_grown_by_the_field_manager_keeps_its_guard() {
 fn failed_and_untracked_allocations_sample_the_heap_low_water_marks() {
     for variant in [0, 1] {
         let r = run_with(22, &Config::default(), |m| {
-            m.os.ftr.features.insert((CREATOR, 1), variant);
+            m.os.ftr.features.insert((APP.creator, 1), variant);
         });
         assert_clean_header(&r);
         let ftr = &r.machine.os.ftr.features;
-        let (free, max) = (ftr[&(CREATOR, 10)], ftr[&(CREATOR, 11)]);
+        let (free, max) = (ftr[&(APP.creator, 10)], ftr[&(APP.creator, 11)]);
         let c = r.counters();
         assert_eq!(
             (c.low_free.get(), c.low_largest_free.get()),
@@ -1600,8 +1366,8 @@ fn forgotten_stop(moved: bool) {
             .count()
     };
     let system_before = state_chunks(&m);
-    m.os.ftr.features.insert((CREATOR, 0), 32);
-    let first = m.launch(APP_NAME).unwrap();
+    m.os.ftr.features.insert((APP.creator, 0), 32);
+    let first = m.launch(APP.name).unwrap();
     assert_eq!((first.stop.clone(), first.result), (None, Some(0)));
     assert_eq!(first.patches_left.len(), 6, "{:?}", first.patches_left);
     assert_eq!(first.left_open, ["MemDbgDB"]);
@@ -1616,12 +1382,12 @@ fn forgotten_stop(moved: bool) {
     );
     let old_code = m.os.sys.code1_base.unwrap();
     assert_eq!(
-        m.code1_base(APP_NAME) != Some(old_code),
+        m.code1_base(APP.name) != Some(old_code),
         moved,
         "palm-run moved it"
     );
     // The second app: allocations, a MemChunkFree, MemPtrSize/MemHandleSize.
-    m.os.ftr.features.remove(&(CREATOR, 0));
+    m.os.ftr.features.remove(&(APP.creator, 0));
     m.set_feature(*b"PRtt", 0, 1);
     let second = m.launch("RunTest").unwrap();
     assert_eq!(second.stop, None, "{}", m.output.join("\n"));
@@ -1635,8 +1401,8 @@ fn forgotten_stop(moved: bool) {
         "the patches are still memdbg's"
     );
     // memdbg's app again: a clean run of its own, the abandoned state gone.
-    m.os.ftr.features.insert((CREATOR, 0), 2);
-    let third = m.launch(APP_NAME).unwrap();
+    m.os.ftr.features.insert((APP.creator, 0), 2);
+    let third = m.launch(APP.name).unwrap();
     assert_eq!((third.stop.clone(), third.result), (None, Some(0)));
     assert_eq!(third.code1_locks_left, 0, "no lock taken off twice or left");
     assert!(m.reports.is_empty(), "{:?}", m.reports);
@@ -1665,9 +1431,9 @@ fn forgotten_stop(moved: bool) {
 fn a_session_stops_on_every_path_out() {
     for path in 0..4 {
         let mut m = machine(&Config::default());
-        m.os.ftr.features.insert((CREATOR, 0), 33);
-        m.os.ftr.features.insert((CREATOR, 1), path);
-        let out = m.launch(APP_NAME).unwrap();
+        m.os.ftr.features.insert((APP.creator, 0), 33);
+        m.os.ftr.features.insert((APP.creator, 1), path);
+        let out = m.launch(APP.name).unwrap();
         assert_eq!((out.stop.clone(), out.result), (None, Some(10 + path)));
         assert!(
             out.patches_left.is_empty(),

@@ -1,6 +1,9 @@
-//! What memdbg's tests and its benchmark share: `tests/app` (one scenario per
-//! function) built for the 68000 by palm-build.
+//! What memdbg's tests and its benchmark share: `tests/app` and `tests/app2` (one
+//! scenario per function) built for the 68000 by palm-build, and the end-to-end
+//! harness that runs them ([`e2e`]).
 #![allow(dead_code)] // Each test binary uses a different part of this module.
+
+pub mod e2e;
 
 use std::path::PathBuf;
 

@@ -135,7 +135,7 @@ fn main_form() {
         FormObject::Field(f) => f.clone(),
         other => panic!("field expected, found {other:?}"),
     };
-    assert_eq!(field.bounds, Rect::new(30, 98, 126, 12));
+    assert_eq!(field.bounds, Rect::new(30, 123, 126, 12));
     assert_eq!(field.max_chars, 40);
     assert!(field.attr.editable && field.attr.single_line && field.attr.auto_shift);
     assert_eq!(field.attr.underlined, 1);
