@@ -5,8 +5,8 @@
  * Debian's GNU C after palm-sys/include/palm-sys.h; with MEMDBG defined (-DMEMDBG),
  * MemPtrNew, MemHandleNew and MemChunkNew are recorded with __FILE__ and __LINE__,
  * MemPtrResize and MemHandleResize keep their records, MemPtrFree and MemHandleFree
- * are seen even where trap patches are refused (Palm OS 5), and MemDbgStart /
- * MemDbgStop run the detector. Without MEMDBG everything compiles to the plain
+ * are seen even where trap patches are refused (Palm OS 5), MemDbgStart /
+ * MemDbgStop run the detector and MemDbgCheckpoint starts a new generation. Without MEMDBG everything compiles to the plain
  * calls. The ledger is the database MemDbgDB (the memdbg crate's `record` module,
  * the `memdbg report` tool).
  *
@@ -96,6 +96,12 @@ UInt32 memdbg_start(UInt32 options, UInt32 maxAlerts, UInt32 capacity, UInt32 lo
 /* Stops it (before PilotMain returns, after the forms are closed): the number of
    leaks, or 0xFFFFFFFF when not running. */
 UInt32 memdbg_stop(void);
+/* Starts a new generation (memdbg::checkpoint): the allocations after it carry its
+   number, and the ledger gets a checkpoint record (ticks, live blocks and bytes,
+   counters). Returns the new generation, 1 to 255, or 0x100 plus the error number:
+   0x102 not running (before MemDbgStart, after MemDbgStop), 0x103 busy, 0x107
+   refused after 255 checkpoints (later allocations stay in generation 255). */
+UInt32 memdbg_checkpoint(void);
 /* MemPtrNew(size) recorded at file:line; null on failure (nothing recorded). */
 MemPtr memdbg_ptr_new(UInt32 size, const Char *file, UInt32 line);
 /* MemHandleNew(size) recorded at file:line. */
@@ -126,6 +132,7 @@ static Err MemDbgErr(UInt32 result)
 #define MemDbgStart() memdbg_start(0UL, 5UL, 0UL, 0UL)
 #define MemDbgStartWith(options) memdbg_start((UInt32)(options), 5UL, 0UL, 0UL)
 #define MemDbgStop() memdbg_stop()
+#define MemDbgCheckpoint() memdbg_checkpoint()
 /* The SDK declares these as functions (MemoryMgr.h) and MemPtrFree as a macro for
    MemChunkFree; palm-sys.h as inline functions and the same macro. */
 #undef MemPtrNew
@@ -148,6 +155,7 @@ static Err MemDbgErr(UInt32 result)
 #define MemDbgStart() 0UL
 #define MemDbgStartWith(options) 0UL
 #define MemDbgStop() 0UL
+#define MemDbgCheckpoint() 0UL
 #endif
 
 #ifdef __cplusplus

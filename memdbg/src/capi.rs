@@ -27,7 +27,7 @@ use crate::state::state_ptr;
 fn error_code(e: Error) -> u32 {
     match e {
         Error::Ledger(err) => 0x1_0000 | u32::from(err),
-        // SAFETY: a `repr(u16)` enum starts with its discriminant (1 to 5 here).
+        // SAFETY: a `repr(u16)` enum starts with its discriminant (1 to 7 here).
         _ => u32::from(unsafe { *(&e as *const Error).cast::<u16>() }),
     }
 }
@@ -71,6 +71,18 @@ pub extern "C" fn memdbg_stop() -> u32 {
     match crate::session::stop() {
         Ok(s) => s.leaks,
         Err(_) => u32::MAX,
+    }
+}
+
+/// `memdbg::checkpoint`: returns the new generation (1 to 255), or 0x100 plus
+/// the error number: 0x102 not running (before start, after stop), 0x103 busy
+/// (called from inside the detector), 0x107 refused after 255 checkpoints (the
+/// allocations stay in generation 255).
+#[unsafe(no_mangle)]
+pub extern "C" fn memdbg_checkpoint() -> u32 {
+    match crate::session::checkpoint() {
+        Ok(g) => u32::from(g),
+        Err(e) => 0x100 | error_code(e),
     }
 }
 

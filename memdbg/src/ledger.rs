@@ -235,7 +235,17 @@ pub fn write_header(st: &State, stop_ticks: u32) {
     h.code_base.set(st.code.base);
     h.code_size.set(st.code.end.wrapping_sub(st.code.base));
     h.stop_ticks.set(stop_ticks);
-    let k = &mut h.counters;
+    update_counters(st);
+    write_record(st, 0, h.as_bytes());
+}
+
+/// Brings the header's counters ([`State::counters`], where the rarer ones are
+/// counted all along) up to date with the ones the state keeps: `leaks` and
+/// `leaked_bytes` are the live blocks and bytes (at stop, the leaks), then
+/// allocations, frees, the OS's frees, the peaks and the low-water marks. For
+/// [`write_header`] and a checkpoint's copy of the counters.
+pub fn update_counters(st: &State) {
+    let k = st.counters();
     k.leaks.set(st.live_count);
     k.leaked_bytes.set(st.live_bytes);
     k.allocations.set(st.allocations);
@@ -245,7 +255,6 @@ pub fn write_header(st: &State, stop_ticks: u32) {
     k.peak_live_count.set(st.peak_count);
     k.low_free.set(st.low_free);
     k.low_largest_free.set(st.low_max);
-    write_record(st, 0, h.as_bytes());
 }
 
 /// Appends an event record: `head_len` bytes at `head` (its own fields) followed by

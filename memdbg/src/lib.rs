@@ -301,7 +301,7 @@ pub use api::{
 };
 pub use global::MemDbgAlloc;
 pub use record::Options;
-pub use session::{Session, Summary, is_running, start, stop};
+pub use session::{Session, Summary, checkpoint, is_running, start, stop};
 pub use settings::{Error, Settings, Site};
 
 /// `MemPtrNew(size)` recorded with this file and line: `mem_ptr_new!(16)`.

@@ -59,12 +59,15 @@
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
 //! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
 //! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); two new record kinds, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]) and [`kind::CONTENTS`] ([`ContentsRecord`]: a leak's first bytes, written at stop, with option [`Options::CONTENTS`]); every other layout is as in version 3 |
+//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); a new record kind, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters); header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; every other layout is as in version 4 |
 //!
-//! [`Header::decode`] and [`Record::decode`] read all four versions (a version 1
+//! [`Header::decode`] and [`Record::decode`] read all five versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
 //! a ledger before version 3 has no segment records; before version 4 no stack
 //! says it was cut, [`Stack::truncation`] is `None`, and there are no interior-free or
-//! contents records). A new kind changes the version so that a reader of an older
+//! contents records; before version 5 an allocation record, and every record that
+//! ends in one, is 2 bytes shorter and decodes as made in generation 0, and there
+//! are no checkpoint records). A new kind changes the version so that a reader of an older
 //! version refuses the whole ledger as newer than it knows ("unknown record format
 //! version") rather than failing on the first record of the new kind.
 
@@ -72,9 +75,10 @@ use core::mem::{offset_of, size_of};
 use static_assertions::const_assert_eq;
 
 /// Version of this format, stored in every record (byte 1).
-pub const FORMAT_VERSION: u8 = 4;
+pub const FORMAT_VERSION: u8 = 5;
 /// The oldest version readers still accept: 1 (no code 1 checksum in the header;
-/// every other record has the same layout as in versions 2 to 4).
+/// every other record has the same layout as in versions 2 to 4; before version 5
+/// allocation records lack their last 2 bytes, [`GENERATION_FORMAT_VERSION`]).
 pub const OLDEST_FORMAT_VERSION: u8 = 1;
 
 /// The ledger database's name (`DmFindDatabase`, card 0). 8 bytes, well under
@@ -194,6 +198,9 @@ pub mod kind {
     /// A leak's first bytes, copied at stop ([`ContentsRecord`](super::ContentsRecord));
     /// format version 4 on.
     pub const CONTENTS: u8 = 0x25;
+    /// A checkpoint: the start of a new generation
+    /// ([`CheckpointRecord`](super::CheckpointRecord)); format version 5 on.
+    pub const CHECKPOINT: u8 = 0x26;
 
     /// Whether `k` is one of the four allocation kinds.
     pub const fn is_alloc(k: u8) -> bool {
@@ -202,7 +209,8 @@ pub mod kind {
 
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
     /// "overrun", "double free", "small-allocation site", "low heap", "interior
-    /// free", "header", "segment", "contents", "free slot"), or "unknown".
+    /// free", "header", "segment", "contents", "checkpoint", "free slot"), or
+    /// "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
@@ -218,6 +226,7 @@ pub mod kind {
             LOW_HEAP => "low heap",
             INTERIOR_FREE => "interior free",
             CONTENTS => "contents",
+            CHECKPOINT => "checkpoint",
             _ => "unknown",
         }
     }
@@ -324,6 +333,36 @@ pub unsafe trait AsBytes: Copy + Sized {
         // (trait contract); read_unaligned copes with any alignment of `bytes`.
         Ok(unsafe { bytes.as_ptr().cast::<Self>().read_unaligned() })
     }
+
+    /// A struct whose first `min(bytes.len(), SIZE)` bytes are `bytes`' and the
+    /// rest zero (a record of an older, shorter layout).
+    fn read_prefix(bytes: &[u8]) -> Self
+    where
+        Self: Default,
+    {
+        let mut r = Self::default();
+        let n = bytes.len().min(Self::SIZE);
+        // SAFETY: n bytes readable from `bytes` and writable in `r` (plain
+        // bytes, trait contract); through pointers, not a variable index into a
+        // stack array (TOOLCHAIN.md bug 2: the device viewer decodes on the 68k).
+        unsafe {
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), (&mut r as *mut Self).cast::<u8>(), n)
+        };
+        r
+    }
+}
+
+/// A record whose layout ends in an [`AllocRecord`] (or is one), decoded by its
+/// version byte (`bytes[1]`, already checked): from [`GENERATION_FORMAT_VERSION`]
+/// on exactly `T::SIZE` bytes, before it 2 fewer (no generation and reserved
+/// byte: both read as 0).
+///
+/// # Errors
+/// The wrong length for the version.
+fn ending_in_alloc<T: AsBytes + Default>(bytes: &[u8]) -> Result<T, DecodeError> {
+    let old = bytes[1] < GENERATION_FORMAT_VERSION;
+    exact(bytes, if old { T::SIZE - 2 } else { T::SIZE })?;
+    Ok(T::read_prefix(bytes))
 }
 
 /// Defines a set of flags: the `bitflags` crate's type on the host (tools use its
@@ -529,6 +568,11 @@ flags! {
         /// off. The ledger and the `DbgMessage` lines say everything an alert
         /// would have.
         const NO_ALERT_DIALOG = 0x0100;
+        /// `memdbg::checkpoint` was called after [`MAX_GENERATION`] checkpoints
+        /// and refused (it returned an error, wrote no record): the allocations
+        /// after it are in generation [`MAX_GENERATION`] with those of the last
+        /// checkpoint (format version 5 on).
+        const CHECKPOINTS_REFUSED = 0x0800;
     }
 }
 
@@ -760,7 +804,8 @@ impl Stack {
 
 /// One tracked allocation: what a leak record holds (kinds [`kind::POINTER`],
 /// [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]), also embedded in event
-/// records. 82 bytes.
+/// records. 84 bytes (82 before format version 5: [`ALLOC_RECORD_SIZE_V4`], without
+/// the generation and the reserved byte, which such records decode as 0).
 ///
 /// | off | size | field |
 /// |---|---|---|
@@ -775,6 +820,8 @@ impl Stack {
 /// | 22 | 2 | data offset: bytes from the chunk start to the block handed out (0 except over-aligned Rust allocations) |
 /// | 24 | 26 | call stack ([`Stack`]; empty without [`Options::CALL_STACKS`], except for Rust allocations) |
 /// | 50 | 32 | file ([`FileName`]; empty for Rust allocations) |
+/// | 82 | 1 | generation: 0 before the run's first checkpoint, then the number of checkpoints made before the allocation (at most [`MAX_GENERATION`]); a resize keeps it (version 5 on) |
+/// | 83 | 1 | reserved (0; version 5 on) |
 #[repr(C)]
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
@@ -801,9 +848,24 @@ pub struct AllocRecord {
     pub stack: Stack,
     /// Source file of the wrapper call; empty for Rust allocations.
     pub file: FileName,
+    /// The generation the block was allocated in (0: before the first
+    /// checkpoint; format version 5 on, 0 in older records).
+    pub generation: u8,
+    /// Reserved, 0.
+    pub reserved: u8,
 }
-/// Size of an [`AllocRecord`] in bytes.
-pub const ALLOC_RECORD_SIZE: usize = 82;
+/// Size of an [`AllocRecord`] in bytes (format version 5 on).
+pub const ALLOC_RECORD_SIZE: usize = 84;
+/// Size of an [`AllocRecord`] of format versions 1 to 4: without the generation
+/// and reserved bytes at its end.
+pub const ALLOC_RECORD_SIZE_V4: usize = 82;
+/// The first format version whose allocation records (and the records that end
+/// in one) carry [`AllocRecord::generation`].
+pub const GENERATION_FORMAT_VERSION: u8 = 5;
+/// The most checkpoints a run makes: generations are 0 to 255 (one byte of an
+/// [`AllocRecord`]). Past it `memdbg::checkpoint` refuses
+/// ([`HeaderFlags::CHECKPOINTS_REFUSED`]).
+pub const MAX_GENERATION: u8 = 255;
 const_assert_eq!(size_of::<AllocRecord>(), ALLOC_RECORD_SIZE);
 const_assert_eq!(offset_of!(AllocRecord, flags), 2);
 const_assert_eq!(
@@ -818,6 +880,7 @@ const_assert_eq!(offset_of!(AllocRecord, line), 20);
 const_assert_eq!(offset_of!(AllocRecord, data_offset), 22);
 const_assert_eq!(offset_of!(AllocRecord, stack), 24);
 const_assert_eq!(offset_of!(AllocRecord, file), 50);
+const_assert_eq!(offset_of!(AllocRecord, generation), ALLOC_RECORD_SIZE_V4);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for AllocRecord {}
 
@@ -838,8 +901,14 @@ impl AllocRecord {
     /// # Errors
     /// Wrong length, version or kind, or a bad frame count.
     pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
-        exact(bytes, ALLOC_RECORD_SIZE)?;
-        let r = Self::read_from(bytes)?;
+        if bytes.len() < 2 {
+            return Err(DecodeError {
+                offset: bytes.len(),
+                what: "truncated record",
+            });
+        }
+        version(bytes[1], 1)?;
+        let r: Self = ending_in_alloc(bytes)?;
         r.check(0)?;
         Ok(r)
     }
@@ -976,7 +1045,7 @@ pub struct Header {
     /// does not have the field: see [`Header::code_checksum`]).
     pub code_crc: U32Be,
 }
-/// Size of the [`Header`] in bytes (format versions 2 to 4).
+/// Size of the [`Header`] in bytes (format versions 2 to 5).
 pub const HEADER_SIZE: usize = 156;
 /// Size of a format version 1 header: the first 152 bytes of [`Header`].
 pub const HEADER_SIZE_V1: usize = 152;
@@ -1016,7 +1085,7 @@ impl Header {
     }
 
     /// The size of a header of format version `version` ([`HEADER_SIZE_V1`] for
-    /// version 1, [`HEADER_SIZE`] for versions 2 to 4: the same layout), or `None`
+    /// version 1, [`HEADER_SIZE`] for versions 2 to 5: the same layout), or `None`
     /// for a version readers do not know.
     pub const fn size_of_version(version: u8) -> Option<usize> {
         match version {
@@ -1027,7 +1096,7 @@ impl Header {
     }
 
     /// The header's bytes as stored for its [`Header::version`]: all of them for
-    /// versions 2 to 4, the first [`HEADER_SIZE_V1`] for version 1.
+    /// versions 2 to 5, the first [`HEADER_SIZE_V1`] for version 1.
     pub fn stored_bytes(&self) -> &[u8] {
         let n = Self::size_of_version(self.version).unwrap_or(HEADER_SIZE);
         &self.as_bytes()[..n]
@@ -1040,7 +1109,7 @@ impl Header {
         (self.version >= 2 && self.code_size.get() != 0).then(|| self.code_crc.get())
     }
 
-    /// Decodes record 0 of format version 1 to 4.
+    /// Decodes record 0 of format version 1 to 5.
     ///
     /// # Errors
     /// Wrong length, kind, version, header size or magic.
@@ -1073,7 +1142,7 @@ impl Header {
             return Err(DecodeError {
                 offset: offset_of!(Header, header_size),
                 what: if size == HEADER_SIZE {
-                    "header size field is not 156 (version 2 to 4)"
+                    "header size field is not 156 (version 2 to 5)"
                 } else {
                     "header size field is not 152 (version 1)"
                 },
@@ -1099,7 +1168,8 @@ pub mod detected {
     pub const AT_STOP: u16 = 3;
 }
 
-/// A damaged guard. 120 bytes.
+/// A damaged guard. 122 bytes (120 before format
+/// version 5).
 ///
 /// | off | size | field |
 /// |---|---|---|
@@ -1109,7 +1179,7 @@ pub mod detected {
 /// | 4 | 4 | ticks when found |
 /// | 8 | 4 | the 4 guard bytes as found |
 /// | 12 | 26 | where it was found ([`Stack`]: the free's or resize's callers; empty at stop) |
-/// | 38 | 82 | the block's [`AllocRecord`] (its allocation site: file, line, stack) |
+/// | 38 | 84 | the block's [`AllocRecord`] (its allocation site: file, line, stack) |
 #[repr(C)]
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
@@ -1130,7 +1200,7 @@ pub struct OverrunRecord {
     pub alloc: AllocRecord,
 }
 /// Size of an [`OverrunRecord`] in bytes.
-pub const OVERRUN_RECORD_SIZE: usize = 120;
+pub const OVERRUN_RECORD_SIZE: usize = 122;
 const_assert_eq!(size_of::<OverrunRecord>(), OVERRUN_RECORD_SIZE);
 const_assert_eq!(offset_of!(OverrunRecord, guard), 8);
 const_assert_eq!(offset_of!(OverrunRecord, site), 12);
@@ -1138,7 +1208,8 @@ const_assert_eq!(offset_of!(OverrunRecord, alloc), 38);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for OverrunRecord {}
 
-/// A block freed twice; the second free was not passed to the OS. 150 bytes.
+/// A block freed twice; the second free was not passed to the OS. 152 bytes (150 before format
+/// version 5).
 ///
 /// | off | size | field |
 /// |---|---|---|
@@ -1150,7 +1221,7 @@ unsafe impl AsBytes for OverrunRecord {}
 /// | 12 | 4 | ticks of the second free |
 /// | 16 | 26 | first free's site ([`Stack`]) |
 /// | 42 | 26 | second free's site ([`Stack`]) |
-/// | 68 | 82 | the block's [`AllocRecord`] as it was before the first free (its kind byte is the allocation kind) |
+/// | 68 | 84 | the block's [`AllocRecord`] as it was before the first free (its kind byte is the allocation kind) |
 #[repr(C)]
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
@@ -1176,7 +1247,7 @@ pub struct DoubleFreeRecord {
     pub alloc: AllocRecord,
 }
 /// Size of a [`DoubleFreeRecord`] in bytes.
-pub const DOUBLE_FREE_RECORD_SIZE: usize = 150;
+pub const DOUBLE_FREE_RECORD_SIZE: usize = 152;
 const_assert_eq!(size_of::<DoubleFreeRecord>(), DOUBLE_FREE_RECORD_SIZE);
 const_assert_eq!(offset_of!(DoubleFreeRecord, address), 4);
 const_assert_eq!(offset_of!(DoubleFreeRecord, first), 16);
@@ -1187,7 +1258,8 @@ unsafe impl AsBytes for DoubleFreeRecord {}
 
 /// A free of an address inside a tracked block that is not the block's start
 /// (`MemChunkFree(p + 8)`): not passed to the OS (a release ROM does not check
-/// it and would corrupt its heap). 124 bytes.
+/// it and would corrupt its heap). 126 bytes (124 before format
+/// version 5).
 ///
 /// | off | size | field |
 /// |---|---|---|
@@ -1198,7 +1270,7 @@ unsafe impl AsBytes for DoubleFreeRecord {}
 /// | 8 | 4 | its offset from the block's address, in bytes (signed: an over-aligned Rust block's chunk starts before it) |
 /// | 12 | 4 | ticks of the free |
 /// | 16 | 26 | the free's site ([`Stack`]) |
-/// | 42 | 82 | the block's [`AllocRecord`] (still live: the block stays tracked) |
+/// | 42 | 84 | the block's [`AllocRecord`] (still live: the block stays tracked) |
 #[repr(C)]
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
@@ -1222,7 +1294,7 @@ pub struct InteriorFreeRecord {
     pub alloc: AllocRecord,
 }
 /// Size of an [`InteriorFreeRecord`] in bytes.
-pub const INTERIOR_FREE_RECORD_SIZE: usize = 124;
+pub const INTERIOR_FREE_RECORD_SIZE: usize = 126;
 const_assert_eq!(size_of::<InteriorFreeRecord>(), INTERIOR_FREE_RECORD_SIZE);
 const_assert_eq!(offset_of!(InteriorFreeRecord, site), 16);
 const_assert_eq!(offset_of!(InteriorFreeRecord, alloc), 42);
@@ -1241,7 +1313,8 @@ pub const INTERIOR_FREE_FORMAT_VERSION: u8 = 4;
 
 /// Small allocations (1 to [`SMALL_ALLOC_MAX`] bytes) of one call site, written at
 /// stop with [`Options::HEAP_STATS`]. A site is a wrapper call (file and line) or,
-/// for Rust allocations, the innermost return address. 94 bytes.
+/// for Rust allocations, the innermost return address. 96 bytes (94 before format
+/// version 5).
 ///
 /// | off | size | field |
 /// |---|---|---|
@@ -1250,7 +1323,7 @@ pub const INTERIOR_FREE_FORMAT_VERSION: u8 = 4;
 /// | 2 | 2 | reserved (0) |
 /// | 4 | 4 | count of small allocations at this site |
 /// | 8 | 4 | their total requested bytes |
-/// | 12 | 82 | the site's first small allocation ([`AllocRecord`]: file, line, stack, size) |
+/// | 12 | 84 | the site's first small allocation ([`AllocRecord`]: file, line, stack, size) |
 #[repr(C)]
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
@@ -1269,14 +1342,14 @@ pub struct SmallSiteRecord {
     pub first: AllocRecord,
 }
 /// Size of a [`SmallSiteRecord`] in bytes.
-pub const SMALL_SITE_RECORD_SIZE: usize = 94;
+pub const SMALL_SITE_RECORD_SIZE: usize = 96;
 const_assert_eq!(size_of::<SmallSiteRecord>(), SMALL_SITE_RECORD_SIZE);
 const_assert_eq!(offset_of!(SmallSiteRecord, first), 12);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for SmallSiteRecord {}
 
 /// The dynamic heap's largest free chunk fell below the threshold (first time
-/// only). 98 bytes.
+/// only). 100 bytes (98 before format version 5).
 ///
 /// | off | size | field |
 /// |---|---|---|
@@ -1286,7 +1359,7 @@ unsafe impl AsBytes for SmallSiteRecord {}
 /// | 4 | 4 | free bytes in the dynamic heap then |
 /// | 8 | 4 | largest free chunk then, bytes |
 /// | 12 | 4 | the threshold, bytes |
-/// | 16 | 82 | the allocation after which it was seen ([`AllocRecord`]) |
+/// | 16 | 84 | the allocation after which it was seen ([`AllocRecord`]) |
 #[repr(C)]
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
@@ -1307,7 +1380,7 @@ pub struct LowHeapRecord {
     pub alloc: AllocRecord,
 }
 /// Size of a [`LowHeapRecord`] in bytes.
-pub const LOW_HEAP_RECORD_SIZE: usize = 98;
+pub const LOW_HEAP_RECORD_SIZE: usize = 100;
 const_assert_eq!(size_of::<LowHeapRecord>(), LOW_HEAP_RECORD_SIZE);
 const_assert_eq!(offset_of!(LowHeapRecord, alloc), 16);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
@@ -1470,6 +1543,92 @@ impl ContentsRecord {
     }
 }
 
+/// A checkpoint (`memdbg::checkpoint`, format version 5 on): generation
+/// `generation` starts here; the allocations after it carry that number
+/// ([`AllocRecord::generation`]) until the next checkpoint. Written at once (one
+/// `DmNewRecord` and one `DmWrite`, no heap walk), so a ledger left by a crash
+/// keeps it. 92 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::CHECKPOINT`] |
+/// | 1 | 1 | version (5 on) |
+/// | 2 | 1 | generation it starts (1 to [`MAX_GENERATION`]) |
+/// | 3 | 1 | reserved (0) |
+/// | 4 | 4 | ticks (`TimGetTicks`) at the checkpoint |
+/// | 8 | 4 | tracked blocks live then |
+/// | 12 | 4 | their requested bytes |
+/// | 16 | 76 | the run's [`Counters`] then, as a header written at that moment holds them (`leaks` and `leaked_bytes`: the live blocks and bytes, as in a [`HeaderFlags::RUNNING`] header) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct CheckpointRecord {
+    /// [`kind::CHECKPOINT`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`] (5 or later).
+    pub version: u8,
+    /// The generation this checkpoint starts (1 to [`MAX_GENERATION`]).
+    pub generation: u8,
+    /// Reserved, 0.
+    pub reserved: u8,
+    /// `TimGetTicks` at the checkpoint.
+    pub ticks: U32Be,
+    /// Tracked blocks live at the checkpoint.
+    pub live_count: U32Be,
+    /// Their requested bytes.
+    pub live_bytes: U32Be,
+    /// The run's counters at the checkpoint.
+    pub counters: Counters,
+}
+/// Size of a [`CheckpointRecord`] in bytes.
+pub const CHECKPOINT_RECORD_SIZE: usize = 92;
+/// The first format version with [`CheckpointRecord`]s.
+pub const CHECKPOINT_FORMAT_VERSION: u8 = 5;
+const_assert_eq!(size_of::<CheckpointRecord>(), CHECKPOINT_RECORD_SIZE);
+const_assert_eq!(offset_of!(CheckpointRecord, ticks), 4);
+const_assert_eq!(offset_of!(CheckpointRecord, live_count), 8);
+const_assert_eq!(offset_of!(CheckpointRecord, live_bytes), 12);
+const_assert_eq!(offset_of!(CheckpointRecord, counters), 16);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for CheckpointRecord {}
+
+impl CheckpointRecord {
+    /// Decodes a checkpoint record.
+    ///
+    /// # Errors
+    /// Wrong length, kind or version (before 5), or generation 0.
+    pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
+        if bytes.first() != Some(&kind::CHECKPOINT) {
+            return Err(DecodeError {
+                offset: 0,
+                what: "not a checkpoint record",
+            });
+        }
+        if bytes.len() < 2 {
+            return Err(DecodeError {
+                offset: bytes.len(),
+                what: "truncated record",
+            });
+        }
+        version(bytes[1], 1)?;
+        if bytes[1] < CHECKPOINT_FORMAT_VERSION {
+            return Err(DecodeError {
+                offset: 1,
+                what: "checkpoint record of a format version before 5",
+            });
+        }
+        exact(bytes, CHECKPOINT_RECORD_SIZE)?;
+        let r = Self::read_from(bytes)?;
+        if r.generation == 0 {
+            return Err(DecodeError {
+                offset: offset_of!(CheckpointRecord, generation),
+                what: "checkpoint record of generation 0",
+            });
+        }
+        Ok(r)
+    }
+}
+
 /// One row of a hex dump, as POSE's leak dump and Visual Leak Detector print a
 /// block's bytes: each of `bytes` as two uppercase hex digits followed by a
 /// space, blanks in place of the missing ones up to `width` bytes (so the
@@ -1526,6 +1685,8 @@ pub enum Record {
     InteriorFree(InteriorFreeRecord),
     /// A leak's first bytes (format version 4 on).
     Contents(ContentsRecord),
+    /// A checkpoint: a new generation starts (format version 5 on).
+    Checkpoint(CheckpointRecord),
 }
 
 impl Record {
@@ -1569,8 +1730,7 @@ impl Record {
         match k {
             kind::OVERRUN => {
                 version(bytes[1], 1)?;
-                exact(bytes, OVERRUN_RECORD_SIZE)?;
-                let r = OverrunRecord::read_from(bytes)?;
+                let r: OverrunRecord = ending_in_alloc(bytes)?;
                 if !(detected::AT_FREE..=detected::AT_STOP).contains(&r.when.get()) {
                     return Err(DecodeError {
                         offset: offset_of!(OverrunRecord, when),
@@ -1583,8 +1743,7 @@ impl Record {
             }
             kind::DOUBLE_FREE => {
                 version(bytes[1], 1)?;
-                exact(bytes, DOUBLE_FREE_RECORD_SIZE)?;
-                let r = DoubleFreeRecord::read_from(bytes)?;
+                let r: DoubleFreeRecord = ending_in_alloc(bytes)?;
                 r.first.check(offset_of!(DoubleFreeRecord, first))?;
                 r.second.check(offset_of!(DoubleFreeRecord, second))?;
                 r.alloc.check(offset_of!(DoubleFreeRecord, alloc))?;
@@ -1598,23 +1757,20 @@ impl Record {
                         what: "interior-free record of a format version before 4",
                     });
                 }
-                exact(bytes, INTERIOR_FREE_RECORD_SIZE)?;
-                let r = InteriorFreeRecord::read_from(bytes)?;
+                let r: InteriorFreeRecord = ending_in_alloc(bytes)?;
                 r.site.check(offset_of!(InteriorFreeRecord, site))?;
                 r.alloc.check(offset_of!(InteriorFreeRecord, alloc))?;
                 Ok(Record::InteriorFree(r))
             }
             kind::SMALL_SITE => {
                 version(bytes[1], 1)?;
-                exact(bytes, SMALL_SITE_RECORD_SIZE)?;
-                let r = SmallSiteRecord::read_from(bytes)?;
+                let r: SmallSiteRecord = ending_in_alloc(bytes)?;
                 r.first.check(offset_of!(SmallSiteRecord, first))?;
                 Ok(Record::SmallSite(r))
             }
             kind::LOW_HEAP => {
                 version(bytes[1], 1)?;
-                exact(bytes, LOW_HEAP_RECORD_SIZE)?;
-                let r = LowHeapRecord::read_from(bytes)?;
+                let r: LowHeapRecord = ending_in_alloc(bytes)?;
                 r.alloc.check(offset_of!(LowHeapRecord, alloc))?;
                 Ok(Record::LowHeap(r))
             }
@@ -1637,6 +1793,7 @@ impl Record {
                 Ok(Record::Segment(r))
             }
             kind::CONTENTS => ContentsRecord::decode(bytes).map(Record::Contents),
+            kind::CHECKPOINT => CheckpointRecord::decode(bytes).map(Record::Checkpoint),
             _ => Err(DecodeError {
                 offset: 0,
                 what: "unknown record kind",

@@ -13,8 +13,8 @@ use crate::patch;
 use crate::probe;
 use crate::record::{
     self, ALLOC_RECORD_SIZE, AllocFlags, AllocRecord, AsBytes, CONTENTS_LEN, DB_CREATOR,
-    FEATURE_STATE, FORMAT_VERSION, HeaderFlags, NOT_SAMPLED, OVERRUN_RECORD_SIZE, Options,
-    OverrunRecord, SegmentRecord, SmallSiteRecord, U16Be, U32Be, detected, kind,
+    FEATURE_STATE, FORMAT_VERSION, HeaderFlags, MAX_GENERATION, NOT_SAMPLED, OVERRUN_RECORD_SIZE,
+    Options, OverrunRecord, SegmentRecord, SmallSiteRecord, U16Be, U32Be, detected, kind,
 };
 use crate::settings::{Error, Settings};
 use crate::stack::CodeRange;
@@ -81,6 +81,15 @@ impl Session {
         Ok(Session {
             _private: core::marker::PhantomData,
         })
+    }
+
+    /// [`checkpoint`]: a new generation starts; its number (1 to 255).
+    ///
+    /// # Errors
+    /// As [`checkpoint`]'s ([`Error::TooManyCheckpoints`] past 255; while the
+    /// session lives the detector runs, unless another `stop` stopped it).
+    pub fn checkpoint(&self) -> Result<u8, Error> {
+        checkpoint()
     }
 
     /// [`stop`] now, with its [`Summary`] (the drop then does nothing).
@@ -519,6 +528,56 @@ pub fn stop() -> Result<Summary, Error> {
     unsafe { palm::FtrUnregister(DB_CREATOR, FEATURE_STATE) };
     free_chunks(keys, (st as *mut State).cast());
     Ok(summary)
+}
+
+/// Starts a new generation: the allocations after it carry its number
+/// ([`AllocRecord::generation`]; those before the run's first checkpoint are
+/// generation 0) until the next checkpoint, so that `memdbg report` can tell the
+/// leaks of each pass of a loop apart (`--since N`: generations N on). Appends a
+/// [`record::CheckpointRecord`] (the generation, `TimGetTicks`, the tracked
+/// blocks and bytes live now, the run's counters) with one `DmNewRecord` and one
+/// `DmWrite`; no heap walk. The generation is kept in the scratch allocation
+/// record, so an allocation pays nothing for it. Returns the new generation, 1
+/// to [`MAX_GENERATION`] (255).
+///
+/// # Errors
+/// [`Error::NotRunning`] before [`start`] or after [`stop`]; [`Error::Busy`] if
+/// called from inside the detector; [`Error::TooManyCheckpoints`] after 255
+/// checkpoints: nothing is written, the header gets
+/// [`HeaderFlags::CHECKPOINTS_REFUSED`] and the allocations stay in generation
+/// 255. None of them changes anything else.
+pub fn checkpoint() -> Result<u8, Error> {
+    // SAFETY: a non-null feature value is the live state chunk.
+    let Some(st) = (unsafe { state::state_ptr().as_mut() }) else {
+        return Err(Error::NotRunning);
+    };
+    // SAFETY: `busy` is read volatile, as a nested entry's mark would be.
+    if unsafe { core::ptr::addr_of!(st.busy).read_volatile() } != 0 {
+        return Err(Error::Busy);
+    }
+    st.busy = 1;
+    let g = st.sc().rec.generation;
+    let result = if g == MAX_GENERATION {
+        st.flag(HeaderFlags::CHECKPOINTS_REFUSED);
+        Err(Error::TooManyCheckpoints)
+    } else {
+        st.sc().rec.generation = g + 1;
+        ledger::update_counters(st);
+        let r = &mut st.sc().ev.checkpoint;
+        r.kind = kind::CHECKPOINT;
+        r.version = FORMAT_VERSION;
+        r.generation = g + 1;
+        // SAFETY: TimGetTicks has no arguments.
+        r.ticks.set(unsafe { palm::TimGetTicks() });
+        r.live_count.set(st.live_count);
+        r.live_bytes.set(st.live_bytes);
+        r.counters = *st.counters();
+        let bytes = st.sc().ev.checkpoint.as_bytes();
+        ledger::append(st, bytes);
+        Ok(g + 1)
+    };
+    state::leave(st);
+    result
 }
 
 /// The summary line of [`stop`] (the leaks, their bytes, overruns, double frees).

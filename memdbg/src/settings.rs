@@ -55,7 +55,8 @@ impl Default for Settings {
     }
 }
 
-/// Why [`start`](crate::start) or [`stop`](crate::stop) did nothing. The discriminants are the C interface's
+/// Why [`start`](crate::start), [`stop`](crate::stop) or
+/// [`checkpoint`](crate::checkpoint) did nothing. The discriminants are the C interface's
 /// error numbers (`capi`).
 #[repr(u16)]
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -63,9 +64,10 @@ impl Default for Settings {
 pub enum Error {
     /// `start` while running.
     AlreadyRunning = 1,
-    /// `stop` while not running.
+    /// `stop` or `checkpoint` while not running (before `start`, after `stop`).
     NotRunning = 2,
-    /// `stop` called from inside the detector (e.g. from a free patch).
+    /// `stop` or `checkpoint` called from inside the detector (e.g. from a free
+    /// patch).
     Busy = 3,
     /// `capacity` is 0 or above 5461.
     BadSettings = 4,
@@ -77,6 +79,11 @@ pub enum Error {
     /// ledger (another creator than `'MDbg'`, another type than `'LEAK'`, or a
     /// resource database); it belongs to someone else and is left untouched.
     Ledger(u16) = 6,
+    /// `checkpoint` after [`MAX_GENERATION`](crate::record::MAX_GENERATION) (255)
+    /// checkpoints: refused, nothing written; the header gets
+    /// [`HeaderFlags::CHECKPOINTS_REFUSED`](crate::record::HeaderFlags::CHECKPOINTS_REFUSED)
+    /// and later allocations stay in generation 255.
+    TooManyCheckpoints = 7,
 }
 
 /// An allocation's source position as stored in its record: the file name's tail

@@ -20,8 +20,8 @@ use m68k_palmos_sys as palm;
 
 use crate::index::Index;
 use crate::record::{
-    self, AllocRecord, ContentsRecord, Counters, DoubleFreeRecord, Header, HeaderFlags,
-    InteriorFreeRecord, LowHeapRecord, Options, OverrunRecord, Stack, U32Be,
+    self, AllocRecord, CheckpointRecord, ContentsRecord, Counters, DoubleFreeRecord, Header,
+    HeaderFlags, InteriorFreeRecord, LowHeapRecord, Options, OverrunRecord, Stack, U32Be,
 };
 use crate::settings::{Settings, Site};
 use crate::stack::CodeRange;
@@ -113,6 +113,8 @@ pub struct Events {
     pub low: LowHeapRecord,
     /// A leak's first bytes being recorded at stop.
     pub contents: ContentsRecord,
+    /// A checkpoint being recorded.
+    pub checkpoint: CheckpointRecord,
 }
 
 /// Everything the detector knows while it runs. All-zero bytes are a valid value

@@ -80,6 +80,7 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
     for f in [
         "memdbg_start",
         "memdbg_stop",
+        "memdbg_checkpoint",
         "memdbg_ptr_new",
         "memdbg_handle_new",
         "memdbg_chunk_new",
@@ -222,6 +223,21 @@ fn a_c_app_linked_with_the_pipeline_built_archive_records_its_leak() {
             mark("c-leak")
         )
     );
+    // Made before the checkpoint: generation 0; the checkpoint saw it live.
+    assert_eq!(a.generation, 0);
+    let checkpoints: Vec<_> = recs[1..]
+        .iter()
+        .filter_map(|r| match Record::decode(&r.data).unwrap() {
+            Record::Checkpoint(c) => Some((
+                c.generation,
+                c.live_count.get(),
+                c.live_bytes.get(),
+                c.counters.allocations.get(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checkpoints, [(1, 1, 24, 1)]);
     let c = &header.counters;
     assert_eq!(
         [

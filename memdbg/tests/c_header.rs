@@ -114,6 +114,7 @@ const CALLS: &[(&str, u16, &[Arg], Result)] = &[
         Result::Long,
     ),
     ("t_stop", 1, &[], Result::Long),
+    ("t_checkpoint", 9, &[], Result::Long),
 ];
 
 /// The line of `calls.c` that defines `function`.

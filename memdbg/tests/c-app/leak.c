@@ -4,7 +4,8 @@
  * A5 untouched), linked with the archive `palm-build lib` makes of memdbg/capi-lib,
  * run in palm-run. Palm OS's types, constants and system calls come from
  * palm-sys/include/palm-sys.h (generated from palm-sys/traps.tbl). PilotMain starts
- * memdbg, leaks one MemPtrNew block (24 bytes, the line marked c-leak), allocates,
+ * memdbg, leaks one MemPtrNew block (24 bytes, the line marked c-leak), makes a
+ * checkpoint (generation 1 starts: what follows is allocated in it), allocates,
  * resizes and frees another, allocates and frees a handle, allocates and frees two
  * more small blocks on two lines (with the 10-byte one: three small-allocation sites,
  * c-small-10, c-small-4, c-small-8), and stops. It returns 0
@@ -42,6 +43,8 @@ UInt32 PilotMain(UInt16 cmd, MemPtr cmdPBP, UInt16 launchFlags)
         return 2;
     for (i = 0; i < 24; i++)
         leaked[i] = (UInt8)(i + 1);
+    if (MemDbgCheckpoint() != 1) /* generation 1: one block of 24 bytes live */
+        return 30;
     freed = MemPtrNew(10); /* @mark c-small-10 */
     if (freed == 0)
         return 3;

@@ -23,3 +23,4 @@ T(t_handle_free) { return MemHandleFree((MemHandle)0x4568); }
 T(t_start) { return MemDbgStart(); }
 T(t_start_with) { return MemDbgStartWith(memdbgDefaults | memdbgCallStacks); }
 T(t_stop) { return MemDbgStop(); }
+T(t_checkpoint) { return MemDbgCheckpoint(); }

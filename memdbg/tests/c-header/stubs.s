@@ -18,3 +18,4 @@
 	stub	memdbg_handle_resize, 6
 	stub	memdbg_ptr_free, 7
 	stub	memdbg_handle_free, 8
+	stub	memdbg_checkpoint, 9

@@ -317,7 +317,7 @@ impl Run {
 }
 
 /// The comparable part of an allocation record.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Alloc {
     /// Record kind.
     pub kind: u8,

@@ -12,7 +12,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 use m68k_palmos_sys as palm;
-use memdbg::{Settings, mem_ptr_new};
+use memdbg::{Error, Settings, mem_handle_new, mem_ptr_new};
 use palm::*;
 
 palm::app_entry!(pilot_main);
@@ -35,6 +35,9 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
     unsafe {
         match feature(0) {
             1 => one_leak(),
+            50 => loop_leak(),
+            51 => checkpoint_cap(),
+            52 => bad_use(),
             _ => 99,
         }
     }
@@ -65,4 +68,95 @@ unsafe fn one_leak() -> u32 {
         return 1;
     }
     end()
+}
+
+/// Five passes of a loop, each starting with a checkpoint (through the
+/// `Session` value: generations 1 to 5), that opens and closes a 32-byte handle
+/// (written while locked, then freed) and leaks one 16-byte pointer: five leaks,
+/// one per generation; checkpoint k sees k - 1 of them live.
+unsafe fn loop_leak() -> u32 {
+    let Ok(session) = memdbg::Session::start(&Settings::DEFAULT) else {
+        return 90;
+    };
+    for pass in 1..=5u8 {
+        if session.checkpoint() != Ok(pass) {
+            return 10 + u32::from(pass);
+        }
+        let h = mem_handle_new!(32); // @mark loop-open
+        if h.is_null() {
+            return 2;
+        }
+        // SAFETY: a live handle, locked for the write.
+        unsafe {
+            let p = MemHandleLock(h).cast::<u8>();
+            *p = pass;
+            MemHandleUnlock(h);
+            if MemHandleFree(h) != errNone {
+                return 3;
+            }
+        }
+        let p = mem_ptr_new!(16); // @mark loop-leak
+        if p.is_null() {
+            return 4;
+        }
+    }
+    match session.stop() {
+        Ok(s) if s.leaks == 5 => 0,
+        _ => 91,
+    }
+}
+
+/// 256 checkpoints: the first 255 start generations 1 to 255, the 256th is
+/// refused (`TooManyCheckpoints`); the leak after it is in generation 255.
+unsafe fn checkpoint_cap() -> u32 {
+    let r = begin(&Settings::DEFAULT);
+    if r != 0 {
+        return r;
+    }
+    for g in 1..=255u8 {
+        if memdbg::checkpoint() != Ok(g) {
+            return 1;
+        }
+    }
+    if memdbg::checkpoint() != Err(Error::TooManyCheckpoints) {
+        return 2;
+    }
+    let p = mem_ptr_new!(8); // @mark cap-leak
+    if p.is_null() {
+        return 3;
+    }
+    end()
+}
+
+/// Bad use of the API, each an answer: a checkpoint before start
+/// (`NotRunning`), a second start while running (`AlreadyRunning`, the first
+/// run goes on), one leak, a stop, a second stop (`NotRunning`) and a
+/// checkpoint after stop (`NotRunning`): the ledger is the first run's, one leak
+/// and no checkpoint record.
+unsafe fn bad_use() -> u32 {
+    if memdbg::checkpoint() != Err(Error::NotRunning) {
+        return 1;
+    }
+    let r = begin(&Settings::DEFAULT);
+    if r != 0 {
+        return r;
+    }
+    if memdbg::start(&Settings::DEFAULT) != Err(Error::AlreadyRunning) || !memdbg::is_running() {
+        return 2;
+    }
+    let p = mem_ptr_new!(20); // @mark bad-use-leak
+    if p.is_null() {
+        return 3;
+    }
+    match memdbg::stop() {
+        Ok(s) if s.leaks == 1 => {}
+        _ => return 4,
+    }
+    if memdbg::stop() != Err(Error::NotRunning) {
+        return 5;
+    }
+    if memdbg::checkpoint() != Err(Error::NotRunning) {
+        return 6;
+    }
+    0
 }
