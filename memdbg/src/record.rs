@@ -1802,6 +1802,28 @@ impl Record {
     }
 }
 
+/// The size a record of kind `k` must have in format version `v` (a known
+/// version), or `None` for a kind unknown there (a free slot has any size): the
+/// header's by [`Header::size_of_version`], a record that is or ends in an
+/// [`AllocRecord`] 2 bytes shorter before [`GENERATION_FORMAT_VERSION`].
+pub const fn size_of_kind(k: u8, v: u8) -> Option<usize> {
+    let old = if v < GENERATION_FORMAT_VERSION { 2 } else { 0 };
+    let size = match k {
+        kind::HEADER => return Header::size_of_version(v),
+        kind::POINTER | kind::HANDLE | kind::CHUNK | kind::RUST => ALLOC_RECORD_SIZE - old,
+        kind::OVERRUN => OVERRUN_RECORD_SIZE - old,
+        kind::DOUBLE_FREE => DOUBLE_FREE_RECORD_SIZE - old,
+        kind::INTERIOR_FREE if v >= INTERIOR_FREE_FORMAT_VERSION => INTERIOR_FREE_RECORD_SIZE - old,
+        kind::SMALL_SITE => SMALL_SITE_RECORD_SIZE - old,
+        kind::LOW_HEAP => LOW_HEAP_RECORD_SIZE - old,
+        kind::SEGMENT if v >= SEGMENT_FORMAT_VERSION => SEGMENT_RECORD_SIZE,
+        kind::CONTENTS if v >= CONTENTS_FORMAT_VERSION => CONTENTS_RECORD_SIZE,
+        kind::CHECKPOINT if v >= CHECKPOINT_FORMAT_VERSION => CHECKPOINT_RECORD_SIZE,
+        _ => return None,
+    };
+    Some(size)
+}
+
 /// Whether records of format version `v` can be read here
 /// ([`OLDEST_FORMAT_VERSION`] to [`FORMAT_VERSION`]).
 pub const fn is_known_version(v: u8) -> bool {
@@ -1864,6 +1886,8 @@ mod tests {
             data_offset: U16Be::new(0),
             stack: sample_stack(),
             file: FileName::new(b"src/leaks.rs"),
+            generation: 3,
+            reserved: 0,
         }
     }
 
@@ -1888,7 +1912,7 @@ mod tests {
     fn alloc_record_exact_bytes() {
         let r = sample_alloc();
         let mut want = vec![
-            0x11, 4, 0x00, 0x05, // kind, version, flags
+            0x11, 5, 0x00, 0x05, // kind, version, flags
             0, 0, 0, 16, // size
             0x00, 0x01, 0x23, 0x44, // address
             0, 0, 0, 7, // seq
@@ -1900,10 +1924,66 @@ mod tests {
         want.extend_from_slice(&[0; 12]); // frames 3..6
         want.extend_from_slice(b"src/leaks.rs");
         want.extend_from_slice(&[0; 20]);
+        want.extend_from_slice(&[3, 0]); // generation, reserved
         assert_eq!(want.len(), ALLOC_RECORD_SIZE);
         assert_eq!(r.as_bytes(), &want[..]);
         assert_eq!(AllocRecord::decode(&want), Ok(r));
         assert_eq!(Record::decode(&want), Ok(Record::Alloc(r)));
+        // Versions 1 to 4: 82 bytes, no generation (0).
+        let mut v4 = want[..ALLOC_RECORD_SIZE_V4].to_vec();
+        for old in 1..=4 {
+            v4[1] = old;
+            let back = AllocRecord::decode(&v4).unwrap();
+            assert_eq!((back.version, back.generation, back.line.get()), (old, 0, 42));
+        }
+        assert_eq!(AllocRecord::decode(&want[..ALLOC_RECORD_SIZE_V4]).unwrap_err().offset, 82);
+        let mut long4 = want.clone();
+        long4[1] = 4;
+        assert_eq!(
+            AllocRecord::decode(&long4).unwrap_err(),
+            DecodeError {
+                offset: 82,
+                what: "record longer than its kind's size"
+            }
+        );
+    }
+
+    #[test]
+    fn checkpoint_records_round_trip() {
+        let mut r = CheckpointRecord {
+            kind: kind::CHECKPOINT,
+            version: FORMAT_VERSION,
+            generation: 2,
+            reserved: 0,
+            ticks: U32Be::new(0x0102_0304),
+            live_count: U32Be::new(3),
+            live_bytes: U32Be::new(48),
+            counters: Counters::default(),
+        };
+        r.counters.allocations.set(7);
+        r.counters.os_unknown_frees.set(9);
+        let b = r.as_bytes();
+        assert_eq!(b.len(), CHECKPOINT_RECORD_SIZE);
+        assert_eq!(
+            &b[..20],
+            &[0x26, 5, 2, 0, 1, 2, 3, 4, 0, 0, 0, 3, 0, 0, 0, 48, 0, 0, 0, 7]
+        );
+        assert_eq!(&b[88..], &[0, 0, 0, 9]);
+        assert_eq!(Record::decode(b), Ok(Record::Checkpoint(r)));
+        assert_eq!(kind::name(kind::CHECKPOINT), "checkpoint");
+        let mut old = b.to_vec();
+        old[1] = 4;
+        assert_eq!(
+            Record::decode(&old).unwrap_err(),
+            DecodeError {
+                offset: 1,
+                what: "checkpoint record of a format version before 5"
+            }
+        );
+        let mut zero = b.to_vec();
+        zero[2] = 0;
+        assert_eq!(Record::decode(&zero).unwrap_err().offset, 2);
+        assert_eq!(Record::decode(&b[..91]).unwrap_err().offset, 91);
     }
 
     #[test]
@@ -1965,7 +2045,7 @@ mod tests {
         assert_eq!(
             &b[..16],
             &[
-                1, 4, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
+                1, 5, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
             ]
         );
         assert_eq!(
@@ -2041,14 +2121,14 @@ mod tests {
         h.header_size.set(156);
         h.code_size.set(0);
         assert_eq!(Header::decode(h.as_bytes()).unwrap().code_checksum(), None);
-        // Version 2, 3 and 4 headers have the same layout.
+        // Version 2 to 5 headers have the same layout.
         let mut v2 = h.as_bytes().to_vec();
         v2[1] = 2;
         assert_eq!(Header::decode(&v2).unwrap().version, 2);
-        for v in 2..=4 {
+        for v in 2..=5 {
             assert_eq!(Header::size_of_version(v), Some(HEADER_SIZE));
         }
-        assert_eq!(Header::size_of_version(5), None);
+        assert_eq!(Header::size_of_version(6), None);
     }
 
     #[test]
@@ -2110,9 +2190,17 @@ mod tests {
         };
         let b = o.as_bytes();
         assert_eq!(b.len(), OVERRUN_RECORD_SIZE);
-        assert_eq!(&b[..12], &[0x20, 4, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
+        assert_eq!(&b[..12], &[0x20, 5, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
         assert_eq!(&b[38..], alloc.as_bytes());
         assert_eq!(Record::decode(b), Ok(Record::Overrun(o)));
+        // A version 4 overrun: 120 bytes, its allocation of generation 0.
+        let mut v4 = b[..OVERRUN_RECORD_SIZE - 2].to_vec();
+        v4[1] = 4;
+        let Ok(Record::Overrun(back)) = Record::decode(&v4) else {
+            panic!("a version 4 overrun record")
+        };
+        assert_eq!((back.alloc.generation, back.alloc.line.get()), (0, 42));
+        assert_eq!(Record::decode(&b[..OVERRUN_RECORD_SIZE - 2]).unwrap_err().offset, 120);
 
         let d = DoubleFreeRecord {
             kind: kind::DOUBLE_FREE,
@@ -2141,7 +2229,7 @@ mod tests {
         };
         assert_eq!(
             &s.as_bytes()[..12],
-            &[0x22, 4, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
+            &[0x22, 5, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
         );
         assert_eq!(Record::decode(s.as_bytes()), Ok(Record::SmallSite(s)));
 
@@ -2157,7 +2245,7 @@ mod tests {
         assert_eq!(
             &l.as_bytes()[..16],
             &[
-                0x23, 4, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
+                0x23, 5, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
             ]
         );
         assert_eq!(Record::decode(l.as_bytes()), Ok(Record::LowHeap(l)));
@@ -2177,7 +2265,7 @@ mod tests {
         assert_eq!(
             b,
             &[
-                0x02, 4, 0, 2, 0, 4, 0x10, 0, 0, 0, 0x01, 0x20, 0xCA, 0xFE, 0xF0, 0x0D
+                0x02, 5, 0, 2, 0, 4, 0x10, 0, 0, 0, 0x01, 0x20, 0xCA, 0xFE, 0xF0, 0x0D
             ]
         );
         assert_eq!(Record::decode(b), Ok(Record::Segment(r)));
@@ -2220,7 +2308,7 @@ mod tests {
         };
         r.bytes[..9].copy_from_slice(b"1234567\0\xFF");
         let b = r.as_bytes();
-        let mut want = vec![0x25, 4, 0, 9, 1, 2, 3, 4];
+        let mut want = vec![0x25, 5, 0, 9, 1, 2, 3, 4];
         want.extend_from_slice(b"1234567\0\xFF");
         want.extend_from_slice(&[0; 23]);
         assert_eq!(b, &want[..]);
@@ -2256,9 +2344,9 @@ mod tests {
     }
 
     #[test]
-    fn known_versions_are_1_to_4() {
+    fn known_versions_are_1_to_5() {
         let known: Vec<u8> = (0..=255).filter(|&v| is_known_version(v)).collect();
-        assert_eq!(known, [1, 2, 3, 4]);
+        assert_eq!(known, [1, 2, 3, 4, 5]);
     }
 
     #[test]
@@ -2267,24 +2355,25 @@ mod tests {
         assert_eq!(Record::decode(&[]).unwrap_err().what, "empty record");
         assert_eq!(Record::decode(&[0x10]).unwrap_err().offset, 1);
         assert_eq!(
-            Record::decode(&good[..81]).unwrap_err(),
+            Record::decode(&good[..83]).unwrap_err(),
             DecodeError {
-                offset: 81,
+                offset: 83,
                 what: "truncated record"
             }
         );
         let mut long = good.clone();
         long.push(0);
-        assert_eq!(Record::decode(&long).unwrap_err().offset, 82);
+        assert_eq!(Record::decode(&long).unwrap_err().offset, 84);
         let mut k = good.clone();
         k[0] = 0x55;
         assert_eq!(Record::decode(&k).unwrap_err().what, "unknown record kind");
         let mut v = good.clone();
-        v[1] = 5;
+        v[1] = 6;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
         v[1] = 0;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
-        // Version 1, 2 and 3 records have the version 4 layout.
+        // Version 1, 2 and 3 records have the version 4 layout (82 bytes).
+        let mut v = good[..ALLOC_RECORD_SIZE_V4].to_vec();
         for old in [1, 2, 3] {
             v[1] = old;
             assert!(Record::decode(&v).is_ok());

@@ -160,6 +160,8 @@ fn alloc(rng: &mut Lcg, seq: u32, pool: &[u32]) -> AllocRecord {
         data_offset: U16Be::new(0),
         stack: stack(rng, pool),
         file,
+        generation: 0,
+        reserved: 0,
     }
 }
 

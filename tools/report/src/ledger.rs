@@ -7,7 +7,7 @@
 //! app stopped between `DmNewRecord` and `DmWrite`) are skipped and counted.
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, AsBytes, ContentsRecord, DecodeError, DoubleFreeRecord, Header,
+    self, AllocFlags, AllocRecord, AsBytes, CheckpointRecord, ContentsRecord, DecodeError, DoubleFreeRecord, Header,
     InteriorFreeRecord, LowHeapRecord, OverrunRecord, Record, SegmentRecord, SmallSiteRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
@@ -76,6 +76,9 @@ pub struct Ledger {
     /// Leaks' first bytes (format version 4 on, with `Options::CONTENTS`), one
     /// per leak, matched to it by sequence number.
     pub contents: Vec<ContentsRecord>,
+    /// Checkpoints (format version 5 on): where each generation from 1 on
+    /// started, in database order (the order they were made).
+    pub checkpoints: Vec<CheckpointRecord>,
     /// Free slots skipped (only in a ledger whose run did not stop).
     pub free_slots: usize,
     /// Records skipped because they were never written: every byte zero, of
@@ -150,8 +153,8 @@ impl Ledger {
 
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
     /// header, then segment, allocation (leaks, then hand-offs, then freed
-    /// unseen), overrun, double-free, interior-free, small-site, low-heap and
-    /// contents records in that order. Free slots are not written.
+    /// unseen), overrun, double-free, interior-free, small-site, low-heap,
+    /// contents and checkpoint records in that order. Free slots are not written.
     ///
     /// # Errors
     /// More than 65,535 records (the PDB entry count is 16 bits).
@@ -172,6 +175,7 @@ impl Ledger {
         datas.extend(self.small_sites.iter().map(AsBytes::as_bytes));
         datas.extend(self.low_heap.iter().map(AsBytes::as_bytes));
         datas.extend(self.contents.iter().map(AsBytes::as_bytes));
+        datas.extend(self.checkpoints.iter().map(AsBytes::as_bytes));
         let records = datas
             .into_iter()
             .zip(1u32..)
@@ -219,38 +223,40 @@ fn check_type_creator(db: &Database, source: &str) -> Result<(), InputError> {
 }
 
 /// The size a record of kind `k` and format version `v` must have, when the
-/// kind is known.
+/// kind is known ([`record::size_of_kind`]; a header of an unknown version is
+/// taken as the current one's).
 fn kind_size(k: u8, v: u8) -> Option<usize> {
     match k {
         kind::HEADER => Some(Header::size_of_version(v).unwrap_or(record::HEADER_SIZE)),
-        k if kind::is_alloc(k) => Some(record::ALLOC_RECORD_SIZE),
-        kind::OVERRUN => Some(record::OVERRUN_RECORD_SIZE),
-        kind::DOUBLE_FREE => Some(record::DOUBLE_FREE_RECORD_SIZE),
-        kind::SMALL_SITE => Some(record::SMALL_SITE_RECORD_SIZE),
-        kind::LOW_HEAP => Some(record::LOW_HEAP_RECORD_SIZE),
-        kind::SEGMENT => Some(record::SEGMENT_RECORD_SIZE),
-        kind::CONTENTS => Some(record::CONTENTS_RECORD_SIZE),
-        _ => None,
+        _ => record::size_of_kind(k, v),
     }
 }
 
 /// Whether `data` is a record that was never written: all zero bytes, of the
 /// size of a record that the library creates after the header (a segment
-/// record, an allocation slot, an event or a contents record). `DmNewRecord` creates a record zero-filled, so
+/// record, an allocation slot, an event, a contents or a checkpoint record, in
+/// format version 4 or 5). `DmNewRecord` creates a record zero-filled, so
 /// this is what the app leaves when it stops before the `DmWrite` that fills
 /// it. Zero bytes of any other size, or a record with any byte set, are not
 /// skipped: they fail to decode.
 pub(crate) fn is_unwritten(data: &[u8]) -> bool {
-    matches!(
-        data.len(),
-        record::ALLOC_RECORD_SIZE
-            | record::OVERRUN_RECORD_SIZE
-            | record::DOUBLE_FREE_RECORD_SIZE
-            | record::SMALL_SITE_RECORD_SIZE
-            | record::LOW_HEAP_RECORD_SIZE
-            | record::SEGMENT_RECORD_SIZE
-            | record::CONTENTS_RECORD_SIZE
-    ) && data.iter().all(|&b| b == 0)
+    let sized = |v| {
+        [
+            kind::POINTER,
+            kind::OVERRUN,
+            kind::DOUBLE_FREE,
+            kind::INTERIOR_FREE,
+            kind::SMALL_SITE,
+            kind::LOW_HEAP,
+            kind::SEGMENT,
+            kind::CONTENTS,
+            kind::CHECKPOINT,
+        ]
+        .iter()
+        .any(|&k| record::size_of_kind(k, v) == Some(data.len()))
+    };
+    (sized(record::CONTENTS_FORMAT_VERSION) || sized(record::FORMAT_VERSION))
+        && data.iter().all(|&b| b == 0)
 }
 
 /// An [`InputError`] for record `index` that failed to decode.
@@ -335,6 +341,7 @@ fn decode_all<'a>(
         small_sites: Vec::new(),
         low_heap: Vec::new(),
         contents: Vec::new(),
+        checkpoints: Vec::new(),
         free_slots: 0,
         unwritten: 0,
         deleted: 0,
@@ -395,6 +402,7 @@ fn decode_all<'a>(
             Record::LowHeap(l) => ledger.low_heap.push(l),
             Record::Segment(s) => ledger.segments.push(s),
             Record::Contents(c) => ledger.contents.push(c),
+            Record::Checkpoint(c) => ledger.checkpoints.push(c),
         }
     }
     Ok(ledger)

@@ -182,9 +182,9 @@ pub use input::{
 };
 pub use ledger::Ledger;
 pub use report::{
-    Block, Contents, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo, HeapInfo,
-    InteriorFree, Leak, LowHeap, Options, Overrun, Report, SCHEMA, Site, SmallSite, StackFrame,
-    Summary, SuppressionUse, analyze, print, write,
+    Block, Checkpoint, Contents, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo,
+    HeapInfo, InteriorFree, Leak, LowHeap, Options, Overrun, Report, SCHEMA, Site, SmallSite,
+    StackFrame, Summary, SuppressionUse, analyze, check_since, last_generation, print, write,
 };
 pub use suppress::Suppressions;
 pub use symbolize::{AppSymbols, ElfSymbols, SEGMENT_STRIDE, Symbol, Symbolize, Symbols, demangle};

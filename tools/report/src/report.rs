@@ -7,7 +7,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, AsBytes, DoubleFreeRecord, HeaderFlags, InteriorFreeRecord,
+    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, HeaderFlags, InteriorFreeRecord,
     NOT_SAMPLED, OverrunRecord, SegmentRecord, SmallSiteRecord, Stack, detected, kind,
 };
 use palm_prc::FourCC;
@@ -45,6 +45,10 @@ pub struct Options<'a> {
     /// Patterns of known leaks to hide (counted in the summary; they do not
     /// set the exit status).
     pub suppressions: Suppressions,
+    /// Leaks made in a generation before this one are not listed (`--since
+    /// N`; counted in the summary, they do not set the exit status). 0: all.
+    /// Check it against the ledger first with [`check_since`].
+    pub since: u8,
 }
 
 impl std::fmt::Debug for Options<'_> {
@@ -54,6 +58,7 @@ impl std::fmt::Debug for Options<'_> {
             .field("format", &self.format)
             .field("min_size", &self.min_size)
             .field("suppressions", &self.suppressions)
+            .field("since", &self.since)
             .finish()
     }
 }
@@ -219,6 +224,32 @@ pub struct Block {
     /// Why `stack` was cut, if it was (format version 4 on): `depth limit of 6
     /// frames` or `broken A6 frame chain`.
     pub stack_truncated: Option<&'static str>,
+    /// The generation it was allocated in: 0 before the run's first
+    /// checkpoint, n after the n-th (`memdbg::checkpoint`; 0 in ledgers
+    /// before format version 5).
+    pub generation: u8,
+}
+
+/// A checkpoint (a `memdbg::record::CheckpointRecord`): where a generation
+/// started, and the leaks listed that were made in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Checkpoint {
+    /// The generation it started (1 to 255).
+    pub generation: u8,
+    /// Ticks (`TimGetTicks`) at the checkpoint.
+    pub ticks: u32,
+    /// Tracked blocks live at the checkpoint.
+    pub live_count: u32,
+    /// Their requested bytes.
+    pub live_bytes: u32,
+    /// The run's counters then (`leaks`/`leaked_bytes`: the blocks and bytes
+    /// live then).
+    pub counters: CounterInfo,
+    /// The [`Leak::number`]s of the leaks listed that were made in this
+    /// generation (from this checkpoint to the next).
+    pub leaks: Vec<usize>,
+    /// Their bytes.
+    pub leaked_bytes: u64,
 }
 
 /// A leaked block.
@@ -423,6 +454,10 @@ pub struct Summary {
     pub below_min_size_leaks: usize,
     /// Their bytes.
     pub below_min_size_bytes: u64,
+    /// Leaks hidden by `since`: made in a generation before it.
+    pub before_since_leaks: usize,
+    /// Their bytes.
+    pub before_since_bytes: u64,
     /// Overrun records.
     pub overruns: usize,
     /// Double-free records.
@@ -466,6 +501,12 @@ pub struct Report {
     pub handed_off: Vec<Leak>,
     /// Leaks aggregated by site, most bytes first.
     pub sites: Vec<Site>,
+    /// The run's checkpoints (format version 5 on), in the order made, each
+    /// with the leaks listed that were made in its generation (those of
+    /// generation 0 are the leaks made before the first).
+    pub checkpoints: Vec<Checkpoint>,
+    /// The `since` the leaks were listed with (0: all generations).
+    pub since: u8,
     /// Overruns, in the order found.
     pub overruns: Vec<Overrun>,
     /// Double frees, in the order found.
@@ -741,6 +782,7 @@ impl Frames<'_> {
             site,
             stack,
             stack_truncated: truncated(&a.stack, a.version),
+            generation: a.generation,
         }
     }
 }
@@ -828,6 +870,8 @@ pub(crate) enum Hidden {
     Suppressed(usize),
     /// Smaller than `min_size`.
     BelowMinSize,
+    /// Made in a generation before `since`.
+    BeforeSince,
 }
 
 pub(crate) fn hidden(block: &Block, opts: &Options<'_>) -> Hidden {
@@ -848,11 +892,46 @@ pub(crate) fn hidden(block: &Block, opts: &Options<'_>) -> Hidden {
             return Hidden::Suppressed(i);
         }
     }
-    if block.size < opts.min_size {
+    if block.generation < opts.since {
+        Hidden::BeforeSince
+    } else if block.size < opts.min_size {
         Hidden::BelowMinSize
     } else {
         Hidden::No
     }
+}
+
+/// The last generation of `ledger`: its last checkpoint's (0 without
+/// checkpoints), at least that of any allocation record.
+pub fn last_generation(ledger: &Ledger) -> u8 {
+    let checkpoints = ledger.checkpoints.iter().map(|c| c.generation);
+    let allocs = ledger.allocs.iter().map(|a| a.generation);
+    checkpoints.chain(allocs).max().unwrap_or(0)
+}
+
+/// Checks a `--since N` against `ledger`: N must be one of its generations
+/// (0 to [`last_generation`]).
+///
+/// # Errors
+/// N above the last generation: an [`InputError`] naming the ledger, N and
+/// the generations it has.
+pub fn check_since(ledger: &Ledger, since: u8) -> Result<(), crate::InputError> {
+    let last = last_generation(ledger);
+    if since <= last {
+        return Ok(());
+    }
+    let has = if ledger.checkpoints.is_empty() {
+        "no checkpoints: all its allocations are in generation 0".to_string()
+    } else {
+        format!(
+            "generations 0 to {last} ({})",
+            plural(ledger.checkpoints.len(), "checkpoint", "checkpoints")
+        )
+    };
+    Err(crate::InputError::whole(
+        &ledger.source,
+        format!("--since {since}: the ledger has {has}"),
+    ))
 }
 
 /// Allocation records in allocation order (by sequence number, then
@@ -959,6 +1038,32 @@ impl<'a> Analyzer<'a> {
     }
 }
 
+/// A header's (or a checkpoint's) counters for the report.
+fn counter_info(c: &Counters) -> CounterInfo {
+    let sampled = |v: u32| (v != NOT_SAMPLED).then_some(v);
+    CounterInfo {
+        allocations: c.allocations.get(),
+        frees: c.frees.get(),
+        os_frees: c.os_frees.get(),
+        unknown_frees: c.unknown_frees.get(),
+        double_frees: c.double_frees.get(),
+        overruns: c.overruns.get(),
+        untracked: c.untracked.get(),
+        failed: c.failed.get(),
+        resizes: c.resizes.get(),
+        leaks: c.leaks.get(),
+        leaked_bytes: c.leaked_bytes.get(),
+        peak_live_bytes: c.peak_live_bytes.get(),
+        peak_live_count: c.peak_live_count.get(),
+        low_free: sampled(c.low_free.get()),
+        low_largest_free: sampled(c.low_largest_free.get()),
+        small_allocs: c.small_allocs.get(),
+        small_unsited: c.small_unsited.get(),
+        alerts: c.alerts.get(),
+        os_unknown_frees: c.os_unknown_frees.get(),
+    }
+}
+
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -1004,28 +1109,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         start_ticks: h.start_ticks.get(),
         stop_ticks: h.stop_ticks.get(),
     };
-    let sampled = |v: u32| (v != NOT_SAMPLED).then_some(v);
-    let counters = CounterInfo {
-        allocations: c.allocations.get(),
-        frees: c.frees.get(),
-        os_frees: c.os_frees.get(),
-        unknown_frees: c.unknown_frees.get(),
-        double_frees: c.double_frees.get(),
-        overruns: c.overruns.get(),
-        untracked: c.untracked.get(),
-        failed: c.failed.get(),
-        resizes: c.resizes.get(),
-        leaks: c.leaks.get(),
-        leaked_bytes: c.leaked_bytes.get(),
-        peak_live_bytes: c.peak_live_bytes.get(),
-        peak_live_count: c.peak_live_count.get(),
-        low_free: sampled(c.low_free.get()),
-        low_largest_free: sampled(c.low_largest_free.get()),
-        small_allocs: c.small_allocs.get(),
-        small_unsited: c.small_unsited.get(),
-        alerts: c.alerts.get(),
-        os_unknown_frees: c.os_unknown_frees.get(),
-    };
+    let counters = counter_info(c);
 
     // Leaks, filtered.
     let mut uses: Vec<SuppressionUse> = opts
@@ -1039,6 +1123,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         })
         .collect();
     let (mut below_n, mut below_bytes) = (0usize, 0u64);
+    let (mut before_n, mut before_bytes) = (0usize, 0u64);
     let mut leaks = Vec::new();
     let mut keys = Vec::new();
     // The allocation sites each pattern hid (for the warning below).
@@ -1079,6 +1164,10 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             Hidden::BelowMinSize => {
                 below_n += 1;
                 below_bytes += u64::from(block.size);
+            }
+            Hidden::BeforeSince => {
+                before_n += 1;
+                before_bytes += u64::from(block.size);
             }
             Hidden::No => {
                 keys.push(site_key(a));
@@ -1148,6 +1237,23 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             .then(b.count.cmp(&a.count))
             .then(a.leaks.first().cmp(&b.leaks.first()))
     });
+
+    let checkpoints: Vec<Checkpoint> = ledger
+        .checkpoints
+        .iter()
+        .map(|c| {
+            let made = leaks.iter().filter(|l| l.block.generation == c.generation);
+            Checkpoint {
+                generation: c.generation,
+                ticks: c.ticks.get(),
+                live_count: c.live_count.get(),
+                live_bytes: c.live_bytes.get(),
+                counters: counter_info(&c.counters),
+                leaks: made.clone().map(|l| l.number).collect(),
+                leaked_bytes: made.map(|l| u64::from(l.block.size)).sum(),
+            }
+        })
+        .collect();
 
     let mut handed: Vec<&AllocRecord> = ledger.handed_off.iter().collect();
     handed.sort_by_key(|a| a.seq.get());
@@ -1406,6 +1512,13 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             opts.min_size
         ));
     }
+    if before_n > 0 {
+        line.push_str(&format!(
+            "; {before_bytes} byte(s) in {before_n} allocation(s) before generation {} \
+             (--since {})",
+            opts.since, opts.since
+        ));
+    }
     if !freed_unseen.is_empty() {
         let why = if flags.contains(HeaderFlags::PATCHES_REFUSED) {
             "patches refused"
@@ -1445,6 +1558,8 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             suppressed_bytes,
             below_min_size_leaks: below_n,
             below_min_size_bytes: below_bytes,
+            before_since_leaks: before_n,
+            before_since_bytes: before_bytes,
             overruns: overruns.len(),
             double_frees: double_frees.len(),
             interior_frees: interior_frees.len(),
@@ -1457,6 +1572,8 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         leaks,
         handed_off,
         sites,
+        checkpoints,
+        since: opts.since,
         overruns,
         double_frees,
         interior_frees,

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use memdbg::record;
 
-use crate::report::{Block, Contents, FastMap, Flag, Report, StackFrame};
+use crate::report::{Block, Contents, FastMap, Flag, Leak, Report, StackFrame};
 
 /// A string from an input, displayed for a terminal: its control characters
 /// (C0, DEL, C1: Unicode's `Cc`, `char::is_control`) as `\x1b`, everything
@@ -224,6 +224,62 @@ fn opt_bytes(v: Option<u32>) -> String {
     )
 }
 
+/// "Leaks by generation": with checkpoints in the ledger, each generation from
+/// `since` on with where it started (the start, or its checkpoint's tick and
+/// the blocks live then) and the leaks listed that were made in it.
+fn write_generations(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    if r.checkpoints.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    let since = if r.since == 0 {
+        String::new()
+    } else {
+        format!("; --since {}: generations {} on", r.since, r.since)
+    };
+    writeln!(
+        out,
+        "Leaks by generation ({}{since}):",
+        count(r.checkpoints.len(), "checkpoint", "checkpoints")
+    )?;
+    let made = |leaks: &[usize], bytes: u64| {
+        if leaks.is_empty() {
+            "no leaks".to_string()
+        } else {
+            let numbers: Vec<String> = leaks.iter().map(|n| format!("{n}")).collect();
+            format!(
+                "{}, {} bytes (leak {})",
+                count(leaks.len(), "leak", "leaks"),
+                num(bytes),
+                numbers.join(", ")
+            )
+        }
+    };
+    if r.since == 0 {
+        let zero: Vec<&Leak> = r.leaks.iter().filter(|l| l.block.generation == 0).collect();
+        let numbers: Vec<usize> = zero.iter().map(|l| l.number).collect();
+        let bytes = zero.iter().map(|l| u64::from(l.block.size)).sum();
+        writeln!(
+            out,
+            "  generation 0 from the start (tick {}): {}",
+            r.header.start_ticks,
+            made(&numbers, bytes)
+        )?;
+    }
+    for c in r.checkpoints.iter().filter(|c| c.generation >= r.since) {
+        writeln!(
+            out,
+            "  generation {} from tick {} ({}, {} bytes live): {}",
+            c.generation,
+            c.ticks,
+            count(c.live_count as usize, "block", "blocks"),
+            num(c.live_bytes.into()),
+            made(&c.leaks, c.leaked_bytes)
+        )?;
+    }
+    Ok(())
+}
+
 /// Writes the text report.
 pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let h = &r.header;
@@ -357,9 +413,14 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     for l in &r.leaks {
         let b = &l.block;
         writeln!(out)?;
+        let generation = if r.checkpoints.is_empty() {
+            String::new()
+        } else {
+            format!(", generation {}", b.generation)
+        };
         writeln!(
             out,
-            "Leak #{} ({} of {total}): {} leaked at 0x{:08X}, size = {}{}",
+            "Leak #{} ({} of {total}): {} leaked at 0x{:08X}, size = {}{}{generation}",
             b.seq,
             l.number,
             chunk_words(b),
@@ -421,6 +482,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             )?;
         }
     }
+    write_generations(out, r)?;
 
     for o in &r.overruns {
         writeln!(out)?;

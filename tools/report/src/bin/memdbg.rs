@@ -77,6 +77,11 @@ struct Common {
     /// Do not list leaks smaller than N bytes (they are counted in the summary).
     #[arg(long, value_name = "N", default_value_t = 0)]
     min_size: u32,
+    /// List only the leaks made in generation N or later (memdbg::checkpoint
+    /// starts generations 1 to 255; 0: all). The others are counted in the
+    /// summary. An N above the ledger's last generation is an error (exit 2).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    since: u8,
     /// Hide known leaks listed in FILE (counted in the summary; format: --help).
     ///
     /// Hidden leaks are counted in the summary line and listed under
@@ -111,6 +116,7 @@ fn options<'a>(common: &Common, elf: Option<&'a AppSymbols>) -> Result<Options<'
         Format::Text
     };
     opts.min_size = common.min_size;
+    opts.since = common.since;
     if let Some(path) = &common.suppress {
         opts.suppressions = Suppressions::load(path)?;
     }
@@ -152,6 +158,7 @@ fn run(cli: Cli) -> Result<u8, InputError> {
     match cli.command {
         Command::Report { input, common } => {
             let ledger = memdbg_report::read_ledger_member(&input, common.member.as_deref())?;
+            memdbg_report::check_since(&ledger, common.since)?;
             let elf = load_elf(common.elf.as_deref(), &ledger)?;
             let opts = options(&common, elf.as_ref())?;
             let summary = memdbg_report::print(&mut out, &ledger, &opts).map_err(output)?;
@@ -166,6 +173,7 @@ fn run(cli: Cli) -> Result<u8, InputError> {
         } => {
             let (old, new) = read_pair(&old, &new, common.member.as_deref())?;
             memdbg_report::diff::check_same_app(&old, &new)?;
+            memdbg_report::check_since(&new, common.since)?;
             // Each side with the ELF of its own build: --elf must be NEW's,
             // --old-elf OLD's; --elf alone serves OLD too if it is its build.
             let elf = load_elf(common.elf.as_deref(), &new)?;

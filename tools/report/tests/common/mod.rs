@@ -55,6 +55,8 @@ pub fn alloc(
         data_offset: U16Be::new(0),
         stack: st,
         file: FileName::new(file.as_bytes()),
+        generation: 0,
+        reserved: 0,
     }
 }
 
