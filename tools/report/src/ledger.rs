@@ -165,17 +165,17 @@ impl Ledger {
             FourCC::from_u32(record::DB_CREATOR),
         );
         let mut datas: Vec<&[u8]> = vec![self.header.stored_bytes()];
-        datas.extend(self.segments.iter().map(AsBytes::as_bytes));
-        datas.extend(self.allocs.iter().map(AsBytes::as_bytes));
-        datas.extend(self.handed_off.iter().map(AsBytes::as_bytes));
-        datas.extend(self.freed_unseen.iter().map(AsBytes::as_bytes));
-        datas.extend(self.overruns.iter().map(AsBytes::as_bytes));
-        datas.extend(self.double_frees.iter().map(AsBytes::as_bytes));
-        datas.extend(self.interior_frees.iter().map(AsBytes::as_bytes));
-        datas.extend(self.small_sites.iter().map(AsBytes::as_bytes));
-        datas.extend(self.low_heap.iter().map(AsBytes::as_bytes));
-        datas.extend(self.contents.iter().map(AsBytes::as_bytes));
-        datas.extend(self.checkpoints.iter().map(AsBytes::as_bytes));
+        datas.extend(self.segments.iter().map(stored));
+        datas.extend(self.allocs.iter().map(stored));
+        datas.extend(self.handed_off.iter().map(stored));
+        datas.extend(self.freed_unseen.iter().map(stored));
+        datas.extend(self.overruns.iter().map(stored));
+        datas.extend(self.double_frees.iter().map(stored));
+        datas.extend(self.interior_frees.iter().map(stored));
+        datas.extend(self.small_sites.iter().map(stored));
+        datas.extend(self.low_heap.iter().map(stored));
+        datas.extend(self.contents.iter().map(stored));
+        datas.extend(self.checkpoints.iter().map(stored));
         let records = datas
             .into_iter()
             .zip(1u32..)
@@ -220,6 +220,15 @@ fn check_type_creator(db: &Database, source: &str) -> Result<(), InputError> {
         ));
     }
     Ok(())
+}
+
+/// Record `r`'s bytes as its format version stores them
+/// ([`record::size_of_kind`]: a record that is or ends in an allocation record
+/// is 2 bytes shorter before version 5, a version 1 header 4).
+fn stored<T: AsBytes>(r: &T) -> &[u8] {
+    let b = r.as_bytes();
+    let n = record::size_of_kind(b[0], b[1]).map_or(b.len(), |n| n.min(b.len()));
+    &b[..n]
 }
 
 /// The size a record of kind `k` and format version `v` must have, when the

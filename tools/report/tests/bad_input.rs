@@ -145,14 +145,14 @@ fn no_records() {
 fn unknown_record_version() {
     // In the header.
     let mut recs = sample_records();
-    recs[0][1] = 5;
+    recs[0][1] = 6;
     let pdb = pdb_of(&recs);
     let e = err(&pdb);
     assert_eq!(e.offset, Some(record_offset(&pdb, 0) + 1));
     assert_eq!(
         e.message,
         "record 0 (header): unknown record format version (byte 1 of the record); its version \
-         is 5, this memdbg reads versions 1 to 4"
+         is 6, this memdbg reads versions 1 to 5"
     );
     // In an allocation record.
     let mut recs = sample_records();
@@ -166,7 +166,7 @@ fn unknown_record_version() {
     );
     assert!(
         e.message
-            .ends_with("its version is 7, this memdbg reads versions 1 to 4")
+            .ends_with("its version is 7, this memdbg reads versions 1 to 5")
     );
 }
 
@@ -179,7 +179,7 @@ fn version_1_records() -> Vec<Vec<u8>> {
     recs[0].truncate(record::HEADER_SIZE_V1);
     recs[0][3] = record::HEADER_SIZE_V1 as u8;
     for r in &mut recs {
-        r[1] = 1;
+        as_version(r, 1);
     }
     recs
 }
@@ -223,7 +223,7 @@ fn ledgers_before_version_4_are_still_read_and_never_say_a_stack_was_cut() {
         .filter(|r| ![record::kind::CONTENTS, record::kind::INTERIOR_FREE].contains(&r[0]))
         .collect();
     for r in &mut recs {
-        r[1] = 2;
+        as_version(r, 2);
     }
     // Bit 7 of a stack's raw mask (never set by version 2) means nothing there.
     recs[1][25] |= record::Stack::TRUNCATED_CHAIN;
@@ -234,7 +234,7 @@ fn ledgers_before_version_4_are_still_read_and_never_say_a_stack_was_cut() {
     assert!(r.leaks.iter().all(|l| l.block.stack_truncated.is_none()));
     // Nor in version 3 (segment records, no stack truncation bits).
     for r in &mut recs {
-        r[1] = 3;
+        as_version(r, 3);
     }
     let ledger = ledger_from_bytes(&pdb_of(&recs), "v3.pdb").unwrap();
     let r = memdbg_report::analyze(&ledger, &Options::default());
@@ -263,7 +263,7 @@ fn truncated_records() {
     assert_eq!(
         e.message,
         "record 1 (handle): truncated record (byte 40 of the record); it has 40 bytes, a handle \
-         record has 82"
+         record has 84"
     );
     // The file itself cut short: the last record runs to the end of the file.
     let pdb = pdb_of(&sample_records());
@@ -548,7 +548,7 @@ fn other_zero_records_are_still_errors() {
     assert_eq!(
         e.message,
         "record 3 (free slot): unknown record format version (byte 1 of the record); its \
-         version is 0, this memdbg reads versions 1 to 4"
+         version is 0, this memdbg reads versions 1 to 5"
     );
     // One byte written: not a record that was never written.
     let mut recs = with_unwritten(&[record::ALLOC_RECORD_SIZE], true);

@@ -1239,7 +1239,7 @@ fn allocation_records_that_cannot_be_right_are_named() {
     // A version 2 record in a version 3 ledger; a handle and a pointer at one
     // address; a block above memMaxChunkAllocSize; one above the run's peak.
     let mut recs = sample_records();
-    recs[3][1] = 2;
+    as_version(&mut recs[3], 2);
     let at = recs[1][8..12].to_vec();
     recs[3][8..12].copy_from_slice(&at);
     recs[4][4..8].copy_from_slice(&70_000u32.to_be_bytes());

@@ -420,7 +420,7 @@ fn an_elf_of_another_build_with_the_same_code_size() {
     v1[0].truncate(memdbg::record::HEADER_SIZE_V1);
     v1[0][3] = memdbg::record::HEADER_SIZE_V1 as u8;
     for r in &mut v1 {
-        r[1] = 1;
+        as_version(r, 1);
     }
     let old = Ledger::from_pdb(&pdb_of(&v1), "v1.pdb").unwrap();
     elf.check(&old).unwrap();

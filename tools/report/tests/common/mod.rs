@@ -127,6 +127,22 @@ pub fn pdb_typed(records: &[Vec<u8>], ty: u32, creator: u32) -> Vec<u8> {
     Database::new_records(header, records).to_bytes().unwrap()
 }
 
+/// Record `r` (the header or any other, of the current format version) as
+/// format version `v` (1 to 4) wrote it: its version byte `v`, and a record
+/// that is or ends in an allocation record without its last 2 bytes (the
+/// generation, version 5 on). The header keeps its layout (version 1's is
+/// shorter: the caller cuts it).
+pub fn as_version(r: &mut Vec<u8>, v: u8) {
+    let old = r[1];
+    r[1] = v;
+    if r[0] != kind::HEADER
+        && record::size_of_kind(r[0], old) == Some(r.len())
+        && record::size_of_kind(r[0], v) == Some(r.len() - 2)
+    {
+        r.truncate(r.len() - 2);
+    }
+}
+
 /// The sample ledger of the golden tests: 4 leaks (three from one site), an
 /// overrun, a double free, two small-allocation sites and a low-heap warning,
 /// flags INCOMPLETE and LOW_HEAP; heap statistics sampled.
