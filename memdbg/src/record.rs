@@ -1934,9 +1934,17 @@ mod tests {
         for old in 1..=4 {
             v4[1] = old;
             let back = AllocRecord::decode(&v4).unwrap();
-            assert_eq!((back.version, back.generation, back.line.get()), (old, 0, 42));
+            assert_eq!(
+                (back.version, back.generation, back.line.get()),
+                (old, 0, 42)
+            );
         }
-        assert_eq!(AllocRecord::decode(&want[..ALLOC_RECORD_SIZE_V4]).unwrap_err().offset, 82);
+        assert_eq!(
+            AllocRecord::decode(&want[..ALLOC_RECORD_SIZE_V4])
+                .unwrap_err()
+                .offset,
+            82
+        );
         let mut long4 = want.clone();
         long4[1] = 4;
         assert_eq!(
@@ -1966,7 +1974,9 @@ mod tests {
         assert_eq!(b.len(), CHECKPOINT_RECORD_SIZE);
         assert_eq!(
             &b[..20],
-            &[0x26, 5, 2, 0, 1, 2, 3, 4, 0, 0, 0, 3, 0, 0, 0, 48, 0, 0, 0, 7]
+            &[
+                0x26, 5, 2, 0, 1, 2, 3, 4, 0, 0, 0, 3, 0, 0, 0, 48, 0, 0, 0, 7
+            ]
         );
         assert_eq!(&b[88..], &[0, 0, 0, 9]);
         assert_eq!(Record::decode(b), Ok(Record::Checkpoint(r)));
@@ -2200,7 +2210,12 @@ mod tests {
             panic!("a version 4 overrun record")
         };
         assert_eq!((back.alloc.generation, back.alloc.line.get()), (0, 42));
-        assert_eq!(Record::decode(&b[..OVERRUN_RECORD_SIZE - 2]).unwrap_err().offset, 120);
+        assert_eq!(
+            Record::decode(&b[..OVERRUN_RECORD_SIZE - 2])
+                .unwrap_err()
+                .offset,
+            120
+        );
 
         let d = DoubleFreeRecord {
             kind: kind::DOUBLE_FREE,

@@ -7,8 +7,9 @@
 //! app stopped between `DmNewRecord` and `DmWrite`) are skipped and counted.
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, AsBytes, CheckpointRecord, ContentsRecord, DecodeError, DoubleFreeRecord, Header,
-    InteriorFreeRecord, LowHeapRecord, OverrunRecord, Record, SegmentRecord, SmallSiteRecord, kind,
+    self, AllocFlags, AllocRecord, AsBytes, CheckpointRecord, ContentsRecord, DecodeError,
+    DoubleFreeRecord, Header, InteriorFreeRecord, LowHeapRecord, OverrunRecord, Record,
+    SegmentRecord, SmallSiteRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
 

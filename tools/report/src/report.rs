@@ -7,8 +7,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, HeaderFlags, InteriorFreeRecord,
-    NOT_SAMPLED, OverrunRecord, SegmentRecord, SmallSiteRecord, Stack, detected, kind,
+    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, HeaderFlags,
+    InteriorFreeRecord, NOT_SAMPLED, OverrunRecord, SegmentRecord, SmallSiteRecord, Stack,
+    detected, kind,
 };
 use palm_prc::FourCC;
 use serde::Serialize;
