@@ -226,7 +226,8 @@ fn opt_bytes(v: Option<u32>) -> String {
 
 /// "Leaks by generation": with checkpoints in the ledger, each generation from
 /// `since` on with where it started (the start, or its checkpoint's tick and
-/// the blocks live then) and the leaks listed that were made in it.
+/// the blocks live then) and the leaks listed that were made in it (by their
+/// allocation numbers, `#seq`, as the leaks' headings name them).
 fn write_generations(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if r.checkpoints.is_empty() {
         return Ok(());
@@ -242,16 +243,21 @@ fn write_generations(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         "Leaks by generation ({}{since}):",
         count(r.checkpoints.len(), "checkpoint", "checkpoints")
     )?;
+    // The leaks by their allocation numbers, as their headings give them.
     let made = |leaks: &[usize], bytes: u64| {
         if leaks.is_empty() {
             "no leaks".to_string()
         } else {
-            let numbers: Vec<String> = leaks.iter().map(|n| format!("{n}")).collect();
+            let seqs: Vec<String> = leaks
+                .iter()
+                .filter_map(|&n| r.leaks.get(n - 1))
+                .map(|l| format!("#{}", l.block.seq))
+                .collect();
             format!(
-                "{}, {} bytes (leak {})",
+                "{}, {} bytes: {}",
                 count(leaks.len(), "leak", "leaks"),
                 num(bytes),
-                numbers.join(", ")
+                seqs.join(", ")
             )
         }
     };

@@ -14,9 +14,9 @@ use palm_run::{Config, Machine};
 const CREATOR: u32 = u32::from_be_bytes(*b"MDtB");
 const SRC: &str = "memdbg/tests/app2/src/lib.rs";
 
-/// Scenario 50's ledger, exported once: (its file, its bytes).
-fn loop_ledger() -> &'static (tempfile::TempDir, PathBuf) {
-    static LEDGER: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+/// Scenario 50's ledger, exported once to `<target>/palm/generations/MemDbgDB.pdb`.
+fn loop_ledger() -> &'static PathBuf {
+    static LEDGER: OnceLock<PathBuf> = OnceLock::new();
     LEDGER.get_or_init(|| {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
         let target_dir = std::env::var_os("CARGO_TARGET_DIR")
@@ -24,7 +24,7 @@ fn loop_ledger() -> &'static (tempfile::TempDir, PathBuf) {
             .unwrap_or_else(|| root.join("target"));
         let built = palm_build::build_app(&palm_build::Options {
             manifest_path: root.join("memdbg/tests/app2/Cargo.toml"),
-            target_dir: Some(target_dir),
+            target_dir: Some(target_dir.clone()),
             kind: palm_build::ImageKind::App,
             features: Vec::new(),
             quiet: true,
@@ -37,17 +37,18 @@ fn loop_ledger() -> &'static (tempfile::TempDir, PathBuf) {
         m.os.ftr.features.insert((CREATOR, 0), 50);
         let out = m.launch("MemDbgTest2").unwrap();
         assert_eq!((out.stop, out.result), (None, Some(0)), "scenario 50");
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("MemDbgDB.pdb");
+        let dir = target_dir.join("palm").join("generations");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("MemDbgDB.pdb");
         std::fs::write(&path, m.export("MemDbgDB").unwrap()).unwrap();
-        (dir, path)
+        path
     })
 }
 
 fn memdbg(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memdbg"))
         .arg("report")
-        .arg(&loop_ledger().1)
+        .arg(&loop_ledger())
         .args(args)
         .output()
         .unwrap()
@@ -78,12 +79,12 @@ fn generation_lines(ledger: &Ledger, from: u8) -> Vec<String> {
             let g = c.generation;
             let live = u32::from(g) - 1;
             format!(
-                "  generation {g} from tick {} ({live} block{}, {} bytes live): 1 leak, 16 bytes \
-                 (leak {})",
+                "  generation {g} from tick {} ({live} block{}, {} bytes live): 1 leak, 16 bytes: \
+                 #{}",
                 c.ticks.get(),
                 if live == 1 { "" } else { "s" },
                 16 * live,
-                g - from + 1
+                2 * u32::from(g)
             )
         })
         .collect()
@@ -91,7 +92,7 @@ fn generation_lines(ledger: &Ledger, from: u8) -> Vec<String> {
 
 #[test]
 fn a_loop_leaking_once_per_pass_is_reported_per_generation() {
-    let ledger = memdbg_report::read_ledger(&loop_ledger().1).unwrap();
+    let ledger = memdbg_report::read_ledger(&loop_ledger()).unwrap();
     let o = memdbg(&[]);
     assert_eq!(o.status.code(), Some(1));
     let text = stdout(&o);
@@ -119,7 +120,7 @@ fn a_loop_leaking_once_per_pass_is_reported_per_generation() {
 
 #[test]
 fn since_3_lists_exactly_the_leaks_of_generations_3_to_5() {
-    let ledger = memdbg_report::read_ledger(&loop_ledger().1).unwrap();
+    let ledger = memdbg_report::read_ledger(&loop_ledger()).unwrap();
     let o = memdbg(&["--since", "3"]);
     assert_eq!(o.status.code(), Some(1));
     let text = stdout(&o);
