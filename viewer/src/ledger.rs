@@ -183,10 +183,12 @@ impl Ledger {
                 self.segments.count += 1;
                 continue;
             }
-            // A leak's contents record belongs to the leak's detail.
+            // A leak's contents record belongs to the leak's detail; a
+            // checkpoint is no finding (a leak's detail names its generation).
             let finding = self
                 .with_record(i, |b| {
-                    !(b.len() >= 2 && (b[0] == kind::FREE_SLOT || b[0] == kind::CONTENTS))
+                    !(b.len() >= 2
+                        && matches!(b[0], kind::FREE_SLOT | kind::CONTENTS | kind::CHECKPOINT))
                 })
                 .unwrap_or(true);
             if !finding {
@@ -585,7 +587,11 @@ impl Ledger {
                 out.str("Low heap ");
                 (&l.alloc, l.largest.get())
             }
-            Record::Header(_) | Record::FreeSlot | Record::Segment(_) | Record::Contents(_) => {
+            Record::Header(_)
+            | Record::FreeSlot
+            | Record::Segment(_)
+            | Record::Contents(_)
+            | Record::Checkpoint(_) => {
                 out.str("Record ");
                 out.dec(u32::from(index));
                 return;
@@ -730,7 +736,11 @@ impl Ledger {
                 self.block(&l.alloc, out);
                 self.stack("After the allocation by:", &l.alloc.stack, out);
             }
-            Record::Header(_) | Record::FreeSlot | Record::Segment(_) | Record::Contents(_) => {}
+            Record::Header(_)
+            | Record::FreeSlot
+            | Record::Segment(_)
+            | Record::Contents(_)
+            | Record::Checkpoint(_) => {}
         }
         if let Some(seq) = leak
             && self.contents(seq, out)
@@ -781,7 +791,7 @@ impl Ledger {
     }
 
     /// The block lines of a detail: size and address, allocation number and
-    /// ticks, file, line, flags.
+    /// ticks, the generation (when not 0), file, line, flags.
     fn block(&self, a: &AllocRecord, out: &mut Text) {
         out.count(a.size.get(), "byte", "bytes");
         out.str(" at ");
@@ -792,6 +802,12 @@ impl Ledger {
         out.str(", tick ");
         out.dec(a.ticks.get());
         out.nl();
+        // Made after a checkpoint (format version 5 on): its generation.
+        if a.generation != 0 {
+            out.str("generation ");
+            out.dec(u32::from(a.generation));
+            out.nl();
+        }
         let file = a.file.bytes();
         if file.is_empty() {
             out.str("no file (a Rust allocation)");
