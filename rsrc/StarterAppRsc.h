@@ -21,6 +21,7 @@
 #define MainLeakBoxButton       1009    /* a Rust Box leaked */
 #define MainCorrectButton       1010    /* allocate and free: no report */
 #define MainExitButton          1011
+#define MainLoopLeakButton      1012    /* 5 passes, a checkpoint and a leak each */
 #define MainTextLabel           1020
 #define MainTextField           1021    /* gets the field-handle scenario's text */
 #define MainHintLabel           1022

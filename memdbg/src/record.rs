@@ -342,12 +342,13 @@ pub unsafe trait AsBytes: Copy + Sized {
     {
         let mut r = Self::default();
         let n = bytes.len().min(Self::SIZE);
-        // SAFETY: n bytes readable from `bytes` and writable in `r` (plain
-        // bytes, trait contract); through pointers, not a variable index into a
-        // stack array (TOOLCHAIN.md bug 2: the device viewer decodes on the 68k).
-        unsafe {
-            core::ptr::copy_nonoverlapping(bytes.as_ptr(), (&mut r as *mut Self).cast::<u8>(), n)
-        };
+        // Through black_box: LLVM's m68k backend drops a variable offset into
+        // a stack value (TOOLCHAIN.md bug 2), and the device viewer decodes
+        // records on the 68k.
+        let to = core::hint::black_box((&mut r as *mut Self).cast::<u8>());
+        // SAFETY: n bytes readable from `bytes` and writable at `to`, `r`'s
+        // bytes (plain bytes, trait contract).
+        unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), to, n) };
         r
     }
 }

@@ -152,6 +152,7 @@ fn button_pressed(id: UInt16) -> bool {
         ids::MainFragmentButton => scenarios::fragment(),
         ids::MainLeakBoxButton => scenarios::leak_box(),
         ids::MainCorrectButton => scenarios::correct(),
+        ids::MainLoopLeakButton => scenarios::loop_leak(),
         ids::MainExitButton => {
             let mut stop = EventType::zeroed();
             stop.eType = events::appStopEvent;

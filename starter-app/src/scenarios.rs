@@ -23,6 +23,7 @@
 //! | Fragment | [`fragment`] | nothing leaked; heap statistics: 20 small allocations (1–12 bytes) from one site |
 //! | Leak Box | [`leak_box`] | a leak: 24 bytes, Rust allocation, with the call stack that made it |
 //! | Correct use | [`correct`] | nothing |
+//! | Loop leak | [`loop_leak`] | 5 leaks of 20 bytes from one line, one in each of generations 1 to 5 (`memdbg::checkpoint` per pass): `memdbg report --since N` lists those of pass N on |
 //!
 //! Leaks are reported at `memdbg::stop`, when the app exits: one alert each
 //! ("Leak #1: 16 bytes (pointer) at" the allocation's file and line, in the
@@ -291,4 +292,35 @@ pub fn correct() {
         }
     }
     drop(black_box(scores));
+}
+
+/// **Loop leak**: a loop of 5 passes, each opening a 40-byte "record" (a
+/// handle, written and freed: opened and closed correctly) and adding a
+/// 20-byte history entry that is never freed — one leak per pass, the kind a
+/// form opened and closed over and over leaves. Each pass starts with
+/// `memdbg::checkpoint()`, so pass N's allocations are in generation N.
+///
+/// memdbg reports 5 leaks from the same line, and the report's "Leaks by
+/// generation" puts one in each of generations 1 to 5, each checkpoint with
+/// its tick and the blocks live then; `memdbg report --since 3` lists only
+/// those of passes 3 to 5.
+pub fn loop_leak() {
+    for pass in 1..=5u8 {
+        // Refused only past 255 checkpoints (or with memdbg not running).
+        let _ = memdbg::checkpoint();
+        let record = mem_handle_new!(40);
+        if !record.is_null() {
+            // SAFETY: a live handle of 40 bytes, locked while written.
+            unsafe {
+                *MemHandleLock(record).cast::<u8>() = pass;
+                MemHandleUnlock(record);
+                MemHandleFree(record);
+            }
+        }
+        let entry = mem_ptr_new!(20).cast::<u8>(); // @mark loop-leak
+        if !entry.is_null() {
+            // SAFETY: a live 20-byte block.
+            unsafe { *entry = pass };
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! What the starter app's demo run must leave in MemDbgDB, as the report tool
-//! shows it: exactly three leaks (a pointer, a handle and a Rust `Box`), one
-//! overrun and one double free, each at the line of `starter-app/src/scenarios.rs`
+//! shows it: exactly eight leaks (a pointer, a handle and a Rust `Box` before
+//! the first checkpoint, then Loop leak's five, one in each of generations 1 to
+//! 5), one overrun and one double free, each at the line of `starter-app/src/scenarios.rs`
 //! that carries its `// @mark NAME` comment. `ci/demo` checks its report with
 //! [`check`]; the end-to-end tests use [`marks`] for their exact expectations.
 
@@ -72,8 +73,28 @@ pub fn check(report: &Report, source: &str) -> Result<Vec<String>, Vec<String>> 
     };
     let checks: Vec<(String, Result<bool, String>)> = vec![
         (
-            format!("exactly 3 leaks (found {})", leaks.len()),
-            Ok(leaks.len() == 3),
+            format!("exactly 8 leaks (found {})", leaks.len()),
+            Ok(leaks.len() == 8),
+        ),
+        (
+            format!(
+                "5 leaked pointers of 20 bytes at @loop-leak, in generations 1 to 5 (one \
+                 each, after 5 checkpoints: found {}), the other 3 leaks in generation 0",
+                report.checkpoints.len()
+            ),
+            m("loop-leak").map(|at| {
+                let generations: Vec<u8> = leaks
+                    .iter()
+                    .filter(|b| b.kind == "pointer" && b.size == 20 && b.site == at.0)
+                    .map(|b| b.generation)
+                    .collect();
+                let others = leaks.iter().filter(|b| b.site != at.0);
+                generations == [1, 2, 3, 4, 5]
+                    && others.clone().count() == 3
+                    && others.into_iter().all(|b| b.generation == 0)
+                    && report.checkpoints.iter().map(|c| c.generation).eq(1..=5)
+                    && report.checkpoints.iter().all(|c| c.leaks.len() == 1)
+            }),
         ),
         (
             "a leaked pointer of 16 bytes at @leak-pointer".into(),
