@@ -317,10 +317,10 @@ pub fn loop_leak() {
                 MemHandleFree(record);
             }
         }
-        let entry = mem_ptr_new!(20).cast::<u8>(); // @mark loop-leak
+        let entry = mem_ptr_new!(20); // @mark loop-leak
         if !entry.is_null() {
             // SAFETY: a live 20-byte block.
-            unsafe { *entry = pass };
+            unsafe { palm::MemSet(entry, 20, pass) };
         }
     }
 }

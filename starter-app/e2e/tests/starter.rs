@@ -331,8 +331,15 @@ fn the_event_script_presses_every_button_of_the_main_form_once_then_exit() {
     }
 }
 
+/// Loop leak's five 20-byte leaks, one per pass.
+fn loop_leaks() -> Vec<Alloc> {
+    (0..5)
+        .map(|_| wrapped(kind::POINTER, GUARDED, 20, "loop-leak"))
+        .collect()
+}
+
 #[test]
-fn the_leaks_are_exactly_the_pointer_the_handle_and_the_box() {
+fn the_leaks_are_exactly_the_pointer_the_handle_the_box_and_the_loop_s_five() {
     let r = scripted();
     let mut allocs = r.allocs();
     allocs.sort_by_key(|a| a.seq.get());
@@ -355,16 +362,23 @@ fn the_leaks_are_exactly_the_pointer_the_handle_and_the_box() {
                 file: String::new(),
                 line: 0,
             },
-        ],
+        ]
+        .into_iter()
+        .chain(loop_leaks())
+        .collect::<Vec<_>>(),
         "{:#?}",
         r.records
     );
     // Sequence numbers in the order the script presses the buttons: Leak
     // pointer 1, Leak handle 2, then Field handle 1, Resize ptr 1, Move handle
     // 2, Overrun 1, Double free 1, Fragment 21 (20 blocks + the Vec): the Box
-    // is the 30th allocation.
+    // is the 30th allocation; Correct use 3, then Loop leak's passes a handle
+    // and a leak each.
     let seqs: Vec<u32> = allocs.iter().map(|a| a.seq.get()).collect();
-    assert_eq!(seqs, vec![1, 2, 30]);
+    assert_eq!(seqs, vec![1, 2, 30, 35, 37, 39, 41, 43]);
+    // Before the first checkpoint: generation 0; Loop leak's pass N: N.
+    let generations: Vec<u8> = allocs.iter().map(|a| a.generation).collect();
+    assert_eq!(generations, [0, 0, 0, 1, 2, 3, 4, 5]);
     // The Box's call stack leads to its line in leak_box.
     let (function, box_line) = scenario_line(&allocs[2].stack).unwrap_or_else(|| {
         panic!(
@@ -390,19 +404,24 @@ fn the_leaks_are_exactly_the_pointer_the_handle_and_the_box() {
     }
 }
 
-/// `(sequence number, bytes)` of every contents record of `r`, in ledger order.
+/// `(sequence number, bytes)` of every contents record of `r`, by sequence
+/// number (the ledger has them in its slots' order).
 fn contents_of(r: &Run) -> Vec<(u32, Vec<u8>)> {
-    r.records
+    let mut c: Vec<(u32, Vec<u8>)> = r
+        .records
         .iter()
         .filter_map(|r| match r {
             Record::Contents(c) => Some((c.seq.get(), c.contents().to_vec())),
             _ => None,
         })
-        .collect()
+        .collect();
+    c.sort();
+    c
 }
 
 /// The bytes each leak holds at stop: `leak_pointer`'s `StrIToA(1234567)`,
-/// `leak_handle`'s `StrCopy` of its text and `leak_box`'s six zero longs;
+/// `leak_handle`'s `StrCopy` of its text, `leak_box`'s six zero longs and
+/// Loop leak's pass numbers (`MemSet`);
 /// past the NULs, the bytes palm-run's new chunks hold (GUARDS writes only
 /// after the block; FILL_NEW is off).
 fn leaked_contents() -> Vec<(u32, Vec<u8>)> {
@@ -410,7 +429,9 @@ fn leaked_contents() -> Vec<(u32, Vec<u8>)> {
     pointer.resize(16, 0);
     let mut handle = b"a record that is never saved\0".to_vec();
     handle.resize(32, 0);
-    vec![(1, pointer), (2, handle), (30, vec![0; 24])]
+    let mut all = vec![(1, pointer), (2, handle), (30, vec![0; 24])];
+    all.extend((1..=5u8).map(|pass| (33 + 2 * u32::from(pass), vec![pass; 20])));
+    all
 }
 
 #[test]
@@ -485,7 +506,7 @@ fn leak_dump_frames(with_elf: bool) -> Vec<Vec<String>> {
 #[test]
 fn the_os_leak_dump_names_the_frames_from_the_prc_alone() {
     let (named, symbolized) = (leak_dump_frames(false), leak_dump_frames(true));
-    assert_eq!(named.len(), 3, "{named:?}");
+    assert_eq!(named.len(), 8, "{named:?}");
     for (leak, (names, symbols)) in named.iter().zip(&symbolized).enumerate() {
         // "0x00041618 <memdbg::fast::alloc+0x76>" → "0x00041618 <memdbg.fast.alloc>"
         let expected: Vec<String> = symbols
@@ -517,6 +538,10 @@ fn the_os_leak_dump_names_the_frames_from_the_prc_alone() {
     let mut the_box = vec!["alloc.boxed.box_new_uninit"];
     the_box.extend(through_the_form);
     assert_eq!(app_frames(&named[2]), the_box);
+    // Loop leak's five (its loop inlined into the form's handler).
+    for leak in &named[3..] {
+        assert_eq!(app_frames(leak), through_the_form);
+    }
 }
 
 #[test]
@@ -528,7 +553,10 @@ fn the_overrun_and_the_double_free_are_reported_with_their_sites() {
         .filter(|x| {
             !matches!(
                 x,
-                Record::Alloc(_) | Record::SmallSite(_) | Record::Contents(_)
+                Record::Alloc(_)
+                    | Record::SmallSite(_)
+                    | Record::Contents(_)
+                    | Record::Checkpoint(_)
             )
         })
         .collect();
@@ -637,17 +665,21 @@ fn the_header_counts_the_whole_run() {
     let c = r.counters();
     // Allocations per button: Leak pointer 1, Leak handle 1, Field handle 1,
     // Resize ptr 1, Move handle 2, Overrun 1, Double free 1, Fragment 21,
-    // Leak Box 1, Correct use 3 (pointer, handle, Box).
-    assert_eq!(c.allocations.get(), 33);
-    // All but the three leaks; the field's handle freed by FrmDeleteForm.
-    assert_eq!(c.frees.get(), 30);
+    // Leak Box 1, Correct use 3 (pointer, handle, Box), Loop leak 10 (a
+    // handle and a leak per pass).
+    assert_eq!(c.allocations.get(), 43);
+    // All but the eight leaks; the field's handle freed by FrmDeleteForm.
+    assert_eq!(c.frees.get(), 35);
     assert_eq!(c.os_frees.get(), 1, "the field handle, in FrmDeleteForm");
     assert_eq!(c.os_unknown_frees.get(), 1, "the form itself");
     assert_eq!(c.unknown_frees.get(), 0);
     assert_eq!((c.double_frees.get(), c.overruns.get()), (1, 1));
     assert_eq!((c.untracked.get(), c.failed.get()), (0, 0));
     assert_eq!(c.resizes.get(), 2, "Resize ptr and Move handle");
-    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (3, 16 + 32 + 24));
+    assert_eq!(
+        (c.leaks.get(), c.leaked_bytes.get()),
+        (8, 16 + 32 + 24 + 5 * 20)
+    );
     // The peak is during Move handle: the two leaks (48 bytes), the field's
     // text (23), the grown handle (2000) and its blocker (16).
     assert_eq!(c.peak_live_bytes.get(), 48 + 23 + 2000 + 16);
@@ -676,64 +708,90 @@ fn alerts_and_dbg_messages_name_the_sites() {
     assert!(r.err_displays.is_empty(), "{:?}", r.err_displays);
     let mut allocs = r.allocs();
     allocs.sort_by_key(|a| a.seq.get());
-    let boxed = allocs.last().unwrap();
+    let boxed = allocs[2];
     assert_eq!(boxed.kind, kind::RUST);
     let Some(memdbg::record::Frame::Code(caller)) = boxed.stack.iter().next() else {
         panic!("the Box's innermost caller is in code 1: {:?}", boxed.stack)
     };
-    // The overrun and the double free at once, then one per leak at exit; the
-    // Box has no line: its alert names its innermost caller as an offset in code
-    // 1 (its record's first frame).
+    // What memdbg's alert and DbgMessage line say of each leak (the Box has
+    // no line: its innermost caller as an offset in code 1, its record's
+    // first frame).
+    let site = |a: &AllocRecord| {
+        if a.kind == kind::RUST {
+            format!("from code+0x{caller:08X}")
+        } else {
+            format!("at {file}:{}", a.line.get())
+        }
+    };
+    // The overrun and the double free at once, then one per leak at exit, in
+    // the ledger's order, up to max alerts (5): three of the eight leaks.
+    let in_ledger: Vec<&AllocRecord> = r
+        .records
+        .iter()
+        .filter_map(|x| match x {
+            Record::Alloc(a) => Some(a),
+            _ => None,
+        })
+        .collect();
+    let mut want = vec![
+        format!(
+            "Overrun after 10 bytes (pointer) at {file}:{}",
+            line("overrun")
+        ),
+        format!(
+            "Double free of 20 bytes (pointer) at {file}:{}",
+            line("double-free")
+        ),
+    ];
+    want.extend(in_ledger[..3].iter().map(|a| {
+        format!(
+            "Leak #{}: {} bytes ({}) {}",
+            a.seq.get(),
+            a.size.get(),
+            kind::name(a.kind),
+            site(a)
+        )
+    }));
+    assert_eq!(memdbg_alerts(r), want);
     assert_eq!(
-        memdbg_alerts(r),
-        vec![
-            format!(
-                "Overrun after 10 bytes (pointer) at {file}:{}",
-                line("overrun")
-            ),
-            format!(
-                "Double free of 20 bytes (pointer) at {file}:{}",
-                line("double-free")
-            ),
-            format!(
-                "Leak #{}: 16 bytes (pointer) at {file}:{}",
-                allocs[0].seq.get(),
-                line("leak-pointer")
-            ),
-            format!(
-                "Leak #{}: 32 bytes (handle) at {file}:{}",
-                allocs[1].seq.get(),
-                line("leak-handle")
-            ),
-            format!(
-                "Leak #{}: 24 bytes (Rust alloc) from code+0x{caller:08X}",
-                boxed.seq.get()
-            ),
-        ]
+        (in_ledger[0].seq.get(), in_ledger[1].seq.get()),
+        (1, 2),
+        "the pointer's and the handle's alerts first"
     );
+    // One DbgMessage line per leak, all eight, in the ledger's order.
     let leak_lines: Vec<&String> = r
         .dbg_messages
         .iter()
         .filter(|m| m.starts_with("memdbg: leak #"))
         .collect();
-    assert_eq!(leak_lines.len(), 3, "{:?}", r.dbg_messages);
+    assert_eq!(leak_lines.len(), 8, "{:?}", r.dbg_messages);
+    for (l, a) in leak_lines.iter().zip(&in_ledger) {
+        assert!(
+            l.starts_with(&format!("memdbg: leak #{}: ", a.seq.get()))
+                && (a.kind == kind::RUST || l.ends_with(&site(a))),
+            "{l}"
+        );
+    }
     assert!(
         leak_lines[0].ends_with(&format!("at {file}:{}", line("leak-pointer"))),
         "{}",
         leak_lines[0]
     );
-    // The Box's line names the same innermost caller as its alert.
+    // The Box's line names the same innermost caller as its alert would.
+    let box_line = leak_lines
+        .iter()
+        .find(|l| l.starts_with(&format!("memdbg: leak #{}: ", boxed.seq.get())))
+        .unwrap();
     assert!(
-        leak_lines[2].starts_with(&format!(
+        box_line.starts_with(&format!(
             "memdbg: leak #{}: 24 bytes (Rust alloc 0x",
             boxed.seq.get()
-        )) && leak_lines[2].ends_with(&format!(") at code+0x{caller:08X}")),
-        "{}",
-        leak_lines[2]
+        )) && box_line.ends_with(&format!(") at code+0x{caller:08X}")),
+        "{box_line}"
     );
     assert_eq!(
         r.dbg_messages.last().map(String::as_str),
-        Some("memdbg: leaks 3 (72 bytes), overruns 1, double frees 1")
+        Some("memdbg: leaks 8 (172 bytes), overruns 1, double frees 1")
     );
     // Move handle's own check: palm-run had to move the chunk.
     assert!(
@@ -849,7 +907,8 @@ fn comparable_alloc(a: &AllocRecord) -> AllocRecord {
     }
 }
 
-/// A record as [`comparable_alloc`] makes an allocation record.
+/// A record as [`comparable_alloc`] makes an allocation record (a
+/// checkpoint's counters as [`comparable_counters`] makes them).
 fn comparable(r: &Record) -> Record {
     match *r {
         Record::Alloc(a) => Record::Alloc(comparable_alloc(&a)),
@@ -874,6 +933,11 @@ fn comparable(r: &Record) -> Record {
             largest: U32Be::new(0),
             alloc: comparable_alloc(&l.alloc),
             ..l
+        }),
+        Record::Checkpoint(c) => Record::Checkpoint(memdbg::record::CheckpointRecord {
+            ticks: U32Be::new(0),
+            counters: comparable_counters(&c.counters),
+            ..c
         }),
         other => other,
     }
@@ -968,7 +1032,7 @@ fn where_a_fatal_alert_ends_the_app_memdbgs_alerts_do_not() {
 }
 
 #[test]
-fn on_a_pumpkinos_like_machine_the_three_leaks_are_told_from_the_frees_memdbg_did_not_see() {
+fn on_a_pumpkinos_like_machine_the_eight_leaks_are_told_from_the_frees_memdbg_did_not_see() {
     // All of PumpkinOS's behaviours at once, trap patches refused too: the app's
     // plain MemChunkFree/MemHandleFree and FrmDeleteForm's free go unseen.
     let r = run_on(&events_txt(), Machine::pumpkin_profile);
@@ -1001,6 +1065,9 @@ fn on_a_pumpkinos_like_machine_the_three_leaks_are_told_from_the_frees_memdbg_di
                 line: 0,
             },
         ]
+        .into_iter()
+        .chain(loop_leaks())
+        .collect::<Vec<_>>()
     );
     // No overrun: the overrun's free (a plain MemChunkFree) went unseen, and a
     // block freed unseen is never guard-checked as an overrun.
@@ -1021,7 +1088,10 @@ fn on_a_pumpkinos_like_machine_the_three_leaks_are_told_from_the_frees_memdbg_di
         .collect();
     assert!(events.is_empty(), "{events:#?}");
     let c = r.counters();
-    assert_eq!((c.leaks.get(), c.leaked_bytes.get()), (3, 16 + 32 + 24));
+    assert_eq!(
+        (c.leaks.get(), c.leaked_bytes.get()),
+        (8, 16 + 32 + 24 + 5 * 20)
+    );
     assert_eq!((c.overruns.get(), c.double_frees.get()), (0, 0));
     // Every other tracked block is freed unseen (the Vec and the Box of Correct
     // use, freed through MemDbgAlloc, were seen).
@@ -1035,9 +1105,9 @@ fn on_a_pumpkinos_like_machine_the_three_leaks_are_told_from_the_frees_memdbg_di
         2,
         "the Vec of Fragment, the Box of Correct use"
     );
-    // The app ran to its end; its alerts are the three leaks'.
+    // The app ran to its end; its alerts are the first five leaks' (max 5).
     assert_eq!(r.outcome.stop, None);
-    assert_eq!(memdbg_alerts(&r).len(), 3, "{:?}", memdbg_alerts(&r));
+    assert_eq!(memdbg_alerts(&r).len(), 5, "{:?}", memdbg_alerts(&r));
     assert!(r.dbg_messages.is_empty(), "{:?}", r.dbg_messages);
 }
 

@@ -88,7 +88,12 @@ fn findings(ledger: &[u8]) -> Vec<Record> {
     records[1..]
         .iter()
         .map(|r| Record::decode(&r.data).unwrap())
-        .filter(|r| !matches!(r, Record::FreeSlot | Record::Segment(_)))
+        .filter(|r| {
+            !matches!(
+                r,
+                Record::FreeSlot | Record::Segment(_) | Record::Checkpoint(_)
+            )
+        })
         .collect()
 }
 
@@ -143,6 +148,11 @@ fn the_viewer_lists_starter_apps_findings_and_shows_the_handle_leak() {
     script.push_str(&format!("tap {} {}\n", vid("MainFindingsList"), item - top));
     script.push_str(&format!("tap {} down\n", vid("DetailBar")));
     script.push_str(&format!("tap {}\n", vid("DetailDoneButton")));
+    // Back in the list, scrolled to its last six items (the Rust Box's among
+    // them: Loop leak's leaks took earlier slots of the ledger).
+    for _ in top..found.len().saturating_sub(visible) {
+        script.push_str(&format!("tap {} down\n", vid("MainFindingsBar")));
+    }
     let drawn = run_viewer(&mut m, &script);
 
     // The summary, from the header's own counters.
@@ -164,7 +174,11 @@ fn the_viewer_lists_starter_apps_findings_and_shows_the_handle_leak() {
     assert_eq!(drawn[1], summary);
     // The list: one item per finding, the first six shown.
     let items: Vec<&String> = drawn[2..2 + visible.min(found.len())].iter().collect();
-    assert_eq!(items[0], "Leak 16 scenarios.rs:56", "{drawn:#?}");
+    assert_eq!(
+        *items[0],
+        format!("Leak 16 scenarios.rs:{}", line("leak-pointer")),
+        "{drawn:#?}"
+    );
     assert_eq!(*items[1], format!("Leak 32 scenarios.rs:{handle_line}"));
     assert!(
         items.contains(&&format!("Overrun 10 scenarios.rs:{}", line("overrun"))),
@@ -177,10 +191,21 @@ fn the_viewer_lists_starter_apps_findings_and_shows_the_handle_leak() {
         )),
         "{items:?}"
     );
-    // The Rust Box leak has no file: its innermost frame's function.
+    // Loop leak's five, from one line.
+    let loop_item = format!("Leak 20 scenarios.rs:{}", line("loop-leak"));
+    assert_eq!(
+        found
+            .iter()
+            .filter(|r| matches!(r, Record::Alloc(a) if a.line.get() == line("loop-leak")))
+            .count(),
+        5
+    );
+    assert!(items.contains(&&loop_item), "{items:?}");
+    // The Rust Box leak has no file: its innermost frame's function (shown
+    // once the list is scrolled to its end).
     assert!(
-        items.contains(&&"Leak 24 alloc.boxed.box_new_uninit".to_string()),
-        "{items:?}"
+        drawn.contains(&"Leak 24 alloc.boxed.box_new_uninit".to_string()),
+        "{drawn:#?}"
     );
 
     // The detail form: the leak as the ledger has it, every frame named as
@@ -453,11 +478,16 @@ fn frames_in_code_2_and_up_are_shown_as_segment_n_plus_offset_and_named() {
     };
     let (handle, other) = (position(handle_line), position(other_line));
     assert!(handle < 6 && other < 6, "{handle} {other}");
-    let script = format!(
+    let mut script = format!(
         "tap {list} {handle}\ntap {done}\ntap {list} {other}\ntap {done}\n",
         list = vid("MainFindingsList"),
         done = vid("DetailDoneButton")
     );
+    // Then the list scrolled to its end, where the Box's item is (Loop leak's
+    // leaks took earlier slots).
+    for _ in 0..found.len().saturating_sub(6) {
+        script.push_str(&format!("tap {} down\n", vid("MainFindingsBar")));
+    }
     let drawn = run_viewer(&mut m, &script);
     // Segment records are not findings: the list is as before, and the Box
     // leak's item is named from code 2.
