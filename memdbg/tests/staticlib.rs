@@ -83,6 +83,6 @@ fn the_c_staticlib_builds_and_matches_the_header() {
         })
         .collect();
     let declared = declared();
-    assert_eq!(declared.len(), 9, "{declared:?}");
+    assert_eq!(declared.len(), 10, "{declared:?}");
     assert_eq!(defined, declared, "{}", archive.display());
 }

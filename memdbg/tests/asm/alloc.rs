@@ -3,8 +3,8 @@
 use std::mem::offset_of;
 
 use memdbg::record::{
-    AllocFlags, Counters, FILL_NEW_BYTE, FileName, Frame, GUARD_BYTE, Header, HeaderFlags, Options,
-    Record, kind,
+    ALLOC_RECORD_SIZE, AllocFlags, AllocRecord, Counters, FILL_NEW_BYTE, FileName, Frame,
+    GUARD_BYTE, Header, HeaderFlags, Options, Record, kind,
 };
 
 use crate::machine::{CODE, DATA, Machine, Regs, SCRATCH, STATE, k, slot_record};
@@ -70,7 +70,10 @@ fn a_guarded_pointer_is_recorded_guarded_and_indexed() {
     // The record: one DmWrite of the scratch record into slot 0's.
     assert_eq!(m.os.writes.len(), 1);
     assert_eq!(m.os.writes[0].0, slot_record(0));
-    assert_eq!((m.os.writes[0].1, m.os.writes[0].2.len()), (0, 82));
+    assert_eq!(
+        (m.os.writes[0].1, m.os.writes[0].2.len()),
+        (0, ALLOC_RECORD_SIZE)
+    );
     let r = m.record(slot_record(0));
     assert_eq!(
         (r.kind, r.alloc_flags()),
@@ -304,6 +307,23 @@ fn with_call_stacks_the_wrappers_records_have_theirs() {
 }
 
 #[test]
+fn the_record_carries_the_scratch_records_generation() {
+    // memdbg::checkpoint sets the scratch record's generation; the allocation
+    // copies it with the rest of the record (no instruction of its own).
+    let mut m = machine(defaults());
+    let generation = SCRATCH + k("SC_REC") + offset_of!(AllocRecord, generation) as u32;
+    m.set_byte(generation, 7);
+    alloc(&mut m, kind::POINTER, 0, SITE, 16);
+    m.set_byte(generation, 8);
+    alloc(&mut m, kind::HANDLE, 0, SITE, 16);
+    let r = (m.record(slot_record(0)), m.record(slot_record(1)));
+    assert_eq!(
+        (r.0.generation, r.0.reserved, r.1.generation, r.1.reserved),
+        (7, 0, 8, 0)
+    );
+}
+
+#[test]
 fn a_new_slot_is_a_new_record_and_none_left_is_an_untracked_allocation() {
     // No slot made yet, room for one: __memdbg_fresh_slot makes its record.
     let mut m = Machine::with_state(defaults(), 1, 0, 16);
@@ -311,7 +331,7 @@ fn a_new_slot_is_a_new_record_and_none_left_is_an_untracked_allocation() {
     let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
     assert_eq!(m.os.new_records.len(), 1);
     let rec = m.os.new_records[0].1;
-    assert_eq!(m.os.new_records[0].0, 82);
+    assert_eq!(m.os.new_records[0].0, ALLOC_RECORD_SIZE as u32);
     assert_eq!(m.long(crate::machine::SLOT_REC), rec);
     assert_eq!(m.st_word("ST_N_SLOTS"), 1);
     assert_eq!(m.record(rec).address.get(), p);
