@@ -23,6 +23,29 @@
 //! ([`start`] and [`stop`] are the same without the value: [`Session::stop`] gives
 //! the [`Summary`].)
 //!
+//! ## Checkpoints
+//! [`checkpoint`] (also [`Session::checkpoint`]; C: `MemDbgCheckpoint()`)
+//! starts a new generation: every allocation record carries the generation it
+//! was made in ([`record::AllocRecord::generation`]: 0 before the first
+//! checkpoint, n after the n-th; a resize keeps it), and a
+//! [`record::CheckpointRecord`] holds each checkpoint's tick, the tracked
+//! blocks and bytes live then and the run's counters — one `DmNewRecord` and
+//! one `DmWrite`, no heap walk. `memdbg report` lists the leaks per
+//! generation (a loop that leaks once per pass: one leak in each) and
+//! `--since N` only those of generations N on. At most
+//! [`record::MAX_GENERATION`] (255) checkpoints: later ones return
+//! [`Error::TooManyCheckpoints`], write nothing, set
+//! [`record::HeaderFlags::CHECKPOINTS_REFUSED`], and the allocations stay in
+//! generation 255.
+//!
+//! ## Bad use of the API
+//! Each is an [`Error`], never a crash, and changes nothing else: [`start`]
+//! while running is [`Error::AlreadyRunning`] (the run goes on); [`stop`]
+//! while not running (before `start`, or a second time) is
+//! [`Error::NotRunning`]; [`checkpoint`] before `start` or after `stop` is
+//! [`Error::NotRunning`]; `stop` or `checkpoint` from inside memdbg (a trap
+//! patch) is [`Error::Busy`].
+//!
 //! ## What it does
 //! - [`start`] (re)creates `MemDbgDB` ([`record::DB_NAME`], creator `'MDbg'`, type
 //!   `'LEAK'`; a database of that name with another creator or type is left alone and
@@ -158,16 +181,17 @@
 //! ## Costs
 //! Measured exactly in `palm-run` by `cargo run --release -p memdbg --example bench`
 //! (default settings, 16-byte blocks, 10 to 5,000 blocks live): a `mem_ptr_new!` +
-//! `MemPtrFree` pair runs about 339–401 68k instructions inside memdbg, a
-//! `mem_handle_new!` + `MemHandleFree` pair 348–393 (the index probes' lengths
+//! `MemPtrFree` pair runs about 339–373 68k instructions inside memdbg, a
+//! `mem_handle_new!` + `MemHandleFree` pair 348–382 (the index probes' lengths
 //! depend on the blocks' addresses: a block may land in a cluster of the live
-//! blocks' entries; the budget is 400, which the pointer pair at 5,000 live
-//! passes by 0.7), and each makes 8 OS
+//! blocks' entries; the budget is 400; a generation costs the allocation
+//! nothing: it is the scratch record's, which [`checkpoint`] sets), and each
+//! makes 8 OS
 //! calls from it (`FtrGet`,
 //! `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`, `MemHeapFreeBytes`;
 //! `TimGetTicks`, `DmSet`, the original free), plus the app's own free trap. A
 //! handle's chunk is reached through its master pointer, never locked (with
-//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 475–509 instructions and 14 OS
+//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 475–520 instructions and 14 OS
 //! calls, three lock/unlock pairs per handle free). The index
 //! keeps this flat as the number of live blocks grows. The free patch is entered
 //! through a RAM trampoline that carries the state's address, so frees make no
@@ -179,8 +203,8 @@
 //! records for a block holding it. With guards, every `MemPtrSize`/`MemHandleSize` (the OS's
 //! too) costs the original plus an index probe (and a `MemPtrRecoverHandle` for an
 //! unknown pointer while handles are live), and a resize of a tracked block the
-//! wrapper's work. Code: 11,362 bytes of memdbg in the starter app's code 1
-//! (64 functions, as the bench counts them); 14,444 in the bench app, which links both
+//! wrapper's work. Code: 11,378 bytes of memdbg in the starter app's code 1
+//! (65 functions, as the bench counts them); 14,446 in the bench app, which links both
 //! the Rust wrappers and the C interface. Once, at [`start`], memdbg reads all of code 1 for
 //! the header's CRC-32 ([`record::crc32`]: about 22 instructions per byte, some
 //! 260,000 for the starter app's 11.7 KB code 1), so that the report can refuse the

@@ -11,7 +11,7 @@
 //! 1. **Decode** ([`read_ledger`], [`Ledger`]): `.pdb` or backup `.zip` →
 //!    records decoded by `memdbg::record` (the one definition of the format).
 //!    Bad input is an [`InputError`] naming the file and the byte offset,
-//!    never a panic. Format versions 1 to 4 are read; a version 1 ledger has
+//!    never a panic. Format versions 1 to 5 are read; a version 1 ledger has
 //!    no code 1 checksum, so an ELF is checked against it by size only (the
 //!    report warns).
 //! 2. **Symbolize** ([`Symbolize`], [`ElfSymbols`]): code 1 offsets (= ELF
@@ -41,8 +41,8 @@
 //!
 //! # Command line
 //! ```text
-//! memdbg report INPUT [--elf APP.elf] [--json] [--min-size N] [--suppress FILE] [--member PATH]
-//! memdbg diff OLD NEW [--elf NEW.elf] [--old-elf OLD.elf] [--json] [--min-size N] [--suppress FILE] [--member PATH]
+//! memdbg report INPUT [--elf APP.elf] [--json] [--min-size N] [--since N] [--suppress FILE] [--member PATH]
+//! memdbg diff OLD NEW [--elf NEW.elf] [--old-elf OLD.elf] [--json] [--min-size N] [--since N] [--suppress FILE] [--member PATH]
 //! ```
 //! INPUT is a `.pdb` or a CloudpilotEmu backup `.zip` (the member
 //! `MemDbgDB.pdb`, in any folder, is used; failing that, any `.pdb` with
@@ -78,6 +78,13 @@
 //!   suppression file), `diff` of two apps, or bad arguments. The message
 //!   names the file and, when there is one, the offset.
 //!
+//! `--since N` lists only the leaks made in generation N or later
+//! (`memdbg::checkpoint` starts generations 1 to 255; [`Options::since`]);
+//! the others are counted in the summary line and do not set the exit
+//! status. An N above the ledger's last generation is an error (exit 2,
+//! [`check_since`]); for `diff` it is checked against NEW and applies to
+//! both sides.
+//!
 //! Suppression files ([`suppress`]): one `FILE:LINE` or function name per line
 //! (optionally after LeakSanitizer's `leak:`), `#` comments and blank lines
 //! ignored, any other line an error naming `FILE:LINE`. A function name
@@ -102,7 +109,12 @@
 //! output `CRATE/generated/FILE`), the blocks handed off to another owner
 //! ("Handed off #2 (1 of 1): …", given to the system and kept: not leaks, and
 //! not in the exit status), the leaks aggregated by site ("3 leaks × 16 bytes from starter.rs:42"),
-//! overruns and double frees with their sites, heap statistics, the
+//! with checkpoints in the ledger (format version 5) each leak's heading
+//! ends with its generation and "Leaks by generation" lists each generation
+//! from `--since` on (its start: the run's, or its checkpoint's tick and the
+//! blocks and bytes live then) with the leaks made in it by allocation
+//! number ("generation 3 from tick 58 (6 blocks, 135 bytes live): 1 leak, 20
+//! bytes: #39"), overruns and double frees with their sites, heap statistics, the
 //! suppressions used, and a last line:
 //! `SUMMARY: memdbg: 48 byte(s) leaked in 3 allocation(s).` (for a ledger
 //! whose run did not stop, header flag RUNNING: `SUMMARY: memdbg: 48 byte(s)
@@ -128,6 +140,8 @@
 //! | `leaks` | array | [`Leak`]: `number` (the place in this list) plus the block fields below (`seq`: the allocation's number, as memdbg's alerts and `DbgMessage` lines give it) and `contents` ([`Contents`]: `count`, `hex` (`"31 32 00"`), `text` (printable ASCII, else `.`): the block's first bytes, up to 32, as `memdbg::stop` copied them; `null` when the ledger has none: the `CONTENTS` option off, a ledger before format version 4) |
 //! | `handed_off` | array | as `leaks`, for blocks handed off to another owner (flag `HANDED_OFF`: given to the system with `MemPtrSetOwner`/`MemHandleSetOwner` and kept): not leaks |
 //! | `sites` | array | [`Site`]: `site`, `kinds`, `count`, `bytes`, `min_size`, `max_size`, `leaks` (numbers); most bytes first |
+//! | `checkpoints` | array | [`Checkpoint`] (format version 5 on; empty before): `generation` (1 to 255), `ticks`, `live_count`, `live_bytes`, `counters` (as `counters`, at the checkpoint: `leaks`/`leaked_bytes` are the blocks and bytes live then), `leaks` (the numbers of the leaks listed that were made in this generation), `leaked_bytes`; in the order made |
+//! | `since` | integer | the `--since` the leaks were listed with (0: all generations) |
 //! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `found_by_truncated`, `block` |
 //! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack, stack_truncated}`), `block` |
 //! | `interior_frees` | array | [`InteriorFree`]: `number`, `address` (the address freed), `offset` (bytes into the block, signed), `free` (`{ticks, stack, stack_truncated}`), `block` |
@@ -138,14 +152,15 @@
 //! | `launched_from` | array of integers | the 68k addresses from which the OS called it in the stacks (frames with `os_launch`) |
 //! | `warnings` | array of strings | inconsistencies and missing information |
 //! | `unwritten_records` | integer | records skipped because they were never written: all zero bytes, as `DmNewRecord` creates them, when the app stopped before the `DmWrite` that fills them (also said in `warnings`) |
-//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `interior_frees`, `handed_off`, `handed_off_bytes`, `freed_unseen`, `exit_status`, `line` |
+//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `interior_frees`, `handed_off`, `handed_off_bytes`, `freed_unseen`, `exit_status`, `line`, `before_since_leaks`, `before_since_bytes` (leaks hidden by `--since`) |
 //!
 //! A **block** ([`Block`]) is `kind` (`pointer`, `handle`, `chunk`, `Rust
 //! alloc`), `relocatable`, `address`, `size`, `seq`, `ticks`, `flags` (array of
 //! `AllocFlags` names), `file` and `line` (`null` when not recorded), `site`
 //! (words), `stack`, `stack_truncated` (`null`, `"depth limit of 6 frames"`
 //! or `"broken A6 frame chain"`: why memdbg cut the stack, format version 3
-//! on). A **stack** is an array of frames ([`StackFrame`]),
+//! on), `generation` (0 before the run's first checkpoint, n after the n-th;
+//! 0 before format version 5). A **stack** is an array of frames ([`StackFrame`]),
 //! innermost first: `address` (a code 1 offset when `in_code1`, else a raw 68k
 //! address), `in_code1`, `symbols` (array of [`Symbol`] `{function, file, line,
 //! inlined}`, innermost inlined function first; empty when unknown), `os_launch`

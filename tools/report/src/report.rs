@@ -914,7 +914,7 @@ pub fn last_generation(ledger: &Ledger) -> u8 {
 /// (0 to [`last_generation`]).
 ///
 /// # Errors
-/// N above the last generation: an [`InputError`] naming the ledger, N and
+/// N above the last generation: an [`InputError`](crate::InputError) naming the ledger, N and
 /// the generations it has.
 pub fn check_since(ledger: &Ledger, since: u8) -> Result<(), crate::InputError> {
     let last = last_generation(ledger);

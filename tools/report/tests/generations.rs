@@ -48,7 +48,7 @@ fn loop_ledger() -> &'static PathBuf {
 fn memdbg(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memdbg"))
         .arg("report")
-        .arg(&loop_ledger())
+        .arg(loop_ledger())
         .args(args)
         .output()
         .unwrap()
@@ -92,7 +92,7 @@ fn generation_lines(ledger: &Ledger, from: u8) -> Vec<String> {
 
 #[test]
 fn a_loop_leaking_once_per_pass_is_reported_per_generation() {
-    let ledger = memdbg_report::read_ledger(&loop_ledger()).unwrap();
+    let ledger = memdbg_report::read_ledger(loop_ledger()).unwrap();
     let o = memdbg(&[]);
     assert_eq!(o.status.code(), Some(1));
     let text = stdout(&o);
@@ -120,7 +120,7 @@ fn a_loop_leaking_once_per_pass_is_reported_per_generation() {
 
 #[test]
 fn since_3_lists_exactly_the_leaks_of_generations_3_to_5() {
-    let ledger = memdbg_report::read_ledger(&loop_ledger()).unwrap();
+    let ledger = memdbg_report::read_ledger(loop_ledger()).unwrap();
     let o = memdbg(&["--since", "3"]);
     assert_eq!(o.status.code(), Some(1));
     let text = stdout(&o);
