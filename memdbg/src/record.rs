@@ -21,7 +21,7 @@
 //!   to another owner (the same kinds, with [`AllocFlags::HANDED_OFF`]: not a
 //!   leak), and event records
 //!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::INTERIOR_FREE`], [`kind::SMALL_SITE`],
-//!   [`kind::LOW_HEAP`]) in the order they happened; with [`Options::CONTENTS`], one
+//!   [`kind::LOW_HEAP`], [`kind::CHECKPOINT`]) in the order they happened; with [`Options::CONTENTS`], one
 //!   [`kind::CONTENTS`] record per leak (its first bytes), written at stop. Events are separate records (not
 //!   header sections) so that their number is not bounded by the header's size and a
 //!   crash loses none that were written.

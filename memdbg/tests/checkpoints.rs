@@ -141,3 +141,31 @@ fn checkpoints_outside_a_run_and_a_second_start_or_stop_are_errors() {
     let k = r.counters();
     assert_eq!((k.allocations.get(), k.leaks.get()), (1, 1));
 }
+
+/// A resize keeps a block's generation: a pointer made in generation 1 and a
+/// handle made in generation 2, both resized in generation 3, are leaks of
+/// generations 1 and 2 with their new sizes.
+#[test]
+fn a_resized_block_keeps_its_generation() {
+    let r = APP2.run(53);
+    assert_eq!(r.outcome.result, Some(0), "{:?}", r.machine.output);
+    APP2.assert_clean_header(&r);
+    let resized = AllocFlags::GUARDED | AllocFlags::RESIZED;
+    assert_eq!(
+        seen_all(&r),
+        [
+            APP2.alloc(kind::POINTER, resized, 8, "resized-ptr"),
+            APP2.alloc(
+                kind::HANDLE,
+                resized | AllocFlags::HANDLE,
+                64,
+                "resized-handle"
+            ),
+        ]
+    );
+    let generations: Vec<u8> = r.allocs().iter().map(|a| a.generation).collect();
+    assert_eq!(generations, [1, 2]);
+    let g: Vec<u8> = checkpoints(&r).iter().map(|c| c.generation).collect();
+    assert_eq!(g, [1, 2, 3]);
+    assert_eq!(r.counters().resizes.get(), 2);
+}

@@ -12,7 +12,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 use m68k_palmos_sys as palm;
-use memdbg::{Error, Settings, mem_handle_new, mem_ptr_new};
+use memdbg::{Error, Settings, mem_handle_new, mem_handle_resize, mem_ptr_new, mem_ptr_resize};
 use palm::*;
 
 palm::app_entry!(pilot_main);
@@ -38,6 +38,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             50 => loop_leak(),
             51 => checkpoint_cap(),
             52 => bad_use(),
+            53 => resized_across_checkpoints(),
             _ => 99,
         }
     }
@@ -159,4 +160,32 @@ unsafe fn bad_use() -> u32 {
         return 6;
     }
     0
+}
+
+/// A pointer made in generation 1 and a handle made in generation 2, both
+/// resized in generation 3 (the pointer shrunk in place to 8 bytes, the handle
+/// grown to 64) and leaked: each keeps the generation it was made in.
+unsafe fn resized_across_checkpoints() -> u32 {
+    let r = begin(&Settings::DEFAULT);
+    if r != 0 {
+        return r;
+    }
+    if memdbg::checkpoint() != Ok(1) {
+        return 1;
+    }
+    let p = mem_ptr_new!(16); // @mark resized-ptr
+    if p.is_null() || memdbg::checkpoint() != Ok(2) {
+        return 2;
+    }
+    let h = mem_handle_new!(16); // @mark resized-handle
+    if h.is_null() || memdbg::checkpoint() != Ok(3) {
+        return 3;
+    }
+    // SAFETY: live, unlocked blocks of this scenario.
+    unsafe {
+        if mem_ptr_resize!(p, 8) != errNone || mem_handle_resize!(h, 64) != errNone {
+            return 4;
+        }
+    }
+    end()
 }
