@@ -85,7 +85,7 @@ fn main_form() {
             _ => None,
         })
         .collect();
-    let expected: [(u16, &[u8]); 11] = [
+    let expected: [(u16, &[u8]); 12] = [
         (1001, b"Leak pointer"),
         (1002, b"Leak handle"),
         (1003, b"Field handle"),
@@ -96,6 +96,7 @@ fn main_form() {
         (1008, b"Fragment"),
         (1009, b"Leak Box"),
         (1010, b"Correct use"),
+        (1012, b"Loop leak"),
         (1011, b"Exit"),
     ];
     assert_eq!(buttons, expected);
@@ -113,7 +114,7 @@ fn main_form() {
     // Every object with bounds is on the screen, no two overlap, and every
     // label fits its button.
     let bounded: Vec<Rect> = form.objects.iter().filter_map(FormObject::bounds).collect();
-    assert_eq!(bounded.len(), 12);
+    assert_eq!(bounded.len(), 13);
     for (i, a) in bounded.iter().enumerate() {
         assert!(a.fits_in(160, 160), "{a:?} is off the screen");
         for b in &bounded[i + 1..] {

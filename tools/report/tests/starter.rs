@@ -315,17 +315,48 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
     assert_eq!(r.header.app_name, "StarterApp");
     assert_eq!(r.header.flags, []);
-    // The pointer, the handle and the Box; nothing from the field handle, the
-    // resizes, the fragmentation or the correct path.
+    // The pointer, the handle and the Box, then Loop leak's five; nothing from
+    // the field handle, the resizes, the fragmentation or the correct path.
     let leaks = common::leak_sites(&r);
+    let looped = ("pointer", 20, Some(SCENARIOS), Some(mark("loop-leak")));
     assert_eq!(
         leaks,
         [
             ("pointer", 16, Some(SCENARIOS), Some(mark("leak-pointer"))),
             ("handle", 32, Some(SCENARIOS), Some(mark("leak-handle"))),
             ("Rust alloc", 24, None, None),
+            looped,
+            looped,
+            looped,
+            looped,
+            looped,
         ]
     );
+    // Loop leak's pass N in generation N, each after its checkpoint.
+    let generations: Vec<u8> = r.leaks.iter().map(|l| l.block.generation).collect();
+    assert_eq!(generations, [0, 0, 0, 1, 2, 3, 4, 5]);
+    let per_checkpoint: Vec<(u8, Vec<usize>)> = r
+        .checkpoints
+        .iter()
+        .map(|c| (c.generation, c.leaks.clone()))
+        .collect();
+    assert_eq!(
+        per_checkpoint,
+        [
+            (1, vec![4]),
+            (2, vec![5]),
+            (3, vec![6]),
+            (4, vec![7]),
+            (5, vec![8])
+        ]
+    );
+    for l in &r.leaks[3..] {
+        assert!(has(
+            &l.block.stack,
+            "starter_app::scenarios::loop_leak",
+            mark("loop-leak")
+        ));
+    }
     let stacks = [
         ("starter_app::scenarios::leak_pointer", "leak-pointer"),
         ("starter_app::scenarios::leak_handle", "leak-handle"),
@@ -357,6 +388,11 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
             (16, "1234567........."),
             (32, "a record that is never saved...."),
             (24, "........................"),
+            (20, "...................."),
+            (20, "...................."),
+            (20, "...................."),
+            (20, "...................."),
+            (20, "...................."),
         ]
     );
     assert_eq!(
@@ -385,7 +421,7 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
 
     assert_eq!(
         r.summary.line,
-        "SUMMARY: memdbg: 72 byte(s) leaked in 3 allocation(s); 1 overrun; 1 double free."
+        "SUMMARY: memdbg: 172 byte(s) leaked in 8 allocation(s); 1 overrun; 1 double free."
     );
 }
 
