@@ -255,6 +255,47 @@ fn the_viewer_lists_starter_apps_findings_and_shows_the_handle_leak() {
     assert_eq!(m.os.ui.forms_drawn, vec![1000, 1100]);
 }
 
+#[test]
+fn a_leak_made_after_a_checkpoint_names_its_generation() {
+    // Loop leak's first leak in the list (a slot the ledger reused: among the
+    // first six items), its detail under its allocation line.
+    let mut m = after_starter();
+    let found = findings(&m.export("MemDbgDB").unwrap());
+    let loop_line = line("loop-leak");
+    let item = found
+        .iter()
+        .position(|r| matches!(r, Record::Alloc(a) if a.line.get() == loop_line))
+        .expect("Loop leak's leaks");
+    assert!(item < 6, "{item}");
+    let Record::Alloc(leak) = found[item] else {
+        unreachable!()
+    };
+    assert!(leak.generation >= 1, "{leak:?}");
+    let script = format!(
+        "tap {} {item}\ntap {}\n",
+        vid("MainFindingsList"),
+        vid("DetailDoneButton")
+    );
+    let drawn = run_viewer(&mut m, &script);
+    let form = drawn
+        .iter()
+        .position(|t| t == "Finding")
+        .unwrap_or_else(|| panic!("no detail form drawn: {drawn:#?}"));
+    let want = format!(
+        "Leak: pointer\n20 bytes at 0x{:08X}\nallocation #{}, tick {}\ngeneration {}\n\
+         starter-app/src/scenarios.rs\nline {loop_line}\nflags: GUARDED\n",
+        leak.address.get(),
+        leak.seq.get(),
+        leak.ticks.get(),
+        leak.generation
+    );
+    assert!(
+        drawn[form + 1].starts_with(&want),
+        "{}\n{want}",
+        drawn[form + 1]
+    );
+}
+
 /// The ledger `m` holds, changed by `damage` (its records), installed
 /// again in place of the original on a fresh device with StarterApp.
 fn with_ledger(damage: impl FnOnce(&mut Vec<palm_prc::Record>)) -> Machine {
