@@ -24,7 +24,8 @@
 | A block in the index is freed here: its ring entry (the oldest one gives
 | way, its slot leaving quarantine; the entry holds the address, the ticks,
 | the block's chunk, the slot and the record's kind), its site (the return address; with
-| CALL_STACKS the walk), its guard (a damaged one, or any with a handle whose
+| CALL_STACKS the walk), its chunk header's last long (a damaged one, an
+| underrun: __memdbg_check_header), its guard (a damaged one, or any with a handle whose
 | chunk only MemHandleLock gives: __memdbg_check_guard), the fill (FILL_FREED:
 | __memdbg_prepare_block), its record's kind byte set to free (DmSet; the record
 | keeps the rest, for a double free's report), the counters, its index entry
@@ -115,7 +116,7 @@ __memdbg_free_block:
 .Lsite_store:
 	move.l	%d1, (STACK_FRAMES_AT,%a4)
 	btst	#OPT_CALL_STACKS_BIT, (ST_OPT_CALL_STACKS,%a2)
-	beq.s	.Lguard_check
+	beq.s	.Lheader_check
 	clr.l	-(%sp)			| __memdbg_walk(st, site, ret, frame, 0)
 	move.l	(4,%sp), -(%sp)
 	move.l	%d6, -(%sp)
@@ -123,6 +124,42 @@ __memdbg_free_block:
 	move.l	%a2, -(%sp)
 	bsr.w	__memdbg_walk
 	lea	(20,%sp), %sp
+
+	| The chunk header's last long (PALM_FACTS §5.1), as src/block.rs's
+	| header_expected says it: a pointer's lock count 15 and hOffset 0
+	| (HDR_PTR_MASK), a handle's hOffset back to its master pointer (d3), the
+	| owner not checked. A change is an underrun, recorded and repaired before
+	| the OS frees the chunk by __memdbg_check_header(st, rec, key, AT_FREE,
+	| ticks, site) (src/block.rs). Not read for a handle whose chunk only
+	| MemHandleLock gives (d2 = 0): documented calls read no header.
+.Lheader_check:
+	move.l	%d2, %a0
+	tst.l	%d2
+	beq.s	.Lguard_check
+	move.l	(-4,%a0), %d0
+	cmp.l	%d2, %d3
+	bne.s	.Lheader_handle
+	andi.l	#HDR_PTR_MASK, %d0
+	cmpi.l	#HDR_PTR_WANT, %d0
+	beq.s	.Lguard_check
+	bra.s	.Lheader_call
+.Lheader_handle:
+	move.l	%d2, %d1
+	subq.l	#8, %d1
+	sub.l	%d3, %d1
+	lsr.l	#1, %d1
+	eor.l	%d1, %d0
+	andi.l	#HDR_OFFSET_MASK, %d0
+	beq.s	.Lguard_check
+.Lheader_call:
+	move.l	%a4, -(%sp)
+	move.l	%d7, -(%sp)
+	pea	(AT_FREE).w
+	move.l	%d3, -(%sp)
+	move.l	%a3, -(%sp)
+	move.l	%a2, -(%sp)
+	bsr.w	__memdbg_check_header
+	lea	(24,%sp), %sp
 
 	| The guard (GUARD_BYTES, as __memdbg_guard reads it): a damaged one is
 	| recorded and reported by __memdbg_check_guard(st, rec, key, AT_FREE,

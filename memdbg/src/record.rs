@@ -20,7 +20,7 @@
 //!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]) and per block handed off
 //!   to another owner (the same kinds, with [`AllocFlags::HANDED_OFF`]: not a
 //!   leak), and event records
-//!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::INTERIOR_FREE`], [`kind::SMALL_SITE`],
+//!   ([`kind::OVERRUN`], [`kind::UNDERRUN`], [`kind::DOUBLE_FREE`], [`kind::INTERIOR_FREE`], [`kind::SMALL_SITE`],
 //!   [`kind::LOW_HEAP`]) in the order they happened; with [`Options::CONTENTS`], one
 //!   [`kind::CONTENTS`] record per leak (its first bytes), written at stop. Events are separate records (not
 //!   header sections) so that their number is not bounded by the header's size and a
@@ -59,22 +59,24 @@
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
 //! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
 //! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); two new record kinds, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]) and [`kind::CONTENTS`] ([`ContentsRecord`]: a leak's first bytes, written at stop, with option [`Options::CONTENTS`]); every other layout is as in version 3 |
+//! | 5 | a new record kind, [`kind::UNDERRUN`] ([`UnderrunRecord`]: a damaged chunk header before a block, the same layout as an [`OverrunRecord`] with the header's last 4 bytes as found); every other layout is as in version 4 |
 //!
-//! [`Header::decode`] and [`Record::decode`] read all four versions (a version 1
+//! [`Header::decode`] and [`Record::decode`] read all five versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
 //! a ledger before version 3 has no segment records; before version 4 no stack
 //! says it was cut, [`Stack::truncation`] is `None`, and there are no interior-free or
 //! contents records). A new kind changes the version so that a reader of an older
 //! version refuses the whole ledger as newer than it knows ("unknown record format
-//! version") rather than failing on the first record of the new kind.
+//! version") rather than failing on the first record of the new kind. Before version 5
+//! there are no underrun records.
 
 use core::mem::{offset_of, size_of};
 use static_assertions::const_assert_eq;
 
 /// Version of this format, stored in every record (byte 1).
-pub const FORMAT_VERSION: u8 = 4;
+pub const FORMAT_VERSION: u8 = 5;
 /// The oldest version readers still accept: 1 (no code 1 checksum in the header;
-/// every other record has the same layout as in versions 2 to 4).
+/// every other record has the same layout as in versions 2 to 5).
 pub const OLDEST_FORMAT_VERSION: u8 = 1;
 
 /// The ledger database's name (`DmFindDatabase`, card 0). 8 bytes, well under
@@ -194,6 +196,9 @@ pub mod kind {
     /// A leak's first bytes, copied at stop ([`ContentsRecord`](super::ContentsRecord));
     /// format version 4 on.
     pub const CONTENTS: u8 = 0x25;
+    /// A damaged chunk header before a block
+    /// ([`UnderrunRecord`](super::UnderrunRecord)); format version 5 on.
+    pub const UNDERRUN: u8 = 0x2A;
 
     /// Whether `k` is one of the four allocation kinds.
     pub const fn is_alloc(k: u8) -> bool {
@@ -201,8 +206,8 @@ pub mod kind {
     }
 
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
-    /// "overrun", "double free", "small-allocation site", "low heap", "interior
-    /// free", "header", "segment", "contents", "free slot"), or "unknown".
+    /// "overrun", "underrun", "double free", "small-allocation site", "low heap",
+    /// "interior free", "header", "segment", "contents", "free slot"), or "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
@@ -213,6 +218,7 @@ pub mod kind {
             CHUNK => "chunk",
             RUST => "Rust alloc",
             OVERRUN => "overrun",
+            UNDERRUN => "underrun",
             DOUBLE_FREE => "double free",
             SMALL_SITE => "small-allocation site",
             LOW_HEAP => "low heap",
@@ -1027,7 +1033,7 @@ impl Header {
     }
 
     /// The header's bytes as stored for its [`Header::version`]: all of them for
-    /// versions 2 to 4, the first [`HEADER_SIZE_V1`] for version 1.
+    /// versions 2 to 5, the first [`HEADER_SIZE_V1`] for version 1.
     pub fn stored_bytes(&self) -> &[u8] {
         let n = Self::size_of_version(self.version).unwrap_or(HEADER_SIZE);
         &self.as_bytes()[..n]
@@ -1089,11 +1095,12 @@ impl Header {
     }
 }
 
-/// When a damaged guard was found (byte 2..4 of an [`OverrunRecord`]).
+/// When a damaged guard or chunk header was found (byte 2..4 of an
+/// [`OverrunRecord`] or an [`UnderrunRecord`]).
 pub mod detected {
     /// While the block was being freed (by the app or the OS).
     pub const AT_FREE: u16 = 1;
-    /// While the block was being resized through a wrapper.
+    /// While the block was being resized (a wrapper, or the resize patches).
     pub const AT_RESIZE: u16 = 2;
     /// At `stop`, on a block still live (it is also a leak).
     pub const AT_STOP: u16 = 3;
@@ -1137,6 +1144,51 @@ const_assert_eq!(offset_of!(OverrunRecord, site), 12);
 const_assert_eq!(offset_of!(OverrunRecord, alloc), 38);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for OverrunRecord {}
+
+/// A damaged chunk header before a block: an underrun (a write just before the
+/// block's first byte, into the last 4 bytes of its 8-byte chunk header:
+/// `lockCount`/`owner` and `hOffset`, PALM_FACTS §5.1). 120 bytes, laid out as an
+/// [`OverrunRecord`]. Format version 5 on.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::UNDERRUN`] |
+/// | 1 | 1 | version |
+/// | 2 | 2 | when ([`detected`]) |
+/// | 4 | 4 | ticks when found |
+/// | 8 | 4 | the header's last 4 bytes as found (the 4 bytes before the block's chunk) |
+/// | 12 | 26 | where it was found ([`Stack`]: the free's or resize's callers; empty at stop) |
+/// | 38 | 82 | the block's [`AllocRecord`] (its allocation site: file, line, stack) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct UnderrunRecord {
+    /// [`kind::UNDERRUN`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`].
+    pub version: u8,
+    /// When it was found ([`detected`]).
+    pub when: U16Be,
+    /// `TimGetTicks` when found.
+    pub ticks: U32Be,
+    /// The chunk header's last 4 bytes as found (big-endian: the lock count and
+    /// owner byte, then the 24-bit `hOffset`).
+    pub header: [u8; 4],
+    /// Where it was found.
+    pub site: Stack,
+    /// The damaged block's allocation.
+    pub alloc: AllocRecord,
+}
+/// Size of an [`UnderrunRecord`] in bytes.
+pub const UNDERRUN_RECORD_SIZE: usize = 120;
+/// The first format version with underrun records.
+pub const UNDERRUN_FORMAT_VERSION: u8 = 5;
+const_assert_eq!(size_of::<UnderrunRecord>(), UNDERRUN_RECORD_SIZE);
+const_assert_eq!(offset_of!(UnderrunRecord, header), 8);
+const_assert_eq!(offset_of!(UnderrunRecord, site), 12);
+const_assert_eq!(offset_of!(UnderrunRecord, alloc), 38);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for UnderrunRecord {}
 
 /// A block freed twice; the second free was not passed to the OS. 150 bytes.
 ///
@@ -1514,6 +1566,8 @@ pub enum Record {
     Alloc(AllocRecord),
     /// A damaged guard.
     Overrun(OverrunRecord),
+    /// A damaged chunk header before a block (format version 5 on).
+    Underrun(UnderrunRecord),
     /// A double free.
     DoubleFree(DoubleFreeRecord),
     /// Small-allocation count of a site.
@@ -1580,6 +1634,26 @@ impl Record {
                 r.site.check(offset_of!(OverrunRecord, site))?;
                 r.alloc.check(offset_of!(OverrunRecord, alloc))?;
                 Ok(Record::Overrun(r))
+            }
+            kind::UNDERRUN => {
+                version(bytes[1], 1)?;
+                if bytes[1] < UNDERRUN_FORMAT_VERSION {
+                    return Err(DecodeError {
+                        offset: 1,
+                        what: "underrun record of a format version before 5",
+                    });
+                }
+                exact(bytes, UNDERRUN_RECORD_SIZE)?;
+                let r = UnderrunRecord::read_from(bytes)?;
+                if !(detected::AT_FREE..=detected::AT_STOP).contains(&r.when.get()) {
+                    return Err(DecodeError {
+                        offset: offset_of!(UnderrunRecord, when),
+                        what: "unknown underrun detection point",
+                    });
+                }
+                r.site.check(offset_of!(UnderrunRecord, site))?;
+                r.alloc.check(offset_of!(UnderrunRecord, alloc))?;
+                Ok(Record::Underrun(r))
             }
             kind::DOUBLE_FREE => {
                 version(bytes[1], 1)?;
@@ -1884,14 +1958,14 @@ mod tests {
         h.header_size.set(156);
         h.code_size.set(0);
         assert_eq!(Header::decode(h.as_bytes()).unwrap().code_checksum(), None);
-        // Version 2, 3 and 4 headers have the same layout.
+        // Version 2 to 5 headers have the same layout.
         let mut v2 = h.as_bytes().to_vec();
         v2[1] = 2;
         assert_eq!(Header::decode(&v2).unwrap().version, 2);
-        for v in 2..=4 {
+        for v in 2..=5 {
             assert_eq!(Header::size_of_version(v), Some(HEADER_SIZE));
         }
-        assert_eq!(Header::size_of_version(5), None);
+        assert_eq!(Header::size_of_version(6), None);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! 1. **Decode** ([`read_ledger`], [`Ledger`]): `.pdb` or backup `.zip` →
 //!    records decoded by `memdbg::record` (the one definition of the format).
 //!    Bad input is an [`InputError`] naming the file and the byte offset,
-//!    never a panic. Format versions 1 to 4 are read; a version 1 ledger has
+//!    never a panic. Format versions 1 to 5 are read; a version 1 ledger has
 //!    no code 1 checksum, so an ELF is checked against it by size only (the
 //!    report warns).
 //! 2. **Symbolize** ([`Symbolize`], [`ElfSymbols`]): code 1 offsets (= ELF

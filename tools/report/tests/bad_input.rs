@@ -145,14 +145,14 @@ fn no_records() {
 fn unknown_record_version() {
     // In the header.
     let mut recs = sample_records();
-    recs[0][1] = 5;
+    recs[0][1] = 6;
     let pdb = pdb_of(&recs);
     let e = err(&pdb);
     assert_eq!(e.offset, Some(record_offset(&pdb, 0) + 1));
     assert_eq!(
         e.message,
         "record 0 (header): unknown record format version (byte 1 of the record); its version \
-         is 5, this memdbg reads versions 1 to 4"
+         is 6, this memdbg reads versions 1 to 5"
     );
     // In an allocation record.
     let mut recs = sample_records();
@@ -166,7 +166,7 @@ fn unknown_record_version() {
     );
     assert!(
         e.message
-            .ends_with("its version is 7, this memdbg reads versions 1 to 4")
+            .ends_with("its version is 7, this memdbg reads versions 1 to 5")
     );
 }
 
@@ -548,7 +548,7 @@ fn other_zero_records_are_still_errors() {
     assert_eq!(
         e.message,
         "record 3 (free slot): unknown record format version (byte 1 of the record); its \
-         version is 0, this memdbg reads versions 1 to 4"
+         version is 0, this memdbg reads versions 1 to 5"
     );
     // One byte written: not a record that was never written.
     let mut recs = with_unwritten(&[record::ALLOC_RECORD_SIZE], true);
