@@ -8,7 +8,8 @@
 
 use memdbg::record::{
     self, AllocFlags, AllocRecord, AsBytes, ContentsRecord, DecodeError, DoubleFreeRecord, Header,
-    InteriorFreeRecord, LowHeapRecord, OverrunRecord, Record, SegmentRecord, SmallSiteRecord, kind,
+    InteriorFreeRecord, LowHeapRecord, OverrunRecord, Record, SegmentRecord, SmallSiteRecord,
+    UnderrunRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
 
@@ -64,6 +65,8 @@ pub struct Ledger {
     pub alloc_origins: Vec<(usize, Option<u64>)>,
     /// Overrun events.
     pub overruns: Vec<OverrunRecord>,
+    /// Underrun events (format version 5 on).
+    pub underruns: Vec<UnderrunRecord>,
     /// Double-free events.
     pub double_frees: Vec<DoubleFreeRecord>,
     /// Interior-free events (format version 4 on): frees of an address inside
@@ -150,7 +153,7 @@ impl Ledger {
 
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
     /// header, then segment, allocation (leaks, then hand-offs, then freed
-    /// unseen), overrun, double-free, interior-free, small-site, low-heap and
+    /// unseen), overrun, underrun, double-free, interior-free, small-site, low-heap and
     /// contents records in that order. Free slots are not written.
     ///
     /// # Errors
@@ -167,6 +170,7 @@ impl Ledger {
         datas.extend(self.handed_off.iter().map(AsBytes::as_bytes));
         datas.extend(self.freed_unseen.iter().map(AsBytes::as_bytes));
         datas.extend(self.overruns.iter().map(AsBytes::as_bytes));
+        datas.extend(self.underruns.iter().map(AsBytes::as_bytes));
         datas.extend(self.double_frees.iter().map(AsBytes::as_bytes));
         datas.extend(self.interior_frees.iter().map(AsBytes::as_bytes));
         datas.extend(self.small_sites.iter().map(AsBytes::as_bytes));
@@ -225,6 +229,7 @@ fn kind_size(k: u8, v: u8) -> Option<usize> {
         kind::HEADER => Some(Header::size_of_version(v).unwrap_or(record::HEADER_SIZE)),
         k if kind::is_alloc(k) => Some(record::ALLOC_RECORD_SIZE),
         kind::OVERRUN => Some(record::OVERRUN_RECORD_SIZE),
+        kind::UNDERRUN => Some(record::UNDERRUN_RECORD_SIZE),
         kind::DOUBLE_FREE => Some(record::DOUBLE_FREE_RECORD_SIZE),
         kind::SMALL_SITE => Some(record::SMALL_SITE_RECORD_SIZE),
         kind::LOW_HEAP => Some(record::LOW_HEAP_RECORD_SIZE),
@@ -330,6 +335,7 @@ fn decode_all<'a>(
         freed_unseen: Vec::new(),
         alloc_origins: Vec::new(),
         overruns: Vec::new(),
+        underruns: Vec::new(),
         double_frees: Vec::new(),
         interior_frees: Vec::new(),
         small_sites: Vec::new(),
@@ -389,6 +395,7 @@ fn decode_all<'a>(
                 ));
             }
             Record::Overrun(o) => ledger.overruns.push(o),
+            Record::Underrun(u) => ledger.underruns.push(u),
             Record::DoubleFree(d) => ledger.double_frees.push(d),
             Record::InteriorFree(f) => ledger.interior_frees.push(f),
             Record::SmallSite(s) => ledger.small_sites.push(s),

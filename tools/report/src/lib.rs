@@ -129,6 +129,7 @@
 //! | `handed_off` | array | as `leaks`, for blocks handed off to another owner (flag `HANDED_OFF`: given to the system with `MemPtrSetOwner`/`MemHandleSetOwner` and kept): not leaks |
 //! | `sites` | array | [`Site`]: `site`, `kinds`, `count`, `bytes`, `min_size`, `max_size`, `leaks` (numbers); most bytes first |
 //! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `found_by_truncated`, `block` |
+//! | `underruns` | array | [`Underrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `header` (the chunk header's last 4 bytes as found, `"F1 00 00 41"`), `expected` (what memdbg checks there: `"F? 00 00 00"` for a pointer, `"?? + hOffset back to the handle"` for a handle), `found_by` (stack), `found_by_truncated`, `block` (format version 5 on) |
 //! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack, stack_truncated}`), `block` |
 //! | `interior_frees` | array | [`InteriorFree`]: `number`, `address` (the address freed), `offset` (bytes into the block, signed), `free` (`{ticks, stack, stack_truncated}`), `block` |
 //! | `freed_unseen` | array | [`Leak`]-shaped: `number` and the block's fields, for each block memdbg found freed where it could not see the free (trap patches refused, or a free inside the Memory Manager without a trap call such as `MemHeapFreeByOwnerID`; `AllocFlags::FREED_UNSEEN`): not leaks |
@@ -184,7 +185,7 @@ pub use ledger::Ledger;
 pub use report::{
     Block, Contents, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo, HeapInfo,
     InteriorFree, Leak, LowHeap, Options, Overrun, Report, SCHEMA, Site, SmallSite, StackFrame,
-    Summary, SuppressionUse, analyze, print, write,
+    Summary, SuppressionUse, Underrun, analyze, print, write,
 };
 pub use suppress::Suppressions;
 pub use symbolize::{AppSymbols, ElfSymbols, SEGMENT_STRIDE, Symbol, Symbolize, Symbols, demangle};
