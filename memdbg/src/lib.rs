@@ -58,6 +58,20 @@
 //!   block is refused and recorded with its offset and site
 //!   ([`record::InteriorFreeRecord`]). A free of a block memdbg never saw is only
 //!   counted.
+//! - Underruns, with the OS 3.x internals: the last 4 bytes of a tracked
+//!   block's chunk header (just before the block: a pointer's lock count 15
+//!   and `hOffset` 0, a handle chunk's `hOffset` back to its master pointer;
+//!   PALM_FACTS §5.1) are derived, not stored, and checked at free (inline in
+//!   the free path), resize and stop (`crate::block`'s `check_header`). A
+//!   difference is recorded ([`record::UnderrunRecord`], with the bytes as
+//!   found, the allocation and where it was found; an alert with
+//!   [`Options::ALERT_OVERRUNS`], not at stop) and repaired before the OS
+//!   reads the header (the owner nibble is left as found: `MemPtrSetOwner`
+//!   changes it legitimately, so it is not checked, nor is a handle's lock
+//!   count or the header's size word). With
+//!   [`record::HeaderFlags::DOCUMENTED_CALLS`] (PumpkinOS: handles are
+//!   descriptors, no chunk header is readable by contract) no header is read:
+//!   underruns are not seen.
 //! - A tracked allocation at an address the index still holds closes that record
 //!   as freed unseen ([`record::AllocFlags::FREED_UNSEEN`]): its block was freed
 //!   without a free trap call (`MemHeapFreeByOwnerID`, the ROM's own frees, or

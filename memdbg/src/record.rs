@@ -1046,7 +1046,7 @@ impl Header {
         (self.version >= 2 && self.code_size.get() != 0).then(|| self.code_crc.get())
     }
 
-    /// Decodes record 0 of format version 1 to 4.
+    /// Decodes record 0 of format version 1 to 5.
     ///
     /// # Errors
     /// Wrong length, kind, version, header size or magic.

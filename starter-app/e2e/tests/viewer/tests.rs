@@ -270,7 +270,7 @@ fn no_ledger_a_newer_format_or_a_damaged_header_is_said_on_screen() {
     let newer = with_ledger(|r| r[0].data[1] = 9);
     assert_eq!(
         summary_of(newer),
-        "MemDbgDB is format version 9. This viewer reads versions 1 to 4: install the viewer \
+        "MemDbgDB is format version 9. This viewer reads versions 1 to 5: install the viewer \
          of that memdbg."
     );
     let magic = with_ledger(|r| r[0].data[4] = b'X');
