@@ -1805,7 +1805,7 @@ mod tests {
     fn alloc_record_exact_bytes() {
         let r = sample_alloc();
         let mut want = vec![
-            0x11, 4, 0x00, 0x05, // kind, version, flags
+            0x11, 5, 0x00, 0x05, // kind, version, flags
             0, 0, 0, 16, // size
             0x00, 0x01, 0x23, 0x44, // address
             0, 0, 0, 7, // seq
@@ -1882,7 +1882,7 @@ mod tests {
         assert_eq!(
             &b[..16],
             &[
-                1, 4, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
+                1, 5, 0, 156, b'M', b'D', b'b', b'g', 0, 0, 0, 3, 0, 0, 0, 0x81
             ]
         );
         assert_eq!(
@@ -2027,7 +2027,7 @@ mod tests {
         };
         let b = o.as_bytes();
         assert_eq!(b.len(), OVERRUN_RECORD_SIZE);
-        assert_eq!(&b[..12], &[0x20, 4, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
+        assert_eq!(&b[..12], &[0x20, 5, 0, 1, 0, 0, 0, 9, 0, 0xFD, 0xFD, 0xFD]);
         assert_eq!(&b[38..], alloc.as_bytes());
         assert_eq!(Record::decode(b), Ok(Record::Overrun(o)));
 
@@ -2058,7 +2058,7 @@ mod tests {
         };
         assert_eq!(
             &s.as_bytes()[..12],
-            &[0x22, 4, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
+            &[0x22, 5, 0, 0, 0, 0, 0, 5, 0, 0, 0, 40]
         );
         assert_eq!(Record::decode(s.as_bytes()), Ok(Record::SmallSite(s)));
 
@@ -2074,7 +2074,7 @@ mod tests {
         assert_eq!(
             &l.as_bytes()[..16],
             &[
-                0x23, 4, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
+                0x23, 5, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0x03, 0xE8, 0, 0, 0x08, 0
             ]
         );
         assert_eq!(Record::decode(l.as_bytes()), Ok(Record::LowHeap(l)));
@@ -2094,7 +2094,7 @@ mod tests {
         assert_eq!(
             b,
             &[
-                0x02, 4, 0, 2, 0, 4, 0x10, 0, 0, 0, 0x01, 0x20, 0xCA, 0xFE, 0xF0, 0x0D
+                0x02, 5, 0, 2, 0, 4, 0x10, 0, 0, 0, 0x01, 0x20, 0xCA, 0xFE, 0xF0, 0x0D
             ]
         );
         assert_eq!(Record::decode(b), Ok(Record::Segment(r)));
@@ -2137,7 +2137,7 @@ mod tests {
         };
         r.bytes[..9].copy_from_slice(b"1234567\0\xFF");
         let b = r.as_bytes();
-        let mut want = vec![0x25, 4, 0, 9, 1, 2, 3, 4];
+        let mut want = vec![0x25, 5, 0, 9, 1, 2, 3, 4];
         want.extend_from_slice(b"1234567\0\xFF");
         want.extend_from_slice(&[0; 23]);
         assert_eq!(b, &want[..]);
@@ -2173,9 +2173,47 @@ mod tests {
     }
 
     #[test]
-    fn known_versions_are_1_to_4() {
+    fn underrun_records_round_trip() {
+        let u = UnderrunRecord {
+            kind: kind::UNDERRUN,
+            version: FORMAT_VERSION,
+            when: U16Be::new(detected::AT_STOP),
+            ticks: U32Be::new(9),
+            header: [0xF1, 0, 0, 0x41],
+            site: Stack::default(),
+            alloc: AllocRecord {
+                kind: kind::POINTER,
+                version: FORMAT_VERSION,
+                ..AllocRecord::default()
+            },
+        };
+        let b = u.as_bytes();
+        assert_eq!(b.len(), UNDERRUN_RECORD_SIZE);
+        assert_eq!(&b[..12], &[0x2A, 5, 0, 3, 0, 0, 0, 9, 0xF1, 0, 0, 0x41]);
+        assert_eq!(Record::decode(b), Ok(Record::Underrun(u)));
+        assert_eq!(kind::name(kind::UNDERRUN), "underrun");
+        // Not in a version 4 ledger; no unknown detection point.
+        let mut old = b.to_vec();
+        old[1] = 4;
+        assert_eq!(
+            Record::decode(&old).unwrap_err().what,
+            "underrun record of a format version before 5"
+        );
+        let mut when = b.to_vec();
+        when[3] = 4;
+        assert_eq!(
+            Record::decode(&when).unwrap_err(),
+            DecodeError {
+                offset: 2,
+                what: "unknown underrun detection point"
+            }
+        );
+    }
+
+    #[test]
+    fn known_versions_are_1_to_5() {
         let known: Vec<u8> = (0..=255).filter(|&v| is_known_version(v)).collect();
-        assert_eq!(known, [1, 2, 3, 4]);
+        assert_eq!(known, [1, 2, 3, 4, 5]);
     }
 
     #[test]
@@ -2197,12 +2235,12 @@ mod tests {
         k[0] = 0x55;
         assert_eq!(Record::decode(&k).unwrap_err().what, "unknown record kind");
         let mut v = good.clone();
-        v[1] = 5;
+        v[1] = 6;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
         v[1] = 0;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
-        // Version 1, 2 and 3 records have the version 4 layout.
-        for old in [1, 2, 3] {
+        // Version 1 to 4 records have the version 5 layout.
+        for old in [1, 2, 3, 4] {
             v[1] = old;
             assert!(Record::decode(&v).is_ok());
         }
