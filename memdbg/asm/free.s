@@ -24,7 +24,8 @@
 | A block in the index is freed here: its ring entry (the oldest one gives
 | way, its slot leaving quarantine; the entry holds the address, the ticks,
 | the block's chunk, the slot and the record's kind), its site (the return address; with
-| CALL_STACKS the walk), its guard (a damaged one, or any with a handle whose
+| CALL_STACKS the walk), its chunk header's last long (a damaged one, an
+| underrun: __memdbg_check_header), its guard (a damaged one, or any with a handle whose
 | chunk only MemHandleLock gives: __memdbg_check_guard), the fill (FILL_FREED:
 | __memdbg_prepare_block), its record's kind byte set to free (DmSet; the record
 | keeps the rest, for a double free's report), the counters, its index entry
@@ -115,7 +116,7 @@ __memdbg_free_block:
 .Lsite_store:
 	move.l	%d1, (STACK_FRAMES_AT,%a4)
 	btst	#OPT_CALL_STACKS_BIT, (ST_OPT_CALL_STACKS,%a2)
-	beq.s	.Lguard_check
+	beq.s	.Lheader_check
 	clr.l	-(%sp)			| __memdbg_walk(st, site, ret, frame, 0)
 	move.l	(4,%sp), -(%sp)
 	move.l	%d6, -(%sp)
@@ -124,19 +125,59 @@ __memdbg_free_block:
 	bsr.w	__memdbg_walk
 	lea	(20,%sp), %sp
 
+	| The chunk header's last long (PALM_FACTS §5.1), as src/block.rs's
+	| header_expected says it: a pointer's lock count 15 and hOffset 0
+	| (HDR_PTR_MASK), a handle's hOffset back to its master pointer (d3:
+	| key + 2 x hOffset (signed) + 8 is the chunk), the owner not checked. A
+	| change is an underrun, recorded and repaired before the OS frees the
+	| chunk by __memdbg_check_header(st, rec, key, AT_FREE, ticks, site)
+	| (src/block.rs). Not read for a handle whose chunk only MemHandleLock
+	| gives (d2 = 0: .Lguard_unknown); a pointer's long is read on every
+	| path (4 bytes of the heap before the block), but with ST_DOCUMENTED
+	| (no header layout by contract) a difference is ignored, out of the
+	| main line: nothing is recorded or written.
+.Lheader_check:
+	move.l	%d2, %a0
+	tst.l	%d2
+	beq.s	.Lguard_unknown
+	move.l	(-4,%a0), %d0
+	cmp.l	%d2, %d3
+	bne.s	.Lheader_handle
+	andi.l	#HDR_PTR_MASK, %d0
+	cmpi.l	#HDR_PTR_WANT, %d0
+	beq.s	.Lguard_check
+	bra.s	.Lheader_call
+.Lheader_handle:
+	EXPECT	HDR_OFFSET_MASK, 0x00FFFFFF	| (hOffset: the low 24 bits)
+	lsl.l	#8, %d0
+	asr.l	#7, %d0			| 2 x hOffset, signed
+	add.l	%d3, %d0
+	addq.l	#8, %d0			| the chunk it leads to from the handle
+	cmp.l	%d2, %d0
+	beq.s	.Lguard_check
+.Lheader_call:
+	tst.b	(ST_DOCUMENTED,%a2)
+	bne.s	.Lguard_check
+	move.l	%a4, -(%sp)
+	move.l	%d7, -(%sp)
+	pea	(AT_FREE).w
+	move.l	%d3, -(%sp)
+	move.l	%a3, -(%sp)
+	move.l	%a2, -(%sp)
+	bsr.w	__memdbg_check_header
+	lea	(24,%sp), %sp
+	move.l	%d2, %a0		| (the call changed A0)
+
 	| The guard (GUARD_BYTES, as __memdbg_guard reads it): a damaged one is
 	| recorded and reported by __memdbg_check_guard(st, rec, key, AT_FREE,
 	| ticks, site) (src/block.rs), which also checks the guard of a handle
-	| whose chunk only MemHandleLock gives (ST_DOCUMENTED).
-	| The chunk is d2's, from the ring entry's (0 for a handle with
-	| ST_DOCUMENTED); a guard that ends even is read as one long.
+	| whose chunk only MemHandleLock gives (ST_DOCUMENTED: .Lguard_unknown).
+	| The chunk is in A0 (d2's, from the ring entry's); a guard that ends
+	| even is read as one long.
 .Lguard_check:
 	EXPECT_BELOW AF_GUARDED_BIT, 8
 	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a3)
 	beq.s	.Lfill_freed
-	move.l	%d2, %a0
-	tst.l	%d2
-	beq.s	.Lguard_call
 	adda.l	(REC_SIZE,%a3), %a0
 	moveq	#0, %d0
 	move.w	(REC_DATA_OFFSET,%a3), %d0
@@ -145,6 +186,10 @@ __memdbg_free_block:
 	btst	#0, %d0
 	bne.s	.Lguard_odd
 	cmpi.l	#GUARD_INTACT, (%a0)
+	beq.s	.Lfill_freed
+	bra.s	.Lguard_call
+.Lguard_unknown:			| d2 = 0: __memdbg_check_guard reads it
+	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a3)
 	beq.s	.Lfill_freed
 	bra.s	.Lguard_call
 .Lguard_odd:

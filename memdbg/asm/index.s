@@ -29,11 +29,9 @@
 	.endm
 
 | BMASK out, index: \out (a data register) = the mask of a position in the
-| table at \index: (entries - 1) x 4.
+| table at \index: (entries - 1) x 4 (IX_POS_MASK).
 	.macro	BMASK out, index
-	moveq	#0, \out
-	move.w	(IX_MASK,\index), \out
-	lsl.l	#2, \out
+	move.l	(IX_POS_MASK,\index), \out
 	.endm
 
 	.text

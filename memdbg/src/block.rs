@@ -1,7 +1,7 @@
 //! A tracked block: finding its record from an address the app or the OS passed
 //! ([`lookup`]), its chunk ([`chunk`]), its guard ([`check_guard`]), its fills and
-//! guard bytes ([`prepare`]), whether it is still the chunk it was at stop
-//! ([`still_live`]) and the call stack of whoever is working on it ([`capture`]).
+//! guard bytes ([`prepare`]), its chunk header's last long ([`check_header`]:
+//! underruns), whether it is still the chunk it was at stop ([`still_live`]) and the call stack of whoever is working on it ([`capture`]).
 //!
 //! The block's bytes and the frame walk are 68000 assembly (`asm/block.s`), shared
 //! with the allocation and free paths' assembly; the rest is Rust.
@@ -15,12 +15,23 @@ use crate::events;
 use crate::probe;
 use crate::record::{
     self, AllocFlags, AllocRecord, FORMAT_VERSION, Options, OverrunRecord, STACK_FRAMES, Stack,
-    U32Be, kind,
+    U32Be, UnderrunRecord, kind,
 };
 use crate::state::{self, State};
 
 /// The guard bytes of an intact guard, as the guard check reads them (big-endian).
 pub const GUARD_INTACT: u32 = u32::from_be_bytes([record::GUARD_BYTE; record::GUARD_LEN]);
+
+/// The bits of a pointer chunk's header long 1 that memdbg knows (PALM_FACTS
+/// §5.1, `MemoryPrv.h`): the lock count (bits 31–28) and `hOffset` (bits 23–0),
+/// not the owner (bits 27–24: `MemPtrSetOwner` changes it legitimately).
+pub const PTR_HEADER_MASK: u32 = 0xF0FF_FFFF;
+/// What those bits hold for a pointer (a non-movable chunk): lock count 15
+/// (`memPtrLockCount`, [`probe::PTR_LOCK_COUNT`]) and `hOffset` 0.
+pub const PTR_HEADER_WANT: u32 = probe::PTR_LOCK_COUNT << 28;
+/// The `hOffset` bits of header long 1 (a handle's chunk: the offset from the
+/// header back to its master pointer, in 2-byte units, signed 24 bits).
+pub const H_OFFSET_MASK: u32 = 0x00FF_FFFF;
 
 /// An empty stack: the caller of an overrun found at stop (read-only data).
 pub static NO_STACK: Stack = Stack {
@@ -58,6 +69,9 @@ asm_constants! {
     GUARD_LEN = record::GUARD_LEN;
     GUARD_BYTE = record::GUARD_BYTE as i8;
     GUARD_INTACT = GUARD_INTACT as i32;
+    HDR_PTR_MASK = PTR_HEADER_MASK as i32;
+    HDR_PTR_WANT = PTR_HEADER_WANT as i32;
+    HDR_OFFSET_MASK = H_OFFSET_MASK;
     KIND_POINTER = kind::POINTER;
     KIND_HANDLE = kind::HANDLE;
     KIND_CHUNK = kind::CHUNK;
@@ -215,14 +229,7 @@ pub fn still_live(st: &State, rec: *const u8, key: u32, exact: bool) -> bool {
     if flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
         return true;
     }
-    // SAFETY: an allocation record.
-    let offset = u32::from(unsafe { (*rec.cast::<AllocRecord>()).data_offset.get() });
-    let guard = if flags & AllocFlags::GUARDED.bits() != 0 {
-        record::GUARD_LEN as u32
-    } else {
-        0
-    };
-    let size = offset + size_of(rec) + guard;
+    let size = chunk_bytes(rec);
     let handle = flags & AllocFlags::HANDLE.bits() != 0;
     let owner = u16::from(st.app_owner);
     let owned = |o: u16| owner == 0 || o == owner;
@@ -269,6 +276,19 @@ pub fn still_live(st: &State, rec: *const u8, key: u32, exact: bool) -> bool {
             palm::MemPtrSize(p) == size && owned(palm::MemPtrOwner(p)) && palm::MemPtrHeapID(p) == 0
         }
     }
+}
+
+/// The bytes the OS was asked for when the block of record `rec` was allocated
+/// or last resized: its data offset, its requested size and its guard.
+fn chunk_bytes(rec: *const u8) -> u32 {
+    // SAFETY: an allocation record.
+    let offset = u32::from(unsafe { (*rec.cast::<AllocRecord>()).data_offset.get() });
+    let guard = if flags_of(rec) & AllocFlags::GUARDED.bits() != 0 {
+        record::GUARD_LEN as u32
+    } else {
+        0
+    };
+    offset + size_of(rec) + guard
 }
 
 /// A record's key: the block's address (its address field).
@@ -375,5 +395,99 @@ pub unsafe extern "C" fn check_guard(
             Options::ALERT_OVERRUNS
         };
         events::report(st, head, OVERRUN_HEAD, rec, k, alert, &events::OVERRUN)
+    };
+}
+
+/// What the chunk header's long 1 (its last 4 bytes, just before `body`) of the
+/// tracked block at `key` must hold, from `found` (that long as read): a pointer's
+/// ([`PTR_HEADER_MASK`]) lock count 15 and `hOffset` 0; a handle's (`key` its
+/// master pointer) `hOffset` = (header − `key`) / 2 (PALM_FACTS §5.1:
+/// `MemPtrRecoverHandle` computes body − 8 − 2 × `hOffset`). The bits memdbg
+/// cannot know (the owner, a handle's lock count) are `found`'s. Equal to
+/// `found` when the header is intact.
+pub fn header_expected(body: u32, key: u32, handle: bool, found: u32) -> u32 {
+    if handle {
+        let h_offset = body.wrapping_sub(8).wrapping_sub(key) >> 1;
+        (found & !H_OFFSET_MASK) | (h_offset & H_OFFSET_MASK)
+    } else {
+        (found & !PTR_HEADER_MASK) | PTR_HEADER_WANT
+    }
+}
+
+/// Bytes of an underrun record before its allocation record.
+const UNDERRUN_HEAD: u32 = offset_of!(UnderrunRecord, alloc) as u32;
+
+/// Checks the chunk header before the tracked block whose record is `rec`
+/// (`key`: its address): its last long ([`header_expected`]), which a write of 1
+/// to 4 bytes just before the block changes. A damaged one is an underrun:
+/// recorded (and with [`Options::ALERT_OVERRUNS`] shown at once, except at stop)
+/// as found `when` (a [`record::detected`] value), at `ticks`, by the caller at
+/// `site` ([`NO_STACK`]: unknown), with the long as found; then the long is
+/// repaired (the lock count and `hOffset` memdbg knows written back, the owner
+/// left as found), so that the OS's free, resize or heap walk reads the header
+/// it wrote. Only with the OS 3.x internals (with [`State::documented`] no header
+/// is read: nothing is checked) and in the dynamic heap; at stop only a block
+/// whose chunk the heap walk finds live ([`probe::live_chunk_at`]) and whose
+/// header's long 0 still gives the size memdbg recorded ([`probe::holds`]):
+/// otherwise the memory may no longer be its block (freed unseen), and is left
+/// alone. The free path's assembly calls it when its
+/// inline check of the same long fails.
+///
+/// # Safety
+/// `rec` is a tracked block's (locked) record, `key` its address; `site` is a
+/// readable stack (it may be the scratch underrun record's own).
+#[unsafe(export_name = "__memdbg_check_header")]
+pub unsafe extern "C" fn check_header(
+    st: &mut State,
+    rec: *mut u8,
+    key: u32,
+    when: u32,
+    ticks: u32,
+    site: *const Stack,
+) {
+    let flags = flags_of(rec);
+    if st.documented != 0 || flags & AllocFlags::NOT_DYNAMIC.bits() != 0 {
+        return;
+    }
+    let handle = flags & AllocFlags::HANDLE.bits() != 0;
+    let body = chunk(st, key, flags);
+    if body == 0 || body & 1 != 0 {
+        return;
+    }
+    // SAFETY: the header of the block's chunk (OS 3.x internals).
+    if when == u32::from(record::detected::AT_STOP)
+        && (probe::live_chunk_at(body) == Some(false)
+            || !unsafe { probe::holds(body, chunk_bytes(rec)) })
+    {
+        return;
+    }
+    let at = body.wrapping_sub(4) as usize as *mut u32;
+    // SAFETY: the chunk header of a live dynamic-heap block (OS 3.x internals),
+    // an even address.
+    let found = unsafe { at.read_volatile() };
+    let want = header_expected(body, key, handle, found);
+    if found == want {
+        return;
+    }
+    // SAFETY: as above; the dynamic heap is writable.
+    unsafe { at.write_volatile(want) };
+    let u = &mut st.sc().ev.underrun;
+    // SAFETY: `site` is readable (copy allows it to be `u.site` itself).
+    unsafe { core::ptr::copy(site, &mut u.site, 1) };
+    u.kind = kind::UNDERRUN;
+    u.version = FORMAT_VERSION;
+    u.when.set(when as u16);
+    u.ticks.set(ticks);
+    u.header = found.to_be_bytes();
+    let head = (u as *mut UnderrunRecord).cast::<u8>();
+    // SAFETY: the record's kind byte; the underrun record is in the scratch chunk.
+    unsafe {
+        let k = rec.read();
+        let alert = if when == u32::from(record::detected::AT_STOP) {
+            Options::empty()
+        } else {
+            Options::ALERT_OVERRUNS
+        };
+        events::report(st, head, UNDERRUN_HEAD, rec, k, alert, &events::UNDERRUN)
     };
 }

@@ -1,5 +1,5 @@
 //! What memdbg tells while it runs and at stop: event records in the ledger
-//! (overruns, double frees, the low heap, small-allocation sites), alerts and
+//! (overruns, underruns, double frees, the low heap, small-allocation sites), alerts and
 //! `DbgMessage` lines (CloudpilotEmu prints them), built by [`crate::text`] from
 //! the templates here.
 //!
@@ -31,6 +31,8 @@ use crate::text::say;
 pub static LEAKED: [u8; 22] = *b"Leak #\x01: \x01 bytes (\x03)\x05\0";
 /// An overrun's alert, as [`LEAKED`] without the sequence number.
 pub static OVERRUN: [u8; 27] = *b"Overrun after \x01 bytes (\x03)\x05\0";
+/// An underrun's alert (a damaged chunk header before the block), as [`OVERRUN`].
+pub static UNDERRUN: [u8; 29] = *b"Underrun before \x01 bytes (\x03)\x05\0";
 /// A double free's alert, as [`LEAKED`].
 pub static DOUBLE_FREE: [u8; 28] = *b"Double free of \x01 bytes (\x03)\x05\0";
 /// An interior free's alert (a free of an address inside a block), as [`LEAKED`].

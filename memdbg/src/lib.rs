@@ -81,6 +81,20 @@
 //!   block is refused and recorded with its offset and site
 //!   ([`record::InteriorFreeRecord`]). A free of a block memdbg never saw is only
 //!   counted.
+//! - Underruns, with the OS 3.x internals: the last 4 bytes of a tracked
+//!   block's chunk header (just before the block: a pointer's lock count 15
+//!   and `hOffset` 0, a handle chunk's `hOffset` back to its master pointer;
+//!   PALM_FACTS §5.1) are derived, not stored, and checked at free (inline in
+//!   the free path), resize and stop (`crate::block`'s `check_header`). A
+//!   difference is recorded ([`record::UnderrunRecord`], with the bytes as
+//!   found, the allocation and where it was found; an alert with
+//!   [`Options::ALERT_OVERRUNS`], not at stop) and repaired before the OS
+//!   reads the header (the owner nibble is left as found: `MemPtrSetOwner`
+//!   changes it legitimately, so it is not checked, nor is a handle's lock
+//!   count or the header's size word). With
+//!   [`record::HeaderFlags::DOCUMENTED_CALLS`] (PumpkinOS: handles are
+//!   descriptors, no chunk header is readable by contract) no header is read:
+//!   underruns are not seen.
 //! - A tracked allocation at an address the index still holds closes that record
 //!   as freed unseen ([`record::AllocFlags::FREED_UNSEEN`]): its block was freed
 //!   without a free trap call (`MemHeapFreeByOwnerID`, the ROM's own frees, or
@@ -181,17 +195,18 @@
 //! ## Costs
 //! Measured exactly in `palm-run` by `cargo run --release -p memdbg --example bench`
 //! (default settings, 16-byte blocks, 10 to 5,000 blocks live): a `mem_ptr_new!` +
-//! `MemPtrFree` pair runs about 339–373 68k instructions inside memdbg, a
-//! `mem_handle_new!` + `MemHandleFree` pair 348–382 (the index probes' lengths
-//! depend on the blocks' addresses: a block may land in a cluster of the live
-//! blocks' entries; the budget is 400; a generation costs the allocation
-//! nothing: it is the scratch record's, which [`checkpoint`] sets), and each
-//! makes 8 OS
+//! `MemPtrFree` pair runs about 339–370 68k instructions inside memdbg, a
+//! `mem_handle_new!` + `MemHandleFree` pair 351–385, the underrun check
+//! included (9 instructions per pointer free, 12 per handle free; the index
+//! probes' lengths depend on the blocks' addresses: a block may land in a
+//! cluster of the live blocks' entries, each extra probe about 14
+//! instructions in a find or an insert and 17 in a remove; the budget is
+//! 400), and each makes 8 OS
 //! calls from it (`FtrGet`,
 //! `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`, `MemHeapFreeBytes`;
 //! `TimGetTicks`, `DmSet`, the original free), plus the app's own free trap. A
 //! handle's chunk is reached through its master pointer, never locked (with
-//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 475–520 instructions and 14 OS
+//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 484–501 instructions and 14 OS
 //! calls, three lock/unlock pairs per handle free). The index
 //! keeps this flat as the number of live blocks grows. The free patch is entered
 //! through a RAM trampoline that carries the state's address, so frees make no
@@ -203,8 +218,8 @@
 //! records for a block holding it. With guards, every `MemPtrSize`/`MemHandleSize` (the OS's
 //! too) costs the original plus an index probe (and a `MemPtrRecoverHandle` for an
 //! unknown pointer while handles are live), and a resize of a tracked block the
-//! wrapper's work. Code: 11,378 bytes of memdbg in the starter app's code 1
-//! (65 functions, as the bench counts them); 14,446 in the bench app, which links both
+//! wrapper's work. Code: 11,910 bytes of memdbg in the starter app's code 1
+//! (67 functions, as the bench counts them); 15,014 in the bench app, which links both
 //! the Rust wrappers and the C interface. Once, at [`start`], memdbg reads all of code 1 for
 //! the header's CRC-32 ([`record::crc32`]: about 22 instructions per byte, some
 //! 260,000 for the starter app's 11.7 KB code 1), so that the report can refuse the

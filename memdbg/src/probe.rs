@@ -63,6 +63,19 @@ pub unsafe fn points_back(body: u32, handle: u32) -> bool {
     }
 }
 
+/// Whether the header's long 0 before `body` is a live chunk's holding `size`
+/// bytes (`size` field − 8 − `sizeAdj`; the free bit clear).
+///
+/// # Safety
+/// As [`header`].
+pub unsafe fn holds(body: u32, size: u32) -> bool {
+    // SAFETY: the caller's guarantee.
+    let (w0, _) = unsafe { header(body) };
+    let whole = w0 & 0x00FF_FFFF;
+    let size_adj = (w0 >> 24) & 0x0F;
+    w0 & 0x8000_0000 == 0 && whole.wrapping_sub(8).wrapping_sub(size_adj) == size
+}
+
 /// Whether the header before `body` is a live chunk's holding `size` bytes
 /// (`size` field − 8 − `sizeAdj`), with lock count `lock` and owner `owner` (any
 /// when `None`), and master pointer `handle` (0 for a non-movable chunk:
@@ -78,11 +91,9 @@ pub unsafe fn chunk_is(
     handle: u32,
 ) -> bool {
     // SAFETY: the caller's guarantee.
-    let (w0, w1) = unsafe { header(body) };
-    let whole = w0 & 0x00FF_FFFF;
-    let size_adj = (w0 >> 24) & 0x0F;
-    w0 & 0x8000_0000 == 0
-        && whole.wrapping_sub(8).wrapping_sub(size_adj) == size
+    let (_, w1) = unsafe { header(body) };
+    // SAFETY: the caller's guarantee.
+    (unsafe { holds(body, size) })
         && lock.is_none_or(|l| w1 >> 28 == l)
         && owner.is_none_or(|o| (w1 >> 24) & 0x0F == o)
         // SAFETY: the caller's guarantee.

@@ -20,8 +20,8 @@
 //!   [`kind::HANDLE`], [`kind::CHUNK`], [`kind::RUST`]) and per block handed off
 //!   to another owner (the same kinds, with [`AllocFlags::HANDED_OFF`]: not a
 //!   leak), and event records
-//!   ([`kind::OVERRUN`], [`kind::DOUBLE_FREE`], [`kind::INTERIOR_FREE`], [`kind::SMALL_SITE`],
-//!   [`kind::LOW_HEAP`], [`kind::CHECKPOINT`]) in the order they happened; with [`Options::CONTENTS`], one
+//!   ([`kind::OVERRUN`], [`kind::UNDERRUN`], [`kind::DOUBLE_FREE`], [`kind::INTERIOR_FREE`],
+//!   [`kind::SMALL_SITE`], [`kind::LOW_HEAP`], [`kind::CHECKPOINT`]) in the order they happened; with [`Options::CONTENTS`], one
 //!   [`kind::CONTENTS`] record per leak (its first bytes), written at stop. Events are separate records (not
 //!   header sections) so that their number is not bounded by the header's size and a
 //!   crash loses none that were written.
@@ -59,7 +59,7 @@
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
 //! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
 //! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); two new record kinds, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]) and [`kind::CONTENTS`] ([`ContentsRecord`]: a leak's first bytes, written at stop, with option [`Options::CONTENTS`]); every other layout is as in version 3 |
-//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); a new record kind, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters); header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; every other layout is as in version 4 |
+//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); two new record kinds, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters) and [`kind::UNDERRUN`] ([`UnderrunRecord`]: a damaged chunk header before a block, the same layout as an [`OverrunRecord`] with the header's last 4 bytes as found, 122 bytes); header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; every other layout is as in version 4 |
 //!
 //! [`Header::decode`] and [`Record::decode`] read all five versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
@@ -69,7 +69,8 @@
 //! ends in one, is 2 bytes shorter and decodes as made in generation 0, and there
 //! are no checkpoint records). A new kind changes the version so that a reader of an older
 //! version refuses the whole ledger as newer than it knows ("unknown record format
-//! version") rather than failing on the first record of the new kind.
+//! version") rather than failing on the first record of the new kind. Before version 5
+//! there are no underrun records.
 
 use core::mem::{offset_of, size_of};
 use static_assertions::const_assert_eq;
@@ -201,6 +202,9 @@ pub mod kind {
     /// A checkpoint: the start of a new generation
     /// ([`CheckpointRecord`](super::CheckpointRecord)); format version 5 on.
     pub const CHECKPOINT: u8 = 0x26;
+    /// A damaged chunk header before a block
+    /// ([`UnderrunRecord`](super::UnderrunRecord)); format version 5 on.
+    pub const UNDERRUN: u8 = 0x2A;
 
     /// Whether `k` is one of the four allocation kinds.
     pub const fn is_alloc(k: u8) -> bool {
@@ -208,9 +212,9 @@ pub mod kind {
     }
 
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
-    /// "overrun", "double free", "small-allocation site", "low heap", "interior
-    /// free", "header", "segment", "contents", "checkpoint", "free slot"), or
-    /// "unknown".
+    /// "overrun", "underrun", "double free", "small-allocation site", "low heap",
+    /// "interior free", "header", "segment", "contents", "checkpoint", "free slot"),
+    /// or "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
@@ -221,6 +225,7 @@ pub mod kind {
             CHUNK => "chunk",
             RUST => "Rust alloc",
             OVERRUN => "overrun",
+            UNDERRUN => "underrun",
             DOUBLE_FREE => "double free",
             SMALL_SITE => "small-allocation site",
             LOW_HEAP => "low heap",
@@ -1159,11 +1164,12 @@ impl Header {
     }
 }
 
-/// When a damaged guard was found (byte 2..4 of an [`OverrunRecord`]).
+/// When a damaged guard or chunk header was found (byte 2..4 of an
+/// [`OverrunRecord`] or an [`UnderrunRecord`]).
 pub mod detected {
     /// While the block was being freed (by the app or the OS).
     pub const AT_FREE: u16 = 1;
-    /// While the block was being resized through a wrapper.
+    /// While the block was being resized (a wrapper, or the resize patches).
     pub const AT_RESIZE: u16 = 2;
     /// At `stop`, on a block still live (it is also a leak).
     pub const AT_STOP: u16 = 3;
@@ -1208,6 +1214,51 @@ const_assert_eq!(offset_of!(OverrunRecord, site), 12);
 const_assert_eq!(offset_of!(OverrunRecord, alloc), 38);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for OverrunRecord {}
+
+/// A damaged chunk header before a block: an underrun (a write just before the
+/// block's first byte, into the last 4 bytes of its 8-byte chunk header:
+/// `lockCount`/`owner` and `hOffset`, PALM_FACTS §5.1). 122 bytes, laid out as an
+/// [`OverrunRecord`]. Format version 5 on.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::UNDERRUN`] |
+/// | 1 | 1 | version |
+/// | 2 | 2 | when ([`detected`]) |
+/// | 4 | 4 | ticks when found |
+/// | 8 | 4 | the header's last 4 bytes as found (the 4 bytes before the block's chunk) |
+/// | 12 | 26 | where it was found ([`Stack`]: the free's or resize's callers; empty at stop) |
+/// | 38 | 84 | the block's [`AllocRecord`] (its allocation site: file, line, stack) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct UnderrunRecord {
+    /// [`kind::UNDERRUN`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`].
+    pub version: u8,
+    /// When it was found ([`detected`]).
+    pub when: U16Be,
+    /// `TimGetTicks` when found.
+    pub ticks: U32Be,
+    /// The chunk header's last 4 bytes as found (big-endian: the lock count and
+    /// owner byte, then the 24-bit `hOffset`).
+    pub header: [u8; 4],
+    /// Where it was found.
+    pub site: Stack,
+    /// The damaged block's allocation.
+    pub alloc: AllocRecord,
+}
+/// Size of an [`UnderrunRecord`] in bytes.
+pub const UNDERRUN_RECORD_SIZE: usize = 122;
+/// The first format version with underrun records.
+pub const UNDERRUN_FORMAT_VERSION: u8 = 5;
+const_assert_eq!(size_of::<UnderrunRecord>(), UNDERRUN_RECORD_SIZE);
+const_assert_eq!(offset_of!(UnderrunRecord, header), 8);
+const_assert_eq!(offset_of!(UnderrunRecord, site), 12);
+const_assert_eq!(offset_of!(UnderrunRecord, alloc), 38);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for UnderrunRecord {}
 
 /// A block freed twice; the second free was not passed to the OS. 152 bytes (150 before format
 /// version 5).
@@ -1674,6 +1725,8 @@ pub enum Record {
     Alloc(AllocRecord),
     /// A damaged guard.
     Overrun(OverrunRecord),
+    /// A damaged chunk header before a block (format version 5 on).
+    Underrun(UnderrunRecord),
     /// A double free.
     DoubleFree(DoubleFreeRecord),
     /// Small-allocation count of a site.
@@ -1741,6 +1794,26 @@ impl Record {
                 r.site.check(offset_of!(OverrunRecord, site))?;
                 r.alloc.check(offset_of!(OverrunRecord, alloc))?;
                 Ok(Record::Overrun(r))
+            }
+            kind::UNDERRUN => {
+                version(bytes[1], 1)?;
+                if bytes[1] < UNDERRUN_FORMAT_VERSION {
+                    return Err(DecodeError {
+                        offset: 1,
+                        what: "underrun record of a format version before 5",
+                    });
+                }
+                exact(bytes, UNDERRUN_RECORD_SIZE)?;
+                let r = UnderrunRecord::read_from(bytes)?;
+                if !(detected::AT_FREE..=detected::AT_STOP).contains(&r.when.get()) {
+                    return Err(DecodeError {
+                        offset: offset_of!(UnderrunRecord, when),
+                        what: "unknown underrun detection point",
+                    });
+                }
+                r.site.check(offset_of!(UnderrunRecord, site))?;
+                r.alloc.check(offset_of!(UnderrunRecord, alloc))?;
+                Ok(Record::Underrun(r))
             }
             kind::DOUBLE_FREE => {
                 version(bytes[1], 1)?;
@@ -1813,6 +1886,7 @@ pub const fn size_of_kind(k: u8, v: u8) -> Option<usize> {
         kind::HEADER => return Header::size_of_version(v),
         kind::POINTER | kind::HANDLE | kind::CHUNK | kind::RUST => ALLOC_RECORD_SIZE - old,
         kind::OVERRUN => OVERRUN_RECORD_SIZE - old,
+        kind::UNDERRUN if v >= UNDERRUN_FORMAT_VERSION => UNDERRUN_RECORD_SIZE,
         kind::DOUBLE_FREE => DOUBLE_FREE_RECORD_SIZE - old,
         kind::INTERIOR_FREE if v >= INTERIOR_FREE_FORMAT_VERSION => INTERIOR_FREE_RECORD_SIZE - old,
         kind::SMALL_SITE => SMALL_SITE_RECORD_SIZE - old,
@@ -2360,6 +2434,44 @@ mod tests {
     }
 
     #[test]
+    fn underrun_records_round_trip() {
+        let u = UnderrunRecord {
+            kind: kind::UNDERRUN,
+            version: FORMAT_VERSION,
+            when: U16Be::new(detected::AT_STOP),
+            ticks: U32Be::new(9),
+            header: [0xF1, 0, 0, 0x41],
+            site: Stack::default(),
+            alloc: AllocRecord {
+                kind: kind::POINTER,
+                version: FORMAT_VERSION,
+                ..AllocRecord::default()
+            },
+        };
+        let b = u.as_bytes();
+        assert_eq!(b.len(), UNDERRUN_RECORD_SIZE);
+        assert_eq!(&b[..12], &[0x2A, 5, 0, 3, 0, 0, 0, 9, 0xF1, 0, 0, 0x41]);
+        assert_eq!(Record::decode(b), Ok(Record::Underrun(u)));
+        assert_eq!(kind::name(kind::UNDERRUN), "underrun");
+        // Not in a version 4 ledger; no unknown detection point.
+        let mut old = b.to_vec();
+        old[1] = 4;
+        assert_eq!(
+            Record::decode(&old).unwrap_err().what,
+            "underrun record of a format version before 5"
+        );
+        let mut when = b.to_vec();
+        when[3] = 4;
+        assert_eq!(
+            Record::decode(&when).unwrap_err(),
+            DecodeError {
+                offset: 2,
+                what: "unknown underrun detection point"
+            }
+        );
+    }
+
+    #[test]
     fn known_versions_are_1_to_5() {
         let known: Vec<u8> = (0..=255).filter(|&v| is_known_version(v)).collect();
         assert_eq!(known, [1, 2, 3, 4, 5]);
@@ -2388,9 +2500,9 @@ mod tests {
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
         v[1] = 0;
         assert_eq!(Record::decode(&v).unwrap_err().offset, 1);
-        // Version 1, 2 and 3 records have the version 4 layout (82 bytes).
+        // Version 1 to 4 records have the version 4 layout (82 bytes).
         let mut v = good[..ALLOC_RECORD_SIZE_V4].to_vec();
-        for old in [1, 2, 3] {
+        for old in [1, 2, 3, 4] {
             v[1] = old;
             assert!(Record::decode(&v).is_ok());
         }

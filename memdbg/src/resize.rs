@@ -11,7 +11,7 @@ use core::mem::offset_of;
 use m68k_palmos_sys as palm;
 use palm::{MemHandle, MemPtr};
 
-use crate::block::{self, capture, check_guard, prepare};
+use crate::block::{self, capture, check_guard, check_header, prepare};
 use crate::ledger;
 use crate::record::{self, AllocFlags, AllocRecord, Options, detected};
 use crate::state::{self, PATCHED_SIZES, State};
@@ -92,6 +92,7 @@ pub unsafe extern "C" fn resize(
     // site is the scratch overrun record's.
     unsafe {
         let ticks = palm::TimGetTicks();
+        check_header(st, rec, key, detected::AT_RESIZE.into(), ticks, site);
         check_guard(st, rec, key, detected::AT_RESIZE.into(), ticks, site);
     }
     // (Read now: check_guard may have added OVERRUN.)

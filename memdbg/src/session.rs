@@ -5,7 +5,7 @@ use core::mem::size_of;
 
 use m68k_palmos_sys as palm;
 
-use crate::block::{self, NO_STACK, check_guard};
+use crate::block::{self, NO_STACK, check_guard, check_header};
 use crate::events::{self, LEAKED, OVERRUN};
 use crate::index::{self, Index};
 use crate::ledger;
@@ -619,6 +619,10 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
             continue;
         }
         let key = block::key_of(rec);
+        // An underrun first: its header repaired, the block reads as its chunk
+        // again (a damaged hOffset would otherwise look like a chunk freed).
+        // SAFETY: a live block's record and key.
+        unsafe { check_header(st, rec, key, detected::AT_STOP.into(), ticks, &NO_STACK) };
         // SAFETY: a live block's record and key.
         let live = if st.documented == 0 {
             block::still_live(st, rec, key, !frees_seen)

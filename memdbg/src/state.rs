@@ -22,6 +22,7 @@ use crate::index::Index;
 use crate::record::{
     self, AllocRecord, CheckpointRecord, ContentsRecord, Counters, DoubleFreeRecord, Header,
     HeaderFlags, InteriorFreeRecord, LowHeapRecord, Options, OverrunRecord, Stack, U32Be,
+    UnderrunRecord,
 };
 use crate::settings::{Settings, Site};
 use crate::stack::CodeRange;
@@ -105,6 +106,8 @@ pub struct SmallSite {
 pub struct Events {
     /// Overrun being reported.
     pub overrun: OverrunRecord,
+    /// Underrun being reported.
+    pub underrun: UnderrunRecord,
     /// Double free being reported.
     pub double: DoubleFreeRecord,
     /// Interior free being reported.

@@ -575,6 +575,10 @@ impl Ledger {
                 out.str("Overrun ");
                 (&o.alloc, o.alloc.size.get())
             }
+            Record::Underrun(u) => {
+                out.str("Underrun ");
+                (&u.alloc, u.alloc.size.get())
+            }
             Record::DoubleFree(d) => {
                 out.str("Double free ");
                 (&d.alloc, d.alloc.size.get())
@@ -694,6 +698,25 @@ impl Ledger {
                 self.block(&o.alloc, out);
                 self.stack("Found by:", &o.site, out);
                 self.stack("Allocated by:", &o.alloc.stack, out);
+            }
+            Record::Underrun(u) => {
+                out.str("Underrun, found ");
+                out.str(match u.when.get() {
+                    detected::AT_FREE => "at its free",
+                    detected::AT_RESIZE => "at a resize",
+                    _ => "at stop",
+                });
+                out.nl();
+                out.str("header:");
+                for &b in &u.header {
+                    out.byte(b' ');
+                    out.hex(u32::from(b), 2);
+                }
+                out.str(" (repaired)");
+                out.nl();
+                self.block(&u.alloc, out);
+                self.stack("Found by:", &u.site, out);
+                self.stack("Allocated by:", &u.alloc.stack, out);
             }
             Record::DoubleFree(d) => {
                 out.str("Double free of ");

@@ -323,3 +323,60 @@ fn a_guard_is_checked_whether_it_ends_even_or_odd_for_pointers_and_handles() {
         }
     }
 }
+
+/// Issue 16 (5): a byte written just before a pointer (its chunk header's
+/// `hOffset`) and one before a handle's chunk are underruns found at their
+/// frees, recorded with the allocation and the free's site and alerted; the
+/// headers are repaired before the frees go on.
+#[test]
+fn a_damaged_chunk_header_is_an_underrun_found_at_the_free() {
+    let mut m = machine(defaults() | Options::ALERT_OVERRUNS.bits());
+    let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 8);
+    let hp = m.long(h);
+    let hword = m.long(hp - 4);
+    m.set_byte(p - 1, 0x41);
+    m.set_byte(hp - 1, m.byte(hp - 1) ^ 0x10);
+    assert!(free(&mut m, p, false, FREE_SITE), "freed all the same");
+    assert_eq!(m.long(p - 4), 0xF000_0000, "repaired");
+    assert!(free(&mut m, h, true, FREE_SITE), "freed all the same");
+    assert_eq!(m.long(hp - 4), hword, "repaired");
+    let found: Vec<(u16, [u8; 4], u32)> =
+        m.os.new_records
+            .iter()
+            .map(
+                |&(size, rec)| match Record::decode(&m.bytes(rec, size)).unwrap() {
+                    Record::Underrun(u) => (u.when.get(), u.header, u.alloc.size.get()),
+                    other => panic!("not an underrun record: {other:?}"),
+                },
+            )
+            .collect();
+    let h_bytes = (hword ^ 0x10).to_be_bytes();
+    assert_eq!(
+        found,
+        [
+            (detected::AT_FREE, [0xF0, 0, 0, 0x41], 16),
+            (detected::AT_FREE, h_bytes, 8)
+        ]
+    );
+    assert_eq!(m.os.dialogs.len(), 2);
+    assert_eq!(
+        m.os.dialogs[0],
+        (
+            10021,
+            "Underrun before 16 bytes (pointer) at src/x.rs:42".into()
+        )
+    );
+    assert_eq!(counter(&m, offset_of!(Counters, overruns)), 0);
+}
+
+/// An untouched block's free reads its header and records nothing.
+#[test]
+fn an_intact_chunk_header_is_no_underrun() {
+    let mut m = machine(defaults());
+    let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 8);
+    assert!(free(&mut m, p, false, FREE_SITE));
+    assert!(free(&mut m, h, true, FREE_SITE));
+    assert!(m.os.new_records.is_empty(), "{:?}", m.os.new_records);
+}

@@ -149,6 +149,7 @@ impl Machine {
         m.set_long(ix + k("IX_KEYS"), KEYS);
         m.set_long(ix + k("IX_SLOTS"), SLOTS);
         m.set_word(ix + k("IX_MASK"), entries - 1);
+        m.set_long(ix + k("IX_POS_MASK"), 4 * (u32::from(entries) - 1));
         m.set_word(ix + k("IX_SHIFT"), 16 - entries.trailing_zeros() as u16);
         // The slots: their records, all free (0 → 1 → … → NO_SLOT).
         m.set_long(st("ST_SLOT_REC"), SLOT_REC);

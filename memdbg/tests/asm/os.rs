@@ -142,7 +142,8 @@ impl Os {
             ram.set_long(header + 4, ((header - h) / 2) & 0x00FF_FFFF);
             mp = Some(h);
         } else {
-            ram.set_long(header + 4, 0);
+            // A non-movable chunk: lock count 15 (memPtrLockCount), hOffset 0.
+            ram.set_long(header + 4, 0xF000_0000);
         }
         self.chunks.push(Chunk {
             body,

@@ -9,7 +9,7 @@
 use memdbg::record::{
     self, AllocFlags, AllocRecord, AsBytes, CheckpointRecord, ContentsRecord, DecodeError,
     DoubleFreeRecord, Header, InteriorFreeRecord, LowHeapRecord, OverrunRecord, Record,
-    SegmentRecord, SmallSiteRecord, kind,
+    SegmentRecord, SmallSiteRecord, UnderrunRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
 
@@ -65,6 +65,8 @@ pub struct Ledger {
     pub alloc_origins: Vec<(usize, Option<u64>)>,
     /// Overrun events.
     pub overruns: Vec<OverrunRecord>,
+    /// Underrun events (format version 5 on).
+    pub underruns: Vec<UnderrunRecord>,
     /// Double-free events.
     pub double_frees: Vec<DoubleFreeRecord>,
     /// Interior-free events (format version 4 on): frees of an address inside
@@ -154,7 +156,7 @@ impl Ledger {
 
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
     /// header, then segment, allocation (leaks, then hand-offs, then freed
-    /// unseen), overrun, double-free, interior-free, small-site, low-heap,
+    /// unseen), overrun, underrun, double-free, interior-free, small-site, low-heap,
     /// contents and checkpoint records in that order. Free slots are not written.
     ///
     /// # Errors
@@ -171,6 +173,7 @@ impl Ledger {
         datas.extend(self.handed_off.iter().map(stored));
         datas.extend(self.freed_unseen.iter().map(stored));
         datas.extend(self.overruns.iter().map(stored));
+        datas.extend(self.underruns.iter().map(stored));
         datas.extend(self.double_frees.iter().map(stored));
         datas.extend(self.interior_frees.iter().map(stored));
         datas.extend(self.small_sites.iter().map(stored));
@@ -346,6 +349,7 @@ fn decode_all<'a>(
         freed_unseen: Vec::new(),
         alloc_origins: Vec::new(),
         overruns: Vec::new(),
+        underruns: Vec::new(),
         double_frees: Vec::new(),
         interior_frees: Vec::new(),
         small_sites: Vec::new(),
@@ -406,6 +410,7 @@ fn decode_all<'a>(
                 ));
             }
             Record::Overrun(o) => ledger.overruns.push(o),
+            Record::Underrun(u) => ledger.underruns.push(u),
             Record::DoubleFree(d) => ledger.double_frees.push(d),
             Record::InteriorFree(f) => ledger.interior_frees.push(f),
             Record::SmallSite(s) => ledger.small_sites.push(s),

@@ -143,6 +143,7 @@
 //! | `checkpoints` | array | [`Checkpoint`] (format version 5 on; empty before): `generation` (1 to 255), `ticks`, `live_count`, `live_bytes`, `counters` (as `counters`, at the checkpoint: `leaks`/`leaked_bytes` are the blocks and bytes live then), `leaks` (the numbers of the leaks listed that were made in this generation), `leaked_bytes`; in the order made |
 //! | `since` | integer | the `--since` the leaks were listed with (0: all generations) |
 //! | `overruns` | array | [`Overrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `guard` (`"00 FD FD FD"`), `found_by` (stack), `found_by_truncated`, `block` |
+//! | `underruns` | array | [`Underrun`]: `number`, `when` (`at free`/`at resize`/`at stop`), `ticks`, `header` (the chunk header's last 4 bytes as found, `"F1 00 00 41"`), `expected` (what memdbg checks there: `"F? 00 00 00"` for a pointer, `"?? + hOffset back to the handle"` for a handle), `found_by` (stack), `found_by_truncated`, `block` (format version 5 on) |
 //! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack, stack_truncated}`), `block` |
 //! | `interior_frees` | array | [`InteriorFree`]: `number`, `address` (the address freed), `offset` (bytes into the block, signed), `free` (`{ticks, stack, stack_truncated}`), `block` |
 //! | `freed_unseen` | array | [`Leak`]-shaped: `number` and the block's fields, for each block memdbg found freed where it could not see the free (trap patches refused, or a free inside the Memory Manager without a trap call such as `MemHeapFreeByOwnerID`; `AllocFlags::FREED_UNSEEN`): not leaks |
@@ -199,7 +200,8 @@ pub use ledger::Ledger;
 pub use report::{
     Block, Checkpoint, Contents, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo,
     HeapInfo, InteriorFree, Leak, LowHeap, Options, Overrun, Report, SCHEMA, Site, SmallSite,
-    StackFrame, Summary, SuppressionUse, analyze, check_since, last_generation, print, write,
+    StackFrame, Summary, SuppressionUse, Underrun, analyze, check_since, last_generation, print,
+    write,
 };
 pub use suppress::Suppressions;
 pub use symbolize::{AppSymbols, ElfSymbols, SEGMENT_STRIDE, Symbol, Symbolize, Symbols, demangle};

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use memdbg::record::{
     self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, HeaderFlags,
     InteriorFreeRecord, NOT_SAMPLED, OverrunRecord, SegmentRecord, SmallSiteRecord, Stack,
-    detected, kind,
+    UnderrunRecord, detected, kind,
 };
 use palm_prc::FourCC;
 use serde::Serialize;
@@ -339,6 +339,30 @@ pub struct Overrun {
     pub block: Block,
 }
 
+/// A damaged chunk header before a block (its last 4 bytes: lock count and
+/// owner, `hOffset`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Underrun {
+    /// 1-based number.
+    pub number: usize,
+    /// `at free`, `at resize` or `at stop`.
+    pub when: &'static str,
+    /// Ticks when found.
+    pub ticks: u32,
+    /// The chunk header's last 4 bytes as found, hex (`F1 00 00 41`).
+    pub header: String,
+    /// What memdbg expected there, hex, `??` for the bits it does not know:
+    /// `F? 00 00 00` for a pointer (lock count 15, `hOffset` 0), `?? hOffset`
+    /// for a handle.
+    pub expected: &'static str,
+    /// Where it was found (the free's or resize's callers; empty at stop).
+    pub found_by: Vec<StackFrame>,
+    /// Why `found_by` was cut, if it was (as [`Block::stack_truncated`]).
+    pub found_by_truncated: Option<&'static str>,
+    /// The damaged block.
+    pub block: Block,
+}
+
 /// One free of a double free.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FreeSite {
@@ -461,6 +485,8 @@ pub struct Summary {
     pub before_since_bytes: u64,
     /// Overrun records.
     pub overruns: usize,
+    /// Underrun records.
+    pub underruns: usize,
     /// Double-free records.
     pub double_frees: usize,
     /// Interior-free records.
@@ -471,8 +497,8 @@ pub struct Summary {
     pub handed_off_bytes: u64,
     /// Blocks freed unseen (not leaks; they do not set the exit status).
     pub freed_unseen: usize,
-    /// 0: no leaks or errors; 1: leaks, overruns, double frees or interior
-    /// frees (records or header counters).
+    /// 0: no leaks or errors; 1: leaks, overruns, underruns, double frees or
+    /// interior frees (records or header counters).
     pub exit_status: u8,
     /// The one-line summary that ends the text report.
     pub line: String,
@@ -510,6 +536,8 @@ pub struct Report {
     pub since: u8,
     /// Overruns, in the order found.
     pub overruns: Vec<Overrun>,
+    /// Underruns, in the order found.
+    pub underruns: Vec<Underrun>,
     /// Double frees, in the order found.
     pub double_frees: Vec<DoubleFree>,
     /// Frees of an address inside a tracked block, in the order found.
@@ -1276,6 +1304,12 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         .enumerate()
         .map(|(i, o)| overrun(&mut an, i + 1, o))
         .collect();
+    let underruns: Vec<Underrun> = ledger
+        .underruns
+        .iter()
+        .enumerate()
+        .map(|(i, u)| underrun(&mut an, i + 1, u))
+        .collect();
     let double_frees: Vec<DoubleFree> = ledger
         .double_frees
         .iter()
@@ -1391,6 +1425,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     match opts.symbolizer {
         None if !ledger.allocs.is_empty()
             || !ledger.overruns.is_empty()
+            || !ledger.underruns.is_empty()
             || !ledger.double_frees.is_empty() =>
         {
             warnings.push(
@@ -1426,6 +1461,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         && let Some(missing) = s.missing()
         && (!ledger.allocs.is_empty()
             || !ledger.overruns.is_empty()
+            || !ledger.underruns.is_empty()
             || !ledger.double_frees.is_empty())
     {
         warnings.push(missing);
@@ -1458,6 +1494,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
     let suppressed_leaks: usize = uses.iter().map(|u| u.leaks).sum();
     let suppressed_bytes: u64 = uses.iter().map(|u| u.bytes).sum();
     let errors = !overruns.is_empty()
+        || !underruns.is_empty()
         || !double_frees.is_empty()
         || !interior_frees.is_empty()
         || counters.overruns > 0
@@ -1482,6 +1519,12 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         line.push_str(&format!(
             "; {}",
             plural(overruns.len(), "overrun", "overruns")
+        ));
+    }
+    if !underruns.is_empty() {
+        line.push_str(&format!(
+            "; {}",
+            plural(underruns.len(), "underrun", "underruns")
         ));
     }
     if !double_frees.is_empty() {
@@ -1562,6 +1605,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             before_since_leaks: before_n,
             before_since_bytes: before_bytes,
             overruns: overruns.len(),
+            underruns: underruns.len(),
             double_frees: double_frees.len(),
             interior_frees: interior_frees.len(),
             handed_off: handed_off.len(),
@@ -1576,6 +1620,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         checkpoints,
         since: opts.since,
         overruns,
+        underruns,
         double_frees,
         interior_frees,
         freed_unseen,
@@ -1650,6 +1695,33 @@ fn overrun(an: &mut Analyzer<'_>, number: usize, o: &OverrunRecord) -> Overrun {
         found_by: an.frames.stack(&o.site),
         found_by_truncated: truncated(&o.site, o.version),
         block: an.block(&o.alloc),
+    }
+}
+
+fn underrun(an: &mut Analyzer<'_>, number: usize, u: &UnderrunRecord) -> Underrun {
+    let handle = u.alloc.alloc_flags().contains(AllocFlags::HANDLE);
+    Underrun {
+        number,
+        when: match u.when.get() {
+            detected::AT_FREE => "at free",
+            detected::AT_RESIZE => "at resize",
+            _ => "at stop",
+        },
+        ticks: u.ticks.get(),
+        header: u
+            .header
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        expected: if handle {
+            "?? + hOffset back to the handle"
+        } else {
+            "F? 00 00 00"
+        },
+        found_by: an.frames.stack(&u.site),
+        found_by_truncated: truncated(&u.site, u.version),
+        block: an.block(&u.alloc),
     }
 }
 

@@ -512,6 +512,29 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             sw.write(out, &o.found_by, o.found_by_truncated)?;
         }
     }
+    for u in &r.underruns {
+        writeln!(out)?;
+        let b = &u.block;
+        writeln!(
+            out,
+            "Underrun {} of {}: chunk header before the {}-byte {} at 0x{:08X} damaged, found {} \
+             (tick {}): its last 4 bytes {} (expected: {}; repaired)",
+            u.number,
+            r.underruns.len(),
+            b.size,
+            b.kind,
+            b.address,
+            u.when,
+            u.ticks,
+            u.header,
+            u.expected
+        )?;
+        write_allocated(out, &mut sw, b, why_none)?;
+        if !u.found_by.is_empty() {
+            writeln!(out, "  Found by:")?;
+            sw.write(out, &u.found_by, u.found_by_truncated)?;
+        }
+    }
     for d in &r.double_frees {
         writeln!(out)?;
         let b = &d.block;

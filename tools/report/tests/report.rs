@@ -1199,6 +1199,70 @@ fn interior_frees_name_the_offset_the_block_and_the_free() {
     assert!(Ledger::from_pdb(&pdb_of(&records), "v3.pdb").is_err());
 }
 
+/// Issue 16 (5): an underrun is listed with the header bytes found, what
+/// memdbg expected, the block's allocation site and the free's stack; it sets
+/// the exit status, is in the summary and the JSON, and round-trips through the
+/// `.pdb` writer; a version 4 ledger has no underrun records.
+#[test]
+fn underruns_name_the_header_bytes_the_block_and_the_free() {
+    use memdbg::record::{U16Be, U32Be, UnderrunRecord, detected, kind};
+    let block = alloc(
+        kind::POINTER,
+        16,
+        0x0001_2000,
+        5,
+        "src/app.rs",
+        21,
+        stack(&[Ok(0x10)]),
+    );
+    let u = UnderrunRecord {
+        kind: kind::UNDERRUN,
+        version: memdbg::record::FORMAT_VERSION,
+        when: U16Be::new(detected::AT_FREE),
+        ticks: U32Be::new(88),
+        header: [0xF1, 0x00, 0x00, 0x41],
+        site: stack(&[Ok(0x0124)]),
+        alloc: block,
+    };
+    let records = vec![
+        header(0x0C00, &[]).as_bytes().to_vec(),
+        u.as_bytes().to_vec(),
+    ];
+    let ledger = Ledger::from_pdb(&pdb_of(&records), "underrun.pdb").unwrap();
+    assert_eq!(ledger.underruns, [u]);
+    let r = analyze(&ledger, &Options::default());
+    assert_eq!(r.summary.underruns, 1);
+    assert_eq!(r.summary.exit_status, 1, "an error");
+    assert_eq!(
+        (r.underruns[0].header.as_str(), r.underruns[0].expected),
+        ("F1 00 00 41", "F? 00 00 00")
+    );
+    let (text, status) = render(&ledger, &Options::default());
+    assert_eq!(status, 1);
+    assert!(
+        text.contains(
+            "Underrun 1 of 1: chunk header before the 16-byte pointer at 0x00012000 damaged, found at free (tick 88): its last 4 bytes F1 00 00 41 \
+             (expected: F? 00 00 00; repaired)\n  Allocated at src/app.rs:21"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("  Found by:\n"), "{text}");
+    assert!(
+        text.contains("SUMMARY: memdbg: no leaks; 1 underrun."),
+        "{text}"
+    );
+    let mut json = Vec::new();
+    memdbg_report::write(&mut json, &r, memdbg_report::Format::Json).unwrap();
+    let json = String::from_utf8(json).unwrap();
+    assert!(json.contains("\"header\": \"F1 00 00 41\""), "{json}");
+    let back = Ledger::from_pdb(&ledger.to_pdb().unwrap(), "back.pdb").unwrap();
+    assert_eq!(back.underruns, ledger.underruns);
+    let mut old = u.as_bytes().to_vec();
+    old[1] = 4;
+    let records = vec![header(0x0C00, &[]).as_bytes().to_vec(), old];
+    assert!(Ledger::from_pdb(&pdb_of(&records), "v4.pdb").is_err());
+}
+
 /// Findings: allocation records that cannot all be right were read without
 /// comment, and a record written twice was counted twice in SUMMARY.
 #[test]

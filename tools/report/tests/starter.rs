@@ -192,15 +192,22 @@ fn mask(text: &str) -> String {
             // The name "CRC-32" stays; its value is masked with the rest.
             let masked: Vec<String> = line[p.len()..].split("CRC-32").map(mask_numbers).collect();
             out.push_str(&masked.join("CRC-32"));
-        } else if let Some(i) = line.find("(tick ") {
-            // Only the number after "(tick ": guard bytes follow on the line.
-            let (head, tail) = line.split_at(i + "(tick ".len());
-            let n = tail
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(tail.len());
-            out.push_str(head);
-            out.push('#');
-            out.push_str(&tail[n..]);
+        } else if line.contains("tick ") {
+            // Only the numbers after "tick " ("(tick N)", "from tick N"): guard
+            // bytes follow on the line.
+            let mut rest = line;
+            while let Some(i) = rest.find("tick ") {
+                let (head, tail) = rest.split_at(i + "tick ".len());
+                let n = tail
+                    .find(|c: char| !c.is_ascii_digit())
+                    .unwrap_or(tail.len());
+                out.push_str(head);
+                if n > 0 {
+                    out.push('#');
+                }
+                rest = &tail[n..];
+            }
+            out.push_str(rest);
         } else {
             out.push_str(line);
         }

@@ -91,6 +91,9 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             38 => bulk_freed(),
             39 => err_display_leak_at_stop(),
             40 => interior_frees(),
+            42 => underruns_at_free(),
+            43 => underrun_at_resize(),
+            44 => underrun_at_stop(),
             41 => leaks(&Settings {
                 options: Settings::DEFAULT.options.difference(Options::CONTENTS),
                 ..Settings::DEFAULT
@@ -268,6 +271,78 @@ unsafe fn interior_frees() -> u32 {
         if MemChunkFree(p.cast()) != errNone || MemHandleFree(h) != errNone {
             return 4;
         }
+    }
+    end()
+}
+
+/// Issue 16 (5): one byte written before a pointer (its chunk header's
+/// `hOffset`) and one before a locked handle's chunk data, each found at its
+/// free; an untouched block freed between them.
+#[inline(never)]
+unsafe fn underruns_at_free() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(16).cast::<u8>(); // @mark underrun-ptr
+        let clean = mem_ptr_new!(8); // @mark underrun-clean
+        let h = mem_handle_new!(20); // @mark underrun-handle
+        if p.is_null() || clean.is_null() || h.is_null() {
+            return 1;
+        }
+        p.sub(1).write_volatile(0x41);
+        // (Each result tested at once: the frees stay before the write below.)
+        let e = MemChunkFree(p.cast()); // @mark underrun-ptr-free
+        if e != errNone {
+            return 2;
+        }
+        if MemChunkFree(clean) != errNone {
+            return 3;
+        }
+        // (Written after the unlock, through the chunk's address, which nothing
+        // moves before the free, and only then: palm-run's debug ROM checks the
+        // heap's headers at every Memory Manager call.)
+        let q = MemHandleLock(h).cast::<u8>();
+        MemHandleUnlock(h);
+        q.sub(1).write_volatile(q.sub(1).read_volatile() ^ 0x10);
+        let e = MemHandleFree(h); // @mark underrun-handle-free
+        if e != errNone {
+            return 4;
+        }
+    }
+    end()
+}
+
+/// Issue 16 (5): two bytes written before a pointer, found at its resize (the
+/// header repaired there: its free finds nothing more).
+#[inline(never)]
+unsafe fn underrun_at_resize() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(16).cast::<u8>(); // @mark underrun-resized
+        if p.is_null() {
+            return 1;
+        }
+        p.sub(2).write_volatile(0x42);
+        p.sub(1).write_volatile(0x43);
+        let resized = mem_ptr_resize!(p.cast(), 8); // @mark underrun-resize
+        if resized != errNone || MemChunkFree(p.cast()) != errNone {
+            return 2;
+        }
+    }
+    end()
+}
+
+/// Issue 16 (5): a leaked pointer whose chunk header was written over (hOffset's
+/// high byte), found at stop; a leaked untouched one beside it.
+#[inline(never)]
+unsafe fn underrun_at_stop() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let p = mem_ptr_new!(12).cast::<u8>(); // @mark underrun-leak
+        let clean = mem_ptr_new!(6); // @mark underrun-clean-leak
+        if p.is_null() || clean.is_null() {
+            return 1;
+        }
+        p.sub(3).write_volatile(0x07);
     }
     end()
 }
