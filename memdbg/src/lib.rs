@@ -311,6 +311,7 @@ mod global;
 mod index;
 mod ledger;
 mod patch;
+mod pin;
 mod probe;
 pub mod record;
 mod resize;
