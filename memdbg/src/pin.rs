@@ -5,8 +5,10 @@
 //! `MemHeapCompact`, and the Memory Manager's own compaction when an allocation
 //! does not fit, slide unlocked movable chunks together so free chunks merge;
 //! non-movable chunks (lock count `memPtrLockCount` = 15) and locked handles do
-//! not move (Palm OS Reference, Memory Manager: "MemHeapCompact … moves
-//! movable chunks … only unlocked chunks can be moved"; PALM_FACTS §5.1).
+//! not move (PALM_FACTS §5.1; palm-dev-forum, Ben Combee, 2003-07-25,
+//! mail-archive.com msg62548: a locked handle prevents rearranging its end of
+//! the dynamic heap; palm-run's `heap.rs` compacts the same way). The Palm OS
+//! Reference page of `MemHeapCompact` was not found in the search corpus.
 //! Such a chunk with free bytes on both sides is a pin: while it stays, the
 //! free bytes before and after it cannot become one chunk.
 //!
@@ -23,11 +25,8 @@
 use crate::record::{
     self, AllocRecord, FORMAT_VERSION, PINNED_LOCK_COUNT, PinnedRecord, U32Be, kind,
 };
-use crate::state::State;
+use crate::state::{PINS, State};
 use crate::{ledger, probe};
-
-/// How many pins are kept (those splitting the most free bytes).
-pub const PINS: usize = 8;
 
 /// Walks the dynamic heap (its chunks from the first, as [`probe::heap_chunks`]
 /// gives them) and replaces the kept pins with the tracked blocks that pin it now:

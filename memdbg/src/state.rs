@@ -233,9 +233,13 @@ pub struct State {
     /// falls below this many bytes (`crate::pin`; [`record::NOT_SAMPLED`] at
     /// start).
     pub pin_next: u32,
-    /// Pins kept in [`Scratch::pins`] (at most `crate::pin::PINS`).
+    /// Pins kept in [`Scratch::pins`] (at most [`PINS`]).
     pub n_pins: u32,
 }
+
+/// How many heap-pinning culprits are kept (`crate::pin`: those splitting the
+/// most free bytes).
+pub const PINS: usize = 8;
 
 /// [`State::layout`] of this build: the sizes of the state, its buffers and a
 /// trampoline, which change with any change of the layout that matters to a
@@ -278,7 +282,7 @@ pub struct Scratch {
     pub msg: [u8; MSG_LEN],
     /// The pins of the last heap-pinning snapshot (`crate::pin`), as their
     /// ledger records; the first [`State::n_pins`] are in use.
-    pub pins: [record::PinnedRecord; crate::pin::PINS],
+    pub pins: [record::PinnedRecord; PINS],
 }
 
 /// The byte, as an offset into the state, that holds the single-bit flag `mask` of the
