@@ -40,7 +40,8 @@ __memdbg_enter:
 	.size	__memdbg_enter, . - __memdbg_enter
 
 | __memdbg_heap_marks(st): MemHeapFreeBytes(0, &st->heap_free, &st->heap_max),
-| then st->low_free and st->low_max lowered to them (the low-water marks).
+| then st->low_free and st->low_max lowered to them (the low-water marks); at
+| a new low of st->low_max below st->pin_next, __memdbg_pins(st) (src/pin.rs).
 | C convention (src/state.rs's `State::sample_heap`); the allocation's assembly
 | calls it after every tracked allocation with HEAP_STATS.
 |   In:     st (the entered state) at 4(%sp).
@@ -64,6 +65,13 @@ __memdbg_heap_marks:
 	cmp.l	(ST_LOW_MAX,%a0), %d0
 	bcc.s	2f
 	move.l	%d0, (ST_LOW_MAX,%a0)
+	| A new low-water mark: the heap-pinning snapshot when the largest free
+	| chunk is below st->pin_next (src/pin.rs).
+	cmp.l	(ST_PIN_NEXT,%a0), %d0
+	bcc.s	2f
+	move.l	%a0, -(%sp)
+	bsr.w	__memdbg_pins		| keeps D2-D7/A2-A6 (C convention)
+	addq.l	#4, %sp
 2:	move.l	(%sp)+, %d2
 	rts
 	.size	__memdbg_heap_marks, . - __memdbg_heap_marks

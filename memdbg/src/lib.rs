@@ -38,6 +38,17 @@
 //! [`record::HeaderFlags::CHECKPOINTS_REFUSED`], and the allocations stay in
 //! generation 255.
 //!
+//! ## Heap pinning
+//! With [`record::Options::HEAP_STATS`], when a tracked allocation lowers the
+//! dynamic heap's largest free chunk below 7/8 of its value at the last
+//! snapshot (and at the first sample), memdbg walks the heap's chunk headers
+//! (OS 3.x internals path only: not with
+//! [`record::HeaderFlags::DOCUMENTED_CALLS`], e.g. PumpkinOS) and keeps up to 8
+//! tracked non-movable chunks and locked handles that lie between free space —
+//! pins that `MemHeapCompact`, which moves only unlocked movable chunks, cannot
+//! remove — with the free bytes on each side; `stop` writes them as
+//! [`record::PinnedRecord`]s (`crate::pin` has the exact rules).
+//!
 //! ## Bad use of the API
 //! Each is an [`Error`], never a crash, and changes nothing else: [`start`]
 //! while running is [`Error::AlreadyRunning`] (the run goes on); [`stop`]
@@ -241,8 +252,9 @@
 //! 9. `events` — alerts, `DbgMessage` lines and event records.
 //! 10. `block` — a tracked block: its record by address, its chunk, its guard,
 //!     fills, whether it is still live, call stacks.
-//! 11. `alloc`, `free`, `resize` — the hooks: what every allocation, free, size
-//!     query and resize does (each uses none of the other two).
+//! 11. `alloc`, `free`, `resize`, `pin` — the hooks: what every allocation, free, size
+//!     query and resize does (each uses none of the others), and the heap-pinning
+//!     snapshot a new low of the largest free chunk takes.
 //! 12. `patch` — installing and removing the trap patches.
 //! 13. `session` — [`start`] and [`stop`], the leak report, the alerts at stop.
 //! 14. `api` — the wrappers' functions, [`dbg_message`].
@@ -326,6 +338,7 @@ mod global;
 mod index;
 mod ledger;
 mod patch;
+mod pin;
 mod probe;
 pub mod record;
 mod resize;

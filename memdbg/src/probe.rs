@@ -121,6 +121,30 @@ const HEAP_FLAG_VERS3: u16 = 0x4000;
 /// chunks up to `body` (memdbg's cold paths: a free of an address it no longer
 /// tracks, blocks at stop).
 pub fn live_chunk_at(body: u32) -> Option<bool> {
+    let (mut at, end) = heap_bounds()?;
+    let want = body.wrapping_sub(8);
+    if want < at || body >= end {
+        return None;
+    }
+    // SAFETY: chunk headers inside the heap, as `heap_bounds` found it.
+    let long = |a: u32| unsafe { (a as usize as *const u32).read_volatile() };
+    while at < want {
+        let size = long(at) & 0x00FF_FFFF;
+        if size < 8 || size & 1 != 0 || at + size > end {
+            return None;
+        }
+        if at + size > want {
+            return Some(false);
+        }
+        at += size;
+    }
+    Some(at == want && long(at) & 0x8000_0000 == 0)
+}
+
+/// The dynamic heap's first chunk header and its end (68k addresses), from the
+/// heap header `MemHeapPtr(0)` gives (see [`live_chunk_at`]), or `None` when it
+/// cannot be read (null or odd).
+fn heap_bounds() -> Option<(u32, u32)> {
     // SAFETY: a private trap every Palm OS 3.x ROM has (POSE's heap walker calls
     // it too); its answer is read only as far as the heap header's own size says.
     unsafe {
@@ -133,22 +157,28 @@ pub fn live_chunk_at(body: u32) -> Option<bool> {
         let flags = word(heap);
         let end = heap.wrapping_add(long(heap + 2));
         let mpt = heap + if flags & HEAP_FLAG_VERS3 != 0 { 10 } else { 6 };
-        let mut at = mpt + 6 + 4 * u32::from(word(mpt));
-        let want = body.wrapping_sub(8);
-        if want < at || body >= end {
-            return None;
+        Some((mpt + 6 + 4 * u32::from(word(mpt)), end))
+    }
+}
+
+/// Calls `f(header, long 0, long 1)` for each chunk of the dynamic heap, from
+/// the first to the heap's end (its header's 68k address and the two longs of
+/// its header, PALM_FACTS §5.1), stopping at a `size` field that cannot be
+/// right (below 8, odd, or past the end). Only where the probe found the OS
+/// 3.x internals.
+pub fn heap_chunks(mut f: impl FnMut(u32, u32, u32)) {
+    let Some((mut at, end)) = heap_bounds() else {
+        return;
+    };
+    while at + 8 <= end {
+        // SAFETY: a chunk header inside the heap.
+        let (w0, w1) = unsafe { header(at + 8) };
+        let size = w0 & 0x00FF_FFFF;
+        if size < 8 || size & 1 != 0 || at + size > end {
+            return;
         }
-        while at < want {
-            let size = long(at) & 0x00FF_FFFF;
-            if size < 8 || size & 1 != 0 || at + size > end {
-                return None;
-            }
-            if at + size > want {
-                return Some(false);
-            }
-            at += size;
-        }
-        Some(at == want && long(at) & 0x8000_0000 == 0)
+        f(at, w0, w1);
+        at += size;
     }
 }
 

@@ -59,7 +59,7 @@
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
 //! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
 //! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); two new record kinds, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]) and [`kind::CONTENTS`] ([`ContentsRecord`]: a leak's first bytes, written at stop, with option [`Options::CONTENTS`]); every other layout is as in version 3 |
-//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); two new record kinds, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters) and [`kind::UNDERRUN`] ([`UnderrunRecord`]: a damaged chunk header before a block, the same layout as an [`OverrunRecord`] with the header's last 4 bytes as found, 122 bytes); header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; every other layout is as in version 4 |
+//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); three new record kinds, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters) [`kind::PINNED`] ([`PinnedRecord`]: a tracked non-movable block or locked handle that split the dynamic heap's free space at its largest-free-chunk low-water mark, with the free bytes on each side, 104 bytes) and [`kind::UNDERRUN`] ([`UnderrunRecord`]: a damaged chunk header before a block, the same layout as an [`OverrunRecord`] with the header's last 4 bytes as found, 122 bytes); header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; every other layout is as in version 4 |
 //!
 //! [`Header::decode`] and [`Record::decode`] read all five versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
@@ -202,6 +202,10 @@ pub mod kind {
     /// A checkpoint: the start of a new generation
     /// ([`CheckpointRecord`](super::CheckpointRecord)); format version 5 on.
     pub const CHECKPOINT: u8 = 0x26;
+    /// A tracked block that pinned the dynamic heap: it split the free space at
+    /// a low-water mark of the largest free chunk
+    /// ([`PinnedRecord`](super::PinnedRecord)); format version 5 on.
+    pub const PINNED: u8 = 0x29;
     /// A damaged chunk header before a block
     /// ([`UnderrunRecord`](super::UnderrunRecord)); format version 5 on.
     pub const UNDERRUN: u8 = 0x2A;
@@ -213,8 +217,8 @@ pub mod kind {
 
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
     /// "overrun", "underrun", "double free", "small-allocation site", "low heap",
-    /// "interior free", "header", "segment", "contents", "checkpoint", "free slot"),
-    /// or "unknown".
+    /// "interior free", "header", "segment", "contents", "checkpoint", "pinned",
+    /// "free slot"), or "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
@@ -232,6 +236,7 @@ pub mod kind {
             INTERIOR_FREE => "interior free",
             CONTENTS => "contents",
             CHECKPOINT => "checkpoint",
+            PINNED => "pinned",
             _ => "unknown",
         }
     }
@@ -1438,6 +1443,66 @@ const_assert_eq!(offset_of!(LowHeapRecord, alloc), 16);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for LowHeapRecord {}
 
+/// A tracked block that pinned the dynamic heap (format version 5 on, with
+/// [`Options::HEAP_STATS`]): at a low-water mark of the dynamic heap's largest
+/// free chunk, a non-movable chunk (a pointer: lock count
+/// [`PINNED_LOCK_COUNT`]) or a locked handle (lock count 1 to 14) that lies
+/// between free space on both sides. `MemHeapCompact` (and the Memory Manager's
+/// own compaction when an allocation does not fit) moves only unlocked movable
+/// chunks, so the free bytes on the two sides of a pin cannot merge into one
+/// chunk while it stays: `before` and `after` are the free bytes (chunk headers
+/// not counted, as `MemHeapFreeBytes` counts them) between this chunk and the
+/// previous (next) non-movable or locked chunk, or the heap's start (end).
+/// Written at stop, up to 8 of them, those with the largest `before + after`.
+/// 104 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::PINNED`] |
+/// | 1 | 1 | version (5 on) |
+/// | 2 | 1 | the chunk's lock count then (15: non-movable; 1 to 14: a locked handle) |
+/// | 3 | 1 | reserved (0) |
+/// | 4 | 4 | free bytes before it, up to the previous pin or the heap's start |
+/// | 8 | 4 | free bytes after it, up to the next pin or the heap's end |
+/// | 12 | 4 | the largest free chunk then, bytes |
+/// | 16 | 4 | ticks (`TimGetTicks`) then |
+/// | 20 | 84 | the block's allocation ([`AllocRecord`], as it was then) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct PinnedRecord {
+    /// [`kind::PINNED`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`] (5 or later).
+    pub version: u8,
+    /// The chunk's lock count (15: non-movable, 1 to 14: a locked handle).
+    pub lock_count: u8,
+    /// Reserved, 0.
+    pub reserved: u8,
+    /// Free bytes before the block, up to the previous pin or the heap's start.
+    pub before: U32Be,
+    /// Free bytes after the block, up to the next pin or the heap's end.
+    pub after: U32Be,
+    /// The dynamic heap's largest free chunk then, bytes.
+    pub largest: U32Be,
+    /// `TimGetTicks` then.
+    pub ticks: U32Be,
+    /// The pinning block's allocation.
+    pub alloc: AllocRecord,
+}
+/// Size of a [`PinnedRecord`] in bytes.
+pub const PINNED_RECORD_SIZE: usize = 104;
+/// The first format version with [`PinnedRecord`]s.
+pub const PINNED_FORMAT_VERSION: u8 = 5;
+/// Lock count of a non-movable chunk (`memPtrLockCount`, PALM_FACTS §5.1).
+pub const PINNED_LOCK_COUNT: u8 = 15;
+const_assert_eq!(size_of::<PinnedRecord>(), PINNED_RECORD_SIZE);
+const_assert_eq!(offset_of!(PinnedRecord, before), 4);
+const_assert_eq!(offset_of!(PinnedRecord, ticks), 16);
+const_assert_eq!(offset_of!(PinnedRecord, alloc), 20);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for PinnedRecord {}
+
 /// Code resource `resource` (N ≥ 2) of the app as `start` found it: where it was
 /// locked, its size and its CRC-32 (format version 3 on). 16 bytes.
 ///
@@ -1741,6 +1806,8 @@ pub enum Record {
     Contents(ContentsRecord),
     /// A checkpoint: a new generation starts (format version 5 on).
     Checkpoint(CheckpointRecord),
+    /// A block that pinned the dynamic heap (format version 5 on).
+    Pinned(PinnedRecord),
 }
 
 impl Record {
@@ -1868,6 +1935,24 @@ impl Record {
             }
             kind::CONTENTS => ContentsRecord::decode(bytes).map(Record::Contents),
             kind::CHECKPOINT => CheckpointRecord::decode(bytes).map(Record::Checkpoint),
+            kind::PINNED => {
+                version(bytes[1], 1)?;
+                if bytes[1] < PINNED_FORMAT_VERSION {
+                    return Err(DecodeError {
+                        offset: 1,
+                        what: "pinned record of a format version before 5",
+                    });
+                }
+                let r: PinnedRecord = ending_in_alloc(bytes)?;
+                if !(1..=PINNED_LOCK_COUNT).contains(&r.lock_count) {
+                    return Err(DecodeError {
+                        offset: offset_of!(PinnedRecord, lock_count),
+                        what: "pinned record of an unlocked chunk",
+                    });
+                }
+                r.alloc.check(offset_of!(PinnedRecord, alloc))?;
+                Ok(Record::Pinned(r))
+            }
             _ => Err(DecodeError {
                 offset: 0,
                 what: "unknown record kind",
@@ -1894,6 +1979,7 @@ pub const fn size_of_kind(k: u8, v: u8) -> Option<usize> {
         kind::SEGMENT if v >= SEGMENT_FORMAT_VERSION => SEGMENT_RECORD_SIZE,
         kind::CONTENTS if v >= CONTENTS_FORMAT_VERSION => CONTENTS_RECORD_SIZE,
         kind::CHECKPOINT if v >= CHECKPOINT_FORMAT_VERSION => CHECKPOINT_RECORD_SIZE,
+        kind::PINNED if v >= PINNED_FORMAT_VERSION => PINNED_RECORD_SIZE,
         _ => return None,
     };
     Some(size)
@@ -2339,6 +2425,35 @@ mod tests {
             ]
         );
         assert_eq!(Record::decode(l.as_bytes()), Ok(Record::LowHeap(l)));
+
+        let p = PinnedRecord {
+            kind: kind::PINNED,
+            version: FORMAT_VERSION,
+            lock_count: PINNED_LOCK_COUNT,
+            reserved: 0,
+            before: U32Be::new(4000),
+            after: U32Be::new(60000),
+            largest: U32Be::new(59992),
+            ticks: U32Be::new(7),
+            alloc,
+        };
+        assert_eq!(
+            &p.as_bytes()[..20],
+            &[
+                0x29, 5, 15, 0, 0, 0, 0x0F, 0xA0, 0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x58, 0, 0, 0, 7
+            ]
+        );
+        assert_eq!(p.as_bytes().len(), PINNED_RECORD_SIZE);
+        assert_eq!(size_of_kind(kind::PINNED, 5), Some(PINNED_RECORD_SIZE));
+        assert_eq!(size_of_kind(kind::PINNED, 4), None);
+        assert_eq!(Record::decode(p.as_bytes()), Ok(Record::Pinned(p)));
+        let mut unlocked = p;
+        unlocked.lock_count = 0;
+        assert_eq!(
+            Record::decode(unlocked.as_bytes()).map_err(|e| e.what),
+            Err("pinned record of an unlocked chunk")
+        );
+        assert_eq!(kind::name(kind::PINNED), "pinned");
     }
 
     #[test]

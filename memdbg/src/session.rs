@@ -211,6 +211,8 @@ pub fn start(settings: &Settings) -> Result<(), Error> {
     st.free_head = NO_SLOT;
     st.low_free = NOT_SAMPLED;
     st.low_max = NOT_SAMPLED;
+    st.pin_next = NOT_SAMPLED;
+    st.n_pins = 0;
     st.sc().rec.version = FORMAT_VERSION;
     st.layout = state::LAYOUT;
     // SAFETY: `keys` and the slot numbers after the slot table hold `entries`
@@ -485,6 +487,7 @@ pub fn stop() -> Result<Summary, Error> {
     let overruns = st.counters().overruns.get();
     let (leaks, bytes, handed_off) = report_leaks(st, frees_seen);
     write_sites(st);
+    crate::pin::write(st);
     st.flags &= !HeaderFlags::RUNNING.bits();
     // The alerts to come, counted in the header written before them: a leak's
     // while the run's alerts are below the maximum, an overrun found now's.

@@ -232,7 +232,17 @@ pub struct State {
     /// linking memdbg) takes over a state that an app left behind only if it has
     /// this layout.
     pub layout: u32,
+    /// The next heap-pinning snapshot is taken when the largest free chunk
+    /// falls below this many bytes (`crate::pin`; [`record::NOT_SAMPLED`] at
+    /// start).
+    pub pin_next: u32,
+    /// Pins kept in [`Scratch::pins`] (at most [`PINS`]).
+    pub n_pins: u32,
 }
+
+/// How many heap-pinning culprits are kept (`crate::pin`: those splitting the
+/// most free bytes).
+pub const PINS: usize = 8;
 
 /// [`State::layout`] of this build: the sizes of the state, its buffers and a
 /// trampoline, which change with any change of the layout that matters to a
@@ -273,6 +283,9 @@ pub struct Scratch {
     pub c_site: Site,
     /// Message buffer (NUL-terminated text).
     pub msg: [u8; MSG_LEN],
+    /// The pins of the last heap-pinning snapshot (`crate::pin`), as their
+    /// ledger records; the first [`State::n_pins`] are in use.
+    pub pins: [record::PinnedRecord; PINS],
 }
 
 /// The byte, as an offset into the state, that holds the single-bit flag `mask` of the
@@ -453,6 +466,7 @@ asm_constants! {
     ST_HEAP_MAX = offset_of!(State, heap_max);
     ST_LOW_FREE = offset_of!(State, low_free);
     ST_LOW_MAX = offset_of!(State, low_max);
+    ST_PIN_NEXT = offset_of!(State, pin_next);
     ST_REC_SITE = offset_of!(State, rec_site);
     ST_ALLOCATIONS = offset_of!(State, allocations);
     ST_FREES = offset_of!(State, frees);

@@ -591,6 +591,10 @@ impl Ledger {
                 out.str("Low heap ");
                 (&l.alloc, l.largest.get())
             }
+            Record::Pinned(p) => {
+                out.str("Pins heap ");
+                (&p.alloc, p.alloc.size.get())
+            }
             Record::Header(_)
             | Record::FreeSlot
             | Record::Segment(_)
@@ -758,6 +762,16 @@ impl Ledger {
                 out.nl();
                 self.block(&l.alloc, out);
                 self.stack("After the allocation by:", &l.alloc.stack, out);
+            }
+            Record::Pinned(p) => {
+                out.str("Pins the heap: free ");
+                out.dec(p.before.get());
+                out.str(" before, ");
+                out.dec(p.after.get());
+                out.str(" after");
+                out.nl();
+                self.block(&p.alloc, out);
+                self.stack("Allocated by:", &p.alloc.stack, out);
             }
             Record::Header(_)
             | Record::FreeSlot

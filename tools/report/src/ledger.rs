@@ -8,8 +8,8 @@
 
 use memdbg::record::{
     self, AllocFlags, AllocRecord, AsBytes, CheckpointRecord, ContentsRecord, DecodeError,
-    DoubleFreeRecord, Header, InteriorFreeRecord, LowHeapRecord, OverrunRecord, Record,
-    SegmentRecord, SmallSiteRecord, UnderrunRecord, kind,
+    DoubleFreeRecord, Header, InteriorFreeRecord, LowHeapRecord, OverrunRecord, PinnedRecord,
+    Record, SegmentRecord, SmallSiteRecord, UnderrunRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
 
@@ -82,6 +82,10 @@ pub struct Ledger {
     /// Checkpoints (format version 5 on): where each generation from 1 on
     /// started, in database order (the order they were made).
     pub checkpoints: Vec<CheckpointRecord>,
+    /// Blocks that pinned the dynamic heap (format version 5 on, with
+    /// `Options::HEAP_STATS`), as memdbg wrote them: those splitting the most
+    /// free bytes first.
+    pub pinned: Vec<PinnedRecord>,
     /// Free slots skipped (only in a ledger whose run did not stop).
     pub free_slots: usize,
     /// Records skipped because they were never written: every byte zero, of
@@ -180,6 +184,7 @@ impl Ledger {
         datas.extend(self.low_heap.iter().map(stored));
         datas.extend(self.contents.iter().map(stored));
         datas.extend(self.checkpoints.iter().map(stored));
+        datas.extend(self.pinned.iter().map(stored));
         let records = datas
             .into_iter()
             .zip(1u32..)
@@ -356,6 +361,7 @@ fn decode_all<'a>(
         low_heap: Vec::new(),
         contents: Vec::new(),
         checkpoints: Vec::new(),
+        pinned: Vec::new(),
         free_slots: 0,
         unwritten: 0,
         deleted: 0,
@@ -418,6 +424,7 @@ fn decode_all<'a>(
             Record::Segment(s) => ledger.segments.push(s),
             Record::Contents(c) => ledger.contents.push(c),
             Record::Checkpoint(c) => ledger.checkpoints.push(c),
+            Record::Pinned(p) => ledger.pinned.push(p),
         }
     }
     Ok(ledger)

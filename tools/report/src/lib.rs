@@ -147,7 +147,7 @@
 //! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, stack, stack_truncated}`), `block` |
 //! | `interior_frees` | array | [`InteriorFree`]: `number`, `address` (the address freed), `offset` (bytes into the block, signed), `free` (`{ticks, stack, stack_truncated}`), `block` |
 //! | `freed_unseen` | array | [`Leak`]-shaped: `number` and the block's fields, for each block memdbg found freed where it could not see the free (trap patches refused, or a free inside the Memory Manager without a trap call such as `MemHeapFreeByOwnerID`; `AllocFlags::FREED_UNSEEN`): not leaks |
-//! | `heap` | object | [`HeapInfo`]: `peak_live_bytes`, `peak_live_count`, `low_free`, `low_largest_free`, `low_heap_threshold`, `small_allocs`, `small_unsited`, `small_sites` (`{count, bytes, first: block}`), `low_heap` (`{free, largest, threshold, after: block}`) |
+//! | `heap` | object | [`HeapInfo`]: `peak_live_bytes`, `peak_live_count`, `low_free`, `low_largest_free`, `low_heap_threshold`, `small_allocs`, `small_unsited`, `small_sites` (`{count, bytes, first: block}`), `low_heap` (`{free, largest, threshold, after: block}`), `pinned_by` (`{lock_count, free_before, free_after, largest, ticks, block}`: tracked blocks that pinned the dynamic heap at memdbg's last pinning snapshot, heap address order) |
 //! | `suppressions` | array | [`SuppressionUse`]: `pattern`, `leaks`, `bytes` hidden by it |
 //! | `entry_function` | string \| null | the ELF's function at code 1 offset 0 (`__palm_entry`) |
 //! | `launched_from` | array of integers | the 68k addresses from which the OS called it in the stacks (frames with `os_launch`) |

@@ -451,6 +451,29 @@ pub struct HeapInfo {
     pub small_sites: Vec<SmallSite>,
     /// Low-heap warnings.
     pub low_heap: Vec<LowHeap>,
+    /// Tracked blocks that pinned the dynamic heap at its last pinning
+    /// snapshot, in heap address order (memdbg's `PINNED` records).
+    pub pinned_by: Vec<Pin>,
+}
+
+/// A tracked block that pinned the dynamic heap: a non-movable chunk or a
+/// locked handle with free bytes on both sides, which `MemHeapCompact` cannot
+/// merge while it stays (memdbg's `PinnedRecord`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Pin {
+    /// The chunk's lock count then (15: non-movable; 1 to 14: a locked handle).
+    pub lock_count: u8,
+    /// Free bytes before it, up to the previous pin or the heap's start
+    /// (chunk headers not counted).
+    pub free_before: u32,
+    /// Free bytes after it, up to the next pin or the heap's end.
+    pub free_after: u32,
+    /// The dynamic heap's largest free chunk then, bytes.
+    pub largest: u32,
+    /// `TimGetTicks` then.
+    pub ticks: u32,
+    /// The pinning block.
+    pub block: Block,
 }
 
 /// How many leaks one suppression pattern hid.
@@ -1348,6 +1371,18 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
                 largest: l.largest.get(),
                 threshold: l.threshold.get(),
                 after: an.block(&l.alloc),
+            })
+            .collect(),
+        pinned_by: ledger
+            .pinned
+            .iter()
+            .map(|p| Pin {
+                lock_count: p.lock_count,
+                free_before: p.before.get(),
+                free_after: p.after.get(),
+                largest: p.largest.get(),
+                ticks: p.ticks.get(),
+                block: an.block(&p.alloc),
             })
             .collect(),
     };

@@ -8,7 +8,7 @@ mod common;
 use std::io::Write;
 
 use common::*;
-use memdbg::record::{AsBytes, kind};
+use memdbg::record::{self, AsBytes, PinnedRecord, U32Be, kind};
 use memdbg_report::diff::{diff, print_diff};
 use memdbg_report::{
     Format, Ledger, Options, Suppressions, Symbol, Symbolize, analyze, ledger_from_bytes,
@@ -52,8 +52,37 @@ impl Symbolize for FakeElf {
     }
 }
 
+/// The sample ledger, with one more record than `sample_records` (which the
+/// bad-input tests alter by index): a 64-byte pointer that pinned the heap
+/// between a 20,004-byte hole and the rest of it.
 fn sample() -> Ledger {
-    Ledger::from_pdb(&pdb_of(&sample_records()), "sample.pdb").unwrap()
+    Ledger::from_pdb(&pdb_of(&pinned_sample_records()), "sample.pdb").unwrap()
+}
+
+/// `sample_records` and the pinned record of [`sample`].
+fn pinned_sample_records() -> Vec<Vec<u8>> {
+    let mut records = sample_records();
+    let pin = PinnedRecord {
+        kind: kind::PINNED,
+        version: record::FORMAT_VERSION,
+        lock_count: record::PINNED_LOCK_COUNT,
+        reserved: 0,
+        before: U32Be::new(20_004),
+        after: U32Be::new(145_852),
+        largest: U32Be::new(145_852),
+        ticks: U32Be::new(40),
+        alloc: alloc(
+            kind::POINTER,
+            64,
+            0x0001_6000,
+            5,
+            "src/forms.rs",
+            12,
+            stack(&[]),
+        ),
+    };
+    records.push(pin.as_bytes().to_vec());
+    records
 }
 
 fn render(ledger: &Ledger, opts: &Options<'_>) -> (String, u8) {
@@ -196,6 +225,15 @@ fn analysis_values() {
         "most small allocations first"
     );
     assert_eq!(r.heap.low_heap[0].after.site, "src/forms.rs:7");
+    let pin = &r.heap.pinned_by[0];
+    assert_eq!(
+        (pin.lock_count, pin.free_before, pin.free_after, pin.largest),
+        (15, 20_004, 145_852, 145_852)
+    );
+    assert_eq!(
+        (pin.block.size, pin.block.site.as_str()),
+        (64, "src/forms.rs:12")
+    );
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }
 
@@ -391,7 +429,7 @@ pub fn backup_zip(member: &str, pdb: &[u8]) -> Vec<u8> {
 
 #[test]
 fn zip_backup_is_searched() {
-    let pdb = pdb_of(&sample_records());
+    let pdb = pdb_of(&pinned_sample_records());
     let z = backup_zip("backup/MemDbgDB.pdb", &pdb);
     let ledger = ledger_from_bytes(&z, "cloudpilot.zip").unwrap();
     assert_eq!(ledger.source, "cloudpilot.zip (backup/MemDbgDB.pdb)");
@@ -740,6 +778,7 @@ fn pdb_round_trip() {
     assert_eq!(back.double_frees, ledger.double_frees);
     assert_eq!(back.small_sites, ledger.small_sites);
     assert_eq!(back.low_heap, ledger.low_heap);
+    assert_eq!(back.pinned, ledger.pinned);
     assert_eq!(back.header, ledger.header);
 }
 

@@ -39,6 +39,9 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             51 => checkpoint_cap(),
             52 => bad_use(),
             53 => resized_across_checkpoints(),
+            55 => pinned(false, true),
+            56 => pinned(true, true),
+            57 => pinned(false, false),
             _ => 99,
         }
     }
@@ -186,6 +189,43 @@ unsafe fn resized_across_checkpoints() -> u32 {
         if mem_ptr_resize!(p, 8) != errNone || mem_handle_resize!(h, 64) != errNone {
             return 4;
         }
+    }
+    end()
+}
+
+/// Heap pinning: a 20,000-byte pointer, then (with `pin`) a 64-byte pointer or
+/// (`locked`) a 64-byte handle kept locked, then a 2,000-byte pointer; both
+/// big pointers freed, then a 65,000-byte handle that fits only after the pin,
+/// lowering the largest free chunk by more than 1/8: the pin then has the
+/// 20,000-byte hole before it and the rest of the heap after it.
+unsafe fn pinned(locked: bool, pin: bool) -> u32 {
+    let r = begin(&Settings::DEFAULT);
+    if r != 0 {
+        return r;
+    }
+    let f1 = mem_ptr_new!(20000); // @mark pin-hole
+    let (p, h) = if !pin {
+        (core::ptr::null_mut(), core::ptr::null_mut())
+    } else if locked {
+        let h = mem_handle_new!(64); // @mark pin-handle
+        // SAFETY: a live handle, kept locked.
+        unsafe { MemHandleLock(h) };
+        (core::ptr::null_mut(), h)
+    } else {
+        (mem_ptr_new!(64), core::ptr::null_mut()) // @mark pin-ptr
+    };
+    let f2 = mem_ptr_new!(2000); // @mark pin-after
+    if f1.is_null() || f2.is_null() || (pin && p.is_null() && h.is_null()) {
+        return 1;
+    }
+    // SAFETY: live pointers, freed once.
+    unsafe {
+        MemChunkFree(f1);
+        MemChunkFree(f2);
+    }
+    let g = mem_handle_new!(65000); // @mark pin-big
+    if g.is_null() {
+        return 2;
     }
     end()
 }
