@@ -153,6 +153,7 @@ fn button_pressed(id: UInt16) -> bool {
         ids::MainLeakBoxButton => scenarios::leak_box(),
         ids::MainCorrectButton => scenarios::correct(),
         ids::MainLoopLeakButton => scenarios::loop_leak(),
+        ids::MainPinHeapButton => scenarios::pin_heap(),
         ids::MainExitButton => {
             let mut stop = EventType::zeroed();
             stop.eType = events::appStopEvent;

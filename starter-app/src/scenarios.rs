@@ -23,6 +23,7 @@
 //! | Fragment | [`fragment`] | nothing leaked; heap statistics: 20 small allocations (1–12 bytes) from one site |
 //! | Leak Box | [`leak_box`] | a leak: 24 bytes, Rust allocation, with the call stack that made it |
 //! | Correct use | [`correct`] | nothing |
+//! | Pin heap | [`pin_heap`] | nothing leaked; "Heap pinned by": the 64-byte pointer at this file and line, with the 20,004 free bytes before it and the rest of the heap after it, when the largest free chunk fell to its low-water mark |
 //! | Loop leak | [`loop_leak`] | 5 leaks of 20 bytes from one line, one in each of generations 1 to 5 (`memdbg::checkpoint` per pass): `memdbg report --since N` lists those of pass N on |
 //!
 //! Leaks are reported at `memdbg::stop`, when the app exits: one alert each
@@ -321,6 +322,42 @@ pub fn loop_leak() {
         if !entry.is_null() {
             // SAFETY: a live 20-byte block.
             unsafe { palm::MemSet(entry, 20, pass) };
+        }
+    }
+}
+
+/// **Pin heap**: a 20,000-byte buffer, a 64-byte pointer after it, a 2,000-byte
+/// buffer after that; both buffers freed, then a 65,000-byte handle that no
+/// longer fits in the 20,000-byte hole before the small pointer, only after it.
+/// A non-movable chunk (a pointer, or a locked handle) is one MemHeapCompact
+/// cannot move, so the 64-byte pointer splits the free space: the classic way a
+/// long-lived small pointer made early ruins a Palm app's largest free chunk.
+/// Everything is freed again: nothing leaks.
+///
+/// With HEAP_STATS memdbg walks the heap when the largest free chunk reaches a
+/// new low-water mark, and the report's "Heap pinned by" names the 64-byte
+/// pointer's line, with the free bytes on each side of it at that moment.
+pub fn pin_heap() {
+    let hole = mem_ptr_new!(20000);
+    let pin = mem_ptr_new!(64); // @mark pin-heap
+    let after = mem_ptr_new!(2000);
+    // SAFETY: each pointer is live or null, and freed once.
+    unsafe {
+        if !hole.is_null() {
+            MemChunkFree(hole);
+        }
+        if !after.is_null() {
+            MemChunkFree(after);
+        }
+    }
+    let big = mem_handle_new!(65000);
+    // SAFETY: as above; the handle is live or null, freed once.
+    unsafe {
+        if !big.is_null() {
+            MemHandleFree(big);
+        }
+        if !pin.is_null() {
+            MemChunkFree(pin);
         }
     }
 }

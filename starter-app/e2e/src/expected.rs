@@ -1,7 +1,8 @@
 //! What the starter app's demo run must leave in MemDbgDB, as the report tool
 //! shows it: exactly eight leaks (a pointer, a handle and a Rust `Box` before
 //! the first checkpoint, then Loop leak's five, one in each of generations 1 to
-//! 5), one overrun and one double free, each at the line of `starter-app/src/scenarios.rs`
+//! 5), one overrun, one double free and the heap pinned by Pin heap's 64-byte
+//! pointer, each at the line of `starter-app/src/scenarios.rs`
 //! that carries its `// @mark NAME` comment. `ci/demo` checks its report with
 //! [`check`]; the end-to-end tests use [`marks`] for their exact expectations.
 
@@ -132,6 +133,19 @@ pub fn check(report: &Report, source: &str) -> Result<Vec<String>, Vec<String>> 
                         && stack_has(&d.first_free.stack, f, first.1)
                         && stack_has(&d.second_free.stack, f, second.1)
                 })
+            }),
+        ),
+        (
+            "the heap pinned by one block, the 64-byte pointer at @pin-heap, with the \
+             20,004 free bytes of the freed hole before it"
+                .into(),
+            m("pin-heap").map(|at| {
+                let pins = &report.heap.pinned_by;
+                pins.len() == 1
+                    && pins[0].block.site == at.0
+                    && pins[0].block.kind == "pointer"
+                    && pins[0].block.size == 64
+                    && pins[0].free_before == 20_004
             }),
         ),
     ];

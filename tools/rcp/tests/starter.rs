@@ -85,7 +85,7 @@ fn main_form() {
             _ => None,
         })
         .collect();
-    let expected: [(u16, &[u8]); 12] = [
+    let expected: [(u16, &[u8]); 13] = [
         (1001, b"Leak pointer"),
         (1002, b"Leak handle"),
         (1003, b"Field handle"),
@@ -97,6 +97,7 @@ fn main_form() {
         (1009, b"Leak Box"),
         (1010, b"Correct use"),
         (1012, b"Loop leak"),
+        (1014, b"Pin heap"),
         (1011, b"Exit"),
     ];
     assert_eq!(buttons, expected);
@@ -114,7 +115,7 @@ fn main_form() {
     // Every object with bounds is on the screen, no two overlap, and every
     // label fits its button.
     let bounded: Vec<Rect> = form.objects.iter().filter_map(FormObject::bounds).collect();
-    assert_eq!(bounded.len(), 13);
+    assert_eq!(bounded.len(), 14);
     for (i, a) in bounded.iter().enumerate() {
         assert!(a.fits_in(160, 160), "{a:?} is off the screen");
         for b in &bounded[i + 1..] {
