@@ -206,9 +206,12 @@
 //! ## Costs
 //! Measured exactly in `palm-run` by `cargo run --release -p memdbg --example bench`
 //! (default settings, 16-byte blocks, 10 to 5,000 blocks live): a `mem_ptr_new!` +
-//! `MemPtrFree` pair runs about 339–370 68k instructions inside memdbg, a
-//! `mem_handle_new!` + `MemHandleFree` pair 351–385, the underrun check
-//! included (9 instructions per pointer free, 12 per handle free; the index
+//! `MemPtrFree` pair runs about 339–373 68k instructions inside memdbg, a
+//! `mem_handle_new!` + `MemHandleFree` pair 351–399, the underrun check
+//! included (9 instructions per pointer free, 12 per handle free; a generation
+//! costs the allocation nothing: it is the scratch record's, which
+//! [`checkpoint`] sets; the pinning walk runs only at a new low-water mark of
+//! the largest free chunk, not once in the bench's pairs; the index
 //! probes' lengths depend on the blocks' addresses: a block may land in a
 //! cluster of the live blocks' entries, each extra probe about 14
 //! instructions in a find or an insert and 17 in a remove; the budget is
@@ -217,7 +220,7 @@
 //! `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`, `MemHeapFreeBytes`;
 //! `TimGetTicks`, `DmSet`, the original free), plus the app's own free trap. A
 //! handle's chunk is reached through its master pointer, never locked (with
-//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 484–501 instructions and 14 OS
+//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 470–501 instructions and 14 OS
 //! calls, three lock/unlock pairs per handle free). The index
 //! keeps this flat as the number of live blocks grows. The free patch is entered
 //! through a RAM trampoline that carries the state's address, so frees make no
@@ -229,11 +232,11 @@
 //! records for a block holding it. With guards, every `MemPtrSize`/`MemHandleSize` (the OS's
 //! too) costs the original plus an index probe (and a `MemPtrRecoverHandle` for an
 //! unknown pointer while handles are live), and a resize of a tracked block the
-//! wrapper's work. Code: 11,910 bytes of memdbg in the starter app's code 1
-//! (67 functions, as the bench counts them); 15,014 in the bench app, which links both
+//! wrapper's work. Code: 12,676 bytes of memdbg in the starter app's code 1
+//! (71 functions, as the bench counts them); 15,810 in the bench app, which links both
 //! the Rust wrappers and the C interface. Once, at [`start`], memdbg reads all of code 1 for
 //! the header's CRC-32 ([`record::crc32`]: about 22 instructions per byte, some
-//! 260,000 for the starter app's 11.7 KB code 1), so that the report can refuse the
+//! 465,000 for the starter app's 21 KB code 1), so that the report can refuse the
 //! ELF of another build.
 //!
 //! ## Layers
