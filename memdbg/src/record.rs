@@ -1947,7 +1947,7 @@ impl Record {
                 if !(1..=PINNED_LOCK_COUNT).contains(&r.lock_count) {
                     return Err(DecodeError {
                         offset: offset_of!(PinnedRecord, lock_count),
-                        what: "pinned record of an unlocked chunk",
+                        what: "pinned record with a lock count outside 1 to 15",
                     });
                 }
                 r.alloc.check(offset_of!(PinnedRecord, alloc))?;
@@ -2451,7 +2451,7 @@ mod tests {
         unlocked.lock_count = 0;
         assert_eq!(
             Record::decode(unlocked.as_bytes()).map_err(|e| e.what),
-            Err("pinned record of an unlocked chunk")
+            Err("pinned record with a lock count outside 1 to 15")
         );
         assert_eq!(kind::name(kind::PINNED), "pinned");
     }

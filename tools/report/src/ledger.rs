@@ -303,8 +303,13 @@ fn record_error(
             let v = data.get(1).copied().unwrap_or(record::FORMAT_VERSION);
             if let Some(size) = k.and_then(|k| kind_size(k, v)) {
                 message.push_str(&format!(
-                    "; it has {} bytes, a {name} record has {size}",
-                    data.len()
+                    "; it has {} bytes, {} {name} record has {size}",
+                    data.len(),
+                    if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    }
                 ));
             }
         }
@@ -423,8 +428,43 @@ fn decode_all<'a>(
             Record::LowHeap(l) => ledger.low_heap.push(l),
             Record::Segment(s) => ledger.segments.push(s),
             Record::Contents(c) => ledger.contents.push(c),
-            Record::Checkpoint(c) => ledger.checkpoints.push(c),
+            Record::Checkpoint(c) => {
+                // memdbg numbers its checkpoints 1, 2, 3… and appends each
+                // record: any other sequence is a damaged ledger, and a
+                // generation table made from it would be wrong.
+                let due = ledger.checkpoints.len() + 1;
+                if usize::from(c.generation) != due {
+                    let message = format!(
+                        "record {index} (checkpoint): generation {} where generation {due} was \
+                         due (memdbg writes checkpoints 1, 2, 3… in order): the ledger is damaged",
+                        c.generation
+                    );
+                    let at = std::mem::offset_of!(CheckpointRecord, generation) as u64;
+                    return Err(match origin {
+                        Origin::File(o) => InputError::at(source, o + at, message),
+                        Origin::Index => InputError::whole(source, message),
+                    });
+                }
+                ledger.checkpoints.push(c);
+            }
             Record::Pinned(p) => ledger.pinned.push(p),
+        }
+    }
+    // Every allocation's generation must be one the ledger has a checkpoint of.
+    let last = ledger.checkpoints.len();
+    for (a, &(index, at)) in ledger.allocs.iter().zip(&ledger.alloc_origins) {
+        if usize::from(a.generation) > last {
+            let message = format!(
+                "record {index} ({}): an allocation in generation {}, but the ledger has {last} \
+                 checkpoint(s): the ledger is damaged",
+                kind::name(a.kind),
+                a.generation
+            );
+            let off = std::mem::offset_of!(AllocRecord, generation) as u64;
+            return Err(match at {
+                Some(o) => InputError::at(source, o + off, message),
+                None => InputError::whole(source, message),
+            });
         }
     }
     Ok(ledger)

@@ -276,6 +276,19 @@ fn truncated_records() {
         "record 13 (contents): truncated record (byte 30 of the record); it has 30 bytes, a \
          contents record has 40"
     );
+    // A kind whose name starts with a vowel takes "an".
+    let mut recs = sample_records();
+    let mut overrun = recs[1].clone();
+    overrun.truncate(40);
+    overrun[0] = kind::OVERRUN;
+    recs[1] = overrun;
+    let e = err(&pdb_of(&recs));
+    assert!(
+        e.message
+            .ends_with("; it has 40 bytes, an overrun record has 122"),
+        "{}",
+        e.message
+    );
     // A header cut short.
     let mut recs = sample_records();
     recs[0].truncate(100);
@@ -344,6 +357,57 @@ fn other_bad_records() {
         e.message,
         "record 11 (contents): contents record of a format version before 4 (byte 1 of the \
          record)"
+    );
+}
+
+/// A checkpoint record of generation `g`.
+fn checkpoint(g: u8) -> Vec<u8> {
+    record::CheckpointRecord {
+        kind: kind::CHECKPOINT,
+        version: record::FORMAT_VERSION,
+        generation: g,
+        ..Default::default()
+    }
+    .as_bytes()
+    .to_vec()
+}
+
+/// memdbg writes checkpoints 1, 2, 3… in order and every allocation in one of
+/// their generations: a repeated, skipped or reordered checkpoint, or an
+/// allocation of a generation without a checkpoint, is a damaged ledger (a
+/// generation table made from it would be silently wrong), named by record
+/// and offset.
+#[test]
+fn checkpoints_out_of_sequence_are_errors() {
+    let mut recs = sample_records();
+    recs.extend([checkpoint(1), checkpoint(2)]);
+    assert!(ledger_from_bytes(&pdb_of(&recs), "in.pdb").is_ok());
+    for (second, what) in [(1, "1"), (3, "3")] {
+        let mut recs = sample_records();
+        recs.extend([checkpoint(1), checkpoint(second)]);
+        let i = recs.len() - 1;
+        let pdb = pdb_of(&recs);
+        let e = err(&pdb);
+        assert_eq!(e.offset, Some(record_offset(&pdb, i) + 2));
+        assert_eq!(
+            e.message,
+            format!(
+                "record {i} (checkpoint): generation {what} where generation 2 was due \
+                 (memdbg writes checkpoints 1, 2, 3… in order): the ledger is damaged"
+            )
+        );
+    }
+    // Record 1 is a leak: in generation 2 with one checkpoint.
+    let mut recs = sample_records();
+    recs[1][82] = 2;
+    recs.push(checkpoint(1));
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, 1) + 82));
+    assert_eq!(
+        e.message,
+        "record 1 (handle): an allocation in generation 2, but the ledger has 1 checkpoint(s): \
+         the ledger is damaged"
     );
 }
 
