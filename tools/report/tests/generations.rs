@@ -198,3 +198,30 @@ fn a_bad_since_is_a_clear_error() {
         assert!(err.contains(&format!("invalid value '{bad}'")), "{err}");
     }
 }
+
+/// `memdbg diff --since N` checks N against both ledgers and names the side
+/// that lacks generation N (OLD first).
+#[test]
+fn a_bad_since_in_a_diff_names_the_ledger() {
+    let o = Command::new(env!("CARGO_BIN_EXE_memdbg"))
+        .arg("diff")
+        .arg(loop_ledger())
+        .arg(loop_ledger())
+        .args(["--since", "6"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains("OLD ledger: --since 6: the ledger has generations 0 to 5 (5 checkpoints)"),
+        "{err}"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_memdbg"))
+        .arg("diff")
+        .arg(loop_ledger())
+        .arg(loop_ledger())
+        .args(["--since", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+}

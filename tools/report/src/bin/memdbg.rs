@@ -79,7 +79,8 @@ struct Common {
     min_size: u32,
     /// List only the leaks made in generation N or later (memdbg::checkpoint
     /// starts generations 1 to 255; 0: all). The others are counted in the
-    /// summary. An N above the ledger's last generation is an error (exit 2).
+    /// summary. An N above the ledger's last generation is an error (exit 2;
+    /// with diff, N must exist in both ledgers).
     #[arg(long, value_name = "N", default_value_t = 0)]
     since: u8,
     /// Hide known leaks listed in FILE (counted in the summary; format: --help).
@@ -173,7 +174,14 @@ fn run(cli: Cli) -> Result<u8, InputError> {
         } => {
             let (old, new) = read_pair(&old, &new, common.member.as_deref())?;
             memdbg_report::diff::check_same_app(&old, &new)?;
-            memdbg_report::check_since(&new, common.since)?;
+            // Both sides: generation N of OLD must exist too, or the diff
+            // would compare NEW's passes N on with nothing.
+            for (side, ledger) in [("OLD", &old), ("NEW", &new)] {
+                memdbg_report::check_since(ledger, common.since).map_err(|mut e| {
+                    e.message = format!("{side} ledger: {}", e.message);
+                    e
+                })?;
+            }
             // Each side with the ELF of its own build: --elf must be NEW's,
             // --old-elf OLD's; --elf alone serves OLD too if it is its build.
             let elf = load_elf(common.elf.as_deref(), &new)?;
