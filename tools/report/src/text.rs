@@ -465,39 +465,6 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             write_allocated(out, &mut sw, b, why_none)?;
         }
     }
-    let pins = &r.heap.pinned_by;
-    if !pins.is_empty() {
-        writeln!(out)?;
-        writeln!(
-            out,
-            "Heap pinned by: {} (non-movable or locked, between free space that \
-             MemHeapCompact cannot merge while they stay; largest free chunk then {} bytes)",
-            count(pins.len(), "block", "blocks"),
-            num(pins[0].largest.into())
-        )?;
-        for (i, p) in pins.iter().enumerate() {
-            let b = &p.block;
-            let how = if p.lock_count == memdbg::record::PINNED_LOCK_COUNT {
-                "non-movable".to_string()
-            } else {
-                format!("locked {}x", p.lock_count)
-            };
-            writeln!(out)?;
-            writeln!(
-                out,
-                "Pin #{} ({} of {}): {} {how} at 0x{:08X}, size = {}: free {} bytes before, {} after",
-                b.seq,
-                i + 1,
-                pins.len(),
-                chunk_words(b),
-                b.address,
-                b.size,
-                num(p.free_before.into()),
-                num(p.free_after.into())
-            )?;
-            write_allocated(out, &mut sw, b, why_none)?;
-        }
-    }
     if !r.sites.is_empty() {
         writeln!(out)?;
         writeln!(out, "Leaks by site:")?;
@@ -694,6 +661,40 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             Esc(&l.after.site),
             l.after.seq
         )?;
+    }
+    // After the heap statistics it belongs to (the low-water mark it was taken at).
+    let pins = &r.heap.pinned_by;
+    if !pins.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Heap pinned by: {} (non-movable or locked, between free space that \
+             MemHeapCompact cannot merge while they stay; largest free chunk then {} bytes)",
+            count(pins.len(), "block", "blocks"),
+            num(pins[0].largest.into())
+        )?;
+        for (i, p) in pins.iter().enumerate() {
+            let b = &p.block;
+            let how = if p.lock_count == memdbg::record::PINNED_LOCK_COUNT {
+                "non-movable".to_string()
+            } else {
+                format!("locked {}x", p.lock_count)
+            };
+            writeln!(out)?;
+            writeln!(
+                out,
+                "Pin #{} ({} of {}): {} {how} at 0x{:08X}, size = {}: free {} bytes before, {} after",
+                b.seq,
+                i + 1,
+                pins.len(),
+                chunk_words(b),
+                b.address,
+                b.size,
+                num(p.free_before.into()),
+                num(p.free_after.into())
+            )?;
+            write_allocated(out, &mut sw, b, why_none)?;
+        }
     }
     let used: Vec<_> = r.suppressions.iter().filter(|u| u.leaks > 0).collect();
     if !used.is_empty() {
