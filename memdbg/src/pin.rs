@@ -74,8 +74,7 @@ fn keep(st: &mut State, body: u32, w1: u32, before: u32, after: u32, ticks: u32)
     let key = if u32::from(lock) == probe::PTR_LOCK_COUNT {
         body
     } else {
-        let h_offset = ((w1 << 8) as i32 >> 8) as u32;
-        body.wrapping_sub(8).wrapping_sub(h_offset.wrapping_mul(2))
+        probe::master_pointer(body, w1)
     };
     let Some(pos) = st.index.find(key) else {
         return;

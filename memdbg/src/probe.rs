@@ -55,12 +55,20 @@ unsafe fn header(body: u32) -> (u32, u32) {
 pub unsafe fn points_back(body: u32, handle: u32) -> bool {
     // SAFETY: the caller's guarantee.
     let (_, w1) = unsafe { header(body) };
-    let h_offset = ((w1 << 8) as i32 >> 8) as u32;
     if handle == 0 {
-        h_offset == 0
+        w1 & 0x00FF_FFFF == 0
     } else {
-        body.wrapping_sub(8).wrapping_sub(h_offset.wrapping_mul(2)) == handle
+        master_pointer(body, w1) == handle
     }
+}
+
+/// The master pointer (a 68k address) that the chunk header long 1 `w1` of the
+/// chunk with body `body` names: the header (`body` − 8) − 2 × `hOffset`, its
+/// signed low 24 bits (PALM_FACTS §5.1). Meaningful for a movable chunk only
+/// (a non-movable chunk's `hOffset` is 0).
+pub fn master_pointer(body: u32, w1: u32) -> u32 {
+    let h_offset = ((w1 << 8) as i32 >> 8) as u32;
+    body.wrapping_sub(8).wrapping_sub(h_offset.wrapping_mul(2))
 }
 
 /// Whether the header's long 0 before `body` is a live chunk's holding `size`
