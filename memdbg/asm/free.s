@@ -25,8 +25,8 @@
 | way, its slot leaving quarantine; the entry holds the address, the ticks,
 | the block's chunk, the slot and the record's kind), its site (the return address; with
 | CALL_STACKS the walk), its chunk header's last long (a damaged one, an
-| underrun: __memdbg_check_header), its guard (a damaged one, or any with a handle whose
-| chunk only MemHandleLock gives: __memdbg_check_guard), the fill (FILL_FREED:
+| underrun: __memdbg_check_header), its guard (a damaged one:
+| __memdbg_check_guard), the fill (FILL_FREED:
 | __memdbg_prepare_block), its record's kind byte set to free (DmSet; the record
 | keeps the rest, for a double free's report), the counters, its index entry
 | removed. Any other address is __memdbg_free_unindexed's (src/free.rs): a
@@ -94,8 +94,8 @@ __memdbg_free_block:
 	move.l	%d3, %a0		| its chunk (a handle's: CHUNK_OF)
 	move.w	(REC_FLAGS,%a3), %d1
 	CHUNK_OF %a0, %d1, .Lring_locked
-	move.l	%a0, %d2		| kept for the guard (0: only MemHandleLock gives it)
 .Lring_chunk:
+	move.l	%a0, %d2		| kept for the header and the guard
 	move.l	%a0, (RING_CHUNK - RING_BIAS,%a4,%d0.l)
 
 	| The free's site, in the ring entry: its return address, inside code 1
@@ -131,15 +131,12 @@ __memdbg_free_block:
 	| key + 2 x hOffset (signed) + 8 is the chunk), the owner not checked. A
 	| change is an underrun, recorded and repaired before the OS frees the
 	| chunk by __memdbg_check_header(st, rec, key, AT_FREE, ticks, site)
-	| (src/block.rs). Not read for a handle whose chunk only MemHandleLock
-	| gives (d2 = 0: .Lguard_unknown); a pointer's long is read on every
-	| path (4 bytes of the heap before the block), but with ST_DOCUMENTED
-	| (no header layout by contract) a difference is ignored, out of the
-	| main line: nothing is recorded or written.
+	| (src/block.rs). The long is read on every path (4 bytes of the heap
+	| before the chunk, a handle's locked with ST_DOCUMENTED), but with
+	| ST_DOCUMENTED (no header layout by contract) a difference is ignored,
+	| out of the main line: nothing is recorded or written.
 .Lheader_check:
 	move.l	%d2, %a0
-	tst.l	%d2
-	beq.s	.Lguard_unknown
 	move.l	(-4,%a0), %d0
 	cmp.l	%d2, %d3
 	bne.s	.Lheader_handle
@@ -170,10 +167,9 @@ __memdbg_free_block:
 
 	| The guard (GUARD_BYTES, as __memdbg_guard reads it): a damaged one is
 	| recorded and reported by __memdbg_check_guard(st, rec, key, AT_FREE,
-	| ticks, site) (src/block.rs), which also checks the guard of a handle
-	| whose chunk only MemHandleLock gives (ST_DOCUMENTED: .Lguard_unknown).
-	| The chunk is in A0 (d2's, from the ring entry's); a guard that ends
-	| even is read as one long.
+	| ticks, site) (src/block.rs). The chunk is in A0 (d2's, from the ring
+	| entry's; a handle's still locked with ST_DOCUMENTED); a guard that
+	| ends even is read as one long.
 .Lguard_check:
 	EXPECT_BELOW AF_GUARDED_BIT, 8
 	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a3)
@@ -186,10 +182,6 @@ __memdbg_free_block:
 	btst	#0, %d0
 	bne.s	.Lguard_odd
 	cmpi.l	#GUARD_INTACT, (%a0)
-	beq.s	.Lfill_freed
-	bra.s	.Lguard_call
-.Lguard_unknown:			| d2 = 0: __memdbg_check_guard reads it
-	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a3)
 	beq.s	.Lfill_freed
 	bra.s	.Lguard_call
 .Lguard_odd:
@@ -210,9 +202,14 @@ __memdbg_free_block:
 	bsr.w	__memdbg_check_guard
 	lea	(24,%sp), %sp
 
-	| With FILL_FREED: __memdbg_prepare_block(st, key, flags without
-	| AF_GUARDED, offset, offset + size, FILL_FREED_BYTE) (src/block.rs).
+	| With ST_DOCUMENTED, a handle's chunk is unlocked (.Lring_locked
+	| locked it), out of the main line. With FILL_FREED:
+	| __memdbg_prepare_block(st, key, flags without AF_GUARDED, offset,
+	| offset + size, FILL_FREED_BYTE) (src/block.rs).
 .Lfill_freed:
+	tst.b	(ST_DOCUMENTED,%a2)
+	bne.w	.Lchunk_unlock
+.Lfill_check:
 	btst	#OPT_FILL_FREED_BIT, (ST_OPT_FILL_FREED,%a2)
 	beq.s	.Lmark_free
 	pea	(FILL_FREED_BYTE).w
@@ -261,20 +258,26 @@ __memdbg_free_block:
 	rts
 
 	| Out of line: a handle whose chunk only MemHandleLock gives
-	| (ST_DOCUMENTED): locked and unlocked again for its address (D0 = 4i
-	| kept on the stack across the traps).
+	| (ST_DOCUMENTED): locked for its address (D0 = 4i kept on the stack
+	| across the trap) until .Lchunk_unlock, after its guard is checked:
+	| one MemHandleLock/MemHandleUnlock pair per handle free.
 .Lring_locked:
 	move.l	%d0, -(%sp)
-	clr.l	-(%sp)			| the chunk, once known
 	move.l	%d3, -(%sp)
 	SYSTRAP	sysTrapMemHandleLock
-	move.l	%a0, (4,%sp)
+	addq.l	#4, %sp
+	move.l	(%sp)+, %d0
+	bra.w	.Lring_chunk
+
+	| Out of line: with ST_DOCUMENTED, a handle's chunk unlocked
+	| (.Lring_locked locked it); a pointer has nothing to unlock.
+.Lchunk_unlock:
+	btst	#AF_HANDLE_BIT, (REC_FLAGS + 1,%a3)
+	beq.w	.Lfill_check
+	move.l	%d3, -(%sp)
 	SYSTRAP	sysTrapMemHandleUnlock
 	addq.l	#4, %sp
-	move.l	(%sp)+, %a0
-	move.l	(%sp)+, %d0
-	moveq	#0, %d2			| its guard: __memdbg_check_guard's
-	bra.w	.Lring_chunk
+	bra.w	.Lfill_check
 
 	| Out of line: a free's return address outside code 1, raw; from
 	| outside a known code 1 it is the OS's free.

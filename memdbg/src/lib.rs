@@ -146,8 +146,9 @@
 //! freed pointer's header says free); where they do not (PumpkinOS: handles are
 //! descriptors) memdbg uses documented calls only and says so in the ledger
 //! ([`record::HeaderFlags::DOCUMENTED_CALLS`]): a handle's chunk is reached with
-//! `MemHandleLock`/`MemHandleUnlock` (two more OS calls per handle allocation and
-//! per handle free with guards, and two more per handle free for the ring), no heap
+//! `MemHandleLock`/`MemHandleUnlock` (two more OS calls per handle allocation with
+//! guards, and two more per handle free: one lock serves its ring entry and its
+//! guard), no heap
 //! walk is made, a free of an address freed among the last 16 is a double free
 //! only when the app's code makes it, at stop with the patches installed no
 //! record's chunk is checked (a block freed without a trap call and never reused

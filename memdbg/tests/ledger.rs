@@ -276,6 +276,61 @@ fn one_byte_overrun_is_reported_with_the_allocation_line() {
     );
 }
 
+/// A handle's damaged guard is found at its free through the patch on both
+/// paths: its chunk through the master pointer (3.x), or locked once for the
+/// ring entry and the guard and unlocked before the OS frees it (documented
+/// calls; palm-run, a debug ROM, reports a locked handle's free). The intact
+/// handle after it is no overrun.
+#[test]
+fn a_handle_overrun_is_found_at_its_free_on_both_paths() {
+    let mut left = Vec::new();
+    for documented in [false, true] {
+        let r = run_with(45, &Config::default(), |m| m.opaque_handles = documented);
+        assert_eq!(r.outcome.result, Some(0), "documented {documented}");
+        assert_clean_header(&r);
+        assert_eq!(
+            r.flags().contains(HeaderFlags::DOCUMENTED_CALLS),
+            documented
+        );
+        let ev = r.events();
+        assert_eq!(ev.len(), 1, "{ev:?}");
+        let Record::Overrun(o) = ev[0] else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(o.when.get(), detected::AT_FREE);
+        assert_eq!(o.guard, [0x00, 0xFD, 0xFD, 0xFD]);
+        assert_eq!(
+            seen(&o.alloc),
+            alloc(
+                kind::HANDLE,
+                AllocFlags::GUARDED | AllocFlags::HANDLE | AllocFlags::OVERRUN,
+                10,
+                "handle-overrun"
+            )
+        );
+        assert_eq!(
+            site_line(o.site.frame(0)),
+            Some(line("handle-overrun-free"))
+        );
+        let c = r.counters();
+        assert_eq!(
+            (c.overruns.get(), c.frees.get(), c.leaks.get()),
+            (1, 2, 0),
+            "documented {documented}"
+        );
+        assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
+        // MemHandleLock (0xA021) calls less MemHandleUnlock (0xA022) calls:
+        // the locks left (the ledger's records stay locked until stop); the
+        // documented path's own locks of the handles leave none behind.
+        let calls = |t: u16| r.machine.stats.trap_calls.get(&t).copied().unwrap_or(0);
+        left.push(calls(0xA021) - calls(0xA022));
+    }
+    assert_eq!(
+        left[0], left[1],
+        "locks left on the 3.x and documented paths"
+    );
+}
+
 #[test]
 fn a_block_without_guards_is_never_guard_checked() {
     let r = run(6);

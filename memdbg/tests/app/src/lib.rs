@@ -94,6 +94,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
             42 => underruns_at_free(),
             43 => underrun_at_resize(),
             44 => underrun_at_stop(),
+            45 => handle_overrun(),
             41 => leaks(&Settings {
                 options: Settings::DEFAULT.options.difference(Options::CONTENTS),
                 ..Settings::DEFAULT
@@ -476,6 +477,25 @@ unsafe fn overrun() -> u32 {
         let p = mem_ptr_new!(10).cast::<u8>(); // @mark overrun
         *p.add(10) = 0;
         MemChunkFree(p.cast()); // @mark overrun-free
+    }
+    end()
+}
+
+/// One byte written past a 10-byte handle's block, found when the handle is
+/// freed with the trap (the patch), and an intact handle freed after it. The
+/// result: 0, or 2 when a free failed.
+#[inline(never)]
+unsafe fn handle_overrun() -> u32 {
+    begin(&Settings::DEFAULT);
+    unsafe {
+        let h = mem_handle_new!(10); // @mark handle-overrun
+        *MemHandleLock(h).cast::<u8>().add(10) = 0;
+        MemHandleUnlock(h);
+        let e = MemHandleFree(h); // @mark handle-overrun-free
+        let clean = mem_handle_new!(8);
+        if e != 0 || MemHandleFree(clean) != 0 {
+            return 2;
+        }
     }
     end()
 }
