@@ -4,9 +4,10 @@
 //! lock count read from the chunk header, PALM_FACTS §5.1) and the documented
 //! calls only (palm-run `--opaque-handles`: `MemHandleLockCount`). Every test
 //! asserts the exact locked records (the handle, its lock count, its
-//! allocation's kind, flags, size, file and line).
+//! allocation's kind, flags, size, file and line) and the report's lines.
 
 use memdbg::record::{AllocFlags, HeaderFlags, LockedRecord, Record, kind};
+use memdbg_report::{ElfSymbols, Format, Ledger, Options, analyze, write};
 use palm_run::Config;
 
 mod common;
@@ -97,5 +98,82 @@ fn handles_locked_at_stop_are_recorded_with_their_counts() {
             assert!(x.ticks.get() >= r.header.start_ticks.get());
             assert!(x.ticks.get() <= r.header.stop_ticks.get());
         }
+    }
+}
+
+/// The report of that ledger: a "Locked handles at stop" section after the
+/// leaks with one finding per locked handle (its count, size, site and call
+/// stack), the summary count and exit status 1; the JSON carries them.
+#[test]
+fn the_report_lists_handles_locked_at_stop() {
+    for documented in [false, true] {
+        let r = run(documented);
+        let pdb = r.machine.export("MemDbgDB").unwrap();
+        let ledger = Ledger::from_pdb(&pdb, "MemDbgDB.pdb").unwrap();
+        let symbols = ElfSymbols::load(&APP2.built().elf).unwrap();
+        let mut opts = Options::default();
+        opts.symbolizer = Some(&symbols);
+        let report = analyze(&ledger, &opts);
+        let mut text = Vec::new();
+        write(&mut text, &report, Format::Text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let file = APP2.source();
+        let (once, twice) = (APP2.line("locked-once"), APP2.line("locked-twice"));
+        let seq = |mark| APP2.seq(&r, mark);
+        let (h1, h2) = (
+            locked(&r)[0].alloc.address.get(),
+            locked(&r)[1].alloc.address.get(),
+        );
+        let want = [
+            "Locked handles at stop: 2 handles (locked with MemHandleLock and never unlocked: \
+             a locked handle cannot move, so it pins the dynamic heap)"
+                .to_string(),
+            String::new(),
+            format!(
+                "Locked #{} (1 of 2): handle 0x{h1:08X} locked 1 time at stop, 16 bytes \
+                 allocated at {file}:{once}",
+                seq("locked-once")
+            ),
+            "  Chunk allocated by:".to_string(),
+        ];
+        let at = text
+            .find("Locked handles at stop:")
+            .unwrap_or_else(|| panic!("no section in\n{text}"));
+        let lines: Vec<&str> = text[at..].lines().take(4).collect();
+        assert_eq!(lines, want, "documented {documented}\n{text}");
+        let second = format!(
+            "Locked #{} (2 of 2): handle 0x{h2:08X} locked 2 times at stop, 24 bytes \
+             allocated at {file}:{twice}",
+            seq("locked-twice")
+        );
+        assert!(text.contains(&second), "{second}\n{text}");
+        // After the leaks, before the heap statistics.
+        assert!(text.find("Leaks: 3 blocks").unwrap() < at);
+        assert!(at < text.find("Heap statistics:").unwrap());
+        // The call stack's first frame is the scenario's function (its line
+        // is the DWARF line of the return address, which the optimizer may
+        // share between the four allocations; the site above is exact).
+        let frame = text[at..].lines().nth(4).unwrap();
+        assert!(
+            frame.starts_with("    #0 0x")
+                && frame.contains(" in memdbg_test_app2::locked_at_stop at tests/app2/src/lib.rs:"),
+            "{frame}"
+        );
+        assert_eq!(report.summary.locked, 2);
+        assert_eq!(report.summary.exit_status, 1);
+        assert!(
+            report.summary.line.ends_with("; 2 handles locked at stop."),
+            "{}",
+            report.summary.line
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        let l = &json["locked"];
+        assert_eq!(l.as_array().unwrap().len(), 2);
+        assert_eq!(l[0]["lock_count"], 1);
+        assert_eq!(l[1]["lock_count"], 2);
+        assert_eq!(l[1]["handle"], h2);
+        assert_eq!(l[1]["block"]["line"], twice);
+        assert_eq!(l[1]["block"]["size"], 24);
+        assert_eq!(json["summary"]["locked"], 2);
     }
 }

@@ -238,7 +238,9 @@ unsafe fn pinned(locked: bool, pin: bool) -> u32 {
 /// third, leaked. With call stacks, so that the report shows the sites' callers.
 unsafe fn locked_at_stop() -> u32 {
     let r = begin(&Settings {
-        options: Settings::DEFAULT.options.union(memdbg::Options::CALL_STACKS),
+        options: Settings::DEFAULT
+            .options
+            .union(memdbg::Options::CALL_STACKS),
         ..Settings::DEFAULT
     });
     if r != 0 {
