@@ -71,6 +71,25 @@ pub fn master_pointer(body: u32, w1: u32) -> u32 {
     body.wrapping_sub(8).wrapping_sub(h_offset.wrapping_mul(2))
 }
 
+/// The lock count the OS keeps for live handle `handle` (a master pointer): the
+/// `lockCount` nibble, bits 31–28 of the second long of the chunk header before
+/// the body its master pointer holds (PALM_FACTS §5.1); 0 when the master
+/// pointer is null (a chunk of size 0 has no body to lock).
+///
+/// # Safety
+/// `handle` is a live tracked handle of the dynamic heap, on an OS the probe
+/// found to keep handles as master pointers ([`internals`]).
+pub unsafe fn handle_lock_count(handle: u32) -> u32 {
+    // SAFETY: the caller's guarantee; handles are even.
+    let body = unsafe { (handle as usize as *const u32).read_volatile() };
+    if body == 0 {
+        return 0;
+    }
+    // SAFETY: the body of the live chunk the master pointer names.
+    let (_, w1) = unsafe { header(body) };
+    w1 >> 28
+}
+
 /// Whether the header's long 0 before `body` is a live chunk's holding `size`
 /// bytes (`size` field − 8 − `sizeAdj`; the free bit clear).
 ///

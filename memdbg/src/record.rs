@@ -22,7 +22,8 @@
 //!   leak), and event records
 //!   ([`kind::OVERRUN`], [`kind::UNDERRUN`], [`kind::DOUBLE_FREE`], [`kind::INTERIOR_FREE`],
 //!   [`kind::SMALL_SITE`], [`kind::LOW_HEAP`], [`kind::CHECKPOINT`]) in the order they happened; with [`Options::CONTENTS`], one
-//!   [`kind::CONTENTS`] record per leak (its first bytes), written at stop. Events are separate records (not
+//!   [`kind::CONTENTS`] record per leak (its first bytes), written at stop; one
+//!   [`kind::LOCKED`] record per tracked handle still locked at stop. Events are separate records (not
 //!   header sections) so that their number is not bounded by the header's size and a
 //!   crash loses none that were written.
 //! - While the app runs (or after it crashed before `stop`), the database also holds
@@ -59,7 +60,7 @@
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
 //! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
 //! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); two new record kinds, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]) and [`kind::CONTENTS`] ([`ContentsRecord`]: a leak's first bytes, written at stop, with option [`Options::CONTENTS`]); every other layout is as in version 3 |
-//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); three new record kinds, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters) [`kind::PINNED`] ([`PinnedRecord`]: a tracked non-movable block or locked handle that split the dynamic heap's free space at its largest-free-chunk low-water mark, with the free bytes on each side, 104 bytes) and [`kind::UNDERRUN`] ([`UnderrunRecord`]: a damaged chunk header before a block, the same layout as an [`OverrunRecord`] with the header's last 4 bytes as found, 122 bytes); header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; every other layout is as in version 4 |
+//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); four new record kinds, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters) [`kind::PINNED`] ([`PinnedRecord`]: a tracked non-movable block or locked handle that split the dynamic heap's free space at its largest-free-chunk low-water mark, with the free bytes on each side, 104 bytes) [`kind::UNDERRUN`] ([`UnderrunRecord`]: a damaged chunk header before a block, the same layout as an [`OverrunRecord`] with the header's last 4 bytes as found, 122 bytes) and [`kind::LOCKED`] ([`LockedRecord`]: a tracked handle still locked at stop, with its lock count, 92 bytes); header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; every other layout is as in version 4 |
 //!
 //! [`Header::decode`] and [`Record::decode`] read all five versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
@@ -209,6 +210,9 @@ pub mod kind {
     /// A damaged chunk header before a block
     /// ([`UnderrunRecord`](super::UnderrunRecord)); format version 5 on.
     pub const UNDERRUN: u8 = 0x2A;
+    /// A tracked handle still locked at stop, with its lock count
+    /// ([`LockedRecord`](super::LockedRecord)); format version 5 on.
+    pub const LOCKED: u8 = 0x27;
 
     /// Whether `k` is one of the four allocation kinds.
     pub const fn is_alloc(k: u8) -> bool {
@@ -218,7 +222,7 @@ pub mod kind {
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
     /// "overrun", "underrun", "double free", "small-allocation site", "low heap",
     /// "interior free", "header", "segment", "contents", "checkpoint", "pinned",
-    /// "free slot"), or "unknown".
+    /// "locked", "free slot"), or "unknown".
     pub const fn name(k: u8) -> &'static str {
         match k {
             FREE_SLOT => "free slot",
@@ -237,6 +241,7 @@ pub mod kind {
             CONTENTS => "contents",
             CHECKPOINT => "checkpoint",
             PINNED => "pinned",
+            LOCKED => "locked",
             _ => "unknown",
         }
     }
@@ -1503,6 +1508,55 @@ const_assert_eq!(offset_of!(PinnedRecord, alloc), 20);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for PinnedRecord {}
 
+/// A tracked handle still locked at stop (format version 5 on): its lock count
+/// then, as the OS keeps it, not as memdbg counted it — on the OS 3.x path the
+/// `lockCount` nibble (bits 31–28) of the chunk header's second long before the
+/// body the handle's master pointer holds (PALM_FACTS §5.1), on the
+/// documented-calls path ([`HeaderFlags::DOCUMENTED_CALLS`]) what
+/// `MemHandleLockCount` (trap 0xA01F, sdk-3.5 `CoreTraps.h`) answers. A handle
+/// that was freed is not live at stop and has none; a locked handle that is also
+/// a leak has both its allocation record and this one. Written at stop, at most
+/// one per live tracked handle, in slot order (no heap walk). 92 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::LOCKED`] |
+/// | 1 | 1 | version (5 on) |
+/// | 2 | 1 | the handle's lock count at stop (1 to [`LOCKED_MAX_COUNT`]) |
+/// | 3 | 1 | reserved (0) |
+/// | 4 | 4 | ticks (`TimGetTicks`) at stop |
+/// | 8 | 84 | the handle's allocation ([`AllocRecord`]: its address is the handle; site, call stack, sequence number) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct LockedRecord {
+    /// [`kind::LOCKED`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`] (5 or later).
+    pub version: u8,
+    /// The handle's lock count at stop, 1 to [`LOCKED_MAX_COUNT`].
+    pub lock_count: u8,
+    /// Reserved, 0.
+    pub reserved: u8,
+    /// `TimGetTicks` at stop.
+    pub ticks: U32Be,
+    /// The handle's allocation ([`AllocRecord::address`] is the handle).
+    pub alloc: AllocRecord,
+}
+/// Size of a [`LockedRecord`] in bytes.
+pub const LOCKED_RECORD_SIZE: usize = 92;
+/// The first format version with [`LockedRecord`]s.
+pub const LOCKED_FORMAT_VERSION: u8 = 5;
+/// The highest lock count a handle can have: 14 (the 4-bit `lockCount` field's
+/// 15 is `memPtrLockCount`, a non-movable chunk's; PALM_FACTS §5.1).
+pub const LOCKED_MAX_COUNT: u8 = 14;
+const_assert_eq!(size_of::<LockedRecord>(), LOCKED_RECORD_SIZE);
+const_assert_eq!(offset_of!(LockedRecord, lock_count), 2);
+const_assert_eq!(offset_of!(LockedRecord, ticks), 4);
+const_assert_eq!(offset_of!(LockedRecord, alloc), 8);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for LockedRecord {}
+
 /// Code resource `resource` (N ≥ 2) of the app as `start` found it: where it was
 /// locked, its size and its CRC-32 (format version 3 on). 16 bytes.
 ///
@@ -1808,6 +1862,8 @@ pub enum Record {
     Checkpoint(CheckpointRecord),
     /// A block that pinned the dynamic heap (format version 5 on).
     Pinned(PinnedRecord),
+    /// A tracked handle still locked at stop (format version 5 on).
+    Locked(LockedRecord),
 }
 
 impl Record {
@@ -1953,6 +2009,32 @@ impl Record {
                 r.alloc.check(offset_of!(PinnedRecord, alloc))?;
                 Ok(Record::Pinned(r))
             }
+            kind::LOCKED => {
+                version(bytes[1], 1)?;
+                if bytes[1] < LOCKED_FORMAT_VERSION {
+                    return Err(DecodeError {
+                        offset: 1,
+                        what: "locked record of a format version before 5",
+                    });
+                }
+                exact(bytes, LOCKED_RECORD_SIZE)?;
+                let r = LockedRecord::read_from(bytes)?;
+                if !(1..=LOCKED_MAX_COUNT).contains(&r.lock_count) {
+                    return Err(DecodeError {
+                        offset: offset_of!(LockedRecord, lock_count),
+                        what: "locked record with a lock count outside 1 to 14",
+                    });
+                }
+                if !r.alloc.alloc_flags().contains(AllocFlags::HANDLE) {
+                    return Err(DecodeError {
+                        offset: offset_of!(LockedRecord, alloc)
+                            + AllocRecord::FLAGS_OFFSET as usize,
+                        what: "locked record of a block that is not a handle",
+                    });
+                }
+                r.alloc.check(offset_of!(LockedRecord, alloc))?;
+                Ok(Record::Locked(r))
+            }
             _ => Err(DecodeError {
                 offset: 0,
                 what: "unknown record kind",
@@ -1980,6 +2062,7 @@ pub const fn size_of_kind(k: u8, v: u8) -> Option<usize> {
         kind::CONTENTS if v >= CONTENTS_FORMAT_VERSION => CONTENTS_RECORD_SIZE,
         kind::CHECKPOINT if v >= CHECKPOINT_FORMAT_VERSION => CHECKPOINT_RECORD_SIZE,
         kind::PINNED if v >= PINNED_FORMAT_VERSION => PINNED_RECORD_SIZE,
+        kind::LOCKED if v >= LOCKED_FORMAT_VERSION => LOCKED_RECORD_SIZE,
         _ => return None,
     };
     Some(size)
@@ -2670,6 +2753,61 @@ mod tests {
             f.set(p);
             assert_eq!(f, FileName::new(p), "{:?}", String::from_utf8_lossy(p));
         }
+    }
+
+    #[test]
+    fn locked_record_layout_and_decode() {
+        let mut alloc = sample_alloc();
+        alloc.kind = kind::HANDLE;
+        alloc.flags = U16Be::new(AllocFlags::HANDLE.bits());
+        let l = LockedRecord {
+            kind: kind::LOCKED,
+            version: FORMAT_VERSION,
+            lock_count: 2,
+            reserved: 0,
+            ticks: U32Be::new(0x0102_0304),
+            alloc,
+        };
+        let b = l.as_bytes();
+        assert_eq!(b.len(), LOCKED_RECORD_SIZE);
+        assert_eq!(&b[..8], &[0x27, 5, 2, 0, 1, 2, 3, 4]);
+        assert_eq!(&b[8..], alloc.as_bytes());
+        assert_eq!(size_of_kind(kind::LOCKED, 5), Some(92));
+        assert_eq!(size_of_kind(kind::LOCKED, 4), None);
+        assert_eq!(kind::name(kind::LOCKED), "locked");
+        assert_eq!(Record::decode(b), Ok(Record::Locked(l)));
+        let err = |r: &LockedRecord| Record::decode(r.as_bytes()).map_err(|e| (e.offset, e.what));
+        for bad in [0, 15] {
+            let r = LockedRecord {
+                lock_count: bad,
+                ..l
+            };
+            assert_eq!(
+                err(&r),
+                Err((2, "locked record with a lock count outside 1 to 14"))
+            );
+        }
+        let mut ptr = l;
+        ptr.alloc.flags = U16Be::new(0);
+        assert_eq!(
+            err(&ptr),
+            Err((10, "locked record of a block that is not a handle"))
+        );
+        let old = LockedRecord { version: 4, ..l };
+        assert_eq!(
+            err(&old),
+            Err((1, "locked record of a format version before 5"))
+        );
+        assert_eq!(
+            Record::decode(&b[..91]).map_err(|e| (e.offset, e.what)),
+            Err((91, "truncated record"))
+        );
+        let mut long = b.to_vec();
+        long.push(0);
+        assert_eq!(
+            Record::decode(&long).map_err(|e| (e.offset, e.what)),
+            Err((92, "record longer than its kind's size"))
+        );
     }
 
     #[test]

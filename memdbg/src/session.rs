@@ -13,8 +13,9 @@ use crate::patch;
 use crate::probe;
 use crate::record::{
     self, ALLOC_RECORD_SIZE, AllocFlags, AllocRecord, AsBytes, CONTENTS_LEN, DB_CREATOR,
-    FEATURE_STATE, FORMAT_VERSION, HeaderFlags, MAX_GENERATION, NOT_SAMPLED, OVERRUN_RECORD_SIZE,
-    Options, OverrunRecord, SegmentRecord, SmallSiteRecord, U16Be, U32Be, detected, kind,
+    DoubleFreeRecord, FEATURE_STATE, FORMAT_VERSION, HeaderFlags, LOCKED_MAX_COUNT, LockedRecord,
+    MAX_GENERATION, NOT_SAMPLED, OVERRUN_RECORD_SIZE, Options, OverrunRecord, SegmentRecord,
+    SmallSiteRecord, U16Be, U32Be, detected, kind,
 };
 use crate::settings::{Error, Settings};
 use crate::stack::CodeRange;
@@ -640,6 +641,7 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
             // SAFETY: as above.
             unsafe { check_guard(st, rec, key, detected::AT_STOP.into(), ticks, &NO_STACK) };
             if handed_off(st, rec) {
+                write_locked(st, rec, key, ticks);
                 handed += 1;
                 AllocFlags::HANDED_OFF
             } else {
@@ -647,6 +649,7 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
                 bytes += block::size_of(rec);
                 // SAFETY: as above.
                 unsafe { events::leak_line(st, rec) };
+                write_locked(st, rec, key, ticks);
                 if st.has(Options::CONTENTS) {
                     write_contents(st, rec, key);
                 }
@@ -662,6 +665,59 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
     st.live_bytes = bytes;
     (leaks, bytes, handed)
 }
+
+/// At stop, for the live tracked block of record `rec` (`key`: its address):
+/// if it is a handle the OS keeps locked, a [`LockedRecord`] (its lock count,
+/// `ticks`, a copy of its allocation record) appended with [`ledger::append`].
+/// The lock count is the OS's, not memdbg's: with the OS 3.x internals the
+/// chunk header's `lockCount` ([`probe::handle_lock_count`], PALM_FACTS §5.1);
+/// with [`HeaderFlags::DOCUMENTED_CALLS`] `MemHandleLockCount` (trap 0xA01F,
+/// sdk-3.5 `CoreTraps.h` `sysTrapMemHandleLockCount`; palm-sys's `traps.tbl`).
+/// A count above [`LOCKED_MAX_COUNT`] (15 is a non-movable chunk's, not a
+/// handle's) is not written. Called before [`write_contents`], whose
+/// `MemHandleLock` on the documented path is undone before it returns. The
+/// record is built in the double-free scratch record, idle at stop (the patches
+/// are removed first): the state chunk, and so the dynamic heap's layout, stays
+/// as it was.
+fn write_locked(st: &mut State, rec: *const u8, key: u32, ticks: u32) {
+    if block::flags_of(rec) & AllocFlags::HANDLE.bits() == 0 {
+        return;
+    }
+    // SAFETY: `key` is a live tracked handle; its header is read only where the
+    // probe found the OS 3.x internals.
+    let count = unsafe {
+        if st.documented != 0 {
+            u32::from(palm::MemHandleLockCount(key as usize as palm::MemHandle))
+        } else {
+            probe::handle_lock_count(key)
+        }
+    };
+    if count == 0 || count > u32::from(LOCKED_MAX_COUNT) {
+        return;
+    }
+    let r = (&mut st.sc().ev.double as *mut DoubleFreeRecord).cast::<LockedRecord>();
+    // SAFETY: the double-free scratch is at least LOCKED_RECORD_SIZE bytes
+    // (asserted below), 2-byte aligned as a LockedRecord needs, and unused at
+    // stop; `rec` is a locked allocation record of ALLOC_RECORD_SIZE bytes.
+    unsafe {
+        (*r).kind = kind::LOCKED;
+        (*r).version = FORMAT_VERSION;
+        (*r).lock_count = count as u8;
+        (*r).reserved = 0;
+        (*r).ticks = U32Be::new(ticks);
+        core::ptr::copy_nonoverlapping(
+            rec,
+            core::ptr::addr_of_mut!((*r).alloc).cast::<u8>(),
+            record::ALLOC_RECORD_SIZE,
+        );
+        ledger::append(st, (*r).as_bytes());
+    }
+}
+
+const _: () = assert!(
+    core::mem::size_of::<LockedRecord>() <= core::mem::size_of::<DoubleFreeRecord>()
+        && core::mem::align_of::<LockedRecord>() <= core::mem::align_of::<DoubleFreeRecord>()
+);
 
 /// Whether the live block of record `rec` was handed off: allocated as the app's
 /// (not [`AllocFlags::OTHER_OWNER`]) and now of another owner, as

@@ -595,6 +595,12 @@ impl Ledger {
                 out.str("Pins heap ");
                 (&p.alloc, p.alloc.size.get())
             }
+            Record::Locked(l) => {
+                out.str("Locked ");
+                out.dec(u32::from(l.lock_count));
+                out.str("x ");
+                (&l.alloc, l.alloc.size.get())
+            }
             Record::Header(_)
             | Record::FreeSlot
             | Record::Segment(_)
@@ -772,6 +778,14 @@ impl Ledger {
                 out.nl();
                 self.block(&p.alloc, out);
                 self.stack("Allocated by:", &p.alloc.stack, out);
+            }
+            Record::Locked(l) => {
+                out.str("Handle locked ");
+                out.count(u32::from(l.lock_count), "time", "times");
+                out.str(" at stop");
+                out.nl();
+                self.block(&l.alloc, out);
+                self.stack("Allocated by:", &l.alloc.stack, out);
             }
             Record::Header(_)
             | Record::FreeSlot

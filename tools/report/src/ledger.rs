@@ -8,8 +8,8 @@
 
 use memdbg::record::{
     self, AllocFlags, AllocRecord, AsBytes, CheckpointRecord, ContentsRecord, DecodeError,
-    DoubleFreeRecord, Header, InteriorFreeRecord, LowHeapRecord, OverrunRecord, PinnedRecord,
-    Record, SegmentRecord, SmallSiteRecord, UnderrunRecord, kind,
+    DoubleFreeRecord, Header, InteriorFreeRecord, LockedRecord, LowHeapRecord, OverrunRecord,
+    PinnedRecord, Record, SegmentRecord, SmallSiteRecord, UnderrunRecord, kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
 
@@ -86,6 +86,9 @@ pub struct Ledger {
     /// `Options::HEAP_STATS`), as memdbg wrote them: those splitting the most
     /// free bytes first.
     pub pinned: Vec<PinnedRecord>,
+    /// Tracked handles still locked at stop (format version 5 on), with the
+    /// lock count the OS kept, in database order (memdbg's slot order).
+    pub locked: Vec<LockedRecord>,
     /// Free slots skipped (only in a ledger whose run did not stop).
     pub free_slots: usize,
     /// Records skipped because they were never written: every byte zero, of
@@ -161,7 +164,7 @@ impl Ledger {
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
     /// header, then segment, allocation (leaks, then hand-offs, then freed
     /// unseen), overrun, underrun, double-free, interior-free, small-site, low-heap,
-    /// contents and checkpoint records in that order. Free slots are not written.
+    /// contents, checkpoint, pinned and locked records in that order. Free slots are not written.
     ///
     /// # Errors
     /// More than 65,535 records (the PDB entry count is 16 bits).
@@ -185,6 +188,7 @@ impl Ledger {
         datas.extend(self.contents.iter().map(stored));
         datas.extend(self.checkpoints.iter().map(stored));
         datas.extend(self.pinned.iter().map(stored));
+        datas.extend(self.locked.iter().map(stored));
         let records = datas
             .into_iter()
             .zip(1u32..)
@@ -367,6 +371,7 @@ fn decode_all<'a>(
         contents: Vec::new(),
         checkpoints: Vec::new(),
         pinned: Vec::new(),
+        locked: Vec::new(),
         free_slots: 0,
         unwritten: 0,
         deleted: 0,
@@ -448,6 +453,7 @@ fn decode_all<'a>(
                 ledger.checkpoints.push(c);
             }
             Record::Pinned(p) => ledger.pinned.push(p),
+            Record::Locked(l) => ledger.locked.push(l),
         }
     }
     // Every allocation's generation must be one the ledger has a checkpoint of.

@@ -363,6 +363,24 @@ pub struct Underrun {
     pub block: Block,
 }
 
+/// A tracked handle still locked at stop (memdbg's `LockedRecord`): the lock
+/// count the OS kept for it (the chunk header's, or `MemHandleLockCount`'s on
+/// the documented-calls path), not one memdbg counted. A finding of its own: a
+/// locked handle that is also a leak is in both lists.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Locked {
+    /// 1-based number.
+    pub number: usize,
+    /// The handle (a 68k address, as the app saw it).
+    pub handle: u32,
+    /// Its lock count at stop, 1 to 14.
+    pub lock_count: u8,
+    /// `TimGetTicks` at stop.
+    pub ticks: u32,
+    /// The handle's allocation.
+    pub block: Block,
+}
+
 /// One free of a double free.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FreeSite {
@@ -514,14 +532,16 @@ pub struct Summary {
     pub double_frees: usize,
     /// Interior-free records.
     pub interior_frees: usize,
+    /// Handles locked at stop (locked records).
+    pub locked: usize,
     /// Blocks handed off (not leaks: they do not set the exit status).
     pub handed_off: usize,
     /// Their bytes.
     pub handed_off_bytes: u64,
     /// Blocks freed unseen (not leaks; they do not set the exit status).
     pub freed_unseen: usize,
-    /// 0: no leaks or errors; 1: leaks, overruns, underruns, double frees or
-    /// interior frees (records or header counters).
+    /// 0: no leaks or errors; 1: leaks, overruns, underruns, double frees,
+    /// interior frees (records or header counters) or handles locked at stop.
     pub exit_status: u8,
     /// The one-line summary that ends the text report.
     pub line: String,
@@ -565,6 +585,9 @@ pub struct Report {
     pub double_frees: Vec<DoubleFree>,
     /// Frees of an address inside a tracked block, in the order found.
     pub interior_frees: Vec<InteriorFree>,
+    /// Tracked handles still locked at stop, in ledger order (format version
+    /// 5 on; empty before).
+    pub locked: Vec<Locked>,
     /// Blocks freed where memdbg could not see the free (trap patches
     /// refused): not leaks, in allocation order.
     pub freed_unseen: Vec<Leak>,
@@ -1345,6 +1368,18 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         .enumerate()
         .map(|(i, f)| interior_free(&mut an, i + 1, f))
         .collect();
+    let locked: Vec<Locked> = ledger
+        .locked
+        .iter()
+        .enumerate()
+        .map(|(i, l)| Locked {
+            number: i + 1,
+            handle: l.alloc.address.get(),
+            lock_count: l.lock_count,
+            ticks: l.ticks.get(),
+            block: an.block(&l.alloc),
+        })
+        .collect();
     let mut small: Vec<&SmallSiteRecord> = ledger.small_sites.iter().collect();
     small.sort_by_key(|s| std::cmp::Reverse(s.count.get()));
     let heap = HeapInfo {
@@ -1532,6 +1567,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         || !underruns.is_empty()
         || !double_frees.is_empty()
         || !interior_frees.is_empty()
+        || !locked.is_empty()
         || counters.overruns > 0
         || counters.double_frees > 0;
     let exit_status = u8::from(!leaks.is_empty() || errors);
@@ -1572,6 +1608,12 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         line.push_str(&format!(
             "; {}",
             plural(interior_frees.len(), "interior free", "interior frees")
+        ));
+    }
+    if !locked.is_empty() {
+        line.push_str(&format!(
+            "; {} locked at stop",
+            plural(locked.len(), "handle", "handles")
         ));
     }
     if !handed_off.is_empty() {
@@ -1643,6 +1685,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             underruns: underruns.len(),
             double_frees: double_frees.len(),
             interior_frees: interior_frees.len(),
+            locked: locked.len(),
             handed_off: handed_off.len(),
             handed_off_bytes,
             freed_unseen: freed_unseen.len(),
@@ -1658,6 +1701,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         underruns,
         double_frees,
         interior_frees,
+        locked,
         freed_unseen,
         heap,
         suppressions: uses,

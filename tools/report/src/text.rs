@@ -179,6 +179,56 @@ fn write_allocated(
     }
 }
 
+/// The "Locked handles at stop" section (nothing without locked records): one
+/// finding per handle, "Locked #3 (1 of 2): handle 0x00012344 locked 2 times at
+/// stop, 16 bytes allocated at FILE:LINE", then the allocation's call stack.
+fn write_locked(
+    out: &mut dyn Write,
+    sw: &mut StackWriter,
+    r: &Report,
+    why_none: &str,
+) -> io::Result<()> {
+    if r.locked.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Locked handles at stop: {} (locked with MemHandleLock and never unlocked: a locked \
+         handle cannot move, so it pins the dynamic heap)",
+        count(r.locked.len(), "handle", "handles")
+    )?;
+    for l in &r.locked {
+        let b = &l.block;
+        let site = match (&b.file, b.line) {
+            (Some(file), Some(line)) => format!("allocated at {}:{line}", Esc(file)),
+            (Some(file), None) => format!("allocated in {}", Esc(file)),
+            _ => format!("allocated by {}", Esc(&b.site)),
+        };
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Locked #{} ({} of {}): handle 0x{:08X} locked {} at stop, {} {site}",
+            b.seq,
+            l.number,
+            r.locked.len(),
+            l.handle,
+            count(l.lock_count.into(), "time", "times"),
+            count(b.size as usize, "byte", "bytes"),
+        )?;
+        if b.stack.is_empty() {
+            writeln!(
+                out,
+                "  Chunk allocated by: (no call stack recorded{why_none})"
+            )?;
+        } else {
+            writeln!(out, "  Chunk allocated by:")?;
+            sw.write(out, &b.stack, b.stack_truncated)?;
+        }
+    }
+    Ok(())
+}
+
 /// Bytes per row of a leak's contents.
 const CONTENTS_ROW: usize = 16;
 
@@ -489,6 +539,7 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         }
     }
     write_generations(out, r)?;
+    write_locked(out, &mut sw, r, why_none)?;
 
     for o in &r.overruns {
         writeln!(out)?;

@@ -252,6 +252,57 @@ fn ledgers_before_version_4_are_still_read_and_never_say_a_stack_was_cut() {
     );
 }
 
+/// A locked record (kind 0x27) cut short, one of a pointer, and one with a lock
+/// count no handle has: each error names its record and the offset.
+#[test]
+fn bad_locked_records() {
+    let handle = record::AllocRecord::read_from(&sample_records()[1]).unwrap();
+    let locked = record::LockedRecord {
+        kind: kind::LOCKED,
+        version: record::FORMAT_VERSION,
+        lock_count: 1,
+        reserved: 0,
+        ticks: record::U32Be::new(9),
+        alloc: handle,
+    };
+    let with = |r: Vec<u8>| {
+        let mut recs = sample_records();
+        recs.push(r);
+        let pdb = pdb_of(&recs);
+        let at = record_offset(&pdb, recs.len() - 1);
+        (err(&pdb), at)
+    };
+    let mut short = locked.as_bytes().to_vec();
+    short.truncate(60);
+    let (e, at) = with(short);
+    assert_eq!(e.offset, Some(at + 60));
+    assert_eq!(
+        e.message,
+        "record 14 (locked): truncated record (byte 60 of the record); it has 60 bytes, a locked \
+         record has 92"
+    );
+    let mut r = locked;
+    r.lock_count = 15;
+    let (e, at) = with(r.as_bytes().to_vec());
+    assert_eq!(e.offset, Some(at + 2));
+    assert!(
+        e.message
+            .starts_with("record 14 (locked): locked record with a lock count outside 1 to 14"),
+        "{}",
+        e.message
+    );
+    let mut r = locked;
+    r.alloc.flags = record::U16Be::new(record::AllocFlags::GUARDED.bits());
+    let (e, at) = with(r.as_bytes().to_vec());
+    assert_eq!(e.offset, Some(at + 10));
+    assert!(
+        e.message
+            .starts_with("record 14 (locked): locked record of a block that is not a handle"),
+        "{}",
+        e.message
+    );
+}
+
 #[test]
 fn truncated_records() {
     // A record cut short inside the database.

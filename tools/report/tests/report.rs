@@ -8,7 +8,7 @@ mod common;
 use std::io::Write;
 
 use common::*;
-use memdbg::record::{self, AsBytes, PinnedRecord, U32Be, kind};
+use memdbg::record::{self, AsBytes, LockedRecord, PinnedRecord, U32Be, kind};
 use memdbg_report::diff::{diff, print_diff};
 use memdbg_report::{
     Format, Ledger, Options, Suppressions, Symbol, Symbolize, analyze, ledger_from_bytes,
@@ -52,14 +52,15 @@ impl Symbolize for FakeElf {
     }
 }
 
-/// The sample ledger, with one more record than `sample_records` (which the
+/// The sample ledger, with two more records than `sample_records` (which the
 /// bad-input tests alter by index): a 64-byte pointer that pinned the heap
-/// between a 20,004-byte hole and the rest of it.
+/// between a 20,004-byte hole and the rest of it, and the first handle leak
+/// (#3) still locked twice at stop.
 fn sample() -> Ledger {
     Ledger::from_pdb(&pdb_of(&pinned_sample_records()), "sample.pdb").unwrap()
 }
 
-/// `sample_records` and the pinned record of [`sample`].
+/// `sample_records` and the pinned and locked records of [`sample`].
 fn pinned_sample_records() -> Vec<Vec<u8>> {
     let mut records = sample_records();
     let pin = PinnedRecord {
@@ -82,6 +83,17 @@ fn pinned_sample_records() -> Vec<Vec<u8>> {
         ),
     };
     records.push(pin.as_bytes().to_vec());
+    // The first handle leak (#3), still locked twice at stop.
+    let s1 = stack(&[Ok(0x0124), Ok(0x0A02), Ok(0x0040), Err(0x1000_2468)]);
+    let locked = LockedRecord {
+        kind: kind::LOCKED,
+        version: record::FORMAT_VERSION,
+        lock_count: 2,
+        reserved: 0,
+        ticks: U32Be::new(2000),
+        alloc: alloc(kind::HANDLE, 16, 0x0001_2344, 3, "src/starter.rs", 42, s1),
+    };
+    records.push(locked.as_bytes().to_vec());
     records
 }
 
@@ -255,7 +267,7 @@ fn text_shows_sites_and_unsymbolized_frames() {
     assert!(text.contains("    #3 0x10002468 (68k address outside code 1)\n"));
     assert!(text.ends_with(
         "SUMMARY: memdbg: 172 byte(s) leaked in 5 allocation(s); 1 overrun; 1 double free; \
-         INCOMPLETE ledger.\n"
+         1 handle locked at stop; INCOMPLETE ledger.\n"
     ));
 }
 
@@ -1306,7 +1318,11 @@ fn underruns_name_the_header_bytes_the_block_and_the_free() {
 /// comment, and a record written twice was counted twice in SUMMARY.
 #[test]
 fn allocation_records_that_cannot_be_right_are_named() {
-    let base = analyze(&sample(), &Options::default());
+    // The records of `sample_records` only (no pin, no locked handle).
+    let base = analyze(
+        &Ledger::from_pdb(&pdb_of(&sample_records()), "base.pdb").unwrap(),
+        &Options::default(),
+    );
     let warned = |recs: &[Vec<u8>]| {
         let l = Ledger::from_pdb(&pdb_of(recs), "w.pdb").unwrap();
         analyze(&l, &Options::default())

@@ -35,6 +35,7 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
     unsafe {
         match feature(0) {
             1 => one_leak(),
+            45 => locked_at_stop(),
             50 => loop_leak(),
             51 => checkpoint_cap(),
             52 => bad_use(),
@@ -226,6 +227,47 @@ unsafe fn pinned(locked: bool, pin: bool) -> u32 {
     let g = mem_handle_new!(65000); // @mark pin-big
     if g.is_null() {
         return 2;
+    }
+    end()
+}
+
+/// Handle lock balance at stop: a 16-byte handle locked once and kept, a
+/// 24-byte one locked twice and kept, a 32-byte one locked and unlocked and
+/// kept (not locked), and a 40-byte one locked, unlocked and freed (not live
+/// at stop). The first two are reported locked (1 and 2 times) and, like the
+/// third, leaked. With call stacks, so that the report shows the sites' callers.
+unsafe fn locked_at_stop() -> u32 {
+    let r = begin(&Settings {
+        options: Settings::DEFAULT
+            .options
+            .union(memdbg::Options::CALL_STACKS),
+        ..Settings::DEFAULT
+    });
+    if r != 0 {
+        return r;
+    }
+    let once = mem_handle_new!(16); // @mark locked-once
+    let twice = mem_handle_new!(24); // @mark locked-twice
+    let balanced = mem_handle_new!(32); // @mark locked-balanced
+    let freed = mem_handle_new!(40); // @mark locked-freed
+    if once.is_null() || twice.is_null() || balanced.is_null() || freed.is_null() {
+        return 1;
+    }
+    // SAFETY: live handles of this scenario; `freed` is freed once, unlocked.
+    unsafe {
+        MemHandleLock(once);
+        MemHandleLock(twice);
+        MemHandleLock(twice);
+        MemHandleLock(balanced);
+        MemHandleUnlock(balanced);
+        MemHandleLock(freed);
+        MemHandleUnlock(freed);
+        if MemHandleFree(freed) != errNone {
+            return 2;
+        }
+        if MemHandleLockCount(once) != 1 || MemHandleLockCount(twice) != 2 {
+            return 3;
+        }
     }
     end()
 }

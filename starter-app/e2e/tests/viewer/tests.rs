@@ -557,3 +557,54 @@ fn frames_in_code_2_and_up_are_shown_as_segment_n_plus_offset_and_named() {
     let in_code3 = format!("Allocated by:\n segment 3 + 0x{other_at:04X}\n  (the app changed)\n");
     assert!(details[1].contains(&in_code3), "{}\n{in_code3}", details[1]);
 }
+
+/// A handle still locked at stop (a `LOCKED` record made from StarterApp's
+/// handle leak, lock count 2): listed as "Locked 2x SIZE FILE:LINE", and its
+/// detail says how often it was locked, then the block and its call stack.
+#[test]
+fn a_handle_locked_at_stop_is_listed_with_its_count() {
+    let mut want = String::new();
+    let mut m = with_ledger(|r| {
+        let leak = r
+            .iter()
+            .find(|x| x.data.first() == Some(&kind::HANDLE))
+            .unwrap()
+            .clone();
+        let alloc = record::AllocRecord::decode(&leak.data).unwrap();
+        let file = alloc.file.bytes();
+        let base = &file[file.iter().rposition(|&b| b == b'/').map_or(0, |s| s + 1)..];
+        want = format!(
+            "Locked 2x {} {}:{}",
+            alloc.size.get(),
+            String::from_utf8_lossy(base),
+            alloc.line.get()
+        );
+        let locked = record::LockedRecord {
+            kind: kind::LOCKED,
+            version: FORMAT_VERSION,
+            lock_count: 2,
+            reserved: 0,
+            ticks: U32Be::new(100),
+            alloc,
+        };
+        let mut rec = leak;
+        rec.data = locked.as_bytes().to_vec();
+        rec.unique_id += 0x1000;
+        r.truncate(2);
+        r.push(rec);
+    });
+    let script = format!(
+        "tap {} 1\ntap {}\n",
+        vid("MainFindingsList"),
+        vid("DetailDoneButton")
+    );
+    let drawn = run_viewer(&mut m, &script);
+    assert_eq!(drawn[3], want, "{drawn:#?}");
+    let form = drawn.iter().position(|t| t == "Finding").unwrap();
+    let detail = &drawn[form + 1];
+    assert!(
+        detail.starts_with("Handle locked 2 times at stop\n"),
+        "{detail}"
+    );
+    assert!(detail.contains("Allocated by:"), "{detail}");
+}
