@@ -182,14 +182,10 @@ fn with_documented_calls_a_handles_guard_is_checked_while_locked() {
         "filled while locked"
     );
     assert_eq!(m.os.locks[&h], 0, "unlocked again");
-    // TimGetTicks, the ring's lock and unlock (the handle's chunk), the guard's,
-    // the fill's, DmSet.
-    assert_eq!(
-        m.os.traps,
-        [
-            0xA0F7, 0xA021, 0xA022, 0xA021, 0xA022, 0xA021, 0xA022, 0xA07E
-        ]
-    );
+    // TimGetTicks, the one lock of the handle's chunk for its ring entry and
+    // its guard (checked inline) and its unlock, the fill's lock and unlock,
+    // DmSet.
+    assert_eq!(m.os.traps, [0xA0F7, 0xA021, 0xA022, 0xA021, 0xA022, 0xA07E]);
     // A damaged guard is an overrun, found the same way (`free` left the state
     // busy, as the free entry's caller holds it).
     m.set_byte(STATE + k("ST_BUSY"), 0);
