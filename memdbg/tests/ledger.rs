@@ -235,6 +235,19 @@ fn resizes_keep_one_record_with_the_new_size() {
 /// allocated at mark `alloc_mark`, its first guard byte written (0x00), found
 /// when it was freed at mark `free_mark`.
 fn assert_one_overrun_at_free(r: &Run, size: u32, alloc_mark: &str, free_mark: &str) {
+    assert_one_overrun_of(r, kind::POINTER, PTR_GUARDED, size, alloc_mark, free_mark);
+}
+
+/// As [`assert_one_overrun_at_free`], for a block of record kind `kind` with
+/// `flags` (without [`AllocFlags::OVERRUN`], which the overrun adds).
+fn assert_one_overrun_of(
+    r: &Run,
+    kind: u8,
+    flags: AllocFlags,
+    size: u32,
+    alloc_mark: &str,
+    free_mark: &str,
+) {
     let ev = r.events();
     assert_eq!(ev.len(), 1, "{ev:?}");
     let Record::Overrun(o) = ev[0] else {
@@ -244,12 +257,7 @@ fn assert_one_overrun_at_free(r: &Run, size: u32, alloc_mark: &str, free_mark: &
     assert_eq!(o.guard, [0x00, 0xFD, 0xFD, 0xFD]);
     assert_eq!(
         seen(&o.alloc),
-        alloc(
-            kind::POINTER,
-            PTR_GUARDED | AllocFlags::OVERRUN,
-            size,
-            alloc_mark
-        )
+        alloc(kind, flags | AllocFlags::OVERRUN, size, alloc_mark)
     );
     assert_eq!(
         site_line(o.site.frame(0)),
@@ -292,25 +300,13 @@ fn a_handle_overrun_is_found_at_its_free_on_both_paths() {
             r.flags().contains(HeaderFlags::DOCUMENTED_CALLS),
             documented
         );
-        let ev = r.events();
-        assert_eq!(ev.len(), 1, "{ev:?}");
-        let Record::Overrun(o) = ev[0] else {
-            panic!("{ev:?}")
-        };
-        assert_eq!(o.when.get(), detected::AT_FREE);
-        assert_eq!(o.guard, [0x00, 0xFD, 0xFD, 0xFD]);
-        assert_eq!(
-            seen(&o.alloc),
-            alloc(
-                kind::HANDLE,
-                AllocFlags::GUARDED | AllocFlags::HANDLE | AllocFlags::OVERRUN,
-                10,
-                "handle-overrun"
-            )
-        );
-        assert_eq!(
-            site_line(o.site.frame(0)),
-            Some(line("handle-overrun-free"))
+        assert_one_overrun_of(
+            &r,
+            kind::HANDLE,
+            AllocFlags::GUARDED | AllocFlags::HANDLE,
+            10,
+            "handle-overrun",
+            "handle-overrun-free",
         );
         let c = r.counters();
         assert_eq!(
