@@ -640,8 +640,8 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
         } else {
             // SAFETY: as above.
             unsafe { check_guard(st, rec, key, detected::AT_STOP.into(), ticks, &NO_STACK) };
+            write_locked(st, rec, key, ticks);
             if handed_off(st, rec) {
-                write_locked(st, rec, key, ticks);
                 handed += 1;
                 AllocFlags::HANDED_OFF
             } else {
@@ -649,7 +649,6 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
                 bytes += block::size_of(rec);
                 // SAFETY: as above.
                 unsafe { events::leak_line(st, rec) };
-                write_locked(st, rec, key, ticks);
                 if st.has(Options::CONTENTS) {
                     write_contents(st, rec, key);
                 }

@@ -168,6 +168,16 @@ fn write_allocated(
             None => writeln!(out, "  Allocated in {file}")?,
         }
     }
+    write_allocated_by(out, sw, b, why_none)
+}
+
+/// The "Chunk allocated by:" lines of a block: its call stack, or why there is none.
+fn write_allocated_by(
+    out: &mut dyn Write,
+    sw: &mut StackWriter,
+    b: &Block,
+    why_none: &str,
+) -> io::Result<()> {
     if b.stack.is_empty() {
         writeln!(
             out,
@@ -216,15 +226,7 @@ fn write_locked(
             count(l.lock_count.into(), "time", "times"),
             count(b.size as usize, "byte", "bytes"),
         )?;
-        if b.stack.is_empty() {
-            writeln!(
-                out,
-                "  Chunk allocated by: (no call stack recorded{why_none})"
-            )?;
-        } else {
-            writeln!(out, "  Chunk allocated by:")?;
-            sw.write(out, &b.stack, b.stack_truncated)?;
-        }
+        write_allocated_by(out, sw, b, why_none)?;
     }
     Ok(())
 }
