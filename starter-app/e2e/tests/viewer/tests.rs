@@ -401,12 +401,7 @@ fn a_damaged_record_and_an_unknown_kind_are_listed_as_such() {
         r.truncate(2);
         r.push(unknown);
     });
-    let script = format!(
-        "tap {} 1\ntap {}\n",
-        vid("MainFindingsList"),
-        vid("DetailDoneButton")
-    );
-    let drawn = run_viewer(&mut m, &script);
+    let drawn = open_finding_1(&mut m);
     assert_eq!(drawn[3], "Unknown kind 0x30");
     let form = drawn.iter().position(|t| t == "Finding").unwrap();
     assert_eq!(
@@ -593,12 +588,7 @@ fn a_handle_locked_at_stop_is_listed_with_its_count() {
         r.truncate(2);
         r.push(rec);
     });
-    let script = format!(
-        "tap {} 1\ntap {}\n",
-        vid("MainFindingsList"),
-        vid("DetailDoneButton")
-    );
-    let drawn = run_viewer(&mut m, &script);
+    let drawn = open_finding_1(&mut m);
     assert_eq!(drawn[3], want, "{drawn:#?}");
     let form = drawn.iter().position(|t| t == "Finding").unwrap();
     let detail = &drawn[form + 1];
@@ -607,4 +597,15 @@ fn a_handle_locked_at_stop_is_listed_with_its_count() {
         "{detail}"
     );
     assert!(detail.contains("Allocated by:"), "{detail}");
+}
+
+/// Runs the viewer on `m`'s ledger, taps row 1 of its findings list, then the
+/// detail form's Done button: the texts drawn.
+fn open_finding_1(m: &mut Machine) -> Vec<String> {
+    let script = format!(
+        "tap {} 1\ntap {}\n",
+        vid("MainFindingsList"),
+        vid("DetailDoneButton")
+    );
+    run_viewer(m, &script)
 }
