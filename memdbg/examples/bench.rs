@@ -7,10 +7,13 @@
 //!
 //! Builds `tests/app` with palm-build and runs its benchmark scenario (100: 16-byte
 //! `mem_ptr_new!` + `MemPtrFree`; 101: 16-byte `mem_handle_new!` + `MemHandleFree`)
-//! with 10, 100, 1,000 and 5,000 blocks kept live, each twice: with 0 pairs and with
-//! `PAIRS` pairs. palm-run counts, per 68k address range, the instructions executed
-//! and the OS calls made (trap dispatches and JSRs into the OS); the difference
-//! between the two runs divided by `PAIRS` is the cost of one pair, without the setup.
+//! with 10, 100, 1,000 and 5,000 blocks kept live, each twice: with `WARM` pairs and
+//! with `WARM + PAIRS` pairs. palm-run counts, per 68k address range, the
+//! instructions executed and the OS calls made (trap dispatches and JSRs into the
+//! OS); the difference between the two runs divided by `PAIRS` is the cost of one
+//! pair in the steady state, without the setup: the `WARM` pairs of both runs fill
+//! the ring of recent frees (16 entries), and until it is full each allocation takes
+//! a new ledger record (`DmNewRecord`) instead of a slot the ring gave back.
 //! Ranges come from the ELF's symbols: memdbg's functions (`memdbg::…`, `<memdbg::…>`,
 //! `__memdbg_…` for its assembly, `memdbg_…` for its C interface)
 //! and the runtime helpers they call (`memcpy`, `memset`, `__mulsi3`, …), the app's.
@@ -33,6 +36,8 @@ mod common;
 
 const CREATOR: u32 = u32::from_be_bytes(*b"MDtA");
 const PAIRS: u32 = 1000;
+/// Pairs run before the measured ones in both runs: twice the ring of recent frees.
+const WARM: u32 = 32;
 const LIVE: [u32; 4] = [10, 100, 1_000, 5_000];
 const HELPERS: [&str; 7] = [
     "memcpy",
@@ -135,8 +140,8 @@ fn main() {
         for (documented, path) in [(false, "3.x"), (true, "documented")] {
             for live in LIVE {
                 let ranges = [&memdbg[..], &helpers, &appr];
-                let base = run(&prc, scenario, live, 0, documented, ranges);
-                let with = run(&prc, scenario, live, PAIRS, documented, ranges);
+                let base = run(&prc, scenario, live, WARM, documented, ranges);
+                let with = run(&prc, scenario, live, WARM + PAIRS, documented, ranges);
                 let per = |a: u64, b: u64| (b - a) as f64 / f64::from(PAIRS);
                 println!(
                     "{:<8} {:<10} {:>6} | {:>13.1} {:>9.1} {:>13.2} | {:>11.2} {:>11.1}",
@@ -166,8 +171,8 @@ fn main() {
         let scenario = if kind == "handle" { 101 } else { 100 };
         let live: u32 = live.parse().unwrap_or(10);
         let ranges = [&memdbg[..], &helpers, &appr];
-        let base = run(&prc, scenario, live, 0, false, ranges);
-        let with = run(&prc, scenario, live, PAIRS, false, ranges);
+        let base = run(&prc, scenario, live, WARM, false, ranges);
+        let with = run(&prc, scenario, live, WARM + PAIRS, false, ranges);
         let mut rows: Vec<(f64, &str)> = names
             .iter()
             .enumerate()
