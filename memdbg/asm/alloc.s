@@ -4,7 +4,8 @@
 
 | BLOCK: A0 = the block just allocated: its chunk (CHUNK_OF the address in
 | d6, by the flags in d5) plus its offset d4; a handle whose chunk only
-| MemHandleLock gives (ST_DOCUMENTED) goes to .Lprepare_block instead.
+| MemHandleLock gives (ST_DOCUMENTED) goes to .Lprepare_block instead, which
+| fills and guards it locked.
 	.macro	BLOCK
 	move.l	%d6, %a0
 	CHUNK_OF %a0, %d5, .Lprepare_block
@@ -33,8 +34,7 @@
 | for the guard (GUARDS, the dynamic heap, below the Memory Manager's limit;
 | without it when the OS has no room for it), moves an over-aligned Rust block
 | up to its alignment (the distance in the word below it), fills (FILL_NEW)
-| and guards the block (a handle with ST_DOCUMENTED through
-| __memdbg_prepare_block, which locks it), takes a slot (the free list's first, else
+| and guards the block (a handle with ST_DOCUMENTED locked meanwhile), takes a slot (the free list's first, else
 | __memdbg_fresh_slot's; none: __memdbg_untracked), builds the scratch record
 | (the ticks, the sequence number, the site's file and line copied only when
 | the site changes, a call stack for Rust blocks and with CALL_STACKS), writes
@@ -369,23 +369,29 @@ __memdbg_alloc:
 	addq.l	#8, %sp
 	bra.w	.Lindex
 
-	| Out of line: a handle whose chunk only MemHandleLock gives (ST_DOCUMENTED):
-	| its fill and guard by __memdbg_prepare_block, which locks it.
-.Lprepare_block:			| __memdbg_prepare_block(st, h, flags, d4, d4 + d3, byte)
-	moveq	#0, %d0
-	btst	#OPT_FILL_NEW_BIT, (ST_OPT_FILL_NEW,%a2)
-	beq.s	.Lprepare_byte
-	moveq	#FILL_NEW_BYTE, %d0
-.Lprepare_byte:
-	move.l	%d0, -(%sp)
-	move.l	%d4, %d0
-	add.l	%d3, %d0
-	move.l	%d0, -(%sp)
-	move.l	%d4, -(%sp)
-	move.l	%d5, -(%sp)
+	| Out of line: a handle whose chunk only MemHandleLock gives (ST_DOCUMENTED),
+	| from either BLOCK: locked while its fill and guard are written as above,
+	| then unlocked (one MemHandleLock/MemHandleUnlock pair per allocation).
+.Lprepare_block:
 	move.l	%d6, -(%sp)
-	move.l	%a2, -(%sp)
-	bsr.w	__memdbg_prepare_block	| (src/block.rs)
-	lea	(24,%sp), %sp
+	SYSTRAP	sysTrapMemHandleLock
+	addq.l	#4, %sp
+	adda.l	%d4, %a0		| the block
+	btst	#OPT_FILL_NEW_BIT, (ST_OPT_FILL_NEW,%a2)
+	beq.s	.Lprepare_end
+	move.l	%d3, %d0
+	moveq	#FILL_NEW_BYTE, %d1
+	FILL	%a0, %d0, %d1		| (A0 ends at the block's end)
+	bra.s	.Lprepare_guard
+.Lprepare_end:
+	adda.l	%d3, %a0
+.Lprepare_guard:
+	btst	#AF_GUARDED_BIT, %d5
+	beq.s	.Lprepare_unlock
+	WRITE_GUARD %a0, %d0
+.Lprepare_unlock:
+	move.l	%d6, -(%sp)
+	SYSTRAP	sysTrapMemHandleUnlock
+	addq.l	#4, %sp
 	bra.w	.Lslot
 	.size	__memdbg_alloc, . - __memdbg_alloc

@@ -139,8 +139,8 @@ __memdbg_guard:
 	rts
 	.size	__memdbg_guard, . - __memdbg_guard
 
-| __memdbg_prepare(chunk, flags, from, to, byte): after a block's allocation or
-| resize, or before its free, in the dynamic heap only (AF_NOT_DYNAMIC clear:
+| __memdbg_prepare(chunk, flags, from, to, byte): after a block's resize, or
+| before its free, in the dynamic heap only (AF_NOT_DYNAMIC clear:
 | the storage heaps are write-protected): its chunk's bytes from..to (offsets
 | from the chunk's start) get `byte` (0: no fill), and with AF_GUARDED the
 | guard is written at `to`. `chunk` is the block's chunk (src/block.rs's

@@ -141,9 +141,9 @@ pub fn release_chunk(st: &State, key: u32, flags: u16) {
 /// [`AllocFlags::NOT_DYNAMIC`]): its bytes `from..to` (offsets from the chunk's
 /// start) get `byte` (0: no fill), and with [`AllocFlags::GUARDED`] the guard is
 /// written at `to`. `key` is the pointer or handle, reached through [`chunk`]:
-/// `__memdbg_prepare` (`asm/block.s`) on it. The allocation's and the free's
-/// assembly call it for what they do not do inline (a handle with
-/// [`State::documented`], the fill of a freed block).
+/// `__memdbg_prepare` (`asm/block.s`) on it. A resize's new bytes and the free's
+/// fill of a freed block (its assembly) come here; the allocation's assembly
+/// writes its fill and guard inline.
 ///
 /// # Safety
 /// `key` is a live block whose chunk holds `to` bytes (and the guard after them

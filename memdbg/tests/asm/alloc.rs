@@ -190,6 +190,22 @@ fn with_documented_calls_a_handle_is_filled_and_guarded_while_locked() {
 }
 
 #[test]
+fn with_documented_calls_a_handle_without_fill_is_guarded_while_locked() {
+    let mut m = documented(defaults());
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 5);
+    let body = m.os.chunks[0].body;
+    assert_eq!(m.bytes(body + 5, 4), [0xFD; 4], "the guard after 5 bytes");
+    assert_ne!(m.bytes(body, 5), [0x31; 5], "no FILL_NEW fill");
+    assert_eq!(m.os.locks[&h], 0, "unlocked again");
+    // FtrGet, MemHandleNew, MemHandleLock, MemHandleUnlock, TimGetTicks, DmWrite,
+    // MemHeapFreeBytes.
+    assert_eq!(
+        m.os.traps,
+        [0xA27B, 0xA01E, 0xA021, 0xA022, 0xA0F7, 0xA076, 0xA00B]
+    );
+}
+
+#[test]
 fn an_over_aligned_rust_block_moves_up_to_its_alignment_with_its_call_stack() {
     let mut m = machine(defaults());
     // MemDbgAlloc's "how" for an 8-aligned layout: 8 bytes of room.
