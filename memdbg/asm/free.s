@@ -22,8 +22,9 @@
 |   Keeps:  D2-D7/A2-A6 (changes D0-D1/A0-A1).
 |
 | A block in the index is freed here: its ring entry (the oldest one gives
-| way, its slot leaving quarantine; the entry holds the address, the ticks,
-| the block's chunk, the slot and the record's kind), its site (the return address; with
+| way, its slot leaving quarantine; the entry holds the address, the
+| sequence number of the last allocation (when the free was: no TimGetTicks
+| on the main line), the block's chunk, the slot and the record's kind), its site (the return address; with
 | CALL_STACKS the walk), its chunk header's last long (a damaged one, an
 | underrun: __memdbg_check_header), its guard (a damaged one:
 | __memdbg_check_guard), the fill (FILL_FREED:
@@ -37,7 +38,7 @@
 __memdbg_free_block:
 	| a2 = the state, d3 = the address (the index key), d6 = the return
 	| address, 0(%sp) = the frame (D2 does not survive a trap); d7 = the
-	| MemHandleFree flag, then the ticks; d5 = the index position, d4 = the
+	| MemHandleFree flag (then scratch); d5 = the index position, d4 = the
 	| slot, a3 = its record, a4 = the ring, then the free's site.
 	movem.l	%d2-%d7/%a2-%a4, -(%sp)
 	move.l	%a0, %a2
@@ -61,8 +62,6 @@ __memdbg_free_block:
 	move.l	%d4, %d0
 	lsl.l	#2, %d0
 	move.l	(0,%a0,%d0.l), %a3
-	SYSTRAP	sysTrapTimGetTicks
-	move.l	%d0, %d7
 
 	| The ring entry i at ST_RING_NEXT (the oldest) becomes this free's (d0
 	| = i, then 2i, then 4i: the arrays' strides); the slot it held leaves
@@ -90,7 +89,7 @@ __memdbg_free_block:
 	move.w	%d1, (ST_FREE_HEAD,%a2)
 .Lring_entry:
 	move.l	%d3, (RING_ADDR - RING_BIAS,%a4,%d0.l)
-	move.l	%d7, (RING_TICKS - RING_BIAS,%a4,%d0.l)
+	move.l	(ST_SEQ,%a2), (RING_AFTER_SEQ - RING_BIAS,%a4,%d0.l)
 	move.l	%d3, %a0		| its chunk (a handle's: CHUNK_OF)
 	move.w	(REC_FLAGS,%a3), %d1
 	CHUNK_OF %a0, %d1, .Lring_locked
@@ -131,8 +130,9 @@ __memdbg_free_block:
 	| key + 2 x hOffset (signed) + 8 is the chunk), the owner not checked. A
 	| change is an underrun, recorded and repaired before the OS frees the
 	| chunk by __memdbg_check_header(st, rec, key, AT_FREE, ticks, site)
-	| (src/block.rs). The long is read on every path (4 bytes of the heap
-	| before the chunk, a handle's locked with ST_DOCUMENTED), but with
+	| (src/block.rs; the ticks read only then). The long is read on every
+	| path (4 bytes of the heap before the chunk, a handle's locked with
+	| ST_DOCUMENTED), but with
 	| ST_DOCUMENTED (no header layout by contract) a difference is ignored,
 	| out of the main line: nothing is recorded or written.
 .Lheader_check:
@@ -155,8 +155,11 @@ __memdbg_free_block:
 .Lheader_call:
 	tst.b	(ST_DOCUMENTED,%a2)
 	bne.s	.Lguard_check
+	move.l	%d2, %d7		| (D2 does not survive a trap)
+	SYSTRAP	sysTrapTimGetTicks
+	move.l	%d7, %d2
 	move.l	%a4, -(%sp)
-	move.l	%d7, -(%sp)
+	move.l	%d0, -(%sp)
 	pea	(AT_FREE).w
 	move.l	%d3, -(%sp)
 	move.l	%a3, -(%sp)
@@ -167,9 +170,9 @@ __memdbg_free_block:
 
 	| The guard (GUARD_BYTES, as __memdbg_guard reads it): a damaged one is
 	| recorded and reported by __memdbg_check_guard(st, rec, key, AT_FREE,
-	| ticks, site) (src/block.rs). The chunk is in A0 (d2's, from the ring
-	| entry's; a handle's still locked with ST_DOCUMENTED); a guard that
-	| ends even is read as one long.
+	| ticks, site) (src/block.rs; the ticks read only then). The chunk is in
+	| A0 (d2's, from the ring entry's; a handle's still locked with
+	| ST_DOCUMENTED); a guard that ends even is read as one long.
 .Lguard_check:
 	EXPECT_BELOW AF_GUARDED_BIT, 8
 	btst	#AF_GUARDED_BIT, (REC_FLAGS + 1,%a3)
@@ -194,7 +197,8 @@ __memdbg_free_block:
 	beq.s	.Lfill_freed
 .Lguard_call:
 	move.l	%a4, -(%sp)
-	move.l	%d7, -(%sp)
+	SYSTRAP	sysTrapTimGetTicks
+	move.l	%d0, -(%sp)
 	pea	(AT_FREE).w
 	move.l	%d3, -(%sp)
 	move.l	%a3, -(%sp)

@@ -296,8 +296,8 @@ fn interior_free(st: &mut State, rec: *mut u8, addr: u32, offset: i32, ret: u32,
 /// Bytes of a double-free record before its allocation record.
 const DOUBLE_FREE_HEAD: u32 = offset_of!(DoubleFreeRecord, alloc) as u32;
 
-/// Reports a double free of ring entry `i`: its record (the first free's time and
-/// site from the ring, this one's, and the quarantined slot's record, which still
+/// Reports a double free of ring entry `i`: its record (when the first free was,
+/// as an allocation sequence number, and its site, from the ring, this one's, and the quarantined slot's record, which still
 /// holds the allocation but for its kind) and, with [`Options::ALERT_DOUBLE_FREES`],
 /// its alert.
 fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
@@ -312,7 +312,7 @@ fn double_free(st: &mut State, i: usize, ret: u32, frame: u32) {
     d.kind = kind::DOUBLE_FREE;
     d.version = FORMAT_VERSION;
     d.address.set(ring.addr[i]);
-    d.first_ticks.set(ring.ticks[i]);
+    d.first_after_seq.set(ring.after_seq[i]);
     d.second_ticks.set(ticks);
     // The ring's site holds as many frames as its count says (the free path
     // writes only its innermost one without call stacks): the rest zeroed.

@@ -206,9 +206,11 @@
 //!
 //! ## Costs
 //! Measured exactly in `palm-run` by `cargo run --release -p memdbg --example bench`
-//! (default settings, 16-byte blocks, 10 to 5,000 blocks live): a `mem_ptr_new!` +
-//! `MemPtrFree` pair runs about 339–373 68k instructions inside memdbg, a
-//! `mem_handle_new!` + `MemHandleFree` pair 351–399, the underrun check
+//! (default settings, 16-byte blocks, 10 to 5,000 blocks live, once the ring of
+//! recent frees is full: until then, the first 16 frees of a run, each allocation
+//! takes a new ledger record): a `mem_ptr_new!` + `MemPtrFree` pair runs about
+//! 334–368 68k instructions inside memdbg, a `mem_handle_new!` + `MemHandleFree`
+//! pair 346–394, the underrun check
 //! included (9 instructions per pointer free, 12 per handle free; a generation
 //! costs the allocation nothing: it is the scratch record's, which
 //! [`checkpoint`] sets; the pinning walk runs only at a new low-water mark of
@@ -216,13 +218,15 @@
 //! probes' lengths depend on the blocks' addresses: a block may land in a
 //! cluster of the live blocks' entries, each extra probe about 14
 //! instructions in a find or an insert and 17 in a remove; the budget is
-//! 400), and each makes 8 OS
-//! calls from it (`FtrGet`,
+//! 400), and each makes 7 OS calls from it (`FtrGet`,
 //! `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`, `MemHeapFreeBytes`;
-//! `TimGetTicks`, `DmSet`, the original free), plus the app's own free trap. A
+//! `DmSet`, the original free; the free reads no ticks: its ring entry keeps
+//! the allocation sequence number instead, which a double free reports), plus
+//! the app's own free trap. A
 //! handle's chunk is reached through its master pointer, never locked (with
-//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 470–501 instructions and 14 OS
-//! calls, three lock/unlock pairs per handle free). The index
+//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 369–400 instructions and 11 OS
+//! calls, one lock/unlock pair at the allocation for its guard and one at the
+//! free for its ring entry and its guard check). The index
 //! keeps this flat as the number of live blocks grows. The free patch is entered
 //! through a RAM trampoline that carries the state's address, so frees make no
 //! Feature Manager call; it first checks, in 4 instructions, that the app's code

@@ -60,7 +60,7 @@
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
 //! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
 //! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); two new record kinds, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]) and [`kind::CONTENTS`] ([`ContentsRecord`]: a leak's first bytes, written at stop, with option [`Options::CONTENTS`]); every other layout is as in version 3 |
-//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); four new record kinds, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters) [`kind::PINNED`] ([`PinnedRecord`]: a tracked non-movable block or locked handle that split the dynamic heap's free space at its largest-free-chunk low-water mark, with the free bytes on each side, 104 bytes) [`kind::UNDERRUN`] ([`UnderrunRecord`]: a damaged chunk header before a block, the same layout as an [`OverrunRecord`] with the header's last 4 bytes as found, 122 bytes) and [`kind::LOCKED`] ([`LockedRecord`]: a tracked handle still locked at stop, with its lock count, 92 bytes); header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; every other layout is as in version 4 |
+//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); four new record kinds, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters) [`kind::PINNED`] ([`PinnedRecord`]: a tracked non-movable block or locked handle that split the dynamic heap's free space at its largest-free-chunk low-water mark, with the free bytes on each side, 104 bytes) [`kind::UNDERRUN`] ([`UnderrunRecord`]: a damaged chunk header before a block, the same layout as an [`OverrunRecord`] with the header's last 4 bytes as found, 122 bytes) and [`kind::LOCKED`] ([`LockedRecord`]: a tracked handle still locked at stop, with its lock count, 92 bytes); header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; a [`DoubleFreeRecord`]'s bytes 8 to 11 say when the first free was as an allocation sequence number ([`DoubleFreeRecord::first_after_seq`]; its ticks before); every other layout is as in version 4 |
 //!
 //! [`Header::decode`] and [`Record::decode`] read all five versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
@@ -1279,7 +1279,7 @@ unsafe impl AsBytes for UnderrunRecord {}
 /// | 1 | 1 | version |
 /// | 2 | 2 | reserved (0) |
 /// | 4 | 4 | the address freed twice (pointer or handle) |
-/// | 8 | 4 | ticks of the first free |
+/// | 8 | 4 | when the first free was: the sequence number of the last allocation before it (the report's `#N`; version 5 on; before it, the first free's ticks) |
 /// | 12 | 4 | ticks of the second free |
 /// | 16 | 26 | first free's site ([`Stack`]) |
 /// | 42 | 26 | second free's site ([`Stack`]) |
@@ -1296,8 +1296,13 @@ pub struct DoubleFreeRecord {
     pub reserved: U16Be,
     /// The address passed to both frees.
     pub address: U32Be,
-    /// `TimGetTicks` at the first free.
-    pub first_ticks: U32Be,
+    /// When the first free was, as the [`AllocRecord::seq`] of the last
+    /// allocation before it (format version 5 on, [`FREE_AFTER_SEQ_FORMAT_VERSION`];
+    /// in older records, `TimGetTicks` at the first free). The free path keeps no
+    /// ticks, to spare every free a `TimGetTicks` call; the sequence number
+    /// orders the free among the allocations exactly, where ticks (10 ms on
+    /// most devices) often do not.
+    pub first_after_seq: U32Be,
     /// `TimGetTicks` at the second free.
     pub second_ticks: U32Be,
     /// The first free's callers (innermost first: the return address after the
@@ -1310,6 +1315,9 @@ pub struct DoubleFreeRecord {
 }
 /// Size of a [`DoubleFreeRecord`] in bytes.
 pub const DOUBLE_FREE_RECORD_SIZE: usize = 152;
+/// The first format version whose [`DoubleFreeRecord::first_after_seq`] is a
+/// sequence number (before it: the first free's ticks).
+pub const FREE_AFTER_SEQ_FORMAT_VERSION: u8 = 5;
 const_assert_eq!(size_of::<DoubleFreeRecord>(), DOUBLE_FREE_RECORD_SIZE);
 const_assert_eq!(offset_of!(DoubleFreeRecord, address), 4);
 const_assert_eq!(offset_of!(DoubleFreeRecord, first), 16);
@@ -2466,7 +2474,7 @@ mod tests {
             version: FORMAT_VERSION,
             reserved: U16Be::new(0),
             address: U32Be::new(0x12344),
-            first_ticks: U32Be::new(10),
+            first_after_seq: U32Be::new(10),
             second_ticks: U32Be::new(11),
             first: sample_stack(),
             second: Stack::default(),

@@ -61,8 +61,11 @@ pub const TRAMPOLINE_LEN: usize = 40;
 pub struct Ring {
     /// The addresses freed (0: empty entry).
     pub addr: [u32; RING],
-    /// Ticks of each free.
-    pub ticks: [u32; RING],
+    /// When each free was, as the sequence number of the last allocation before
+    /// it (`State`'s `seq` then: the report's allocation `#N`). A sequence
+    /// number, not ticks: it orders the free among the allocations exactly, and
+    /// it costs no `TimGetTicks` on every free.
+    pub after_seq: [u32; RING],
     /// Each block's chunk when it was freed (a pointer's is the pointer; a
     /// handle's is what `MemHandleLock` gave: a later `MemChunkFree` of that
     /// pointer frees the handle's chunk a second time).
@@ -504,7 +507,7 @@ asm_constants! {
     SC_SIZE = core::mem::size_of::<Scratch>();
     SMALL_SITE_SIZE = core::mem::size_of::<SmallSite>();
     RING_ADDR = offset_of!(Ring, addr);
-    RING_TICKS = offset_of!(Ring, ticks);
+    RING_AFTER_SEQ = offset_of!(Ring, after_seq);
     RING_CHUNK = offset_of!(Ring, chunk);
     RING_SLOT = offset_of!(Ring, slot);
     RING_KIND = offset_of!(Ring, kind);

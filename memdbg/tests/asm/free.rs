@@ -32,12 +32,13 @@ fn free(m: &mut Machine, addr: u32, handle: bool, ret: u32) -> bool {
     }
 }
 
-/// Ring entry `i`: (address, ticks, slot, kind).
+/// Ring entry `i`: (address, the sequence number of the last allocation before
+/// the free, slot, kind).
 fn ring(m: &Machine, i: u32) -> (u32, u32, u16, u8) {
     let r = SCRATCH + k("SC_RING");
     (
         m.long(r + k("RING_ADDR") + 4 * i),
-        m.long(r + k("RING_TICKS") + 4 * i),
+        m.long(r + k("RING_AFTER_SEQ") + 4 * i),
         m.word(r + k("RING_SLOT") + 2 * i),
         m.byte(r + k("RING_KIND") + i),
     )
@@ -57,9 +58,9 @@ fn ring_site(m: &Machine, i: u32) -> (u8, u8, u32) {
 fn a_tracked_free_quarantines_the_block_in_the_ring() {
     let mut m = machine(defaults());
     let p = alloc(&mut m, kind::POINTER, 0, SITE, 16);
-    let ticks = m.os.ticks;
     assert!(free(&mut m, p, false, FREE_SITE));
-    assert_eq!(ring(&m, 0), (p, ticks + 1, 0, kind::POINTER));
+    // After allocation 1 (the free reads no ticks).
+    assert_eq!(ring(&m, 0), (p, 1, 0, kind::POINTER));
     assert_eq!(
         ring_site(&m, 0),
         (1, 0, FREE_SITE - CODE),
@@ -80,8 +81,8 @@ fn a_tracked_free_quarantines_the_block_in_the_ring() {
     }
     // The slot stays out of the free list while in the ring.
     assert_eq!(m.st_word("ST_FREE_HEAD"), 1);
-    // TimGetTicks, DmSet: nothing else.
-    assert_eq!(&m.os.traps[5..], [0xA0F7, 0xA07E]);
+    // DmSet: nothing else (no TimGetTicks).
+    assert_eq!(&m.os.traps[5..], [0xA07E]);
 }
 
 #[test]
@@ -182,10 +183,10 @@ fn with_documented_calls_a_handles_guard_is_checked_while_locked() {
         "filled while locked"
     );
     assert_eq!(m.os.locks[&h], 0, "unlocked again");
-    // TimGetTicks, the one lock of the handle's chunk for its ring entry and
-    // its guard (checked inline) and its unlock, the fill's lock and unlock,
-    // DmSet.
-    assert_eq!(m.os.traps, [0xA0F7, 0xA021, 0xA022, 0xA021, 0xA022, 0xA07E]);
+    // The one lock of the handle's chunk for its ring entry and its guard
+    // (checked inline) and its unlock, the fill's lock and unlock, DmSet (no
+    // TimGetTicks).
+    assert_eq!(m.os.traps, [0xA021, 0xA022, 0xA021, 0xA022, 0xA07E]);
     // A damaged guard is an overrun, found the same way (`free` left the state
     // busy, as the free entry's caller holds it).
     m.set_byte(STATE + k("ST_BUSY"), 0);

@@ -950,7 +950,7 @@ fn comparable(r: &Record) -> Record {
         }),
         Record::DoubleFree(d) => Record::DoubleFree(memdbg::record::DoubleFreeRecord {
             address: U32Be::new(0),
-            first_ticks: U32Be::new(0),
+            first_after_seq: U32Be::new(0),
             second_ticks: U32Be::new(0),
             alloc: comparable_alloc(&d.alloc),
             ..d

@@ -212,7 +212,7 @@ pub fn generate(records: usize, code_size: u32) -> Vec<Vec<u8>> {
                     version: record::FORMAT_VERSION,
                     reserved: U16Be::new(0),
                     address: a.address,
-                    first_ticks: U32Be::new(seq.wrapping_add(6000)),
+                    first_after_seq: U32Be::new(seq),
                     second_ticks: U32Be::new(seq.wrapping_add(6001)),
                     first: stack(&mut rng, &pool),
                     second: stack(&mut rng, &pool),

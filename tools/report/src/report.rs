@@ -7,9 +7,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 
 use memdbg::record::{
-    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord, HeaderFlags,
-    InteriorFreeRecord, NOT_SAMPLED, OverrunRecord, SegmentRecord, SmallSiteRecord, Stack,
-    UnderrunRecord, detected, kind,
+    self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord,
+    FREE_AFTER_SEQ_FORMAT_VERSION, HeaderFlags, InteriorFreeRecord, NOT_SAMPLED, OverrunRecord,
+    SegmentRecord, SmallSiteRecord, Stack, UnderrunRecord, detected, kind,
 };
 use palm_prc::FourCC;
 use serde::Serialize;
@@ -381,11 +381,17 @@ pub struct Locked {
     pub block: Block,
 }
 
-/// One free of a double free.
+/// One free of a double free, or an interior free.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FreeSite {
-    /// Ticks at the free.
-    pub ticks: u32,
+    /// Ticks at the free; `None` for a double free's first free from format
+    /// version 5 on (memdbg's free path reads no ticks: `after_allocation`
+    /// says when it was).
+    pub ticks: Option<u32>,
+    /// When the free was, as the sequence number of the last allocation before
+    /// it (a leak's `#N`): a double free's first free from format version 5 on,
+    /// else `None`.
+    pub after_allocation: Option<u32>,
     /// The free's callers.
     pub stack: Vec<StackFrame>,
     /// Why `stack` was cut, if it was (as [`Block::stack_truncated`]).
@@ -1809,12 +1815,15 @@ fn double_free(an: &mut Analyzer<'_>, number: usize, d: &DoubleFreeRecord) -> Do
         number,
         address: d.address.get(),
         first_free: FreeSite {
-            ticks: d.first_ticks.get(),
+            ticks: (d.version < FREE_AFTER_SEQ_FORMAT_VERSION).then(|| d.first_after_seq.get()),
+            after_allocation: (d.version >= FREE_AFTER_SEQ_FORMAT_VERSION)
+                .then(|| d.first_after_seq.get()),
             stack: an.frames.stack(&d.first),
             stack_truncated: truncated(&d.first, d.version),
         },
         second_free: FreeSite {
-            ticks: d.second_ticks.get(),
+            ticks: Some(d.second_ticks.get()),
+            after_allocation: None,
             stack: an.frames.stack(&d.second),
             stack_truncated: truncated(&d.second, d.version),
         },
@@ -1828,7 +1837,8 @@ fn interior_free(an: &mut Analyzer<'_>, number: usize, f: &InteriorFreeRecord) -
         address: f.address.get(),
         offset: f.offset_bytes(),
         free: FreeSite {
-            ticks: f.ticks.get(),
+            ticks: Some(f.ticks.get()),
+            after_allocation: None,
             stack: an.frames.stack(&f.site),
             stack_truncated: truncated(&f.site, f.version),
         },

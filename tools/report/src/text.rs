@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use memdbg::record;
 
-use crate::report::{Block, Contents, FastMap, Flag, Leak, Report, StackFrame};
+use crate::report::{Block, Contents, FastMap, Flag, FreeSite, Leak, Report, StackFrame};
 
 /// A string from an input, displayed for a terminal: its control characters
 /// (C0, DEL, C1: Unicode's `Cc`, `char::is_control`) as `\x1b`, everything
@@ -120,6 +120,15 @@ impl StackWriter {
 }
 
 /// The POSE-style description of a block: "Relocatable chunk (handle)".
+/// When a free was, as the report says it: "tick N", or "after allocation #N"
+/// (a double free's first free: memdbg's free path reads no ticks).
+fn free_when(f: &FreeSite) -> String {
+    match f.ticks {
+        Some(t) => format!("tick {t}"),
+        None => format!("after allocation #{}", f.after_allocation.unwrap_or(0)),
+    }
+}
+
 fn chunk_words(b: &Block) -> String {
     let what = if b.relocatable {
         "Relocatable"
@@ -603,14 +612,11 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         )?;
         write_allocated(out, &mut sw, b, why_none)?;
         for (label, f) in [("First", &d.first_free), ("Second", &d.second_free)] {
+            let when = free_when(f);
             if f.stack.is_empty() {
-                writeln!(
-                    out,
-                    "  {label} free (tick {}): no call stack recorded",
-                    f.ticks
-                )?;
+                writeln!(out, "  {label} free ({when}): no call stack recorded")?;
             } else {
-                writeln!(out, "  {label} free (tick {}) by:", f.ticks)?;
+                writeln!(out, "  {label} free ({when}) by:")?;
                 sw.write(out, &f.stack, f.stack_truncated)?;
             }
         }
@@ -631,14 +637,11 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             chunk_words(b)
         )?;
         write_allocated(out, &mut sw, b, why_none)?;
+        let when = free_when(&f.free);
         if f.free.stack.is_empty() {
-            writeln!(
-                out,
-                "  Freed (tick {}): no call stack recorded",
-                f.free.ticks
-            )?;
+            writeln!(out, "  Freed ({when}): no call stack recorded")?;
         } else {
-            writeln!(out, "  Freed (tick {}) by:", f.free.ticks)?;
+            writeln!(out, "  Freed ({when}) by:")?;
             sw.write(out, &f.free.stack, f.free.stack_truncated)?;
         }
     }

@@ -182,7 +182,42 @@ fn golden_json() {
     assert_eq!(v["sites"][1]["count"], 3);
     assert_eq!(v["overruns"][0]["guard"], "00 FD FD FD");
     assert_eq!(v["double_frees"][0]["second_free"]["ticks"], 4200);
+    assert_eq!(
+        v["double_frees"][0]["second_free"]["after_allocation"],
+        serde_json::Value::Null
+    );
+    assert_eq!(
+        v["double_frees"][0]["first_free"]["ticks"],
+        serde_json::Value::Null
+    );
+    assert_eq!(v["double_frees"][0]["first_free"]["after_allocation"], 3);
     assert_eq!(v["heap"]["low_largest_free"], 1500);
+}
+
+/// A double free's first free is an allocation sequence number from format
+/// version 5 on; an older record's is ticks, and says so.
+#[test]
+fn a_double_frees_first_free_is_ticks_before_format_version_5() {
+    let (text, _) = render(&sample(), &Options::default());
+    assert!(
+        text.contains("  First free (after allocation #3) by:\n"),
+        "{text}"
+    );
+    assert!(text.contains("  Second free (tick 4200) by:\n"), "{text}");
+    let mut records = pinned_sample_records();
+    let d = records
+        .iter_mut()
+        .find(|r| r[0] == kind::DOUBLE_FREE)
+        .unwrap();
+    // Version 4's layout: the same with a version-4 (82-byte) allocation record.
+    d.truncate(record::DOUBLE_FREE_RECORD_SIZE - 2);
+    d[1] = 4;
+    let old = Ledger::from_pdb(&pdb_of(&records), "v4.pdb").unwrap();
+    let r = analyze(&old, &Options::default());
+    let first = &r.double_frees[0].first_free;
+    assert_eq!((first.ticks, first.after_allocation), (Some(3), None));
+    let (text, _) = render(&old, &Options::default());
+    assert!(text.contains("  First free (tick 3) by:\n"), "{text}");
 }
 
 #[test]

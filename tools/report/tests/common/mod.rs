@@ -205,7 +205,7 @@ pub fn sample_records() -> Vec<Vec<u8>> {
         version: record::FORMAT_VERSION,
         reserved: U16Be::new(0),
         address: U32Be::new(0x0001_7000),
-        first_ticks: U32Be::new(4100),
+        first_after_seq: U32Be::new(3),
         second_ticks: U32Be::new(4200),
         first: stack(&[Ok(0x0700)]),
         second: stack(&[Ok(0x0702), Ok(0x0040)]),
