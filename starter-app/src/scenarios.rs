@@ -379,9 +379,9 @@ pub fn pin_heap() {
 pub fn lock_handle() {
     let kept = mem_handle_new!(16); // @mark lock-handle
     let balanced = mem_handle_new!(16);
-    // SAFETY: live handles of 16 bytes (or null, skipped); the first text
-    // fills its 16 with its NUL (the contents shown at stop are all its own). `kept` stays locked twice on purpose; `balanced` is
-    // unlocked before its free, once.
+    // SAFETY: live handles of 16 bytes (or null, skipped); "still locked 2x"
+    // and its NUL fill `kept`'s 16 (its contents at stop are all its own).
+    // `kept` stays locked twice on purpose; `balanced` is unlocked once, then freed.
     unsafe {
         if !kept.is_null() {
             StrCopy(MemHandleLock(kept).cast(), c"still locked 2x".as_ptr());
