@@ -22,6 +22,7 @@
 #define MainCorrectButton       1010    /* allocate and free: no report */
 #define MainExitButton          1011
 #define MainLoopLeakButton      1012    /* 5 passes, a checkpoint and a leak each */
+#define MainLockHandleButton    1013    /* a handle left locked twice: reported */
 #define MainPinHeapButton       1014    /* a 64-byte pointer splits the free space */
 #define MainTextLabel           1020
 #define MainTextField           1021    /* gets the field-handle scenario's text */

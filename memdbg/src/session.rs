@@ -39,6 +39,12 @@ pub struct Summary {
     /// Tracked blocks live at stop that another owner had (handed off with
     /// `MemPtrSetOwner`/`MemHandleSetOwner`, e.g. to the system): not leaks.
     pub handed_off: u32,
+    /// Tracked handles still locked at stop, in handles: each live handle whose
+    /// lock count the OS kept is 1 to 14 then (a [`LockedRecord`] each in the
+    /// ledger; the report's "Locked handles at stop"). A finding of its own,
+    /// counted whether or not the handle is also a leak (or handed off); a
+    /// handle freed before stop is never counted.
+    pub locked: u32,
     /// The ledger's run flags ([`HeaderFlags::INCOMPLETE`], …).
     pub flags: HeaderFlags,
 }
@@ -466,9 +472,11 @@ fn app_identity(st: &mut State) {
 /// [`AllocFlags::FREED_UNSEEN`]) with one `DbgMessage` line each, writes the
 /// small-allocation sites and the final header, releases the slots' records,
 /// removes the free ones from MemDbgDB and closes it, releases code 1; only
-/// then, the ledger complete (an alert that ends the app loses nothing), it shows
-/// the alerts at stop (up to [`Settings::max_alerts`], reading the ledger again),
-/// and frees the state. Call it before PilotMain returns.
+/// then, the ledger complete (an alert that ends the app loses nothing), it says
+/// the [`Summary`] in one `DbgMessage` line ("memdbg: leaks 1 (16 bytes),
+/// overruns 0, double frees 0, locked 1"), shows the alerts at stop (up to
+/// [`Settings::max_alerts`], reading the ledger again), and frees the state. Call
+/// it before PilotMain returns.
 ///
 /// # Errors
 /// [`Error::NotRunning`]; [`Error::Busy`] if called from inside the detector.
@@ -486,7 +494,7 @@ pub fn stop() -> Result<Summary, Error> {
     let frees_seen = st.patched & PATCHED_FREES != 0;
     patch::remove(st);
     let overruns = st.counters().overruns.get();
-    let (leaks, bytes, handed_off) = report_leaks(st, frees_seen);
+    let (leaks, bytes, handed_off, locked) = report_leaks(st, frees_seen);
     write_sites(st);
     crate::pin::write(st);
     st.flags &= !HeaderFlags::RUNNING.bits();
@@ -515,6 +523,7 @@ pub fn stop() -> Result<Summary, Error> {
         overruns: k.overruns.get(),
         double_frees: k.double_frees.get(),
         handed_off,
+        locked,
         flags: HeaderFlags::from_bits_retain(st.flags),
     };
     let a = &mut st.sc().args;
@@ -522,6 +531,7 @@ pub fn stop() -> Result<Summary, Error> {
     a[1] = bytes as usize;
     a[2] = summary.overruns as usize;
     a[3] = summary.double_frees as usize;
+    a[4] = locked as usize;
     events::dbg_message(st, &SUMMARY_LINE);
     stop_alerts(st, leak_alerts, overrun_alerts);
     // The index's keys are the second chunk (the first starts with the state).
@@ -584,9 +594,10 @@ pub fn checkpoint() -> Result<u8, Error> {
     result
 }
 
-/// The summary line of [`stop`] (the leaks, their bytes, overruns, double frees).
-static SUMMARY_LINE: [u8; 54] =
-    *b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01\0";
+/// The summary line of [`stop`] (the leaks, their bytes, overruns, double frees,
+/// handles locked at stop).
+static SUMMARY_LINE: [u8; 64] =
+    *b"memdbg: leaks \x01 (\x01 bytes), overruns \x01, double frees \x01, locked \x01\0";
 
 /// At stop: every live block is checked and, unless it was freed unseen or handed
 /// off, counted as a leak and reported (one `DbgMessage` line each; a record
@@ -594,7 +605,8 @@ static SUMMARY_LINE: [u8; 54] =
 /// is); then every slot's record is released (nothing reads it again through its
 /// pointer). `frees_seen`: the free traps were patched, so every free made with
 /// a trap call was seen. Returns the leaks, their bytes (which the header then
-/// counts) and the blocks handed off.
+/// counts), the blocks handed off and the handles found locked
+/// ([`write_locked`]).
 ///
 /// With the OS 3.x internals, a block that is no longer the chunk recorded
 /// ([`block::still_live`]: its chunk free, also when merged into a free
@@ -610,8 +622,8 @@ static SUMMARY_LINE: [u8; 54] =
 /// found at stop); one that another owner has now ([`handed_off`]) gets
 /// [`AllocFlags::HANDED_OFF`]: not a leak. With [`Options::CONTENTS`], each leak's
 /// first bytes follow ([`write_contents`]); a block freed unseen is never read.
-fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
-    let (mut leaks, mut bytes, mut handed) = (0u32, 0u32, 0u32);
+fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32, u32) {
+    let (mut leaks, mut bytes, mut handed, mut locked) = (0u32, 0u32, 0u32, 0u32);
     // SAFETY: TimGetTicks has no arguments.
     let ticks = unsafe { palm::TimGetTicks() };
     for s in 0..st.n_slots {
@@ -640,7 +652,7 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
         } else {
             // SAFETY: as above.
             unsafe { check_guard(st, rec, key, detected::AT_STOP.into(), ticks, &NO_STACK) };
-            write_locked(st, rec, key, ticks);
+            locked += u32::from(write_locked(st, rec, key, ticks));
             if handed_off(st, rec) {
                 handed += 1;
                 AllocFlags::HANDED_OFF
@@ -662,7 +674,7 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
     // The header counts the leaks, not the blocks freed unseen or handed off.
     st.live_count = leaks;
     st.live_bytes = bytes;
-    (leaks, bytes, handed)
+    (leaks, bytes, handed, locked)
 }
 
 /// At stop, for the live tracked block of record `rec` (`key`: its address):
@@ -677,10 +689,12 @@ fn report_leaks(st: &mut State, frees_seen: bool) -> (u32, u32, u32) {
 /// `MemHandleLock` on the documented path is undone before it returns. The
 /// record is built in the double-free scratch record, idle at stop (the patches
 /// are removed first): the state chunk, and so the dynamic heap's layout, stays
-/// as it was.
-fn write_locked(st: &mut State, rec: *const u8, key: u32, ticks: u32) {
+/// as it was. True when the handle is locked (1 to [`LOCKED_MAX_COUNT`] times),
+/// whether its record was written or lost to a full storage heap (the ledger
+/// then marked incomplete): [`Summary::locked`] counts it.
+fn write_locked(st: &mut State, rec: *const u8, key: u32, ticks: u32) -> bool {
     if block::flags_of(rec) & AllocFlags::HANDLE.bits() == 0 {
-        return;
+        return false;
     }
     // SAFETY: `key` is a live tracked handle; its header is read only where the
     // probe found the OS 3.x internals.
@@ -692,7 +706,7 @@ fn write_locked(st: &mut State, rec: *const u8, key: u32, ticks: u32) {
         }
     };
     if count == 0 || count > u32::from(LOCKED_MAX_COUNT) {
-        return;
+        return false;
     }
     let r = (&mut st.sc().ev.double as *mut DoubleFreeRecord).cast::<LockedRecord>();
     // SAFETY: the double-free scratch is at least LOCKED_RECORD_SIZE bytes
@@ -711,6 +725,7 @@ fn write_locked(st: &mut State, rec: *const u8, key: u32, ticks: u32) {
         );
         ledger::append(st, (*r).as_bytes());
     }
+    true
 }
 
 const _: () = assert!(

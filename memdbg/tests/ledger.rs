@@ -144,7 +144,7 @@ fn leaked_pointer_and_handle_are_recorded() {
     );
     assert_eq!(
         r.dbg_messages().last().unwrap(),
-        "memdbg: leaks 2 (48 bytes), overruns 0, double frees 0"
+        "memdbg: leaks 2 (48 bytes), overruns 0, double frees 0, locked 0"
     );
 }
 
@@ -525,8 +525,9 @@ fn with_patches_refused_blocks_freed_unseen_are_told_from_leaks_by_their_chunk_h
     );
     assert_eq!(c.alerts.get(), 3);
     assert!(
-        r.dbg_messages()
-            .contains(&"memdbg: leaks 2 (16 bytes), overruns 1, double frees 0".to_string()),
+        r.dbg_messages().contains(
+            &"memdbg: leaks 2 (16 bytes), overruns 1, double frees 0, locked 0".to_string()
+        ),
         "{:?}",
         r.dbg_messages()
     );
@@ -1586,7 +1587,7 @@ fn blocks_handed_to_the_system_are_not_leaks() {
     assert_eq!(lines, 2);
     assert_eq!(
         r.dbg_messages().last().unwrap(),
-        "memdbg: leaks 2 (14 bytes), overruns 0, double frees 0"
+        "memdbg: leaks 2 (14 bytes), overruns 0, double frees 0, locked 0"
     );
 }
 
@@ -1740,7 +1741,7 @@ fn blocks_freed_without_a_trap_call_are_freed_unseen() {
     );
     assert_eq!(
         r.dbg_messages().last().unwrap(),
-        "memdbg: leaks 1 (12 bytes), overruns 0, double frees 0"
+        "memdbg: leaks 1 (12 bytes), overruns 0, double frees 0, locked 0"
     );
     assert!(r.machine.reports.is_empty(), "{:?}", r.machine.reports);
 }

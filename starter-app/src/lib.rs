@@ -154,6 +154,7 @@ fn button_pressed(id: UInt16) -> bool {
         ids::MainCorrectButton => scenarios::correct(),
         ids::MainLoopLeakButton => scenarios::loop_leak(),
         ids::MainPinHeapButton => scenarios::pin_heap(),
+        ids::MainLockHandleButton => scenarios::lock_handle(),
         ids::MainExitButton => {
             let mut stop = EventType::zeroed();
             stop.eType = events::appStopEvent;

@@ -1,8 +1,10 @@
 //! What the starter app's demo run must leave in MemDbgDB, as the report tool
-//! shows it: exactly eight leaks (a pointer, a handle and a Rust `Box` before
+//! shows it: exactly nine leaks (a pointer, a handle and a Rust `Box` before
 //! the first checkpoint, then Loop leak's five, one in each of generations 1 to
-//! 5), one overrun, one double free and the heap pinned by Pin heap's 64-byte
-//! pointer, each at the line of `starter-app/src/scenarios.rs`
+//! 5, and Lock handle's handle, after the last checkpoint: generation 5), one
+//! overrun, one double free, the heap pinned by Pin heap's 64-byte pointer and
+//! one handle locked at stop, Lock handle's, locked 2 times, each at the line
+//! of `starter-app/src/scenarios.rs`
 //! that carries its `// @mark NAME` comment. `ci/demo` checks its report with
 //! [`check`]; the end-to-end tests use [`marks`] for their exact expectations.
 
@@ -74,27 +76,37 @@ pub fn check(report: &Report, source: &str) -> Result<Vec<String>, Vec<String>> 
     };
     let checks: Vec<(String, Result<bool, String>)> = vec![
         (
-            format!("exactly 8 leaks (found {})", leaks.len()),
-            Ok(leaks.len() == 8),
+            format!("exactly 9 leaks (found {})", leaks.len()),
+            Ok(leaks.len() == 9),
         ),
         (
             format!(
                 "5 leaked pointers of 20 bytes at @loop-leak, in generations 1 to 5 (one \
-                 each, after 5 checkpoints: found {}), the other 3 leaks in generation 0",
+                 each, after 5 checkpoints: found {}), @lock-handle's leak in generation 5 \
+                 too, the other 3 leaks in generation 0",
                 report.checkpoints.len()
             ),
-            m("loop-leak").map(|at| {
+            m("loop-leak").and_then(|at| {
+                let lock = m("lock-handle")?;
                 let generations: Vec<u8> = leaks
                     .iter()
                     .filter(|b| b.kind == "pointer" && b.size == 20 && b.site == at.0)
                     .map(|b| b.generation)
                     .collect();
-                let others = leaks.iter().filter(|b| b.site != at.0);
-                generations == [1, 2, 3, 4, 5]
+                let late: Vec<u8> = leaks
+                    .iter()
+                    .filter(|b| b.site == lock.0)
+                    .map(|b| b.generation)
+                    .collect();
+                let others = leaks.iter().filter(|b| b.site != at.0 && b.site != lock.0);
+                let per_checkpoint: Vec<usize> =
+                    report.checkpoints.iter().map(|c| c.leaks.len()).collect();
+                Ok(generations == [1, 2, 3, 4, 5]
+                    && late == [5]
                     && others.clone().count() == 3
                     && others.into_iter().all(|b| b.generation == 0)
                     && report.checkpoints.iter().map(|c| c.generation).eq(1..=5)
-                    && report.checkpoints.iter().all(|c| c.leaks.len() == 1)
+                    && per_checkpoint == [1, 1, 1, 1, 2])
             }),
         ),
         (
@@ -146,6 +158,21 @@ pub fn check(report: &Report, source: &str) -> Result<Vec<String>, Vec<String>> 
                     && pins[0].block.kind == "pointer"
                     && pins[0].block.size == 64
                     && pins[0].free_before == 20_004
+            }),
+        ),
+        (
+            "one handle locked at stop, the 16-byte handle at @lock-handle, locked 2 times \
+             (also a leak)"
+                .into(),
+            m("lock-handle").map(|at| {
+                let l = &report.locked;
+                l.len() == 1
+                    && l[0].lock_count == 2
+                    && l[0].block.site == at.0
+                    && l[0].block.kind == "handle"
+                    && l[0].block.size == 16
+                    && leak("handle", 16, &at)
+                    && report.summary.locked == 1
             }),
         ),
     ];

@@ -331,15 +331,22 @@ fn the_event_script_presses_every_button_of_the_main_form_once_then_exit() {
     }
 }
 
-/// Loop leak's five 20-byte leaks, one per pass.
+/// Loop leak's five 20-byte leaks, one per pass, then Lock handle's 16-byte
+/// handle (left locked twice).
 fn loop_leaks() -> Vec<Alloc> {
     (0..5)
         .map(|_| wrapped(kind::POINTER, GUARDED, 20, "loop-leak"))
+        .chain([wrapped(
+            kind::HANDLE,
+            GUARDED | AllocFlags::HANDLE,
+            16,
+            "lock-handle",
+        )])
         .collect()
 }
 
 #[test]
-fn the_leaks_are_exactly_the_pointer_the_handle_the_box_and_the_loop_s_five() {
+fn the_leaks_are_exactly_the_pointer_the_handle_the_box_the_loop_s_five_and_the_locked_handle() {
     let r = scripted();
     let mut allocs = r.allocs();
     allocs.sort_by_key(|a| a.seq.get());
@@ -373,12 +380,14 @@ fn the_leaks_are_exactly_the_pointer_the_handle_the_box_and_the_loop_s_five() {
     // pointer 1, Leak handle 2, then Field handle 1, Resize ptr 1, Move handle
     // 2, Overrun 1, Double free 1, Fragment 21 (20 blocks + the Vec): the Box
     // is the 30th allocation; Correct use 3, then Loop leak's passes a handle
-    // and a leak each.
+    // and a leak each, Pin heap 4 (44 to 47), Lock handle the kept handle (48)
+    // and the balanced one (49, freed).
     let seqs: Vec<u32> = allocs.iter().map(|a| a.seq.get()).collect();
-    assert_eq!(seqs, vec![1, 2, 30, 35, 37, 39, 41, 43]);
-    // Before the first checkpoint: generation 0; Loop leak's pass N: N.
+    assert_eq!(seqs, vec![1, 2, 30, 35, 37, 39, 41, 43, 48]);
+    // Before the first checkpoint: generation 0; Loop leak's pass N: N; Lock
+    // handle, after the fifth and last checkpoint: 5.
     let generations: Vec<u8> = allocs.iter().map(|a| a.generation).collect();
-    assert_eq!(generations, [0, 0, 0, 1, 2, 3, 4, 5]);
+    assert_eq!(generations, [0, 0, 0, 1, 2, 3, 4, 5, 5]);
     // The Box's call stack leads to its line in leak_box.
     let (function, box_line) = scenario_line(&allocs[2].stack).unwrap_or_else(|| {
         panic!(
@@ -420,8 +429,8 @@ fn contents_of(r: &Run) -> Vec<(u32, Vec<u8>)> {
 }
 
 /// The bytes each leak holds at stop: `leak_pointer`'s `StrIToA(1234567)`,
-/// `leak_handle`'s `StrCopy` of its text, `leak_box`'s six zero longs and
-/// Loop leak's pass numbers (`MemSet`);
+/// `leak_handle`'s `StrCopy` of its text, `leak_box`'s six zero longs,
+/// Loop leak's pass numbers (`MemSet`) and Lock handle's text;
 /// past the NULs, the bytes palm-run's new chunks hold (GUARDS writes only
 /// after the block; FILL_NEW is off).
 fn leaked_contents() -> Vec<(u32, Vec<u8>)> {
@@ -431,6 +440,7 @@ fn leaked_contents() -> Vec<(u32, Vec<u8>)> {
     handle.resize(32, 0);
     let mut all = vec![(1, pointer), (2, handle), (30, vec![0; 24])];
     all.extend((1..=5u8).map(|pass| (33 + 2 * u32::from(pass), vec![pass; 20])));
+    all.push((48, b"still locked 2x\0".to_vec()));
     all
 }
 
@@ -506,7 +516,7 @@ fn leak_dump_frames(with_elf: bool) -> Vec<Vec<String>> {
 #[test]
 fn the_os_leak_dump_names_the_frames_from_the_prc_alone() {
     let (named, symbolized) = (leak_dump_frames(false), leak_dump_frames(true));
-    assert_eq!(named.len(), 8, "{named:?}");
+    assert_eq!(named.len(), 9, "{named:?}");
     for (leak, (names, symbols)) in named.iter().zip(&symbolized).enumerate() {
         // "0x00041618 <memdbg::fast::alloc+0x76>" → "0x00041618 <memdbg.fast.alloc>"
         let expected: Vec<String> = symbols
@@ -538,7 +548,8 @@ fn the_os_leak_dump_names_the_frames_from_the_prc_alone() {
     let mut the_box = vec!["alloc.boxed.box_new_uninit"];
     the_box.extend(through_the_form);
     assert_eq!(app_frames(&named[2]), the_box);
-    // Loop leak's five (its loop inlined into the form's handler).
+    // Loop leak's five (its loop inlined into the form's handler), then Lock
+    // handle's.
     for leak in &named[3..] {
         assert_eq!(app_frames(leak), through_the_form);
     }
@@ -558,6 +569,7 @@ fn the_overrun_and_the_double_free_are_reported_with_their_sites() {
                     | Record::Contents(_)
                     | Record::Checkpoint(_)
                     | Record::Pinned(_)
+                    | Record::Locked(_)
             )
         })
         .collect();
@@ -635,6 +647,45 @@ fn the_pin_heap_button_names_the_pointer_that_pins_the_heap() {
     assert!(p.ticks.get() <= r.header.stop_ticks.get());
 }
 
+/// Lock handle: at stop its kept handle is still locked twice (the count the
+/// OS keeps in the chunk header): one locked record, the handle's allocation
+/// at `@lock-handle` (the same record as its leak's), written at stop. The
+/// handle locked once and unlocked before its free is neither locked nor
+/// leaked; no other tracked handle is locked at stop.
+#[test]
+fn the_lock_handle_button_s_handle_is_locked_twice_at_stop() {
+    let r = scripted();
+    let locked: Vec<_> = r
+        .records
+        .iter()
+        .filter_map(|x| match x {
+            Record::Locked(l) => Some(*l),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(locked.len(), 1, "{locked:#?}");
+    let l = locked[0];
+    assert_eq!(l.lock_count, 2);
+    assert_eq!(
+        seen(&l.alloc),
+        wrapped(
+            kind::HANDLE,
+            GUARDED | AllocFlags::HANDLE,
+            16,
+            "lock-handle"
+        )
+    );
+    assert_eq!(l.alloc.seq.get(), 48);
+    let leak = r.allocs().into_iter().find(|a| a.seq.get() == 48).unwrap();
+    assert_eq!(l.alloc, leak, "a copy of the leak's record");
+    assert!(
+        !r.allocs().iter().any(|a| a.seq.get() == 49),
+        "the balanced one"
+    );
+    assert!(r.header.start_ticks.get() <= l.ticks.get());
+    assert!(l.ticks.get() <= r.header.stop_ticks.get());
+}
+
 #[test]
 fn heap_statistics_count_the_small_allocations_per_site() {
     let r = scripted();
@@ -697,10 +748,10 @@ fn the_header_counts_the_whole_run() {
     // Allocations per button: Leak pointer 1, Leak handle 1, Field handle 1,
     // Resize ptr 1, Move handle 2, Overrun 1, Double free 1, Fragment 21,
     // Leak Box 1, Correct use 3 (pointer, handle, Box), Loop leak 10 (a
-    // handle and a leak per pass), Pin heap 4.
-    assert_eq!(c.allocations.get(), 47);
-    // All but the eight leaks; the field's handle freed by FrmDeleteForm.
-    assert_eq!(c.frees.get(), 39);
+    // handle and a leak per pass), Pin heap 4, Lock handle 2.
+    assert_eq!(c.allocations.get(), 49);
+    // All but the nine leaks; the field's handle freed by FrmDeleteForm.
+    assert_eq!(c.frees.get(), 40);
     assert_eq!(c.os_frees.get(), 1, "the field handle, in FrmDeleteForm");
     assert_eq!(c.os_unknown_frees.get(), 1, "the form itself");
     assert_eq!(c.unknown_frees.get(), 0);
@@ -709,7 +760,7 @@ fn the_header_counts_the_whole_run() {
     assert_eq!(c.resizes.get(), 2, "Resize ptr and Move handle");
     assert_eq!(
         (c.leaks.get(), c.leaked_bytes.get()),
-        (8, 16 + 32 + 24 + 5 * 20)
+        (9, 16 + 32 + 24 + 5 * 20 + 16)
     );
     // The peak is during Pin heap: the eight leaks (172 bytes), the field's
     // text (23), the pin (64) and the 65,000-byte handle.
@@ -755,7 +806,7 @@ fn alerts_and_dbg_messages_name_the_sites() {
         }
     };
     // The overrun and the double free at once, then one per leak at exit, in
-    // the ledger's order, up to max alerts (5): three of the eight leaks.
+    // the ledger's order, up to max alerts (5): three of the nine leaks.
     let in_ledger: Vec<&AllocRecord> = r
         .records
         .iter()
@@ -789,13 +840,13 @@ fn alerts_and_dbg_messages_name_the_sites() {
         (1, 2),
         "the pointer's and the handle's alerts first"
     );
-    // One DbgMessage line per leak, all eight, in the ledger's order.
+    // One DbgMessage line per leak, all nine, in the ledger's order.
     let leak_lines: Vec<&String> = r
         .dbg_messages
         .iter()
         .filter(|m| m.starts_with("memdbg: leak #"))
         .collect();
-    assert_eq!(leak_lines.len(), 8, "{:?}", r.dbg_messages);
+    assert_eq!(leak_lines.len(), 9, "{:?}", r.dbg_messages);
     for (l, a) in leak_lines.iter().zip(&in_ledger) {
         assert!(
             l.starts_with(&format!("memdbg: leak #{}: ", a.seq.get()))
@@ -822,7 +873,7 @@ fn alerts_and_dbg_messages_name_the_sites() {
     );
     assert_eq!(
         r.dbg_messages.last().map(String::as_str),
-        Some("memdbg: leaks 8 (172 bytes), overruns 1, double frees 1")
+        Some("memdbg: leaks 9 (188 bytes), overruns 1, double frees 1, locked 1")
     );
     // Move handle's own check: palm-run had to move the chunk.
     assert!(
@@ -890,7 +941,7 @@ fn without_button_presses_the_ledger_is_empty() {
     assert_eq!(r.app_stops, 1, "the end of the script stops the app");
     assert_eq!(
         r.dbg_messages.last().map(String::as_str),
-        Some("memdbg: leaks 0 (0 bytes), overruns 0, double frees 0")
+        Some("memdbg: leaks 0 (0 bytes), overruns 0, double frees 0, locked 0")
     );
 }
 
@@ -962,6 +1013,11 @@ fn comparable(r: &Record) -> Record {
         Record::LowHeap(l) => Record::LowHeap(memdbg::record::LowHeapRecord {
             free: U32Be::new(0),
             largest: U32Be::new(0),
+            alloc: comparable_alloc(&l.alloc),
+            ..l
+        }),
+        Record::Locked(l) => Record::Locked(memdbg::record::LockedRecord {
+            ticks: U32Be::new(0),
             alloc: comparable_alloc(&l.alloc),
             ..l
         }),
@@ -1070,7 +1126,7 @@ fn where_a_fatal_alert_ends_the_app_memdbgs_alerts_do_not() {
 }
 
 #[test]
-fn on_a_pumpkinos_like_machine_the_eight_leaks_are_told_from_the_frees_memdbg_did_not_see() {
+fn on_a_pumpkinos_like_machine_the_nine_leaks_are_told_from_the_frees_memdbg_did_not_see() {
     // All of PumpkinOS's behaviours at once, trap patches refused too: the app's
     // plain MemChunkFree/MemHandleFree and FrmDeleteForm's free go unseen.
     let r = run_on(&events_txt(), Machine::pumpkin_profile);
@@ -1107,6 +1163,17 @@ fn on_a_pumpkinos_like_machine_the_eight_leaks_are_told_from_the_frees_memdbg_di
         .chain(loop_leaks())
         .collect::<Vec<_>>()
     );
+    // Lock handle's kept handle is still locked twice (MemHandleLockCount on
+    // this path); the balanced one, freed unseen, is not.
+    let locked: Vec<(u8, u32)> = r
+        .records
+        .iter()
+        .filter_map(|x| match x {
+            Record::Locked(l) => Some((l.lock_count, l.alloc.seq.get())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(locked, [(2, 48)]);
     // No overrun: the overrun's free (a plain MemChunkFree) went unseen, and a
     // block freed unseen is never guard-checked as an overrun.
     let events: Vec<String> = r
@@ -1128,7 +1195,7 @@ fn on_a_pumpkinos_like_machine_the_eight_leaks_are_told_from_the_frees_memdbg_di
     let c = r.counters();
     assert_eq!(
         (c.leaks.get(), c.leaked_bytes.get()),
-        (8, 16 + 32 + 24 + 5 * 20)
+        (9, 16 + 32 + 24 + 5 * 20 + 16)
     );
     assert_eq!((c.overruns.get(), c.double_frees.get()), (0, 0));
     // Every other tracked block is freed unseen (the Vec and the Box of Correct

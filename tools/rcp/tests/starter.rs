@@ -85,7 +85,7 @@ fn main_form() {
             _ => None,
         })
         .collect();
-    let expected: [(u16, &[u8]); 13] = [
+    let expected: [(u16, &[u8]); 14] = [
         (1001, b"Leak pointer"),
         (1002, b"Leak handle"),
         (1003, b"Field handle"),
@@ -97,6 +97,7 @@ fn main_form() {
         (1009, b"Leak Box"),
         (1010, b"Correct use"),
         (1012, b"Loop leak"),
+        (1013, b"Lock handle"),
         (1014, b"Pin heap"),
         (1011, b"Exit"),
     ];
@@ -111,11 +112,16 @@ fn main_form() {
         panic!("ten scenario buttons")
     };
     assert_eq!(last.bounds, Rect::new(82, 78, 74, 12));
+    // Lock handle beside Loop leak, in the sixth row's right column.
+    let FormObject::Control(lock) = &form.objects[form.object_index(1013).unwrap()] else {
+        panic!("Lock handle is a button")
+    };
+    assert_eq!(lock.bounds, Rect::new(82, 93, 74, 12));
 
     // Every object with bounds is on the screen, no two overlap, and every
     // label fits its button.
     let bounded: Vec<Rect> = form.objects.iter().filter_map(FormObject::bounds).collect();
-    assert_eq!(bounded.len(), 14);
+    assert_eq!(bounded.len(), 15);
     for (i, a) in bounded.iter().enumerate() {
         assert!(a.fits_in(160, 160), "{a:?} is off the screen");
         for b in &bounded[i + 1..] {

@@ -27,9 +27,20 @@
 //! OLD (after suppressions and the minimum size): a site whose one leak went
 //! from 24 to 1,000 bytes grew; it *shrank* when it has fewer leaks or bytes
 //! and neither grew; else it is unchanged (the same count and bytes).
+//! Handles locked at stop (the report's "Locked handles at stop", the
+//! ledgers' locked records) are compared the same way, by the site of each
+//! handle's allocation: a site has *new* locked handles when NEW has more
+//! handles locked there, or more locks in all (the sum of their lock counts);
+//! *gone* ones when it has fewer handles or locks and neither more
+//! ([`Diff::locked_new`], [`Diff::locked_gone`]). As in the report, every
+//! locked handle counts: suppressions and the minimum size do not apply to
+//! them, nor does `--since`. The text form shows the two "Locked at stop"
+//! sections only when a ledger has a locked handle.
+//!
 //! The verdict ([`DiffSummary::exit_status`], `memdbg diff`'s exit status) is
-//! 1 when a site appeared or grew, else 0, whatever disappeared or stayed.
-//! Overruns and double frees are not compared.
+//! 1 when a leak site appeared or grew or a site has new locked handles, else
+//! 0, whatever disappeared or stayed. Overruns and double frees are not
+//! compared.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -66,6 +77,26 @@ pub struct SiteChange {
     pub stack: Vec<StackFrame>,
 }
 
+/// One site whose handles locked at stop changed (the handles allocated
+/// there that were still locked at stop).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LockedChange {
+    /// The allocation site in words (as the report's `site`).
+    pub site: String,
+    /// Handles locked at stop from there in OLD.
+    pub old_count: usize,
+    /// Handles locked at stop from there in NEW.
+    pub new_count: usize,
+    /// Their lock counts added up, in OLD (in locks: a handle locked twice
+    /// counts 2).
+    pub old_locks: u64,
+    /// The same in NEW.
+    pub new_locks: u64,
+    /// The allocation call stack of one of the handles (from NEW when there
+    /// is one).
+    pub stack: Vec<StackFrame>,
+}
+
 /// Totals and verdict of a diff.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DiffSummary {
@@ -78,8 +109,14 @@ pub struct DiffSummary {
     pub disappeared_leaks: usize,
     /// Bytes gone there.
     pub disappeared_bytes: u64,
-    /// 1 when a site appeared or grew (in leaks or bytes), else 0 (the
-    /// `memdbg diff` exit status).
+    /// Handles locked at stop added at sites with new locked handles, in
+    /// handles (0 for a site that has more locks only).
+    pub new_locked: usize,
+    /// Handles locked at stop gone at sites with fewer, in handles.
+    pub gone_locked: usize,
+    /// 1 when a leak site appeared or grew (in leaks or bytes) or a site has
+    /// new locked handles (in handles or locks), else 0 (the `memdbg diff`
+    /// exit status).
     pub exit_status: u8,
     /// The one-line summary that ends the text form.
     pub line: String,
@@ -110,6 +147,17 @@ pub struct Diff {
     pub unchanged_sites: usize,
     /// Leaks at those sites (in NEW).
     pub unchanged_leaks: usize,
+    /// Sites with more handles locked at stop in NEW, or more locks, most
+    /// added locks first.
+    pub locked_new: Vec<LockedChange>,
+    /// Sites with fewer handles locked at stop in NEW, or fewer locks (and
+    /// neither more), most removed locks first.
+    pub locked_gone: Vec<LockedChange>,
+    /// Handles locked at stop at sites where nothing changed (in NEW).
+    pub locked_unchanged: usize,
+    /// Whether either ledger has a handle locked at stop (the text form then
+    /// shows the "Locked at stop" sections).
+    pub has_locked: bool,
     /// OLD and NEW are of different builds of the app (code 1's size or
     /// CRC-32 differ), so sites keyed by code offsets may not match; one side
     /// is symbolized and the other is not.
@@ -329,10 +377,24 @@ pub fn diff_with(
         .map(|c| c.old_count.saturating_sub(c.new_count))
         .sum();
     let disappeared_bytes = disappeared.iter().map(removed).sum();
-    let line = format!(
+    let (locked_new, locked_gone, locked_unchanged) = locked_changes(old, new, old_an, new_an);
+    let new_locked = locked_new
+        .iter()
+        .map(|c| c.new_count.saturating_sub(c.old_count))
+        .sum();
+    let gone_locked = locked_gone
+        .iter()
+        .map(|c| c.old_count.saturating_sub(c.new_count))
+        .sum();
+    let mut line = format!(
         "SUMMARY: memdbg diff: {appeared_bytes} byte(s) in {appeared_leaks} allocation(s) \
-         appeared, {disappeared_bytes} byte(s) in {disappeared_leaks} allocation(s) disappeared."
+         appeared, {disappeared_bytes} byte(s) in {disappeared_leaks} allocation(s) disappeared"
     );
+    if !locked_new.is_empty() || !locked_gone.is_empty() {
+        line += &format!("; {new_locked} locked handle(s) new, {gone_locked} gone");
+    }
+    line.push('.');
+    let has_locked = !old.locked.is_empty() || !new.locked.is_empty();
     Diff {
         schema: DIFF_SCHEMA,
         old: old.source.clone(),
@@ -344,13 +406,19 @@ pub fn diff_with(
             appeared_bytes,
             disappeared_leaks,
             disappeared_bytes,
-            exit_status: u8::from(!appeared.is_empty()),
+            new_locked,
+            gone_locked,
+            exit_status: u8::from(!appeared.is_empty() || !locked_new.is_empty()),
             line,
         },
         appeared,
         disappeared,
         unchanged_sites,
         unchanged_leaks,
+        locked_new,
+        locked_gone,
+        locked_unchanged,
+        has_locked,
         warnings: build_warnings(
             old,
             new,
@@ -360,6 +428,98 @@ pub fn diff_with(
         .chain(symbol_warnings(old, new, old_symbolizer, opts.symbolizer))
         .collect(),
     }
+}
+
+/// The handles locked at stop of `old` and `new` by allocation site (the
+/// leaks' [`diff_key`]): (sites with new ones, sites with fewer, handles at
+/// unchanged sites).
+fn locked_changes<'a>(
+    old: &Ledger,
+    new: &Ledger,
+    mut old_an: Analyzer<'a>,
+    mut new_an: Analyzer<'a>,
+) -> (Vec<LockedChange>, Vec<LockedChange>, usize) {
+    // Per site: (OLD handles and locks, NEW's, description, a stack).
+    type Entry = ((usize, u64), (usize, u64), String, Vec<StackFrame>);
+    let mut sites: BTreeMap<DiffKey, Entry> = BTreeMap::new();
+    for (ledger, is_new) in [(old, false), (new, true)] {
+        let an = if is_new { &mut new_an } else { &mut old_an };
+        for l in &ledger.locked {
+            let block = an.block(&l.alloc);
+            let e = sites
+                .entry(diff_key(&l.alloc, &block.stack))
+                .or_insert_with(|| ((0, 0), (0, 0), block.site.clone(), Vec::new()));
+            let side = if is_new { &mut e.1 } else { &mut e.0 };
+            side.0 += 1;
+            side.1 += u64::from(l.lock_count);
+            if (is_new && e.1.0 == 1) || (!is_new && e.0.0 == 1 && e.3.is_empty()) {
+                e.3 = block.stack;
+                e.2 = block.site;
+            }
+        }
+    }
+    let (mut more, mut fewer, mut unchanged) = (Vec::new(), Vec::new(), 0);
+    for (o, n, site, stack) in sites.into_values() {
+        let change = LockedChange {
+            site,
+            old_count: o.0,
+            new_count: n.0,
+            old_locks: o.1,
+            new_locks: n.1,
+            stack,
+        };
+        if n.0 > o.0 || n.1 > o.1 {
+            more.push(change);
+        } else if n.0 < o.0 || n.1 < o.1 {
+            fewer.push(change);
+        } else {
+            unchanged += n.0;
+        }
+    }
+    let added = |c: &LockedChange| c.new_locks.saturating_sub(c.old_locks);
+    let removed = |c: &LockedChange| c.old_locks.saturating_sub(c.new_locks);
+    more.sort_by(|a, b| added(b).cmp(&added(a)).then(a.site.cmp(&b.site)));
+    fewer.sort_by(|a, b| removed(b).cmp(&removed(a)).then(a.site.cmp(&b.site)));
+    (more, fewer, unchanged)
+}
+
+fn write_locked_changes(
+    out: &mut dyn Write,
+    title: &str,
+    sign: char,
+    changes: &[LockedChange],
+    sw: &mut StackWriter,
+) -> io::Result<()> {
+    if changes.is_empty() {
+        return writeln!(out, "{title}: none");
+    }
+    writeln!(out, "{title}:")?;
+    for c in changes {
+        let (handles, locks) = if sign == '+' {
+            (
+                c.new_count.saturating_sub(c.old_count),
+                c.new_locks.saturating_sub(c.old_locks),
+            )
+        } else {
+            (
+                c.old_count.saturating_sub(c.new_count),
+                c.old_locks.saturating_sub(c.new_locks),
+            )
+        };
+        writeln!(
+            out,
+            "  {sign}{} ({} → {}), {sign}{} ({} → {}), from {}",
+            count(handles, "handle", "handles"),
+            c.old_count,
+            c.new_count,
+            count(locks as usize, "lock", "locks"),
+            c.old_locks,
+            c.new_locks,
+            Esc(&c.site)
+        )?;
+        sw.write(out, &c.stack, None)?;
+    }
+    Ok(())
 }
 
 fn write_changes(
@@ -451,12 +611,38 @@ pub fn print_diff_with(
             writeln!(out)?;
             write_changes(out, "Disappeared or shrank", '-', &d.disappeared, &mut sw)?;
             writeln!(out)?;
-            writeln!(
+            if d.has_locked {
+                write_locked_changes(
+                    out,
+                    "Locked at stop, new or more",
+                    '+',
+                    &d.locked_new,
+                    &mut sw,
+                )?;
+                writeln!(out)?;
+                write_locked_changes(
+                    out,
+                    "Locked at stop, gone or fewer",
+                    '-',
+                    &d.locked_gone,
+                    &mut sw,
+                )?;
+                writeln!(out)?;
+            }
+            write!(
                 out,
                 "Unchanged: {}, {}",
                 count(d.unchanged_sites, "site", "sites"),
                 count(d.unchanged_leaks, "leak", "leaks")
             )?;
+            if d.has_locked {
+                write!(
+                    out,
+                    "; {} locked at stop",
+                    count(d.locked_unchanged, "handle", "handles")
+                )?;
+            }
+            writeln!(out)?;
             writeln!(out)?;
             writeln!(out, "{}", d.summary.line)?;
         }

@@ -176,10 +176,14 @@
 //! when one build), `old_symbols` (the ELF of OLD, `null` when OLD is not
 //! symbolized), `appeared` and `disappeared`
 //! (arrays of `{site, kinds, old_count, new_count, old_bytes, new_bytes,
-//! stack}`), `unchanged_sites`, `unchanged_leaks`, `warnings` (strings:
+//! stack}`), `unchanged_sites`, `unchanged_leaks`, `locked_new` and
+//! `locked_gone` (handles locked at stop by allocation site: arrays of
+//! `{site, old_count, new_count, old_locks, new_locks, stack}`, counts in
+//! handles, locks the lock counts added up), `locked_unchanged` (handles),
+//! `has_locked` (a ledger has a locked handle), `warnings` (strings:
 //! different builds, one side not symbolized), `summary`
 //! (`appeared_leaks`, `appeared_bytes`, `disappeared_leaks`,
-//! `disappeared_bytes`, `exit_status`, `line`).
+//! `disappeared_bytes`, `new_locked`, `gone_locked`, `exit_status`, `line`).
 
 #![deny(missing_docs)]
 

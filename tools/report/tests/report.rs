@@ -609,7 +609,10 @@ fn two_members_of_one_name_are_refused() {
 }
 
 fn second_generation() -> Vec<Vec<u8>> {
-    // One more leak at starter.rs:42, forms.rs:7 fixed, a new site.
+    // One more leak at starter.rs:42, forms.rs:7 fixed, a new site; the new
+    // starter.rs:42 handle locked once at stop (the sample's #3, locked twice,
+    // is not locked now), and a handle from records.rs:9 locked 3 times (not
+    // a leak: handed off).
     let mut recs = sample_records();
     recs.remove(3); // forms.rs:7
     let s1 = stack(&[Ok(0x0124), Ok(0x0A02), Ok(0x0040), Err(0x1000_2468)]);
@@ -631,7 +634,106 @@ fn second_generation() -> Vec<Vec<u8>> {
         .as_bytes()
         .to_vec(),
     );
+    let locked = |count: u8, alloc: record::AllocRecord| LockedRecord {
+        kind: kind::LOCKED,
+        version: record::FORMAT_VERSION,
+        lock_count: count,
+        reserved: 0,
+        ticks: U32Be::new(2000),
+        alloc,
+    };
+    let a = alloc(kind::HANDLE, 16, 0x0001_2400, 20, "src/starter.rs", 42, s1);
+    recs.push(locked(1, a).as_bytes().to_vec());
+    let a = alloc(
+        kind::HANDLE,
+        48,
+        0x0001_9100,
+        22,
+        "src/records.rs",
+        9,
+        stack(&[Ok(0x0A02)]),
+    );
+    recs.push(locked(3, a).as_bytes().to_vec());
     recs
+}
+
+/// Handles locked at stop, compared by site: records.rs:9 has a new one
+/// (locked 3 times), starter.rs:42 has as many (1) but fewer locks (2 → 1);
+/// the verdict is 1 with new locked handles alone; the other way round,
+/// records.rs:9's is gone and starter.rs:42 has more locks.
+#[test]
+fn diff_compares_handles_locked_at_stop() {
+    let old = sample();
+    let new = Ledger::from_pdb(&pdb_of(&second_generation()), "second.pdb").unwrap();
+    let changes =
+        |c: &[memdbg_report::diff::LockedChange]| -> Vec<(String, usize, usize, u64, u64)> {
+            c.iter()
+                .map(|c| {
+                    (
+                        c.site.clone(),
+                        c.old_count,
+                        c.new_count,
+                        c.old_locks,
+                        c.new_locks,
+                    )
+                })
+                .collect()
+        };
+    let d = diff(&old, &new, &with_symbols());
+    assert!(d.has_locked);
+    assert_eq!(
+        changes(&d.locked_new),
+        [("src/records.rs:9".to_string(), 0, 1, 0, 3)]
+    );
+    assert_eq!(
+        changes(&d.locked_gone),
+        [("src/starter.rs:42".to_string(), 1, 1, 2, 1)]
+    );
+    assert_eq!(d.locked_unchanged, 0);
+    assert_eq!((d.summary.new_locked, d.summary.gone_locked), (1, 0));
+    assert!(
+        d.summary
+            .line
+            .ends_with(" disappeared; 1 locked handle(s) new, 0 gone."),
+        "{}",
+        d.summary.line
+    );
+    // The other way round.
+    let back = diff(&new, &old, &with_symbols());
+    assert_eq!(
+        changes(&back.locked_new),
+        [("src/starter.rs:42".to_string(), 1, 1, 1, 2)]
+    );
+    assert_eq!(
+        changes(&back.locked_gone),
+        [("src/records.rs:9".to_string(), 1, 0, 3, 0)]
+    );
+    assert_eq!((back.summary.new_locked, back.summary.gone_locked), (0, 1));
+    assert_eq!(back.summary.exit_status, 1, "starter.rs:42 has more locks");
+    // New locked handles alone make the verdict 1: the leaks of OLD, the
+    // locked records of NEW.
+    let mut recs = pinned_sample_records();
+    recs.extend(second_generation().pop());
+    let more = Ledger::from_pdb(&pdb_of(&recs), "more.pdb").unwrap();
+    let d = diff(&old, &more, &with_symbols());
+    assert!(d.appeared.is_empty() && d.disappeared.is_empty());
+    assert_eq!(changes(&d.locked_new).len(), 1);
+    assert_eq!(d.locked_new[0].site, "src/records.rs:9");
+    assert_eq!(d.locked_unchanged, 1, "starter.rs:42's");
+    assert_eq!(d.summary.exit_status, 1);
+    // The same ledger twice: the locked handle is unchanged, exit 0.
+    let same = diff(&old, &old, &with_symbols());
+    assert!(same.locked_new.is_empty() && same.locked_gone.is_empty());
+    assert_eq!((same.locked_unchanged, same.summary.exit_status), (1, 0));
+    // JSON carries them.
+    let mut opts = with_symbols();
+    opts.format = Format::Json;
+    let mut out = Vec::new();
+    print_diff(&mut out, &old, &new, &opts).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["locked_new"][0]["new_locks"], 3);
+    assert_eq!(v["locked_gone"][0]["old_locks"], 2);
+    assert_eq!(v["summary"]["new_locked"], 1);
 }
 
 #[test]
@@ -684,7 +786,8 @@ fn diff_of_two_ledgers() {
 #[test]
 fn diff_counts_a_site_whose_bytes_grew() {
     let old = sample();
-    let mut recs = sample_records();
+    // The sample's locked handle in both: only the leaks differ.
+    let mut recs = pinned_sample_records();
     recs[3][4..8].copy_from_slice(&1000u32.to_be_bytes()); // forms.rs:7, 100 bytes
     let new = Ledger::from_pdb(&pdb_of(&recs), "grown.pdb").unwrap();
     let d = diff(&old, &new, &with_symbols());

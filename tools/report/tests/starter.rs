@@ -322,8 +322,9 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
     assert_eq!(r.header.app_name, "StarterApp");
     assert_eq!(r.header.flags, []);
-    // The pointer, the handle and the Box, then Loop leak's five; nothing from
-    // the field handle, the resizes, the fragmentation or the correct path.
+    // The pointer, the handle and the Box, then Loop leak's five and Lock
+    // handle's handle; nothing from the field handle, the resizes, the
+    // fragmentation, the correct path or Lock handle's balanced handle.
     let leaks = common::leak_sites(&r);
     let looped = ("pointer", 20, Some(SCENARIOS), Some(mark("loop-leak")));
     assert_eq!(
@@ -337,11 +338,13 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
             looped,
             looped,
             looped,
+            ("handle", 16, Some(SCENARIOS), Some(mark("lock-handle"))),
         ]
     );
-    // Loop leak's pass N in generation N, each after its checkpoint.
+    // Loop leak's pass N in generation N, each after its checkpoint; Lock
+    // handle's after the last one.
     let generations: Vec<u8> = r.leaks.iter().map(|l| l.block.generation).collect();
-    assert_eq!(generations, [0, 0, 0, 1, 2, 3, 4, 5]);
+    assert_eq!(generations, [0, 0, 0, 1, 2, 3, 4, 5, 5]);
     let per_checkpoint: Vec<(u8, Vec<usize>)> = r
         .checkpoints
         .iter()
@@ -354,10 +357,10 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
             (2, vec![5]),
             (3, vec![6]),
             (4, vec![7]),
-            (5, vec![8])
+            (5, vec![8, 9])
         ]
     );
-    for l in &r.leaks[3..] {
+    for l in &r.leaks[3..8] {
         assert!(has(
             &l.block.stack,
             "starter_app::scenarios::loop_leak",
@@ -400,8 +403,26 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
             (20, "...................."),
             (20, "...................."),
             (20, "...................."),
+            (16, "still locked 2x."),
         ]
     );
+    // Lock handle's handle, still locked twice: a finding of its own.
+    let locked: Vec<(u8, u32, String)> = r
+        .locked
+        .iter()
+        .map(|l| (l.lock_count, l.block.size, l.block.site.clone()))
+        .collect();
+    assert_eq!(
+        locked,
+        [(2, 16, format!("{SCENARIOS}:{}", mark("lock-handle")))]
+    );
+    assert!(has(
+        &r.locked[0].block.stack,
+        "starter_app::scenarios::lock_handle",
+        mark("lock-handle")
+    ));
+    assert_eq!(r.locked[0].handle, r.leaks[8].block.address);
+    assert_eq!(r.summary.locked, 1);
     assert_eq!(
         r.leaks[0].contents.as_ref().unwrap().hex,
         "31 32 33 34 35 36 37 00 00 00 00 00 00 00 00 00"
@@ -428,7 +449,8 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
 
     assert_eq!(
         r.summary.line,
-        "SUMMARY: memdbg: 172 byte(s) leaked in 8 allocation(s); 1 overrun; 1 double free."
+        "SUMMARY: memdbg: 188 byte(s) leaked in 9 allocation(s); 1 overrun; 1 double free; \
+         1 handle locked at stop."
     );
 }
 
