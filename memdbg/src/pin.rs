@@ -51,7 +51,7 @@ pub extern "C" fn snapshot(st: &mut State) {
         let size = w0 & 0x00FF_FFFF;
         if w0 & 0x8000_0000 != 0 {
             free += size - 8;
-        } else if w1 >> 28 != 0 {
+        } else if probe::lock_count(w1) != 0 {
             if let Some((body, w1, before)) = last {
                 keep(st, body, w1, before, free, ticks);
             }
@@ -70,8 +70,8 @@ fn keep(st: &mut State, body: u32, w1: u32, before: u32, after: u32, ticks: u32)
     if before == 0 || after == 0 {
         return;
     }
-    let lock = (w1 >> 28) as u8;
-    let key = if u32::from(lock) == probe::PTR_LOCK_COUNT {
+    let lock = probe::lock_count(w1);
+    let key = if lock == probe::PTR_LOCK_COUNT {
         body
     } else {
         probe::master_pointer(body, w1)
@@ -105,7 +105,7 @@ fn keep(st: &mut State, body: u32, w1: u32, before: u32, after: u32, ticks: u32)
         let p = &mut *pins.add(at);
         p.kind = kind::PINNED;
         p.version = FORMAT_VERSION;
-        p.lock_count = lock;
+        p.lock_count = lock as u8;
         p.reserved = 0;
         p.before = U32Be::new(before);
         p.after = U32Be::new(after);

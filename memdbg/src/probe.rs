@@ -71,6 +71,13 @@ pub fn master_pointer(body: u32, w1: u32) -> u32 {
     body.wrapping_sub(8).wrapping_sub(h_offset.wrapping_mul(2))
 }
 
+/// The `lockCount` nibble of a chunk header's second long `w1` (its bits 31–28,
+/// PALM_FACTS §5.1): 0 for an unlocked movable chunk, 1 to 14 for a locked one,
+/// [`PTR_LOCK_COUNT`] (15) for a non-movable chunk.
+pub const fn lock_count(w1: u32) -> u32 {
+    w1 >> 28
+}
+
 /// The lock count the OS keeps for live handle `handle` (a master pointer): the
 /// `lockCount` nibble, bits 31–28 of the second long of the chunk header before
 /// the body its master pointer holds (PALM_FACTS §5.1); 0 when the master
@@ -87,7 +94,7 @@ pub unsafe fn handle_lock_count(handle: u32) -> u32 {
     }
     // SAFETY: the body of the live chunk the master pointer names.
     let (_, w1) = unsafe { header(body) };
-    w1 >> 28
+    lock_count(w1)
 }
 
 /// Whether the header's long 0 before `body` is a live chunk's holding `size`
@@ -121,7 +128,7 @@ pub unsafe fn chunk_is(
     let (_, w1) = unsafe { header(body) };
     // SAFETY: the caller's guarantee.
     (unsafe { holds(body, size) })
-        && lock.is_none_or(|l| w1 >> 28 == l)
+        && lock.is_none_or(|l| lock_count(w1) == l)
         && owner.is_none_or(|o| (w1 >> 24) & 0x0F == o)
         // SAFETY: the caller's guarantee.
         && unsafe { points_back(body, handle) }
