@@ -351,6 +351,7 @@ mod settings;
 mod stack;
 mod state;
 mod text;
+mod unlock;
 
 pub use api::{
     chunk_new, dbg_message, handle_free, handle_new, handle_resize, ptr_free, ptr_new, ptr_resize,
