@@ -314,3 +314,98 @@ fn an_untracked_handles_unlock_goes_to_the_os_unchanged() {
         assert_eq!(r.counters().leaks.get(), 0);
     }
 }
+
+/// The report of scenario 46's ledger: an "Unlock underflows" section with one
+/// finding per refused unlock (the handle, the unlock's site, the trap, the
+/// block's size and allocation site), the allocation's call stack and the
+/// unlock's, the summary count and exit status 1 (no leak: the underflows
+/// alone set it); the JSON carries them. On both paths.
+#[test]
+fn the_report_lists_unlock_underflows_with_both_sites() {
+    for documented in [false, true] {
+        let r = run_unlocks(46, documented, false);
+        let pdb = r.machine.export("MemDbgDB").unwrap();
+        let ledger = Ledger::from_pdb(&pdb, "MemDbgDB.pdb").unwrap();
+        let symbols = ElfSymbols::load(&APP2.built().elf).unwrap();
+        let mut opts = Options::default();
+        opts.symbolizer = Some(&symbols);
+        let report = analyze(&ledger, &opts);
+        let mut text = Vec::new();
+        write(&mut text, &report, Format::Text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let file = APP2.source();
+        // The unlock's site comes from the DWARF, whose file names the
+        // symbolizer shortens to the crate's (the allocation's is `file!()`).
+        let dwarf_file = "tests/app2/src/lib.rs";
+        let line = |mark| APP2.line(mark);
+        let u = underflows(&r);
+        let (h1, h2) = (u[0].alloc.address.get(), u[1].alloc.address.get());
+        let want = [
+            "Unlock underflows: 2 unlocks (MemHandleUnlock or MemPtrUnlock of a tracked handle \
+             that was not locked: not passed to the OS, the handle's lock count is unchanged)"
+                .to_string(),
+            String::new(),
+            format!(
+                "Unlock underflow 1 of 2: handle 0x{h1:08X} unlocked while not locked at \
+                 {dwarf_file}:{} (MemHandleUnlock), 16 bytes allocated at {file}:{}",
+                line("unlock-handle-twice"),
+                line("unlock-handle")
+            ),
+            "  Chunk allocated by:".to_string(),
+        ];
+        let at = text
+            .find("Unlock underflows:")
+            .unwrap_or_else(|| panic!("no section in\n{text}"));
+        let lines: Vec<&str> = text[at..].lines().take(4).collect();
+        assert_eq!(lines, want, "documented {documented}\n{text}");
+        let second = format!(
+            "Unlock underflow 2 of 2: handle 0x{h2:08X} unlocked while not locked at \
+             {dwarf_file}:{} (MemPtrUnlock), 24 bytes allocated at {file}:{}",
+            line("unlock-pointer-twice"),
+            line("unlock-pointer")
+        );
+        assert!(text.contains(&second), "{second}\n{text}");
+        // The unlock's call stack: its first frame is the trap's glue
+        // (palm-sys, inlined) in the scenario's function.
+        let unlocked = text[at..]
+            .lines()
+            .skip_while(|l| !l.starts_with("  Unlocked (tick "))
+            .take(3)
+            .collect::<Vec<_>>();
+        assert!(unlocked[0].ends_with(") by:"), "{text}");
+        assert!(
+            unlocked[1].starts_with("    #0 0x")
+                && unlocked[1].contains(" in m68k_palmos_sys::glue::MemHandleUnlock at ")
+                && unlocked[2].contains(&format!(
+                    " in memdbg_test_app2::unlock_underflow at {dwarf_file}:{}",
+                    line("unlock-handle-twice")
+                )),
+            "{unlocked:?}"
+        );
+        assert!(at < text.find("Heap statistics:").unwrap());
+        assert_eq!(report.summary.unlock_underflows, 2);
+        assert_eq!(report.summary.leaks, 0);
+        assert_eq!(report.summary.exit_status, 1);
+        assert_eq!(
+            report.summary.line,
+            "SUMMARY: memdbg: no leaks; 2 unlock underflows."
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        let j = &json["unlock_underflows"];
+        assert_eq!(j.as_array().unwrap().len(), 2);
+        assert_eq!(j[0]["trap"], "MemHandleUnlock");
+        assert_eq!(j[0]["handle"], h1);
+        assert_eq!(j[0]["address"], h1);
+        assert_eq!(j[1]["trap"], "MemPtrUnlock");
+        assert_eq!(j[1]["handle"], h2);
+        assert_eq!(j[1]["address"], u[1].address.get());
+        assert_eq!(
+            j[1]["site"],
+            format!("{dwarf_file}:{}", line("unlock-pointer-twice"))
+        );
+        assert_eq!(j[1]["block"]["line"], line("unlock-pointer"));
+        assert_eq!(j[1]["block"]["size"], 24);
+        assert!(!j[1]["unlock"]["stack"].as_array().unwrap().is_empty());
+        assert_eq!(json["summary"]["unlock_underflows"], 2);
+    }
+}
