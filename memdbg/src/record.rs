@@ -2929,8 +2929,10 @@ mod tests {
         let mut alloc = sample_alloc();
         alloc.kind = kind::HANDLE;
         alloc.flags = U16Be::new(AllocFlags::HANDLE.bits());
-        let mut site = Stack::default();
-        site.count = 1;
+        let mut site = Stack {
+            count: 1,
+            ..Stack::default()
+        };
         site.frames[0].set(0x0000_1234);
         let u = UnlockUnderflowRecord {
             kind: kind::UNLOCK_UNDERFLOW,
@@ -2945,7 +2947,8 @@ mod tests {
         let b = u.as_bytes();
         assert_eq!(b.len(), UNLOCK_UNDERFLOW_RECORD_SIZE);
         assert_eq!(&b[..12], &[0x28, 5, 1, 0, 0, 1, 2, 0, 1, 2, 3, 4]);
-        assert_eq!(&b[12..38], site.as_bytes());
+        assert_eq!(&b[12..18], &[1, 0, 0, 0, 0x12, 0x34]);
+        assert!(b[18..38].iter().all(|&x| x == 0));
         assert_eq!(&b[38..], alloc.as_bytes());
         assert_eq!(size_of_kind(kind::UNLOCK_UNDERFLOW, 5), Some(122));
         assert_eq!(size_of_kind(kind::UNLOCK_UNDERFLOW, 4), None);
