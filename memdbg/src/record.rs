@@ -543,7 +543,7 @@ flags! {
         /// Patch `MemHandleUnlock` and `MemPtrUnlock` while running (format
         /// version 5 on): an unlock of a tracked handle whose lock count, as the
         /// OS keeps it, is already 0 is not passed to the OS (a debug ROM stops
-        /// there, a release ROM corrupts the count) and is recorded as an
+        /// there; a release ROM's handling is UNVERIFIED) and is recorded as an
         /// [`UnlockUnderflowRecord`] with the unlock's site; it returns
         /// `memErrChunkNotLocked`. Every other unlock (a locked tracked handle, a
         /// handle or pointer memdbg does not track) goes to the OS unchanged.
@@ -1581,8 +1581,8 @@ unsafe impl AsBytes for LockedRecord {}
 /// tracked. The count is the OS's, read before the unlock (the chunk header's
 /// `lockCount` on the OS 3.x path, `MemHandleLockCount` with
 /// [`HeaderFlags::DOCUMENTED_CALLS`]), never counted by memdbg. The unlock was
-/// not passed to the OS (a debug ROM stops at it; a release ROM wraps the
-/// 4-bit count), so the handle's lock count is unchanged. 122 bytes.
+/// not passed to the OS (a debug ROM stops at it; a release ROM's handling is
+/// UNVERIFIED), so the handle's lock count is unchanged. 122 bytes.
 ///
 /// | off | size | field |
 /// |---|---|---|

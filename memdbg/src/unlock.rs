@@ -1,18 +1,19 @@
-//! The unlock checks ([`Options::LOCK_CHECKS`], issue 14 item 2): the patched
-//! `MemHandleUnlock` and `MemPtrUnlock` (traps 0xA022 and 0xA035, sdk-3.5
+//! The unlock checks
+//! ([`Options::LOCK_CHECKS`](crate::record::Options::LOCK_CHECKS), issue 14
+//! item 2): the patched `MemHandleUnlock` and `MemPtrUnlock` (traps 0xA022 and 0xA035, sdk-3.5
 //! `CoreTraps.h`; `asm/patches.s`'s `__memdbg_unlock_entry`) ask [`unlock`]
 //! before the OS unlocks anything. An unlock of a tracked handle (through the
 //! handle, or through its locked pointer: `MemPtrRecoverHandle`, as the free
 //! path's [`block::lookup`] finds it) whose lock count is already 0 is an
 //! underflow: recorded ([`UnlockUnderflowRecord`], with the unlock's site and
 //! the handle's allocation) and refused, so that the OS never sees it (a debug
-//! ROM stops at it, a release ROM wraps the chunk header's 4-bit count into 15,
-//! which makes the handle look non-movable). The count is the OS's, never
-//! memdbg's: the chunk header's `lockCount` on the OS 3.x path
-//! ([`probe::handle_lock_count`], PALM_FACTS §5.1), `MemHandleLockCount` (trap
-//! 0xA01F) with [`State::documented`]. Everything else (a locked tracked handle,
-//! a handle or pointer memdbg does not track, a tracked pointer) goes to the OS
-//! unchanged: memdbg judges only what it tracks.
+//! ROM stops at it, as palm-run's debug-ROM check does; what a release ROM does
+//! with it is UNVERIFIED: issue 14 says it corrupts the lock count). The count
+//! is the OS's, never memdbg's: the chunk header's `lockCount` on the OS 3.x
+//! path ([`probe::handle_lock_count`], PALM_FACTS §5.1), `MemHandleLockCount`
+//! (trap 0xA01F) with [`State::documented`]. Everything else (a locked tracked
+//! handle, a handle or pointer memdbg does not track, a tracked pointer) goes
+//! to the OS unchanged: memdbg judges only what it tracks.
 
 use core::mem::offset_of;
 use core::ptr::addr_of_mut;
