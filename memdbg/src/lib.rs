@@ -277,9 +277,9 @@
 //! 9. `events` — alerts, `DbgMessage` lines and event records.
 //! 10. `block` — a tracked block: its record by address, its chunk, its guard,
 //!     fills, whether it is still live, call stacks.
-//! 11. `alloc`, `free`, `resize`, `pin` — the hooks: what every allocation, free, size
-//!     query and resize does (each uses none of the others), and the heap-pinning
-//!     snapshot a new low of the largest free chunk takes.
+//! 11. `alloc`, `free`, `resize`, `pin`, `unlock` — the hooks: what every allocation,
+//!     free, size query, resize and unlock does (each uses none of the others), and
+//!     the heap-pinning snapshot a new low of the largest free chunk takes.
 //! 12. `patch` — installing and removing the trap patches.
 //! 13. `session` — [`start`] and [`stop`], the leak report, the alerts at stop.
 //! 14. `api` — the wrappers' functions, [`dbg_message`].
