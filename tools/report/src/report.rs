@@ -685,6 +685,11 @@ const OPTION_MEANINGS: &[(&str, &str)] = &[
         "CONTENTS",
         "each leak's first bytes (up to 32) copied into the ledger at stop",
     ),
+    (
+        "LOCK_CHECKS",
+        "MemHandleUnlock/MemPtrUnlock patched: an unlock of a tracked handle that was not \
+         locked was refused and recorded",
+    ),
 ];
 
 const FLAG_MEANINGS: &[(&str, &str)] = &[
