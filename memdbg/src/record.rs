@@ -226,32 +226,106 @@ pub mod kind {
         matches!(k, POINTER | HANDLE | CHUNK | RUST)
     }
 
+    /// The kinds [`name`] knows, in [`NAMES`]' order.
+    const NAMED: [u8; 18] = [
+        FREE_SLOT,
+        HEADER,
+        SEGMENT,
+        POINTER,
+        HANDLE,
+        CHUNK,
+        RUST,
+        OVERRUN,
+        UNDERRUN,
+        DOUBLE_FREE,
+        SMALL_SITE,
+        LOW_HEAP,
+        INTERIOR_FREE,
+        CONTENTS,
+        CHECKPOINT,
+        PINNED,
+        LOCKED,
+        UNLOCK_UNDERFLOW,
+    ];
+    /// Their names, then the unknown kind's.
+    const NAMES: [&str; 19] = [
+        "free slot",
+        "header",
+        "segment",
+        "pointer",
+        "handle",
+        "chunk",
+        "Rust alloc",
+        "overrun",
+        "underrun",
+        "double free",
+        "small-allocation site",
+        "low heap",
+        "interior free",
+        "contents",
+        "checkpoint",
+        "pinned",
+        "locked",
+        "unlock underflow",
+        "unknown",
+    ];
+    /// The bytes of all [`NAMES`], one after the other.
+    const NAME_BYTES_LEN: usize = {
+        let mut n = 0;
+        let mut i = 0;
+        while i < NAMES.len() {
+            n += NAMES[i].len();
+            i += 1;
+        }
+        n
+    };
+    /// [`NAMES`] concatenated: a byte array (no pointers), so that code 1
+    /// needs no absolute relocation for it (a `match` returning a `&str` per
+    /// kind becomes a table of string addresses once the kinds are dense
+    /// enough, which the 68k image cannot hold, TOOLCHAIN.md).
+    static NAME_BYTES: [u8; NAME_BYTES_LEN] = {
+        let mut out = [0; NAME_BYTES_LEN];
+        let (mut i, mut at) = (0, 0);
+        while i < NAMES.len() {
+            let b = NAMES[i].as_bytes();
+            let mut j = 0;
+            while j < b.len() {
+                out[at] = b[j];
+                at += 1;
+                j += 1;
+            }
+            i += 1;
+        }
+        out
+    };
+    /// Where each of [`NAMES`] is in [`NAME_BYTES`] (start, length): integers
+    /// only.
+    static NAME_AT: [(u8, u8); 19] = {
+        let mut out = [(0, 0); 19];
+        let (mut i, mut at) = (0, 0);
+        while i < NAMES.len() {
+            out[i] = (at as u8, NAMES[i].len() as u8);
+            at += NAMES[i].len();
+            i += 1;
+        }
+        out
+    };
+    const _: () = assert!(NAME_BYTES_LEN < 256 && NAMED.len() + 1 == NAMES.len());
+
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
     /// "overrun", "underrun", "double free", "small-allocation site", "low heap",
     /// "interior free", "header", "segment", "contents", "checkpoint", "pinned",
     /// "locked", "unlock underflow", "free slot"), or "unknown".
-    pub const fn name(k: u8) -> &'static str {
-        match k {
-            FREE_SLOT => "free slot",
-            HEADER => "header",
-            SEGMENT => "segment",
-            POINTER => "pointer",
-            HANDLE => "handle",
-            CHUNK => "chunk",
-            RUST => "Rust alloc",
-            OVERRUN => "overrun",
-            UNDERRUN => "underrun",
-            DOUBLE_FREE => "double free",
-            SMALL_SITE => "small-allocation site",
-            LOW_HEAP => "low heap",
-            INTERIOR_FREE => "interior free",
-            CONTENTS => "contents",
-            CHECKPOINT => "checkpoint",
-            PINNED => "pinned",
-            LOCKED => "locked",
-            UNLOCK_UNDERFLOW => "unlock underflow",
-            _ => "unknown",
+    pub fn name(k: u8) -> &'static str {
+        let mut i = 0;
+        while i < NAMED.len() && NAMED[i] != k {
+            i += 1;
         }
+        let (at, len) = NAME_AT[i];
+        let (at, len) = (usize::from(at), usize::from(len));
+        // SAFETY: every name is ASCII, and its bytes are `NAME_BYTES[at..at +
+        // len]` (built above from the same list).
+        unsafe { core::str::from_utf8_unchecked(&NAME_BYTES[at..at + len]) }
     }
 }
 
@@ -2978,6 +3052,38 @@ mod tests {
             Record::decode(&b[..121]).map_err(|e| (e.offset, e.what)),
             Err((121, "truncated record"))
         );
+    }
+
+    #[test]
+    fn every_kind_has_its_name() {
+        let all = [
+            (kind::FREE_SLOT, "free slot"),
+            (kind::HEADER, "header"),
+            (kind::SEGMENT, "segment"),
+            (kind::POINTER, "pointer"),
+            (kind::HANDLE, "handle"),
+            (kind::CHUNK, "chunk"),
+            (kind::RUST, "Rust alloc"),
+            (kind::OVERRUN, "overrun"),
+            (kind::UNDERRUN, "underrun"),
+            (kind::DOUBLE_FREE, "double free"),
+            (kind::SMALL_SITE, "small-allocation site"),
+            (kind::LOW_HEAP, "low heap"),
+            (kind::INTERIOR_FREE, "interior free"),
+            (kind::CONTENTS, "contents"),
+            (kind::CHECKPOINT, "checkpoint"),
+            (kind::PINNED, "pinned"),
+            (kind::LOCKED, "locked"),
+            (kind::UNLOCK_UNDERFLOW, "unlock underflow"),
+        ];
+        for (k, n) in all {
+            assert_eq!(kind::name(k), n, "kind {k:#04x}");
+        }
+        for k in 0..=255u8 {
+            if !all.iter().any(|&(x, _)| x == k) {
+                assert_eq!(kind::name(k), "unknown", "kind {k:#04x}");
+            }
+        }
     }
 
     #[test]
