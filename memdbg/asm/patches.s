@@ -1,7 +1,7 @@
 | The patched traps' entries (src/patch.rs installs them; PALM_FACTS §3.4):
 | MemChunkFree/MemHandleFree, MemPtrSize/MemHandleSize and
-| MemPtrResize/MemHandleResize, and the template of the RAM trampolines the
-| dispatch table points at.
+| MemPtrResize/MemHandleResize, MemPtrUnlock/MemHandleUnlock, and the template
+| of the RAM trampolines the dispatch table points at.
 |
 | An entry is reached from its trampoline, which pushed the state's address
 | (+1, "tagged", for a trap's handle form) above the trap's JSR frame: the
@@ -39,6 +39,7 @@
 	EXPECT	ST_ORIG_HANDLE_FREE, ST_ORIG_CHUNK_FREE + 4
 	EXPECT	ST_ORIG_HANDLE_SIZE, ST_ORIG_PTR_SIZE + 4
 	EXPECT	ST_ORIG_HANDLE_RESIZE, ST_ORIG_PTR_RESIZE + 4
+	EXPECT	ST_ORIG_HANDLE_UNLOCK, ST_ORIG_PTR_UNLOCK + 4
 
 	.text
 
@@ -134,6 +135,45 @@ __memdbg_resize_entry:
 	addq.l	#4, %sp			| the tagged state
 	rts
 	.size	__memdbg_resize_entry, . - __memdbg_resize_entry
+
+| __memdbg_unlock_entry: MemPtrUnlock(p) / MemHandleUnlock(h) patched (0xA035
+| and 0xA022, sdk-3.5 CoreTraps.h). __memdbg_unlock (src/unlock.rs, with the
+| detector busy and the caller's return address and A6: the unlock's site)
+| says whether it unlocks a tracked handle whose lock count is already 0:
+| then it was recorded and is refused (memErrChunkNotLocked, the OS never
+| sees it); else the original unlocks it, with the detector still busy.
+|   In:     Palm's, from the trampoline (the tagged state, ret, p).
+|   Out:    D0.w = the Err.
+|   Keeps:  D3-D7/A2-A6 (changes D0-D2/A0-A1, as a trap may).
+	.globl	__memdbg_unlock_entry
+	.type	__memdbg_unlock_entry, @function
+__memdbg_unlock_entry:
+	PATCH_ENTER ST_ORIG_PTR_UNLOCK
+	st	(ST_BUSY,%a0)
+	move.l	%a1, (%sp)		| the original, where the tag was
+	move.l	%a0, -(%sp)		| the state, kept: st@0, orig@4, ret@8, p@12
+	move.l	%a6, -(%sp)		| __memdbg_unlock(st, p, handle, ret, frame)
+	move.l	(12,%sp), -(%sp)
+	move.l	%d1, -(%sp)
+	move.l	(24,%sp), -(%sp)
+	move.l	%a0, -(%sp)
+	bsr.w	__memdbg_unlock
+	lea	(20,%sp), %sp
+	tst.l	%d0
+	bne.s	.Lunlock_refused
+	move.l	(12,%sp), -(%sp)	| the original's argument
+	move.l	(8,%sp), %a1
+	jsr	(%a1)
+	addq.l	#4, %sp
+.Lunlock_done:
+	move.l	(%sp)+, %a0
+	clr.b	(ST_BUSY,%a0)
+	addq.l	#4, %sp			| the original
+	rts
+.Lunlock_refused:
+	move.l	#memErrChunkNotLocked, %d0
+	bra.s	.Lunlock_done
+	.size	__memdbg_unlock_entry, . - __memdbg_unlock_entry
 
 | __memdbg_trampoline: the template of one trampoline (TRAMPOLINE_LEN bytes),
 | which src/patch.rs copies into the state's chunk for each patched trap,

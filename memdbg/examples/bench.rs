@@ -6,7 +6,9 @@
 //! ```
 //!
 //! Builds `tests/app` with palm-build and runs its benchmark scenario (100: 16-byte
-//! `mem_ptr_new!` + `MemPtrFree`; 101: 16-byte `mem_handle_new!` + `MemHandleFree`)
+//! `mem_ptr_new!` + `MemPtrFree`; 101: 16-byte `mem_handle_new!` + `MemHandleFree`;
+//! 102: as 101 with a `MemHandleLock` + `MemHandleUnlock` between, the unlock
+//! through memdbg's patch: its row minus 101's is the unlock check's cost)
 //! with 10, 100, 1,000 and 5,000 blocks kept live, each twice: with `WARM` pairs and
 //! with `WARM + PAIRS` pairs. palm-run counts, per 68k address range, the
 //! instructions executed and the OS calls made (trap dispatches and JSRs into the
@@ -128,13 +130,13 @@ fn main() {
     );
     println!();
     println!(
-        "{:<8} {:<10} {:>6} | {:>13} {:>9} {:>13} | {:>11} {:>11}",
+        "{:<11} {:<10} {:>6} | {:>13} {:>9} {:>13} | {:>11} {:>11}",
         "pair", "path", "live", "memdbg instr", "+helpers", "memdbg OS", "app OS", "all instr"
     );
     let kinds: &[(u32, &str)] = if std::env::var_os("MEMDBG_BENCH_DETAIL").is_some() {
         &[]
     } else {
-        &[(100, "pointer"), (101, "handle")]
+        &[(100, "pointer"), (101, "handle"), (102, "lock+unlock")]
     };
     for &(scenario, label) in kinds {
         for (documented, path) in [(false, "3.x"), (true, "documented")] {
@@ -144,7 +146,7 @@ fn main() {
                 let with = run(&prc, scenario, live, WARM + PAIRS, documented, ranges);
                 let per = |a: u64, b: u64| (b - a) as f64 / f64::from(PAIRS);
                 println!(
-                    "{:<8} {:<10} {:>6} | {:>13.1} {:>9.1} {:>13.2} | {:>11.2} {:>11.1}",
+                    "{:<11} {:<10} {:>6} | {:>13.1} {:>9.1} {:>13.2} | {:>11.2} {:>11.1}",
                     label,
                     path,
                     live,

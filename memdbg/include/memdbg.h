@@ -83,10 +83,14 @@ extern "C" {
 #define memdbgErrDisplayAlerts 0x0400UL
 /* At stop, each leak's first bytes (up to 32) into the ledger. */
 #define memdbgContents         0x0800UL
+/* Patch MemHandleUnlock/MemPtrUnlock while running: an unlock of a tracked handle
+   that is not locked is recorded and refused (memErrChunkNotLocked). */
+#define memdbgLockChecks       0x1000UL
 /* What memdbg_start uses when passed 0. */
 #define memdbgDefaults                                                                  \
     (memdbgGuards | memdbgHeapStats | memdbgAlertsAtExit | memdbgDbgMessages |          \
-     memdbgPatchFrees | memdbgAlertOverruns | memdbgAlertDoubleFrees | memdbgContents)
+     memdbgPatchFrees | memdbgAlertOverruns | memdbgAlertDoubleFrees | memdbgContents | \
+     memdbgLockChecks)
 
 /* Starts the detector (normal launch only, from PilotMain): options 0 = the defaults,
    then the most leak alerts at stop, the most live allocations tracked (0: 512) and

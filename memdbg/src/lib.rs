@@ -55,7 +55,27 @@
 //! while not running (before `start`, or a second time) is
 //! [`Error::NotRunning`]; [`checkpoint`] before `start` or after `stop` is
 //! [`Error::NotRunning`]; `stop` or `checkpoint` from inside memdbg (a trap
-//! patch) is [`Error::Busy`].
+//! patch) is [`Error::Busy`]. An unlock (`MemHandleUnlock`, `MemPtrUnlock`) of
+//! a handle memdbg does not track is the app's own business: passed to the OS
+//! unchanged, whatever its lock count (palm-run, like a debug ROM, reports one
+//! at lock count 0 and answers `memErrChunkNotLocked`); only a tracked
+//! handle's is checked (below).
+//!
+//! ## Unlock checks
+//! With [`Options::LOCK_CHECKS`] (on by default) `start` also patches
+//! `MemHandleUnlock` and `MemPtrUnlock` (traps 0xA022 and 0xA035, sdk-3.5
+//! `CoreTraps.h`), removed again at stop. An unlock of a tracked handle — the
+//! handle itself, or a pointer whose handle (`MemPtrRecoverHandle`) is tracked
+//! — whose lock count is already 0 is not passed to the OS (a debug ROM stops
+//! there, as palm-run's debug-ROM check does; what a release ROM does with it
+//! is UNVERIFIED): it returns `memErrChunkNotLocked` and is recorded
+//! as a [`record::UnlockUnderflowRecord`] with the unlock's site (its return
+//! address, and its callers with [`Options::CALL_STACKS`]) and the handle's
+//! allocation record; the handle's lock count is unchanged. The count is the
+//! OS's, read just before the unlock (the chunk header's `lockCount` on the OS
+//! 3.x path, `MemHandleLockCount` with
+//! [`record::HeaderFlags::DOCUMENTED_CALLS`]), never counted by memdbg. No
+//! alert or `DbgMessage` line is shown for it: the report names both sites.
 //!
 //! ## What it does
 //! - [`start`] (re)creates `MemDbgDB` ([`record::DB_NAME`], creator `'MDbg'`, type
@@ -65,8 +85,9 @@
 //!   `FtrGet('MDbg', 0)` (no writable statics: a code resource is write-protected),
 //!   finds out what the OS offers (see "On a Palm OS it was not written against"),
 //!   locates code 1 for call stacks, and patches the two free traps (and, with
-//!   guards, `MemPtrSize`, `MemHandleSize`, `MemPtrResize` and `MemHandleResize`)
-//!   with `SysSetTrapAddress`, reading them back (unless refused: then
+//!   guards, `MemPtrSize`, `MemHandleSize`, `MemPtrResize` and `MemHandleResize`;
+//!   with lock checks, `MemPtrUnlock` and `MemHandleUnlock`) with
+//!   `SysSetTrapAddress`, reading them back (unless refused: then
 //!   [`record::HeaderFlags::PATCHES_REFUSED`] and the wrappers keep working).
 //! - The wrappers [`mem_ptr_new!`], [`mem_handle_new!`], [`mem_chunk_new!`] capture the
 //!   call's file and line (and, with [`Options::CALL_STACKS`], the callers); the
@@ -260,9 +281,9 @@
 //! 9. `events` — alerts, `DbgMessage` lines and event records.
 //! 10. `block` — a tracked block: its record by address, its chunk, its guard,
 //!     fills, whether it is still live, call stacks.
-//! 11. `alloc`, `free`, `resize`, `pin` — the hooks: what every allocation, free, size
-//!     query and resize does (each uses none of the others), and the heap-pinning
-//!     snapshot a new low of the largest free chunk takes.
+//! 11. `alloc`, `free`, `resize`, `pin`, `unlock` — the hooks: what every allocation,
+//!     free, size query, resize and unlock does (each uses none of the others), and
+//!     the heap-pinning snapshot a new low of the largest free chunk takes.
 //! 12. `patch` — installing and removing the trap patches.
 //! 13. `session` — [`start`] and [`stop`], the leak report, the alerts at stop.
 //! 14. `api` — the wrappers' functions, [`dbg_message`].
@@ -355,6 +376,7 @@ mod settings;
 mod stack;
 mod state;
 mod text;
+mod unlock;
 
 pub use api::{
     chunk_new, dbg_message, handle_free, handle_new, handle_resize, ptr_free, ptr_new, ptr_resize,

@@ -4,7 +4,10 @@
 //! that the guard bytes are invisible: a tracked guarded block's size is the size
 //! asked for (not the chunk's, which includes the guard), and a resize done by
 //! anyone (the Field Manager growing a field's text handle, the app calling the trap
-//! directly) moves the guard and updates the record as the resize wrappers do.
+//! directly) moves the guard and updates the record as the resize wrappers do;
+//! `MemPtrUnlock` and `MemHandleUnlock` (with [`Options::LOCK_CHECKS`]) so that an
+//! unlock of a tracked handle that is not locked is caught before the OS sees it
+//! ([`crate::unlock`]).
 //!
 //! `start` saves the original addresses with `SysGetTrapAddress` and points the
 //! dispatch-table entries, with `SysSetTrapAddress` (each read back), at small
@@ -52,11 +55,13 @@ use core::mem::offset_of;
 use m68k_palmos_sys as palm;
 use palm::traps::{
     sysTrapMemChunkFree, sysTrapMemHandleFree, sysTrapMemHandleResize, sysTrapMemHandleSize,
-    sysTrapMemPtrResize, sysTrapMemPtrSize,
+    sysTrapMemHandleUnlock, sysTrapMemPtrResize, sysTrapMemPtrSize, sysTrapMemPtrUnlock,
 };
 
 use crate::record::{HeaderFlags, Options};
-use crate::state::{PATCHED_FREES, PATCHED_SIZES, State, TRAMPOLINE_LEN, TRAMPOLINES};
+use crate::state::{
+    PATCHED_FREES, PATCHED_SIZES, PATCHED_UNLOCKS, State, TRAMPOLINE_LEN, TRAMPOLINES,
+};
 
 /// Where a trampoline holds the address of the byte with code 1's lock count.
 const TRAMPOLINE_LOCK_AT: usize = 4;
@@ -135,6 +140,18 @@ const PATCHES: [Patch; TRAMPOLINES] = [
         orig: offset_of!(State, orig_handle_resize),
         group: PATCHED_SIZES,
     },
+    // 0xA035 and 0xA022 (sdk-3.5 `CoreTraps.h`, jichu4n/palm-os-sdk;
+    // palm-sys's `traps.tbl`).
+    Patch {
+        trap: sysTrapMemPtrUnlock,
+        orig: offset_of!(State, orig_ptr_unlock),
+        group: PATCHED_UNLOCKS,
+    },
+    Patch {
+        trap: sysTrapMemHandleUnlock,
+        orig: offset_of!(State, orig_handle_unlock),
+        group: PATCHED_UNLOCKS,
+    },
 ];
 
 /// Trap `i`'s saved original.
@@ -177,12 +194,14 @@ macro_rules! code_address {
     }};
 }
 
-/// The entry of trap pair `pair` (0: the frees, 1: the sizes, 2: the resizes).
+/// The entry of trap pair `pair` (0: the frees, 1: the sizes, 2: the resizes,
+/// 3: the unlocks).
 fn entry(pair: usize) -> u32 {
     match pair {
         0 => code_address!(__memdbg_free_entry),
         1 => code_address!(__memdbg_size_entry),
-        _ => code_address!(__memdbg_resize_entry),
+        2 => code_address!(__memdbg_resize_entry),
+        _ => code_address!(__memdbg_unlock_entry),
     }
 }
 
@@ -196,6 +215,8 @@ unsafe extern "C" {
     fn __memdbg_size_entry();
     /// `asm/patches.s`: `MemPtrResize`/`MemHandleResize`'s entry.
     fn __memdbg_resize_entry();
+    /// `asm/patches.s`: `MemPtrUnlock`/`MemHandleUnlock`'s entry.
+    fn __memdbg_unlock_entry();
 }
 
 /// Points `trap` at `to` and reads it back: 0 when it holds `to`, else nonzero.
@@ -212,7 +233,8 @@ fn set(trap: u16, to: *mut c_void) -> u32 {
 /// Saves the originals, writes the trampolines into `st.trampolines` (allocated by
 /// `start`) and installs every wanted patch — the free traps with
 /// [`Options::PATCH_FREES`], the size and resize traps with [`Options::GUARDS`]
-/// (they hide the guard bytes) — or none: a refusal (Palm OS 5, PumpkinOS) puts back
+/// (they hide the guard bytes), the unlock traps with [`Options::LOCK_CHECKS`] —
+/// or none: a refusal (Palm OS 5, PumpkinOS) puts back
 /// what was installed and sets [`HeaderFlags::PATCHES_REFUSED`].
 pub fn install(st: &mut State) {
     let mut want = 0;
@@ -221,6 +243,9 @@ pub fn install(st: &mut State) {
     }
     if st.has(Options::GUARDS) {
         want |= PATCHED_SIZES;
+    }
+    if st.has(Options::LOCK_CHECKS) {
+        want |= PATCHED_UNLOCKS;
     }
     if want == 0 {
         return;

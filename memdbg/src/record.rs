@@ -23,7 +23,9 @@
 //!   ([`kind::OVERRUN`], [`kind::UNDERRUN`], [`kind::DOUBLE_FREE`], [`kind::INTERIOR_FREE`],
 //!   [`kind::SMALL_SITE`], [`kind::LOW_HEAP`], [`kind::CHECKPOINT`]) in the order they happened; with [`Options::CONTENTS`], one
 //!   [`kind::CONTENTS`] record per leak (its first bytes), written at stop; one
-//!   [`kind::LOCKED`] record per tracked handle still locked at stop. Events are separate records (not
+//!   [`kind::LOCKED`] record per tracked handle still locked at stop; one
+//!   [`kind::UNLOCK_UNDERFLOW`] record per refused unlock of a tracked handle that was not
+//!   locked, in the order they happened. Events are separate records (not
 //!   header sections) so that their number is not bounded by the header's size and a
 //!   crash loses none that were written.
 //! - While the app runs (or after it crashed before `stop`), the database also holds
@@ -60,7 +62,7 @@
 //! | 2 | the header grows to 156 bytes ([`HEADER_SIZE`]): code 1's CRC-32 at offset 152 ([`Header::code_crc`]); every other record is as in version 1 |
 //! | 3 | a new record kind, [`kind::SEGMENT`] ([`SegmentRecord`]: code resource N ≥ 2's base, size and CRC-32); allocation flag [`AllocFlags::FREED_UNSEEN`] (an allocation record at stop that is not a leak: its block was freed where memdbg could not see it); header flags [`HeaderFlags::DOCUMENTED_CALLS`], [`HeaderFlags::NO_DBG_MESSAGE`], [`HeaderFlags::NO_ALERT_DIALOG`]; option [`Options::ERR_DISPLAY_ALERTS`]; every other record is as in version 2 |
 //! | 4 | a [`Stack`]'s raw-mask bits 6 and 7 say why a call stack was cut ([`Stack::TRUNCATED_DEPTH`], [`Stack::TRUNCATED_CHAIN`]); allocation flags [`AllocFlags::OTHER_OWNER`] and [`AllocFlags::HANDED_OFF`] (nor is this one a leak: its block was handed off); two new record kinds, [`kind::INTERIOR_FREE`] ([`InteriorFreeRecord`]) and [`kind::CONTENTS`] ([`ContentsRecord`]: a leak's first bytes, written at stop, with option [`Options::CONTENTS`]); every other layout is as in version 3 |
-//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); four new record kinds, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters) [`kind::PINNED`] ([`PinnedRecord`]: a tracked non-movable block or locked handle that split the dynamic heap's free space at its largest-free-chunk low-water mark, with the free bytes on each side, 104 bytes) [`kind::UNDERRUN`] ([`UnderrunRecord`]: a damaged chunk header before a block, the same layout as an [`OverrunRecord`] with the header's last 4 bytes as found, 122 bytes) and [`kind::LOCKED`] ([`LockedRecord`]: a tracked handle still locked at stop, with its lock count, 92 bytes); header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; a [`DoubleFreeRecord`]'s bytes 8 to 11 say when the first free was as an allocation sequence number ([`DoubleFreeRecord::first_after_seq`]; its ticks before); every other layout is as in version 4 |
+//! | 5 | an [`AllocRecord`] grows to 84 bytes ([`ALLOC_RECORD_SIZE`]; 82 before, [`ALLOC_RECORD_SIZE_V4`]): byte 82 is the generation it was made in ([`AllocRecord::generation`], `memdbg::checkpoint`), byte 83 reserved; every record that ends in one grows with it (overrun 122, double free 152, interior free 126, small-allocation site 96, low heap 100 bytes); four new record kinds, [`kind::CHECKPOINT`] ([`CheckpointRecord`]: a checkpoint's generation, ticks, live blocks and bytes, counters) [`kind::PINNED`] ([`PinnedRecord`]: a tracked non-movable block or locked handle that split the dynamic heap's free space at its largest-free-chunk low-water mark, with the free bytes on each side, 104 bytes) [`kind::UNDERRUN`] ([`UnderrunRecord`]: a damaged chunk header before a block, the same layout as an [`OverrunRecord`] with the header's last 4 bytes as found, 122 bytes) [`kind::LOCKED`] ([`LockedRecord`]: a tracked handle still locked at stop, with its lock count, 92 bytes) and [`kind::UNLOCK_UNDERFLOW`] ([`UnlockUnderflowRecord`]: `MemHandleUnlock`/`MemPtrUnlock` of a tracked handle whose lock count was already 0, refused, with the unlock's site, 122 bytes); option [`Options::LOCK_CHECKS`]; header flag [`HeaderFlags::CHECKPOINTS_REFUSED`]; a [`DoubleFreeRecord`]'s bytes 8 to 11 say when the first free was as an allocation sequence number ([`DoubleFreeRecord::first_after_seq`]; its ticks before); every other layout is as in version 4 |
 //!
 //! [`Header::decode`] and [`Record::decode`] read all five versions (a version 1
 //! header decodes with [`Header::code_crc`] 0 and [`Header::code_checksum`] `None`;
@@ -213,37 +215,117 @@ pub mod kind {
     /// A tracked handle still locked at stop, with its lock count
     /// ([`LockedRecord`](super::LockedRecord)); format version 5 on.
     pub const LOCKED: u8 = 0x27;
+    /// `MemHandleUnlock`/`MemPtrUnlock` of a tracked handle whose lock count
+    /// was already 0, not passed to the OS
+    /// ([`UnlockUnderflowRecord`](super::UnlockUnderflowRecord)); format
+    /// version 5 on.
+    pub const UNLOCK_UNDERFLOW: u8 = 0x28;
 
     /// Whether `k` is one of the four allocation kinds.
     pub const fn is_alloc(k: u8) -> bool {
         matches!(k, POINTER | HANDLE | CHUNK | RUST)
     }
 
+    /// The kinds [`name`] knows, in [`NAMES`]' order.
+    const NAMED: [u8; 18] = [
+        FREE_SLOT,
+        HEADER,
+        SEGMENT,
+        POINTER,
+        HANDLE,
+        CHUNK,
+        RUST,
+        OVERRUN,
+        UNDERRUN,
+        DOUBLE_FREE,
+        SMALL_SITE,
+        LOW_HEAP,
+        INTERIOR_FREE,
+        CONTENTS,
+        CHECKPOINT,
+        PINNED,
+        LOCKED,
+        UNLOCK_UNDERFLOW,
+    ];
+    /// Their names, then the unknown kind's.
+    const NAMES: [&str; 19] = [
+        "free slot",
+        "header",
+        "segment",
+        "pointer",
+        "handle",
+        "chunk",
+        "Rust alloc",
+        "overrun",
+        "underrun",
+        "double free",
+        "small-allocation site",
+        "low heap",
+        "interior free",
+        "contents",
+        "checkpoint",
+        "pinned",
+        "locked",
+        "unlock underflow",
+        "unknown",
+    ];
+    /// The bytes of all [`NAMES`], one after the other.
+    const NAME_BYTES_LEN: usize = {
+        let mut n = 0;
+        let mut i = 0;
+        while i < NAMES.len() {
+            n += NAMES[i].len();
+            i += 1;
+        }
+        n
+    };
+    /// [`NAMES`] concatenated: a byte array (no pointers), so that code 1
+    /// needs no absolute relocation for it (a `match` returning a `&str` per
+    /// kind becomes a table of string addresses once the kinds are dense
+    /// enough, which the 68k image cannot hold, TOOLCHAIN.md).
+    static NAME_BYTES: [u8; NAME_BYTES_LEN] = {
+        let mut out = [0; NAME_BYTES_LEN];
+        let (mut i, mut at) = (0, 0);
+        while i < NAMES.len() {
+            let b = NAMES[i].as_bytes();
+            let mut j = 0;
+            while j < b.len() {
+                out[at] = b[j];
+                at += 1;
+                j += 1;
+            }
+            i += 1;
+        }
+        out
+    };
+    /// Where each of [`NAMES`] is in [`NAME_BYTES`] (start, length): integers
+    /// only.
+    static NAME_AT: [(u8, u8); 19] = {
+        let mut out = [(0, 0); 19];
+        let (mut i, mut at) = (0, 0);
+        while i < NAMES.len() {
+            out[i] = (at as u8, NAMES[i].len() as u8);
+            at += NAMES[i].len();
+            i += 1;
+        }
+        out
+    };
+    const _: () = assert!(NAME_BYTES_LEN < 256 && NAMED.len() + 1 == NAMES.len());
+
     /// A short lowercase name for reports ("pointer", "handle", "chunk", "Rust alloc",
     /// "overrun", "underrun", "double free", "small-allocation site", "low heap",
     /// "interior free", "header", "segment", "contents", "checkpoint", "pinned",
-    /// "locked", "free slot"), or "unknown".
-    pub const fn name(k: u8) -> &'static str {
-        match k {
-            FREE_SLOT => "free slot",
-            HEADER => "header",
-            SEGMENT => "segment",
-            POINTER => "pointer",
-            HANDLE => "handle",
-            CHUNK => "chunk",
-            RUST => "Rust alloc",
-            OVERRUN => "overrun",
-            UNDERRUN => "underrun",
-            DOUBLE_FREE => "double free",
-            SMALL_SITE => "small-allocation site",
-            LOW_HEAP => "low heap",
-            INTERIOR_FREE => "interior free",
-            CONTENTS => "contents",
-            CHECKPOINT => "checkpoint",
-            PINNED => "pinned",
-            LOCKED => "locked",
-            _ => "unknown",
+    /// "locked", "unlock underflow", "free slot"), or "unknown".
+    pub fn name(k: u8) -> &'static str {
+        let mut i = 0;
+        while i < NAMED.len() && NAMED[i] != k {
+            i += 1;
         }
+        let (at, len) = NAME_AT[i];
+        let (at, len) = (usize::from(at), usize::from(len));
+        // SAFETY: every name is ASCII, and its bytes are `NAME_BYTES[at..at +
+        // len]` (built above from the same list).
+        unsafe { core::str::from_utf8_unchecked(&NAME_BYTES[at..at + len]) }
     }
 }
 
@@ -532,6 +614,16 @@ flags! {
         /// [`ContentsRecord`] after its allocation record, as POSE's leak dump
         /// shows them. Off: no contents records at all.
         const CONTENTS = 0x0800;
+        /// Patch `MemHandleUnlock` and `MemPtrUnlock` while running (format
+        /// version 5 on): an unlock of a tracked handle whose lock count, as the
+        /// OS keeps it, is already 0 is not passed to the OS (a debug ROM stops
+        /// there; a release ROM's handling is UNVERIFIED) and is recorded as an
+        /// [`UnlockUnderflowRecord`] with the unlock's site; it returns
+        /// `memErrChunkNotLocked`. Every other unlock (a locked tracked handle, a
+        /// handle or pointer memdbg does not track) goes to the OS unchanged.
+        /// With this option and without [`HeaderFlags::PATCHES_REFUSED`], the
+        /// unlock traps were patched.
+        const LOCK_CHECKS = 0x1000;
     }
 }
 
@@ -1565,6 +1657,70 @@ const_assert_eq!(offset_of!(LockedRecord, alloc), 8);
 // SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
 unsafe impl AsBytes for LockedRecord {}
 
+/// An unlock of a tracked handle whose lock count was already 0 (format version
+/// 5 on, with [`Options::LOCK_CHECKS`]): `MemHandleUnlock(h)`, or
+/// `MemPtrUnlock(p)` of a pointer whose handle (`MemPtrRecoverHandle`) is
+/// tracked. The count is the OS's, read before the unlock (the chunk header's
+/// `lockCount` on the OS 3.x path, `MemHandleLockCount` with
+/// [`HeaderFlags::DOCUMENTED_CALLS`]), never counted by memdbg. The unlock was
+/// not passed to the OS (a debug ROM stops at it; a release ROM's handling is
+/// UNVERIFIED), so the handle's lock count is unchanged. 122 bytes.
+///
+/// | off | size | field |
+/// |---|---|---|
+/// | 0 | 1 | kind = [`kind::UNLOCK_UNDERFLOW`] |
+/// | 1 | 1 | version (5 on) |
+/// | 2 | 1 | the trap: [`UnlockUnderflowRecord::VIA_HANDLE`] (`MemHandleUnlock`) or [`UnlockUnderflowRecord::VIA_POINTER`] (`MemPtrUnlock`) |
+/// | 3 | 1 | reserved (0) |
+/// | 4 | 4 | the address passed to the unlock (the handle, or the pointer) |
+/// | 8 | 4 | ticks (`TimGetTicks`) of the unlock |
+/// | 12 | 26 | the unlock's site ([`Stack`]: its return address first) |
+/// | 38 | 84 | the handle's [`AllocRecord`] (still live: the handle stays tracked) |
+#[repr(C)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "m68k"), derive(Debug))]
+pub struct UnlockUnderflowRecord {
+    /// [`kind::UNLOCK_UNDERFLOW`].
+    pub kind: u8,
+    /// [`FORMAT_VERSION`] (5 or later).
+    pub version: u8,
+    /// Which unlock: [`Self::VIA_HANDLE`] or [`Self::VIA_POINTER`].
+    pub via: u8,
+    /// Reserved, 0.
+    pub reserved: u8,
+    /// The address passed to the unlock.
+    pub address: U32Be,
+    /// `TimGetTicks` at the unlock.
+    pub ticks: U32Be,
+    /// The unlock's callers (innermost first: the return address after the
+    /// unlock call).
+    pub site: Stack,
+    /// The handle's allocation ([`AllocRecord::address`] is the handle).
+    pub alloc: AllocRecord,
+}
+
+impl UnlockUnderflowRecord {
+    /// [`UnlockUnderflowRecord::via`]: `MemHandleUnlock(h)`.
+    pub const VIA_HANDLE: u8 = 0;
+    /// [`UnlockUnderflowRecord::via`]: `MemPtrUnlock(p)`.
+    pub const VIA_POINTER: u8 = 1;
+}
+/// Size of an [`UnlockUnderflowRecord`] in bytes.
+pub const UNLOCK_UNDERFLOW_RECORD_SIZE: usize = 122;
+/// The first format version with [`UnlockUnderflowRecord`]s.
+pub const UNLOCK_UNDERFLOW_FORMAT_VERSION: u8 = 5;
+const_assert_eq!(
+    size_of::<UnlockUnderflowRecord>(),
+    UNLOCK_UNDERFLOW_RECORD_SIZE
+);
+const_assert_eq!(offset_of!(UnlockUnderflowRecord, via), 2);
+const_assert_eq!(offset_of!(UnlockUnderflowRecord, address), 4);
+const_assert_eq!(offset_of!(UnlockUnderflowRecord, ticks), 8);
+const_assert_eq!(offset_of!(UnlockUnderflowRecord, site), 12);
+const_assert_eq!(offset_of!(UnlockUnderflowRecord, alloc), 38);
+// SAFETY: repr(C), byte-array fields only, no padding (sizes asserted above).
+unsafe impl AsBytes for UnlockUnderflowRecord {}
+
 /// Code resource `resource` (N ≥ 2) of the app as `start` found it: where it was
 /// locked, its size and its CRC-32 (format version 3 on). 16 bytes.
 ///
@@ -1872,6 +2028,8 @@ pub enum Record {
     Pinned(PinnedRecord),
     /// A tracked handle still locked at stop (format version 5 on).
     Locked(LockedRecord),
+    /// An unlock of a tracked handle that was not locked (format version 5 on).
+    UnlockUnderflow(UnlockUnderflowRecord),
 }
 
 impl Record {
@@ -2043,6 +2201,33 @@ impl Record {
                 r.alloc.check(offset_of!(LockedRecord, alloc))?;
                 Ok(Record::Locked(r))
             }
+            kind::UNLOCK_UNDERFLOW => {
+                version(bytes[1], 1)?;
+                if bytes[1] < UNLOCK_UNDERFLOW_FORMAT_VERSION {
+                    return Err(DecodeError {
+                        offset: 1,
+                        what: "unlock-underflow record of a format version before 5",
+                    });
+                }
+                exact(bytes, UNLOCK_UNDERFLOW_RECORD_SIZE)?;
+                let r = UnlockUnderflowRecord::read_from(bytes)?;
+                if r.via > UnlockUnderflowRecord::VIA_POINTER {
+                    return Err(DecodeError {
+                        offset: offset_of!(UnlockUnderflowRecord, via),
+                        what: "unlock-underflow record of an unknown unlock trap",
+                    });
+                }
+                if !r.alloc.alloc_flags().contains(AllocFlags::HANDLE) {
+                    return Err(DecodeError {
+                        offset: offset_of!(UnlockUnderflowRecord, alloc)
+                            + AllocRecord::FLAGS_OFFSET as usize,
+                        what: "unlock-underflow record of a block that is not a handle",
+                    });
+                }
+                r.site.check(offset_of!(UnlockUnderflowRecord, site))?;
+                r.alloc.check(offset_of!(UnlockUnderflowRecord, alloc))?;
+                Ok(Record::UnlockUnderflow(r))
+            }
             _ => Err(DecodeError {
                 offset: 0,
                 what: "unknown record kind",
@@ -2071,6 +2256,9 @@ pub const fn size_of_kind(k: u8, v: u8) -> Option<usize> {
         kind::CHECKPOINT if v >= CHECKPOINT_FORMAT_VERSION => CHECKPOINT_RECORD_SIZE,
         kind::PINNED if v >= PINNED_FORMAT_VERSION => PINNED_RECORD_SIZE,
         kind::LOCKED if v >= LOCKED_FORMAT_VERSION => LOCKED_RECORD_SIZE,
+        kind::UNLOCK_UNDERFLOW if v >= UNLOCK_UNDERFLOW_FORMAT_VERSION => {
+            UNLOCK_UNDERFLOW_RECORD_SIZE
+        }
         _ => return None,
     };
     Some(size)
@@ -2816,6 +3004,94 @@ mod tests {
             Record::decode(&long).map_err(|e| (e.offset, e.what)),
             Err((92, "record longer than its kind's size"))
         );
+    }
+
+    #[test]
+    fn unlock_underflow_record_layout_and_decode() {
+        let mut alloc = sample_alloc();
+        alloc.kind = kind::HANDLE;
+        alloc.flags = U16Be::new(AllocFlags::HANDLE.bits());
+        let mut site = Stack {
+            count: 1,
+            ..Stack::default()
+        };
+        site.frames[0].set(0x0000_1234);
+        let u = UnlockUnderflowRecord {
+            kind: kind::UNLOCK_UNDERFLOW,
+            version: FORMAT_VERSION,
+            via: UnlockUnderflowRecord::VIA_POINTER,
+            reserved: 0,
+            address: U32Be::new(0x0001_0200),
+            ticks: U32Be::new(0x0102_0304),
+            site,
+            alloc,
+        };
+        let b = u.as_bytes();
+        assert_eq!(b.len(), UNLOCK_UNDERFLOW_RECORD_SIZE);
+        assert_eq!(&b[..12], &[0x28, 5, 1, 0, 0, 1, 2, 0, 1, 2, 3, 4]);
+        assert_eq!(&b[12..18], &[1, 0, 0, 0, 0x12, 0x34]);
+        assert!(b[18..38].iter().all(|&x| x == 0));
+        assert_eq!(&b[38..], alloc.as_bytes());
+        assert_eq!(size_of_kind(kind::UNLOCK_UNDERFLOW, 5), Some(122));
+        assert_eq!(size_of_kind(kind::UNLOCK_UNDERFLOW, 4), None);
+        assert_eq!(kind::name(kind::UNLOCK_UNDERFLOW), "unlock underflow");
+        assert_eq!(Record::decode(b), Ok(Record::UnlockUnderflow(u)));
+        let err = |r: &UnlockUnderflowRecord| {
+            Record::decode(r.as_bytes()).map_err(|e| (e.offset, e.what))
+        };
+        assert_eq!(
+            err(&UnlockUnderflowRecord { via: 2, ..u }),
+            Err((2, "unlock-underflow record of an unknown unlock trap"))
+        );
+        let mut ptr = u;
+        ptr.alloc.flags = U16Be::new(0);
+        assert_eq!(
+            err(&ptr),
+            Err((
+                40,
+                "unlock-underflow record of a block that is not a handle"
+            ))
+        );
+        assert_eq!(
+            err(&UnlockUnderflowRecord { version: 4, ..u }),
+            Err((1, "unlock-underflow record of a format version before 5"))
+        );
+        assert_eq!(
+            Record::decode(&b[..121]).map_err(|e| (e.offset, e.what)),
+            Err((121, "truncated record"))
+        );
+    }
+
+    #[test]
+    fn every_kind_has_its_name() {
+        let all = [
+            (kind::FREE_SLOT, "free slot"),
+            (kind::HEADER, "header"),
+            (kind::SEGMENT, "segment"),
+            (kind::POINTER, "pointer"),
+            (kind::HANDLE, "handle"),
+            (kind::CHUNK, "chunk"),
+            (kind::RUST, "Rust alloc"),
+            (kind::OVERRUN, "overrun"),
+            (kind::UNDERRUN, "underrun"),
+            (kind::DOUBLE_FREE, "double free"),
+            (kind::SMALL_SITE, "small-allocation site"),
+            (kind::LOW_HEAP, "low heap"),
+            (kind::INTERIOR_FREE, "interior free"),
+            (kind::CONTENTS, "contents"),
+            (kind::CHECKPOINT, "checkpoint"),
+            (kind::PINNED, "pinned"),
+            (kind::LOCKED, "locked"),
+            (kind::UNLOCK_UNDERFLOW, "unlock underflow"),
+        ];
+        for (k, n) in all {
+            assert_eq!(kind::name(k), n, "kind {k:#04x}");
+        }
+        for k in 0..=255u8 {
+            if !all.iter().any(|&(x, _)| x == k) {
+                assert_eq!(kind::name(k), "unknown", "kind {k:#04x}");
+            }
+        }
     }
 
     #[test]

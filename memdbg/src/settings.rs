@@ -29,7 +29,8 @@ pub struct Settings {
 impl Settings {
     /// Guards, heap statistics, alerts at exit (up to 5), `DbgMessage` lines, trap
     /// patches, immediate alerts for overruns and double frees, each leak's first
-    /// bytes in the ledger ([`Options::CONTENTS`]); 512 blocks; no
+    /// bytes in the ledger ([`Options::CONTENTS`]), unlock checks
+    /// ([`Options::LOCK_CHECKS`]); 512 blocks; no
     /// low-heap warning. Call stacks are off: the wrappers record their file and
     /// line and each free its call site, Rust allocations their call stack anyway;
     /// [`Options::CALL_STACKS`] adds up to six callers to every record and free site
@@ -42,7 +43,8 @@ impl Settings {
             .union(Options::PATCH_FREES)
             .union(Options::ALERT_OVERRUNS)
             .union(Options::ALERT_DOUBLE_FREES)
-            .union(Options::CONTENTS),
+            .union(Options::CONTENTS)
+            .union(Options::LOCK_CHECKS),
         max_alerts: 5,
         capacity: 512,
         low_heap_threshold: 0,

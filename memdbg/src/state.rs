@@ -39,6 +39,10 @@ pub const PATCHED_FREES: u8 = 1;
 /// [`State::patched`]: `MemPtrSize`, `MemHandleSize`, `MemPtrResize` and
 /// `MemHandleResize` are patched (guard bytes hidden from the OS and the app).
 pub const PATCHED_SIZES: u8 = 2;
+/// [`State::patched`]: `MemPtrUnlock` and `MemHandleUnlock` are patched (an
+/// unlock of a tracked handle that is not locked is refused and recorded,
+/// [`record::Options::LOCK_CHECKS`]).
+pub const PATCHED_UNLOCKS: u8 = 4;
 /// "No slot" in the slot free list.
 pub const NO_SLOT: u16 = 0xFFFF;
 /// Bytes of the message buffer.
@@ -47,9 +51,9 @@ pub const MSG_LEN: usize = 112;
 /// stray code in a file name cannot read past the array).
 pub const ARGS: usize = 8;
 /// Trampolines (and patched traps): `MemChunkFree`, `MemHandleFree`, `MemPtrSize`,
-/// `MemHandleSize`, `MemPtrResize`, `MemHandleResize`, in this order (trap `i`'s
-/// handle form is `i | 1`).
-pub const TRAMPOLINES: usize = 6;
+/// `MemHandleSize`, `MemPtrResize`, `MemHandleResize`, `MemPtrUnlock`,
+/// `MemHandleUnlock`, in this order (trap `i`'s handle form is `i | 1`).
+pub const TRAMPOLINES: usize = 8;
 /// Bytes of one trampoline (`asm/patches.s`).
 pub const TRAMPOLINE_LEN: usize = 40;
 
@@ -137,7 +141,8 @@ pub struct State {
     /// Manager's own frees, the detector's) goes straight to the original. Accessed
     /// with volatile reads and writes only ([`enter`], [`leave`]).
     pub busy: u8,
-    /// Which traps are patched: [`PATCHED_FREES`], [`PATCHED_SIZES`] bits.
+    /// Which traps are patched: [`PATCHED_FREES`], [`PATCHED_SIZES`],
+    /// [`PATCHED_UNLOCKS`] bits.
     pub patched: u8,
     /// Next ring entry to write (the oldest).
     pub ring_next: u8,
@@ -218,7 +223,8 @@ pub struct State {
     /// The RAM trampolines the dispatch table points at while patched
     /// ([`TRAMPOLINES`] of [`TRAMPOLINE_LEN`] bytes: `MemChunkFree`,
     /// `MemHandleFree`, `MemPtrSize`, `MemHandleSize`, `MemPtrResize`,
-    /// `MemHandleResize`; written by `crate::patch`).
+    /// `MemHandleResize`, `MemPtrUnlock`, `MemHandleUnlock`; written by
+    /// `crate::patch`).
     pub trampolines: *mut u8,
     /// `MemPtrSize`'s address before patching.
     pub orig_ptr_size: *mut c_void,
@@ -228,6 +234,10 @@ pub struct State {
     pub orig_ptr_resize: *mut c_void,
     /// `MemHandleResize`'s address before patching.
     pub orig_handle_resize: *mut c_void,
+    /// `MemPtrUnlock`'s address before patching.
+    pub orig_ptr_unlock: *mut c_void,
+    /// `MemHandleUnlock`'s address before patching.
+    pub orig_handle_unlock: *mut c_void,
     /// Code 1's resource handle, locked from `start` to `stop` (its address is
     /// [`State::code`]'s base only while it is locked; 0: not located).
     pub code_handle: palm::MemHandle,
@@ -482,6 +492,8 @@ asm_constants! {
     ST_ORIG_HANDLE_SIZE = offset_of!(State, orig_handle_size);
     ST_ORIG_PTR_RESIZE = offset_of!(State, orig_ptr_resize);
     ST_ORIG_HANDLE_RESIZE = offset_of!(State, orig_handle_resize);
+    ST_ORIG_PTR_UNLOCK = offset_of!(State, orig_ptr_unlock);
+    ST_ORIG_HANDLE_UNLOCK = offset_of!(State, orig_handle_unlock);
     ST_N_SLOTS = offset_of!(State, n_slots);
     ST_DB = offset_of!(State, db);
     ST_N_SITES = offset_of!(State, n_sites);

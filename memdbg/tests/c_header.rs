@@ -54,7 +54,7 @@ enum Result {
 }
 
 /// memdbgDefaults | memdbgCallStacks.
-const DEFAULTS_AND_STACKS: u32 = 0x0B9D | 0x0002;
+const DEFAULTS_AND_STACKS: u32 = 0x1B9D | 0x0002;
 
 /// (test function, stub number, arguments, result).
 const CALLS: &[(&str, u16, &[Arg], Result)] = &[

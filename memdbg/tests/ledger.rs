@@ -1387,8 +1387,8 @@ fn other_app() -> &'static Vec<u8> {
     PRC.get_or_init(|| std::fs::read(common::build_other_app().prc).unwrap())
 }
 
-/// Issue 16 (7): an app that returns without `stop` leaves memdbg's six patches
-/// installed, and code 1 locked by memdbg's own lock (`start` locks it until
+/// Issue 16 (7): an app that returns without `stop` leaves memdbg's eight patches
+/// installed (frees, sizes, resizes, unlocks), and code 1 locked by memdbg's own lock (`start` locks it until
 /// `stop`), which palm-run, as a debug ROM, reports and undoes at exit; it then
 /// moves the code away and fills the old place with ILLEGAL instructions, as a
 /// device may reuse it. A second app that allocates, frees and asks for sizes
@@ -1423,7 +1423,7 @@ fn forgotten_stop(moved: bool) {
     m.os.ftr.features.insert((APP.creator, 0), 32);
     let first = m.launch(APP.name).unwrap();
     assert_eq!((first.stop.clone(), first.result), (None, Some(0)));
-    assert_eq!(first.patches_left.len(), 6, "{:?}", first.patches_left);
+    assert_eq!(first.patches_left.len(), 8, "{:?}", first.patches_left);
     assert_eq!(first.left_open, ["MemDbgDB"]);
     assert_eq!(
         first.code1_locks_left, 1,

@@ -60,8 +60,8 @@ palm::form_event_handler!(pub main_form_handler => main_form_event);
 /// an alert per leak at exit (up to 5) and one `DbgMessage` line each, the
 /// free traps patched (so `FrmDeleteForm`'s frees are seen), overruns and
 /// double frees alerted when found, each leak's first bytes copied into the
-/// ledger at exit, and a warning if the dynamic heap's largest free chunk ever
-/// drops below 8 KB.
+/// ledger at exit, unlocks of tracked handles checked, and a warning if the
+/// dynamic heap's largest free chunk ever drops below 8 KB.
 pub const MEMDBG_SETTINGS: Settings = Settings {
     options: Options::GUARDS
         .union(Options::CALL_STACKS)
@@ -71,7 +71,8 @@ pub const MEMDBG_SETTINGS: Settings = Settings {
         .union(Options::PATCH_FREES)
         .union(Options::ALERT_OVERRUNS)
         .union(Options::ALERT_DOUBLE_FREES)
-        .union(Options::CONTENTS),
+        .union(Options::CONTENTS)
+        .union(Options::LOCK_CHECKS),
     max_alerts: 5,
     capacity: 128,
     low_heap_threshold: 8 * 1024,

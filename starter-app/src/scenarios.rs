@@ -25,7 +25,7 @@
 //! | Correct use | [`correct`] | nothing |
 //! | Pin heap | [`pin_heap`] | nothing leaked; "Heap pinned by": the 64-byte pointer at this file and line, with the 20,004 free bytes before it and the rest of the heap after it, when the largest free chunk fell to its low-water mark |
 //! | Loop leak | [`loop_leak`] | 5 leaks of 20 bytes from one line, one in each of generations 1 to 5 (`memdbg::checkpoint` per pass): `memdbg report --since N` lists those of pass N on |
-//! | Lock handle | [`lock_handle`] | "Locked handles at stop": the 16-byte handle locked 2 times, at this file and line (also a leak, with its text); nothing for the handle locked once and unlocked before its free |
+//! | Lock handle | [`lock_handle`] | "Locked handles at stop": the 16-byte handle locked 2 times, at this file and line (also a leak, with its text); "Unlock underflows": the other handle unlocked once more than it was locked, the unlock's line and its allocation's (the OS never sees that unlock) |
 //!
 //! Leaks are reported at `memdbg::stop`, when the app exits: one alert each
 //! ("Leak #1: 16 bytes (pointer) at" the allocation's file and line, in the
@@ -366,7 +366,8 @@ pub fn pin_heap() {
 /// **Lock handle**: a 16-byte handle locked twice and never unlocked — a
 /// helper that locks a record to read it, called twice, each caller trusting
 /// the other to unlock — and then kept; beside it, a 16-byte handle locked
-/// once, unlocked and freed, as it should be. Each `MemHandleLock` adds one
+/// once and unlocked twice (the second unlock a cleanup path that forgot the
+/// first had run), then freed. Each `MemHandleLock` adds one
 /// to the chunk's lock count (4 bits in its header; 15 marks a non-movable
 /// chunk, so a handle can be locked at most 14 times: PALM_FACTS §5.1), and a
 /// locked chunk stays where it is: `MemHeapCompact` cannot move it.
@@ -374,14 +375,17 @@ pub fn pin_heap() {
 /// memdbg reports the first at stop under "Locked handles at stop": "handle
 /// 0x… locked 2 times at stop, 16 bytes allocated at" this file and line, the
 /// count read from the OS, with the call stack; it is also a leak, whose
-/// contents show its text. The balanced one is neither: nothing is reported
-/// for it.
+/// contents show its text. The other one's second unlock, at lock count 0,
+/// is an "Unlock underflow" (memdbg refuses it: on a debug ROM it is a fatal
+/// error, on a release ROM it corrupts the lock count), with this line and its
+/// allocation's; its free is in order.
 pub fn lock_handle() {
     let kept = mem_handle_new!(16); // @mark lock-handle
-    let balanced = mem_handle_new!(16);
+    let balanced = mem_handle_new!(16); // @mark lock-balanced
     // SAFETY: live handles of 16 bytes (or null, skipped); "still locked 2x"
     // and its NUL fill `kept`'s 16 (its contents at stop are all its own).
-    // `kept` stays locked twice on purpose; `balanced` is unlocked once, then freed.
+    // `kept` stays locked twice on purpose; `balanced` is unlocked twice on
+    // purpose (memdbg refuses the second), then freed.
     unsafe {
         if !kept.is_null() {
             StrCopy(MemHandleLock(kept).cast(), c"still locked 2x".as_ptr());
@@ -390,6 +394,7 @@ pub fn lock_handle() {
         if !balanced.is_null() {
             StrCopy(MemHandleLock(balanced).cast(), c"unlocked".as_ptr());
             MemHandleUnlock(balanced);
+            MemHandleUnlock(balanced); // @mark unlock-underflow
             MemHandleFree(balanced);
         }
     }

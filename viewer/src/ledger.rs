@@ -601,6 +601,10 @@ impl Ledger {
                 out.str("x ");
                 (&l.alloc, l.alloc.size.get())
             }
+            Record::UnlockUnderflow(u) => {
+                out.str("Unlock underflow ");
+                (&u.alloc, u.alloc.size.get())
+            }
             Record::Header(_)
             | Record::FreeSlot
             | Record::Segment(_)
@@ -786,6 +790,15 @@ impl Ledger {
                 out.nl();
                 self.block(&l.alloc, out);
                 self.stack("Allocated by:", &l.alloc.stack, out);
+            }
+            Record::UnlockUnderflow(u) => {
+                out.str("Unlock of ");
+                out.address(u.address.get());
+                out.str(" while not locked (not passed to the OS)");
+                out.nl();
+                self.block(&u.alloc, out);
+                self.stack("Unlocked by:", &u.site, out);
+                self.stack("Allocated by:", &u.alloc.stack, out);
             }
             Record::Header(_)
             | Record::FreeSlot

@@ -42,13 +42,14 @@ pub fn keeps(routine: &str) -> &'static Keeps {
         "__memdbg_enter"
         | "__memdbg_free_entry"
         | "__memdbg_size_entry"
-        | "__memdbg_resize_entry" => &PALM,
+        | "__memdbg_resize_entry"
+        | "__memdbg_unlock_entry" => &PALM,
         other => panic!("no register convention known for {other}"),
     }
 }
 
 /// Every routine of `asm/*.s` that code calls (the trampoline template is data).
-pub const ROUTINES: [&str; 13] = [
+pub const ROUTINES: [&str; 14] = [
     "__memdbg_index_find",
     "__memdbg_index_insert",
     "__memdbg_index_remove",
@@ -62,4 +63,5 @@ pub const ROUTINES: [&str; 13] = [
     "__memdbg_free_entry",
     "__memdbg_size_entry",
     "__memdbg_resize_entry",
+    "__memdbg_unlock_entry",
 ];

@@ -174,6 +174,8 @@ impl Machine {
             ("ST_ORIG_HANDLE_SIZE", 0xA02D),
             ("ST_ORIG_PTR_RESIZE", 0xA01C),
             ("ST_ORIG_HANDLE_RESIZE", 0xA033),
+            ("ST_ORIG_PTR_UNLOCK", 0xA035),
+            ("ST_ORIG_HANDLE_UNLOCK", 0xA022),
         ] {
             m.set_long(st(field), stub(trap));
         }
@@ -293,6 +295,7 @@ impl Machine {
             "__memdbg_free_entry",
             "__memdbg_size_entry",
             "__memdbg_resize_entry",
+            "__memdbg_unlock_entry",
         ]
         .iter()
         .position(|e| *e == entry)
@@ -317,7 +320,9 @@ impl Machine {
 }
 
 /// The traps with a stub ([`stub`]).
-const STUB_TRAPS: [u16; 6] = [0xA012, 0xA02B, 0xA016, 0xA02D, 0xA01C, 0xA033];
+const STUB_TRAPS: [u16; 8] = [
+    0xA012, 0xA02B, 0xA016, 0xA02D, 0xA01C, 0xA033, 0xA035, 0xA022,
+];
 
 /// The stub calling `trap` (an "original" of a patched trap).
 pub fn stub(trap: u16) -> u32 {

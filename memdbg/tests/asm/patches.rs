@@ -188,3 +188,58 @@ fn the_resize_entry_resizes_in_place_and_moving_with_the_guard() {
     assert_eq!(m.record(slot_record(1)).size.get(), 40);
     assert_eq!(m.byte(STATE + k("ST_BUSY")), 0);
 }
+
+/// MemHandleUnlock/MemPtrUnlock of a tracked handle whose chunk header says
+/// lock count 0: refused (memErrChunkNotLocked, the original not called) and
+/// one unlock-underflow record written (122 bytes, kind 0x28: the trap, the
+/// address passed); with lock count 1, and for an untracked handle, the
+/// original unlocks it. Busy: straight to the original.
+#[test]
+fn the_unlock_entry_refuses_an_unlock_at_lock_count_0_and_passes_the_rest() {
+    let mut m = machine(defaults() | Options::LOCK_CHECKS.bits());
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 8);
+    let body = m.long(h);
+    let records = m.os.new_records.len();
+    let underflow = |m: &mut Machine, handle: bool, addr: u32| {
+        m.os.traps.clear();
+        let e = err(m, "__memdbg_unlock_entry", handle, &[addr]);
+        assert_eq!(e, 0x0104, "memErrChunkNotLocked");
+        // (MemPtrRecoverHandle for a pointer,) TimGetTicks, then the record:
+        // DmNewRecord, its lock, DmWrite, its unlock (the ledger's own
+        // MemPtrUnlock, of its record), DmReleaseRecord; not the original.
+        let mut want = vec![0xA0F7, 0xA055, 0xA021, 0xA076, 0xA035, 0xA05E];
+        if !handle {
+            want.insert(0, 0xA014);
+        }
+        assert_eq!(m.os.traps, want, "{:x?}", m.os.traps);
+        let &(len, rec) = m.os.new_records.last().unwrap();
+        assert_eq!(len, 122);
+        assert_eq!(m.bytes(rec, 4), [0x28, 5, u8::from(!handle), 0]);
+        assert_eq!(m.long(rec + 4), addr);
+        assert_eq!(m.byte(STATE + k("ST_BUSY")), 0);
+    };
+    underflow(&mut m, true, h);
+    // Through the locked pointer (its handle found with MemPtrRecoverHandle).
+    underflow(&mut m, false, body);
+    assert_eq!(m.os.new_records.len(), records + 2);
+    // Lock count 1 in the chunk header (and the OS's own count): passed on.
+    m.set_long(body - 4, m.long(body - 4) | 0x1000_0000);
+    m.os.locks.insert(h, 1);
+    m.os.traps.clear();
+    assert_eq!(err(&mut m, "__memdbg_unlock_entry", true, &[h]), 0);
+    assert_eq!(*m.os.traps.last().unwrap(), 0xA022, "the original");
+    assert_eq!(m.os.locks[&h], 0);
+    // An untracked handle: the original, whatever its count.
+    let u = m.os.alloc(&mut m.emu.ram, 8, true).unwrap();
+    m.os.locks.insert(u, 1);
+    m.os.traps.clear();
+    assert_eq!(err(&mut m, "__memdbg_unlock_entry", true, &[u]), 0);
+    assert_eq!(m.os.traps, [0xA022]);
+    assert_eq!(m.os.new_records.len(), records + 2, "no record");
+    // Busy: the original only (the mock OS's pointer unlock answers 0).
+    m.set_byte(STATE + k("ST_BUSY"), 1);
+    m.os.traps.clear();
+    assert_eq!(err(&mut m, "__memdbg_unlock_entry", false, &[body]), 0);
+    assert_eq!(m.os.traps, [0xA035]);
+    assert_eq!(m.os.new_records.len(), records + 2);
+}

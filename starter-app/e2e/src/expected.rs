@@ -1,9 +1,9 @@
 //! What the starter app's demo run must leave in MemDbgDB, as the report tool
-//! shows it: exactly nine leaks (a pointer, a handle and a Rust `Box` before
-//! the first checkpoint, then Loop leak's five, one in each of generations 1 to
-//! 5, and Lock handle's handle, after the last checkpoint: generation 5), one
-//! overrun, one double free, the heap pinned by Pin heap's 64-byte pointer and
-//! one handle locked at stop, Lock handle's, locked 2 times, each at the line
+//! shows it: exactly nine leaks (a pointer, a handle, a Rust `Box` and Lock
+//! handle's handle before the first checkpoint, then Loop leak's five, one in
+//! each of generations 1 to 5), one overrun, one double free, the heap pinned
+//! by Pin heap's 64-byte pointer, one handle locked at stop, Lock handle's,
+//! locked 2 times, and one unlock underflow, Lock handle's other handle, each at the line
 //! of `starter-app/src/scenarios.rs`
 //! that carries its `// @mark NAME` comment. `ci/demo` checks its report with
 //! [`check`]; the end-to-end tests use [`marks`] for their exact expectations.
@@ -165,6 +165,26 @@ pub fn check(report: &Report, source: &str) -> Result<Vec<String>, Vec<String>> 
                     && l[0].block.size == 16
                     && leak("handle", 16, &at)
                     && report.summary.locked == 1
+            }),
+        ),
+        (
+            "one unlock underflow, MemHandleUnlock at @unlock-underflow of the 16-byte \
+             handle allocated at @lock-balanced, refused"
+                .into(),
+            m("lock-balanced").and_then(|alloc| {
+                let unlock = m("unlock-underflow")?;
+                let u = &report.unlock_underflows;
+                Ok(u.len() == 1
+                    && u[0].trap == "MemHandleUnlock"
+                    && u[0].site == unlock.0
+                    && u[0].block.site == alloc.0
+                    && u[0].block.size == 16
+                    && stack_has(
+                        &u[0].unlock.stack,
+                        "starter_app::scenarios::lock_handle",
+                        unlock.1,
+                    )
+                    && report.summary.unlock_underflows == 1)
             }),
         ),
     ];

@@ -574,6 +574,7 @@ fn the_overrun_and_the_double_free_are_reported_with_their_sites() {
                     | Record::Checkpoint(_)
                     | Record::Pinned(_)
                     | Record::Locked(_)
+                    | Record::UnlockUnderflow(_)
             )
         })
         .collect();
@@ -618,6 +619,46 @@ fn the_overrun_and_the_double_free_are_reported_with_their_sites() {
     );
     // The second free never reached the OS: palm-run (a debug ROM) saw no
     // invalid free.
+    assert!(r.reports.is_empty(), "{:?}", r.reports);
+}
+
+/// Lock handle's second `MemHandleUnlock` of its balanced handle, at lock
+/// count 0: one unlock-underflow record with the unlock's line and the
+/// handle's allocation, and the OS (palm-run, a debug ROM) never sees it.
+#[test]
+fn the_lock_handle_button_s_second_unlock_is_an_unlock_underflow() {
+    let r = scripted();
+    let u: Vec<&memdbg::record::UnlockUnderflowRecord> = r
+        .records
+        .iter()
+        .filter_map(|x| match x {
+            Record::UnlockUnderflow(u) => Some(u),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(u.len(), 1, "{u:#?}");
+    let u = u[0];
+    assert_eq!(u.via, memdbg::record::UnlockUnderflowRecord::VIA_HANDLE);
+    assert_eq!(u.address, u.alloc.address, "the handle itself");
+    assert_eq!(
+        seen(&u.alloc),
+        wrapped(
+            kind::HANDLE,
+            GUARDED | AllocFlags::HANDLE,
+            16,
+            "lock-balanced"
+        )
+    );
+    assert_eq!(u.alloc.seq.get(), 35);
+    assert_eq!(
+        scenario_line(&u.site),
+        Some((
+            "starter_app::scenarios::lock_handle".into(),
+            line("unlock-underflow")
+        ))
+    );
+    // Freed after: not a leak.
+    assert!(!r.allocs().iter().any(|a| a.seq.get() == 35));
     assert!(r.reports.is_empty(), "{:?}", r.reports);
 }
 
@@ -739,6 +780,7 @@ fn the_header_counts_the_whole_run() {
             | Options::ALERT_OVERRUNS
             | Options::ALERT_DOUBLE_FREES
             | Options::CONTENTS
+            | Options::LOCK_CHECKS
     );
     assert_eq!(
         (
@@ -1025,6 +1067,14 @@ fn comparable(r: &Record) -> Record {
             alloc: comparable_alloc(&l.alloc),
             ..l
         }),
+        Record::UnlockUnderflow(u) => {
+            Record::UnlockUnderflow(memdbg::record::UnlockUnderflowRecord {
+                address: U32Be::new(0),
+                ticks: U32Be::new(0),
+                alloc: comparable_alloc(&u.alloc),
+                ..u
+            })
+        }
         Record::Checkpoint(c) => Record::Checkpoint(memdbg::record::CheckpointRecord {
             ticks: U32Be::new(0),
             counters: comparable_counters(&c.counters),

@@ -9,7 +9,8 @@
 use memdbg::record::{
     self, AllocFlags, AllocRecord, AsBytes, CheckpointRecord, ContentsRecord, DecodeError,
     DoubleFreeRecord, Header, InteriorFreeRecord, LockedRecord, LowHeapRecord, OverrunRecord,
-    PinnedRecord, Record, SegmentRecord, SmallSiteRecord, UnderrunRecord, kind,
+    PinnedRecord, Record, SegmentRecord, SmallSiteRecord, UnderrunRecord, UnlockUnderflowRecord,
+    kind,
 };
 use palm_prc::{Database, FourCC, layout, rec_attr};
 
@@ -89,6 +90,10 @@ pub struct Ledger {
     /// Tracked handles still locked at stop (format version 5 on), with the
     /// lock count the OS kept, in database order (memdbg's slot order).
     pub locked: Vec<LockedRecord>,
+    /// Unlocks of tracked handles that were not locked (format version 5 on,
+    /// with `Options::LOCK_CHECKS`), refused by memdbg, in the order they
+    /// happened.
+    pub unlock_underflows: Vec<UnlockUnderflowRecord>,
     /// Free slots skipped (only in a ledger whose run did not stop).
     pub free_slots: usize,
     /// Records skipped because they were never written: every byte zero, of
@@ -164,7 +169,8 @@ impl Ledger {
     /// The ledger as a MemDbgDB `.pdb` file, as the 68k library leaves it: the
     /// header, then segment, allocation (leaks, then hand-offs, then freed
     /// unseen), overrun, underrun, double-free, interior-free, small-site, low-heap,
-    /// contents, checkpoint, pinned and locked records in that order. Free slots are not written.
+    /// contents, checkpoint, pinned, locked and unlock-underflow records in
+    /// that order. Free slots are not written.
     ///
     /// # Errors
     /// More than 65,535 records (the PDB entry count is 16 bits).
@@ -189,6 +195,7 @@ impl Ledger {
         datas.extend(self.checkpoints.iter().map(stored));
         datas.extend(self.pinned.iter().map(stored));
         datas.extend(self.locked.iter().map(stored));
+        datas.extend(self.unlock_underflows.iter().map(stored));
         let records = datas
             .into_iter()
             .zip(1u32..)
@@ -372,6 +379,7 @@ fn decode_all<'a>(
         checkpoints: Vec::new(),
         pinned: Vec::new(),
         locked: Vec::new(),
+        unlock_underflows: Vec::new(),
         free_slots: 0,
         unwritten: 0,
         deleted: 0,
@@ -454,6 +462,7 @@ fn decode_all<'a>(
             }
             Record::Pinned(p) => ledger.pinned.push(p),
             Record::Locked(l) => ledger.locked.push(l),
+            Record::UnlockUnderflow(u) => ledger.unlock_underflows.push(u),
         }
     }
     // Every allocation's generation must be one the ledger has a checkpoint of.

@@ -117,7 +117,11 @@
 //! bytes: #39"), the handles still locked at stop ("Locked handles at stop",
 //! one finding per handle: "Locked #3 (1 of 2): handle 0x00012344 locked 2
 //! times at stop, 16 bytes allocated at FILE:LINE" and its call stack; a
-//! locked handle that is also a leak is listed in both sections), overruns and double frees with their sites, heap statistics, the
+//! locked handle that is also a leak is listed in both sections), overruns and double frees with their sites, the unlock
+//! underflows ("Unlock underflows", one finding each: "Unlock underflow 1 of
+//! 2: handle 0x00012344 unlocked while not locked at FILE:LINE
+//! (MemHandleUnlock), 16 bytes allocated at FILE:LINE", the allocation's and
+//! the unlock's call stacks), heap statistics, the
 //! suppressions used, and a last line:
 //! `SUMMARY: memdbg: 48 byte(s) leaked in 3 allocation(s).` (for a ledger
 //! whose run did not stop, header flag RUNNING: `SUMMARY: memdbg: 48 byte(s)
@@ -150,6 +154,7 @@
 //! | `double_frees` | array | [`DoubleFree`]: `number`, `address`, `first_free` and `second_free` (`{ticks, after_allocation, stack, stack_truncated}`: `ticks` at the free, or, for the first free from format version 5 on, `null` and `after_allocation` the sequence number of the last allocation before it; `after_allocation` is `null` otherwise), `block` |
 //! | `interior_frees` | array | [`InteriorFree`]: `number`, `address` (the address freed), `offset` (bytes into the block, signed), `free` (`{ticks, after_allocation, stack, stack_truncated}`, `after_allocation` `null`), `block` |
 //! | `locked` | array | [`Locked`] (format version 5 on; empty before): `number`, `handle`, `lock_count` (1 to 14: the OS's count at stop, from the chunk header or `MemHandleLockCount`), `ticks` (at stop), `block` (the handle's allocation): tracked handles still locked at stop, in ledger order; they set the exit status |
+//! | `unlock_underflows` | array | [`UnlockUnderflow`] (format version 5 on, option `LOCK_CHECKS`; empty before): `number`, `handle`, `trap` (`MemHandleUnlock` or `MemPtrUnlock`), `address` (the address passed: the handle, or the pointer), `site` (the unlock's `file:line` in words), `unlock` (`{ticks, after_allocation, stack, stack_truncated}`, `after_allocation` `null`), `block` (the handle's allocation): unlocks of tracked handles whose lock count was already 0, refused by memdbg (the OS never saw them), in the order they happened; they set the exit status |
 //! | `freed_unseen` | array | [`Leak`]-shaped: `number` and the block's fields, for each block memdbg found freed where it could not see the free (trap patches refused, or a free inside the Memory Manager without a trap call such as `MemHeapFreeByOwnerID`; `AllocFlags::FREED_UNSEEN`): not leaks |
 //! | `heap` | object | [`HeapInfo`]: `peak_live_bytes`, `peak_live_count`, `low_free`, `low_largest_free`, `low_heap_threshold`, `small_allocs`, `small_unsited`, `small_sites` (`{count, bytes, first: block}`), `low_heap` (`{free, largest, threshold, after: block}`), `pinned_by` (`{lock_count, free_before, free_after, largest, ticks, block}`: tracked blocks that pinned the dynamic heap at memdbg's last pinning snapshot, heap address order) |
 //! | `suppressions` | array | [`SuppressionUse`]: `pattern`, `leaks`, `bytes` hidden by it |
@@ -157,7 +162,7 @@
 //! | `launched_from` | array of integers | the 68k addresses from which the OS called it in the stacks (frames with `os_launch`) |
 //! | `warnings` | array of strings | inconsistencies and missing information |
 //! | `unwritten_records` | integer | records skipped because they were never written: all zero bytes, as `DmNewRecord` creates them, when the app stopped before the `DmWrite` that fills them (also said in `warnings`) |
-//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `interior_frees`, `locked`, `handed_off`, `handed_off_bytes`, `freed_unseen`, `exit_status`, `line`, `before_since_leaks`, `before_since_bytes` (leaks hidden by `--since`) |
+//! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `interior_frees`, `locked`, `unlock_underflows`, `handed_off`, `handed_off_bytes`, `freed_unseen`, `exit_status`, `line`, `before_since_leaks`, `before_since_bytes` (leaks hidden by `--since`) |
 //!
 //! A **block** ([`Block`]) is `kind` (`pointer`, `handle`, `chunk`, `Rust
 //! alloc`), `relocatable`, `address`, `size`, `seq`, `ticks`, `flags` (array of
@@ -208,8 +213,8 @@ pub use ledger::Ledger;
 pub use report::{
     Block, Checkpoint, Contents, CounterInfo, DoubleFree, Flag, Format, FreeSite, HeaderInfo,
     HeapInfo, InteriorFree, Leak, Locked, LowHeap, Options, Overrun, Report, SCHEMA, Site,
-    SmallSite, StackFrame, Summary, SuppressionUse, Underrun, analyze, check_since,
-    last_generation, print, write,
+    SmallSite, StackFrame, Summary, SuppressionUse, Underrun, UnlockUnderflow, analyze,
+    check_since, last_generation, print, write,
 };
 pub use suppress::Suppressions;
 pub use symbolize::{AppSymbols, ElfSymbols, SEGMENT_STRIDE, Symbol, Symbolize, Symbols, demangle};

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use memdbg::record::{
     self, AllocFlags, AllocRecord, AsBytes, Counters, DoubleFreeRecord,
     FREE_AFTER_SEQ_FORMAT_VERSION, HeaderFlags, InteriorFreeRecord, NOT_SAMPLED, OverrunRecord,
-    SegmentRecord, SmallSiteRecord, Stack, UnderrunRecord, detected, kind,
+    SegmentRecord, SmallSiteRecord, Stack, UnderrunRecord, UnlockUnderflowRecord, detected, kind,
 };
 use palm_prc::FourCC;
 use serde::Serialize;
@@ -381,7 +381,30 @@ pub struct Locked {
     pub block: Block,
 }
 
-/// One free of a double free, or an interior free.
+/// An unlock of a tracked handle whose lock count was already 0 (memdbg's
+/// `UnlockUnderflowRecord`, option `LOCK_CHECKS`): not passed to the OS, so
+/// the handle's lock count is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnlockUnderflow {
+    /// 1-based number.
+    pub number: usize,
+    /// The handle (a 68k address, as the app saw it).
+    pub handle: u32,
+    /// `MemHandleUnlock` or `MemPtrUnlock`.
+    pub trap: &'static str,
+    /// The address passed to the unlock: the handle, or (`MemPtrUnlock`) the
+    /// pointer its lock had given.
+    pub address: u32,
+    /// The unlock's site in words: the innermost `file:line` of its stack
+    /// outside the runtime and the trap glue, else as a block's `site`.
+    pub site: String,
+    /// The unlock (`{ticks, stack, stack_truncated}`).
+    pub unlock: FreeSite,
+    /// The handle's allocation (still live then).
+    pub block: Block,
+}
+
+/// One free of a double free, or an interior free, or an unlock.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FreeSite {
     /// Ticks at the free; `None` for a double free's first free from format
@@ -540,6 +563,8 @@ pub struct Summary {
     pub interior_frees: usize,
     /// Handles locked at stop (locked records).
     pub locked: usize,
+    /// Unlock underflows (unlock-underflow records).
+    pub unlock_underflows: usize,
     /// Blocks handed off (not leaks: they do not set the exit status).
     pub handed_off: usize,
     /// Their bytes.
@@ -547,7 +572,8 @@ pub struct Summary {
     /// Blocks freed unseen (not leaks; they do not set the exit status).
     pub freed_unseen: usize,
     /// 0: no leaks or errors; 1: leaks, overruns, underruns, double frees,
-    /// interior frees (records or header counters) or handles locked at stop.
+    /// interior frees (records or header counters), handles locked at stop
+    /// or unlock underflows.
     pub exit_status: u8,
     /// The one-line summary that ends the text report.
     pub line: String,
@@ -594,6 +620,9 @@ pub struct Report {
     /// Tracked handles still locked at stop, in ledger order (format version
     /// 5 on; empty before).
     pub locked: Vec<Locked>,
+    /// Unlocks of tracked handles that were not locked, in the order they
+    /// happened (format version 5 on, option `LOCK_CHECKS`; empty before).
+    pub unlock_underflows: Vec<UnlockUnderflow>,
     /// Blocks freed where memdbg could not see the free (trap patches
     /// refused): not leaks, in allocation order.
     pub freed_unseen: Vec<Leak>,
@@ -661,6 +690,11 @@ const OPTION_MEANINGS: &[(&str, &str)] = &[
     (
         "CONTENTS",
         "each leak's first bytes (up to 32) copied into the ledger at stop",
+    ),
+    (
+        "LOCK_CHECKS",
+        "MemHandleUnlock/MemPtrUnlock patched: an unlock of a tracked handle that was not \
+         locked was refused and recorded",
     ),
 ];
 
@@ -1386,6 +1420,12 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             block: an.block(&l.alloc),
         })
         .collect();
+    let unlock_underflows: Vec<UnlockUnderflow> = ledger
+        .unlock_underflows
+        .iter()
+        .enumerate()
+        .map(|(i, u)| unlock_underflow(&mut an, i + 1, u))
+        .collect();
     let mut small: Vec<&SmallSiteRecord> = ledger.small_sites.iter().collect();
     small.sort_by_key(|s| std::cmp::Reverse(s.count.get()));
     let heap = HeapInfo {
@@ -1574,6 +1614,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         || !double_frees.is_empty()
         || !interior_frees.is_empty()
         || !locked.is_empty()
+        || !unlock_underflows.is_empty()
         || counters.overruns > 0
         || counters.double_frees > 0;
     let exit_status = u8::from(!leaks.is_empty() || errors);
@@ -1620,6 +1661,16 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         line.push_str(&format!(
             "; {} locked at stop",
             plural(locked.len(), "handle", "handles")
+        ));
+    }
+    if !unlock_underflows.is_empty() {
+        line.push_str(&format!(
+            "; {}",
+            plural(
+                unlock_underflows.len(),
+                "unlock underflow",
+                "unlock underflows"
+            )
         ));
     }
     if !handed_off.is_empty() {
@@ -1692,6 +1743,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             double_frees: double_frees.len(),
             interior_frees: interior_frees.len(),
             locked: locked.len(),
+            unlock_underflows: unlock_underflows.len(),
             handed_off: handed_off.len(),
             handed_off_bytes,
             freed_unseen: freed_unseen.len(),
@@ -1708,6 +1760,7 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
         double_frees,
         interior_frees,
         locked,
+        unlock_underflows,
         freed_unseen,
         heap,
         suppressions: uses,
@@ -1844,6 +1897,48 @@ fn interior_free(an: &mut Analyzer<'_>, number: usize, f: &InteriorFreeRecord) -
         },
         block: an.block(&f.alloc),
     }
+}
+
+fn unlock_underflow(
+    an: &mut Analyzer<'_>,
+    number: usize,
+    u: &UnlockUnderflowRecord,
+) -> UnlockUnderflow {
+    let stack = an.frames.stack(&u.site);
+    UnlockUnderflow {
+        number,
+        handle: u.alloc.address.get(),
+        trap: if u.via == UnlockUnderflowRecord::VIA_POINTER {
+            "MemPtrUnlock"
+        } else {
+            "MemHandleUnlock"
+        },
+        address: u.address.get(),
+        site: call_site(&stack),
+        unlock: FreeSite {
+            ticks: Some(u.ticks.get()),
+            after_allocation: None,
+            stack,
+            stack_truncated: truncated(&u.site, u.version),
+        },
+        block: an.block(&u.alloc),
+    }
+}
+
+/// A call's site in words, from its stack: the innermost symbol with a file
+/// and line outside the runtime ([`is_runtime`]) and palm-sys's trap glue
+/// (`m68k_palmos_sys::`), as `file:line`; else as [`site_name`] names a
+/// block's.
+fn call_site(stack: &[StackFrame]) -> String {
+    stack
+        .iter()
+        .flat_map(|f| f.symbols.iter())
+        .find(|s| !is_runtime(&s.function) && !s.function.starts_with("m68k_palmos_sys::"))
+        .and_then(|s| match (&s.file, s.line) {
+            (Some(f), Some(l)) => Some(format!("{f}:{l}")),
+            _ => None,
+        })
+        .unwrap_or_else(|| site_name(None, None, stack))
 }
 
 /// Analyzes `ledger` and writes the report to `out` in `opts.format`;

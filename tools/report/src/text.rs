@@ -240,6 +240,58 @@ fn write_locked(
     Ok(())
 }
 
+/// The "Unlock underflows" section (nothing without unlock-underflow
+/// records), in the style of the double frees: one finding per refused
+/// unlock, "Unlock underflow 1 of 2: handle 0x00012344 unlocked while not
+/// locked at FILE:LINE (MemHandleUnlock), 16 bytes allocated at FILE:LINE",
+/// then the allocation's call stack and the unlock's.
+fn write_unlock_underflows(
+    out: &mut dyn Write,
+    sw: &mut StackWriter,
+    r: &Report,
+    why_none: &str,
+) -> io::Result<()> {
+    if r.unlock_underflows.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Unlock underflows: {} (MemHandleUnlock or MemPtrUnlock of a tracked handle that was \
+         not locked: not passed to the OS, the handle's lock count is unchanged)",
+        count(r.unlock_underflows.len(), "unlock", "unlocks")
+    )?;
+    for u in &r.unlock_underflows {
+        let b = &u.block;
+        let site = match (&b.file, b.line) {
+            (Some(file), Some(line)) => format!("allocated at {}:{line}", Esc(file)),
+            (Some(file), None) => format!("allocated in {}", Esc(file)),
+            _ => format!("allocated by {}", Esc(&b.site)),
+        };
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Unlock underflow {} of {}: handle 0x{:08X} unlocked while not locked at {} ({}), \
+             {} {site}",
+            u.number,
+            r.unlock_underflows.len(),
+            u.handle,
+            Esc(&u.site),
+            u.trap,
+            count(b.size as usize, "byte", "bytes"),
+        )?;
+        write_allocated_by(out, sw, b, why_none)?;
+        let when = free_when(&u.unlock);
+        if u.unlock.stack.is_empty() {
+            writeln!(out, "  Unlocked ({when}): no call stack recorded")?;
+        } else {
+            writeln!(out, "  Unlocked ({when}) by:")?;
+            sw.write(out, &u.unlock.stack, u.unlock.stack_truncated)?;
+        }
+    }
+    Ok(())
+}
+
 /// Bytes per row of a leak's contents.
 const CONTENTS_ROW: usize = 16;
 
@@ -645,6 +697,8 @@ pub(crate) fn write_report(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             sw.write(out, &f.free.stack, f.free.stack_truncated)?;
         }
     }
+
+    write_unlock_underflows(out, &mut sw, r, why_none)?;
 
     if !r.freed_unseen.is_empty() {
         writeln!(out)?;

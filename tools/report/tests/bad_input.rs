@@ -303,6 +303,61 @@ fn bad_locked_records() {
     );
 }
 
+/// An unlock-underflow record (kind 0x28) cut short, one naming an unknown
+/// trap, and one of a pointer: each error names its record and the offset.
+#[test]
+fn bad_unlock_underflow_records() {
+    let handle = record::AllocRecord::read_from(&sample_records()[1]).unwrap();
+    let underflow = record::UnlockUnderflowRecord {
+        kind: kind::UNLOCK_UNDERFLOW,
+        version: record::FORMAT_VERSION,
+        via: record::UnlockUnderflowRecord::VIA_HANDLE,
+        reserved: 0,
+        address: handle.address,
+        ticks: record::U32Be::new(9),
+        site: record::Stack::default(),
+        alloc: handle,
+    };
+    let with = |r: Vec<u8>| {
+        let mut recs = sample_records();
+        recs.push(r);
+        let pdb = pdb_of(&recs);
+        let at = record_offset(&pdb, recs.len() - 1);
+        (err(&pdb), at)
+    };
+    let mut short = underflow.as_bytes().to_vec();
+    short.truncate(60);
+    let (e, at) = with(short);
+    assert_eq!(e.offset, Some(at + 60));
+    assert_eq!(
+        e.message,
+        "record 14 (unlock underflow): truncated record (byte 60 of the record); it has 60 \
+         bytes, an unlock underflow record has 122"
+    );
+    let mut r = underflow;
+    r.via = 7;
+    let (e, at) = with(r.as_bytes().to_vec());
+    assert_eq!(e.offset, Some(at + 2));
+    assert!(
+        e.message.starts_with(
+            "record 14 (unlock underflow): unlock-underflow record of an unknown unlock trap"
+        ),
+        "{}",
+        e.message
+    );
+    let mut r = underflow;
+    r.alloc.flags = record::U16Be::new(record::AllocFlags::GUARDED.bits());
+    let (e, at) = with(r.as_bytes().to_vec());
+    assert_eq!(e.offset, Some(at + 40));
+    assert!(
+        e.message.starts_with(
+            "record 14 (unlock underflow): unlock-underflow record of a block that is not a handle"
+        ),
+        "{}",
+        e.message
+    );
+}
+
 #[test]
 fn truncated_records() {
     // A record cut short inside the database.

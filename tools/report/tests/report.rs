@@ -8,7 +8,9 @@ mod common;
 use std::io::Write;
 
 use common::*;
-use memdbg::record::{self, AsBytes, LockedRecord, PinnedRecord, U32Be, kind};
+use memdbg::record::{
+    self, AsBytes, LockedRecord, PinnedRecord, U32Be, UnlockUnderflowRecord, kind,
+};
 use memdbg_report::diff::{diff, print_diff};
 use memdbg_report::{
     Format, Ledger, Options, Suppressions, Symbol, Symbolize, analyze, ledger_from_bytes,
@@ -42,6 +44,16 @@ impl Symbolize for FakeElf {
             0x0500 => vec![sym("starter_app::free_buffer", "src/overrun.rs", 20, false)],
             0x0600 => vec![sym("starter_app::overrun", "src/overrun.rs", 12, false)],
             0x0700 | 0x0702 => vec![sym("starter_app::double_free", "src/double.rs", 33, false)],
+            // An unlock through palm-sys's glue, inlined into the app's call.
+            0x0800 => vec![
+                sym(
+                    "m68k_palmos_sys::glue::MemHandleUnlock",
+                    "palm-sys/traps.tbl",
+                    121,
+                    true,
+                ),
+                sym("starter_app::unlock_twice", "src/locks.rs", 18, false),
+            ],
             // 0x0040 has no symbols: it must still be printed.
             _ => Vec::new(),
         }
@@ -52,15 +64,17 @@ impl Symbolize for FakeElf {
     }
 }
 
-/// The sample ledger, with two more records than `sample_records` (which the
-/// bad-input tests alter by index): a 64-byte pointer that pinned the heap
-/// between a 20,004-byte hole and the rest of it, and the first handle leak
-/// (#3) still locked twice at stop.
+/// The sample ledger, with three more records than `sample_records` (which
+/// the bad-input tests alter by index): a 64-byte pointer that pinned the heap
+/// between a 20,004-byte hole and the rest of it, the first handle leak (#3)
+/// still locked twice at stop, and an earlier unlock of it while it was not
+/// locked (refused by memdbg).
 fn sample() -> Ledger {
     Ledger::from_pdb(&pdb_of(&pinned_sample_records()), "sample.pdb").unwrap()
 }
 
-/// `sample_records` and the pinned and locked records of [`sample`].
+/// `sample_records` and the pinned, locked and unlock-underflow records of
+/// [`sample`].
 fn pinned_sample_records() -> Vec<Vec<u8>> {
     let mut records = sample_records();
     let pin = PinnedRecord {
@@ -94,6 +108,19 @@ fn pinned_sample_records() -> Vec<Vec<u8>> {
         alloc: alloc(kind::HANDLE, 16, 0x0001_2344, 3, "src/starter.rs", 42, s1),
     };
     records.push(locked.as_bytes().to_vec());
+    // The same handle unlocked while not locked, before those locks.
+    let s1 = stack(&[Ok(0x0124), Ok(0x0A02), Ok(0x0040), Err(0x1000_2468)]);
+    let underflow = UnlockUnderflowRecord {
+        kind: kind::UNLOCK_UNDERFLOW,
+        version: record::FORMAT_VERSION,
+        via: UnlockUnderflowRecord::VIA_HANDLE,
+        reserved: 0,
+        address: U32Be::new(0x0001_2344),
+        ticks: U32Be::new(1500),
+        site: stack(&[Ok(0x0800), Ok(0x0A02)]),
+        alloc: alloc(kind::HANDLE, 16, 0x0001_2344, 3, "src/starter.rs", 42, s1),
+    };
+    records.push(underflow.as_bytes().to_vec());
     records
 }
 
@@ -302,7 +329,7 @@ fn text_shows_sites_and_unsymbolized_frames() {
     assert!(text.contains("    #3 0x10002468 (68k address outside code 1)\n"));
     assert!(text.ends_with(
         "SUMMARY: memdbg: 172 byte(s) leaked in 5 allocation(s); 1 overrun; 1 double free; \
-         1 handle locked at stop; INCOMPLETE ledger.\n"
+         1 handle locked at stop; 1 unlock underflow; INCOMPLETE ledger.\n"
     ));
 }
 

@@ -450,8 +450,24 @@ fn exactly_the_intended_leaks_with_their_scenarios() {
     assert_eq!(
         r.summary.line,
         "SUMMARY: memdbg: 188 byte(s) leaked in 9 allocation(s); 1 overrun; 1 double free; \
-         1 handle locked at stop."
+         1 handle locked at stop; 1 unlock underflow."
     );
+    // Lock handle's second unlock of its balanced handle.
+    let u = &r.unlock_underflows[..];
+    assert_eq!(u.len(), 1);
+    assert_eq!(
+        (u[0].trap, u[0].site.clone(), u[0].block.site.clone()),
+        (
+            "MemHandleUnlock",
+            format!("{SCENARIOS}:{}", mark("unlock-underflow")),
+            format!("{SCENARIOS}:{}", mark("lock-balanced"))
+        )
+    );
+    assert!(has(
+        &u[0].unlock.stack,
+        "starter_app::scenarios::lock_handle",
+        mark("unlock-underflow")
+    ));
 }
 
 /// One numbering of leaks: each DbgMessage line memdbg prints at stop

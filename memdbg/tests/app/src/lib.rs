@@ -103,8 +103,9 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
                 options: Settings::DEFAULT.options.difference(Options::GUARDS),
                 ..Settings::DEFAULT
             }),
-            100 => bench(false),
-            101 => bench(true),
+            100 => bench(false, false),
+            101 => bench(true, false),
+            102 => bench(true, true),
             _ => 99,
         }
     }
@@ -1489,9 +1490,10 @@ unsafe fn heap_low_water() -> u32 {
 }
 
 /// Benchmark: `live` blocks allocated first (feature 2), then `pairs` alloc+free
-/// pairs (feature 3), of 16-byte pointers or handles.
+/// pairs (feature 3), of 16-byte pointers or handles; with `lock`, each handle
+/// is locked and unlocked once between (the unlock through memdbg's patch).
 #[inline(never)]
-unsafe fn bench(handles: bool) -> u32 {
+unsafe fn bench(handles: bool, lock: bool) -> u32 {
     let live = feature(2);
     let pairs = feature(3);
     let settings = Settings {
@@ -1514,6 +1516,10 @@ unsafe fn bench(handles: bool) -> u32 {
         while j < pairs {
             if handles {
                 let h = mem_handle_new!(16);
+                if lock {
+                    MemHandleLock(h);
+                    MemHandleUnlock(h);
+                }
                 MemHandleFree(h);
             } else {
                 let p = mem_ptr_new!(16);

@@ -36,6 +36,8 @@ extern "C" fn pilot_main(cmd: u16, _pbp: MemPtr, _flags: u16) -> u32 {
         match feature(0) {
             1 => one_leak(),
             45 => locked_at_stop(),
+            46 => unlock_underflow(),
+            47 => untracked_unlock(),
             50 => loop_leak(),
             51 => checkpoint_cap(),
             52 => bad_use(),
@@ -275,4 +277,80 @@ unsafe fn locked_at_stop() -> u32 {
         Ok(_) => 4,
         Err(_) => 91,
     }
+}
+
+/// Unlock underflows (`Options::LOCK_CHECKS`, on by default): a 16-byte handle
+/// locked once and unlocked twice with `MemHandleUnlock`, and a 24-byte one
+/// locked once and unlocked twice through its pointer with `MemPtrUnlock`: each
+/// second unlock is refused (`memErrChunkNotLocked`, and palm-run's debug-ROM
+/// check never sees it) and recorded with its site; both handles' lock counts
+/// stay right (0, then a balanced lock and unlock), and both are freed. With
+/// call stacks.
+unsafe fn unlock_underflow() -> u32 {
+    let r = begin(&Settings {
+        options: Settings::DEFAULT
+            .options
+            .union(memdbg::Options::CALL_STACKS),
+        ..Settings::DEFAULT
+    });
+    if r != 0 {
+        return r;
+    }
+    let h = mem_handle_new!(16); // @mark unlock-handle
+    let g = mem_handle_new!(24); // @mark unlock-pointer
+    if h.is_null() || g.is_null() {
+        return 1;
+    }
+    // SAFETY: live handles of this scenario, each freed once, unlocked.
+    unsafe {
+        MemHandleLock(h);
+        if MemHandleUnlock(h) != errNone {
+            return 2;
+        }
+        let e = MemHandleUnlock(h); // @mark unlock-handle-twice
+        if e != errors::memErrChunkNotLocked || MemHandleLockCount(h) != 0 {
+            return 3;
+        }
+        let p = MemHandleLock(g);
+        if MemPtrUnlock(p) != errNone {
+            return 4;
+        }
+        let e = MemPtrUnlock(p); // @mark unlock-pointer-twice
+        if e != errors::memErrChunkNotLocked || MemHandleLockCount(g) != 0 {
+            return 5;
+        }
+        MemHandleLock(h);
+        if MemHandleLockCount(h) != 1 || MemHandleUnlock(h) != errNone {
+            return 6;
+        }
+        if MemHandleFree(h) != errNone || MemHandleFree(g) != errNone {
+            return 7;
+        }
+    }
+    end()
+}
+
+/// An unlock of a handle memdbg does not track (made with the plain trap)
+/// whose lock count is 0: memdbg passes it to the OS unchanged (palm-run, run
+/// with non-fatal checks, reports it and answers `memErrChunkNotLocked`); no
+/// record. The handle is freed.
+unsafe fn untracked_unlock() -> u32 {
+    let r = begin(&Settings::DEFAULT);
+    if r != 0 {
+        return r;
+    }
+    // SAFETY: a live handle of this scenario, freed once.
+    unsafe {
+        let h = MemHandleNew(8);
+        if h.is_null() {
+            return 1;
+        }
+        if MemHandleUnlock(h) != errors::memErrChunkNotLocked {
+            return 2;
+        }
+        if MemHandleFree(h) != errNone {
+            return 3;
+        }
+    }
+    end()
 }
