@@ -391,7 +391,7 @@ __memdbg_alloc:
 	WRITE_GUARD %a0, %d0
 .Lprepare_unlock:
 	move.l	%d6, -(%sp)
-	SYSTRAP	sysTrapMemHandleUnlock
+	HANDLE_UNLOCK
 	addq.l	#4, %sp
 	bra.w	.Lslot
 	.size	__memdbg_alloc, . - __memdbg_alloc

@@ -279,7 +279,7 @@ __memdbg_free_block:
 	btst	#AF_HANDLE_BIT, (REC_FLAGS + 1,%a3)
 	beq.w	.Lfill_check
 	move.l	%d3, -(%sp)
-	SYSTRAP	sysTrapMemHandleUnlock
+	HANDLE_UNLOCK
 	addq.l	#4, %sp
 	bra.w	.Lfill_check
 
@@ -308,7 +308,7 @@ __memdbg_free_block:
 	cmp.l	%d1, %d0
 	bhi.s	.Lfree_key
 	tst.l	%d0
-	bra.s	.Lfree_end
+	bra.w	.Lfree_end
 .Lfree_key:
 	move.l	%d0, %d3
 	bra.w	.Lfree_find

@@ -230,8 +230,8 @@
 //! (default settings, 16-byte blocks, 10 to 5,000 blocks live, once the ring of
 //! recent frees is full: until then, the first 16 frees of a run, each allocation
 //! takes a new ledger record): a `mem_ptr_new!` + `MemPtrFree` pair runs about
-//! 334–368 68k instructions inside memdbg, a `mem_handle_new!` + `MemHandleFree`
-//! pair 346–394, the underrun check
+//! 334–353 68k instructions inside memdbg, a `mem_handle_new!` + `MemHandleFree`
+//! pair 346–397, the underrun check
 //! included (9 instructions per pointer free, 12 per handle free; a generation
 //! costs the allocation nothing: it is the scratch record's, which
 //! [`checkpoint`] sets; the pinning walk runs only at a new low-water mark of
@@ -245,9 +245,11 @@
 //! the allocation sequence number instead, which a double free reports), plus
 //! the app's own free trap. A
 //! handle's chunk is reached through its master pointer, never locked (with
-//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 369–400 instructions and 11 OS
+//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 394–428 instructions and 11 OS
 //! calls, one lock/unlock pair at the allocation for its guard and one at the
-//! free for its ring entry and its guard check). The index
+//! free for its ring entry and its guard check; memdbg's own unlocks go to the
+//! saved original while the unlock traps are patched, not through its patch).
+//! The index
 //! keeps this flat as the number of live blocks grows. The free patch is entered
 //! through a RAM trampoline that carries the state's address, so frees make no
 //! Feature Manager call; it first checks, in 4 instructions, that the app's code
@@ -258,8 +260,8 @@
 //! records for a block holding it. With guards, every `MemPtrSize`/`MemHandleSize` (the OS's
 //! too) costs the original plus an index probe (and a `MemPtrRecoverHandle` for an
 //! unknown pointer while handles are live), and a resize of a tracked block the
-//! wrapper's work. Code: 12,668 bytes of memdbg in the starter app's code 1
-//! (71 functions, as the bench counts them); 15,802 in the bench app, which links both
+//! wrapper's work. Code: 13,098 bytes of memdbg in the starter app's code 1
+//! (73 functions, as the bench counts them); 16,514 in the bench app, which links both
 //! the Rust wrappers and the C interface. Once, at [`start`], memdbg reads all of code 1 for
 //! the header's CRC-32 ([`record::crc32`]: about 22 instructions per byte, some
 //! 465,000 for the starter app's 21 KB code 1), so that the report can refuse the

@@ -494,6 +494,7 @@ asm_constants! {
     ST_ORIG_HANDLE_RESIZE = offset_of!(State, orig_handle_resize);
     ST_ORIG_PTR_UNLOCK = offset_of!(State, orig_ptr_unlock);
     ST_ORIG_HANDLE_UNLOCK = offset_of!(State, orig_handle_unlock);
+    PATCHED_UNLOCKS_BIT = PATCHED_UNLOCKS.trailing_zeros() as usize;
     ST_N_SLOTS = offset_of!(State, n_slots);
     ST_DB = offset_of!(State, db);
     ST_N_SITES = offset_of!(State, n_sites);

@@ -189,6 +189,25 @@ fn with_documented_calls_a_handle_is_filled_and_guarded_while_locked() {
     assert!(!m.os.traps.contains(&0xA021), "{:x?}", m.os.traps);
 }
 
+/// While the unlock traps are patched, memdbg's own unlock goes to the saved
+/// original with JSR, not through its own patch: here the original is made
+/// `MemHandleSize`'s stub, so that the trap it calls tells which way it went.
+#[test]
+fn with_documented_calls_and_the_unlocks_patched_memdbg_unlocks_through_the_original() {
+    let mut m = documented(defaults());
+    m.set_byte(STATE + k("ST_PATCHED"), 1 << k("PATCHED_UNLOCKS_BIT"));
+    let size_stub = m.st_long("ST_ORIG_HANDLE_SIZE");
+    m.set_long(STATE + k("ST_ORIG_HANDLE_UNLOCK"), size_stub);
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 5);
+    // FtrGet, MemHandleNew, MemHandleLock, the "original" (MemHandleSize's
+    // stub: no TRAP #15 MemHandleUnlock), TimGetTicks, DmWrite, MemHeapFreeBytes.
+    assert_eq!(
+        m.os.traps,
+        [0xA27B, 0xA01E, 0xA021, 0xA02D, 0xA0F7, 0xA076, 0xA00B]
+    );
+    assert_eq!(m.os.locks[&h], 1, "that original does not unlock");
+}
+
 #[test]
 fn with_documented_calls_a_handle_without_fill_is_guarded_while_locked() {
     let mut m = documented(defaults());
