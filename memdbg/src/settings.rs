@@ -17,7 +17,7 @@ pub struct Settings {
     pub max_alerts: u16,
     /// Most blocks tracked at once (1 to 5461). Memory taken from the dynamic heap:
     /// about 15 bytes per block (an index of ≥ 3/2 × capacity 6-byte entries plus a
-    /// 6-byte slot each) plus a 2.8 KB state chunk; and one 82-byte record per slot
+    /// 6-byte slot each) plus a 2.8 KB state chunk; and one 84-byte record per slot
     /// in the storage heap. Beyond it, allocations are counted as untracked.
     pub capacity: u16,
     /// Warn (a ledger event, and a `DbgMessage` with [`Options::DBG_MESSAGES`]) the

@@ -6,6 +6,8 @@
 //! offset of the bad byte. Records that were never written (all zero bytes: the
 //! app stopped between `DmNewRecord` and `DmWrite`) are skipped and counted.
 
+use std::mem::offset_of;
+
 use memdbg::record::{
     self, AllocFlags, AllocRecord, AsBytes, CheckpointRecord, ContentsRecord, DecodeError,
     DoubleFreeRecord, Header, InteriorFreeRecord, LockedRecord, LowHeapRecord, OverrunRecord,
@@ -384,6 +386,9 @@ fn decode_all<'a>(
         unwritten: 0,
         deleted: 0,
     };
+    // Every allocation record, whether a record of its own or inside another
+    // (an overrun's, a locked handle's, …): where it is, for the checks below.
+    let mut embedded: Vec<(AllocRecord, usize, Option<u64>)> = Vec::new();
     for (index, origin, data) in list {
         if is_unwritten(data) {
             ledger.unwritten += 1;
@@ -391,6 +396,41 @@ fn decode_all<'a>(
         }
         let decoded =
             Record::decode(data).map_err(|e| record_error(source, index, origin, data, e))?;
+        let at = |inside: usize| match origin {
+            Origin::File(o) => Some(o + inside as u64),
+            Origin::Index => None,
+        };
+        let inner = match &decoded {
+            Record::Alloc(a) => Some((*a, 0)),
+            Record::Overrun(o) => Some((o.alloc, offset_of!(OverrunRecord, alloc))),
+            Record::Underrun(u) => Some((u.alloc, offset_of!(UnderrunRecord, alloc))),
+            Record::DoubleFree(d) => Some((d.alloc, offset_of!(DoubleFreeRecord, alloc))),
+            Record::InteriorFree(f) => Some((f.alloc, offset_of!(InteriorFreeRecord, alloc))),
+            Record::SmallSite(s) => Some((s.first, offset_of!(SmallSiteRecord, first))),
+            Record::LowHeap(l) => Some((l.alloc, offset_of!(LowHeapRecord, alloc))),
+            Record::Pinned(p) => Some((p.alloc, offset_of!(PinnedRecord, alloc))),
+            Record::Locked(l) => Some((l.alloc, offset_of!(LockedRecord, alloc))),
+            Record::UnlockUnderflow(u) => Some((u.alloc, offset_of!(UnlockUnderflowRecord, alloc))),
+            _ => None,
+        };
+        if let Some((a, inside)) = inner {
+            // A size no chunk can have: the record cannot be right.
+            if a.size.get() > MAX_CHUNK_FIELD {
+                let message = format!(
+                    "record {index} ({}): a size of {} bytes, more than any Palm OS chunk \
+                     can hold (its header's size field is 24 bits: at most \
+                     {MAX_CHUNK_FIELD} bytes): the record is damaged",
+                    kind::name(data[0]),
+                    a.size.get()
+                );
+                let off = inside + offset_of!(AllocRecord, size);
+                return Err(match at(off) {
+                    Some(o) => InputError::at(source, o, message),
+                    None => InputError::whole(source, message),
+                });
+            }
+            embedded.push((a, index, at(inside)));
+        }
         match decoded {
             Record::Header(_) => {
                 let e = DecodeError {
@@ -401,21 +441,6 @@ fn decode_all<'a>(
             }
             Record::FreeSlot => ledger.free_slots += 1,
             Record::Alloc(a) => {
-                // A size no chunk can have: the record cannot be right.
-                if a.size.get() > MAX_CHUNK_FIELD {
-                    let message = format!(
-                        "record {index} ({}): a size of {} bytes, more than any Palm OS chunk \
-                         can hold (its header's size field is 24 bits: at most \
-                         {MAX_CHUNK_FIELD} bytes): the record is damaged",
-                        kind::name(a.kind),
-                        a.size.get()
-                    );
-                    let at = std::mem::offset_of!(AllocRecord, size) as u64;
-                    return Err(match origin {
-                        Origin::File(o) => InputError::at(source, o + at, message),
-                        Origin::Index => InputError::whole(source, message),
-                    });
-                }
                 if a.alloc_flags().contains(AllocFlags::HANDED_OFF) {
                     ledger.handed_off.push(a);
                     continue;
@@ -452,7 +477,7 @@ fn decode_all<'a>(
                          due (memdbg writes checkpoints 1, 2, 3… in order): the ledger is damaged",
                         c.generation
                     );
-                    let at = std::mem::offset_of!(CheckpointRecord, generation) as u64;
+                    let at = offset_of!(CheckpointRecord, generation) as u64;
                     return Err(match origin {
                         Origin::File(o) => InputError::at(source, o + at, message),
                         Origin::Index => InputError::whole(source, message),
@@ -465,9 +490,10 @@ fn decode_all<'a>(
             Record::UnlockUnderflow(u) => ledger.unlock_underflows.push(u),
         }
     }
-    // Every allocation's generation must be one the ledger has a checkpoint of.
+    // Every allocation's generation (an allocation record's own or one inside
+    // another record) must be one the ledger has a checkpoint of.
     let last = ledger.checkpoints.len();
-    for (a, &(index, at)) in ledger.allocs.iter().zip(&ledger.alloc_origins) {
+    for (a, index, at) in embedded {
         if usize::from(a.generation) > last {
             let message = format!(
                 "record {index} ({}): an allocation in generation {}, but the ledger has {last} \
@@ -475,7 +501,7 @@ fn decode_all<'a>(
                 kind::name(a.kind),
                 a.generation
             );
-            let off = std::mem::offset_of!(AllocRecord, generation) as u64;
+            let off = offset_of!(AllocRecord, generation) as u64;
             return Err(match at {
                 Some(o) => InputError::at(source, o + off, message),
                 None => InputError::whole(source, message),

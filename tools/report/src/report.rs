@@ -1508,6 +1508,22 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             ledger.double_frees.len()
         ));
     }
+    // memdbg records an unlock underflow only from its unlock patches: with
+    // LOCK_CHECKS, and only while SysSetTrapAddress let it patch.
+    if !ledger.unlock_underflows.is_empty()
+        && (!h.option_flags().contains(record::Options::LOCK_CHECKS)
+            || flags.contains(HeaderFlags::PATCHES_REFUSED))
+    {
+        warnings.push(format!(
+            "the ledger holds {} but its header says no unlock was checked \
+             (LOCK_CHECKS off, or the trap patches refused): the ledger is inconsistent",
+            plural(
+                ledger.unlock_underflows.len(),
+                "unlock-underflow record",
+                "unlock-underflow records"
+            )
+        ));
+    }
     if !running && ledger.free_slots > 0 {
         warnings.push(format!(
             "{} free slot(s) in a ledger whose run stopped (ignored)",

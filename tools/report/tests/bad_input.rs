@@ -301,6 +301,35 @@ fn bad_locked_records() {
         "{}",
         e.message
     );
+    // The allocation record inside is checked as one of its own: a size no
+    // chunk can have, a generation the ledger has no checkpoint of.
+    let alloc_at = std::mem::offset_of!(record::LockedRecord, alloc) as u64;
+    let mut r = locked;
+    r.alloc.size = record::U32Be::new(u32::MAX);
+    let (e, at) = with(r.as_bytes().to_vec());
+    assert_eq!(
+        e.offset,
+        Some(at + alloc_at + std::mem::offset_of!(record::AllocRecord, size) as u64)
+    );
+    assert!(
+        e.message
+            .starts_with("record 14 (locked): a size of 4294967295 bytes, more than any"),
+        "{}",
+        e.message
+    );
+    let mut r = locked;
+    r.alloc.generation = 200;
+    let (e, at) = with(r.as_bytes().to_vec());
+    assert_eq!(
+        e.offset,
+        Some(at + alloc_at + std::mem::offset_of!(record::AllocRecord, generation) as u64)
+    );
+    assert!(
+        e.message
+            .contains("an allocation in generation 200, but the ledger has"),
+        "{}",
+        e.message
+    );
 }
 
 /// An unlock-underflow record (kind 0x28) cut short, one naming an unknown

@@ -221,6 +221,30 @@ fn golden_json() {
     assert_eq!(v["heap"]["low_largest_free"], 1500);
 }
 
+/// An unlock-underflow record in a ledger whose header says unlocks were not
+/// checked (LOCK_CHECKS off) is reported, with a warning that the two disagree.
+#[test]
+fn an_unlock_underflow_without_lock_checks_is_warned_about() {
+    let warned = |r: &memdbg_report::Report| r.warnings.iter().any(|w| w.contains("unlock"));
+    assert!(!warned(&analyze(&sample(), &Options::default())));
+    let mut records = pinned_sample_records();
+    let mut h = record::Header::read_from(&records[0]).unwrap();
+    h.options
+        .set(h.options.get() & !record::Options::LOCK_CHECKS.bits());
+    records[0] = h.as_bytes().to_vec();
+    let ledger = Ledger::from_pdb(&pdb_of(&records), "no-checks.pdb").unwrap();
+    let r = analyze(&ledger, &Options::default());
+    assert_eq!(r.unlock_underflows.len(), 1);
+    assert!(warned(&r));
+    assert_eq!(
+        r.warnings[..1],
+        [
+            "the ledger holds 1 unlock-underflow record but its header says no unlock was \
+          checked (LOCK_CHECKS off, or the trap patches refused): the ledger is inconsistent"
+        ]
+    );
+}
+
 /// A double free's first free is an allocation sequence number from format
 /// version 5 on; an older record's is ticks, and says so.
 #[test]

@@ -172,7 +172,8 @@ pub fn sample_records() -> Vec<Vec<u8>> {
             | Options::CALL_STACKS
             | Options::PATCH_FREES
             | Options::HEAP_STATS
-            | Options::CONTENTS)
+            | Options::CONTENTS
+            | Options::LOCK_CHECKS)
             .bits(),
     );
     h.low_heap_threshold.set(2048);
