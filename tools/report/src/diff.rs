@@ -483,6 +483,13 @@ fn locked_changes<'a>(
     (more, fewer, unchanged)
 }
 
+/// How much a count grew from `old` to `new` (`sign` '+') or shrank (else); 0
+/// when it went the other way.
+fn delta<T: Ord + Default + std::ops::Sub<Output = T>>(sign: char, old: T, new: T) -> T {
+    let (from, to) = if sign == '+' { (old, new) } else { (new, old) };
+    if to > from { to - from } else { T::default() }
+}
+
 fn write_locked_changes(
     out: &mut dyn Write,
     title: &str,
@@ -495,17 +502,8 @@ fn write_locked_changes(
     }
     writeln!(out, "{title}:")?;
     for c in changes {
-        let (handles, locks) = if sign == '+' {
-            (
-                c.new_count.saturating_sub(c.old_count),
-                c.new_locks.saturating_sub(c.old_locks),
-            )
-        } else {
-            (
-                c.old_count.saturating_sub(c.new_count),
-                c.old_locks.saturating_sub(c.new_locks),
-            )
-        };
+        let handles = delta(sign, c.old_count, c.new_count);
+        let locks = delta(sign, c.old_locks, c.new_locks);
         writeln!(
             out,
             "  {sign}{} ({} → {}), {sign}{} ({} → {}), from {}",
@@ -534,17 +532,8 @@ fn write_changes(
     }
     writeln!(out, "{title}:")?;
     for c in changes {
-        let (leaks, bytes) = if sign == '+' {
-            (
-                c.new_count.saturating_sub(c.old_count),
-                c.new_bytes.saturating_sub(c.old_bytes),
-            )
-        } else {
-            (
-                c.old_count.saturating_sub(c.new_count),
-                c.old_bytes.saturating_sub(c.new_bytes),
-            )
-        };
+        let leaks = delta(sign, c.old_count, c.new_count);
+        let bytes = delta(sign, c.old_bytes, c.new_bytes);
         writeln!(
             out,
             "  {sign}{} ({} → {}), {sign}{} bytes, from {} ({})",

@@ -219,11 +219,7 @@ fn write_locked(
     )?;
     for l in &r.locked {
         let b = &l.block;
-        let site = match (&b.file, b.line) {
-            (Some(file), Some(line)) => format!("allocated at {}:{line}", Esc(file)),
-            (Some(file), None) => format!("allocated in {}", Esc(file)),
-            _ => format!("allocated by {}", Esc(&b.site)),
-        };
+        let site = allocated_where(b);
         writeln!(out)?;
         writeln!(
             out,
@@ -238,6 +234,17 @@ fn write_locked(
         write_allocated_by(out, sw, b, why_none)?;
     }
     Ok(())
+}
+
+/// Where a block was allocated, in words: "allocated at FILE:LINE", "allocated
+/// in FILE" (no line), or "allocated by" its site (no file: a Rust block's
+/// innermost frame).
+fn allocated_where(b: &Block) -> String {
+    match (&b.file, b.line) {
+        (Some(file), Some(line)) => format!("allocated at {}:{line}", Esc(file)),
+        (Some(file), None) => format!("allocated in {}", Esc(file)),
+        _ => format!("allocated by {}", Esc(&b.site)),
+    }
 }
 
 /// The "Unlock underflows" section (nothing without unlock-underflow
@@ -263,11 +270,7 @@ fn write_unlock_underflows(
     )?;
     for u in &r.unlock_underflows {
         let b = &u.block;
-        let site = match (&b.file, b.line) {
-            (Some(file), Some(line)) => format!("allocated at {}:{line}", Esc(file)),
-            (Some(file), None) => format!("allocated in {}", Esc(file)),
-            _ => format!("allocated by {}", Esc(&b.site)),
-        };
+        let site = allocated_where(b);
         writeln!(out)?;
         writeln!(
             out,
