@@ -114,6 +114,11 @@ pub struct DiffSummary {
     pub new_locked: usize,
     /// Handles locked at stop gone at sites with fewer, in handles.
     pub gone_locked: usize,
+    /// Locks (the lock counts of handles locked at stop, added up) added at
+    /// sites with new locked handles or more locks.
+    pub new_locks: u64,
+    /// Locks gone at sites with fewer.
+    pub gone_locks: u64,
     /// 1 when a leak site appeared or grew (in leaks or bytes) or a site has
     /// new locked handles (in handles or locks), else 0 (the `memdbg diff`
     /// exit status).
@@ -386,12 +391,23 @@ pub fn diff_with(
         .iter()
         .map(|c| c.old_count.saturating_sub(c.new_count))
         .sum();
+    let new_locks = locked_new
+        .iter()
+        .map(|c| delta('+', c.old_locks, c.new_locks))
+        .sum();
+    let gone_locks = locked_gone
+        .iter()
+        .map(|c| delta('-', c.old_locks, c.new_locks))
+        .sum();
     let mut line = format!(
         "SUMMARY: memdbg diff: {appeared_bytes} byte(s) in {appeared_leaks} allocation(s) \
          appeared, {disappeared_bytes} byte(s) in {disappeared_leaks} allocation(s) disappeared"
     );
     if !locked_new.is_empty() || !locked_gone.is_empty() {
-        line += &format!("; {new_locked} locked handle(s) new, {gone_locked} gone");
+        line += &format!(
+            "; {new_locked} locked handle(s) new, {gone_locked} gone ({new_locks} lock(s) \
+             more, {gone_locks} fewer)"
+        );
     }
     line.push('.');
     let has_locked = !old.locked.is_empty() || !new.locked.is_empty();
@@ -408,6 +424,8 @@ pub fn diff_with(
             disappeared_bytes,
             new_locked,
             gone_locked,
+            new_locks,
+            gone_locks,
             exit_status: u8::from(!appeared.is_empty() || !locked_new.is_empty()),
             line,
         },

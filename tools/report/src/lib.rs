@@ -188,7 +188,7 @@
 //! `has_locked` (a ledger has a locked handle), `warnings` (strings:
 //! different builds, one side not symbolized), `summary`
 //! (`appeared_leaks`, `appeared_bytes`, `disappeared_leaks`,
-//! `disappeared_bytes`, `new_locked`, `gone_locked`, `exit_status`, `line`).
+//! `disappeared_bytes`, `new_locked`, `gone_locked`, `new_locks`, `gone_locks` (lock counts added up), `exit_status`, `line`).
 
 #![deny(missing_docs)]
 

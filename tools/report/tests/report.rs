@@ -745,7 +745,7 @@ fn diff_compares_handles_locked_at_stop() {
     assert!(
         d.summary
             .line
-            .ends_with(" disappeared; 1 locked handle(s) new, 0 gone."),
+            .ends_with(" disappeared; 1 locked handle(s) new, 0 gone (3 lock(s) more, 1 fewer)."),
         "{}",
         d.summary.line
     );
@@ -761,6 +761,15 @@ fn diff_compares_handles_locked_at_stop() {
     );
     assert_eq!((back.summary.new_locked, back.summary.gone_locked), (0, 1));
     assert_eq!(back.summary.exit_status, 1, "starter.rs:42 has more locks");
+    // No handle new, but a lock more: the line says why the verdict is 1.
+    assert_eq!((back.summary.new_locks, back.summary.gone_locks), (1, 3));
+    assert!(
+        back.summary
+            .line
+            .ends_with("; 0 locked handle(s) new, 1 gone (1 lock(s) more, 3 fewer)."),
+        "{}",
+        back.summary.line
+    );
     // New locked handles alone make the verdict 1: the leaks of OLD, the
     // locked records of NEW.
     let mut recs = pinned_sample_records();
