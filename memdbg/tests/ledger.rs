@@ -15,16 +15,12 @@ use palm_prc::{Content, Database, FourCC};
 use palm_run::{Config, Machine};
 
 mod common;
-use common::e2e::{Alloc, Built, Run, TestApp, seen, seen_all};
+use common::e2e::{Alloc, Run, TestApp, seen, seen_all};
 
 /// The test app: this file's scenarios.
 static APP: TestApp = TestApp::new("tests/app", "MemDbgTest", *b"MDtA");
 
 // Shorthands for APP's harness.
-fn app() -> &'static Built {
-    APP.built()
-}
-
 fn line(mark: &str) -> u16 {
     APP.line(mark)
 }
@@ -260,7 +256,7 @@ fn assert_one_overrun_of(
         alloc(kind, flags | AllocFlags::OVERRUN, size, alloc_mark)
     );
     assert_eq!(
-        site_line(o.site.frame(0)),
+        APP.site_line(o.site.frame(0)),
         Some(line(free_mark)),
         "{:?}",
         o.site.iter().collect::<Vec<_>>()
@@ -358,12 +354,12 @@ fn double_free_is_caught_and_names_both_sites() {
     let first: Vec<Frame> = d.first.iter().collect();
     let second: Vec<Frame> = d.second.iter().collect();
     assert_eq!(
-        site_line(d.first.frame(0)),
+        APP.site_line(d.first.frame(0)),
         Some(line("double-first")),
         "{first:x?}"
     );
     assert_eq!(
-        site_line(d.second.frame(0)),
+        APP.site_line(d.second.frame(0)),
         Some(line("double-second")),
         "{second:x?}"
     );
@@ -766,7 +762,7 @@ fn leaked_box_is_recorded_with_its_call_stack() {
     assert_eq!((b.line.get(), b.file.bytes()), (0, &b""[..]));
     // The innermost frame is the return into the function that made the Box (the
     // allocator shim is inlined there): its inline chain reaches the Box::new line.
-    let lines: Vec<Vec<u16>> = b.stack.iter().map(inline_lines).collect();
+    let lines: Vec<Vec<u16>> = b.stack.iter().map(|f| APP.inline_lines(f)).collect();
     assert!(
         lines[0].contains(&line("box")),
         "call stack {:x?} → lines {lines:?}",
@@ -802,7 +798,8 @@ fn without_code_1_frames_stay_raw_and_the_leak_line_names_the_address() {
     let inner = b.stack.frames[0].get();
     let offset = inner.checked_sub(base).expect("inside code 1");
     assert!(
-        inline_lines(Frame::Code(offset)).contains(&line("raw-box")),
+        APP.inline_lines(Frame::Code(offset))
+            .contains(&line("raw-box")),
         "{inner:#x} − {base:#x}"
     );
     // The leak's line ends with that address as it is (no `code+`). (No alert:
@@ -834,7 +831,7 @@ fn over_aligned_rust_blocks_sit_at_their_alignment_with_the_guard_after_them() {
         (2..=8).contains(&off) && (base + off) % 8 == 0,
         "{base:#x} + {off}"
     );
-    let lines: Vec<Vec<u16>> = a.stack.iter().map(inline_lines).collect();
+    let lines: Vec<Vec<u16>> = a.stack.iter().map(|f| APP.inline_lines(f)).collect();
     assert!(lines[0].contains(&line("aligned")), "{lines:?}");
     // The wrapper's block after it: its file and line, and an empty stack (the
     // scratch record's frames zeroed again), no data offset.
@@ -1020,8 +1017,12 @@ fn wrapper_frees_are_recorded_at_the_program_s_call_while_patched() {
         (&doubles[0], "wrapper-first", "wrapper-second"),
         (&doubles[1], "c-first", "c-second"),
     ] {
-        assert_eq!(site_line(d.first.frame(0)), Some(line(first)), "{d:x?}");
-        assert_eq!(site_line(d.second.frame(0)), Some(line(second)), "{d:x?}");
+        assert_eq!(APP.site_line(d.first.frame(0)), Some(line(first)), "{d:x?}");
+        assert_eq!(
+            APP.site_line(d.second.frame(0)),
+            Some(line(second)),
+            "{d:x?}"
+        );
     }
     let c = r.counters();
     // Each block freed once (the second free refused), from the app.
@@ -1104,7 +1105,7 @@ fn options_fills_stacks_low_heap_and_rare_events() {
     );
     // With call stacks, a wrapper's record starts at its call.
     for a in r.allocs() {
-        assert_eq!(site_line(a.stack.frame(0)), Some(a.line.get()));
+        assert_eq!(APP.site_line(a.stack.frame(0)), Some(a.line.get()));
         assert!(a.stack.count >= 2);
     }
     let ev = r.events();
@@ -1138,7 +1139,7 @@ fn options_fills_stacks_low_heap_and_rare_events() {
     assert_eq!(o.alloc.line.get(), line("resized-overrun"));
     assert_eq!(o.guard, [0, 0xFD, 0xFD, 0xFD]);
     assert_eq!(
-        site_line(o.site.frame(0)),
+        APP.site_line(o.site.frame(0)),
         Some(line("resized-overrun") + 2)
     );
     let Record::DoubleFree(d) = ev[2] else {
@@ -1153,8 +1154,14 @@ fn options_fills_stacks_low_heap_and_rare_events() {
             "handle-twice"
         )
     );
-    assert_eq!(site_line(d.first.frame(0)), Some(line("handle-twice") + 1));
-    assert_eq!(site_line(d.second.frame(0)), Some(line("handle-twice") + 2));
+    assert_eq!(
+        APP.site_line(d.first.frame(0)),
+        Some(line("handle-twice") + 1)
+    );
+    assert_eq!(
+        APP.site_line(d.second.frame(0)),
+        Some(line("handle-twice") + 2)
+    );
     let Record::Overrun(o) = ev[3] else {
         unreachable!()
     };
@@ -1306,37 +1313,6 @@ fn failed_and_untracked_allocations_sample_the_heap_low_water_marks() {
     }
 }
 
-/// Every line of the app's source in the inline chain of a code 1 frame (innermost
-/// first).
-fn inline_lines(f: Frame) -> Vec<u16> {
-    let Frame::Code(off) = f else {
-        return Vec::new();
-    };
-    let dwarf = addr2line::Loader::new(&app().elf).unwrap();
-    let mut frames = dwarf.find_frames(u64::from(off - 2)).unwrap();
-    let mut out = Vec::new();
-    while let Ok(Some(fr)) = frames.next() {
-        if let Some(loc) = fr.location
-            && loc
-                .file
-                .is_some_and(|f| f.ends_with("tests/app/src/lib.rs"))
-            && let Some(l) = loc.line
-        {
-            out.push(l as u16);
-        }
-    }
-    out
-}
-
-/// The source line of a frame in code 1 (the call just before the return address),
-/// in the app's source file, through the ELF's DWARF line table.
-fn site_line(f: Option<Frame>) -> Option<u16> {
-    // Innermost first: the first line in the app's source is the call's (the trap
-    // glue is inlined from palm-sys). The call instruction ends at the return
-    // address, hence `off - 2` inside it.
-    inline_lines(f?).first().copied()
-}
-
 /// Issue 16 (6): a stack the walk cut says why. A block allocated 200 calls deep
 /// has six frames of code 1 and the depth-limit mark; one allocated in a function
 /// called with an odd A6 has its site and its caller, and the broken-chain mark.
@@ -1358,7 +1334,7 @@ fn cut_call_stacks_say_why() {
         (6, Stack::TRUNCATED_DEPTH, Some(Truncation::DepthLimit)),
         "{deep:x?}"
     );
-    assert_eq!(site_line(deep.frame(0)), Some(line("deep")));
+    assert_eq!(APP.site_line(deep.frame(0)), Some(line("deep")));
     // Frames 1 to 5: the recursion's own call, the same return address each time.
     let rest: Vec<Frame> = deep.iter().skip(1).collect();
     assert!(rest.windows(2).all(|w| w[0] == w[1]), "{rest:x?}");
@@ -1367,7 +1343,7 @@ fn cut_call_stacks_say_why() {
         (2, Stack::TRUNCATED_CHAIN, Some(Truncation::BrokenChain)),
         "{broken:x?}"
     );
-    assert_eq!(site_line(broken.frame(0)), Some(line("broken-chain")));
+    assert_eq!(APP.site_line(broken.frame(0)), Some(line("broken-chain")));
     assert!(matches!(broken.frame(1), Some(Frame::Code(_))));
     // A complete stack (the overrun scenario's, with call stacks) is not cut:
     // every record of a run that reached the OS says nothing.
@@ -1618,8 +1594,8 @@ fn double_frees_of_merged_chunks_are_caught() {
             .map(|rec| match rec {
                 Record::DoubleFree(d) => (
                     seen(&d.alloc),
-                    site_line(d.first.frame(0)).unwrap(),
-                    site_line(d.second.frame(0)).unwrap(),
+                    APP.site_line(d.first.frame(0)).unwrap(),
+                    APP.site_line(d.second.frame(0)).unwrap(),
                 ),
                 other => panic!("{other:?}"),
             })
@@ -1766,7 +1742,7 @@ fn interior_frees_are_named_with_their_offset_and_site() {
                 Record::InteriorFree(f) => (
                     seen(&f.alloc),
                     f.offset_bytes(),
-                    site_line(f.site.frame(0)).unwrap(),
+                    APP.site_line(f.site.frame(0)).unwrap(),
                 ),
                 other => panic!("{other:?}"),
             })
@@ -1830,7 +1806,9 @@ fn underruns(r: &Run) -> Vec<(Alloc, u16, u16, [u8; 4])> {
             Record::Underrun(u) => Some((
                 seen(&u.alloc),
                 u.when.get(),
-                u.site.frame(0).map_or(0, |f| site_line(Some(f)).unwrap()),
+                u.site
+                    .frame(0)
+                    .map_or(0, |f| APP.site_line(Some(f)).unwrap()),
                 u.header,
             )),
             _ => None,

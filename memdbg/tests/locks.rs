@@ -9,8 +9,8 @@
 //! allocation's kind, flags, size, file and line) and the report's lines.
 
 use memdbg::record::{
-    AllocFlags, Frame, HeaderFlags, LockedRecord, Options as RunOptions, Record,
-    UnlockUnderflowRecord, kind,
+    AllocFlags, HeaderFlags, LockedRecord, Options as RunOptions, Record, UnlockUnderflowRecord,
+    kind,
 };
 use memdbg_report::{ElfSymbols, Format, Ledger, Options, analyze, write};
 use palm_run::Config;
@@ -194,28 +194,6 @@ fn underflows(r: &Run) -> Vec<UnlockUnderflowRecord> {
         .collect()
 }
 
-/// The source line of a code 1 frame in the app's source (the call just
-/// before the return address, innermost inlined frame first), through the
-/// ELF's DWARF.
-fn site_line(f: Option<Frame>) -> Option<u16> {
-    let Some(Frame::Code(off)) = f else {
-        return None;
-    };
-    let dwarf = addr2line::Loader::new(&APP2.built().elf).unwrap();
-    let mut frames = dwarf.find_frames(u64::from(off - 2)).unwrap();
-    while let Ok(Some(fr)) = frames.next() {
-        if let Some(loc) = fr.location
-            && loc
-                .file
-                .is_some_and(|f| f.ends_with("tests/app2/src/lib.rs"))
-            && let Some(l) = loc.line
-        {
-            return Some(l as u16);
-        }
-    }
-    None
-}
-
 /// Scenario `scenario` on the path `documented` says, palm-run's debug-ROM
 /// checks fatal unless `nonfatal`; no patch left, the ledger closed, the
 /// unlock traps patched.
@@ -261,7 +239,7 @@ fn unlock_underflows_are_refused_and_recorded_with_both_sites() {
         assert_eq!(u.len(), 2, "documented {documented}: {u:?}");
         let got: Vec<(u8, Alloc, Option<u16>)> = u
             .iter()
-            .map(|x| (x.via, seen(&x.alloc), site_line(x.site.frame(0))))
+            .map(|x| (x.via, seen(&x.alloc), APP2.site_line(x.site.frame(0))))
             .collect();
         assert_eq!(
             got,

@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use memdbg::record::{
-    AllocFlags, AllocRecord, Counters, FORMAT_VERSION, FileName, HEADER_SIZE, Header, HeaderFlags,
-    Record, crc32, kind,
+    AllocFlags, AllocRecord, Counters, FORMAT_VERSION, FileName, Frame, HEADER_SIZE, Header,
+    HeaderFlags, Record, crc32, kind,
 };
 use palm_prc::{Content, Database, FourCC};
 use palm_run::{Config, Machine};
@@ -99,6 +99,34 @@ impl TestApp {
             .marks
             .get(mark)
             .unwrap_or_else(|| panic!("no `@mark {mark}` in the app source"))
+    }
+
+    /// Every line of the app's source in the inline chain of code 1 frame `f`
+    /// (innermost first), through the ELF's DWARF: the call just before the
+    /// return address (`off - 2` lies inside the call instruction).
+    pub fn inline_lines(&self, f: Frame) -> Vec<u16> {
+        let Frame::Code(off) = f else {
+            return Vec::new();
+        };
+        let file = format!("{}/src/lib.rs", self.dir);
+        let dwarf = addr2line::Loader::new(&self.built().elf).unwrap();
+        let mut frames = dwarf.find_frames(u64::from(off - 2)).unwrap();
+        let mut out = Vec::new();
+        while let Ok(Some(fr)) = frames.next() {
+            if let Some(loc) = fr.location
+                && loc.file.is_some_and(|f| f.ends_with(&file))
+                && let Some(l) = loc.line
+            {
+                out.push(l as u16);
+            }
+        }
+        out
+    }
+
+    /// The source line of a code 1 frame in the app's source: the innermost
+    /// of [`Self::inline_lines`] (the trap glue is inlined from palm-sys).
+    pub fn site_line(&self, f: Option<Frame>) -> Option<u16> {
+        self.inline_lines(f?).first().copied()
     }
 
     /// A fresh machine with the app installed.

@@ -20,6 +20,16 @@ fn err(bytes: &[u8]) -> memdbg_report::InputError {
     ledger_from_bytes(bytes, "in.pdb").unwrap_err()
 }
 
+/// The error of the sample ledger with record `r` appended, and the file
+/// offset of `r`'s data.
+fn appended(r: Vec<u8>) -> (memdbg_report::InputError, u64) {
+    let mut recs = sample_records();
+    recs.push(r);
+    let pdb = pdb_of(&recs);
+    let at = record_offset(&pdb, recs.len() - 1);
+    (err(&pdb), at)
+}
+
 #[test]
 fn not_a_pdb() {
     let e = err(b"hello, world");
@@ -265,16 +275,9 @@ fn bad_locked_records() {
         ticks: record::U32Be::new(9),
         alloc: handle,
     };
-    let with = |r: Vec<u8>| {
-        let mut recs = sample_records();
-        recs.push(r);
-        let pdb = pdb_of(&recs);
-        let at = record_offset(&pdb, recs.len() - 1);
-        (err(&pdb), at)
-    };
     let mut short = locked.as_bytes().to_vec();
     short.truncate(60);
-    let (e, at) = with(short);
+    let (e, at) = appended(short);
     assert_eq!(e.offset, Some(at + 60));
     assert_eq!(
         e.message,
@@ -283,7 +286,7 @@ fn bad_locked_records() {
     );
     let mut r = locked;
     r.lock_count = 15;
-    let (e, at) = with(r.as_bytes().to_vec());
+    let (e, at) = appended(r.as_bytes().to_vec());
     assert_eq!(e.offset, Some(at + 2));
     assert!(
         e.message
@@ -293,7 +296,7 @@ fn bad_locked_records() {
     );
     let mut r = locked;
     r.alloc.flags = record::U16Be::new(record::AllocFlags::GUARDED.bits());
-    let (e, at) = with(r.as_bytes().to_vec());
+    let (e, at) = appended(r.as_bytes().to_vec());
     assert_eq!(e.offset, Some(at + 10));
     assert!(
         e.message
@@ -306,7 +309,7 @@ fn bad_locked_records() {
     let alloc_at = std::mem::offset_of!(record::LockedRecord, alloc) as u64;
     let mut r = locked;
     r.alloc.size = record::U32Be::new(u32::MAX);
-    let (e, at) = with(r.as_bytes().to_vec());
+    let (e, at) = appended(r.as_bytes().to_vec());
     assert_eq!(
         e.offset,
         Some(at + alloc_at + std::mem::offset_of!(record::AllocRecord, size) as u64)
@@ -319,7 +322,7 @@ fn bad_locked_records() {
     );
     let mut r = locked;
     r.alloc.generation = 200;
-    let (e, at) = with(r.as_bytes().to_vec());
+    let (e, at) = appended(r.as_bytes().to_vec());
     assert_eq!(
         e.offset,
         Some(at + alloc_at + std::mem::offset_of!(record::AllocRecord, generation) as u64)
@@ -347,16 +350,9 @@ fn bad_unlock_underflow_records() {
         site: record::Stack::default(),
         alloc: handle,
     };
-    let with = |r: Vec<u8>| {
-        let mut recs = sample_records();
-        recs.push(r);
-        let pdb = pdb_of(&recs);
-        let at = record_offset(&pdb, recs.len() - 1);
-        (err(&pdb), at)
-    };
     let mut short = underflow.as_bytes().to_vec();
     short.truncate(60);
-    let (e, at) = with(short);
+    let (e, at) = appended(short);
     assert_eq!(e.offset, Some(at + 60));
     assert_eq!(
         e.message,
@@ -365,7 +361,7 @@ fn bad_unlock_underflow_records() {
     );
     let mut r = underflow;
     r.via = 7;
-    let (e, at) = with(r.as_bytes().to_vec());
+    let (e, at) = appended(r.as_bytes().to_vec());
     assert_eq!(e.offset, Some(at + 2));
     assert!(
         e.message.starts_with(
@@ -376,7 +372,7 @@ fn bad_unlock_underflow_records() {
     );
     let mut r = underflow;
     r.alloc.flags = record::U16Be::new(record::AllocFlags::GUARDED.bits());
-    let (e, at) = with(r.as_bytes().to_vec());
+    let (e, at) = appended(r.as_bytes().to_vec());
     assert_eq!(e.offset, Some(at + 40));
     assert!(
         e.message.starts_with(
