@@ -299,6 +299,28 @@ pub fn key_of(rec: *const u8) -> u32 {
     unsafe { (*rec.cast::<AllocRecord>()).address.get() }
 }
 
+/// The lock count the OS keeps for the live tracked handle `key`, never one of
+/// memdbg's own: the chunk header's `lockCount` on the OS 3.x path
+/// ([`probe::handle_lock_count`], PALM_FACTS §5.1), `MemHandleLockCount` (trap
+/// 0xA01F, sdk-3.5 `CoreTraps.h`) with [`State::documented`]. Always inlined:
+/// the unlock check runs it on every unlock, where a call cost 10 instructions
+/// more (the bench's lock+unlock row).
+///
+/// # Safety
+/// `key` is a live tracked handle of the dynamic heap.
+#[inline(always)]
+pub unsafe fn handle_lock_count(st: &State, key: u32) -> u32 {
+    // SAFETY: the caller's guarantee; the header is read only where the probe
+    // found the OS 3.x internals.
+    unsafe {
+        if st.documented != 0 {
+            u32::from(palm::MemHandleLockCount(key as usize as MemHandle))
+        } else {
+            probe::handle_lock_count(key)
+        }
+    }
+}
+
 /// A record's flags.
 #[inline]
 pub fn flags_of(rec: *const u8) -> u16 {

@@ -696,15 +696,8 @@ fn write_locked(st: &mut State, rec: *const u8, key: u32, ticks: u32) -> bool {
     if block::flags_of(rec) & AllocFlags::HANDLE.bits() == 0 {
         return false;
     }
-    // SAFETY: `key` is a live tracked handle; its header is read only where the
-    // probe found the OS 3.x internals.
-    let count = unsafe {
-        if st.documented != 0 {
-            u32::from(palm::MemHandleLockCount(key as usize as palm::MemHandle))
-        } else {
-            probe::handle_lock_count(key)
-        }
-    };
+    // SAFETY: `key` is a live tracked handle.
+    let count = unsafe { block::handle_lock_count(st, key) };
     if count == 0 || count > u32::from(LOCKED_MAX_COUNT) {
         return false;
     }

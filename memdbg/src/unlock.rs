@@ -10,8 +10,8 @@
 //! ROM stops at it, as palm-run's debug-ROM check does; what a release ROM does
 //! with it is UNVERIFIED: issue 14 says it corrupts the lock count). The count
 //! is the OS's, never memdbg's: the chunk header's `lockCount` on the OS 3.x
-//! path ([`probe::handle_lock_count`], PALM_FACTS §5.1), `MemHandleLockCount`
-//! (trap 0xA01F) with [`State::documented`]. Everything else (a locked tracked
+//! path ([`crate::probe::handle_lock_count`], PALM_FACTS §5.1), `MemHandleLockCount`
+//! (trap 0xA01F) with [`State::documented`]: [`block::handle_lock_count`]. Everything else (a locked tracked
 //! handle, a handle or pointer memdbg does not track, a tracked pointer) goes
 //! to the OS unchanged: memdbg judges only what it tracks.
 
@@ -22,7 +22,6 @@ use m68k_palmos_sys as palm;
 
 use crate::block::{self, capture};
 use crate::ledger;
-use crate::probe;
 use crate::record::{
     AllocFlags, FORMAT_VERSION, InteriorFreeRecord, U32Be, UnlockUnderflowRecord, kind,
 };
@@ -49,16 +48,8 @@ pub extern "C" fn unlock(st: &mut State, addr: u32, handle: u32, ret: u32, frame
         return 0;
     }
     let key = block::key_of(rec);
-    // SAFETY: `key` is a live tracked handle; its header is read only where the
-    // probe found the OS 3.x internals.
-    let count = unsafe {
-        if st.documented != 0 {
-            u32::from(palm::MemHandleLockCount(key as usize as palm::MemHandle))
-        } else {
-            probe::handle_lock_count(key)
-        }
-    };
-    if count != 0 {
+    // SAFETY: `key` is a live tracked handle.
+    if unsafe { block::handle_lock_count(st, key) } != 0 {
         return 0;
     }
     // SAFETY: TimGetTicks has no arguments.
