@@ -334,26 +334,31 @@ fn a_damaged_chunk_header_is_an_underrun_found_at_the_free() {
     let hword = m.long(hp - 4);
     m.set_byte(p - 1, 0x41);
     m.set_byte(hp - 1, m.byte(hp - 1) ^ 0x10);
+    let ticks = m.os.ticks;
     assert!(free(&mut m, p, false, FREE_SITE), "freed all the same");
     assert_eq!(m.long(p - 4), 0xF000_0000, "repaired");
     assert!(free(&mut m, h, true, FREE_SITE), "freed all the same");
     assert_eq!(m.long(hp - 4), hword, "repaired");
-    let found: Vec<(u16, [u8; 4], u32)> =
-        m.os.new_records
-            .iter()
-            .map(
-                |&(size, rec)| match Record::decode(&m.bytes(rec, size)).unwrap() {
-                    Record::Underrun(u) => (u.when.get(), u.header, u.alloc.size.get()),
-                    other => panic!("not an underrun record: {other:?}"),
-                },
-            )
-            .collect();
+    let found: Vec<(u16, [u8; 4], u32, u32)> = m
+        .os
+        .new_records
+        .iter()
+        .map(
+            |&(size, rec)| match Record::decode(&m.bytes(rec, size)).unwrap() {
+                Record::Underrun(u) => (u.when.get(), u.header, u.alloc.size.get(), u.ticks.get()),
+                other => panic!("not an underrun record: {other:?}"),
+            },
+        )
+        .collect();
+    // The free reads the ticks only for the damage it found: the pointer's
+    // underrun has the first TimGetTicks after the frees began.
+    assert_eq!(found[0].3, ticks + 1);
     let h_bytes = (hword ^ 0x10).to_be_bytes();
     assert_eq!(
         found,
         [
-            (detected::AT_FREE, [0xF0, 0, 0, 0x41], 16),
-            (detected::AT_FREE, h_bytes, 8)
+            (detected::AT_FREE, [0xF0, 0, 0, 0x41], 16, found[0].3),
+            (detected::AT_FREE, h_bytes, 8, found[1].3)
         ]
     );
     assert_eq!(m.os.dialogs.len(), 2);
