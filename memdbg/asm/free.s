@@ -130,21 +130,23 @@ __memdbg_free_block:
 	| key + 2 x hOffset (signed) + 8 is the chunk), the owner not checked. A
 	| change is an underrun, recorded and repaired before the OS frees the
 	| chunk by __memdbg_check_header(st, rec, key, AT_FREE, ticks, site)
-	| (src/block.rs; the ticks read only then). The long is read on every
-	| path (4 bytes of the heap before the chunk, a handle's locked with
-	| ST_DOCUMENTED), but with
-	| ST_DOCUMENTED (no header layout by contract) a difference is ignored,
+	| (src/block.rs; the ticks read only then). With ST_DOCUMENTED (no
+	| header layout by contract) a handle's is not read, and a pointer's is
+	| (4 bytes of the heap before the chunk) but a difference is ignored,
 	| out of the main line: nothing is recorded or written.
 .Lheader_check:
 	move.l	%d2, %a0
-	move.l	(-4,%a0), %d0
 	cmp.l	%d2, %d3
 	bne.s	.Lheader_handle
+	move.l	(-4,%a0), %d0
 	andi.l	#HDR_PTR_MASK, %d0
 	cmpi.l	#HDR_PTR_WANT, %d0
 	beq.s	.Lguard_check
 	bra.s	.Lheader_call
 .Lheader_handle:
+	tst.b	(ST_DOCUMENTED,%a2)
+	bne.s	.Lguard_check
+	move.l	(-4,%a0), %d0
 	EXPECT	HDR_OFFSET_MASK, 0x00FFFFFF	| (hOffset: the low 24 bits)
 	lsl.l	#8, %d0
 	asr.l	#7, %d0			| 2 x hOffset, signed
