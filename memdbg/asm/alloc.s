@@ -36,7 +36,7 @@
 | up to its alignment (the distance in the word below it), fills (FILL_NEW)
 | and guards the block (a handle with ST_DOCUMENTED locked meanwhile), takes a slot (the free list's first, else
 | __memdbg_fresh_slot's; none: __memdbg_untracked), builds the scratch record
-| (the ticks, the sequence number, the site's file and line copied only when
+| (the sequence number, the site's file and line copied only when
 | the site changes, a call stack for Rust blocks and with CALL_STACKS), writes
 | it to the slot's ledger record with one DmWrite, enters the block in the
 | index (after __memdbg_reused retires the record of a block freed unseen
@@ -216,10 +216,10 @@ __memdbg_alloc:
 	add.l	%d0, %d0
 	move.w	(0,%a0,%d0.l), (ST_FREE_HEAD,%a2)
 
-	| The record's ticks and sequence number.
+	| The record's sequence number (no ticks: the scratch record's REC_TICKS
+	| stays 0, as start left it; the sequence number and the generation say
+	| when, without an OS call per allocation).
 .Lrecord:
-	SYSTRAP	sysTrapTimGetTicks
-	move.l	%d0, (REC_TICKS,%a3)
 	addq.l	#1, (ST_SEQ,%a2)
 	move.l	(ST_SEQ,%a2), (REC_SEQ,%a3)
 

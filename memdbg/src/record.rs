@@ -923,7 +923,7 @@ impl Stack {
 /// | 4 | 4 | size: requested bytes (latest, after resizes) |
 /// | 8 | 4 | address: chunk start (pointer kinds) or handle |
 /// | 12 | 4 | sequence number: 1 for the run's first tracked allocation |
-/// | 16 | 4 | ticks (`TimGetTicks`) at allocation |
+/// | 16 | 4 | ticks (`TimGetTicks`) at allocation before format version 5; 0 from version 5 on ([`ALLOC_TICKS_LAST_VERSION`]) |
 /// | 20 | 2 | line (0 for Rust allocations) |
 /// | 22 | 2 | data offset: bytes from the chunk start to the block handed out (0 except over-aligned Rust allocations) |
 /// | 24 | 26 | call stack ([`Stack`]; empty without [`Options::CALL_STACKS`], except for Rust allocations) |
@@ -946,7 +946,12 @@ pub struct AllocRecord {
     pub address: U32Be,
     /// Sequence number of the allocation in the run, from 1.
     pub seq: U32Be,
-    /// `TimGetTicks` when allocated (system ticks since reset).
+    /// `TimGetTicks` when allocated (system ticks since reset), in records of
+    /// format versions 1 to [`ALLOC_TICKS_LAST_VERSION`]; 0 from version 5 on,
+    /// where the allocation reads no ticks (one OS call less per allocation,
+    /// issue 16's budget): the sequence number orders it among the run's
+    /// allocations and frees, and the generation places it between two
+    /// checkpoints, whose ticks their records keep.
     pub ticks: U32Be,
     /// Source line of the wrapper call; 0 for Rust allocations.
     pub line: U16Be,
@@ -970,6 +975,9 @@ pub const ALLOC_RECORD_SIZE_V4: usize = 82;
 /// The first format version whose allocation records (and the records that end
 /// in one) carry [`AllocRecord::generation`].
 pub const GENERATION_FORMAT_VERSION: u8 = 5;
+/// The last format version whose allocation records carry the allocation's
+/// ticks ([`AllocRecord::ticks`]); later ones hold 0 there.
+pub const ALLOC_TICKS_LAST_VERSION: u8 = 4;
 /// The most checkpoints a run makes: generations are 0 to 255 (one byte of an
 /// [`AllocRecord`]). Past it `memdbg::checkpoint` refuses
 /// ([`HeaderFlags::CHECKPOINTS_REFUSED`]).
@@ -993,6 +1001,12 @@ const_assert_eq!(offset_of!(AllocRecord, generation), ALLOC_RECORD_SIZE_V4);
 unsafe impl AsBytes for AllocRecord {}
 
 impl AllocRecord {
+    /// The allocation's ticks, where its format version has them (up to
+    /// [`ALLOC_TICKS_LAST_VERSION`]); `None` from version 5 on.
+    pub fn alloc_ticks(&self) -> Option<u32> {
+        (self.version <= ALLOC_TICKS_LAST_VERSION).then(|| self.ticks.get())
+    }
+
     /// Offset of the kind byte (a free marks its slot by writing [`kind::FREE_SLOT`]
     /// here).
     pub const KIND_OFFSET: usize = 0;

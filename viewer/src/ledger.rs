@@ -854,8 +854,8 @@ impl Ledger {
         false
     }
 
-    /// The block lines of a detail: size and address, allocation number and
-    /// ticks, the generation (when not 0), file, line, flags.
+    /// The block lines of a detail: size and address, allocation number (and
+    /// ticks, before format version 5), the generation (when not 0), file, line, flags.
     fn block(&self, a: &AllocRecord, out: &mut Text) {
         out.count(a.size.get(), "byte", "bytes");
         out.str(" at ");
@@ -863,8 +863,11 @@ impl Ledger {
         out.nl();
         out.str("allocation #");
         out.dec(a.seq.get());
-        out.str(", tick ");
-        out.dec(a.ticks.get());
+        // Format versions 1 to 4 only: later ones read no ticks per allocation.
+        if let Some(t) = a.alloc_ticks() {
+            out.str(", tick ");
+            out.dec(t);
+        }
         out.nl();
         // Made after a checkpoint (format version 5 on): its generation.
         if a.generation != 0 {

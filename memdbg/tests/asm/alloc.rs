@@ -83,7 +83,8 @@ fn a_guarded_pointer_is_recorded_guarded_and_indexed() {
         (r.size.get(), r.address.get(), r.data_offset.get()),
         (16, p, 0)
     );
-    assert_eq!((r.seq.get(), r.ticks.get()), (1, 1001));
+    // No ticks from format version 5 on: the sequence number says when.
+    assert_eq!((r.seq.get(), r.ticks.get(), r.alloc_ticks()), (1, 0, None));
     assert_eq!((r.file.bytes(), r.line.get()), (&b"src/x.rs"[..], 42));
     assert_eq!(r.stack.count, 0, "no call stack without CALL_STACKS");
     // Indexed, counted, the heap sampled, the slot taken off the free list.
@@ -102,8 +103,8 @@ fn a_guarded_pointer_is_recorded_guarded_and_indexed() {
         assert_eq!(m.st_long(field), want, "{field}");
     }
     assert_eq!(m.byte(STATE + k("ST_BUSY")), 0, "left");
-    // FtrGet, MemPtrNew, TimGetTicks, DmWrite, MemHeapFreeBytes.
-    assert_eq!(m.os.traps, [0xA27B, 0xA013, 0xA0F7, 0xA076, 0xA00B]);
+    // FtrGet, MemPtrNew, DmWrite, MemHeapFreeBytes: no TimGetTicks.
+    assert_eq!(m.os.traps, [0xA27B, 0xA013, 0xA076, 0xA00B]);
 }
 
 #[test]
@@ -173,12 +174,9 @@ fn with_documented_calls_a_handle_is_filled_and_guarded_while_locked() {
     );
     assert_eq!(m.bytes(body, 7), [0x31, 0x31, 0x31, 0xFD, 0xFD, 0xFD, 0xFD]);
     assert_eq!(m.os.locks[&h], 0, "unlocked again");
-    // FtrGet, MemHandleNew, MemHandleLock, MemHandleUnlock, TimGetTicks, DmWrite,
-    // MemHeapFreeBytes.
-    assert_eq!(
-        m.os.traps,
-        [0xA27B, 0xA01E, 0xA021, 0xA022, 0xA0F7, 0xA076, 0xA00B]
-    );
+    // FtrGet, MemHandleNew, MemHandleLock, MemHandleUnlock, DmWrite,
+    // MemHeapFreeBytes (no TimGetTicks).
+    assert_eq!(m.os.traps, [0xA27B, 0xA01E, 0xA021, 0xA022, 0xA076, 0xA00B]);
     let r = m.record(slot_record(0));
     assert_eq!(r.alloc_flags(), AllocFlags::GUARDED | AllocFlags::HANDLE);
     assert_eq!(r.address.get(), h);
@@ -200,11 +198,8 @@ fn with_documented_calls_and_the_unlocks_patched_memdbg_unlocks_through_the_orig
     m.set_long(STATE + k("ST_ORIG_HANDLE_UNLOCK"), size_stub);
     let h = alloc(&mut m, kind::HANDLE, 0, SITE, 5);
     // FtrGet, MemHandleNew, MemHandleLock, the "original" (MemHandleSize's
-    // stub: no TRAP #15 MemHandleUnlock), TimGetTicks, DmWrite, MemHeapFreeBytes.
-    assert_eq!(
-        m.os.traps,
-        [0xA27B, 0xA01E, 0xA021, 0xA02D, 0xA0F7, 0xA076, 0xA00B]
-    );
+    // stub: no TRAP #15 MemHandleUnlock), DmWrite, MemHeapFreeBytes.
+    assert_eq!(m.os.traps, [0xA27B, 0xA01E, 0xA021, 0xA02D, 0xA076, 0xA00B]);
     assert_eq!(m.os.locks[&h], 1, "that original does not unlock");
 }
 
@@ -216,12 +211,9 @@ fn with_documented_calls_a_handle_without_fill_is_guarded_while_locked() {
     assert_eq!(m.bytes(body + 5, 4), [0xFD; 4], "the guard after 5 bytes");
     assert_ne!(m.bytes(body, 5), [0x31; 5], "no FILL_NEW fill");
     assert_eq!(m.os.locks[&h], 0, "unlocked again");
-    // FtrGet, MemHandleNew, MemHandleLock, MemHandleUnlock, TimGetTicks, DmWrite,
-    // MemHeapFreeBytes.
-    assert_eq!(
-        m.os.traps,
-        [0xA27B, 0xA01E, 0xA021, 0xA022, 0xA0F7, 0xA076, 0xA00B]
-    );
+    // FtrGet, MemHandleNew, MemHandleLock, MemHandleUnlock, DmWrite,
+    // MemHeapFreeBytes (no TimGetTicks).
+    assert_eq!(m.os.traps, [0xA27B, 0xA01E, 0xA021, 0xA022, 0xA076, 0xA00B]);
 }
 
 #[test]

@@ -81,8 +81,9 @@ fn a_tracked_free_quarantines_the_block_in_the_ring() {
     }
     // The slot stays out of the free list while in the ring.
     assert_eq!(m.st_word("ST_FREE_HEAD"), 1);
-    // DmSet: nothing else (no TimGetTicks).
-    assert_eq!(&m.os.traps[5..], [0xA07E]);
+    // After the allocation's four traps (FtrGet, MemPtrNew, DmWrite,
+    // MemHeapFreeBytes), DmSet: nothing else (no TimGetTicks).
+    assert_eq!(&m.os.traps[4..], [0xA07E]);
 }
 
 #[test]

@@ -165,7 +165,8 @@
 //! | `summary` | object | [`Summary`]: `leaks`, `bytes`, `suppressed_leaks`, `suppressed_bytes`, `below_min_size_leaks`, `below_min_size_bytes`, `overruns`, `double_frees`, `interior_frees`, `locked`, `unlock_underflows`, `handed_off`, `handed_off_bytes`, `freed_unseen`, `exit_status`, `line`, `before_since_leaks`, `before_since_bytes` (leaks hidden by `--since`) |
 //!
 //! A **block** ([`Block`]) is `kind` (`pointer`, `handle`, `chunk`, `Rust
-//! alloc`), `relocatable`, `address`, `size`, `seq`, `ticks`, `flags` (array of
+//! alloc`), `relocatable`, `address`, `size`, `seq`, `ticks` (at allocation before format version 5;
+//! `null` from version 5 on: memdbg reads no ticks per allocation), `flags` (array of
 //! `AllocFlags` names), `file` and `line` (`null` when not recorded), `site`
 //! (words), `stack`, `stack_truncated` (`null`, `"depth limit of 6 frames"`
 //! or `"broken A6 frame chain"`: why memdbg cut the stack, format version 3

@@ -207,8 +207,10 @@ pub struct Block {
     pub size: u32,
     /// Allocation sequence number in the run, from 1.
     pub seq: u32,
-    /// Ticks at allocation.
-    pub ticks: u32,
+    /// Ticks (`TimGetTicks`) at allocation, in ledgers of format versions 1 to 4;
+    /// `None` from version 5 on, where memdbg reads no ticks per allocation
+    /// (`seq` and `generation` say when).
+    pub ticks: Option<u32>,
     /// `memdbg::record::AllocFlags` names: GUARDED, RESIZED, HANDLE,
     /// FILE_TRUNCATED, OVERRUN, NOT_DYNAMIC, FREED_UNSEEN.
     pub flags: Vec<&'static str>,
@@ -890,7 +892,7 @@ impl Frames<'_> {
             address: a.address.get(),
             size: a.size.get(),
             seq: a.seq.get(),
-            ticks: a.ticks.get(),
+            ticks: a.alloc_ticks(),
             flags: flags.iter_names().map(|(n, _)| n).collect(),
             file,
             line,

@@ -271,6 +271,26 @@ fn a_double_frees_first_free_is_ticks_before_format_version_5() {
     assert!(text.contains("  First free (tick 3) by:\n"), "{text}");
 }
 
+/// A block's allocation ticks are in records of format versions 1 to 4 only:
+/// from version 5 on memdbg reads no ticks per allocation, and the JSON says
+/// `null` rather than a 0 that reads as a time.
+#[test]
+fn a_blocks_allocation_ticks_are_null_from_format_version_5() {
+    let r = analyze(&sample(), &Options::default());
+    assert!(r.leaks.iter().all(|l| l.block.ticks.is_none()));
+    let mut records = pinned_sample_records();
+    let leak = records.iter_mut().find(|r| r[0] == kind::POINTER).unwrap();
+    // Version 4's layout: 82 bytes, the ticks at offset 16.
+    leak.truncate(record::ALLOC_RECORD_SIZE_V4);
+    leak[1] = 4;
+    leak[16..20].copy_from_slice(&1234u32.to_be_bytes());
+    let old = Ledger::from_pdb(&pdb_of(&records), "v4.pdb").unwrap();
+    let r = analyze(&old, &Options::default());
+    let ticks: Vec<Option<u32>> = r.leaks.iter().map(|l| l.block.ticks).collect();
+    assert!(ticks.contains(&Some(1234)), "{ticks:?}");
+    assert_eq!(ticks.iter().filter(|t| t.is_some()).count(), 1, "{ticks:?}");
+}
+
 #[test]
 fn golden_text_without_symbols() {
     let (text, status) = render(&sample(), &Options::default());

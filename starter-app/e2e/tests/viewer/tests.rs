@@ -213,12 +213,13 @@ fn the_viewer_lists_starter_apps_findings_and_shows_the_handle_leak() {
     let elf_bytes = std::fs::read(&app().elf).unwrap();
     let elf = object::File::parse(&*elf_bytes).unwrap();
     let mut expected = format!(
-        "Leak: handle\n32 bytes at 0x{:08X}\nallocation #{}, tick {}\n\
+        "Leak: handle\n32 bytes at 0x{:08X}\nallocation #{}\n\
          starter-app/src/scenarios.rs\nline {handle_line}\nflags: GUARDED HANDLE\nAllocated by:\n",
         leak.address.get(),
         leak.seq.get(),
-        leak.ticks.get()
     );
+    // (No tick: format version 5 reads none per allocation.)
+    assert_eq!(leak.alloc_ticks(), None);
     let mut named = 0;
     for f in leak.stack.iter() {
         match f {
@@ -282,11 +283,10 @@ fn a_leak_made_after_a_checkpoint_names_its_generation() {
         .position(|t| t == "Finding")
         .unwrap_or_else(|| panic!("no detail form drawn: {drawn:#?}"));
     let want = format!(
-        "Leak: pointer\n20 bytes at 0x{:08X}\nallocation #{}, tick {}\ngeneration {}\n\
+        "Leak: pointer\n20 bytes at 0x{:08X}\nallocation #{}\ngeneration {}\n\
          starter-app/src/scenarios.rs\nline {loop_line}\nflags: GUARDED\n",
         leak.address.get(),
         leak.seq.get(),
-        leak.ticks.get(),
         leak.generation
     );
     assert!(
@@ -597,6 +597,38 @@ fn a_handle_locked_at_stop_is_listed_with_its_count() {
         "{detail}"
     );
     assert!(detail.contains("Allocated by:"), "{detail}");
+}
+
+/// A leak record of format version 4 (82 bytes, its allocation's ticks at offset
+/// 16) keeps the tick on its allocation line; version 5's reads none.
+#[test]
+fn a_version_4_leak_shows_its_allocation_tick() {
+    let mut m = with_ledger(|r| {
+        let at = r
+            .iter()
+            .position(|x| x.data.first() == Some(&kind::HANDLE))
+            .unwrap();
+        let mut leak = r.remove(at);
+        assert_eq!(leak.data[1], FORMAT_VERSION);
+        leak.data.truncate(record::ALLOC_RECORD_SIZE_V4);
+        leak.data[1] = 4;
+        leak.data[16..20].copy_from_slice(&4321u32.to_be_bytes());
+        r.truncate(1);
+        r.push(leak);
+    });
+    let script = format!(
+        "tap {} 0\ntap {}\n",
+        vid("MainFindingsList"),
+        vid("DetailDoneButton")
+    );
+    let drawn = run_viewer(&mut m, &script);
+    let form = drawn.iter().position(|t| t == "Finding").unwrap();
+    let detail = &drawn[form + 1];
+    let second = detail.lines().nth(2).unwrap_or_default();
+    assert!(
+        second.starts_with("allocation #") && second.ends_with(", tick 4321"),
+        "{detail}"
+    );
 }
 
 /// Runs the viewer on `m`'s ledger, taps row 1 of its findings list, then the
