@@ -22,7 +22,8 @@
 //! It also builds StarterApp and prints memdbg's code there (issue 13's budget:
 //! ≤ 8,192 bytes). Code sizes leave out the MacsBug names palm-build puts in and
 //! after each function (data, not code; printed apart).
-//! Default settings (guards, call stacks, heap statistics, trap patches).
+//! Default settings (guards, call stacks, heap statistics, trap patches; the
+//! capacity, 512, raised to the live blocks + 32 at 1,000 and 5,000 live).
 //!
 //! Each pair is measured on both of memdbg's paths: "3.x", the normal one (the
 //! start's probe found the Palm OS 3.x internals: a handle's chunk through its
@@ -167,14 +168,20 @@ fn main() {
             .map(|s| s.2.as_str())
             .collect();
         // `MEMDBG_BENCH_DETAIL=handle:1000`: a handle pair at 1,000 live (default:
-        // `pointer:10`), on the 3.x path.
+        // `pointer:10`), on the 3.x path; `handle:10:documented` on the
+        // documented-calls path.
         let detail = std::env::var("MEMDBG_BENCH_DETAIL").unwrap_or_default();
-        let (kind, live) = detail.split_once(':').unwrap_or((&detail, "10"));
-        let scenario = if kind == "handle" { 101 } else { 100 };
-        let live: u32 = live.parse().unwrap_or(10);
+        let mut parts = detail.split(':');
+        let scenario = if parts.next() == Some("handle") {
+            101
+        } else {
+            100
+        };
+        let live: u32 = parts.next().and_then(|l| l.parse().ok()).unwrap_or(10);
+        let documented = parts.next() == Some("documented");
         let ranges = [&memdbg[..], &helpers, &appr];
-        let base = run(&prc, scenario, live, WARM, false, ranges);
-        let with = run(&prc, scenario, live, WARM + PAIRS, false, ranges);
+        let base = run(&prc, scenario, live, WARM, documented, ranges);
+        let with = run(&prc, scenario, live, WARM + PAIRS, documented, ranges);
         let mut rows: Vec<(f64, &str)> = names
             .iter()
             .enumerate()
@@ -194,7 +201,7 @@ fn main() {
     println!(
         "memdbg instr: 68k instructions executed in memdbg's functions per pair (the trap \
          glue is inlined there); +helpers: in memcpy/memset/… called meanwhile; memdbg OS: \
-         OS calls made from memdbg per pair (FtrGet, TimGetTicks, MemHeapFreeBytes, DmWrite, \
+         OS calls made from memdbg per pair (FtrGet, MemHeapFreeBytes, DmWrite, \
          DmSet, the allocation, the chained original free, …); app OS: the app's own calls \
          (its free trap); all instr: every 68k instruction executed per pair (app, memdbg, \
          ROM stubs; native OS work is not 68k code)."

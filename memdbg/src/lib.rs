@@ -227,25 +227,29 @@
 //!
 //! ## Costs
 //! Measured exactly in `palm-run` by `cargo run --release -p memdbg --example bench`
-//! (default settings, 16-byte blocks, 10 to 5,000 blocks live, once the ring of
+//! (default settings, the capacity raised to the live blocks + 32 where 512 is too
+//! few, 16-byte blocks, 10 to 5,000 blocks live, once the ring of
 //! recent frees is full: until then, the first 16 frees of a run, each allocation
 //! takes a new ledger record): a `mem_ptr_new!` + `MemPtrFree` pair runs about
-//! 334–353 68k instructions inside memdbg, a `mem_handle_new!` + `MemHandleFree`
-//! pair 346–397, the underrun check
-//! included (9 instructions per pointer free, 12 per handle free; a generation
+//! 332–351 68k instructions inside memdbg, a `mem_handle_new!` + `MemHandleFree`
+//! pair 346–380, the underrun check
+//! included (9 instructions per pointer free, 14 per handle free; a generation
 //! costs the allocation nothing: it is the scratch record's, which
 //! [`checkpoint`] sets; the pinning walk runs only at a new low-water mark of
 //! the largest free chunk, not once in the bench's pairs; the index
 //! probes' lengths depend on the blocks' addresses: a block may land in a
 //! cluster of the live blocks' entries, each extra probe about 14
 //! instructions in a find or an insert and 17 in a remove; the budget is
-//! 400), and each makes 7 OS calls from it (`FtrGet`,
-//! `MemPtrNew`/`MemHandleNew`, `TimGetTicks`, `DmWrite`, `MemHeapFreeBytes`;
-//! `DmSet`, the original free; the free reads no ticks: its ring entry keeps
-//! the allocation sequence number instead, which a double free reports), plus
-//! the app's own free trap. A
+//! 400), and each makes 6 OS calls from it (`FtrGet`,
+//! `MemPtrNew`/`MemHandleNew`, `DmWrite`, `MemHeapFreeBytes`;
+//! `DmSet`, the original free), plus the app's own free trap. Neither the
+//! allocation nor the free reads `TimGetTicks`: an allocation record's
+//! sequence number orders it among the run's allocations and frees, its
+//! generation places it between checkpoints (whose ticks are kept), and a
+//! free's ring entry keeps the sequence number of the last allocation, which a
+//! double free reports. A
 //! handle's chunk is reached through its master pointer, never locked (with
-//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 394–428 instructions and 11 OS
+//! [`record::HeaderFlags::DOCUMENTED_CALLS`]: 368–399 instructions and 10 OS
 //! calls, one lock/unlock pair at the allocation for its guard and one at the
 //! free for its ring entry and its guard check; memdbg's own unlocks go to the
 //! saved original while the unlock traps are patched, not through its patch).

@@ -1492,12 +1492,14 @@ unsafe fn heap_low_water() -> u32 {
 /// Benchmark: `live` blocks allocated first (feature 2), then `pairs` alloc+free
 /// pairs (feature 3), of 16-byte pointers or handles; with `lock`, each handle
 /// is locked and unlocked once between (the unlock through memdbg's patch).
+/// Default settings, the capacity raised where the live blocks need more (live +
+/// 32: room for the ring's quarantined slots and the pair's block).
 #[inline(never)]
 unsafe fn bench(handles: bool, lock: bool) -> u32 {
     let live = feature(2);
     let pairs = feature(3);
     let settings = Settings {
-        capacity: (live + 32) as u16,
+        capacity: Settings::DEFAULT.capacity.max((live + 32) as u16),
         ..Settings::DEFAULT
     };
     if begin(&settings) != 0 {
