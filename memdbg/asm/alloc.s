@@ -2,13 +2,22 @@
 
 	.include "memdbg.inc"
 
-| BLOCK: A0 = the block just allocated: its chunk (CHUNK_OF the address in
-| d6, by the flags in d5) plus its offset d4; a handle whose chunk only
-| MemHandleLock gives (ST_DOCUMENTED) goes to .Lprepare_block instead, which
-| fills and guards it locked.
-	.macro	BLOCK
+| BLOCK documented: A0 = the block just allocated: its chunk (CHUNK_OF the
+| address in d6, by the flags in d5) plus its offset d4; a handle whose chunk
+| only MemHandleLock gives (ST_DOCUMENTED) goes to \documented instead, which
+| does the same with the chunk locked.
+	.macro	BLOCK documented
 	move.l	%d6, %a0
-	CHUNK_OF %a0, %d5, .Lprepare_block
+	CHUNK_OF %a0, %d5, \documented
+	adda.l	%d4, %a0
+	.endm
+
+| LOCK_BLOCK: A0 = the block of the handle in d6 (offset d4), its chunk
+| locked with MemHandleLock (ST_DOCUMENTED). Changes D0-D2/A1.
+	.macro	LOCK_BLOCK
+	move.l	%d6, -(%sp)
+	SYSTRAP	sysTrapMemHandleLock
+	addq.l	#4, %sp
 	adda.l	%d4, %a0
 	.endm
 
@@ -188,7 +197,7 @@ __memdbg_alloc:
 	bne.w	.Lfill
 	btst	#AF_GUARDED_BIT, %d5
 	beq.s	.Lslot
-	BLOCK
+	BLOCK	.Lprepare_guard
 	adda.l	%d3, %a0
 .Lguard:
 	WRITE_GUARD %a0, %d0
@@ -353,7 +362,7 @@ __memdbg_alloc:
 .Lfill:
 	btst	#AF_NOT_DYNAMIC_BIT, %d5
 	bne.w	.Lslot
-	BLOCK
+	BLOCK	.Lprepare_fill
 	move.l	%d3, %d0
 	moveq	#FILL_NEW_BYTE, %d1
 	FILL	%a0, %d0, %d1
@@ -369,29 +378,27 @@ __memdbg_alloc:
 	addq.l	#8, %sp
 	bra.w	.Lindex
 
-	| Out of line: a handle whose chunk only MemHandleLock gives (ST_DOCUMENTED),
-	| from either BLOCK: locked while its fill and guard are written as above,
-	| then unlocked (one MemHandleLock/MemHandleUnlock pair per allocation).
-.Lprepare_block:
-	move.l	%d6, -(%sp)
-	SYSTRAP	sysTrapMemHandleLock
-	addq.l	#4, %sp
-	adda.l	%d4, %a0		| the block
-	btst	#OPT_FILL_NEW_BIT, (ST_OPT_FILL_NEW,%a2)
-	beq.s	.Lprepare_end
-	move.l	%d3, %d0
-	moveq	#FILL_NEW_BYTE, %d1
-	FILL	%a0, %d0, %d1		| (A0 ends at the block's end)
-	bra.s	.Lprepare_guard
-.Lprepare_end:
-	adda.l	%d3, %a0
+	| Out of line: a handle whose chunk only MemHandleLock gives
+	| (ST_DOCUMENTED), from either BLOCK: locked while its guard (from the
+	| main line: no fill) or its fill and guard (from .Lfill) are written as
+	| above, then unlocked (one MemHandleLock/MemHandleUnlock pair per
+	| allocation).
 .Lprepare_guard:
-	btst	#AF_GUARDED_BIT, %d5
-	beq.s	.Lprepare_unlock
+	LOCK_BLOCK
+	adda.l	%d3, %a0
+.Lprepare_write_guard:
 	WRITE_GUARD %a0, %d0
 .Lprepare_unlock:
 	move.l	%d6, -(%sp)
 	HANDLE_UNLOCK
 	addq.l	#4, %sp
 	bra.w	.Lslot
+.Lprepare_fill:
+	LOCK_BLOCK
+	move.l	%d3, %d0
+	moveq	#FILL_NEW_BYTE, %d1
+	FILL	%a0, %d0, %d1		| (A0 ends at the block's end)
+	btst	#AF_GUARDED_BIT, %d5
+	bne.s	.Lprepare_write_guard
+	bra.s	.Lprepare_unlock
 	.size	__memdbg_alloc, . - __memdbg_alloc

@@ -187,6 +187,25 @@ fn with_documented_calls_a_handle_is_filled_and_guarded_while_locked() {
     assert!(!m.os.traps.contains(&0xA021), "{:x?}", m.os.traps);
 }
 
+/// Without GUARDS a documented-path handle is only filled while locked: the
+/// bytes after its block stay the OS's.
+#[test]
+fn with_documented_calls_a_handle_without_guard_is_filled_while_locked() {
+    let options = (Options::HEAP_STATS | Options::PATCH_FREES | Options::FILL_NEW).bits();
+    let mut m = documented(options);
+    let h = alloc(&mut m, kind::HANDLE, 0, SITE, 3);
+    let body = m.os.chunks[0].body;
+    assert_eq!(m.os.chunks[0].size, 3, "no room for a guard");
+    assert_eq!(m.bytes(body, 3), [0x31; 3]);
+    assert_ne!(m.bytes(body + 3, 4), [0xFD; 4], "no guard");
+    assert_eq!(m.os.locks[&h], 0, "unlocked again");
+    let r = m.record(slot_record(0));
+    assert_eq!(r.alloc_flags(), AllocFlags::HANDLE);
+    // FtrGet, MemHandleNew, MemHandleLock, MemHandleUnlock, DmWrite,
+    // MemHeapFreeBytes.
+    assert_eq!(m.os.traps, [0xA27B, 0xA01E, 0xA021, 0xA022, 0xA076, 0xA00B]);
+}
+
 /// While the unlock traps are patched, memdbg's own unlock goes to the saved
 /// original with JSR, not through its own patch: here the original is made
 /// `MemHandleSize`'s stub, so that the trap it calls tells which way it went.
