@@ -9,7 +9,8 @@
 
 | HOME key, tmp, index[, shift]: \key (a data register holding a key) becomes
 | the key's home position (x 4) in the table at \index (an address register):
-| Fibonacci hashing of a 16-bit fold of the address, as src/index.rs describes.
+| multiplicative hashing of a 16-bit fold of the address, as src/index.rs
+| describes.
 | Bits above the position are left for the caller's mask (BMASK). \tmp is
 | changed. \shift, if given, is a data register holding the table's IX_SHIFT
 | (then \index is not read).
@@ -18,7 +19,7 @@
 	move.l	\key, \tmp
 	swap	\tmp			| its high word: key >> 18
 	add.w	\tmp, \key		| x = (key >> 2) + (key >> 18), mod 2^16
-	mulu.w	#INDEX_FIB, \key	| x * FIB (its low word: mod 2^16)
+	mulu.w	#INDEX_MULTIPLIER, \key	| x * MULTIPLIER (its low word: mod 2^16)
 	.ifb	\shift
 	move.w	(IX_SHIFT,\index), \tmp
 	lsr.w	\tmp, \key		| the top log2(entries) bits of the low word

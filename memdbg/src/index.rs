@@ -20,28 +20,39 @@
 //! callers' lookup. No allocation and no Palm calls: the table lives in memory the
 //! caller provides.
 //!
-//! The home position of a key is Fibonacci (multiplicative) hashing of a 16-bit
-//! fold of the address: the top log2(entries) bits of `(x × FIB) mod 2^16`, where
+//! The home position of a key is multiplicative hashing of a 16-bit fold of the
+//! address: the top log2(entries) bits of `(x × MULTIPLIER) mod 2^16`, where
 //! `x = ((key >> 2) + (key >> 18)) mod 2^16` (one `mulu.w` and one `lsr.w`).
 //! - `key >> 2`: chunk and master-pointer addresses are at least 4 bytes apart
 //!   (chunks at least 8, on even addresses), so bits 2–17 tell apart every pair of
 //!   blocks in one 256 KB-aligned window: x is injective there, and so is
-//!   `x × FIB` (an odd multiplier mod 2^16); only the final truncation to
+//!   `x × MULTIPLIER` (an odd multiplier mod 2^16); only the final truncation to
 //!   log2(entries) bits makes homes collide.
 //! - `+ (key >> 18)`: the window number folded in, so blocks 256 KB (or any
 //!   multiple) apart in a larger heap do not share a home. Added rather than
 //!   XORed: equal-size blocks lie at addresses in arithmetic progression, and
 //!   adding a window's number (a constant inside the window, +1 across a
 //!   boundary) keeps x an arithmetic progression, while XOR with a nonzero window
-//!   number flips bits of x without carries and breaks the pattern a Fibonacci
-//!   hash spreads best (measured: 1,000 blocks 36 bytes apart at 0x1000_0000 in a
-//!   2,048-entry table, longest probe 32 with XOR, 3 with the sum).
-//! - Fibonacci hashing: the multiples i·s·FIB of a progression's stride s fall
-//!   nearly evenly around the 16-bit circle (the three-distance theorem). With
-//!   5,000 blocks in an 8,192-entry table the average probe is about 1.0–1.1 for
-//!   chunk strides 20–40 (3.2 for stride 24) and 1.14 for master pointers (stride
-//!   4), where the former `((key >> 2) ^ (key >> 12)) & mask` gave 1.1–3.0 and one
-//!   5,000-entry cluster for master pointers (`tests/asm.rs` measures it).
+//!   number flips bits of x without carries and breaks the pattern a
+//!   multiplicative hash spreads best (measured: 1,000 blocks 36 bytes apart at
+//!   0x1000_0000 in a 2,048-entry table, longest probe 32 with XOR, 3 with the
+//!   sum).
+//! - The multiplier: a progression of stride s has its homes at the multiples of
+//!   s × [`MULTIPLIER`] around the 16-bit circle, evenly spread when that is far
+//!   from a fraction with a small denominator and in a few tight clumps when it
+//!   is near one. No multiplier is good for every stride: Fibonacci's (0x9E37,
+//!   used before) spreads master pointers (stride 4 bytes) best but puts 28-byte
+//!   chunks (16-byte guarded blocks: 7 × 0.618 ≈ 1/3) in three clumps of adjacent
+//!   entries in a 64-entry table, which every removal then scans. 0x831D comes
+//!   from `examples/index_hash.rs --search`, whose measure is the probes plus
+//!   the entries a removal scans, over progressions of 4 and 20–64 bytes in
+//!   tables of 16–8,192 entries at 10 keys, 25% and 60%. It screens every odd
+//!   16-bit multiplier on tables up to 256 entries; of the 10 best there, 0x831D
+//!   has the lowest mean cost on all sizes: 1.59 per key (Fibonacci's 1.79), worst
+//!   case 6.0 (Fibonacci's 18.4: 34-byte chunks, 76 in 128 entries). Its weak spot is master pointers in tables of 16 or 32 entries
+//!   (capacities up to 21: a cost of up to 6 per key). With 5,000 blocks in an
+//!   8,192-entry table the average probe is 1.0 for 28-byte chunks and 1.8 for
+//!   master pointers (`tests/asm/index.rs` measures it).
 
 use core::mem::offset_of;
 
@@ -68,9 +79,10 @@ pub const fn entries_for(capacity: u16) -> Option<u16> {
     }
 }
 
-/// Fibonacci hashing's 16-bit multiplier: 2^16 / φ (40,503.6), rounded to the odd
-/// 0x9E37 so that multiplying by it permutes the 16-bit values.
-pub const FIB: u16 = 0x9E37;
+/// The home position's 16-bit multiplier (odd, so that multiplying by it permutes
+/// the 16-bit values), chosen by `examples/index_hash.rs`'s measure as the module
+/// doc says.
+pub const MULTIPLIER: u16 = 0x831D;
 
 /// The shift of the home position's product for a table of `mask + 1` entries: 16 −
 /// log2(entries), so that a 16-bit product shifted right by it is below the number
@@ -103,7 +115,7 @@ asm_constants! {
     IX_MASK = offset_of!(Index, mask);
     IX_POS_MASK = offset_of!(Index, pos_mask);
     IX_SHIFT = offset_of!(Index, shift);
-    INDEX_FIB = FIB;
+    INDEX_MULTIPLIER = MULTIPLIER;
     INDEX_NOT_FOUND = NOT_FOUND;
 }
 
