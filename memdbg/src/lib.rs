@@ -267,8 +267,8 @@
 //! records for a block holding it. With guards, every `MemPtrSize`/`MemHandleSize` (the OS's
 //! too) costs the original plus an index probe (and a `MemPtrRecoverHandle` for an
 //! unknown pointer while handles are live), and a resize of a tracked block the
-//! wrapper's work. Code: 13,098 bytes of memdbg in the starter app's code 1
-//! (73 functions, as the bench counts them); 16,514 in the bench app, which links both
+//! wrapper's work. Code: 13,102 bytes of memdbg in the starter app's code 1
+//! (73 functions, as the bench counts them); 16,518 in the bench app, which links both
 //! the Rust wrappers and the C interface. Once, at [`start`], memdbg reads all of code 1 for
 //! the header's CRC-32 ([`record::crc32`]: about 22 instructions per byte, some
 //! 465,000 for the starter app's 21 KB code 1), so that the report can refuse the
