@@ -700,6 +700,22 @@ const OPTION_MEANINGS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The meanings that replace [`OPTION_MEANINGS`]' in a ledger whose header says
+/// `PATCHES_REFUSED`: the options that work through trap patches were asked for
+/// but not in effect.
+const OPTION_MEANINGS_PATCHES_REFUSED: &[(&str, &str)] = &[
+    (
+        "PATCH_FREES",
+        "asked for, not in effect: the OS refused the trap patches (PATCHES_REFUSED), so only \
+         frees through memdbg's wrappers were seen",
+    ),
+    (
+        "LOCK_CHECKS",
+        "asked for, not in effect: the OS refused the trap patches (PATCHES_REFUSED), so no \
+         unlock was checked",
+    ),
+];
+
 const FLAG_MEANINGS: &[(&str, &str)] = &[
     (
         "INCOMPLETE",
@@ -746,17 +762,20 @@ const FLAG_MEANINGS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The named bits with their meanings, each from the first of the `meanings`
+/// tables that has it; unknown bits as one entry.
 fn explain<'n, T>(
     names: impl Iterator<Item = (&'n str, T)>,
     bits: u32,
     known: u32,
-    meanings: &[(&str, &'static str)],
+    meanings: &[&[(&str, &'static str)]],
 ) -> Vec<Flag> {
     let mut out: Vec<Flag> = names
         .map(|(name, _)| Flag {
             name: name.to_string(),
             meaning: meanings
                 .iter()
+                .flat_map(|t| t.iter())
                 .find(|(n, _)| *n == name)
                 .map_or("", |(_, m)| m),
         })
@@ -1207,14 +1226,18 @@ pub fn analyze(ledger: &Ledger, opts: &Options<'_>) -> Report {
             h.option_flags().iter_names(),
             h.options.get(),
             record::Options::all().bits(),
-            OPTION_MEANINGS,
+            if flags.contains(HeaderFlags::PATCHES_REFUSED) {
+                &[OPTION_MEANINGS_PATCHES_REFUSED, OPTION_MEANINGS]
+            } else {
+                &[OPTION_MEANINGS]
+            },
         ),
         options_bits: h.options.get(),
         flags: explain(
             flags.iter_names(),
             h.flags.get(),
             HeaderFlags::all().bits(),
-            FLAG_MEANINGS,
+            &[FLAG_MEANINGS],
         ),
         flags_bits: h.flags.get(),
         max_alerts: h.max_alerts.get(),

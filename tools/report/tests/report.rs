@@ -221,6 +221,47 @@ fn golden_json() {
     assert_eq!(v["heap"]["low_largest_free"], 1500);
 }
 
+/// With the trap patches refused (PumpkinOS, Palm OS 5) the options that work
+/// through them were asked for but not in effect, and the header's explanation
+/// says so instead of describing what they would have done.
+#[test]
+fn options_the_refused_patches_would_serve_are_said_not_in_effect() {
+    let meaning = |r: &memdbg_report::Report, name: &str| {
+        let o = r.header.options.iter().find(|o| o.name == name).unwrap();
+        o.meaning
+    };
+    let r = analyze(&sample(), &Options::default());
+    assert!(meaning(&r, "LOCK_CHECKS").contains("was refused and recorded"));
+    let mut records = pinned_sample_records();
+    let mut h = record::Header::read_from(&records[0]).unwrap();
+    h.options
+        .set(h.options.get() | record::Options::PATCH_FREES.bits());
+    h.flags
+        .set(h.flags.get() | record::HeaderFlags::PATCHES_REFUSED.bits());
+    records[0] = h.as_bytes().to_vec();
+    let ledger = Ledger::from_pdb(&pdb_of(&records), "refused.pdb").unwrap();
+    let r = analyze(&ledger, &Options::default());
+    for name in ["PATCH_FREES", "LOCK_CHECKS"] {
+        assert!(
+            meaning(&r, name).starts_with("asked for, not in effect: the OS refused"),
+            "{name}: {}",
+            meaning(&r, name)
+        );
+    }
+    assert_eq!(
+        meaning(&r, "GUARDS"),
+        meaning(&analyze(&sample(), &Options::default()), "GUARDS")
+    );
+    let (text, _) = render(&ledger, &Options::default());
+    assert!(
+        text.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("LOCK_CHECKS ") && l.ends_with("so no unlock was checked")
+        }),
+        "{text}"
+    );
+}
+
 /// An unlock-underflow record in a ledger whose header says unlocks were not
 /// checked (LOCK_CHECKS off) is reported, with a warning that the two disagree.
 #[test]
@@ -261,8 +302,8 @@ fn a_double_frees_first_free_is_ticks_before_format_version_5() {
         .find(|r| r[0] == kind::DOUBLE_FREE)
         .unwrap();
     // Version 4's layout: the same with a version-4 (82-byte) allocation record.
-    d.truncate(record::DOUBLE_FREE_RECORD_SIZE - 2);
-    d[1] = 4;
+    as_version(d, 4);
+    assert_eq!(d.len(), record::DOUBLE_FREE_RECORD_SIZE - 2);
     let old = Ledger::from_pdb(&pdb_of(&records), "v4.pdb").unwrap();
     let r = analyze(&old, &Options::default());
     let first = &r.double_frees[0].first_free;
