@@ -271,7 +271,7 @@
 //! (73 functions, as the bench counts them); 16,518 in the bench app, which links both
 //! the Rust wrappers and the C interface. Once, at [`start`], memdbg reads all of code 1 for
 //! the header's CRC-32 ([`record::crc32`]: about 22 instructions per byte, some
-//! 465,000 for the starter app's 21 KB code 1), so that the report can refuse the
+//! 487,000 for the starter app's 22 KB code 1), so that the report can refuse the
 //! ELF of another build.
 //!
 //! ## Layers

@@ -315,14 +315,16 @@ fn record_error(
         ("truncated record" | "record longer than its kind's size", _) => {
             let v = data.get(1).copied().unwrap_or(record::FORMAT_VERSION);
             if let Some(size) = k.and_then(|k| kind_size(k, v)) {
+                // An older version's size says which version it is for.
+                let what = if v == record::FORMAT_VERSION {
+                    let an = name.starts_with(['a', 'e', 'i', 'o', 'u']);
+                    format!("{} {name}", if an { "an" } else { "a" })
+                } else {
+                    format!("a version {v} {name}")
+                };
                 message.push_str(&format!(
-                    "; it has {} bytes, {} {name} record has {size}",
+                    "; it has {} bytes, {what} record has {size}",
                     data.len(),
-                    if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                        "an"
-                    } else {
-                        "a"
-                    }
                 ));
             }
         }
@@ -424,6 +426,24 @@ fn decode_all<'a>(
                     a.size.get()
                 );
                 let off = inside + offset_of!(AllocRecord, size);
+                return Err(match at(off) {
+                    Some(o) => InputError::at(source, o, message),
+                    None => InputError::whole(source, message),
+                });
+            }
+            // memdbg copies the allocation record into the records it writes, all
+            // of one format version; the outer record's version decides the layout
+            // (and whether the allocation has ticks), so a different inner one is
+            // damage, not a second format.
+            if inside != 0 && a.version != data[1] {
+                let message = format!(
+                    "record {index} ({}): its allocation record says format version {} \
+                     inside a version {} record: the record is damaged",
+                    kind::name(data[0]),
+                    a.version,
+                    data[1]
+                );
+                let off = inside + offset_of!(AllocRecord, version);
                 return Err(match at(off) {
                     Some(o) => InputError::at(source, o, message),
                     None => InputError::whole(source, message),

@@ -214,7 +214,7 @@ fn version_1_ledgers_are_still_read() {
     assert_eq!(
         e.message,
         "record 0 (header): record longer than its kind's size (byte 152 of the record); it has \
-         156 bytes, a header record has 152"
+         156 bytes, a version 1 header record has 152"
     );
     let mut recs = sample_records();
     recs[0].truncate(152);
@@ -798,5 +798,27 @@ fn a_run_that_did_not_stop_has_no_counter_warnings() {
             "warning: the header counts 0 overruns but the ledger holds 1 overrun record(s)"
         ),
         "{text}"
+    );
+}
+
+/// The allocation record inside an event record has the outer record's format
+/// version (memdbg copies it from a record of the same run): another version
+/// there is damage, named at its byte, not a second layout (whose ticks would be
+/// read as a time, or a real time dropped).
+#[test]
+fn an_allocation_record_of_another_version_inside_a_record_is_damage() {
+    let mut recs = sample_records();
+    let i = recs.iter().position(|r| r[0] == kind::OVERRUN).unwrap();
+    let inner = recs[i].len() - record::ALLOC_RECORD_SIZE + 1;
+    recs[i][inner] = 4;
+    let pdb = pdb_of(&recs);
+    let e = err(&pdb);
+    assert_eq!(e.offset, Some(record_offset(&pdb, i) + inner as u64));
+    assert_eq!(
+        e.message,
+        format!(
+            "record {i} (overrun): its allocation record says format version 4 inside a \
+             version 5 record: the record is damaged"
+        )
     );
 }

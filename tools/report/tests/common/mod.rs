@@ -130,17 +130,43 @@ pub fn pdb_typed(records: &[Vec<u8>], ty: u32, creator: u32) -> Vec<u8> {
 /// Record `r` (the header or any other, of the current format version) as
 /// format version `v` (1 to 4) wrote it: its version byte `v`, and a record
 /// that is or ends in an allocation record without its last 2 bytes (the
-/// generation, version 5 on). The header keeps its layout (version 1's is
+/// generation, version 5 on) and with that record's version byte `v` too. The header keeps its layout (version 1's is
 /// shorter: the caller cuts it).
 pub fn as_version(r: &mut Vec<u8>, v: u8) {
     let old = r[1];
     r[1] = v;
-    if r[0] != kind::HEADER
-        && record::size_of_kind(r[0], old) == Some(r.len())
+    let ends_in_alloc = [
+        kind::POINTER,
+        kind::HANDLE,
+        kind::CHUNK,
+        kind::RUST,
+        kind::OVERRUN,
+        kind::UNDERRUN,
+        kind::DOUBLE_FREE,
+        kind::INTERIOR_FREE,
+        kind::SMALL_SITE,
+        kind::LOW_HEAP,
+        kind::PINNED,
+        kind::LOCKED,
+        kind::UNLOCK_UNDERFLOW,
+    ]
+    .contains(&r[0]);
+    if !ends_in_alloc {
+        return;
+    }
+    if record::size_of_kind(r[0], old) == Some(r.len())
         && record::size_of_kind(r[0], v) == Some(r.len() - 2)
     {
         r.truncate(r.len() - 2);
     }
+    // The allocation record it ends in has the same version byte.
+    let alloc = if v < record::GENERATION_FORMAT_VERSION {
+        record::ALLOC_RECORD_SIZE_V4
+    } else {
+        record::ALLOC_RECORD_SIZE
+    };
+    let at = r.len() - alloc;
+    r[at + 1] = v;
 }
 
 /// The sample ledger of the golden tests: 4 leaks (three from one site), an
