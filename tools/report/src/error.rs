@@ -24,6 +24,16 @@ pub struct InputError {
 }
 
 impl InputError {
+    /// An error at `offset` of `file` where it is known (a record read from the
+    /// file itself), else one about the whole file (a record from a backup's
+    /// index, without file offsets).
+    pub fn at_or_whole(file: &str, offset: Option<u64>, message: impl Into<String>) -> Self {
+        match offset {
+            Some(o) => Self::at(file, o, message),
+            None => Self::whole(file, message),
+        }
+    }
+
     /// An error at a known offset of `file`.
     pub fn at(file: &str, offset: u64, message: impl Into<String>) -> Self {
         InputError {

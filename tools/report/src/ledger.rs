@@ -38,6 +38,16 @@ enum Origin {
     Index,
 }
 
+impl Origin {
+    /// The file offset of byte `inside` of the record, where the record has one.
+    fn file_offset(self, inside: u64) -> Option<u64> {
+        match self {
+            Origin::File(o) => Some(o + inside),
+            Origin::Index => None,
+        }
+    }
+}
+
 /// A decoded MemDbgDB: the header and the records, by kind, in database order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ledger {
@@ -330,10 +340,7 @@ fn record_error(
         }
         _ => {}
     }
-    match origin {
-        Origin::File(at) => InputError::at(source, at + e.offset as u64, message),
-        Origin::Index => InputError::whole(source, message),
-    }
+    InputError::at_or_whole(source, origin.file_offset(e.offset as u64), message)
 }
 
 fn decode_all<'a>(
@@ -355,19 +362,17 @@ fn decode_all<'a>(
              memdbg::start was creating the ledger, before it wrote the header)",
             data.len()
         );
-        return Err(match origin {
-            Origin::File(at) => InputError::at(source, at, message),
-            Origin::Index => InputError::whole(source, message),
-        });
+        return Err(InputError::at_or_whole(
+            source,
+            origin.file_offset(0),
+            message,
+        ));
     }
     let header = Header::decode(data).map_err(|e| record_error(source, index, origin, data, e))?;
     let mut ledger = Ledger {
         source: source.to_string(),
         header,
-        header_offset: match origin {
-            Origin::File(at) => at,
-            Origin::Index => 0,
-        },
+        header_offset: origin.file_offset(0).unwrap_or(0),
         segments: Vec::new(),
         allocs: Vec::new(),
         handed_off: Vec::new(),
@@ -398,10 +403,7 @@ fn decode_all<'a>(
         }
         let decoded =
             Record::decode(data).map_err(|e| record_error(source, index, origin, data, e))?;
-        let at = |inside: usize| match origin {
-            Origin::File(o) => Some(o + inside as u64),
-            Origin::Index => None,
-        };
+        let at = |inside: usize| origin.file_offset(inside as u64);
         let inner = match &decoded {
             Record::Alloc(a) => Some((*a, 0)),
             Record::Overrun(o) => Some((o.alloc, offset_of!(OverrunRecord, alloc))),
@@ -426,10 +428,7 @@ fn decode_all<'a>(
                     a.size.get()
                 );
                 let off = inside + offset_of!(AllocRecord, size);
-                return Err(match at(off) {
-                    Some(o) => InputError::at(source, o, message),
-                    None => InputError::whole(source, message),
-                });
+                return Err(InputError::at_or_whole(source, at(off), message));
             }
             // memdbg copies the allocation record into the records it writes, all
             // of one format version; the outer record's version decides the layout
@@ -444,10 +443,7 @@ fn decode_all<'a>(
                     data[1]
                 );
                 let off = inside + offset_of!(AllocRecord, version);
-                return Err(match at(off) {
-                    Some(o) => InputError::at(source, o, message),
-                    None => InputError::whole(source, message),
-                });
+                return Err(InputError::at_or_whole(source, at(off), message));
             }
             embedded.push((a, index, at(inside)));
         }
@@ -470,13 +466,7 @@ fn decode_all<'a>(
                     continue;
                 }
                 ledger.allocs.push(a);
-                ledger.alloc_origins.push((
-                    index,
-                    match origin {
-                        Origin::File(o) => Some(o),
-                        Origin::Index => None,
-                    },
-                ));
+                ledger.alloc_origins.push((index, origin.file_offset(0)));
             }
             Record::Overrun(o) => ledger.overruns.push(o),
             Record::Underrun(u) => ledger.underruns.push(u),
@@ -498,10 +488,11 @@ fn decode_all<'a>(
                         c.generation
                     );
                     let at = offset_of!(CheckpointRecord, generation) as u64;
-                    return Err(match origin {
-                        Origin::File(o) => InputError::at(source, o + at, message),
-                        Origin::Index => InputError::whole(source, message),
-                    });
+                    return Err(InputError::at_or_whole(
+                        source,
+                        origin.file_offset(at),
+                        message,
+                    ));
                 }
                 ledger.checkpoints.push(c);
             }
@@ -522,10 +513,11 @@ fn decode_all<'a>(
                 a.generation
             );
             let off = offset_of!(AllocRecord, generation) as u64;
-            return Err(match at {
-                Some(o) => InputError::at(source, o + off, message),
-                None => InputError::whole(source, message),
-            });
+            return Err(InputError::at_or_whole(
+                source,
+                at.map(|o| o + off),
+                message,
+            ));
         }
     }
     Ok(ledger)

@@ -700,7 +700,7 @@ const OPTION_MEANINGS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The meanings that replace [`OPTION_MEANINGS`]' in a ledger whose header says
+/// The meanings that replace those of [`OPTION_MEANINGS`] in a ledger whose header says
 /// `PATCHES_REFUSED`: the options that work through trap patches were asked for
 /// but not in effect.
 const OPTION_MEANINGS_PATCHES_REFUSED: &[(&str, &str)] = &[
