@@ -48,11 +48,12 @@
 //!   the entries a removal scans, over progressions of 4 and 20–64 bytes in
 //!   tables of 16–8,192 entries at 10 keys, 25% and 60%. It screens every odd
 //!   16-bit multiplier on tables up to 256 entries; of the 10 best there, 0x831D
-//!   has the lowest mean cost on all sizes: 1.59 per key (Fibonacci's 1.79), worst
-//!   case 6.0 (Fibonacci's 18.4: 34-byte chunks, 76 in 128 entries). Its weak spot is master pointers in tables of 16 or 32 entries
-//!   (capacities up to 21: a cost of up to 6 per key). With 5,000 blocks in an
-//!   8,192-entry table the average probe is 1.0 for 28-byte chunks and 1.8 for
-//!   master pointers (`tests/asm/index.rs` measures it).
+//!   has the lowest mean cost on all sizes: 1.59 per key (Fibonacci's 1.79),
+//!   worst case 6.0 (Fibonacci's 18.4: 34-byte chunks, 76 in 128 entries). Its
+//!   weak spot is master pointers in tables of 16 or 32 entries (capacities up
+//!   to 21: a cost of up to 6 per key). With 5,000 blocks in an 8,192-entry
+//!   table the average probe is 1.0 for 28-byte chunks and 1.8 for master
+//!   pointers (`tests/asm/index.rs` measures it).
 
 use core::mem::offset_of;
 

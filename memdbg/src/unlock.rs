@@ -10,10 +10,11 @@
 //! ROM stops at it, as palm-run's debug-ROM check does; what a release ROM does
 //! with it is UNVERIFIED: issue 14 says it corrupts the lock count). The count
 //! is the OS's, never memdbg's: the chunk header's `lockCount` on the OS 3.x
-//! path ([`crate::probe::handle_lock_count`], PALM_FACTS §5.1), `MemHandleLockCount`
-//! (trap 0xA01F) with [`State::documented`]: [`block::handle_lock_count`]. Everything else (a locked tracked
-//! handle, a handle or pointer memdbg does not track, a tracked pointer) goes
-//! to the OS unchanged: memdbg judges only what it tracks.
+//! path ([`crate::probe::handle_lock_count`], PALM_FACTS §5.1),
+//! `MemHandleLockCount` (trap 0xA01F) with [`State::documented`]: both are
+//! [`block::handle_lock_count`]. Everything else (a locked tracked handle, a
+//! handle or pointer memdbg does not track, a tracked pointer) goes to the OS
+//! unchanged: memdbg judges only what it tracks.
 
 use core::mem::offset_of;
 use core::ptr::addr_of_mut;
